@@ -1,0 +1,676 @@
+//! `SessionIdRegistry`: every entity the session has touched, by ref.
+//!
+//! The model only ever sees refs (`recipe_3`, `gen_recipe_1`); row ids stay
+//! here, and translation both ways is a lookup. Refs are named per type with a
+//! counter that never resets, so a ref is never reused within a session.
+//! Generated, unsaved content lives here as a pending artifact until a save
+//! promotes the same ref in place to the new row id.
+//!
+//! Pure: turn numbers come in as arguments; no IO, no clock.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::entity::{RefAction, Table, format_ref, parse_ref};
+
+/// The reason recorded when the user pins a ref.
+pub const PINNED_REASON: &str = "pinned by user";
+
+/// Who asked for an entity to stay active beyond the recent window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RetainedBy {
+    /// Understand's curation (`retain_active`).
+    Understand,
+    /// The user's `/pin`.
+    User,
+}
+
+/// An explicit retention: why an older entity stays active.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retention {
+    pub reason: String,
+    pub turn: u32,
+    pub by: RetainedBy,
+}
+
+/// A demotion: the entity leaves the active set until referenced again.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Demotion {
+    pub reason: String,
+    pub turn: u32,
+}
+
+/// Everything the registry knows about one live ref.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RefEntry {
+    pub table: Table,
+    /// The row id; `None` while the ref is a pending generated artifact.
+    pub row_id: Option<String>,
+    pub label: String,
+    pub action: RefAction,
+    pub turn_created: u32,
+    /// Turn of the last reference; 0 means never referenced directly (a
+    /// foreign-key target registered as `[linked]`).
+    pub last_ref_turn: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retention: Option<Retention>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub demotion: Option<Demotion>,
+    /// Full content of a generated artifact while it is unsaved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<Value>,
+    /// The turn a generated ref was saved and promoted to a row.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub promoted_turn: Option<u32>,
+    /// Registration order, for stable listings.
+    pub seq: u64,
+}
+
+impl RefEntry {
+    /// True while this is generated content not yet saved.
+    pub fn is_pending(&self) -> bool {
+        self.pending.is_some() && self.row_id.is_none()
+    }
+
+    /// True when the user pinned this ref.
+    pub fn is_pinned(&self) -> bool {
+        matches!(&self.retention, Some(r) if r.by == RetainedBy::User)
+    }
+}
+
+/// A ref removed from the registry (drop, clear_all), kept for diffs,
+/// timelines and `why`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DroppedRef {
+    pub table: Table,
+    pub label: String,
+    pub turn: u32,
+    pub reason: String,
+}
+
+/// Errors of registry operations; each names the ref involved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegistryError {
+    #[error("unknown ref `{0}`")]
+    UnknownRef(String),
+    #[error("`{0}` is not a generated artifact awaiting a save")]
+    NotPending(String),
+    #[error("ref `{r}` is a {actual} ref, not a {expected} ref")]
+    WrongTable {
+        r: String,
+        expected: Table,
+        actual: Table,
+    },
+}
+
+/// The outcome of registering a created row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Created {
+    pub r#ref: String,
+    /// True when a pending generated ref was promoted in place.
+    pub promoted: bool,
+}
+
+/// The session's registry of refs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "RegistryRepr", into = "RegistryRepr")]
+pub struct SessionIdRegistry {
+    counters: BTreeMap<Table, u32>,
+    gen_counters: BTreeMap<Table, u32>,
+    entries: BTreeMap<String, RefEntry>,
+    dropped: BTreeMap<String, DroppedRef>,
+    next_seq: u64,
+    /// Row id → ref, rebuilt from `entries` on load.
+    by_row: BTreeMap<String, String>,
+}
+
+/// The serialised form: the row index is derived, so it is not stored.
+#[derive(Serialize, Deserialize)]
+struct RegistryRepr {
+    #[serde(default)]
+    counters: BTreeMap<Table, u32>,
+    #[serde(default)]
+    gen_counters: BTreeMap<Table, u32>,
+    #[serde(default)]
+    entries: BTreeMap<String, RefEntry>,
+    #[serde(default)]
+    dropped: BTreeMap<String, DroppedRef>,
+    #[serde(default)]
+    next_seq: u64,
+}
+
+impl From<RegistryRepr> for SessionIdRegistry {
+    fn from(r: RegistryRepr) -> Self {
+        let by_row = r
+            .entries
+            .iter()
+            .filter_map(|(k, e)| e.row_id.clone().map(|id| (id, k.clone())))
+            .collect();
+        let next_seq = r
+            .entries
+            .values()
+            .map(|e| e.seq + 1)
+            .max()
+            .unwrap_or(0)
+            .max(r.next_seq);
+        Self {
+            counters: r.counters,
+            gen_counters: r.gen_counters,
+            entries: r.entries,
+            dropped: r.dropped,
+            next_seq,
+            by_row,
+        }
+    }
+}
+
+impl From<SessionIdRegistry> for RegistryRepr {
+    fn from(r: SessionIdRegistry) -> Self {
+        Self {
+            counters: r.counters,
+            gen_counters: r.gen_counters,
+            entries: r.entries,
+            dropped: r.dropped,
+            next_seq: r.next_seq,
+        }
+    }
+}
+
+impl SessionIdRegistry {
+    /// An empty registry.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of live refs.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no ref is live.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entry of a live ref.
+    pub fn get(&self, r: &str) -> Option<&RefEntry> {
+        self.entries.get(r)
+    }
+
+    /// Live refs in registration order.
+    pub fn entries(&self) -> Vec<(&str, &RefEntry)> {
+        let mut all: Vec<_> = self.entries.iter().map(|(k, e)| (k.as_str(), e)).collect();
+        all.sort_by_key(|(_, e)| e.seq);
+        all
+    }
+
+    /// Refs removed from the registry, with when and why.
+    pub fn dropped(&self) -> &BTreeMap<String, DroppedRef> {
+        &self.dropped
+    }
+
+    /// The row id behind a ref (None for unknown or pending refs).
+    pub fn row_id(&self, r: &str) -> Option<&str> {
+        self.entries.get(r).and_then(|e| e.row_id.as_deref())
+    }
+
+    /// The ref of a row id, if registered.
+    pub fn ref_for_row(&self, row_id: &str) -> Option<&str> {
+        self.by_row.get(row_id).map(String::as_str)
+    }
+
+    /// The content of a pending generated artifact.
+    pub fn artifact(&self, r: &str) -> Option<&Value> {
+        self.entries.get(r).filter(|e| e.is_pending())?.pending.as_ref()
+    }
+
+    /// Generated artifacts not yet saved, in registration order.
+    pub fn pending_artifacts(&self) -> Vec<(&str, &RefEntry)> {
+        self.entries()
+            .into_iter()
+            .filter(|(_, e)| e.is_pending())
+            .collect()
+    }
+
+    fn next_ref(&mut self, table: Table, generated: bool) -> String {
+        let counters = if generated {
+            &mut self.gen_counters
+        } else {
+            &mut self.counters
+        };
+        let n = counters.entry(table).or_insert(0);
+        *n += 1;
+        format_ref(table, generated, *n)
+    }
+
+    fn insert(&mut self, r: String, entry: RefEntry) {
+        if let Some(id) = &entry.row_id {
+            self.by_row.insert(id.clone(), r.clone());
+        }
+        self.entries.insert(r, entry);
+    }
+
+    fn new_entry(&mut self, table: Table, row_id: Option<String>, label: &str) -> RefEntry {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        RefEntry {
+            table,
+            row_id,
+            label: label.to_string(),
+            action: RefAction::Read,
+            turn_created: 0,
+            last_ref_turn: 0,
+            retention: None,
+            demotion: None,
+            pending: None,
+            promoted_turn: None,
+            seq,
+        }
+    }
+
+    /// Registers (or refreshes) a row with an action, touching it at `turn`.
+    ///
+    /// A known row keeps its ref; a new row gets the next ref of its type.
+    pub fn register_row(
+        &mut self,
+        table: Table,
+        row_id: &str,
+        label: &str,
+        action: RefAction,
+        turn: u32,
+    ) -> String {
+        if let Some(r) = self.by_row.get(row_id).cloned()
+            && let Some(e) = self.entries.get_mut(&r)
+        {
+            if !label.is_empty() {
+                e.label = label.to_string();
+            }
+            e.action = action;
+            e.last_ref_turn = turn;
+            e.demotion = None;
+            return r;
+        }
+        let r = self.next_ref(table, false);
+        let mut e = self.new_entry(table, Some(row_id.to_string()), label);
+        e.action = action;
+        e.turn_created = turn;
+        e.last_ref_turn = turn;
+        self.insert(r.clone(), e);
+        r
+    }
+
+    /// Registers a foreign-key target seen in a result (`[linked]`).
+    ///
+    /// A known row keeps its ref, action and recency; a new one is registered
+    /// as linked and stays in the background until referenced directly.
+    pub fn register_linked(&mut self, table: Table, row_id: &str, label: &str, turn: u32) -> String {
+        if let Some(r) = self.by_row.get(row_id).cloned() {
+            if let Some(e) = self.entries.get_mut(&r)
+                && e.label == r
+                && !label.is_empty()
+            {
+                e.label = label.to_string();
+            }
+            return r;
+        }
+        let r = self.next_ref(table, false);
+        let label = if label.is_empty() { r.as_str() } else { label }.to_string();
+        let mut e = self.new_entry(table, Some(row_id.to_string()), &label);
+        e.action = RefAction::Linked;
+        e.turn_created = turn;
+        self.insert(r.clone(), e);
+        r
+    }
+
+    /// Sets the label of a live ref (enrichment of linked refs).
+    pub fn set_label(&mut self, r: &str, label: &str) -> Result<(), RegistryError> {
+        let e = self
+            .entries
+            .get_mut(r)
+            .ok_or_else(|| RegistryError::UnknownRef(r.to_string()))?;
+        e.label = label.to_string();
+        Ok(())
+    }
+
+    /// Registers generated, unsaved content as `gen_{prefix}_{n}`.
+    pub fn register_generated(
+        &mut self,
+        table: Table,
+        label: &str,
+        content: Value,
+        turn: u32,
+    ) -> String {
+        let r = self.next_ref(table, true);
+        let mut e = self.new_entry(table, None, label);
+        e.action = RefAction::Generated;
+        e.turn_created = turn;
+        e.last_ref_turn = turn;
+        e.pending = Some(content);
+        self.insert(r.clone(), e);
+        r
+    }
+
+    /// Replaces the content of a pending artifact (an edit before saving).
+    pub fn update_generated(
+        &mut self,
+        r: &str,
+        label: &str,
+        content: Value,
+        turn: u32,
+    ) -> Result<(), RegistryError> {
+        let e = self
+            .entries
+            .get_mut(r)
+            .ok_or_else(|| RegistryError::UnknownRef(r.to_string()))?;
+        if !e.is_pending() {
+            return Err(RegistryError::NotPending(r.to_string()));
+        }
+        e.pending = Some(content);
+        if !label.is_empty() {
+            e.label = label.to_string();
+        }
+        e.last_ref_turn = turn;
+        e.demotion = None;
+        Ok(())
+    }
+
+    /// Registers a row created by a save.
+    ///
+    /// With an explicit gen ref, or a pending artifact of the same table whose
+    /// label or content name/title equals `name` (case-insensitive, trimmed),
+    /// the gen ref is promoted in place: same ref, now mapped to `row_id`.
+    /// Otherwise the row gets a new ref with action `[created]`.
+    pub fn register_created(
+        &mut self,
+        table: Table,
+        row_id: &str,
+        name: &str,
+        explicit_gen: Option<&str>,
+        turn: u32,
+    ) -> Result<Created, RegistryError> {
+        let target = match explicit_gen {
+            Some(g) => {
+                let e = self
+                    .entries
+                    .get(g)
+                    .ok_or_else(|| RegistryError::UnknownRef(g.to_string()))?;
+                if !e.is_pending() {
+                    return Err(RegistryError::NotPending(g.to_string()));
+                }
+                if e.table != table {
+                    return Err(RegistryError::WrongTable {
+                        r: g.to_string(),
+                        expected: table,
+                        actual: e.table,
+                    });
+                }
+                Some(g.to_string())
+            }
+            None => self.find_pending_by_name(table, name),
+        };
+        let Some(g) = target else {
+            let r = self.register_row(table, row_id, name, RefAction::Created, turn);
+            return Ok(Created {
+                r#ref: r,
+                promoted: false,
+            });
+        };
+        let e = self
+            .entries
+            .get_mut(&g)
+            .ok_or_else(|| RegistryError::UnknownRef(g.clone()))?;
+        e.row_id = Some(row_id.to_string());
+        e.pending = None;
+        e.action = RefAction::Created;
+        e.promoted_turn = Some(turn);
+        e.last_ref_turn = turn;
+        e.demotion = None;
+        if !name.trim().is_empty() {
+            e.label = name.trim().to_string();
+        }
+        self.by_row.insert(row_id.to_string(), g.clone());
+        Ok(Created {
+            r#ref: g,
+            promoted: true,
+        })
+    }
+
+    fn find_pending_by_name(&self, table: Table, name: &str) -> Option<String> {
+        let wanted = name.trim().to_lowercase();
+        if wanted.is_empty() {
+            return None;
+        }
+        self.pending_artifacts()
+            .into_iter()
+            .filter(|(_, e)| e.table == table)
+            .find(|(_, e)| {
+                let content_name = e.pending.as_ref().and_then(|c| {
+                    c.get("name")
+                        .or_else(|| c.get("title"))
+                        .and_then(Value::as_str)
+                });
+                e.label.trim().to_lowercase() == wanted
+                    || content_name.is_some_and(|n| n.trim().to_lowercase() == wanted)
+            })
+            .map(|(r, _)| r.to_string())
+    }
+
+    /// Marks a ref referenced at `turn`; a reference lifts a demotion.
+    /// Returns false for an unknown ref.
+    pub fn touch(&mut self, r: &str, turn: u32) -> bool {
+        match self.entries.get_mut(r) {
+            Some(e) => {
+                e.last_ref_turn = e.last_ref_turn.max(turn);
+                e.demotion = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Sets the action of a live ref (e.g. `[deleted]`) and touches it.
+    pub fn set_action(&mut self, r: &str, action: RefAction, turn: u32) -> bool {
+        match self.entries.get_mut(r) {
+            Some(e) => {
+                e.action = action;
+                e.last_ref_turn = e.last_ref_turn.max(turn);
+                e.demotion = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Keeps a ref active beyond the recent window, with a reason.
+    pub fn retain(&mut self, r: &str, reason: &str, by: RetainedBy, turn: u32) -> bool {
+        match self.entries.get_mut(r) {
+            Some(e) => {
+                e.retention = Some(Retention {
+                    reason: reason.to_string(),
+                    turn,
+                    by,
+                });
+                e.demotion = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes an explicit retention (the entity may still be recent).
+    pub fn clear_retention(&mut self, r: &str) -> bool {
+        match self.entries.get_mut(r) {
+            Some(e) => {
+                e.retention = None;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes a ref from the active set until it is referenced again.
+    pub fn demote(&mut self, r: &str, reason: &str, turn: u32) -> bool {
+        match self.entries.get_mut(r) {
+            Some(e) => {
+                e.retention = None;
+                e.demotion = Some(Demotion {
+                    reason: reason.to_string(),
+                    turn,
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Removes a ref from the registry; the ref is never reused, and a later
+    /// read of the same row gets a new ref.
+    pub fn remove(&mut self, r: &str, reason: &str, turn: u32) -> Option<RefEntry> {
+        let e = self.entries.remove(r)?;
+        if let Some(id) = &e.row_id {
+            self.by_row.remove(id);
+        }
+        self.dropped.insert(
+            r.to_string(),
+            DroppedRef {
+                table: e.table,
+                label: e.label.clone(),
+                turn,
+                reason: reason.to_string(),
+            },
+        );
+        Some(e)
+    }
+
+    /// Refs currently live, for `clear_all`.
+    pub fn live_refs(&self) -> Vec<String> {
+        self.entries().into_iter().map(|(r, _)| r.to_string()).collect()
+    }
+
+    /// True when `s` names a live ref.
+    pub fn is_live_ref(&self, s: &str) -> bool {
+        self.entries.contains_key(s)
+    }
+
+    /// True when `s` has the shape of a ref (live or not).
+    pub fn looks_like_ref(s: &str) -> bool {
+        parse_ref(s).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn uuid(n: u32) -> String {
+        format!("00000000-0000-4000-8000-{n:012}")
+    }
+
+    #[test]
+    fn reads_get_per_type_counters_and_stable_refs() {
+        let mut reg = SessionIdRegistry::new();
+        let r1 = reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Read, 2);
+        let i1 = reg.register_row(Table::Inventory, &uuid(2), "rice", RefAction::Read, 2);
+        let r2 = reg.register_row(Table::Recipes, &uuid(3), "Paneer", RefAction::Read, 2);
+        assert_eq!((r1.as_str(), i1.as_str(), r2.as_str()), ("recipe_1", "inv_1", "recipe_2"));
+        // Reading the same row again keeps the ref and refreshes recency.
+        let again = reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Read, 4);
+        assert_eq!(again, "recipe_1");
+        assert_eq!(reg.get("recipe_1").unwrap().last_ref_turn, 4);
+        assert_eq!(reg.get("recipe_1").unwrap().turn_created, 2);
+        assert_eq!(reg.ref_for_row(&uuid(3)), Some("recipe_2"));
+        assert_eq!(reg.row_id("inv_1"), Some(uuid(2).as_str()));
+    }
+
+    #[test]
+    fn an_update_is_not_a_read() {
+        let mut reg = SessionIdRegistry::new();
+        reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Read, 1);
+        reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Updated, 2);
+        assert_eq!(reg.get("recipe_1").unwrap().action, RefAction::Updated);
+    }
+
+    #[test]
+    fn generated_refs_promote_in_place_on_save() {
+        let mut reg = SessionIdRegistry::new();
+        let g = reg.register_generated(
+            Table::Recipes,
+            "Thai Basil Chicken",
+            json!({"name": "Thai Basil Chicken", "steps": ["a"]}),
+            1,
+        );
+        assert_eq!(g, "gen_recipe_1");
+        assert!(reg.artifact(&g).is_some());
+        let saved = reg
+            .register_created(Table::Recipes, &uuid(9), " thai basil chicken ", None, 3)
+            .unwrap();
+        assert_eq!(saved, Created { r#ref: g.clone(), promoted: true });
+        let e = reg.get(&g).unwrap();
+        assert_eq!(e.action, RefAction::Created);
+        assert_eq!(e.promoted_turn, Some(3));
+        assert_eq!(reg.row_id(&g), Some(uuid(9).as_str()));
+        assert!(reg.artifact(&g).is_none());
+        assert!(reg.pending_artifacts().is_empty());
+    }
+
+    #[test]
+    fn created_without_a_matching_artifact_gets_a_new_ref() {
+        let mut reg = SessionIdRegistry::new();
+        reg.register_generated(Table::Recipes, "Shakshuka", json!({"name": "Shakshuka"}), 1);
+        let c = reg
+            .register_created(Table::Recipes, &uuid(4), "Dal", None, 2)
+            .unwrap();
+        assert_eq!(c, Created { r#ref: "recipe_1".into(), promoted: false });
+        assert_eq!(reg.pending_artifacts().len(), 1);
+        // An explicit gen ref of another table is refused, naming both.
+        let err = reg
+            .register_created(Table::Tasks, &uuid(5), "x", Some("gen_recipe_1"), 2)
+            .unwrap_err();
+        assert!(err.to_string().contains("gen_recipe_1"), "{err}");
+    }
+
+    #[test]
+    fn removed_refs_are_never_reused() {
+        let mut reg = SessionIdRegistry::new();
+        reg.register_row(Table::Recipes, &uuid(1), "A", RefAction::Read, 1);
+        assert!(reg.remove("recipe_1", "user said forget it", 2).is_some());
+        assert!(reg.get("recipe_1").is_none());
+        assert_eq!(reg.dropped()["recipe_1"].reason, "user said forget it");
+        let again = reg.register_row(Table::Recipes, &uuid(1), "A", RefAction::Read, 3);
+        assert_eq!(again, "recipe_2");
+    }
+
+    #[test]
+    fn linked_refs_stay_in_the_background_until_referenced() {
+        let mut reg = SessionIdRegistry::new();
+        let ing = reg.register_linked(Table::Ingredients, &uuid(7), "", 2);
+        assert_eq!(reg.get(&ing).unwrap().label, ing);
+        assert_eq!(reg.get(&ing).unwrap().last_ref_turn, 0);
+        reg.register_linked(Table::Ingredients, &uuid(7), "garlic", 2);
+        assert_eq!(reg.get(&ing).unwrap().label, "garlic");
+        // A read of a linked row turns it into a read ref.
+        reg.register_row(Table::Ingredients, &uuid(7), "garlic", RefAction::Read, 3);
+        assert_eq!(reg.get(&ing).unwrap().action, RefAction::Read);
+        assert_eq!(reg.get(&ing).unwrap().last_ref_turn, 3);
+    }
+
+    #[test]
+    fn serde_round_trip_rebuilds_the_row_index() {
+        let mut reg = SessionIdRegistry::new();
+        reg.register_row(Table::Recipes, &uuid(1), "A", RefAction::Read, 1);
+        reg.register_generated(Table::Recipes, "B", json!({"name": "B"}), 1);
+        reg.retain("recipe_1", "ongoing goal", RetainedBy::Understand, 2);
+        reg.register_row(Table::Inventory, &uuid(2), "rice", RefAction::Read, 2);
+        reg.remove("inv_1", "gone", 3);
+        let text = serde_json::to_string(&reg).unwrap();
+        assert!(!text.contains("by_row"));
+        let back: SessionIdRegistry = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, reg);
+        assert_eq!(back.ref_for_row(&uuid(1)), Some("recipe_1"));
+    }
+}

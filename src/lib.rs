@@ -1,0 +1,10 @@
+//! Alfred: a kitchen assistant whose three context layers are shown live.
+//!
+//! The library holds everything; the `alfred` binary only parses the command
+//! line and hands over to [`cli::run`].
+
+pub mod cli;
+pub mod config;
+pub mod context;
+pub mod logging;
+pub mod paths;
