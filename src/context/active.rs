@@ -40,7 +40,10 @@ impl EntityState {
 
     /// True for the states Think and Act see (recent, retained, pending).
     pub fn is_active(self) -> bool {
-        matches!(self, EntityState::Recent | EntityState::Retained | EntityState::Pending)
+        matches!(
+            self,
+            EntityState::Recent | EntityState::Retained | EntityState::Pending
+        )
     }
 }
 
@@ -51,7 +54,11 @@ pub enum Cause {
     /// Referenced within the window.
     InWindow { last_ref_turn: u32, window: u32 },
     /// Retained by Understand or pinned by the user.
-    Retained { reason: String, since_turn: u32, pinned: bool },
+    Retained {
+        reason: String,
+        since_turn: u32,
+        pinned: bool,
+    },
     /// Tiered policy: touched recently enough to stay as a label line.
     Warm { last_ref_turn: u32, warm_turns: u32 },
     /// Generated and not saved.
@@ -156,7 +163,9 @@ impl Cause {
     pub fn short_reason(&self) -> Option<String> {
         match self {
             Cause::Retained { reason, .. } | Cause::Demoted { reason, .. } => Some(reason.clone()),
-            Cause::Warm { last_ref_turn, .. } => Some(format!("warm: last touched at turn {last_ref_turn}")),
+            Cause::Warm { last_ref_turn, .. } => {
+                Some(format!("warm: last touched at turn {last_ref_turn}"))
+            }
             Cause::Unsaved { .. } => Some("needs save confirmation".to_string()),
             _ => None,
         }
@@ -169,7 +178,12 @@ mod tests {
     use crate::context::entity::{RefAction, Table};
     use crate::context::registry::{RetainedBy, SessionIdRegistry};
 
-    fn state_at(reg: &SessionIdRegistry, r: &str, turn: u32, policy: &ContextPolicy) -> EntityState {
+    fn state_at(
+        reg: &SessionIdRegistry,
+        r: &str,
+        turn: u32,
+        policy: &ContextPolicy,
+    ) -> EntityState {
         classify(reg.get(r).unwrap(), turn, policy).0
     }
 

@@ -118,7 +118,9 @@ impl ConversationLayer {
     }
 
     /// Tiered policy: the bullet tier, oldest first.
-    pub fn bullets(&self) -> impl DoubleEndedIterator<Item = &ConversationTurn> + ExactSizeIterator {
+    pub fn bullets(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &ConversationTurn> + ExactSizeIterator {
         self.bullets.iter()
     }
 

@@ -85,7 +85,10 @@ pub struct EntityCuration {
 impl EntityCuration {
     /// True when the curation changes nothing.
     pub fn is_empty(&self) -> bool {
-        self.retain_active.is_empty() && self.demote.is_empty() && self.drop.is_empty() && !self.clear_all
+        self.retain_active.is_empty()
+            && self.demote.is_empty()
+            && self.drop.is_empty()
+            && !self.clear_all
     }
 }
 
@@ -141,7 +144,9 @@ impl DecisionLog {
     }
 
     /// All entries, oldest first.
-    pub fn entries(&self) -> impl DoubleEndedIterator<Item = &DecisionLogEntry> + ExactSizeIterator {
+    pub fn entries(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &DecisionLogEntry> + ExactSizeIterator {
         self.entries.iter()
     }
 
@@ -222,7 +227,12 @@ pub fn apply_curation(
         for r in registry.live_refs() {
             registry.remove(&r, &reason_or("", "fresh start"), turn);
         }
-        record(&mut out, "*", DecisionAction::ClearAll, reason_or("", "fresh start"));
+        record(
+            &mut out,
+            "*",
+            DecisionAction::ClearAll,
+            reason_or("", "fresh start"),
+        );
     }
 
     let mut decided: Vec<(String, DecisionAction)> = Vec::new();
@@ -355,7 +365,13 @@ mod tests {
     fn registry_with_recipes(n: u32) -> SessionIdRegistry {
         let mut reg = SessionIdRegistry::new();
         for i in 1..=n {
-            reg.register_row(Table::Recipes, &format!("id-{i}"), &format!("R{i}"), RefAction::Read, 1);
+            reg.register_row(
+                Table::Recipes,
+                &format!("id-{i}"),
+                &format!("R{i}"),
+                RefAction::Read,
+                1,
+            );
         }
         reg
     }
@@ -377,8 +393,24 @@ mod tests {
         let out = apply_curation(&mut reg, &mut log, &c, 3, 20);
         assert!(out.unknown_refs.is_empty());
         assert_eq!(out.applied.len(), 3);
-        assert_eq!(reg.get("recipe_1").unwrap().retention.as_ref().unwrap().reason, "part of the plan");
-        assert_eq!(reg.get("recipe_2").unwrap().demotion.as_ref().unwrap().reason, "user said no french toast");
+        assert_eq!(
+            reg.get("recipe_1")
+                .unwrap()
+                .retention
+                .as_ref()
+                .unwrap()
+                .reason,
+            "part of the plan"
+        );
+        assert_eq!(
+            reg.get("recipe_2")
+                .unwrap()
+                .demotion
+                .as_ref()
+                .unwrap()
+                .reason,
+            "user said no french toast"
+        );
         assert!(reg.get("recipe_3").is_none());
         // An empty reason falls back to the curation summary.
         assert_eq!(reg.dropped()["recipe_3"].reason, "Demoted recipe_2");
@@ -391,11 +423,17 @@ mod tests {
         let mut log = DecisionLog::default();
         let c = EntityCuration {
             demote: vec![RefDecision::new("recipe_99", "x")],
-            retain_active: vec![RetentionDecision { r#ref: "gen_meal_4".into(), reason: "y".into() }],
+            retain_active: vec![RetentionDecision {
+                r#ref: "gen_meal_4".into(),
+                reason: "y".into(),
+            }],
             ..Default::default()
         };
         let out = apply_curation(&mut reg, &mut log, &c, 2, 20);
-        assert_eq!(out.unknown_refs, vec!["recipe_99".to_string(), "gen_meal_4".to_string()]);
+        assert_eq!(
+            out.unknown_refs,
+            vec!["recipe_99".to_string(), "gen_meal_4".to_string()]
+        );
         assert!(out.applied.is_empty());
         assert!(log.is_empty());
     }
@@ -433,11 +471,17 @@ mod tests {
         apply_curation(&mut reg, &mut log, &c, 4, 20);
         assert!(reg.is_empty());
         assert_eq!(reg.dropped().len(), 4);
-        assert_eq!(reg.dropped()["gen_recipe_1"].reason, "user wants a fresh start");
+        assert_eq!(
+            reg.dropped()["gen_recipe_1"].reason,
+            "user wants a fresh start"
+        );
 
         let mut reg = registry_with_recipes(1);
         let c = EntityCuration {
-            retain_active: vec![RetentionDecision { r#ref: "recipe_1".into(), reason: "r".into() }],
+            retain_active: vec![RetentionDecision {
+                r#ref: "recipe_1".into(),
+                reason: "r".into(),
+            }],
             demote: vec![RefDecision::new("recipe_1", "d")],
             ..Default::default()
         };
@@ -452,7 +496,12 @@ mod tests {
         let mut log = DecisionLog::default();
         for t in 0..50 {
             log.push(
-                DecisionLogEntry { turn: t, r#ref: "recipe_1".into(), action: DecisionAction::Retain, reason: String::new() },
+                DecisionLogEntry {
+                    turn: t,
+                    r#ref: "recipe_1".into(),
+                    action: DecisionAction::Retain,
+                    reason: String::new(),
+                },
                 20,
             );
         }
@@ -464,8 +513,10 @@ mod tests {
 
     #[test]
     fn bare_ref_strings_deserialize_as_decisions() {
-        let c: EntityCuration =
-            serde_json::from_value(json!({"demote": ["recipe_5", {"ref": "recipe_6", "reason": "no wings"}]})).unwrap();
+        let c: EntityCuration = serde_json::from_value(
+            json!({"demote": ["recipe_5", {"ref": "recipe_6", "reason": "no wings"}]}),
+        )
+        .unwrap();
         assert_eq!(c.demote[0], RefDecision::new("recipe_5", ""));
         assert_eq!(c.demote[1].reason, "no wings");
     }

@@ -66,7 +66,11 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
         let before = a.entities.find(&view.r#ref);
         let change = match before {
             None => Some((ChangeKind::New, None)),
-            Some((from, old)) if from == EntityState::Pending && old.action == "generated" && view.action == "created" => {
+            Some((from, old))
+                if from == EntityState::Pending
+                    && old.action == "generated"
+                    && view.action == "created" =>
+            {
                 Some((ChangeKind::Promoted, Some(from)))
             }
             Some((from, _)) if from == to => None,
@@ -94,7 +98,13 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
             reason: d.reason.clone(),
         });
     }
-    let turns_of = |s: &ContextSnapshot| s.narrative.turns.iter().map(|t| t.turn_number).collect::<Vec<_>>();
+    let turns_of = |s: &ContextSnapshot| {
+        s.narrative
+            .turns
+            .iter()
+            .map(|t| t.turn_number)
+            .collect::<Vec<_>>()
+    };
     let (na, nb) = (turns_of(a), turns_of(b));
     let conv_a: Vec<u32> = a.conversation.recent.iter().map(|t| t.turn).collect();
     let conv_b: Vec<u32> = b.conversation.recent.iter().map(|t| t.turn).collect();
@@ -104,7 +114,11 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
         entities,
         narrative_added: nb.iter().filter(|t| !na.contains(t)).copied().collect(),
         narrative_folded: na.iter().filter(|t| !nb.contains(t)).copied().collect(),
-        conversation_folded: conv_a.iter().filter(|t| !conv_b.contains(t)).copied().collect(),
+        conversation_folded: conv_a
+            .iter()
+            .filter(|t| !conv_b.contains(t))
+            .copied()
+            .collect(),
     }
 }
 
@@ -125,12 +139,19 @@ fn reason_for(kind: ChangeKind, view: &EntityView, turn: u32) -> String {
             format!("{} at turn {last_ref_turn}", view.action)
         }
         Cause::InWindow { last_ref_turn, .. } => format!("referenced at turn {last_ref_turn}"),
-        Cause::Retained { reason, pinned: true, .. } => reason.clone(),
+        Cause::Retained {
+            reason,
+            pinned: true,
+            ..
+        } => reason.clone(),
         Cause::Retained { reason, .. } => format!("retained: {reason}"),
         Cause::Warm { last_ref_turn, .. } => format!("warm: last touched at turn {last_ref_turn}"),
         Cause::Unsaved { .. } => "generated, not saved yet".to_string(),
         Cause::Demoted { reason, turn } => format!("demoted at turn {turn}: {reason}"),
-        Cause::Aged { last_ref_turn, window } => {
+        Cause::Aged {
+            last_ref_turn,
+            window,
+        } => {
             format!("last referenced at turn {last_ref_turn}, outside the window of {window}")
         }
         Cause::LinkedOnly => "linked from another row, never referenced directly".to_string(),

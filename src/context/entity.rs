@@ -145,8 +145,7 @@ pub fn parse_ref(s: &str) -> Option<ParsedRef> {
         None => (s, false),
     };
     let (prefix, number) = body.rsplit_once('_')?;
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || number.starts_with('0')
-    {
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) || number.starts_with('0') {
         return None;
     }
     let table = Table::from_prefix(prefix)?;

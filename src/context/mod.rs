@@ -29,9 +29,16 @@ pub use curation::{
 pub use diff::{ChangeKind, ContextDiff, EntityChange, diff};
 pub use entity::{RefAction, Table, parse_ref};
 pub use fold::{Compressor, Extractive, FoldKind, FoldRequest};
-pub use narrative::{ConversationPhase, NarrativeLayer, StepExecutionSummary, TurnExecutionSummary};
+pub use narrative::{
+    ConversationPhase, NarrativeLayer, StepExecutionSummary, TurnExecutionSummary,
+};
 pub use policy::{ContextPolicy, PolicyKind, TieredPolicy};
 pub use registry::{PINNED_REASON, RefEntry, SessionIdRegistry};
 pub use snapshot::{ContextSnapshot, EntitiesView, EntityView};
-pub use state::{ContextState, snapshot_at};
+pub use state::{AnnotatedTurn, ContextState, EntityNote, snapshot_at};
 pub use why::{explain, why};
+
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod seeds_replay;

@@ -104,7 +104,13 @@ impl Foldable for TurnExecutionSummary {
             &self.goal
         };
         truncate_chars(
-            &format!("Turn {}: {}{} ({})", self.turn_number, goal, did, self.conversation_phase.as_str()),
+            &format!(
+                "Turn {}: {}{} ({})",
+                self.turn_number,
+                goal,
+                did,
+                self.conversation_phase.as_str()
+            ),
             240,
         )
     }
@@ -115,7 +121,13 @@ impl Foldable for TurnExecutionSummary {
             self.turn_number, self.user_message, self.goal, self.decision
         );
         for (i, s) in self.steps.iter().enumerate() {
-            out.push_str(&format!("\n  {}. [{}] {} → {}", i + 1, s.step_type, s.description, s.outcome));
+            out.push_str(&format!(
+                "\n  {}. [{}] {} → {}",
+                i + 1,
+                s.step_type,
+                s.description,
+                s.outcome
+            ));
         }
         if let Some(c) = &self.curation_summary {
             out.push_str(&format!("\n  Curation: {c}"));
@@ -150,7 +162,9 @@ impl NarrativeLayer {
     }
 
     /// The summaries kept in full, oldest first.
-    pub fn recent(&self) -> impl DoubleEndedIterator<Item = &TurnExecutionSummary> + ExactSizeIterator {
+    pub fn recent(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = &TurnExecutionSummary> + ExactSizeIterator {
         self.window.items.iter()
     }
 

@@ -224,7 +224,11 @@ impl SessionIdRegistry {
 
     /// The content of a pending generated artifact.
     pub fn artifact(&self, r: &str) -> Option<&Value> {
-        self.entries.get(r).filter(|e| e.is_pending())?.pending.as_ref()
+        self.entries
+            .get(r)
+            .filter(|e| e.is_pending())?
+            .pending
+            .as_ref()
     }
 
     /// Generated artifacts not yet saved, in registration order.
@@ -306,7 +310,13 @@ impl SessionIdRegistry {
     ///
     /// A known row keeps its ref, action and recency; a new one is registered
     /// as linked and stays in the background until referenced directly.
-    pub fn register_linked(&mut self, table: Table, row_id: &str, label: &str, turn: u32) -> String {
+    pub fn register_linked(
+        &mut self,
+        table: Table,
+        row_id: &str,
+        label: &str,
+        turn: u32,
+    ) -> String {
         if let Some(r) = self.by_row.get(row_id).cloned() {
             if let Some(e) = self.entries.get_mut(&r)
                 && e.label == r
@@ -547,7 +557,10 @@ impl SessionIdRegistry {
 
     /// Refs currently live, for `clear_all`.
     pub fn live_refs(&self) -> Vec<String> {
-        self.entries().into_iter().map(|(r, _)| r.to_string()).collect()
+        self.entries()
+            .into_iter()
+            .map(|(r, _)| r.to_string())
+            .collect()
     }
 
     /// True when `s` names a live ref.
@@ -577,7 +590,10 @@ mod tests {
         let r1 = reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Read, 2);
         let i1 = reg.register_row(Table::Inventory, &uuid(2), "rice", RefAction::Read, 2);
         let r2 = reg.register_row(Table::Recipes, &uuid(3), "Paneer", RefAction::Read, 2);
-        assert_eq!((r1.as_str(), i1.as_str(), r2.as_str()), ("recipe_1", "inv_1", "recipe_2"));
+        assert_eq!(
+            (r1.as_str(), i1.as_str(), r2.as_str()),
+            ("recipe_1", "inv_1", "recipe_2")
+        );
         // Reading the same row again keeps the ref and refreshes recency.
         let again = reg.register_row(Table::Recipes, &uuid(1), "Cod Curry", RefAction::Read, 4);
         assert_eq!(again, "recipe_1");
@@ -609,7 +625,13 @@ mod tests {
         let saved = reg
             .register_created(Table::Recipes, &uuid(9), " thai basil chicken ", None, 3)
             .unwrap();
-        assert_eq!(saved, Created { r#ref: g.clone(), promoted: true });
+        assert_eq!(
+            saved,
+            Created {
+                r#ref: g.clone(),
+                promoted: true
+            }
+        );
         let e = reg.get(&g).unwrap();
         assert_eq!(e.action, RefAction::Created);
         assert_eq!(e.promoted_turn, Some(3));
@@ -625,7 +647,13 @@ mod tests {
         let c = reg
             .register_created(Table::Recipes, &uuid(4), "Dal", None, 2)
             .unwrap();
-        assert_eq!(c, Created { r#ref: "recipe_1".into(), promoted: false });
+        assert_eq!(
+            c,
+            Created {
+                r#ref: "recipe_1".into(),
+                promoted: false
+            }
+        );
         assert_eq!(reg.pending_artifacts().len(), 1);
         // An explicit gen ref of another table is refused, naming both.
         let err = reg

@@ -3,6 +3,8 @@
 //! The pipeline works on a copy of this state during a turn and hands the new
 //! state back when the turn succeeds; a failed turn leaves it untouched.
 
+use std::collections::VecDeque;
+
 use serde::{Deserialize, Serialize};
 
 use super::active::{EntityState, classify};
@@ -12,7 +14,9 @@ use super::fold::{Compressor, FoldKind, FoldRequest};
 use super::narrative::{NarrativeLayer, TurnExecutionSummary};
 use super::policy::ContextPolicy;
 use super::registry::SessionIdRegistry;
-use super::snapshot::{ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView, NarrativeView};
+use super::snapshot::{
+    ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView, NarrativeView,
+};
 
 /// The context of one session.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -24,6 +28,28 @@ pub struct ContextState {
     pub narrative: NarrativeLayer,
     pub conversation: ConversationLayer,
     pub decision_log: DecisionLog,
+    /// The last `understand_window` turns, annotated with their entities,
+    /// for Understand (which looks further back than Think).
+    #[serde(default)]
+    pub understand_turns: VecDeque<AnnotatedTurn>,
+}
+
+/// A past turn as Understand sees it: what was said and which refs it touched.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnnotatedTurn {
+    pub turn: u32,
+    pub user: String,
+    /// The assistant's reply as context sees it (its summary when long).
+    pub assistant: String,
+    pub entities: Vec<EntityNote>,
+}
+
+/// A ref touched in a turn, with what happened to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EntityNote {
+    #[serde(rename = "ref")]
+    pub r#ref: String,
+    pub action: String,
 }
 
 impl ContextState {
@@ -54,12 +80,24 @@ impl ContextState {
 
     /// The user's pin. False for an unknown ref.
     pub fn pin(&mut self, r: &str) -> bool {
-        curation::pin(&mut self.registry, &mut self.decision_log, r, self.turn, self.policy.decision_log_cap)
+        curation::pin(
+            &mut self.registry,
+            &mut self.decision_log,
+            r,
+            self.turn,
+            self.policy.decision_log_cap,
+        )
     }
 
     /// The user's unpin. False for an unknown or unpinned ref.
     pub fn unpin(&mut self, r: &str) -> bool {
-        curation::unpin(&mut self.registry, &mut self.decision_log, r, self.turn, self.policy.decision_log_cap)
+        curation::unpin(
+            &mut self.registry,
+            &mut self.decision_log,
+            r,
+            self.turn,
+            self.policy.decision_log_cap,
+        )
     }
 
     /// Changes the policy and re-applies the windows.
@@ -72,22 +110,30 @@ impl ContextState {
     /// Records the finished turn in the narrative and conversation layers.
     /// Older items await folding: see [`fold_requests`](Self::fold_requests).
     pub fn record_turn(&mut self, summary: TurnExecutionSummary, exchange: ConversationTurn) {
-        self.narrative.push(summary, self.policy.narrative_full_turns());
+        self.narrative
+            .push(summary, self.policy.narrative_full_turns());
         self.conversation.push(exchange, &self.policy);
     }
 
     /// The folds waiting to be done (at most one per layer).
     pub fn fold_requests(&self) -> Vec<FoldRequest> {
-        [self.narrative.fold_request(), self.conversation.fold_request()]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            self.narrative.fold_request(),
+            self.conversation.fold_request(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 
     /// Applies a fold's result; with compression disabled in the policy the
     /// extractive fallback is used whatever the result.
     pub fn complete_fold(&mut self, request: &FoldRequest, result: Option<String>) {
-        let result = if self.policy.compress_older_turns { result } else { None };
+        let result = if self.policy.compress_older_turns {
+            result
+        } else {
+            None
+        };
         match request.kind {
             FoldKind::Narrative => self.narrative.complete_fold(request, result),
             FoldKind::Conversation => self.conversation.complete_fold(request, result),

@@ -46,30 +46,62 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
         (Cause::Demoted { reason, turn }, _) => format!(
             "{name} is in the background at turn {t}: it was demoted at turn {turn} — “{reason}” — and has not been referenced since. {last}"
         ),
-        (Cause::InWindow { last_ref_turn, window }, _) => format!(
+        (
+            Cause::InWindow {
+                last_ref_turn,
+                window,
+            },
+            _,
+        ) => format!(
             "{name} is recent at turn {t}: it was {} at turn {last_ref_turn}, within the window of {window} (recent means referenced at turn {} or later).",
             view.action,
             t.saturating_sub(*window)
         ),
-        (Cause::Retained { reason, since_turn, pinned: true }, _) => format!(
+        (
+            Cause::Retained {
+                reason,
+                since_turn,
+                pinned: true,
+            },
+            _,
+        ) => format!(
             "{name} is retained at turn {t}: pinned by the user at turn {since_turn} (“{reason}”). {last} Understand cannot demote a pinned entity."
         ),
-        (Cause::Retained { reason, since_turn, .. }, _) => format!(
+        (
+            Cause::Retained {
+                reason, since_turn, ..
+            },
+            _,
+        ) => format!(
             "{name} is retained at turn {t}: Understand kept it at turn {since_turn} — “{reason}”. {last}"
         ),
-        (Cause::Warm { last_ref_turn, warm_turns }, _) => format!(
+        (
+            Cause::Warm {
+                last_ref_turn,
+                warm_turns,
+            },
+            _,
+        ) => format!(
             "{name} is warm at turn {t}: last touched at turn {last_ref_turn}, within {warm_turns} turns, so it stays as a label line (tiered policy)."
         ),
         (Cause::Unsaved { generated_turn }, _) => format!(
             "{name} is pending at turn {t}: generated at turn {generated_turn} and not saved yet, so it stays in working memory until it is saved or dropped."
         ),
-        (Cause::Aged { last_ref_turn, window }, _) => format!(
+        (
+            Cause::Aged {
+                last_ref_turn,
+                window,
+            },
+            _,
+        ) => format!(
             "{name} is in the background at turn {t}: last referenced at turn {last_ref_turn}, outside the window of {window}, and nothing retained it. It is still in the registry and can be addressed."
         ),
         (Cause::LinkedOnly, _) => format!(
             "{name} is in the background at turn {t}: it was registered as a link from another row and never referenced directly."
         ),
-        (Cause::Baseline, _) => format!("{name} is active at turn {t}: the naive baseline keeps every entity."),
+        (Cause::Baseline, _) => {
+            format!("{name} is active at turn {t}: the naive baseline keeps every entity.")
+        }
     };
     Some(text)
 }
