@@ -6,5 +6,7 @@
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod kitchen;
 pub mod logging;
 pub mod paths;
+pub mod prompt;

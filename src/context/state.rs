@@ -228,7 +228,7 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
             bullets: state
                 .conversation
                 .bullets()
-                .map(|t| super::fold::Foldable::fold_line(t))
+                .map(super::fold::Foldable::fold_line)
                 .collect(),
             earlier: state.conversation.history_summary().to_string(),
         },

@@ -1,0 +1,468 @@
+//! The `alfred` binary from the outside: help, exit codes, config errors, logs.
+//!
+//! Every run gets a fresh data dir and a cleared environment (only PATH and a
+//! HOME inside the temp dir), so nothing here reads or writes the developer's
+//! real files or depends on their `OPENAI_API_KEY`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A throwaway home for one test.
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn data_dir(&self) -> PathBuf {
+        self.path().join("data")
+    }
+
+    /// The binary with a cleared environment; no `--data-dir` yet.
+    fn bare(&self) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_alfred"));
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.path())
+            .current_dir(self.path());
+        cmd
+    }
+
+    /// Runs alfred with `--data-dir` pointing into the sandbox.
+    fn run(&self, args: &[&str]) -> Output {
+        self.bare()
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .args(args)
+            .output()
+            .expect("run alfred")
+    }
+
+    fn log_files(&self, data_dir: &Path) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(data_dir.join("logs")) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                let name = p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
+                name.starts_with("alfred") && name.ends_with(".log")
+            })
+            .collect()
+    }
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn help_lists_every_command_and_global_flag() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let help = stdout(&out);
+    for word in [
+        "run",
+        "sessions",
+        "eval",
+        "demo",
+        "kitchen",
+        "doctor",
+        "--config",
+        "--data-dir",
+        "ALFRED_HOME",
+        "--llm",
+        "--model",
+        "--base-url",
+        "--new",
+        "--session",
+        "auto",
+        "offline",
+        "openai",
+    ] {
+        assert!(
+            help.contains(word),
+            "--help does not mention {word}:\n{help}"
+        );
+    }
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn subcommand_help_shows_its_own_flags() {
+    let sandbox = Sandbox::new();
+    for (args, words) in [
+        (
+            &["run", "--help"][..],
+            &["--message", "--script", "--json", "--new", "--session"][..],
+        ),
+        (
+            &["sessions", "--help"],
+            &["list", "show", "export", "rename", "rm"],
+        ),
+        (&["eval", "--help"], &["--window", "--llm-judge", "--json"]),
+        (&["demo", "--help"], &["--auto", "SCRIPT"]),
+        (&["kitchen", "--help"], &["stats", "reset"]),
+    ] {
+        let out = sandbox.run(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let help = stdout(&out);
+        for word in words {
+            assert!(help.contains(word), "{args:?} help lacks {word}:\n{help}");
+        }
+    }
+}
+
+#[test]
+fn not_built_commands_exit_2_naming_themselves_on_stderr_only() {
+    let sandbox = Sandbox::new();
+    let cases: &[(&[&str], &str)] = &[
+        (&[], "alfred is not built yet (the terminal UI)."),
+        (&["--new"], "alfred --new is not built yet"),
+        (&["--session", "s1"], "alfred --session is not built yet"),
+        (
+            &["run", "-m", "hi"],
+            "alfred run is not built yet (the turn pipeline).",
+        ),
+        (
+            &["run", "--script", "turns.txt", "--json"],
+            "alfred run is not built yet",
+        ),
+        (
+            &["sessions", "list"],
+            "alfred sessions list is not built yet (session files).",
+        ),
+        (
+            &["sessions", "show", "s1"],
+            "alfred sessions show is not built yet",
+        ),
+        (
+            &["sessions", "export", "s1", "--format", "json"],
+            "alfred sessions export",
+        ),
+        (
+            &["sessions", "rename", "s1", "dinner"],
+            "alfred sessions rename",
+        ),
+        (&["sessions", "rm", "s1", "--yes"], "alfred sessions rm"),
+        (
+            &["eval", "--window", "1,2"],
+            "alfred eval is not built yet (the evaluation arena).",
+        ),
+        (
+            &["demo", "--auto", "2"],
+            "alfred demo is not built yet (the terminal UI).",
+        ),
+        (
+            &["kitchen", "stats"],
+            "alfred kitchen stats is not built yet (the kitchen store).",
+        ),
+        (
+            &["kitchen", "reset", "--yes"],
+            "alfred kitchen reset is not built yet",
+        ),
+        (
+            &["doctor"],
+            "alfred doctor is not built yet (the LLM backend).",
+        ),
+    ];
+    for (args, message) in cases {
+        let out = sandbox.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(message), "{args:?}: stderr was {err:?}");
+        assert_eq!(
+            err.lines().count(),
+            1,
+            "{args:?}: one line expected, got {err:?}"
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?} printed on stdout: {}",
+            stdout(&out)
+        );
+    }
+}
+
+#[test]
+fn usage_errors_are_reported_by_clap() {
+    let sandbox = Sandbox::new();
+    for args in [
+        &["run", "-m", "hi", "--script", "f"][..],
+        &["run"],
+        &["--new", "--session", "x"],
+        &["--new", "doctor"],
+        &["--llm", "gpt"],
+        &["frobnicate"],
+    ] {
+        let out = sandbox.run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            stderr(&out).starts_with("error:"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn a_bad_config_key_exits_1_naming_key_and_file() {
+    let sandbox = Sandbox::new();
+    let data = sandbox.data_dir();
+    std::fs::create_dir_all(&data).unwrap();
+    let config = data.join("config.toml");
+    std::fs::write(&config, "[context]\nturn_retention_windw = 3\n").unwrap();
+    let out = sandbox.run(&["run", "-m", "hi"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: config error in "), "{err}");
+    assert!(err.contains(&config.display().to_string()), "{err}");
+    assert!(
+        err.contains("unknown key `turn_retention_windw` in [context] (line 2)"),
+        "{err}"
+    );
+    assert!(err.contains("turn_retention_window"), "{err}");
+    assert!(
+        !err.contains("not built"),
+        "config errors come first: {err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(
+        sandbox.log_files(&data).is_empty(),
+        "nothing runs after a config error"
+    );
+}
+
+#[test]
+fn a_bad_value_names_the_dotted_key() {
+    let sandbox = Sandbox::new();
+    let config = sandbox.path().join("custom.toml");
+    std::fs::write(&config, "context.turn_retention_window = \"two\"\n").unwrap();
+    let out = sandbox.run(&["--config", config.to_str().unwrap(), "doctor"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains(&config.display().to_string()), "{err}");
+    assert!(
+        err.contains("key `context.turn_retention_window` (line 1): invalid type"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_explicit_config_is_an_error_but_a_missing_default_is_not() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["--config", "nope.toml", "doctor"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("nope.toml") && err.contains("does not exist"),
+        "{err}"
+    );
+    let out = sandbox.run(&["doctor"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+}
+
+#[test]
+fn bad_environment_and_flag_values_name_their_source() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", sandbox.data_dir())
+        .env("ALFRED_TIMEOUT_SECS", "soon")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("ALFRED_TIMEOUT_SECS=\"soon\""),
+        "{}",
+        stderr(&out)
+    );
+    let out = sandbox.run(&["--base-url", "api.example.com", "doctor"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("--base-url \"api.example.com\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_run_creates_folders_and_a_log_file_with_the_config_summary() {
+    let sandbox = Sandbox::new();
+    let data = sandbox.data_dir();
+    let out = sandbox.run(&["--llm", "offline", "kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(data.join("sessions").is_dir());
+    let logs = sandbox.log_files(&data);
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    let log = std::fs::read_to_string(&logs[0]).unwrap();
+    assert!(log.contains("alfred starting"), "{log}");
+    assert!(log.contains("backend=offline"), "{log}");
+    assert!(log.contains("not built yet"), "{log}");
+    assert!(!log.contains('\u{1b}'), "no ANSI escapes in the log");
+}
+
+#[test]
+fn the_api_key_never_reaches_the_log() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", sandbox.data_dir())
+        .env("OPENAI_API_KEY", "sk-test-secret-123")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let logs = sandbox.log_files(&sandbox.data_dir());
+    let log = std::fs::read_to_string(&logs[0]).unwrap();
+    assert!(
+        log.contains("backend=openai"),
+        "auto picks openai when the key is set: {log}"
+    );
+    assert!(!log.contains("sk-test-secret-123"), "{log}");
+}
+
+#[test]
+fn alfred_home_works_like_data_dir() {
+    let sandbox = Sandbox::new();
+    let home = sandbox.path().join("alfred-home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(home.join("config.toml"), "[pipeline]\nmax_stepz = 3\n").unwrap();
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", &home)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "ALFRED_HOME's config was not read: {err}"
+    );
+    assert!(
+        err.contains(&home.join("config.toml").display().to_string()),
+        "{err}"
+    );
+
+    std::fs::remove_file(home.join("config.toml")).unwrap();
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", &home)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert_eq!(sandbox.log_files(&home).len(), 1);
+    assert!(home.join("sessions").is_dir());
+
+    // An empty ALFRED_HOME counts as unset: the platform folders under HOME are used.
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", "")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    if cfg!(target_os = "linux") {
+        assert!(sandbox.path().join(".local/share/alfred/sessions").is_dir());
+        assert!(
+            sandbox.path().join(".local/state/alfred").is_dir(),
+            "logs in the state dir"
+        );
+    }
+
+    // --data-dir wins over ALFRED_HOME.
+    let other = sandbox.path().join("other");
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", &home)
+        .arg("--data-dir")
+        .arg(&other)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(other.join("sessions").is_dir());
+}
+
+#[test]
+fn an_unwritable_data_dir_is_a_clear_error() {
+    let sandbox = Sandbox::new();
+    let blocker = sandbox.path().join("file");
+    std::fs::write(&blocker, "not a folder").unwrap();
+    // A readable config elsewhere, so the failure is the folder, not the file.
+    let config = sandbox.path().join("ok.toml");
+    std::fs::write(&config, "").unwrap();
+    let out = sandbox
+        .bare()
+        .arg("--data-dir")
+        .arg(&blocker)
+        .arg("--config")
+        .arg(&config)
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: cannot create the "), "{err}");
+    assert!(err.contains("--data-dir"), "{err}");
+    assert!(err.contains("caused by:"), "{err}");
+}
+
+#[test]
+fn a_bad_log_filter_warns_once_and_carries_on() {
+    let sandbox = Sandbox::new();
+    let out = sandbox
+        .bare()
+        .env("ALFRED_HOME", sandbox.data_dir())
+        .env("ALFRED_LOG", "alfred=loud")
+        .arg("doctor")
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    let mut lines = err.lines();
+    assert!(
+        lines
+            .next()
+            .unwrap_or_default()
+            .starts_with("warning: logging is off: "),
+        "{err}"
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap_or_default()
+            .contains("alfred doctor is not built yet"),
+        "{err}"
+    );
+    assert_eq!(lines.next(), None, "{err}");
+}
+
+#[test]
+fn version_prints_on_stdout() {
+    let out = Sandbox::new().run(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).starts_with("alfred "), "{}", stdout(&out));
+}
