@@ -1,0 +1,545 @@
+//! Reading `config.toml`: the file over the defaults, its rules, and friendly errors.
+//!
+//! This module owns [`Config::load`] and [`Config::from_toml`], the rules a
+//! parsed file must keep ([`Config::validate`]), the error types
+//! ([`ConfigError`], [`Problem`]) and the logic that turns a toml error into a
+//! message naming the key and the line. It must not decide where the file
+//! lives (the path comes from `paths`), must not read the environment or
+//! apply flags (that is `overrides`), and must not exit or panic on a bad
+//! file: every mistake is returned as a typed error.
+
+use std::fmt;
+use std::path::PathBuf;
+
+use super::{Config, LlmNode, check_base_url, check_env_name};
+use crate::paths::Paths;
+
+/// Why the configuration could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `--config FILE` named a file that does not exist.
+    #[error(
+        "config file {} does not exist (named by --config); create it \
+         (config.example.toml lists every key) or leave out --config",
+        path.display()
+    )]
+    Missing {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The file exists but could not be read.
+    #[error("cannot read config file {}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// What the OS said.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file is not valid TOML, has an unknown key, a bad value, or breaks a rule.
+    #[error("config error in {}: {problem}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, naming the key.
+        problem: Problem,
+    },
+    /// An `ALFRED_*` environment variable has a value that cannot be used.
+    #[error("environment variable {var}={value:?} is not valid: {reason}")]
+    Env {
+        /// The variable.
+        var: &'static str,
+        /// Its value.
+        value: String,
+        /// What is expected instead.
+        reason: String,
+    },
+    /// A command-line flag has a value that cannot be used.
+    #[error("{flag} {value:?} is not valid: {reason}")]
+    Flag {
+        /// The flag, e.g. `--base-url`.
+        flag: &'static str,
+        /// Its value.
+        value: String,
+        /// What is expected instead.
+        reason: String,
+    },
+}
+
+/// What is wrong inside a config file; every variant names the key or line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Problem {
+    /// Not valid TOML.
+    Syntax {
+        /// 1-based line of the error.
+        line: Option<usize>,
+        /// The parser's message.
+        message: String,
+    },
+    /// A key that no section knows (often a typo).
+    UnknownKey {
+        /// The unknown key.
+        key: String,
+        /// Dotted path of its table; empty at the top level.
+        section: String,
+        /// 1-based line of the key.
+        line: Option<usize>,
+        /// The keys that table accepts.
+        expected: Vec<String>,
+    },
+    /// A known key with a value of the wrong type or out of its set.
+    BadValue {
+        /// Dotted path of the key, when it could be located.
+        key: Option<String>,
+        /// 1-based line of the value.
+        line: Option<usize>,
+        /// What was found and what was expected.
+        message: String,
+    },
+    /// A value that parses but breaks a rule; the message names the key.
+    Rule(String),
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = |line: &Option<usize>| line.map(|l| format!(" (line {l})")).unwrap_or_default();
+        match self {
+            Problem::Syntax { line, message } => write!(f, "invalid TOML{}: {message}", at(line)),
+            Problem::UnknownKey {
+                key,
+                section,
+                line,
+                expected,
+            } => {
+                let place = if section.is_empty() {
+                    "at the top level".to_string()
+                } else {
+                    format!("in [{section}]")
+                };
+                write!(f, "unknown key `{key}` {place}{}", at(line))?;
+                if !expected.is_empty() {
+                    write!(f, "; expected one of: {}", expected.join(", "))?;
+                }
+                Ok(())
+            }
+            Problem::BadValue {
+                key: Some(key),
+                line,
+                message,
+            } => {
+                write!(f, "key `{key}`{}: {message}", at(line))
+            }
+            Problem::BadValue {
+                key: None,
+                line,
+                message,
+            } => {
+                write!(f, "bad value{}: {message}", at(line))
+            }
+            Problem::Rule(message) => f.write_str(message),
+        }
+    }
+}
+
+impl Config {
+    /// Reads `paths.config_file` over the defaults.
+    ///
+    /// A missing file means "all defaults", unless `--config` named it
+    /// (`explicit`), which is then an error.
+    pub fn load(paths: &Paths, explicit: bool) -> Result<Config, ConfigError> {
+        let path = &paths.config_file;
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !explicit => {
+                return Ok(Config::default());
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(ConfigError::Missing { path: path.clone() });
+            }
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: path.clone(),
+                    source,
+                });
+            }
+        };
+        Config::from_toml(&text).map_err(|problem| ConfigError::Invalid {
+            path: path.clone(),
+            problem,
+        })
+    }
+
+    /// Parses config text over the defaults and checks its rules.
+    pub fn from_toml(text: &str) -> Result<Config, Problem> {
+        let config: Config = toml::from_str(text).map_err(|e| locate::describe(text, &e))?;
+        config.validate().map_err(Problem::Rule)?;
+        Ok(config)
+    }
+
+    /// Checks the values make sense; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let llm = &self.llm;
+        check_base_url(&llm.base_url).map_err(|r| format!("llm.base_url: {r}"))?;
+        check_env_name(&llm.api_key_env).map_err(|r| format!("llm.api_key_env: {r}"))?;
+        if llm.model.as_deref().is_some_and(|m| m.trim().is_empty()) {
+            return Err("llm.model: must not be empty; remove the key to use [llm.models]".into());
+        }
+        if llm.timeout_secs == 0 {
+            return Err("llm.timeout_secs: must be greater than 0".into());
+        }
+        if llm.context_window == 0 {
+            return Err("llm.context_window: must be greater than 0".into());
+        }
+        for node in LlmNode::ALL {
+            if llm.models.get(node).trim().is_empty() {
+                return Err(format!("llm.models.{}: must not be empty", node.key()));
+            }
+            let t = llm.temperature_for(node);
+            if !(0.0..=2.0).contains(&t) {
+                return Err(format!(
+                    "llm.temperature.{}: {t:?} is outside 0.0..=2.0",
+                    node.key()
+                ));
+            }
+        }
+        for (model, price) in &llm.prices {
+            if !(price.input_per_mtok >= 0.0 && price.output_per_mtok >= 0.0) {
+                return Err(format!(
+                    "llm.prices.{}: prices cannot be negative",
+                    locate::key(model)
+                ));
+            }
+        }
+        if self.pipeline.max_steps == 0 {
+            return Err("pipeline.max_steps: must be at least 1".into());
+        }
+        if self.pipeline.max_tool_calls_per_step == 0 {
+            return Err("pipeline.max_tool_calls_per_step: must be at least 1".into());
+        }
+        self.context.validate()
+    }
+}
+
+/// Turns a toml deserialization error into a [`Problem`] naming the key.
+pub(super) mod locate {
+    use toml::Spanned;
+    use toml::de::{DeTable, DeValue};
+
+    use super::Problem;
+
+    /// Describes a toml error, locating the key its span points at.
+    pub(super) fn describe(text: &str, err: &toml::de::Error) -> Problem {
+        let span = err.span();
+        let line = span.as_ref().map(|s| line_of(text, s.start));
+        let Ok(doc) = DeTable::parse(text) else {
+            return Problem::Syntax {
+                line,
+                message: err.message().trim().to_string(),
+            };
+        };
+        let path = span
+            .and_then(|s| find(doc.get_ref(), s.start, &mut Vec::new()))
+            .map(|h| h.path);
+        let message = tidy(err.message());
+        let quoted = backticked(&message);
+        if message.starts_with("unknown field") && !quoted.is_empty() {
+            let mut section = path.unwrap_or_default();
+            section.pop();
+            return Problem::UnknownKey {
+                key: quoted[0].clone(),
+                section: dotted(&section),
+                line,
+                expected: quoted[1..].to_vec(),
+            };
+        }
+        let key = path.map(|p| dotted(&p));
+        Problem::BadValue { key, line, message }
+    }
+
+    /// A key path found at an error's position.
+    struct Hit {
+        path: Vec<String>,
+        /// On the key or its scalar value, not merely inside its table.
+        exact: bool,
+    }
+
+    /// Finds the key path at a byte offset: a key or scalar value if one is
+    /// there, else the deepest table containing it (a header missing a key).
+    fn find(table: &DeTable<'_>, at: usize, path: &mut Vec<String>) -> Option<Hit> {
+        let mut best = None;
+        for (key, value) in table.iter() {
+            path.push(key.get_ref().to_string());
+            let hit = if key.span().contains(&at) {
+                Some(Hit {
+                    path: path.clone(),
+                    exact: true,
+                })
+            } else {
+                find_in_value(value, at, path)
+            };
+            path.pop();
+            best = better(best, hit);
+            if best.as_ref().is_some_and(|h| h.exact) {
+                break;
+            }
+        }
+        best
+    }
+
+    fn find_in_value(
+        value: &Spanned<DeValue<'_>>,
+        at: usize,
+        path: &mut Vec<String>,
+    ) -> Option<Hit> {
+        let inside = value.span().contains(&at);
+        match value.get_ref() {
+            DeValue::Table(inner) => find(inner, at, path).or_else(|| {
+                inside.then(|| Hit {
+                    path: path.clone(),
+                    exact: false,
+                })
+            }),
+            DeValue::Array(items) => items
+                .iter()
+                .map(|item| find_in_value(item, at, path))
+                .fold(None, better),
+            _ => inside.then(|| Hit {
+                path: path.clone(),
+                exact: true,
+            }),
+        }
+    }
+
+    /// Prefers an exact hit, then the deeper path.
+    fn better(a: Option<Hit>, b: Option<Hit>) -> Option<Hit> {
+        match (a, b) {
+            (Some(a), Some(b)) if (b.exact, b.path.len()) > (a.exact, a.path.len()) => Some(b),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// 1-based line number of a byte offset.
+    fn line_of(text: &str, offset: usize) -> usize {
+        let end = offset.min(text.len());
+        text.as_bytes()[..end]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count()
+            + 1
+    }
+
+    /// A key path in TOML spelling, quoting segments that are not bare keys.
+    pub(super) fn dotted(path: &[String]) -> String {
+        path.iter().map(|s| key(s)).collect::<Vec<_>>().join(".")
+    }
+
+    /// One key in TOML spelling.
+    pub(in crate::config) fn key(s: &str) -> String {
+        let bare = !s.is_empty()
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        if bare {
+            s.to_string()
+        } else {
+            format!("{s:?}")
+        }
+    }
+
+    /// Every `quoted` word of a serde message, in order.
+    fn backticked(message: &str) -> Vec<String> {
+        message
+            .split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    }
+
+    /// Serde's words for struct users: fields are keys, variants are values.
+    fn tidy(message: &str) -> String {
+        let mut m = message
+            .trim()
+            .replace("unknown variant", "unknown value")
+            .replace("missing field", "missing key");
+        if let Some(i) = m.find("expected struct ") {
+            m.truncate(i);
+            m.push_str("expected a table");
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(text: &str) -> Problem {
+        Config::from_toml(text).expect_err("config should be rejected")
+    }
+
+    #[test]
+    fn a_price_needs_both_fields() {
+        let p = problem("[llm.prices.\"my.model\"]\ninput_per_mtok = 1.0\n");
+        assert_eq!(
+            p.to_string(),
+            "key `llm.prices.\"my.model\"` (line 1): missing key `output_per_mtok`"
+        );
+    }
+
+    #[test]
+    fn unknown_key_names_key_section_line_and_choices() {
+        let p = problem("[llm]\nbackend = \"auto\"\n\n[context]\nturn_retention_windw = 3\n");
+        let Problem::UnknownKey {
+            key,
+            section,
+            line,
+            expected,
+        } = &p
+        else {
+            panic!("{p:?}")
+        };
+        assert_eq!(
+            (key.as_str(), section.as_str(), *line),
+            ("turn_retention_windw", "context", Some(5))
+        );
+        assert!(
+            expected.contains(&"turn_retention_window".to_string()),
+            "{expected:?}"
+        );
+        let msg = p.to_string();
+        assert!(
+            msg.starts_with(
+                "unknown key `turn_retention_windw` in [context] (line 5); \
+                 expected one of: policy, turn_retention_window, "
+            ),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn unknown_keys_in_nested_and_top_level_tables() {
+        let p = problem("[context.tiered]\nhot = 1\n");
+        assert!(
+            p.to_string()
+                .starts_with("unknown key `hot` in [context.tiered] (line 2)"),
+            "{p}"
+        );
+        let p = problem("llm.models.replly = \"x\"\n");
+        assert!(
+            p.to_string()
+                .starts_with("unknown key `replly` in [llm.models] (line 1)"),
+            "{p}"
+        );
+        let p = problem("[contxt]\n");
+        assert_eq!(
+            p.to_string(),
+            "unknown key `contxt` at the top level (line 1); \
+             expected one of: llm, context, pipeline, ui, kitchen"
+        );
+    }
+
+    #[test]
+    fn wrong_type_names_the_dotted_key() {
+        for text in [
+            "[context]\nturn_retention_window = \"two\"\n",
+            "context.turn_retention_window = \"two\"\n",
+            "context = { turn_retention_window = \"two\" }\n",
+        ] {
+            let msg = problem(text).to_string();
+            assert!(
+                msg.starts_with("key `context.turn_retention_window` (line"),
+                "{text:?} gave {msg}"
+            );
+            assert!(
+                msg.ends_with("invalid type: string \"two\", expected u32"),
+                "{msg}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_enum_value_lists_the_choices() {
+        let msg = problem("[llm]\nbackend = \"gpt\"\n").to_string();
+        assert_eq!(
+            msg,
+            "key `llm.backend` (line 2): unknown value `gpt`, expected one of `auto`, `offline`, `openai`"
+        );
+        let msg = problem("[llm.temperature]\nreply = \"hot\"\n").to_string();
+        assert!(
+            msg.starts_with("key `llm.temperature.reply` (line 2)"),
+            "{msg}"
+        );
+        let msg = problem("llm = 3\n").to_string();
+        assert!(
+            msg.starts_with("key `llm` (line 1)") && msg.ends_with("a table"),
+            "{msg}"
+        );
+    }
+
+    #[test]
+    fn syntax_error_names_the_line() {
+        let p = problem("[llm]\n\nbackend = \n");
+        assert!(matches!(p, Problem::Syntax { line: Some(3), .. }), "{p:?}");
+        assert!(p.to_string().starts_with("invalid TOML (line 3): "), "{p}");
+    }
+
+    #[test]
+    fn rules_name_the_key() {
+        for (text, key) in [
+            ("[llm]\ntimeout_secs = 0\n", "llm.timeout_secs"),
+            ("[llm]\nbase_url = \"ftp://x\"\n", "llm.base_url"),
+            ("[llm]\napi_key_env = \"\"\n", "llm.api_key_env"),
+            ("[llm]\nmodel = \" \"\n", "llm.model"),
+            ("[llm.temperature]\nthink = 2.5\n", "llm.temperature.think"),
+            ("[llm.temperature]\nreply = -0.1\n", "llm.temperature.reply"),
+            ("[pipeline]\nmax_steps = 0\n", "pipeline.max_steps"),
+            (
+                "[context]\ndecision_log_shown = 99\n",
+                "context.decision_log_shown",
+            ),
+        ] {
+            let p = problem(text);
+            assert!(
+                matches!(&p, Problem::Rule(m) if m.contains(key)),
+                "{text:?} gave {p:?}"
+            );
+        }
+        let ok = "[llm.temperature]\nthink = 0.0\nreply = 2.0\n[llm]\nbase_url = \"http://localhost:8080/v1\"\n";
+        Config::from_toml(ok).unwrap();
+    }
+
+    #[test]
+    fn load_treats_a_missing_file_as_defaults_unless_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = Paths::under(tmp.path());
+        assert_eq!(Config::load(&paths, false).unwrap(), Config::default());
+        let err = Config::load(&paths, true).unwrap_err();
+        assert!(matches!(err, ConfigError::Missing { .. }), "{err:?}");
+        let msg = err.to_string();
+        assert!(
+            msg.contains(&paths.config_file.display().to_string()),
+            "{msg}"
+        );
+        assert!(msg.contains("--config"), "{msg}");
+    }
+
+    #[test]
+    fn load_errors_name_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let paths = Paths::under(tmp.path());
+        std::fs::write(&paths.config_file, "[ui]\nmouse = \"yes\"\n").unwrap();
+        let msg = Config::load(&paths, false).unwrap_err().to_string();
+        let file = paths.config_file.display().to_string();
+        assert_eq!(
+            msg,
+            format!(
+                "config error in {file}: key `ui.mouse` (line 2): invalid type: string \"yes\", expected a boolean"
+            )
+        );
+        std::fs::remove_file(&paths.config_file).unwrap();
+        std::fs::create_dir(&paths.config_file).unwrap();
+        let err = Config::load(&paths, false).unwrap_err();
+        assert!(matches!(err, ConfigError::Read { .. }), "{err:?}");
+        assert!(err.to_string().contains(&file));
+    }
+}
