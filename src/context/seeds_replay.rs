@@ -394,3 +394,18 @@ fn snapshot_serialises_in_the_turn_record_shape() {
     let back: ContextSnapshot = serde_json::from_value(v).unwrap();
     assert_eq!(back, snaps[2]);
 }
+
+#[test]
+fn understand_sees_the_last_turns_annotated_with_their_entities() {
+    let (s, _) = first_three_turns();
+    let turns: Vec<u32> = s.understand_turns.iter().map(|t| t.turn).collect();
+    assert_eq!(turns, vec![1, 2, 3]);
+    let t2 = &s.understand_turns[1];
+    assert_eq!(t2.user, "lets not do cod this week");
+    let notes: Vec<(&str, &str)> = t2
+        .entities
+        .iter()
+        .map(|n| (n.r#ref.as_str(), n.action.as_str()))
+        .collect();
+    assert_eq!(notes, vec![("recipe_3", "read"), ("recipe_4", "read")]);
+}

@@ -110,6 +110,27 @@ impl ContextState {
     /// Records the finished turn in the narrative and conversation layers.
     /// Older items await folding: see [`fold_requests`](Self::fold_requests).
     pub fn record_turn(&mut self, summary: TurnExecutionSummary, exchange: ConversationTurn) {
+        let entities = exchange
+            .entities_mentioned
+            .iter()
+            .map(|r| EntityNote {
+                r#ref: r.clone(),
+                action: self
+                    .registry
+                    .get(r)
+                    .map(|e| e.action.as_str().to_string())
+                    .unwrap_or_else(|| "dropped".to_string()),
+            })
+            .collect();
+        self.understand_turns.push_back(AnnotatedTurn {
+            turn: exchange.turn,
+            user: exchange.user.clone(),
+            assistant: exchange.assistant_for_context().to_string(),
+            entities,
+        });
+        while self.understand_turns.len() > self.policy.understand_window.max(1) {
+            self.understand_turns.pop_front();
+        }
         self.narrative
             .push(summary, self.policy.narrative_full_turns());
         self.conversation.push(exchange, &self.policy);

@@ -1,0 +1,179 @@
+//! The entity layer as Understand sees it (seeds/003 §5): the full registry
+//! view as a table with states and reasons, the decision log, and which
+//! entities are at risk of leaving the window.
+//!
+//! Only Understand may be shown these reasons; Think and Act get
+//! [`super::entities`] instead. Pure text; the section escapes it.
+
+use crate::context::active::{Cause, EntityState};
+use crate::context::curation::{DecisionAction, DecisionLogEntry};
+use crate::context::snapshot::{ContextSnapshot, EntityView};
+
+use super::entities::{COLLAPSE_OVER, compact_refs, plural, seen_turn};
+
+/// Rows of the known-entities table before the rest is only counted.
+pub const TABLE_ROWS: usize = 40;
+
+/// The marker on an entity that leaves the recent window after this turn.
+pub const AT_RISK: &str = "← leaves the window next turn unless retained";
+
+/// Recent entities that fall out of the window after this turn unless they
+/// are referenced again or retained (seeds/003: "at risk!").
+pub fn at_risk(s: &ContextSnapshot) -> Vec<&EntityView> {
+    s.entities
+        .recent
+        .iter()
+        .filter(|v| match v.cause {
+            Cause::InWindow {
+                last_ref_turn,
+                window,
+            } => last_ref_turn + window == s.turn,
+            _ => false,
+        })
+        .filter(|v| !already_retained(s, &v.r#ref))
+        .collect()
+}
+
+/// True when the decision log's latest word on a ref is a retain or a pin.
+fn already_retained(s: &ContextSnapshot, r: &str) -> bool {
+    s.decisions
+        .iter()
+        .rev()
+        .find(|d| d.r#ref == r)
+        .is_some_and(|d| matches!(d.action, DecisionAction::Retain | DecisionAction::Pin))
+}
+
+/// A table row: one entity, or a collapsed group of alike entities.
+struct Row<'a> {
+    state: EntityState,
+    members: Vec<&'a EntityView>,
+}
+
+/// Groups alike entities (same type, state, action, turns, no reason) when
+/// there are more than [`COLLAPSE_OVER`]; most recently referenced first.
+fn rows(s: &ContextSnapshot) -> Vec<Row<'_>> {
+    let mut all: Vec<(EntityState, &EntityView)> = s.entities.all().collect();
+    all.sort_by_key(|(_, v)| std::cmp::Reverse(seen_turn(v)));
+    let key = |(st, v): &(EntityState, &EntityView)| {
+        v.reason.is_none().then(|| {
+            (
+                *st,
+                v.entity_type.clone(),
+                v.action.clone(),
+                v.turn_created,
+                v.last_ref_turn,
+            )
+        })
+    };
+    let mut out: Vec<Row<'_>> = Vec::new();
+    let mut done = Vec::new();
+    for item in &all {
+        let Some(k) = key(item) else {
+            out.push(Row {
+                state: item.0,
+                members: vec![item.1],
+            });
+            continue;
+        };
+        if done.contains(&k) {
+            continue;
+        }
+        let members: Vec<&EntityView> = all
+            .iter()
+            .filter(|i| key(i).as_ref() == Some(&k))
+            .map(|i| i.1)
+            .collect();
+        if members.len() > COLLAPSE_OVER {
+            done.push(k);
+            out.push(Row {
+                state: item.0,
+                members,
+            });
+        } else {
+            out.push(Row {
+                state: item.0,
+                members: vec![item.1],
+            });
+        }
+    }
+    out
+}
+
+/// Makes text safe inside a markdown table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "/").replace(['\n', '\r'], " ")
+}
+
+/// `known_entities`: every live entity, most recent first, with reasons.
+pub fn render_known_entities(s: &ContextSnapshot) -> String {
+    let rows = rows(s);
+    if rows.is_empty() {
+        return "No entities known yet.".to_string();
+    }
+    let risky: Vec<&str> = at_risk(s).iter().map(|v| v.r#ref.as_str()).collect();
+    let mut out = vec![
+        "| Ref | Type | Label | State | Last action | Created | Last ref | Reason |".to_string(),
+        "|---|---|---|---|---|---|---|---|".to_string(),
+    ];
+    let shown = rows.len().min(TABLE_ROWS);
+    for row in &rows[..shown] {
+        let Some(first) = row.members.first() else {
+            continue;
+        };
+        let (refs, label) = if row.members.len() > 1 {
+            let refs: Vec<&str> = row.members.iter().map(|v| v.r#ref.as_str()).collect();
+            (
+                compact_refs(&refs),
+                plural(&first.entity_type, row.members.len()),
+            )
+        } else {
+            (first.r#ref.clone(), cell(&first.label))
+        };
+        let mut state = row.state.as_str().to_string();
+        if first.pinned {
+            state.push_str(" (pinned)");
+        }
+        if let (EntityState::Background, Cause::Demoted { turn, .. }) = (row.state, &first.cause) {
+            state.push_str(&format!(" (demoted at turn {turn})"));
+        }
+        if risky.contains(&first.r#ref.as_str()) {
+            state = format!("{state} {AT_RISK}");
+        }
+        out.push(format!(
+            "| {refs} | {} | {label} | {state} | {} | {} | {} | {} |",
+            first.entity_type,
+            first.action,
+            first.turn_created,
+            first.last_ref_turn,
+            cell(first.reason.as_deref().unwrap_or("")),
+        ));
+    }
+    let hidden: usize = rows[shown..].iter().map(|r| r.members.len()).sum();
+    if hidden > 0 {
+        out.push(format!(
+            "\n…and {hidden} older entities not shown (least recently referenced)."
+        ));
+    }
+    out.join("\n")
+}
+
+/// `previous_decisions`: the decision log Understand is shown, oldest first.
+pub fn render_decision_log(decisions: &[DecisionLogEntry]) -> String {
+    if decisions.is_empty() {
+        return "No curation decisions yet.".to_string();
+    }
+    let mut out = vec![
+        "| Turn | Ref | Decision | Reason |".to_string(),
+        "|---|---|---|---|".to_string(),
+    ];
+    out.extend(decisions.iter().map(|d| {
+        format!(
+            "| {} | {} | {} | {} |",
+            d.turn,
+            cell(&d.r#ref),
+            d.action.as_str(),
+            cell(&d.reason)
+        )
+    }));
+    out.join("\n")
+}

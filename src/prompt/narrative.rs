@@ -1,0 +1,163 @@
+//! The turn narrative as text (seeds/001 "What We've Done"): past turns'
+//! [`TurnExecutionSummary`]s, this turn's curation by Understand, and the
+//! compressed earlier story.
+//!
+//! Shared by Think (`<turn_narrative>`) and Act (`<prior_turn_context>`).
+//! Shows which refs Understand demoted or kept, never why: reasons belong to
+//! Understand alone.
+
+use crate::context::curation::DecisionAction;
+use crate::context::narrative::TurnExecutionSummary;
+use crate::context::snapshot::ContextSnapshot;
+
+use super::entities::{compact_refs, viable};
+
+/// "last turn", "2 turns ago".
+pub fn turn_age(turn: u32, current: u32) -> String {
+    match current.saturating_sub(turn) {
+        0 => "this turn".to_string(),
+        1 => "last turn".to_string(),
+        n => format!("{n} turns ago"),
+    }
+}
+
+/// One past turn: User asked / Goal / Steps / Result / Understand decided / Note.
+pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32) -> String {
+    let mut out = vec![
+        format!(
+            "### Turn {} ({})",
+            t.turn_number,
+            turn_age(t.turn_number, current)
+        ),
+        format!("**User asked:** \"{}\"", t.user_message.trim()),
+    ];
+    if !t.goal.trim().is_empty() {
+        out.push(format!("**Goal:** {}", t.goal.trim()));
+    }
+    if t.steps.is_empty() {
+        out.push("**Steps:** none (answered from context)".to_string());
+    } else {
+        out.push("**Steps:**".to_string());
+        for (i, s) in t.steps.iter().enumerate() {
+            let outcome = if s.outcome.trim().is_empty() {
+                String::new()
+            } else {
+                format!(" → {}", s.outcome.trim())
+            };
+            out.push(format!(
+                "  {}. [{}] {}{outcome}",
+                i + 1,
+                s.step_type,
+                s.description.trim()
+            ));
+        }
+    }
+    let optional = [
+        ("Result", Some(t.response_summary.as_str())),
+        ("Conclusion", t.analysis_conclusions.as_deref()),
+        ("Understand decided", t.curation_summary.as_deref()),
+        ("Stopped short", t.blocked_reason.as_deref()),
+    ];
+    for (label, value) in optional {
+        if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
+            out.push(format!("**{label}:** {v}"));
+        }
+    }
+    let notes: Vec<&str> = t
+        .steps
+        .iter()
+        .filter_map(|s| s.note.as_deref().map(str::trim))
+        .filter(|n| !n.is_empty())
+        .collect();
+    if !notes.is_empty() {
+        out.push(format!("**Note:** {}", notes.join(" ")));
+    }
+    out.join("\n")
+}
+
+/// This turn's curation as one line: "Understand: demoted recipe_5, recipe_6;
+/// kept gen_meal_1" — from the excluded refs and this turn's decisions.
+pub fn this_turn_curation(s: &ContextSnapshot) -> Option<String> {
+    let now: Vec<_> = s.decisions.iter().filter(|d| d.turn == s.turn).collect();
+    let refs_for = |action: DecisionAction| -> Vec<&str> {
+        now.iter()
+            .filter(|d| d.action == action)
+            .map(|d| d.r#ref.as_str())
+            .collect()
+    };
+    let mut demoted = refs_for(DecisionAction::Demote);
+    for v in &s.entities.excluded {
+        if !demoted.contains(&v.r#ref.as_str()) {
+            demoted.push(&v.r#ref);
+        }
+    }
+    let mut forgot = refs_for(DecisionAction::Drop);
+    forgot.extend(s.entities.dropped.iter().map(String::as_str));
+    forgot.sort_unstable();
+    forgot.dedup();
+    let mut parts = Vec::new();
+    if now.iter().any(|d| d.action == DecisionAction::ClearAll) {
+        parts.push("cleared working memory (fresh start)".to_string());
+    } else if !forgot.is_empty() {
+        parts.push(format!("forgot {}", compact_refs(&forgot)));
+    }
+    let verbs = [
+        ("demoted", demoted),
+        ("kept", refs_for(DecisionAction::Retain)),
+        ("pinned (by the user)", refs_for(DecisionAction::Pin)),
+        ("unpinned (by the user)", refs_for(DecisionAction::Unpin)),
+    ];
+    for (verb, refs) in verbs {
+        if !refs.is_empty() {
+            parts.push(format!("{verb} {}", compact_refs(&refs)));
+        }
+    }
+    (!parts.is_empty()).then(|| format!("Understand: {}", parts.join("; ")))
+}
+
+/// `<turn_narrative>` for Think: recent turns newest first, this turn's
+/// curation, then the compressed earlier story.
+pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
+    let mut out = vec!["## What We've Done".to_string()];
+    let n = &s.narrative;
+    if n.turns.is_empty() && n.earlier.trim().is_empty() {
+        out.push("Nothing yet — this is the start of the conversation.".to_string());
+    }
+    for t in n.turns.iter().rev() {
+        out.push(format!("\n{}", render_turn_summary(t, s.turn)));
+    }
+    out.push(String::new());
+    match this_turn_curation(s) {
+        Some(line) => out.push(format!("### This turn — {line}")),
+        None => out.push("### This turn — no curation changes".to_string()),
+    }
+    let viable = viable(&s.entities);
+    if !s.entities.excluded.is_empty() && !viable.is_empty() {
+        out.push(format!("Remaining viable: {}", compact_refs(&viable)));
+    }
+    if !n.earlier.trim().is_empty() {
+        out.push(format!("\n### Earlier (compressed)\n{}", n.earlier.trim()));
+    }
+    out.join("\n")
+}
+
+/// `<prior_turn_context>` for Act: the last turn's steps and outcomes, then
+/// what the user said this turn and how Understand curated it.
+pub fn render_prior_turn(s: &ContextSnapshot, user_message: &str) -> String {
+    let mut out = vec!["## What happened before this plan\n".to_string()];
+    match s.narrative.turns.last() {
+        Some(t) => out.push(render_turn_summary(t, s.turn)),
+        None if !s.narrative.earlier.trim().is_empty() => {
+            out.push(format!("Earlier: {}", s.narrative.earlier.trim()))
+        }
+        None => out.push("This is the first turn of the conversation.".to_string()),
+    }
+    out.push(format!(
+        "\n### This turn\nUser then said: \"{}\"",
+        user_message.trim()
+    ));
+    if let Some(line) = this_turn_curation(s) {
+        out.push(line);
+    }
+    out.join("\n")
+}

@@ -1,0 +1,112 @@
+//! The Think prompt (seeds/001 "For Think"): `session_context`,
+//! `entity_context`, `turn_narrative`, `conversation_history`,
+//! `current_task`, in that order.
+//!
+//! Think sees recent versus long-term memory but not Understand's reasons.
+//! Pure: the caller passes the snapshot, the session context and today's date.
+
+use crate::context::snapshot::{ContextSnapshot, ConversationView};
+
+use super::entities::render_working_memory;
+use super::narrative::render_turn_narrative;
+use super::profile::render_session_context;
+use super::section::{Prompt, PromptNode, Section};
+use super::session::SessionContext;
+
+/// Everything Think's prompt is built from.
+#[derive(Debug, Clone)]
+pub struct ThinkInput<'a> {
+    pub user_message: &'a str,
+    pub session: &'a SessionContext,
+    pub snapshot: &'a ContextSnapshot,
+    /// "PLAN".
+    pub mode: &'a str,
+    pub max_steps: usize,
+    /// The proposal Alfred made last turn, when the user is answering it.
+    pub pending_proposal: Option<String>,
+    pub system: &'a str,
+}
+
+/// Section names of the Think prompt, in order.
+pub const THINK_SECTIONS: [&str; 5] = [
+    "session_context",
+    "entity_context",
+    "turn_narrative",
+    "conversation_history",
+    "current_task",
+];
+
+/// Builds Think's prompt.
+pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
+    let s = input.snapshot;
+    let bodies = [
+        render_session_context(input.session),
+        render_working_memory(&s.entities, s.window),
+        render_turn_narrative(s),
+        render_conversation(&s.conversation, input.user_message),
+        render_current_task(input),
+    ];
+    let sections = THINK_SECTIONS
+        .iter()
+        .zip(bodies)
+        .map(|(name, body)| Section::new(name, &body))
+        .collect();
+    Prompt::new(PromptNode::Think, input.system, sections)
+}
+
+/// `conversation_history`: recent turns in full (long replies by their
+/// summary), the bullet tier, the current message, then the earlier summary.
+pub fn render_conversation(c: &ConversationView, user_message: &str) -> String {
+    let mut out = vec!["## Recent Conversation".to_string()];
+    if c.recent.is_empty() && c.bullets.is_empty() && c.earlier.trim().is_empty() {
+        out.push("(This is the first message of the session.)".to_string());
+    }
+    for t in &c.recent {
+        out.push(format!(
+            "User: {}\nAlfred: {}\n",
+            t.user.trim(),
+            t.assistant_for_context().trim()
+        ));
+    }
+    out.push(format!(
+        "User: {}\n→ (current turn, being processed)",
+        user_message.trim()
+    ));
+    if !c.bullets.is_empty() {
+        out.push("\n### Before that (one line per turn)".to_string());
+        out.extend(c.bullets.iter().map(|b| format!("- {}", b.trim())));
+    }
+    if !c.earlier.trim().is_empty() {
+        out.push(format!("\n### Earlier\n{}", c.earlier.trim()));
+    }
+    out.join("\n")
+}
+
+/// `current_task`: the message, today, the mode and the no-re-read rule.
+fn render_current_task(input: &ThinkInput<'_>) -> String {
+    let mut out = vec![
+        format!("**User says:** \"{}\"", input.user_message.trim()),
+        format!("**Today:** {}", input.session.today),
+        format!("**Mode:** {} (max {} steps)", input.mode, input.max_steps),
+    ];
+    if let Some(p) = input
+        .pending_proposal
+        .as_deref()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+    {
+        out.push(format!(
+            "**Awaiting the user's answer to your proposal:** \"{p}\" — read this message as that answer."
+        ));
+    }
+    out.push(String::new());
+    out.push(
+        "Active entities are already loaded — reference them by ref, do not plan a read for them. \
+         Plan only what is still missing."
+            .to_string(),
+    );
+    if !input.snapshot.entities.excluded.is_empty() {
+        out.push("Leave the excluded refs out of the plan.".to_string());
+    }
+    out.join("\n")
+}

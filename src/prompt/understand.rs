@@ -1,0 +1,142 @@
+//! The Understand prompt (seeds/003 §5 and §7): `current_message`,
+//! `recent_conversation`, `previous_decisions`, `known_entities`, and
+//! `pending_clarification` when Alfred asked something last turn.
+//!
+//! Understand is the memory manager, so it alone sees everything: the turns of
+//! its wider window annotated with the entities each touched, its own earlier
+//! decisions with their reasons, every known entity with its state and reason,
+//! and which entities are about to leave the window ("at risk").
+
+use crate::context::entity::parse_ref;
+use crate::context::snapshot::ContextSnapshot;
+use crate::context::state::{AnnotatedTurn, EntityNote};
+
+use super::entities::{COLLAPSE_OVER, compact_refs, items, list, plural};
+use super::entity_table::{AT_RISK, at_risk, render_decision_log, render_known_entities};
+use super::section::{Prompt, PromptNode, Section};
+
+/// Everything Understand's prompt is built from.
+#[derive(Debug, Clone)]
+pub struct UnderstandInput<'a> {
+    pub user_message: &'a str,
+    pub snapshot: &'a ContextSnapshot,
+    /// The last turns, already capped at `understand_window`, oldest first.
+    pub recent_turns: &'a [AnnotatedTurn],
+    /// What Alfred asked last turn, if the user is answering a question.
+    pub pending_clarification: Option<String>,
+    pub system: &'a str,
+}
+
+/// Section names of the Understand prompt, in order (the last is optional).
+pub const UNDERSTAND_SECTIONS: [&str; 5] = [
+    "current_message",
+    "recent_conversation",
+    "previous_decisions",
+    "known_entities",
+    "pending_clarification",
+];
+
+/// Builds Understand's prompt.
+pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
+    let s = input.snapshot;
+    let mut sections = vec![
+        Section::new(
+            "current_message",
+            &format!("\"{}\"", input.user_message.trim()),
+        ),
+        Section::new("recent_conversation", &render_recent(input)),
+        Section::new("previous_decisions", &render_decision_log(&s.decisions)),
+        Section::new("known_entities", &render_known_entities(s)),
+    ];
+    if let Some(q) = input
+        .pending_clarification
+        .as_deref()
+        .map(str::trim)
+        .filter(|q| !q.is_empty())
+    {
+        sections.push(Section::new(
+            "pending_clarification",
+            &format!(
+                "Alfred asked: \"{q}\"\nThe current message is probably the answer; resolve its references against this question."
+            ),
+        ));
+    }
+    Prompt::new(PromptNode::Understand, input.system, sections)
+}
+
+/// "1 turn ago", "3 turns ago".
+fn ago(turn: u32, current: u32) -> String {
+    match current.saturating_sub(turn) {
+        1 => "1 turn ago".to_string(),
+        n => format!("{n} turns ago"),
+    }
+}
+
+/// `recent_conversation`: each past turn with the entities it touched, then
+/// the current turn and the entities at risk of leaving the window.
+fn render_recent(input: &UnderstandInput<'_>) -> String {
+    let s = input.snapshot;
+    let mut out = Vec::new();
+    for t in input.recent_turns {
+        out.push(format!("### Turn {} ({})", t.turn, ago(t.turn, s.turn)));
+        out.push(format!("User: \"{}\"", t.user.trim()));
+        out.push(format!("Alfred: {}", t.assistant.trim()));
+        out.push("\nEntities this turn:".to_string());
+        out.push(render_notes(&t.entities, s));
+        out.push(String::new());
+    }
+    out.push(format!("### Turn {} (current)", s.turn));
+    out.push(format!("User: \"{}\"", input.user_message.trim()));
+    let risky = at_risk(s);
+    if !risky.is_empty() {
+        out.push(
+            "\nAt risk — these leave the window after this turn unless referenced or retained:"
+                .to_string(),
+        );
+        out.push(list(&items(risky), |v| {
+            format!("{}: {} {AT_RISK}", v.r#ref, v.label)
+        }));
+    }
+    out.join("\n")
+}
+
+/// The entities a turn touched: `- recipe_1: updated (Kerala Cod Curry)`;
+/// more than [`COLLAPSE_OVER`] of one type and action become a range line.
+fn render_notes(notes: &[EntityNote], s: &ContextSnapshot) -> String {
+    if notes.is_empty() {
+        return "- none".to_string();
+    }
+    let kind = |n: &EntityNote| {
+        let t = parse_ref(&n.r#ref)
+            .map(|p| p.table.entity_type())
+            .unwrap_or("entity");
+        (t, n.action.clone())
+    };
+    let mut out = Vec::new();
+    let mut grouped = Vec::new();
+    for n in notes {
+        let k = kind(n);
+        if grouped.contains(&k) {
+            continue;
+        }
+        let members: Vec<&EntityNote> = notes.iter().filter(|m| kind(m) == k).collect();
+        if members.len() > COLLAPSE_OVER {
+            grouped.push(k.clone());
+            let refs: Vec<&str> = members.iter().map(|m| m.r#ref.as_str()).collect();
+            out.push(format!(
+                "- {}: {} ({})",
+                compact_refs(&refs),
+                k.1,
+                plural(k.0, members.len())
+            ));
+            continue;
+        }
+        let label = match s.entities.find(&n.r#ref) {
+            Some((_, v)) if v.label != v.r#ref => format!(" ({})", v.label),
+            Some(_) => String::new(),
+            None => " (no longer tracked)".to_string(),
+        };
+        out.push(format!("- {}: {}{label}", n.r#ref, n.action));
+    }
+    out.join("\n")
+}
