@@ -1,0 +1,151 @@
+//! The kitchen's two error types: [`KitchenError`] for the store itself
+//! (opening, migrating, seeding, turn transactions) and [`ToolError`] for a
+//! CRUD tool call the model got wrong.
+//!
+//! A `ToolError`'s `Display` is read by the MODEL: each variant is one clear
+//! sentence saying what was wrong and what to do instead. This module only
+//! names errors; it must not decide policy (what is valid lives in the
+//! schema and the tools).
+
+use std::path::PathBuf;
+
+use crate::context::Table;
+
+/// A failure of the store: the file, the schema, the seed data or a turn.
+#[derive(Debug, thiserror::Error)]
+pub enum KitchenError {
+    /// The database file could not be opened or configured.
+    #[error("cannot open the kitchen store {path}: {source}")]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// A schema migration failed; the store is left at the previous version.
+    #[error("kitchen store migration {version} failed: {source}")]
+    Migration {
+        version: usize,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The file was written by a newer alfred.
+    #[error(
+        "the kitchen store is at schema version {found}, newer than this alfred knows ({known}); \
+         upgrade alfred or use another --data-dir"
+    )]
+    TooNew { found: i64, known: usize },
+    /// A seed file is malformed or inconsistent; names the file and the item.
+    #[error("seed file {file}, item {item}: {reason}")]
+    Seed {
+        file: &'static str,
+        item: String,
+        reason: String,
+    },
+    /// `begin_turn` while a turn is already open.
+    #[error("a turn transaction is already open; commit or roll it back first")]
+    TurnAlreadyOpen,
+    /// `commit_turn` with no open turn.
+    #[error("no turn transaction is open")]
+    NoTurnOpen,
+    /// Any other SQLite failure.
+    #[error("kitchen store: {0}")]
+    Sql(#[from] rusqlite::Error),
+}
+
+/// A tool call the store refused; the message is meant for the model.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ToolError {
+    #[error("unknown tool \"{0}\"; use one of: db_read, db_create, db_update, db_delete")]
+    UnknownTool(String),
+    #[error("invalid params for {tool}: {reason}")]
+    BadParams { tool: String, reason: String },
+    #[error("unknown table \"{name}\"; tables are: {tables}")]
+    UnknownTable { name: String, tables: String },
+    #[error("unknown column \"{column}\" in table {table}; columns are: {columns}")]
+    UnknownColumn {
+        column: String,
+        table: Table,
+        columns: String,
+    },
+    #[error("unknown operator \"{op}\"; use one of: {ops}")]
+    UnknownOperator { op: String, ops: String },
+    #[error("operator {op} does not apply to {table}.{column} ({kind}); {hint}")]
+    OperatorMismatch {
+        op: String,
+        table: Table,
+        column: String,
+        kind: String,
+        hint: String,
+    },
+    #[error("bad value for {table}.{column}: {reason}")]
+    BadValue {
+        table: Table,
+        column: String,
+        reason: String,
+    },
+    #[error("{tool} needs at least one filter (to touch every row, say which rows)")]
+    MissingFilters { tool: String },
+    #[error("{tool} on {table} needs \"data\" with at least one column to set")]
+    MissingData { tool: String, table: Table },
+    #[error("db_create on {table} needs \"{column}\"{at}")]
+    MissingColumn {
+        table: Table,
+        column: String,
+        at: String,
+    },
+    #[error("{table}.{column} is set by the store; leave it out of \"data\"")]
+    ReadOnlyColumn { table: Table, column: String },
+    #[error(
+        "unknown ref \"{0}\": refs come from earlier results and cannot be invented; \
+         read the table to find the row"
+    )]
+    UnknownRef(String),
+    #[error(
+        "\"{0}\" is generated content that is not saved yet; save it with db_create first \
+         (it can be read on its own with an id filter)"
+    )]
+    PendingRef(String),
+    #[error("ref \"{r}\" points at {actual}, but {column} expects a ref to {expected}")]
+    WrongRefTable {
+        r: String,
+        column: String,
+        expected: Table,
+        actual: Table,
+    },
+    #[error("{0}")]
+    NotAllowed(String),
+    #[error("the store refused the change: {0}")]
+    Constraint(String),
+    #[error("the kitchen store failed: {0}")]
+    Store(String),
+}
+
+impl ToolError {
+    /// Wraps an unexpected SQLite error; constraint violations get a message
+    /// the model can act on.
+    pub(crate) fn from_sql(e: rusqlite::Error) -> Self {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::ConstraintViolation) => {
+                let msg = e.to_string();
+                let hint = if msg.contains("FOREIGN KEY") {
+                    "a linked row does not exist (use a ref from an earlier result)".to_string()
+                } else if msg.contains("UNIQUE") {
+                    format!("{msg} (a row with the same key exists; update it instead)")
+                } else {
+                    msg
+                };
+                ToolError::Constraint(hint)
+            }
+            _ => ToolError::Store(e.to_string()),
+        }
+    }
+}
+
+impl From<rusqlite::Error> for ToolError {
+    fn from(e: rusqlite::Error) -> Self {
+        ToolError::from_sql(e)
+    }
+}
+
+/// The kitchen's result type for store operations.
+pub type Result<T, E = KitchenError> = std::result::Result<T, E>;

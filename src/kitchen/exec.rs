@@ -1,0 +1,366 @@
+//! [`Kitchen::execute`]: runs one CRUD tool call, refs in and refs out.
+//!
+//! Order of work: parse the call, check the table, reroute reads of pending
+//! artifacts, translate refs and check filters and data against the schema,
+//! run the SQL (writes inside a savepoint, so a refused call writes
+//! nothing), then register the returned rows in the registry. The registry is
+//! changed only after the store accepted the call. This module decides the
+//! flow; SQL lives in `tools.rs`, ref translation in `refs.rs`.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::call::{
+    CreateParams, DeleteParams, Filter, Operation, ReadParams, ToolCall, UpdateParams,
+    resolve_table,
+};
+use super::error::ToolError;
+use super::filters::{Condition, check_shape, where_clause};
+use super::payload::{Mode, RowPayload, check_payload, check_required};
+use super::refs::{Registration, pending_id_refs, translate_filters};
+use super::schema::{ColumnDef, RECIPE_INGREDIENTS_FIELD, TableSchema, table_schema};
+use super::shape::{
+    artifact_payload, create_items, project, read_artifacts, read_limit, read_order,
+    requested_columns, select_columns,
+};
+use super::store::Kitchen;
+use super::tools::{CatalogEntry, Select};
+use crate::context::Table;
+use crate::context::registry::SessionIdRegistry;
+
+/// Rows a read returns when no limit is given.
+pub const DEFAULT_LIMIT: usize = 100;
+/// The most rows a read returns.
+pub const MAX_LIMIT: usize = 1000;
+
+/// What a tool call returned: rows with refs for ids, and notes for the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    pub tool: String,
+    pub table: Table,
+    pub rows: Vec<Value>,
+    pub count: usize,
+    /// Plain sentences: limits applied, artifacts served, nothing matched…
+    pub notes: Vec<String>,
+}
+
+impl Kitchen {
+    /// Runs one tool call. Refs in the call are translated through
+    /// `registry`; refs of the returned rows (and their FK targets) are
+    /// registered at `turn`. Works inside or outside a turn transaction.
+    pub fn execute(
+        &mut self,
+        call: &ToolCall,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+    ) -> Result<ToolResult, ToolError> {
+        let op = call.parse()?;
+        let schema = table_schema(resolve_table(op.table_name())?);
+        let result = match &op {
+            Operation::Read(p) => self.run_read(schema, p, registry, turn),
+            Operation::Create(p) => self.run_create(schema, p, registry, turn),
+            Operation::Update(p) => self.run_update(schema, p, registry, turn),
+            Operation::Delete(p) => self.run_delete(schema, p, registry, turn),
+        };
+        match &result {
+            Ok(r) => {
+                tracing::debug!(tool = %call.tool, table = %r.table, rows = r.count, "tool call")
+            }
+            Err(e) => tracing::debug!(tool = %call.tool, error = %e, "tool call refused"),
+        }
+        result
+    }
+
+    fn run_read(
+        &mut self,
+        schema: &'static TableSchema,
+        p: &ReadParams,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+    ) -> Result<ToolResult, ToolError> {
+        let table = schema.table;
+        let mut notes = Vec::new();
+        let limit = read_limit(p.limit, &mut notes)?;
+        let (order_by, descending) = read_order(schema, p)?;
+        let wanted = requested_columns(schema, p.columns.as_deref())?;
+        if let Some(refs) = pending_id_refs(registry, table, &p.filters) {
+            return Ok(read_artifacts(table, &refs, p, registry, turn));
+        }
+        let filter = where_clause(
+            &conditions(schema, registry, &p.filters)?,
+            &conditions(schema, registry, &p.or_filters)?,
+        );
+        let columns = select_columns(schema, wanted.as_deref());
+        let mut rows = self.select_rows(&Select {
+            schema,
+            columns,
+            filter,
+            order_by,
+            descending,
+            limit: Some(limit + 1),
+        })?;
+        if rows.len() > limit {
+            rows.truncate(limit);
+            let hint = if limit < MAX_LIMIT {
+                format!("narrow the filters or raise limit (max {MAX_LIMIT})")
+            } else {
+                "narrow the filters".to_string()
+            };
+            notes.push(format!("more rows match than the {limit} returned; {hint}"));
+        }
+        let nested = wanted
+            .as_ref()
+            .is_none_or(|w| w.iter().any(|c| c == RECIPE_INGREDIENTS_FIELD));
+        if table == Table::Recipes && nested {
+            self.attach_recipe_ingredients(&mut rows)?;
+        }
+        let (mut out, _) = self.rows_out(table, rows, Registration::Read, registry, turn)?;
+        if let Some(wanted) = &wanted {
+            for row in &mut out {
+                project(row, wanted);
+            }
+        }
+        if out.is_empty() {
+            notes.push(format!("no {table} rows matched"));
+        }
+        Ok(result("db_read", table, out, notes))
+    }
+
+    fn run_create(
+        &mut self,
+        schema: &'static TableSchema,
+        p: &CreateParams,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+    ) -> Result<ToolResult, ToolError> {
+        let table = schema.table;
+        let items = create_items(table, &p.data)?;
+        if table == Table::Preferences && self.count_rows(table)? > 0 {
+            return Err(ToolError::NotAllowed(
+                "preferences holds one row; change it with db_update".to_string(),
+            ));
+        }
+        let mut prepared = Vec::with_capacity(items.len());
+        let mut notes = Vec::new();
+        for (i, item) in items.iter().enumerate() {
+            let at = if items.len() > 1 {
+                format!(" (item {})", i + 1)
+            } else {
+                String::new()
+            };
+            let (explicit, merged) = artifact_payload(table, item, registry)?;
+            let lenient = |k: &str| !item.contains_key(k);
+            let payload = check_payload(schema, &merged, &lenient, Mode::Create, registry)?;
+            check_required(schema, &payload, &[], &at)?;
+            if !payload.ignored.is_empty() {
+                notes.push(format!(
+                    "ignored artifact fields{at}: {}",
+                    payload.ignored.join(", ")
+                ));
+            }
+            if explicit.is_some() && prepared.iter().any(|(_, g)| *g == explicit) {
+                return Err(ToolError::NotAllowed(format!(
+                    "two items{at} save the same artifact {}",
+                    explicit.unwrap_or_default()
+                )));
+            }
+            prepared.push((payload, explicit));
+        }
+        let (ids, lines) = self.atomically(|k| k.insert_all(table, &mut prepared))?;
+        if lines > 0 {
+            notes.push(format!("saved {lines} ingredient lines"));
+        }
+        let explicit: HashMap<String, Option<String>> = ids
+            .iter()
+            .cloned()
+            .zip(prepared.into_iter().map(|(_, g)| g))
+            .collect();
+        let mut rows = self.rows_by_id(table, &ids)?;
+        if table == Table::Recipes {
+            self.attach_recipe_ingredients(&mut rows)?;
+        }
+        let (out, saved) = self.rows_out(
+            table,
+            rows,
+            Registration::Created(&explicit),
+            registry,
+            turn,
+        )?;
+        notes.extend(saved);
+        Ok(result("db_create", table, out, notes))
+    }
+
+    /// Inserts prepared rows (and recipe lines), linking ingredient names to
+    /// the catalog. Returns the new ids and the number of lines saved.
+    fn insert_all(
+        &mut self,
+        table: Table,
+        prepared: &mut [(RowPayload, Option<String>)],
+    ) -> Result<(Vec<String>, usize), ToolError> {
+        let catalog = self.catalog()?;
+        let mut ids = Vec::with_capacity(prepared.len());
+        let mut lines = 0;
+        for (payload, _) in prepared.iter_mut() {
+            link_catalog(&catalog, table, payload);
+            let id = self.insert_row(table, &payload.values)?;
+            let recipe_col = column(Table::RecipeIngredients, "recipe_id");
+            for line in &mut payload.lines {
+                link_catalog(&catalog, Table::RecipeIngredients, line);
+                line.set(recipe_col, rusqlite::types::Value::Text(id.clone()));
+                self.insert_row(Table::RecipeIngredients, &line.values)?;
+                lines += 1;
+            }
+            ids.push(id);
+        }
+        Ok((ids, lines))
+    }
+
+    fn run_update(
+        &mut self,
+        schema: &'static TableSchema,
+        p: &UpdateParams,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+    ) -> Result<ToolResult, ToolError> {
+        let table = schema.table;
+        if p.filters.is_empty() {
+            return Err(ToolError::MissingFilters {
+                tool: "db_update".into(),
+            });
+        }
+        let payload = check_payload(schema, &p.data, &|_| false, Mode::Update, registry)?;
+        if payload.values.is_empty() {
+            return Err(ToolError::MissingData {
+                tool: "db_update".into(),
+                table,
+            });
+        }
+        let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
+        let ids = self.atomically(|k| -> Result<_, ToolError> {
+            let ids = k.matching_ids(table, &filter)?;
+            if !ids.is_empty() {
+                k.update_rows(table, &ids, &payload.values)?;
+            }
+            Ok(ids)
+        })?;
+        let mut rows = self.rows_by_id(table, &ids)?;
+        if table == Table::Recipes {
+            self.attach_recipe_ingredients(&mut rows)?;
+        }
+        let (out, _) = self.rows_out(table, rows, Registration::Updated, registry, turn)?;
+        let mut notes = Vec::new();
+        if out.is_empty() {
+            notes.push(format!(
+                "no {table} rows matched the filters; nothing was updated"
+            ));
+        }
+        Ok(result("db_update", table, out, notes))
+    }
+
+    fn run_delete(
+        &mut self,
+        schema: &'static TableSchema,
+        p: &DeleteParams,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+    ) -> Result<ToolResult, ToolError> {
+        let table = schema.table;
+        if p.filters.is_empty() {
+            return Err(ToolError::MissingFilters {
+                tool: "db_delete".into(),
+            });
+        }
+        if table == Table::Preferences {
+            return Err(ToolError::NotAllowed(
+                "preferences cannot be deleted; change them with db_update".to_string(),
+            ));
+        }
+        let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
+        let rows = self.atomically(|k| -> Result<_, ToolError> {
+            let mut rows = k.select_rows(&Select {
+                schema,
+                columns: schema.columns.iter().collect(),
+                filter,
+                order_by: None,
+                descending: false,
+                limit: None,
+            })?;
+            if table == Table::Recipes {
+                k.attach_recipe_ingredients(&mut rows)?;
+            }
+            let ids: Vec<String> = rows
+                .iter()
+                .filter_map(|r| super::tools::row_id(r).map(String::from))
+                .collect();
+            k.delete_rows(table, &ids)?;
+            Ok(rows)
+        })?;
+        let (out, _) = self.rows_out(table, rows, Registration::Deleted, registry, turn)?;
+        let mut notes = Vec::new();
+        if out.is_empty() {
+            notes.push(format!(
+                "no {table} rows matched the filters; nothing was deleted"
+            ));
+        }
+        Ok(result("db_delete", table, out, notes))
+    }
+}
+
+fn result(
+    tool: &str,
+    table: Table,
+    rows: Vec<Map<String, Value>>,
+    notes: Vec<String>,
+) -> ToolResult {
+    ToolResult {
+        tool: tool.to_string(),
+        table,
+        count: rows.len(),
+        rows: rows.into_iter().map(Value::Object).collect(),
+        notes,
+    }
+}
+
+/// Checks filters against the schema, then translates their refs.
+fn conditions(
+    schema: &'static TableSchema,
+    registry: &SessionIdRegistry,
+    filters: &[Filter],
+) -> Result<Vec<Condition>, ToolError> {
+    for f in filters {
+        // Column and operator errors first: they are the model's first fix.
+        check_shape(schema, f)?;
+    }
+    translate_filters(registry, schema, filters)?
+        .iter()
+        .map(|f| Condition::new(schema, f))
+        .collect()
+}
+
+fn column(table: Table, name: &str) -> &'static ColumnDef {
+    let schema = table_schema(table);
+    schema.column(name).unwrap_or(&schema.columns[0])
+}
+
+/// Sets `ingredient_id` (and a missing `category`) from the catalog when
+/// the row's name is a catalog name or alias.
+fn link_catalog(catalog: &HashMap<String, CatalogEntry>, table: Table, payload: &mut RowPayload) {
+    let schema = table_schema(table);
+    let (Some(fk), Some(name)) = (schema.column("ingredient_id"), payload.text("name")) else {
+        return;
+    };
+    if payload.has("ingredient_id") {
+        return;
+    }
+    let Some(entry) = catalog.get(&name.trim().to_lowercase()).cloned() else {
+        return;
+    };
+    payload.set(fk, rusqlite::types::Value::Text(entry.id));
+    if let (Some(cat), Some(col)) = (entry.category, schema.column("category"))
+        && !payload.has("category")
+    {
+        payload.set(col, rusqlite::types::Value::Text(cat));
+    }
+}

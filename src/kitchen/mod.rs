@@ -1,0 +1,46 @@
+//! The kitchen store: Alfred's entities as rows of a SQLite database
+//! (`kitchen.db`), the CRUD tools the model calls on them, and the
+//! translation between the model's refs and the store's row ids.
+//!
+//! - [`Kitchen`] (`store.rs`) owns the one connection: open, migrate
+//!   (`migrate.rs`), per-turn transactions. [`Kitchen::seed_if_empty`] /
+//!   [`Kitchen::reset`] load the embedded sample kitchen (`seed.rs`).
+//! - [`schema`] is the single list of tables and columns: tool calls are
+//!   checked against it and every SQL identifier comes from it.
+//! - [`Kitchen::execute`] (`exec.rs`) runs a [`ToolCall`] (`call.rs`):
+//!   filters (`filters.rs`), payloads (`payload.rs`), raw SQL (`tools.rs`),
+//!   refs in and out (`refs.rs`). A refused call is a [`ToolError`] whose
+//!   message the model can act on.
+//! - [`Kitchen::session_context`] / [`Kitchen::stats`] (`dashboard.rs`).
+//!
+//! The kitchen knows the registry only through its public API; it owns no
+//! session state, never reads the clock for decisions (today is an
+//! argument), and never prints.
+
+mod call;
+mod dashboard;
+mod error;
+mod exec;
+mod filters;
+mod migrate;
+mod payload;
+mod refs;
+pub mod schema;
+mod seed;
+mod shape;
+mod store;
+mod tools;
+mod values;
+
+pub use call::{
+    CreateParams, DeleteParams, Filter, Operation, ReadParams, TOOLS, ToolCall, UpdateParams,
+};
+pub use dashboard::KitchenStats;
+pub use error::{KitchenError, Result, ToolError};
+pub use exec::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
+pub use filters::Op;
+pub use migrate::SCHEMA_VERSION;
+pub use schema::{ColumnDef, ColumnKind, SCHEMA, TableSchema, schema_text, table_schema};
+pub use seed::SeedReport;
+pub use store::{Kitchen, TurnGuard};
+pub use tools::meal_plan_label;

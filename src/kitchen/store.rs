@@ -1,0 +1,286 @@
+//! [`Kitchen`]: the one SQLite connection to `kitchen.db`, its pragmas, its
+//! migrations, and the per-turn transaction.
+//!
+//! A turn's writes are all-or-nothing: the pipeline calls
+//! [`Kitchen::begin_turn`] (`BEGIN IMMEDIATE`) before the first tool call and
+//! [`Kitchen::commit_turn`] or [`Kitchen::rollback_turn`] at the end, or holds
+//! a [`TurnGuard`] that rolls back when dropped uncommitted. Each tool call
+//! additionally runs inside a savepoint, so a refused call leaves no partial
+//! write, inside a turn or outside one. This module owns the connection; it
+//! must not know about tools, refs or seed files.
+
+use std::cell::Cell;
+use std::ops::{Deref, DerefMut};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use jiff::{SignedDuration, Timestamp};
+use rusqlite::{CachedStatement, Connection};
+
+use super::error::{KitchenError, Result};
+use super::migrate;
+
+/// How long a statement waits for another process holding the write lock.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The kitchen store: one connection, owned. `Send`, not `Sync`: the
+/// pipeline holds it behind a mutex.
+#[derive(Debug)]
+pub struct Kitchen {
+    conn: Connection,
+    path: Option<PathBuf>,
+    in_turn: bool,
+    /// The last `created_at` handed out, so stamps strictly increase.
+    last_stamp: Option<Timestamp>,
+    /// Statements prepared since open (observability for tests and benches).
+    statements: Cell<u64>,
+}
+
+impl Kitchen {
+    /// Opens (creating if needed) and migrates the store at `path`.
+    pub fn open(path: impl AsRef<Path>) -> Result<Kitchen> {
+        let path = path.as_ref().to_path_buf();
+        let conn = Connection::open(&path).map_err(|source| KitchenError::Open {
+            path: path.clone(),
+            source,
+        })?;
+        Self::configure(conn, Some(path))
+    }
+
+    /// A private in-memory store (tests, benches).
+    pub fn open_in_memory() -> Result<Kitchen> {
+        let conn = Connection::open_in_memory()?;
+        Self::configure(conn, None)
+    }
+
+    fn configure(mut conn: Connection, path: Option<PathBuf>) -> Result<Kitchen> {
+        let open_err = |source| KitchenError::Open {
+            path: path.clone().unwrap_or_else(|| PathBuf::from(":memory:")),
+            source,
+        };
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(open_err)?;
+        // In-memory databases answer "memory"; that is fine.
+        let _mode: String = conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+            .map_err(open_err)?;
+        conn.pragma_update(None, "foreign_keys", "ON")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(open_err)?;
+        migrate::migrate(&mut conn)?;
+        Ok(Kitchen {
+            conn,
+            path,
+            in_turn: false,
+            last_stamp: None,
+            statements: Cell::new(0),
+        })
+    }
+
+    /// The database file (`None` in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    /// The store's schema version (`PRAGMA user_version`).
+    pub fn schema_version(&self) -> Result<i64> {
+        migrate::schema_version(&self.conn)
+    }
+
+    /// Statements prepared since the store was opened. Every query of the
+    /// kitchen goes through one helper that counts, so tests can check
+    /// batching ("one label query per target table").
+    pub fn statement_count(&self) -> u64 {
+        self.statements.get()
+    }
+
+    /// True while a turn transaction is open.
+    pub fn in_turn(&self) -> bool {
+        self.in_turn
+    }
+
+    /// Opens the turn transaction (`BEGIN IMMEDIATE`): every write until
+    /// [`commit_turn`](Self::commit_turn) is kept or dropped together.
+    pub fn begin_turn(&mut self) -> Result<()> {
+        if self.in_turn {
+            return Err(KitchenError::TurnAlreadyOpen);
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.in_turn = true;
+        Ok(())
+    }
+
+    /// Commits the turn's writes.
+    pub fn commit_turn(&mut self) -> Result<()> {
+        if !self.in_turn {
+            return Err(KitchenError::NoTurnOpen);
+        }
+        self.conn.execute_batch("COMMIT")?;
+        self.in_turn = false;
+        Ok(())
+    }
+
+    /// Drops the turn's writes. A no-op when no turn is open, so error paths
+    /// can call it unconditionally.
+    pub fn rollback_turn(&mut self) -> Result<()> {
+        if !self.in_turn {
+            return Ok(());
+        }
+        self.in_turn = false;
+        self.conn.execute_batch("ROLLBACK")?;
+        Ok(())
+    }
+
+    /// Opens a turn and returns a guard that rolls it back unless
+    /// [`TurnGuard::commit`] is called.
+    pub fn turn(&mut self) -> Result<TurnGuard<'_>> {
+        self.begin_turn()?;
+        Ok(TurnGuard {
+            kitchen: self,
+            done: false,
+        })
+    }
+
+    /// Runs `f` inside a savepoint: its writes are released on `Ok` and
+    /// rolled back on `Err`. Works inside or outside a turn.
+    pub(crate) fn atomically<T, E>(
+        &mut self,
+        f: impl FnOnce(&mut Kitchen) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        self.conn.execute_batch("SAVEPOINT kitchen_op")?;
+        match f(self) {
+            Ok(v) => {
+                self.conn.execute_batch("RELEASE kitchen_op")?;
+                Ok(v)
+            }
+            Err(e) => {
+                self.conn
+                    .execute_batch("ROLLBACK TO kitchen_op; RELEASE kitchen_op")?;
+                Err(e)
+            }
+        }
+    }
+
+    /// Prepares (from the statement cache) and counts one statement.
+    pub(crate) fn prepare(&self, sql: &str) -> rusqlite::Result<CachedStatement<'_>> {
+        self.statements.set(self.statements.get() + 1);
+        self.conn.prepare_cached(sql)
+    }
+
+    /// A fresh row id (UUID v4).
+    pub(crate) fn new_row_id() -> String {
+        uuid::Uuid::new_v4().to_string()
+    }
+
+    /// A `created_at` stamp (UTC, microseconds) strictly after the last one,
+    /// so creation order survives a coarse or stepped clock.
+    pub(crate) fn next_stamp(&mut self) -> String {
+        let now = Timestamp::now();
+        let stamp = match self.last_stamp {
+            Some(last) if now <= last => last
+                .checked_add(SignedDuration::from_micros(1))
+                .unwrap_or(last),
+            _ => now,
+        };
+        self.last_stamp = Some(stamp);
+        stamp.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
+    }
+}
+
+/// An open turn; dropping it without [`commit`](TurnGuard::commit) rolls
+/// the turn's writes back. Derefs to the [`Kitchen`].
+#[derive(Debug)]
+pub struct TurnGuard<'k> {
+    kitchen: &'k mut Kitchen,
+    done: bool,
+}
+
+impl TurnGuard<'_> {
+    /// Commits the turn's writes.
+    pub fn commit(mut self) -> Result<()> {
+        self.done = true;
+        self.kitchen.commit_turn()
+    }
+
+    /// Rolls the turn back explicitly (dropping does the same).
+    pub fn rollback(mut self) -> Result<()> {
+        self.done = true;
+        self.kitchen.rollback_turn()
+    }
+}
+
+impl Deref for TurnGuard<'_> {
+    type Target = Kitchen;
+    fn deref(&self) -> &Kitchen {
+        self.kitchen
+    }
+}
+
+impl DerefMut for TurnGuard<'_> {
+    fn deref_mut(&mut self) -> &mut Kitchen {
+        self.kitchen
+    }
+}
+
+impl Drop for TurnGuard<'_> {
+    fn drop(&mut self) {
+        if !self.done
+            && let Err(e) = self.kitchen.rollback_turn()
+        {
+            tracing::warn!(error = %e, "rolling back an abandoned turn failed");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stamps_strictly_increase_and_sort_as_text() {
+        let mut k = Kitchen::open_in_memory().unwrap();
+        let stamps: Vec<String> = (0..50).map(|_| k.next_stamp()).collect();
+        for w in stamps.windows(2) {
+            assert!(w[0] < w[1], "{} !< {}", w[0], w[1]);
+        }
+        assert_eq!(stamps[0].len(), "2025-01-18T10:00:00.000000Z".len());
+    }
+
+    #[test]
+    fn turn_state_is_checked() {
+        let mut k = Kitchen::open_in_memory().unwrap();
+        assert!(matches!(k.commit_turn(), Err(KitchenError::NoTurnOpen)));
+        k.rollback_turn()
+            .expect("rollback without a turn is a no-op");
+        k.begin_turn().unwrap();
+        assert!(matches!(k.begin_turn(), Err(KitchenError::TurnAlreadyOpen)));
+        k.commit_turn().unwrap();
+        assert!(!k.in_turn());
+    }
+
+    #[test]
+    fn a_file_store_uses_wal_and_records_its_schema_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let k = Kitchen::open(dir.path().join("kitchen.db")).unwrap();
+        let mode: String = k
+            .conn
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(mode, "wal");
+        assert_eq!(k.schema_version().unwrap(), migrate::SCHEMA_VERSION as i64);
+        assert_eq!(k.path(), Some(dir.path().join("kitchen.db").as_path()));
+    }
+
+    #[test]
+    fn foreign_keys_are_enforced() {
+        let k = Kitchen::open_in_memory().unwrap();
+        let fk: i64 = k
+            .conn
+            .pragma_query_value(None, "foreign_keys", |r| r.get(0))
+            .unwrap();
+        assert_eq!(fk, 1);
+    }
+}

@@ -1,0 +1,327 @@
+//! Raw row operations on the store, in row ids: select, insert, update,
+//! delete, the nested ingredient lines of recipes, FK label lookups and the
+//! ingredient catalog.
+//!
+//! These work below the ref layer: ids in and out are row ids, and nothing
+//! here knows the registry (see `refs.rs` and `exec.rs`). Every SQL
+//! identifier comes from the static schema; every value is a bound
+//! parameter; id sets travel as one JSON-array parameter read with
+//! `json_each`, so one statement serves any number of ids.
+
+use std::collections::HashMap;
+
+use rusqlite::params_from_iter;
+use rusqlite::types::Value as SqlValue;
+use serde_json::{Map, Value, json};
+
+use super::filters::WhereClause;
+use super::schema::{ColumnDef, TableSchema, label_columns, table_schema};
+use super::store::Kitchen;
+use super::values::{real_to_json, sql_to_json};
+use crate::context::Table;
+
+/// A row as stored: column name → JSON value, ids still row ids.
+pub(crate) type RawRow = Map<String, Value>;
+
+/// A checked SELECT.
+#[derive(Debug, Clone)]
+pub(crate) struct Select {
+    pub schema: &'static TableSchema,
+    pub columns: Vec<&'static ColumnDef>,
+    pub filter: WhereClause,
+    /// The column to sort by; `None` is creation order.
+    pub order_by: Option<&'static ColumnDef>,
+    pub descending: bool,
+    /// `None` reads every match.
+    pub limit: Option<usize>,
+}
+
+/// A catalog ingredient, for linking rows to it by name.
+#[derive(Debug, Clone)]
+pub(crate) struct CatalogEntry {
+    pub id: String,
+    pub category: Option<String>,
+}
+
+/// The SQL of a set of ids bound as one JSON array parameter.
+const IN_IDS: &str = "IN (SELECT value FROM json_each(?))";
+
+fn ids_param(ids: &[String]) -> SqlValue {
+    SqlValue::Text(json!(ids).to_string())
+}
+
+impl Kitchen {
+    /// Runs a SELECT and decodes each row by column kind.
+    pub(crate) fn select_rows(&self, q: &Select) -> rusqlite::Result<Vec<RawRow>> {
+        let t = q.schema.table.name();
+        let cols: Vec<String> = q
+            .columns
+            .iter()
+            .map(|c| format!("{t}.{}", c.name))
+            .collect();
+        let dir = if q.descending { "DESC" } else { "ASC" };
+        // Default order is creation order: `created_at` where the table has
+        // it (stamps strictly increase), then insertion order.
+        let order = match (q.order_by, q.schema.column("created_at")) {
+            (Some(c), _) | (None, Some(c)) => format!("{t}.{} {dir}, {t}.rowid {dir}", c.name),
+            (None, None) => format!("{t}.rowid {dir}"),
+        };
+        let sql = format!(
+            "SELECT {} FROM {t} WHERE {} ORDER BY {order} LIMIT ?",
+            cols.join(", "),
+            q.filter.sql
+        );
+        let limit = q.limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
+        let mut params = q.filter.params.clone();
+        params.push(SqlValue::Integer(limit));
+        let mut stmt = self.prepare(&sql)?;
+        let mut rows = stmt.query(params_from_iter(params))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            let mut map = Map::new();
+            for (i, c) in q.columns.iter().enumerate() {
+                map.insert(c.name.to_string(), sql_to_json(c.kind, row.get_ref(i)?));
+            }
+            out.push(map);
+        }
+        Ok(out)
+    }
+
+    /// Rows by id, in insertion order, with every column.
+    pub(crate) fn rows_by_id(&self, table: Table, ids: &[String]) -> rusqlite::Result<Vec<RawRow>> {
+        let schema = table_schema(table);
+        self.select_rows(&Select {
+            schema,
+            columns: schema.columns.iter().collect(),
+            filter: WhereClause {
+                sql: format!("{}.id {IN_IDS}", table.name()),
+                params: vec![ids_param(ids)],
+            },
+            order_by: None,
+            descending: false,
+            limit: None,
+        })
+    }
+
+    /// The ids of every row matching a WHERE clause.
+    pub(crate) fn matching_ids(
+        &self,
+        table: Table,
+        filter: &WhereClause,
+    ) -> rusqlite::Result<Vec<String>> {
+        let t = table.name();
+        let sql = format!(
+            "SELECT {t}.id FROM {t} WHERE {} ORDER BY {t}.rowid",
+            filter.sql
+        );
+        let mut stmt = self.prepare(&sql)?;
+        stmt.query_map(params_from_iter(filter.params.iter()), |r| r.get(0))?
+            .collect()
+    }
+
+    /// Adds `ingredients: [{name, quantity, unit}]` to each recipe row, with
+    /// one query for all of them.
+    pub(crate) fn attach_recipe_ingredients(&self, rows: &mut [RawRow]) -> rusqlite::Result<()> {
+        let ids: Vec<String> = rows
+            .iter()
+            .filter_map(|r| row_id(r).map(str::to_string))
+            .collect();
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let sql = format!(
+            "SELECT recipe_id, name, quantity, unit FROM recipe_ingredients \
+             WHERE recipe_id {IN_IDS} ORDER BY rowid"
+        );
+        let mut stmt = self.prepare(&sql)?;
+        let mut lines: HashMap<String, Vec<Value>> = HashMap::new();
+        let mut q = stmt.query([ids_param(&ids)])?;
+        while let Some(r) = q.next()? {
+            let quantity: Option<f64> = r.get(2)?;
+            lines.entry(r.get(0)?).or_default().push(json!({
+                "name": r.get::<_, String>(1)?,
+                "quantity": quantity.map_or(Value::Null, real_to_json),
+                "unit": r.get::<_, Option<String>>(3)?,
+            }));
+        }
+        for row in rows {
+            let list = row_id(row)
+                .and_then(|id| lines.remove(id))
+                .unwrap_or_default();
+            row.insert("ingredients".to_string(), Value::Array(list));
+        }
+        Ok(())
+    }
+
+    /// Inserts one row; `values` must not hold `id` or `created_at`.
+    /// Returns the new row id.
+    pub(crate) fn insert_row(
+        &mut self,
+        table: Table,
+        values: &[(&'static ColumnDef, SqlValue)],
+    ) -> rusqlite::Result<String> {
+        let schema = table_schema(table);
+        let id = Kitchen::new_row_id();
+        let mut names = vec!["id"];
+        let mut params = vec![SqlValue::Text(id.clone())];
+        if schema.column("created_at").is_some() {
+            names.push("created_at");
+            params.push(SqlValue::Text(self.next_stamp()));
+        }
+        for (c, v) in values {
+            names.push(c.name);
+            params.push(v.clone());
+        }
+        let sql = format!(
+            "INSERT INTO {} ({}) VALUES ({})",
+            table.name(),
+            names.join(", "),
+            super::filters::placeholders(names.len())
+        );
+        self.prepare(&sql)?.execute(params_from_iter(params))?;
+        Ok(id)
+    }
+
+    /// Sets `values` on the rows with these ids.
+    pub(crate) fn update_rows(
+        &mut self,
+        table: Table,
+        ids: &[String],
+        values: &[(&'static ColumnDef, SqlValue)],
+    ) -> rusqlite::Result<usize> {
+        let sets: Vec<String> = values
+            .iter()
+            .map(|(c, _)| format!("{} = ?", c.name))
+            .collect();
+        let sql = format!(
+            "UPDATE {} SET {} WHERE id {IN_IDS}",
+            table.name(),
+            sets.join(", ")
+        );
+        let mut params: Vec<SqlValue> = values.iter().map(|(_, v)| v.clone()).collect();
+        params.push(ids_param(ids));
+        self.prepare(&sql)?.execute(params_from_iter(params))
+    }
+
+    /// Deletes the rows with these ids.
+    pub(crate) fn delete_rows(&mut self, table: Table, ids: &[String]) -> rusqlite::Result<usize> {
+        let sql = format!("DELETE FROM {} WHERE id {IN_IDS}", table.name());
+        self.prepare(&sql)?.execute([ids_param(ids)])
+    }
+
+    /// Labels of rows of one table, in one query.
+    pub(crate) fn fetch_labels(
+        &self,
+        table: Table,
+        ids: &[String],
+    ) -> rusqlite::Result<HashMap<String, String>> {
+        let cols = label_columns(table);
+        if ids.is_empty() || cols.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let schema = table_schema(table);
+        let columns: Vec<&'static ColumnDef> = std::iter::once(&schema.columns[0])
+            .chain(cols.iter().filter_map(|c| schema.column(c)))
+            .collect();
+        let rows = self.select_rows(&Select {
+            schema,
+            columns,
+            filter: WhereClause {
+                sql: format!("{}.id {IN_IDS}", table.name()),
+                params: vec![ids_param(ids)],
+            },
+            order_by: None,
+            descending: false,
+            limit: None,
+        })?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| Some((row_id(r)?.to_string(), row_label(table, r))))
+            .collect())
+    }
+
+    /// The ingredient catalog by lowercase name and alias.
+    pub(crate) fn catalog(&self) -> rusqlite::Result<HashMap<String, CatalogEntry>> {
+        let mut stmt = self.prepare("SELECT id, name, aliases, category FROM ingredients")?;
+        let mut out = HashMap::new();
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let entry = CatalogEntry {
+                id: r.get(0)?,
+                category: r.get(3)?,
+            };
+            let aliases: String = r.get(2)?;
+            let aliases: Vec<String> = serde_json::from_str(&aliases).unwrap_or_default();
+            for alias in aliases {
+                out.entry(alias.trim().to_lowercase())
+                    .or_insert_with(|| entry.clone());
+            }
+            // Names win over aliases.
+            out.insert(r.get::<_, String>(1)?.trim().to_lowercase(), entry);
+        }
+        Ok(out)
+    }
+
+    /// Number of rows in a table.
+    pub(crate) fn count_rows(&self, table: Table) -> rusqlite::Result<u64> {
+        let sql = format!("SELECT count(*) FROM {}", table.name());
+        let n: i64 = self.prepare(&sql)?.query_row([], |r| r.get(0))?;
+        Ok(u64::try_from(n).unwrap_or(0))
+    }
+}
+
+/// The row id of a raw row.
+pub(crate) fn row_id(row: &RawRow) -> Option<&str> {
+    row.get("id").and_then(Value::as_str)
+}
+
+/// A row's label: name, else title; meal plans "Sun Jan 18 [dinner]".
+pub(crate) fn row_label(table: Table, row: &RawRow) -> String {
+    let text = |k: &str| {
+        row.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    match table {
+        Table::MealPlans => meal_plan_label(&text("date"), &text("meal_type")),
+        Table::Preferences => "preferences".to_string(),
+        Table::Tasks => text("title"),
+        _ => text("name"),
+    }
+}
+
+/// "Sun Jan 18 [dinner]" for a meal-plan slot (the raw date if unparsable).
+pub fn meal_plan_label(date: &str, meal_type: &str) -> String {
+    let day = date
+        .parse::<jiff::civil::Date>()
+        .map(|d| d.strftime("%a %b %-d").to_string())
+        .unwrap_or_else(|_| date.to_string());
+    format!("{day} [{meal_type}]")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meal_plans_are_labelled_by_day_and_slot() {
+        assert_eq!(
+            meal_plan_label("2026-01-18", "dinner"),
+            "Sun Jan 18 [dinner]"
+        );
+        assert_eq!(meal_plan_label("2026-02-05", "lunch"), "Thu Feb 5 [lunch]");
+        assert_eq!(meal_plan_label("soon", "lunch"), "soon [lunch]");
+    }
+
+    #[test]
+    fn labels_come_from_name_title_or_slot() {
+        let mut row = RawRow::new();
+        row.insert("name".into(), json!(" Dal "));
+        row.insert("title".into(), json!("Clean"));
+        assert_eq!(row_label(Table::Recipes, &row), "Dal");
+        assert_eq!(row_label(Table::Tasks, &row), "Clean");
+        assert_eq!(row_label(Table::Preferences, &row), "preferences");
+    }
+}
