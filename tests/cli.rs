@@ -172,21 +172,18 @@ fn not_built_commands_exit_2_naming_themselves_on_stderr_only() {
             "alfred demo is not built yet (the terminal UI).",
         ),
         (
-            &["kitchen", "stats"],
-            "alfred kitchen stats is not built yet (the kitchen store).",
-        ),
-        (
-            &["kitchen", "reset", "--yes"],
-            "alfred kitchen reset is not built yet",
-        ),
-        (
             &["doctor"],
             "alfred doctor is not built yet (the LLM backend).",
         ),
     ];
     for (args, message) in cases {
         let out = sandbox.run(args);
-        let err = stderr(&out);
+        // The first command on an empty data dir also seeds the kitchen.
+        let err: String = stderr(&out)
+            .lines()
+            .filter(|l| !l.starts_with("Seeded the sample kitchen"))
+            .map(|l| format!("{l}\n"))
+            .collect();
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(message), "{args:?}: stderr was {err:?}");
         assert_eq!(
@@ -310,7 +307,7 @@ fn bad_environment_and_flag_values_name_their_source() {
 fn a_run_creates_folders_and_a_log_file_with_the_config_summary() {
     let sandbox = Sandbox::new();
     let data = sandbox.data_dir();
-    let out = sandbox.run(&["--llm", "offline", "kitchen", "stats"]);
+    let out = sandbox.run(&["--llm", "offline", "doctor"]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(data.join("sessions").is_dir());
     let logs = sandbox.log_files(&data);
@@ -465,4 +462,45 @@ fn version_prints_on_stdout() {
     let out = Sandbox::new().run(&["--version"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(stdout(&out).starts_with("alfred "), "{}", stdout(&out));
+}
+
+#[test]
+fn a_first_run_seeds_the_kitchen_and_stats_count_it() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("Seeded the sample kitchen"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(sandbox.data_dir().join("kitchen.db").is_file());
+
+    let out = sandbox.run(&["kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let table = stdout(&out);
+    for (name, rows) in [("recipes", "9"), ("inventory", "59"), ("meal_plans", "0")] {
+        let line = table
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no {name} line in {table}"));
+        assert_eq!(line.split_whitespace().nth(1), Some(rows), "{line}");
+    }
+    // Seeding happens once.
+    assert!(!stderr(&out).contains("Seeded"), "{}", stderr(&out));
+}
+
+#[test]
+fn kitchen_reset_asks_first_and_refuses_without_a_terminal() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["kitchen", "reset"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("pass --yes"), "{}", stderr(&out));
+    let out = sandbox.run(&["kitchen", "reset", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Re-seeded the sample kitchen (seeded 9 recipes"),
+        "{}",
+        stdout(&out)
+    );
 }

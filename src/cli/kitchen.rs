@@ -1,0 +1,77 @@
+//! `alfred kitchen stats | reset`, and opening (and first-run seeding) of the
+//! kitchen store that every interactive command needs.
+//!
+//! Owns the user-facing words around the store; the store itself lives in
+//! [`crate::kitchen`]. Must not hold SQL.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use crate::config::Config;
+use crate::kitchen::{Kitchen, KitchenError};
+use crate::paths::Paths;
+
+use super::{CliError, KitchenCommand, Outcome};
+
+/// Today's date in the local time zone (the seed's relative dates use it).
+pub fn today() -> jiff::civil::Date {
+    jiff::Zoned::now().date()
+}
+
+/// Opens `kitchen.db`, seeding the sample kitchen into an empty store when
+/// the config allows it. Prints one line when it seeds.
+pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenError> {
+    let mut kitchen = Kitchen::open(&paths.kitchen_db)?;
+    if config.kitchen.seed_on_first_run
+        && let Some(report) = kitchen.seed_if_empty(today())?
+    {
+        tracing::info!(%report, path = %paths.kitchen_db.display(), "seeded the sample kitchen");
+        eprintln!(
+            "Seeded the sample kitchen into {} ({report}).",
+            paths.kitchen_db.display()
+        );
+    }
+    Ok(kitchen)
+}
+
+/// Runs `alfred kitchen …`.
+pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outcome, CliError> {
+    match cmd {
+        KitchenCommand::Stats => {
+            let kitchen = open_kitchen(paths, config)?;
+            println!("{}", kitchen.stats()?);
+            Ok(Outcome::Done)
+        }
+        KitchenCommand::Reset { yes } => {
+            let mut kitchen = Kitchen::open(&paths.kitchen_db)?;
+            let question = format!(
+                "Re-seed the kitchen at {}? Every recipe, item, plan and task in it is replaced by the sample kitchen.",
+                paths.kitchen_db.display()
+            );
+            if !*yes && !confirm(&question)? {
+                eprintln!("Left the kitchen as it was.");
+                return Ok(Outcome::Done);
+            }
+            let report = kitchen.reset(today())?;
+            println!("Re-seeded the sample kitchen ({report}).");
+            Ok(Outcome::Done)
+        }
+    }
+}
+
+/// Asks a yes/no question on the terminal; refuses to guess without one.
+fn confirm(question: &str) -> Result<bool, CliError> {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(CliError::NeedsConfirmation(
+            "standard input is not a terminal, so alfred cannot ask; pass --yes to confirm".into(),
+        ));
+    }
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    stdin
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::NeedsConfirmation(format!("could not read the answer: {e}")))?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
+}
