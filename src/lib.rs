@@ -9,4 +9,6 @@ pub mod context;
 pub mod kitchen;
 pub mod logging;
 pub mod paths;
+pub mod pipeline;
 pub mod prompt;
+pub mod record;

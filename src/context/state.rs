@@ -3,9 +3,10 @@
 //! The pipeline works on a copy of this state during a turn and hands the new
 //! state back when the turn succeeds; a failed turn leaves it untouched.
 
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::active::{EntityState, classify};
 use super::conversation::{ConversationLayer, ConversationTurn};
@@ -32,6 +33,11 @@ pub struct ContextState {
     /// for Understand (which looks further back than Think).
     #[serde(default)]
     pub understand_turns: VecDeque<AnnotatedTurn>,
+    /// The last content seen of each active entity (ref → row with refs),
+    /// so a later turn can use rows already loaded instead of re-reading.
+    /// Pruned to the active set at the end of every turn.
+    #[serde(default)]
+    pub rows: BTreeMap<String, Value>,
 }
 
 /// A past turn as Understand sees it: what was said and which refs it touched.
@@ -171,6 +177,28 @@ impl ContextState {
             };
             self.complete_fold(&req, out);
         }
+    }
+
+    /// Remembers rows a tool returned (each with its ref under `id`).
+    pub fn remember_rows<'a>(&mut self, rows: impl IntoIterator<Item = &'a Value>) {
+        for row in rows {
+            if let Some(r) = row.get("id").and_then(Value::as_str)
+                && self.registry.is_live_ref(r)
+            {
+                self.rows.insert(r.to_string(), row.clone());
+            }
+        }
+    }
+
+    /// Keeps only the rows of active entities (recent, retained, pending).
+    pub fn prune_rows(&mut self) {
+        let active: std::collections::BTreeSet<String> = self
+            .entity_states()
+            .into_iter()
+            .filter(|(_, s)| s.is_active())
+            .map(|(r, _)| r)
+            .collect();
+        self.rows.retain(|r, _| active.contains(r));
     }
 
     /// The state of every live entity at the current turn.

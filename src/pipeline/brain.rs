@@ -1,0 +1,207 @@
+//! The `Brain` trait: who decides at each node.
+//!
+//! Both brains receive the same structured inputs and the prompt an LLM would
+//! be sent (built by the pipeline in both modes, so the inspector always shows
+//! it). The LLM brain sends the prompt; the offline brain decides by rules over
+//! the structured inputs. A brain never touches the store, the session or the
+//! registry: the pipeline does that work, the same for every brain.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use crate::context::{ContextState, ConversationPhase, FoldRequest, StepExecutionSummary};
+use crate::kitchen::ToolResult;
+use crate::prompt::act::ActInput;
+use crate::prompt::reply::ReplyInput;
+use crate::prompt::think::ThinkInput;
+use crate::prompt::understand::UnderstandInput;
+use crate::prompt::{Prompt, StepData};
+
+use super::types::{
+    ActAction, ReplyOutput, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
+};
+
+/// Where token counts came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UsageSource {
+    /// The server said so.
+    Reported,
+    /// Counted with the tokenizer.
+    #[default]
+    Estimated,
+}
+
+/// Tokens of one call (or a sum of calls).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Usage {
+    pub prompt_tokens: u64,
+    pub completion_tokens: u64,
+    pub source: UsageSource,
+}
+
+impl Usage {
+    /// Adds another call's usage; any estimate makes the sum an estimate.
+    pub fn add(&mut self, other: Usage) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.completion_tokens += other.completion_tokens;
+        if other.source == UsageSource::Estimated {
+            self.source = UsageSource::Estimated;
+        }
+    }
+}
+
+/// A brain's answer, with the tokens it cost when the brain knows them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decided<T> {
+    pub value: T,
+    /// `None`: the pipeline estimates from the prompt and the output.
+    pub usage: Option<Usage>,
+}
+
+impl<T> Decided<T> {
+    /// An answer with no usage report (the pipeline estimates it).
+    pub fn new(value: T) -> Self {
+        Self { value, usage: None }
+    }
+}
+
+/// What can go wrong inside a brain, in words a user can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrainError {
+    #[error("the model server is rate limiting requests: {0}")]
+    RateLimited(String),
+    #[error("the model server did not answer in time: {0}")]
+    Timeout(String),
+    #[error("the model server failed: {0}")]
+    Server(String),
+    #[error("the model's answer could not be used: {0}")]
+    InvalidOutput(String),
+    #[error("cannot reach the model server: {0}")]
+    Unreachable(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// The future a brain returns.
+pub type BrainFuture<'a, T> =
+    Pin<Box<dyn Future<Output = Result<Decided<T>, BrainError>> + Send + 'a>>;
+
+/// Understand's inputs.
+pub struct UnderstandRequest<'a> {
+    pub input: &'a UnderstandInput<'a>,
+    pub prompt: &'a Prompt,
+    /// The session's context before this turn's curation: every live ref
+    /// (pending artifacts with their content) and the rows already loaded.
+    pub state: &'a ContextState,
+}
+
+/// Think's inputs.
+pub struct ThinkRequest<'a> {
+    pub input: &'a ThinkInput<'a>,
+    pub prompt: &'a Prompt,
+    pub understand: &'a UnderstandOutput,
+    /// The context after Understand's curation (registry, loaded rows).
+    pub state: &'a ContextState,
+}
+
+/// One Act iteration's inputs.
+pub struct ActRequest<'a> {
+    pub input: &'a ActInput<'a>,
+    pub prompt: &'a Prompt,
+    /// The step being executed (typed; `input.step` is its prompt view).
+    pub step: &'a ThinkStep,
+    /// The tool results of this step so far (full rows, with refs).
+    pub this_step_results: &'a [ToolResult],
+    /// The last tool call's error, which the model must see and correct.
+    pub last_error: Option<&'a str>,
+    pub understand: &'a UnderstandOutput,
+    /// The context as it stands (registry with pending artifacts' content,
+    /// rows already loaded, including this turn's).
+    pub state: &'a ContextState,
+}
+
+/// Reply's inputs.
+pub struct ReplyRequest<'a> {
+    pub input: &'a ReplyInput<'a>,
+    pub prompt: &'a Prompt,
+    pub think: &'a ThinkOutput,
+    pub understand: &'a UnderstandOutput,
+    /// This turn's data per step (rows read, artifacts generated, rows written).
+    pub data: &'a [StepData],
+    /// Refs this turn created, updated, generated or deleted.
+    pub changed: &'a [String],
+}
+
+/// Summarize's inputs (the brain's part: flow and a reply summary).
+pub struct SummarizeRequest<'a> {
+    pub user_message: &'a str,
+    pub reply: &'a str,
+    pub think: &'a ThinkOutput,
+    pub understand: &'a UnderstandOutput,
+    pub steps: &'a [StepExecutionSummary],
+    pub phase: ConversationPhase,
+    /// The reply-summary prompt (asked only when the reply is long).
+    pub prompt: &'a Prompt,
+}
+
+/// A fold of older turns to compress.
+pub struct CompressRequest<'a> {
+    pub fold: &'a FoldRequest,
+    pub prompt: &'a Prompt,
+}
+
+/// The chunks of a streamed reply, sent as they come.
+#[derive(Debug, Clone)]
+pub struct ReplySink {
+    tx: mpsc::UnboundedSender<String>,
+}
+
+impl ReplySink {
+    /// A sink and the receiver the pipeline reads chunks from.
+    pub fn channel() -> (Self, mpsc::UnboundedReceiver<String>) {
+        let (tx, rx) = mpsc::unbounded_channel();
+        (Self { tx }, rx)
+    }
+
+    /// Sends one chunk; a closed receiver (a cancelled turn) is not an error.
+    pub fn send(&self, chunk: impl Into<String>) {
+        let _ = self.tx.send(chunk.into());
+    }
+}
+
+/// Who decides at each node.
+pub trait Brain: Send + Sync {
+    /// A short name for the status bar: "offline", "gpt-4.1 @ api.openai.com".
+    fn name(&self) -> String;
+
+    /// Resolve references and curate working memory.
+    fn understand<'a>(
+        &'a self,
+        req: &'a UnderstandRequest<'a>,
+    ) -> BrainFuture<'a, UnderstandOutput>;
+
+    /// Plan the turn.
+    fn think<'a>(&'a self, req: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput>;
+
+    /// Decide the next action of the current step.
+    fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction>;
+
+    /// Write the reply, sending chunks to `sink` as they are produced; the
+    /// returned text is the whole reply.
+    fn reply<'a>(
+        &'a self,
+        req: &'a ReplyRequest<'a>,
+        sink: &'a ReplySink,
+    ) -> BrainFuture<'a, ReplyOutput>;
+
+    /// The conversation flow and, for long replies, a one-sentence summary.
+    fn summarize<'a>(&'a self, req: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput>;
+
+    /// Merge older turns into the earlier summary; `None` asks for the
+    /// bounded extractive fallback.
+    fn compress<'a>(&'a self, req: &'a CompressRequest<'a>) -> BrainFuture<'a, Option<String>>;
+}

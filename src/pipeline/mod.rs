@@ -1,0 +1,21 @@
+//! The turn pipeline: Understand → Think → Act → Reply → Summarize.
+//!
+//! A [`Brain`] decides at each node; the pipeline does the deterministic work
+//! shared by every brain (curation applied, the tool loop and its circuit
+//! breakers, concurrent steps of one group, the turn narrative, windows
+//! rolled), emits [`PipelineEvent`]s, and returns the new context state only
+//! when the turn succeeds.
+
+pub mod brain;
+pub mod events;
+pub mod types;
+
+pub use brain::{
+    ActRequest, Brain, BrainError, BrainFuture, CompressRequest, Decided, ReplyRequest, ReplySink,
+    SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
+};
+pub use events::{Node, PipelineEvent, TurnId};
+pub use types::{
+    ActAction, BlockedReason, Decision, EntityMention, ReplyOutput, Resolution, SUBDOMAINS,
+    StepType, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
+};

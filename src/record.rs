@@ -1,0 +1,170 @@
+//! The turn record: the public JSON contract of one turn (DESIGN.md, "The turn
+//! record"). It is what the panels render, what a session stores per turn, and
+//! what `alfred run --json` prints, one per line.
+//!
+//! Fields may be added; none of the contract's may be renamed or removed.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::context::snapshot::{ConversationView, NarrativeView};
+use crate::context::{
+    ContextSnapshot, CurationOutcome, DecisionLogEntry, EntitiesView, PolicyKind,
+};
+use crate::pipeline::{Decision, Usage};
+use crate::prompt::{Prompt, SectionTokens};
+
+/// How a turn ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnStatus {
+    #[default]
+    Ok,
+    Failed,
+}
+
+/// One tool call of a step: `{ "tool": "db_read", "table": "recipes", "rows": 9 }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ToolCallRecord {
+    pub tool: String,
+    pub table: String,
+    pub rows: usize,
+    /// The refusal the model was shown, when the call failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// One executed step.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StepRecord {
+    pub step_type: String,
+    pub subdomain: String,
+    pub description: String,
+    pub outcome: String,
+    #[serde(default)]
+    pub group: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub tool_calls: Vec<ToolCallRecord>,
+    #[serde(default)]
+    pub entities_affected: Vec<String>,
+}
+
+/// One prompt as the record keeps it: tokens per section (the contract) and
+/// the full prompt, so any past turn can be inspected exactly.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptRecord {
+    #[serde(flatten)]
+    pub tokens: SectionTokens,
+    /// The prompt as sent (or, offline, as it would have been sent).
+    pub full: Prompt,
+    /// The raw response: JSON for structured nodes, text for Reply.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+}
+
+impl PromptRecord {
+    /// Records a prompt and its response.
+    pub fn new(prompt: Prompt, response: Option<String>) -> Self {
+        Self {
+            tokens: prompt.tokens(),
+            full: prompt,
+            response,
+        }
+    }
+}
+
+/// One Act iteration's prompt.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActPromptRecord {
+    /// 1-based step number.
+    pub step: usize,
+    /// 1-based iteration within the step.
+    pub iteration: usize,
+    #[serde(flatten)]
+    pub prompt: PromptRecord,
+}
+
+/// Every prompt of the turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromptsRecord {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub understand: Option<PromptRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub think: Option<PromptRecord>,
+    #[serde(default)]
+    pub act: Vec<ActPromptRecord>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<PromptRecord>,
+    /// Summarize's prompts: the reply summary and the compressions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub summarize: Vec<PromptRecord>,
+}
+
+/// One turn, as stored and printed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub user: String,
+    pub reply: String,
+    pub status: TurnStatus,
+    /// Why the turn failed, in words a user can act on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub decision: Option<Decision>,
+    pub goal: String,
+    pub steps: Vec<StepRecord>,
+    pub entities: EntitiesView,
+    pub narrative: NarrativeView,
+    pub conversation: ConversationView,
+    /// The policy the snapshot was computed under.
+    #[serde(default)]
+    pub policy: PolicyKind,
+    #[serde(default)]
+    pub window: u32,
+    /// The decision-log entries Understand is shown.
+    #[serde(default)]
+    pub decisions: Vec<DecisionLogEntry>,
+    /// What this turn's curation did (applied, unknown refs, skipped).
+    #[serde(default)]
+    pub curation: CurationOutcome,
+    pub prompts: PromptsRecord,
+    /// Per node, plus "total".
+    pub timings_ms: BTreeMap<String, f64>,
+    pub usage: Usage,
+    /// Cost from the price table, when the models are priced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// The brain that answered: "offline", "gpt-4.1-mini @ localhost".
+    #[serde(default)]
+    pub llm: String,
+    /// When the turn started (RFC 3339).
+    #[serde(default)]
+    pub started_at: String,
+}
+
+impl TurnRecord {
+    /// The context snapshot this record carries.
+    pub fn snapshot(&self) -> ContextSnapshot {
+        ContextSnapshot {
+            turn: self.turn,
+            policy: self.policy,
+            window: self.window,
+            entities: self.entities.clone(),
+            narrative: self.narrative.clone(),
+            conversation: self.conversation.clone(),
+            decisions: self.decisions.clone(),
+        }
+    }
+
+    /// Copies a snapshot's layers into the record.
+    pub fn set_snapshot(&mut self, snap: ContextSnapshot) {
+        self.policy = snap.policy;
+        self.window = snap.window;
+        self.entities = snap.entities;
+        self.narrative = snap.narrative;
+        self.conversation = snap.conversation;
+        self.decisions = snap.decisions;
+    }
+}
