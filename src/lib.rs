@@ -3,9 +3,11 @@
 //! The library holds everything; the `alfred` binary only parses the command
 //! line and hands over to [`cli::run`].
 
+pub mod brain;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod headless;
 pub mod kitchen;
 pub mod logging;
 pub mod paths;

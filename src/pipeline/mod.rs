@@ -6,8 +6,12 @@
 //! rolled), emits [`PipelineEvent`]s, and returns the new context state only
 //! when the turn succeeds.
 
+pub mod act;
 pub mod brain;
 pub mod events;
+pub mod run;
+pub mod summarize;
+pub mod templates;
 pub mod types;
 
 pub use brain::{
@@ -15,6 +19,8 @@ pub use brain::{
     SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
 };
 pub use events::{Node, PipelineEvent, TurnId};
+pub use run::{EventSink, TurnRequest, TurnResult, TurnSettings, run_turn};
+pub use templates::SystemPrompts;
 pub use types::{
     ActAction, BlockedReason, Decision, EntityMention, ReplyOutput, Resolution, SUBDOMAINS,
     StepType, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,

@@ -1,0 +1,529 @@
+//! Act: runs the plan's steps, group by group (steps of one group
+//! concurrently), each as a loop of brain decisions and tool calls.
+//!
+//! The deterministic work lives here, the same for every brain: tool calls run
+//! on the kitchen with the registry, results are remembered as loaded rows,
+//! generated artifacts are registered as pending gen refs, refs an analysis
+//! names are touched, and the circuit breakers stop a step that loops (at most
+//! `max_tool_calls` calls; two empty reads of one table). Locks are never held
+//! across an await.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde_json::{Map, Value};
+
+use crate::context::{ContextState, EntityState, Table};
+use crate::kitchen::{Kitchen, ToolCall, ToolResult};
+use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
+use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
+
+use super::brain::{ActRequest, Brain, BrainError, Usage};
+use super::events::PipelineEvent;
+use super::run::{EventSink, estimate_usage, lock};
+use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
+
+/// Why a step stopped the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    AskUser(String),
+    Blocked(String),
+}
+
+/// What one step did.
+#[derive(Debug, Clone)]
+pub struct StepOutcome {
+    pub index: usize,
+    pub step: ThinkStep,
+    pub calls: Vec<ToolCallRecord>,
+    pub data: Value,
+    pub summary: String,
+    pub note: Option<String>,
+    pub entities: Vec<String>,
+    pub stop: Option<Stop>,
+    pub prompts: Vec<ActPromptRecord>,
+    pub usage: Usage,
+}
+
+/// What every step of the turn shares.
+pub struct ActEnv<'a> {
+    pub brain: &'a dyn Brain,
+    pub kitchen: &'a Mutex<Kitchen>,
+    pub state: &'a Mutex<ContextState>,
+    pub events: &'a EventSink,
+    pub understand: &'a UnderstandOutput,
+    pub user_message: &'a str,
+    pub today: &'a str,
+    pub system: &'a str,
+    pub max_tool_calls: usize,
+    pub total_steps: usize,
+    pub turn: u32,
+}
+
+/// Runs every step, group by group; stops after a group in which a step asked
+/// the user or was blocked.
+pub async fn run_plan(
+    env: &ActEnv<'_>,
+    steps: &[ThinkStep],
+) -> Result<Vec<StepOutcome>, BrainError> {
+    let mut groups: BTreeMap<u32, Vec<(usize, &ThinkStep)>> = BTreeMap::new();
+    for (i, s) in steps.iter().enumerate() {
+        groups.entry(s.group).or_default().push((i, s));
+    }
+    let mut done: Vec<StepOutcome> = Vec::new();
+    for (_, group) in groups {
+        let prior: Vec<PriorStep> = done.iter().map(prior_step).collect();
+        let data: Vec<StepData> = done.iter().map(step_data).collect();
+        let runs = group
+            .iter()
+            .map(|(i, s)| run_step(env, *i, s, &prior, &data));
+        let mut outcomes = futures::future::try_join_all(runs).await?;
+        let stopped = outcomes.iter().any(|o| o.stop.is_some());
+        done.append(&mut outcomes);
+        if stopped {
+            break;
+        }
+    }
+    done.sort_by_key(|o| o.index);
+    Ok(done)
+}
+
+/// The prompt view of a finished step.
+pub fn prior_step(o: &StepOutcome) -> PriorStep {
+    PriorStep {
+        description: o.step.description.clone(),
+        step_type: o.step.step_type.as_str().to_string(),
+        outcome: o.summary.clone(),
+        note: o.note.clone(),
+    }
+}
+
+/// The data a finished step hands to later steps and to Reply.
+pub fn step_data(o: &StepOutcome) -> StepData {
+    StepData {
+        step_index: o.index,
+        description: o.step.description.clone(),
+        content: o.data.clone(),
+    }
+}
+
+/// One step: brain decisions and tool calls until the step completes.
+async fn run_step(
+    env: &ActEnv<'_>,
+    index: usize,
+    step: &ThinkStep,
+    prior: &[PriorStep],
+    data: &[StepData],
+) -> Result<StepOutcome, BrainError> {
+    env.events.send(|id| PipelineEvent::StepStarted {
+        id,
+        index,
+        total: env.total_steps,
+        description: step.description.clone(),
+        step_type: step.step_type.as_str().to_string(),
+    });
+    let mut run = StepRun::new(index, step);
+    let schema = subdomain_table(&step.subdomain)
+        .map(crate::kitchen::schema_text)
+        .unwrap_or_default();
+    loop {
+        let state_now = lock(env.state).clone();
+        let snapshot = state_now.snapshot();
+        let mut all_data = data.to_vec();
+        if matches!(step.step_type, StepType::Analyze | StepType::Generate) {
+            all_data.extend(loaded_earlier(&state_now, &step.subdomain, data));
+        }
+        let views = run.views();
+        let input = ActInput {
+            user_message: env.user_message,
+            today: env.today,
+            step_index: index,
+            total_steps: env.total_steps,
+            step: PlanStepView {
+                description: step.description.clone(),
+                step_type: step.step_type.as_str().to_string(),
+                subdomain: step.subdomain.clone(),
+            },
+            prior_steps: prior,
+            snapshot: &snapshot,
+            data: &all_data,
+            this_step_calls: &views,
+            subdomain_schema: &schema,
+            system: env.system,
+        };
+        let prompt = build_act(&input);
+        let req = ActRequest {
+            input: &input,
+            prompt: &prompt,
+            step,
+            this_step_results: &run.results,
+            last_error: run.last_error.as_deref(),
+            understand: env.understand,
+            state: &state_now,
+        };
+        let decided = env.brain.act(&req).await?;
+        let response = serde_json::to_string(&decided.value).unwrap_or_default();
+        run.usage.add(
+            decided
+                .usage
+                .unwrap_or_else(|| estimate_usage(&prompt, &response)),
+        );
+        run.prompts.push(ActPromptRecord {
+            step: index + 1,
+            iteration: run.prompts.len() + 1,
+            prompt: PromptRecord::new(prompt, Some(response)),
+        });
+        match decided.value {
+            ActAction::ToolCall { tool, params } => {
+                if run.calls.len() >= env.max_tool_calls {
+                    let n = run.calls.len();
+                    run.complete(
+                        env,
+                        format!("stopped after {n} tool calls"),
+                        Value::Null,
+                        None,
+                    );
+                } else {
+                    run.call_tool(env, ToolCall::new(&tool, params));
+                }
+            }
+            ActAction::StepComplete {
+                result_summary,
+                data,
+                note_for_next_step,
+            } => {
+                run.complete(env, result_summary, data, note_for_next_step);
+            }
+            ActAction::AskUser { question } => run.stop(Stop::AskUser(question)),
+            ActAction::Blocked {
+                reason_code,
+                details,
+            } => run.stop(Stop::Blocked(format!("{reason_code:?}: {details}"))),
+        }
+        if run.finished {
+            break;
+        }
+        // A brain that neither calls nor completes is stopped all the same.
+        if run.prompts.len() > env.max_tool_calls + 3 {
+            run.complete(
+                env,
+                "stopped: the step did not complete".into(),
+                Value::Null,
+                None,
+            );
+            break;
+        }
+    }
+    env.events.send(|id| PipelineEvent::ContextUpdated {
+        id,
+        snapshot: Box::new(lock(env.state).snapshot()),
+    });
+    Ok(run.into_outcome())
+}
+
+/// Rows of active entities of a subdomain loaded in earlier turns and not in
+/// this turn's data: what lets a later turn work without re-reading.
+fn loaded_earlier(state: &ContextState, subdomain: &str, data: &[StepData]) -> Option<StepData> {
+    let table = subdomain_table(subdomain)?;
+    let in_data = |r: &str| {
+        data.iter().any(|d| {
+            d.content.as_array().is_some_and(|rows| {
+                rows.iter()
+                    .any(|row| row.get("id").and_then(Value::as_str) == Some(r))
+            })
+        })
+    };
+    let rows: Vec<Value> = state
+        .entity_states()
+        .into_iter()
+        .filter(|(r, s)| s.is_active() && *s != EntityState::Excluded && !in_data(r))
+        .filter(|(r, _)| state.registry.get(r).is_some_and(|e| e.table == table))
+        .filter_map(|(r, _)| state.rows.get(&r).cloned())
+        .collect();
+    (!rows.is_empty()).then(|| StepData {
+        step_index: data.len(),
+        description: format!("Already loaded ({subdomain} in working memory, from earlier turns)"),
+        content: Value::Array(rows),
+    })
+}
+
+/// The kitchen table a subdomain works on.
+pub fn subdomain_table(subdomain: &str) -> Option<Table> {
+    match subdomain {
+        "recipes" => Some(Table::Recipes),
+        "inventory" => Some(Table::Inventory),
+        "shopping" => Some(Table::ShoppingList),
+        "meal_plans" => Some(Table::MealPlans),
+        "tasks" => Some(Table::Tasks),
+        "preferences" => Some(Table::Preferences),
+        _ => None,
+    }
+}
+
+/// The mutable state of one running step.
+struct StepRun<'s> {
+    index: usize,
+    step: &'s ThinkStep,
+    results: Vec<ToolResult>,
+    calls: Vec<ToolCallRecord>,
+    last_error: Option<String>,
+    empty_reads: BTreeMap<String, u32>,
+    data: Value,
+    summary: String,
+    note: Option<String>,
+    entities: Vec<String>,
+    stop: Option<Stop>,
+    prompts: Vec<ActPromptRecord>,
+    usage: Usage,
+    finished: bool,
+}
+
+impl<'s> StepRun<'s> {
+    fn new(index: usize, step: &'s ThinkStep) -> Self {
+        Self {
+            index,
+            step,
+            results: Vec::new(),
+            calls: Vec::new(),
+            last_error: None,
+            empty_reads: BTreeMap::new(),
+            data: Value::Null,
+            summary: String::new(),
+            note: None,
+            entities: Vec::new(),
+            stop: None,
+            prompts: Vec::new(),
+            usage: Usage::default(),
+            finished: false,
+        }
+    }
+
+    fn views(&self) -> Vec<ToolCallView> {
+        self.calls
+            .iter()
+            .map(|c| ToolCallView {
+                tool: c.tool.clone(),
+                table: c.table.clone(),
+                summary: match &c.error {
+                    Some(e) => format!("refused: {e}"),
+                    None => format!("{} row{}", c.rows, if c.rows == 1 { "" } else { "s" }),
+                },
+            })
+            .collect()
+    }
+
+    /// Executes a tool call on the kitchen with the registry.
+    fn call_tool(&mut self, env: &ActEnv<'_>, call: ToolCall) {
+        let table = call
+            .params
+            .get("table")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        let outcome = {
+            let mut kitchen = lock(env.kitchen);
+            let mut state = lock(env.state);
+            let outcome = kitchen.execute(&call, &mut state.registry, env.turn);
+            if let Ok(r) = &outcome {
+                state.remember_rows(&r.rows);
+            }
+            outcome
+        };
+        let (rows, error) = match outcome {
+            Ok(result) => {
+                let rows = result.count;
+                for row in &result.rows {
+                    if let Some(r) = row.get("id").and_then(Value::as_str) {
+                        push_unique(&mut self.entities, r);
+                    }
+                }
+                self.results.push(result);
+                self.last_error = None;
+                (rows, None)
+            }
+            Err(e) => {
+                self.last_error = Some(e.to_string());
+                (0, Some(e.to_string()))
+            }
+        };
+        self.calls.push(ToolCallRecord {
+            tool: call.tool.clone(),
+            table: table.clone(),
+            rows,
+            error: error.clone(),
+        });
+        env.events.send(|id| PipelineEvent::ToolCalled {
+            id,
+            step: self.index,
+            tool: call.tool.clone(),
+            table: table.clone(),
+            rows,
+            error,
+        });
+        if call.tool == "db_read" && rows == 0 && self.last_error.is_none() {
+            let n = self.empty_reads.entry(table.clone()).or_insert(0);
+            *n += 1;
+            if *n >= 2 {
+                self.complete(env, format!("no {table} rows found"), Value::Null, None);
+            }
+        }
+    }
+
+    /// Finishes the step: keeps its data, registers artifacts, touches refs.
+    fn complete(&mut self, env: &ActEnv<'_>, summary: String, data: Value, note: Option<String>) {
+        let mut state = lock(env.state);
+        self.data = match self.step.step_type {
+            StepType::Generate => {
+                register_artifacts(&mut state, data, env.turn, &mut self.entities)
+            }
+            _ if data.is_null() => {
+                Value::Array(self.results.iter().flat_map(|r| r.rows.clone()).collect())
+            }
+            _ => data,
+        };
+        // Reads and writes were registered by the kitchen; an analysis or a
+        // draft touches the refs it names.
+        let mut mentioned = Vec::new();
+        if matches!(self.step.step_type, StepType::Analyze | StepType::Generate) {
+            collect_refs(&self.data, &state, &mut mentioned);
+        }
+        for r in mentioned {
+            state.registry.touch(&r, env.turn);
+            push_unique(&mut self.entities, &r);
+        }
+        self.summary = summary;
+        self.note = note.filter(|n| !n.trim().is_empty());
+        self.finished = true;
+    }
+
+    fn stop(&mut self, stop: Stop) {
+        self.summary = match &stop {
+            Stop::AskUser(q) => format!("asked the user: {q}"),
+            Stop::Blocked(r) => format!("blocked: {r}"),
+        };
+        self.stop = Some(stop);
+        self.finished = true;
+    }
+
+    fn into_outcome(self) -> StepOutcome {
+        StepOutcome {
+            index: self.index,
+            step: self.step.clone(),
+            calls: self.calls,
+            data: self.data,
+            summary: self.summary,
+            note: self.note,
+            entities: self.entities,
+            stop: self.stop,
+            prompts: self.prompts,
+            usage: self.usage,
+        }
+    }
+}
+
+fn push_unique(v: &mut Vec<String>, r: &str) {
+    if !v.iter().any(|x| x == r) {
+        v.push(r.to_string());
+    }
+}
+
+/// Every live ref named anywhere in a value (strings and object keys).
+fn collect_refs(v: &Value, state: &ContextState, out: &mut Vec<String>) {
+    match v {
+        Value::String(s) if state.registry.is_live_ref(s) => push_unique(out, s),
+        Value::Array(a) => a.iter().for_each(|x| collect_refs(x, state, out)),
+        Value::Object(o) => {
+            for (k, x) in o {
+                if state.registry.is_live_ref(k) {
+                    push_unique(out, k);
+                }
+                collect_refs(x, state, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Registers a generate step's artifacts as pending gen refs (or edits of
+/// existing ones keyed by their gen ref) and returns them, each with its ref
+/// under `id`.
+fn register_artifacts(
+    state: &mut ContextState,
+    data: Value,
+    turn: u32,
+    entities: &mut Vec<String>,
+) -> Value {
+    let mut out = Vec::new();
+    let Value::Object(mut obj) = data else {
+        return data;
+    };
+    let fresh = match obj.remove("artifacts") {
+        Some(Value::Array(items)) => items,
+        Some(one @ Value::Object(_)) => vec![one],
+        _ => Vec::new(),
+    };
+    for item in fresh {
+        let Value::Object(mut content) = item else {
+            continue;
+        };
+        let table = artifact_table(&mut content);
+        let label = artifact_label(&content);
+        let r =
+            state
+                .registry
+                .register_generated(table, &label, Value::Object(content.clone()), turn);
+        content.insert("id".into(), Value::String(r.clone()));
+        push_unique(entities, &r);
+        out.push(Value::Object(content));
+    }
+    for (key, value) in obj {
+        let Value::Object(mut content) = value else {
+            continue;
+        };
+        if state.registry.artifact(&key).is_none() {
+            continue;
+        }
+        content.remove("table");
+        content.remove("id");
+        let label = artifact_label(&content);
+        if state
+            .registry
+            .update_generated(&key, &label, Value::Object(content.clone()), turn)
+            .is_ok()
+        {
+            content.insert("id".into(), Value::String(key.clone()));
+            push_unique(entities, &key);
+            out.push(Value::Object(content));
+        }
+    }
+    state.remember_rows(&out);
+    Value::Array(out)
+}
+
+fn artifact_table(content: &mut Map<String, Value>) -> Table {
+    let named = content
+        .remove("table")
+        .or_else(|| content.remove("type"))
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    Table::from_name(&named)
+        .or_else(|| Table::from_prefix(&named))
+        .or_else(|| Table::ALL.into_iter().find(|t| t.entity_type() == named))
+        .unwrap_or(Table::Recipes)
+}
+
+fn artifact_label(content: &Map<String, Value>) -> String {
+    ["name", "title", "label"]
+        .iter()
+        .find_map(|k| content.get(*k).and_then(Value::as_str))
+        .map(str::to_string)
+        .or_else(|| {
+            let date = content.get("date").and_then(Value::as_str)?;
+            let slot = content
+                .get("meal_type")
+                .and_then(Value::as_str)
+                .unwrap_or("meal");
+            Some(crate::kitchen::meal_plan_label(date, slot))
+        })
+        .unwrap_or_else(|| "draft".to_string())
+}

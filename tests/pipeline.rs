@@ -1,0 +1,563 @@
+//! The turn pipeline with a scripted brain over a real kitchen store: events
+//! in order and never ahead of time, concurrent groups, circuit breakers,
+//! generated artifacts, and failed or cancelled turns that change nothing.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use alfred::context::{ContextPolicy, ContextState, EntityState};
+use alfred::kitchen::Kitchen;
+use alfred::pipeline::*;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+
+/// A brain that answers from a script: Act decisions are queued per step
+/// description, so concurrent steps get their own.
+#[derive(Default)]
+struct Scripted {
+    understand: UnderstandOutput,
+    think: ThinkOutput,
+    act: Mutex<BTreeMap<String, VecDeque<ActAction>>>,
+    reply: String,
+    fail_reply: bool,
+    hang_reply: bool,
+}
+
+fn ready<'a, T: Send + 'a>(v: Result<T, BrainError>) -> BrainFuture<'a, T> {
+    Box::pin(std::future::ready(v.map(Decided::new)))
+}
+
+impl Brain for Scripted {
+    fn name(&self) -> String {
+        "scripted".into()
+    }
+    fn understand<'a>(&'a self, _: &'a UnderstandRequest<'a>) -> BrainFuture<'a, UnderstandOutput> {
+        ready(Ok(self.understand.clone()))
+    }
+    fn think<'a>(&'a self, _: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput> {
+        ready(Ok(self.think.clone()))
+    }
+    fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction> {
+        let mut act = self.act.lock().unwrap();
+        let next = act
+            .get_mut(&req.step.description)
+            .and_then(VecDeque::pop_front)
+            .unwrap_or(ActAction::StepComplete {
+                result_summary: "done".into(),
+                data: Value::Null,
+                note_for_next_step: None,
+            });
+        ready(Ok(next))
+    }
+    fn reply<'a>(
+        &'a self,
+        _: &'a ReplyRequest<'a>,
+        sink: &'a ReplySink,
+    ) -> BrainFuture<'a, ReplyOutput> {
+        if self.hang_reply {
+            return Box::pin(std::future::pending());
+        }
+        if self.fail_reply {
+            return ready(Err(BrainError::Timeout("no answer after 60 s".into())));
+        }
+        for word in self.reply.split_inclusive(' ') {
+            sink.send(word);
+        }
+        ready(Ok(ReplyOutput {
+            response: self.reply.clone(),
+        }))
+    }
+    fn summarize<'a>(&'a self, _: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {
+        ready(Ok(SummarizeOutput::default()))
+    }
+    fn compress<'a>(&'a self, _: &'a CompressRequest<'a>) -> BrainFuture<'a, Option<String>> {
+        ready(Ok(None))
+    }
+}
+
+fn step(description: &str, step_type: StepType, subdomain: &str, group: u32) -> ThinkStep {
+    ThinkStep {
+        description: description.into(),
+        step_type,
+        subdomain: subdomain.into(),
+        group,
+    }
+}
+
+fn read(table: &str) -> ActAction {
+    ActAction::ToolCall {
+        tool: "db_read".into(),
+        params: json!({"table": table, "limit": 100}),
+    }
+}
+
+fn kitchen() -> (tempfile::TempDir, Arc<Mutex<Kitchen>>) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut k = Kitchen::open(dir.path().join("kitchen.db")).unwrap();
+    k.seed_if_empty(jiff::civil::date(2026, 1, 13)).unwrap();
+    (dir, Arc::new(Mutex::new(k)))
+}
+
+async fn run(
+    brain: Scripted,
+    kitchen: Arc<Mutex<Kitchen>>,
+    state: ContextState,
+    msg: &str,
+) -> (TurnResult, Vec<PipelineEvent>) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let req = TurnRequest {
+        id: TurnId(7),
+        message: msg.into(),
+        state,
+        today: "2026-01-13".into(),
+        started_at: "2026-01-13T10:00:00Z".into(),
+    };
+    let result = run_turn(
+        Arc::new(brain),
+        kitchen,
+        Arc::new(TurnSettings::default()),
+        req,
+        tx,
+    )
+    .await;
+    let mut events = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        events.push(e);
+    }
+    (result, events)
+}
+
+fn meal_planning_brain() -> Scripted {
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Read recipes".to_string(),
+        VecDeque::from([read("recipes")]),
+    );
+    act.insert(
+        "Read inventory".to_string(),
+        VecDeque::from([read("inventory")]),
+    );
+    act.insert(
+        "Find cod-free options".to_string(),
+        VecDeque::from([ActAction::StepComplete {
+            result_summary: "6 recipes fit without cod".into(),
+            data: json!({"viable": ["recipe_3", "recipe_4"]}),
+            note_for_next_step: None,
+        }]),
+    );
+    Scripted {
+        think: ThinkOutput {
+            goal: "Find cod-free options".into(),
+            steps: vec![
+                step("Read recipes", StepType::Read, "recipes", 0),
+                step("Read inventory", StepType::Read, "inventory", 0),
+                step("Find cod-free options", StepType::Analyze, "recipes", 1),
+            ],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        reply: "Here are 6 recipes that fit your pantry.".into(),
+        ..Scripted::default()
+    }
+}
+
+#[tokio::test]
+async fn a_turn_reads_concurrently_then_analyzes_and_reports_in_order() {
+    let (_dir, k) = kitchen();
+    let (result, events) = run(
+        meal_planning_brain(),
+        k,
+        ContextState::new(ContextPolicy::default()),
+        "no cod",
+    )
+    .await;
+    let TurnResult::Done { record, state } = result else {
+        panic!("turn failed")
+    };
+    assert_eq!(record.turn, 1);
+    assert_eq!(record.steps.len(), 3);
+    assert_eq!(record.steps[0].tool_calls[0].rows, 9);
+    assert_eq!(record.steps[1].tool_calls[0].rows, 59);
+    assert_eq!(
+        record
+            .entities
+            .recent
+            .iter()
+            .filter(|e| e.r#ref.starts_with("recipe_"))
+            .count(),
+        9
+    );
+    assert_eq!(record.reply, "Here are 6 recipes that fit your pantry.");
+    assert_eq!(record.usage.source, UsageSource::Estimated);
+    for node in ["understand", "think", "act", "reply", "summarize", "total"] {
+        assert!(record.timings_ms.contains_key(node), "timing of {node}");
+    }
+    assert!(
+        record
+            .prompts
+            .think
+            .as_ref()
+            .unwrap()
+            .tokens
+            .get("entity_context")
+            .is_some()
+    );
+    assert_eq!(
+        record.prompts.act.len(),
+        5,
+        "2 iterations per read step, 1 for the analysis"
+    );
+    // The rows read are remembered for later turns.
+    assert!(state.rows.contains_key("recipe_3") && state.rows.contains_key("inv_59"));
+    // Events: every one carries the id; steps start before their tool calls;
+    // no step beyond the plan; the reply streams; the turn ends once.
+    assert!(events.iter().all(|e| e.id() == TurnId(7)));
+    let names: Vec<String> = events
+        .iter()
+        .map(|e| {
+            format!("{e:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    assert_eq!(names.first().map(String::as_str), Some("TurnStarted"));
+    assert_eq!(names.last().map(String::as_str), Some("TurnDone"));
+    let started: Vec<usize> = events
+        .iter()
+        .filter_map(|e| match e {
+            PipelineEvent::StepStarted { index, .. } => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started.len(), 3);
+    assert!(started.iter().all(|i| *i < 3));
+    for e in &events {
+        if let PipelineEvent::ToolCalled { step, .. } = e {
+            let pos_call = events.iter().position(|x| std::ptr::eq(x, e)).unwrap();
+            let pos_start = events
+                .iter()
+                .position(
+                    |x| matches!(x, PipelineEvent::StepStarted { index, .. } if index == step),
+                )
+                .unwrap();
+            assert!(
+                pos_start < pos_call,
+                "step {step} started after its tool call"
+            );
+        }
+    }
+    let chunks: String = events
+        .iter()
+        .filter_map(|e| match e {
+            PipelineEvent::ReplyChunk { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(chunks, record.reply);
+    let updates = names.iter().filter(|n| *n == "ContextUpdated").count();
+    assert_eq!(
+        updates,
+        1 + 3 + 1,
+        "after Understand, after each step, after Summarize"
+    );
+}
+
+#[tokio::test]
+async fn the_next_turn_sees_loaded_rows_without_reading_them_again() {
+    let (_dir, k) = kitchen();
+    let (first, _) = run(
+        meal_planning_brain(),
+        k.clone(),
+        ContextState::new(ContextPolicy::default()),
+        "no cod",
+    )
+    .await;
+    let TurnResult::Done { state, .. } = first else {
+        panic!()
+    };
+    let mut act = BTreeMap::new();
+    act.insert("Narrow down".to_string(), VecDeque::new());
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "narrow".into(),
+            steps: vec![step("Narrow down", StepType::Analyze, "recipes", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        reply: "Got it.".into(),
+        ..Scripted::default()
+    };
+    let (second, _) = run(brain, k, *state, "not the wings").await;
+    let TurnResult::Done { record, .. } = second else {
+        panic!()
+    };
+    let act = &record.prompts.act[0].prompt.full;
+    let data = act.section("data_to_analyze").unwrap();
+    assert!(data.text.contains("Already loaded"), "{}", data.text);
+    assert!(data.text.contains("Dry Rub Wings"), "{}", data.text);
+    assert!(record.steps[0].tool_calls.is_empty());
+}
+
+#[tokio::test]
+async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
+    let (_dir, k) = kitchen();
+    let before = k
+        .lock()
+        .unwrap()
+        .stats()
+        .unwrap()
+        .rows(alfred::context::Table::Inventory);
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Add eggs".to_string(),
+        VecDeque::from([ActAction::ToolCall {
+            tool: "db_create".into(),
+            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
+        }]),
+    );
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "add eggs".into(),
+            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        fail_reply: true,
+        ..Scripted::default()
+    };
+    let state = ContextState::new(ContextPolicy::default());
+    let (result, events) = run(brain, k.clone(), state.clone(), "add 12 eggs").await;
+    let TurnResult::Failed { record } = result else {
+        panic!("should fail")
+    };
+    let error = record.error.as_deref().unwrap();
+    assert!(
+        error.contains("reply failed") && error.contains("did not answer in time"),
+        "{error}"
+    );
+    assert_eq!(record.status, alfred::record::TurnStatus::Failed);
+    assert_eq!(record.turn, 1);
+    assert!(record.entities.recent.is_empty(), "the layers as they were");
+    assert!(matches!(
+        events.last(),
+        Some(PipelineEvent::TurnFailed { .. })
+    ));
+    let kitchen = k.lock().unwrap();
+    assert!(!kitchen.in_turn());
+    assert_eq!(
+        kitchen
+            .stats()
+            .unwrap()
+            .rows(alfred::context::Table::Inventory),
+        before
+    );
+}
+
+#[tokio::test]
+async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
+    let (_dir, k) = kitchen();
+    let before = k
+        .lock()
+        .unwrap()
+        .stats()
+        .unwrap()
+        .rows(alfred::context::Table::Inventory);
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Add eggs".to_string(),
+        VecDeque::from([ActAction::ToolCall {
+            tool: "db_create".into(),
+            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
+        }]),
+    );
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "add eggs".into(),
+            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        hang_reply: true,
+        ..Scripted::default()
+    };
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let req = TurnRequest {
+        id: TurnId(1),
+        message: "add eggs".into(),
+        state: ContextState::new(ContextPolicy::default()),
+        today: "2026-01-13".into(),
+        started_at: String::new(),
+    };
+    let task = tokio::spawn(run_turn(
+        Arc::new(brain),
+        k.clone(),
+        Arc::new(TurnSettings::default()),
+        req,
+        tx,
+    ));
+    // Wait until the write happened and Reply started, then cancel.
+    while let Some(e) = rx.recv().await {
+        if matches!(
+            e,
+            PipelineEvent::NodeStarted {
+                node: Node::Reply,
+                ..
+            }
+        ) {
+            break;
+        }
+    }
+    assert_eq!(
+        k.lock()
+            .unwrap()
+            .stats()
+            .unwrap()
+            .rows(alfred::context::Table::Inventory),
+        before + 1
+    );
+    task.abort();
+    assert!(task.await.unwrap_err().is_cancelled());
+    let mut kitchen = k.lock().unwrap();
+    assert!(!kitchen.in_turn());
+    assert_eq!(
+        kitchen
+            .stats()
+            .unwrap()
+            .rows(alfred::context::Table::Inventory),
+        before
+    );
+    kitchen.begin_turn().expect("a new turn can start");
+    kitchen.rollback_turn().unwrap();
+}
+
+#[tokio::test]
+async fn circuit_breakers_stop_a_looping_step() {
+    let (_dir, k) = kitchen();
+    let empty = || ActAction::ToolCall {
+        tool: "db_read".into(),
+        params: json!({"table": "tasks", "filters": [{"field": "title", "op": "=", "value": "nothing"}]}),
+    };
+    let bad = || ActAction::ToolCall {
+        tool: "db_read".into(),
+        params: json!({"table": "spaceships"}),
+    };
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Empty reads".to_string(),
+        VecDeque::from([empty(), empty(), empty(), empty()]),
+    );
+    act.insert(
+        "Bad calls".to_string(),
+        VecDeque::from([bad(), bad(), bad(), bad(), bad()]),
+    );
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "loop".into(),
+            steps: vec![
+                step("Empty reads", StepType::Read, "tasks", 0),
+                step("Bad calls", StepType::Read, "tasks", 1),
+            ],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        reply: "ok".into(),
+        ..Scripted::default()
+    };
+    let (result, _) = run(
+        brain,
+        k,
+        ContextState::new(ContextPolicy::default()),
+        "loop",
+    )
+    .await;
+    let TurnResult::Done { record, .. } = result else {
+        panic!()
+    };
+    assert_eq!(
+        record.steps[0].tool_calls.len(),
+        2,
+        "two empty reads of one table end the step"
+    );
+    assert_eq!(record.steps[0].outcome, "no tasks rows found");
+    assert_eq!(
+        record.steps[1].tool_calls.len(),
+        3,
+        "at most 3 tool calls per step"
+    );
+    assert!(
+        record.steps[1].tool_calls[0]
+            .error
+            .as_deref()
+            .unwrap()
+            .contains("spaceships")
+    );
+    assert_eq!(record.steps[1].outcome, "stopped after 3 tool calls");
+}
+
+#[tokio::test]
+async fn generated_artifacts_become_pending_refs_and_edits_keep_the_ref() {
+    let (_dir, k) = kitchen();
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Draft".to_string(),
+        VecDeque::from([ActAction::StepComplete {
+            result_summary: "Drafted a recipe".into(),
+            data: json!({"artifacts": [{"table": "recipes", "name": "Thai Basil Chicken", "instructions": ["Fry"]}]}),
+            note_for_next_step: None,
+        }]),
+    );
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "draft".into(),
+            steps: vec![step("Draft", StepType::Generate, "recipes", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        reply: "Here it is.".into(),
+        ..Scripted::default()
+    };
+    let (result, _) = run(
+        brain,
+        k.clone(),
+        ContextState::new(ContextPolicy::default()),
+        "thai basil chicken",
+    )
+    .await;
+    let TurnResult::Done { record, state } = result else {
+        panic!()
+    };
+    assert_eq!(record.entities.pending[0].r#ref, "gen_recipe_1");
+    assert_eq!(
+        state.snapshot().state_of("gen_recipe_1"),
+        Some(EntityState::Pending)
+    );
+
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Add lime".to_string(),
+        VecDeque::from([ActAction::StepComplete {
+            result_summary: "Added lime".into(),
+            data: json!({"gen_recipe_1": {"name": "Thai Basil Chicken", "instructions": ["Fry", "Squeeze lime"]}}),
+            note_for_next_step: None,
+        }]),
+    );
+    let brain = Scripted {
+        think: ThinkOutput {
+            goal: "edit".into(),
+            steps: vec![step("Add lime", StepType::Generate, "recipes", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        reply: "Added lime.".into(),
+        ..Scripted::default()
+    };
+    let (result, _) = run(brain, k, *state, "add lime").await;
+    let TurnResult::Done { state, .. } = result else {
+        panic!()
+    };
+    let content = state.registry.artifact("gen_recipe_1").unwrap();
+    assert_eq!(content["instructions"][1], "Squeeze lime");
+    assert!(state.registry.get("gen_recipe_2").is_none());
+}
