@@ -14,3 +14,5 @@ pub mod paths;
 pub mod pipeline;
 pub mod prompt;
 pub mod record;
+pub mod session;
+pub mod tui;

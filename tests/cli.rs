@@ -139,31 +139,6 @@ fn not_built_commands_exit_2_naming_themselves_on_stderr_only() {
         (&["--new"], "alfred --new is not built yet"),
         (&["--session", "s1"], "alfred --session is not built yet"),
         (
-            &["run", "-m", "hi"],
-            "alfred run is not built yet (the turn pipeline).",
-        ),
-        (
-            &["run", "--script", "turns.txt", "--json"],
-            "alfred run is not built yet",
-        ),
-        (
-            &["sessions", "list"],
-            "alfred sessions list is not built yet (session files).",
-        ),
-        (
-            &["sessions", "show", "s1"],
-            "alfred sessions show is not built yet",
-        ),
-        (
-            &["sessions", "export", "s1", "--format", "json"],
-            "alfred sessions export",
-        ),
-        (
-            &["sessions", "rename", "s1", "dinner"],
-            "alfred sessions rename",
-        ),
-        (&["sessions", "rm", "s1", "--yes"], "alfred sessions rm"),
-        (
             &["eval", "--window", "1,2"],
             "alfred eval is not built yet (the evaluation arena).",
         ),

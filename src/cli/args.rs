@@ -147,7 +147,7 @@ pub struct RunArgs {
     )]
     #[arg(required_unless_present = "script")]
     pub messages: Vec<String>,
-    /// Send each non-empty line of FILE as one turn.
+    /// Send each line of FILE as one turn (blank lines and `#` comments are skipped).
     #[arg(long, value_name = "FILE")]
     pub script: Option<PathBuf>,
     /// Print one turn record (JSON) per line instead of the replies.

@@ -9,6 +9,9 @@
 
 mod args;
 mod kitchen;
+mod open;
+mod run;
+mod sessions;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -33,6 +36,8 @@ pub enum Outcome {
     Done,
     /// The command exists but is not built yet: exit 2.
     NotBuilt,
+    /// The command ran but part of it failed (a turn): exit 1.
+    Failed,
 }
 
 impl From<Outcome> for ExitCode {
@@ -40,6 +45,7 @@ impl From<Outcome> for ExitCode {
         match outcome {
             Outcome::Done => ExitCode::SUCCESS,
             Outcome::NotBuilt => ExitCode::from(2),
+            Outcome::Failed => ExitCode::FAILURE,
         }
     }
 }
@@ -59,6 +65,12 @@ pub enum CliError {
     /// The kitchen store could not be opened, migrated or seeded.
     #[error(transparent)]
     Kitchen(#[from] KitchenError),
+    /// A saved session could not be found, read, locked or written.
+    #[error(transparent)]
+    Session(#[from] crate::session::SessionError),
+    /// Something the command needs is not available, in words.
+    #[error("{0}")]
+    Unavailable(String),
     /// A destructive command needs a yes the user could not give.
     #[error("not confirmed: {0}")]
     NeedsConfirmation(String),
@@ -158,10 +170,8 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
                 not_built("", "the terminal UI")
             }
         }
-        Some(Command::Run(_)) => not_built("run", "the turn pipeline"),
-        Some(Command::Sessions(cmd)) => {
-            not_built(&format!("sessions {}", cmd.name()), "session files")
-        }
+        Some(Command::Run(args)) => run::run(args, &startup, &env)?,
+        Some(Command::Sessions(cmd)) => sessions::run(cmd, paths)?,
         Some(Command::Eval(_)) => not_built("eval", "the evaluation arena"),
         Some(Command::Demo(_)) => not_built("demo", "the terminal UI"),
         Some(Command::Kitchen(cmd)) => kitchen::run(cmd, paths, config)?,

@@ -21,12 +21,14 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::context::ContextPolicy;
 
+mod keys;
 mod load;
 mod overrides;
 #[cfg(test)]
 mod tests;
 
 pub use load::{ConfigError, Problem};
+pub use keys::{DEFAULT_KEYS, KeysConfig};
 pub use overrides::{
     ENV_API_KEY_ENV, ENV_BACKEND, ENV_BASE_URL, ENV_MODEL, ENV_TIMEOUT_SECS, Overrides,
 };
@@ -45,6 +47,8 @@ pub struct Config {
     pub ui: UiConfig,
     /// `[kitchen]`: the kitchen store.
     pub kitchen: KitchenConfig,
+    /// `[keys]`: key bindings of the terminal UI (action → keys).
+    pub keys: KeysConfig,
 }
 
 /// Which brain answers: the OpenAI-compatible backend or the offline rules.

@@ -1,0 +1,95 @@
+//! What the TUI and `alfred run` share before the first turn: the brain, the
+//! kitchen, and the session (new, given, or the most recent), locked for
+//! this process.
+
+use std::sync::{Arc, Mutex};
+
+use crate::brain;
+use crate::config::Config;
+use crate::kitchen::Kitchen;
+use crate::paths::Paths;
+use crate::pipeline::{Brain, SystemPrompts, TurnSettings};
+use crate::session::lock::SessionLock;
+use crate::session::{LlmSettings, SessionError, SessionFile, SessionStore};
+
+use super::{CliError, SessionChoice, Startup};
+
+/// The session a command works on, with its lock.
+pub struct Opened {
+    pub session: SessionFile,
+    pub lock: SessionLock,
+    /// True when the session was created now.
+    pub created: bool,
+}
+
+/// Opens the session the user chose: `--new`, `--session ID` (or a unique
+/// prefix), else the most recent one, else a new one. The config's
+/// `[context]` policy applies to a resumed session too.
+pub fn open_session(
+    store: &SessionStore,
+    choice: &SessionChoice,
+    llm: &LlmSettings,
+    config: &Config,
+) -> Result<Opened, SessionError> {
+    let existing = if choice.new {
+        None
+    } else if let Some(id) = &choice.session {
+        Some(store.resolve(id)?)
+    } else {
+        store.most_recent().map(|s| s.id)
+    };
+    match existing {
+        Some(id) => {
+            let (mut session, lock) = store.open(&id)?;
+            if session.context.policy != config.context {
+                tracing::info!(session = %id, "applying the config's [context] policy to the resumed session");
+                session.context.set_policy(config.context.clone());
+            }
+            Ok(Opened { session, lock, created: false })
+        }
+        None => {
+            let (session, lock) = store.create(jiff::Timestamp::now(), llm.clone(), config.context.clone())?;
+            Ok(Opened { session, lock, created: true })
+        }
+    }
+}
+
+/// The brain, the kitchen and the turn settings for a command that runs turns.
+pub struct Engine {
+    pub brain: Arc<dyn Brain>,
+    pub kitchen: Arc<Mutex<Kitchen>>,
+    pub settings: Arc<TurnSettings>,
+    pub llm: LlmSettings,
+}
+
+/// Chooses the brain, opens (and first-run seeds) the kitchen, loads the
+/// prompt templates (with the user's overrides).
+pub fn engine(startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<Engine, CliError> {
+    let config = &startup.config;
+    let brain = brain::select(config, env).map_err(|e| CliError::Unavailable(e.to_string()))?;
+    let kitchen = super::kitchen::open_kitchen(&startup.paths, config)?;
+    let (prompts, used, warnings) = SystemPrompts::load(&startup.paths.prompts_dir);
+    for path in used {
+        tracing::info!(path, "prompt template overridden");
+    }
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    let settings = TurnSettings {
+        max_steps: config.pipeline.max_steps as usize,
+        max_tool_calls_per_step: config.pipeline.max_tool_calls_per_step as usize,
+        prompts,
+    };
+    let llm = LlmSettings::from_config(&config.llm, config.resolved_backend(env));
+    Ok(Engine {
+        brain,
+        kitchen: Arc::new(Mutex::new(kitchen)),
+        settings: Arc::new(settings),
+        llm,
+    })
+}
+
+/// The session store of these paths.
+pub fn store(paths: &Paths) -> SessionStore {
+    SessionStore::new(paths.sessions_dir.clone())
+}

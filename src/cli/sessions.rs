@@ -1,0 +1,179 @@
+//! `alfred sessions list | show | export | rename | rm`.
+//!
+//! Owns the user-facing words around saved sessions: the table, the grep
+//! listing, the warnings for unreadable files, the confirmation before a
+//! removal. The files themselves belong to [`crate::session`]; this module
+//! must not read or write them directly. The clock and the local time zone
+//! are read here and passed in.
+
+use std::io::{BufRead, IsTerminal, Write};
+
+use jiff::tz::TimeZone;
+
+use crate::paths::Paths;
+use crate::session::export::{display_time, show_text, to_json, to_markdown};
+use crate::session::{SessionProblem, SessionStore, SessionSummary};
+
+use super::{CliError, ExportFormat, Outcome, SessionsCommand};
+
+/// Widest title shown in the table, in characters.
+const TITLE_WIDTH: usize = 40;
+
+/// Runs `alfred sessions …`.
+pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
+    let store = SessionStore::new(&paths.sessions_dir);
+    let tz = TimeZone::system();
+    match cmd {
+        SessionsCommand::List { grep: None } => {
+            let report = store.list();
+            if report.sessions.is_empty() {
+                eprintln!("No saved sessions yet in {}.", store.dir().display());
+            } else {
+                print!("{}", table(&report.sessions, &tz));
+            }
+            warn_about(&report.problems);
+        }
+        SessionsCommand::List { grep: Some(word) } => {
+            let report = store.grep(word);
+            if report.hits.is_empty() {
+                eprintln!("No session mentions \"{word}\".");
+            }
+            for hit in &report.hits {
+                println!("{}", summary_line(&hit.session, &tz));
+                for line in &hit.lines {
+                    println!("    {line}");
+                }
+            }
+            warn_about(&report.problems);
+        }
+        SessionsCommand::Show { id } => {
+            let session = store.load(&store.resolve(id)?)?;
+            print!("{}", show_text(&session, &tz));
+        }
+        SessionsCommand::Export { id, format } => {
+            let session = store.load(&store.resolve(id)?)?;
+            match format {
+                ExportFormat::Md => print!("{}", to_markdown(&session, &tz)),
+                ExportFormat::Json => println!("{}", to_json(&session)?),
+            }
+        }
+        SessionsCommand::Rename { id, name } => {
+            let session = store.rename(&store.resolve(id)?, name)?;
+            println!("Renamed session {} to \"{}\".", session.id, session.title);
+        }
+        SessionsCommand::Rm { id, yes } => {
+            let id = store.resolve(id)?;
+            // Hold the lock while asking, so nobody opens it in between.
+            let lock = store.lock(&id)?;
+            let session = store.load(&id)?;
+            let question = format!(
+                "Delete session {id} \"{}\" ({} turns)? It cannot be undone.",
+                session.title,
+                session.turn_count()
+            );
+            if !*yes && !confirm(&question)? {
+                eprintln!("Kept session {id}.");
+                return Ok(Outcome::Done);
+            }
+            store.remove_held(lock)?;
+            println!("Deleted session {id}.");
+        }
+    }
+    Ok(Outcome::Done)
+}
+
+/// The `list` table: id, title, turns, updated (local time), llm; newest first.
+fn table(sessions: &[SessionSummary], tz: &TimeZone) -> String {
+    let rows: Vec<[String; 5]> = sessions
+        .iter()
+        .map(|s| {
+            [
+                s.id.clone(),
+                fit(display_title(&s.title), TITLE_WIDTH),
+                s.turns.to_string(),
+                display_time(&s.updated_at, tz),
+                s.llm.label(),
+            ]
+        })
+        .collect();
+    let head = ["ID", "TITLE", "TURNS", "UPDATED", "LLM"].map(String::from);
+    let mut widths = head.clone().map(|h| h.chars().count());
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in std::iter::once(&head).chain(&rows) {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .enumerate()
+            .map(|(i, (cell, w))| {
+                // Turns are right-aligned; everything else left.
+                if i == 2 {
+                    format!("{cell:>w$}")
+                } else {
+                    format!("{cell:<w$}")
+                }
+            })
+            .collect();
+        out.push_str(cells.join("  ").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// One session on one line, for grep results.
+fn summary_line(s: &SessionSummary, tz: &TimeZone) -> String {
+    format!(
+        "{}  {} ({} turns, {}, {})",
+        s.id,
+        display_title(&s.title),
+        s.turns,
+        display_time(&s.updated_at, tz),
+        s.llm.label()
+    )
+}
+
+fn display_title(title: &str) -> &str {
+    if title.is_empty() {
+        "(untitled)"
+    } else {
+        title
+    }
+}
+
+/// Cuts `text` to `width` characters with "…".
+fn fit(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(width - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// Unreadable files, after the output, on stderr.
+fn warn_about(problems: &[SessionProblem]) {
+    for p in problems {
+        eprintln!("warning: {p}");
+    }
+}
+
+/// Asks a yes/no question on the terminal; refuses to guess without one.
+fn confirm(question: &str) -> Result<bool, CliError> {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(CliError::NeedsConfirmation(
+            "standard input is not a terminal, so alfred cannot ask; pass --yes to confirm".into(),
+        ));
+    }
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    stdin
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::NeedsConfirmation(format!("could not read the answer: {e}")))?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
+}

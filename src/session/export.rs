@@ -1,0 +1,254 @@
+//! Sessions as text: the `show` view, the Markdown export and the JSON export.
+//!
+//! Owns the words and layout of a session printed for a person: per turn the
+//! user message, the reply (or the failure), and the entity layer summarised
+//! ("entities: 13 recent, 1 retained, 2 excluded (recipe_5, recipe_6), 0
+//! pending"). Pure: returns strings; the CLI prints them. The time zone for
+//! display comes in as an argument.
+
+use std::fmt::Write;
+
+use jiff::Timestamp;
+use jiff::tz::TimeZone;
+
+use super::error::SessionError;
+use super::file::SessionFile;
+use crate::context::EntityView;
+use crate::context::fold::Foldable;
+use crate::record::{TurnRecord, TurnStatus};
+
+/// An RFC 3339 time as "2026-11-22 14:30" in `tz`; unparsable text as is.
+pub fn display_time(rfc3339: &str, tz: &TimeZone) -> String {
+    match rfc3339.parse::<Timestamp>() {
+        Ok(t) => t
+            .to_zoned(tz.clone())
+            .strftime("%Y-%m-%d %H:%M")
+            .to_string(),
+        Err(_) => rfc3339.to_string(),
+    }
+}
+
+/// The entity layer of a turn on one line.
+pub fn entity_line(record: &TurnRecord) -> String {
+    let e = &record.entities;
+    let mut line = format!(
+        "entities: {} recent, {} retained, {} excluded{}, {} pending",
+        e.recent.len(),
+        e.retained.len(),
+        e.excluded.len(),
+        refs_in_parens(e.excluded.iter().map(|v| v.r#ref.as_str())),
+        e.pending.len()
+    );
+    if !e.dropped.is_empty() {
+        let dropped = refs_in_parens(e.dropped.iter().map(String::as_str));
+        let _ = write!(line, ", {} dropped{dropped}", e.dropped.len());
+    }
+    line
+}
+
+/// The `alfred sessions show` text: a header, then every turn plainly.
+pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
+    let mut out = header_line(session, tz);
+    for r in &session.transcript {
+        let _ = writeln!(out, "\nTurn {} · {}", r.turn, status_word(r));
+        push_labelled(&mut out, "user:  ", &r.user);
+        if !r.reply.is_empty() {
+            push_labelled(&mut out, "alfred:", &r.reply);
+        }
+        if let Some(err) = &r.error {
+            push_labelled(&mut out, "error: ", err);
+        }
+        let _ = writeln!(out, "  {}", entity_line(r));
+    }
+    out
+}
+
+/// A readable Markdown transcript with each turn's context layers.
+pub fn to_markdown(session: &SessionFile, tz: &TimeZone) -> String {
+    let mut out = String::new();
+    let title = if session.title.is_empty() {
+        "Untitled session"
+    } else {
+        &session.title
+    };
+    let _ = writeln!(out, "# {title}\n");
+    let _ = writeln!(out, "- id: `{}`", session.id);
+    let _ = writeln!(out, "- created: {}", display_time(&session.created_at, tz));
+    let _ = writeln!(out, "- updated: {}", display_time(&session.updated_at, tz));
+    let url = &session.llm.base_url;
+    let at = if url.is_empty() {
+        String::new()
+    } else {
+        format!(" ({url})")
+    };
+    let _ = writeln!(out, "- llm: {}{at}", session.llm.label());
+    let _ = writeln!(out, "- turns: {}", session.turn_count());
+    for r in &session.transcript {
+        let _ = writeln!(out, "\n## Turn {} — {}\n", r.turn, status_word(r));
+        let _ = writeln!(out, "**User**\n\n{}\n", quote(&r.user));
+        if !r.reply.is_empty() {
+            let _ = writeln!(out, "**Alfred**\n\n{}\n", r.reply.trim_end());
+        }
+        if let Some(err) = &r.error {
+            let _ = writeln!(out, "**Failed:** {err}\n");
+        }
+        push_layers(&mut out, r);
+    }
+    out
+}
+
+/// The session as pretty JSON (the file's content, migrated if it was older).
+pub fn to_json(session: &SessionFile) -> Result<String, SessionError> {
+    serde_json::to_string_pretty(session).map_err(|source| SessionError::Encode {
+        id: session.id.clone(),
+        source,
+    })
+}
+
+fn header_line(session: &SessionFile, tz: &TimeZone) -> String {
+    let title = if session.title.is_empty() {
+        "(untitled)"
+    } else {
+        &session.title
+    };
+    format!(
+        "{}  \"{title}\"\n{} turns · {} · created {} · updated {}\n",
+        session.id,
+        session.turn_count(),
+        session.llm.label(),
+        display_time(&session.created_at, tz),
+        display_time(&session.updated_at, tz),
+    )
+}
+
+fn push_layers(out: &mut String, r: &TurnRecord) {
+    let e = &r.entities;
+    let _ = writeln!(out, "**Context after this turn**\n");
+    let plain = |v: &EntityView| {
+        format!(
+            "`{}` {} ({}, turn {})",
+            v.r#ref, v.label, v.action, v.last_ref_turn
+        )
+    };
+    let reasoned = |v: &EntityView| {
+        let why = v.reason.as_deref().unwrap_or("no reason recorded");
+        format!("`{}` {} — {why}", v.r#ref, v.label)
+    };
+    push_group(out, "Recent", e.recent.iter().map(plain));
+    push_group(out, "Retained", e.retained.iter().map(reasoned));
+    push_group(out, "Pending", e.pending.iter().map(reasoned));
+    push_group(out, "Excluded", e.excluded.iter().map(reasoned));
+    push_group(
+        out,
+        "Dropped",
+        e.dropped_detail
+            .iter()
+            .map(|d| format!("`{}` {} — {}", d.r#ref, d.label, d.reason)),
+    );
+    let _ = writeln!(out, "- Background: {}", e.background.len());
+    if let Some(latest) = r.narrative.turns.last() {
+        let _ = writeln!(out, "- Narrative: {}", latest.fold_line());
+    }
+    if !r.conversation.earlier.trim().is_empty() {
+        let _ = writeln!(
+            out,
+            "\nEarlier conversation, summarised:\n\n{}",
+            quote(&r.conversation.earlier)
+        );
+    }
+}
+
+fn push_group(out: &mut String, name: &str, items: impl Iterator<Item = String>) {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        let _ = writeln!(out, "- {name}: none");
+    } else {
+        let _ = writeln!(out, "- {name} ({}): {}", items.len(), items.join("; "));
+    }
+}
+
+/// `label text`, continuation lines aligned under the text.
+fn push_labelled(out: &mut String, label: &str, text: &str) {
+    let pad = " ".repeat(label.chars().count() + 3);
+    for (i, line) in text.trim_end().lines().enumerate() {
+        if i == 0 {
+            let _ = writeln!(out, "  {label} {line}");
+        } else {
+            let _ = writeln!(out, "{pad}{line}");
+        }
+    }
+}
+
+fn quote(text: &str) -> String {
+    text.trim_end()
+        .lines()
+        .map(|l| format!("> {l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn status_word(r: &TurnRecord) -> &'static str {
+    match r.status {
+        TurnStatus::Ok => "ok",
+        TurnStatus::Failed => "failed",
+    }
+}
+
+fn refs_in_parens<'a>(refs: impl Iterator<Item = &'a str>) -> String {
+    let refs: Vec<&str> = refs.collect();
+    if refs.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", refs.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::sample::sample_session;
+
+    #[test]
+    fn entity_lines_count_each_group_and_name_the_excluded() {
+        let s = sample_session(10, 1);
+        let r = &s.transcript[9];
+        let line = entity_line(r);
+        let e = &r.entities;
+        assert!(
+            line.starts_with(&format!(
+                "entities: {} recent, {} retained",
+                e.recent.len(),
+                e.retained.len()
+            )),
+            "{line}"
+        );
+        assert!(!e.excluded.is_empty(), "turn 10 demotes a ref");
+        assert!(
+            line.contains(&format!("excluded ({}", e.excluded[0].r#ref)),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn show_and_markdown_carry_every_turn() {
+        let s = sample_session(25, 2);
+        let utc = TimeZone::UTC;
+        let show = show_text(&s, &utc);
+        assert_eq!(show.matches("\nTurn ").count(), 25);
+        assert!(show.contains("Turn 25 · failed"), "{show}");
+        assert!(show.contains("error:  the model did not answer"));
+        let md = to_markdown(&s, &utc);
+        assert_eq!(md.matches("\n## Turn ").count(), 25);
+        assert!(
+            md.contains("- Excluded (1): `"),
+            "excluded refs come with reasons"
+        );
+        assert!(md.contains("— user said no"), "{md}");
+        assert!(md.contains("- Narrative: Turn "));
+        assert!(md.contains("Earlier conversation, summarised:"));
+        assert_eq!(
+            display_time("2026-11-22T14:30:05Z", &utc),
+            "2026-11-22 14:30"
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! Listing the sessions folder: summaries newest first, and honest problems.
+//!
+//! Owns what a listing shows ([`SessionSummary`], [`SessionProblem`],
+//! [`ListReport`]) and the folder scan behind it, including the cleanup of
+//! temp files a crash left behind. Reads one file at a time and keeps only its
+//! header and turn count, never a transcript. Unreadable files are handed to
+//! the store's refusal, which moves them aside.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+
+use super::error::SessionError;
+use super::file::is_valid_id;
+use super::llm::LlmSettings;
+use super::migrate::decode_header;
+use super::store::SessionStore;
+
+/// Temp files older than this are leftovers of a crash.
+const STALE_TEMP_SECS: i64 = 3600;
+
+/// One session in a listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionSummary {
+    pub id: String,
+    /// Empty when the session has no message yet.
+    pub title: String,
+    /// Turns recorded, failed ones included.
+    pub turns: usize,
+    pub created_at: String,
+    pub updated_at: String,
+    pub llm: LlmSettings,
+    pub path: PathBuf,
+}
+
+/// A file in the folder that could not be listed or loaded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionProblem {
+    pub path: PathBuf,
+    pub reason: String,
+    /// Where the file was moved aside to, if it was.
+    pub moved_to: Option<PathBuf>,
+}
+
+impl fmt::Display for SessionProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)?;
+        match &self.moved_to {
+            Some(to) => write!(f, "; moved aside to {}", to.display()),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The sessions, newest first, and the files that could not be read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListReport {
+    pub sessions: Vec<SessionSummary>,
+    pub problems: Vec<SessionProblem>,
+}
+
+impl SessionStore {
+    /// Every session, newest first by `updated_at`, and every problem.
+    ///
+    /// Reads one file at a time and keeps only its header and turn count.
+    /// Listing checks each file's JSON syntax and header; the rest of a file
+    /// is checked when it is loaded.
+    pub fn list(&self) -> ListReport {
+        let mut report = ListReport::default();
+        for path in self.session_paths(&mut report.problems) {
+            match self.summary_of(&path) {
+                Ok(summary) => report.sessions.push(summary),
+                Err(problem) => report.problems.push(problem),
+            }
+        }
+        report.sessions.sort_by(|a, b| {
+            let key = |s: &SessionSummary| (s.updated_at.parse::<Timestamp>().ok(), s.id.clone());
+            key(b).cmp(&key(a))
+        });
+        report
+    }
+
+    /// The newest session that lists cleanly; problems go to the log.
+    pub fn most_recent(&self) -> Option<SessionSummary> {
+        let report = self.list();
+        for p in &report.problems {
+            tracing::warn!(problem = %p, "session file skipped");
+        }
+        report.sessions.into_iter().next()
+    }
+
+    /// The `<id>.json` files of the folder; cleans stale temp files on the way.
+    pub(super) fn session_paths(&self, problems: &mut Vec<SessionProblem>) -> Vec<PathBuf> {
+        let entries = match std::fs::read_dir(self.dir()) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+            Err(e) => {
+                problems.push(SessionProblem {
+                    path: self.dir().to_path_buf(),
+                    reason: format!("cannot read the sessions folder: {e}"),
+                    moved_to: None,
+                });
+                return Vec::new();
+            }
+        };
+        let mut paths = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(".tmp") {
+                self.clean_if_stale(&path);
+            } else if id_of(&path).is_some() {
+                paths.push(path);
+            }
+        }
+        paths.sort();
+        paths
+    }
+
+    /// The summary of one file, or why there is none.
+    pub(super) fn summary_of(&self, path: &Path) -> Result<SessionSummary, SessionProblem> {
+        let id = id_of(path).unwrap_or_default();
+        let bytes = std::fs::read(path).map_err(|e| SessionProblem {
+            path: path.to_path_buf(),
+            reason: format!("cannot read: {e}"),
+            moved_to: None,
+        })?;
+        let h = decode_header(&bytes).map_err(|why| match self.refuse(path, why) {
+            SessionError::Corrupt {
+                reason, moved_to, ..
+            } => SessionProblem {
+                path: path.to_path_buf(),
+                reason,
+                moved_to,
+            },
+            other => SessionProblem {
+                path: path.to_path_buf(),
+                reason: other.to_string(),
+                moved_to: None,
+            },
+        })?;
+        Ok(SessionSummary {
+            id,
+            title: h.title,
+            turns: h.turns,
+            created_at: h.created_at,
+            updated_at: h.updated_at,
+            llm: h.llm,
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// Removes a temp file a crash left behind, once it is an hour old.
+    fn clean_if_stale(&self, path: &Path) {
+        let modified = std::fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| Timestamp::try_from(t).ok());
+        if let Some(modified) = modified
+            && self.now().as_second() - modified.as_second() > STALE_TEMP_SECS
+        {
+            match std::fs::remove_file(path) {
+                Ok(()) => {
+                    tracing::info!(file = %path.display(), "removed a temp file left by a crash")
+                }
+                Err(e) => {
+                    tracing::debug!(file = %path.display(), error = %e, "could not remove a stale temp file")
+                }
+            }
+        }
+    }
+}
+
+/// The id of a session file path (`<id>.json`), if it is one.
+pub(super) fn id_of(path: &Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let id = name.strip_suffix(".json")?;
+    is_valid_id(id).then(|| id.to_string())
+}

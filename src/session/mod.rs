@@ -1,0 +1,45 @@
+//! Sessions on disk: one JSON file per session, kept exactly and never lost.
+//!
+//! This module owns the session folder (`sessions/` under the data dir) and
+//! everything in it: the file format and its migrations ([`file`], [`llm`],
+//! [`migrate`]), atomic writes ([`atomic`]), the per-session lock that keeps
+//! two processes from writing one session ([`lock`]), the persist actor that
+//! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
+//! listing and housekeeping ([`store`], [`listing`], [`grep`]) and the plain-text views the
+//! CLI prints ([`export`]).
+//!
+//! It must not read the clock for anything it stamps into a file (`now` comes
+//! in as an argument), must not decide what a turn contains (the pipeline
+//! builds the [`TurnRecord`](crate::record::TurnRecord)s and the
+//! [`ContextState`](crate::context::ContextState)), and must never store an
+//! API key: a session keeps only the backend, the model and a base URL with
+//! credentials and query stripped ([`public_base_url`]).
+//!
+//! Files in the folder:
+//! - `<id>.json`: a session ([`SessionFile`], schema [`SCHEMA_VERSION`]);
+//! - `<id>.lock`: held (OS file lock) while a process has the session open;
+//! - `<id>.json.corrupt-<UTC time>`: a file that could not be read, moved aside;
+//! - `.tmp*`: a write in progress, or left by a crash (cleaned after an hour).
+
+pub mod atomic;
+pub mod error;
+pub mod export;
+pub mod file;
+pub mod grep;
+pub mod listing;
+pub mod llm;
+pub mod lock;
+pub mod migrate;
+pub mod persist;
+pub mod sample;
+pub mod store;
+
+pub use atomic::write_atomic;
+pub use error::SessionError;
+pub use file::{SCHEMA_VERSION, SessionFile, is_valid_id, new_id, title_from};
+pub use grep::{GrepHit, GrepReport};
+pub use listing::{ListReport, SessionProblem, SessionSummary};
+pub use llm::{LlmSettings, public_base_url};
+pub use lock::SessionLock;
+pub use persist::{PersistEvent, PersistHandle, spawn_persist};
+pub use store::{Clock, SessionStore};

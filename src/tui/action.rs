@@ -1,0 +1,112 @@
+//! `Action`: what the user means, independent of the key that said it.
+//! The keymap turns keys into actions; `update` turns actions into changes.
+
+use serde::{Deserialize, Serialize};
+
+/// A user intent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// Send the message (or run the slash command) in the input.
+    Submit,
+    /// Add a line to the message.
+    Newline,
+    /// Cancel the running turn, close an overlay, or leave zoom.
+    Cancel,
+    Quit,
+    FocusNext,
+    FocusPrev,
+    ScrollUp,
+    ScrollDown,
+    PageUp,
+    PageDown,
+    ScrollTop,
+    ScrollBottom,
+    /// Show the focused panel alone, full height (again: back).
+    Zoom,
+    Help,
+    /// The previous sent message into the input.
+    HistoryPrev,
+    HistoryNext,
+    /// Send the failed turn's message again.
+    Retry,
+    /// Demo mode: type the script's next message into the input.
+    DemoNext,
+}
+
+impl Action {
+    /// Every action, in help order.
+    pub const ALL: [Action; 18] = [
+        Action::Submit,
+        Action::Newline,
+        Action::Cancel,
+        Action::Quit,
+        Action::FocusNext,
+        Action::FocusPrev,
+        Action::ScrollUp,
+        Action::ScrollDown,
+        Action::PageUp,
+        Action::PageDown,
+        Action::ScrollTop,
+        Action::ScrollBottom,
+        Action::Zoom,
+        Action::Help,
+        Action::HistoryPrev,
+        Action::HistoryNext,
+        Action::Retry,
+        Action::DemoNext,
+    ];
+
+    /// The config name of the action (`[keys]` in config.toml).
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Submit => "submit",
+            Action::Newline => "newline",
+            Action::Cancel => "cancel",
+            Action::Quit => "quit",
+            Action::FocusNext => "focus_next",
+            Action::FocusPrev => "focus_prev",
+            Action::ScrollUp => "scroll_up",
+            Action::ScrollDown => "scroll_down",
+            Action::PageUp => "page_up",
+            Action::PageDown => "page_down",
+            Action::ScrollTop => "scroll_top",
+            Action::ScrollBottom => "scroll_bottom",
+            Action::Zoom => "zoom",
+            Action::Help => "help",
+            Action::HistoryPrev => "history_prev",
+            Action::HistoryNext => "history_next",
+            Action::Retry => "retry",
+            Action::DemoNext => "demo_next",
+        }
+    }
+
+    /// What the action does, for the help overlay.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Action::Submit => "send the message, or run a /command",
+            Action::Newline => "new line in the message",
+            Action::Cancel => "cancel the running turn (the message comes back) · close a window · leave zoom",
+            Action::Quit => "quit (the session is saved)",
+            Action::FocusNext => "focus the next pane",
+            Action::FocusPrev => "focus the previous pane",
+            Action::ScrollUp => "scroll up",
+            Action::ScrollDown => "scroll down",
+            Action::PageUp => "scroll a page up",
+            Action::PageDown => "scroll a page down",
+            Action::ScrollTop => "scroll to the top",
+            Action::ScrollBottom => "scroll to the bottom (and follow)",
+            Action::Zoom => "show the focused panel alone",
+            Action::Help => "this help",
+            Action::HistoryPrev => "previous sent message",
+            Action::HistoryNext => "next sent message",
+            Action::Retry => "retry a failed turn",
+            Action::DemoNext => "demo: type the next scripted message",
+        }
+    }
+
+    /// Looks an action up by its config name.
+    pub fn from_name(name: &str) -> Option<Action> {
+        Action::ALL.into_iter().find(|a| a.name() == name)
+    }
+}

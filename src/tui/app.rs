@@ -1,0 +1,223 @@
+//! The app loop: one `select!` over terminal events, pipeline events, save
+//! results, app-internal results and a tick that runs only while a turn is
+//! active (or a demo plays). It drains everything queued, then draws once —
+//! a burst of streamed tokens costs one frame. Effects are executed here; the
+//! loop never awaits the disk or the network itself.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
+use futures::{FutureExt, StreamExt};
+use ratatui::DefaultTerminal;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::context::ContextPolicy;
+use crate::kitchen::Kitchen;
+use crate::pipeline::{Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
+use crate::session::{LlmSettings, PersistEvent, PersistHandle, SessionFile, SessionStore, export};
+
+use super::effect::Effect;
+use super::event::Event;
+use super::keymap::Keymap;
+use super::model::{Model, SessionItem};
+use super::update::update;
+use super::draw::{Caches, draw};
+
+/// Everything the loop needs besides the model.
+pub struct AppDeps {
+    pub brain: Arc<dyn Brain>,
+    pub kitchen: Arc<Mutex<Kitchen>>,
+    pub settings: Arc<TurnSettings>,
+    pub persist: PersistHandle,
+    pub persist_events: mpsc::UnboundedReceiver<PersistEvent>,
+    pub store: Arc<SessionStore>,
+    pub keymap: Keymap,
+    pub llm: LlmSettings,
+    pub policy: ContextPolicy,
+    pub exports_dir: PathBuf,
+    /// Today, `YYYY-MM-DD`.
+    pub today: String,
+}
+
+/// Runs the UI until the user quits; the session is saved and drained.
+pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: AppDeps) -> std::io::Result<()> {
+    let mut term = EventStream::new();
+    let (pipe_tx, mut pipe_rx) = mpsc::unbounded_channel::<PipelineEvent>();
+    let (ui_tx, mut ui_rx) = mpsc::unbounded_channel::<Event>();
+    let mut running: Option<(TurnId, JoinHandle<TurnResult>)> = None;
+    let mut spinner = tokio::time::interval(Duration::from_millis(90));
+    let demo_secs = model.demo.as_ref().and_then(|d| d.auto_secs).unwrap_or(3600);
+    let mut demo_timer = tokio::time::interval(Duration::from_secs(demo_secs));
+    demo_timer.reset();
+    let autoplay = model.demo.as_ref().is_some_and(|d| d.auto_secs.is_some());
+    let mut cache = Caches::default();
+    if let Ok(size) = terminal.size() {
+        model.size = (size.width, size.height);
+    }
+    terminal.draw(|f| draw(f, &model, &deps.keymap, &mut cache))?;
+    loop {
+        let first = tokio::select! {
+            Some(Ok(e)) = term.next() => translate(e),
+            Some(e) = pipe_rx.recv() => Some(Event::Pipeline(e)),
+            Some(e) = deps.persist_events.recv() => persist_event(e),
+            Some(e) = ui_rx.recv() => Some(e),
+            _ = spinner.tick(), if model.is_running() => Some(Event::Tick),
+            _ = demo_timer.tick(), if autoplay => Some(Event::Tick),
+        };
+        let mut queue: Vec<Event> = first.into_iter().collect();
+        // Drain whatever else is already waiting, then draw once.
+        while let Ok(e) = pipe_rx.try_recv() {
+            queue.push(Event::Pipeline(e));
+        }
+        while let Ok(e) = ui_rx.try_recv() {
+            queue.push(e);
+        }
+        while let Some(Some(Ok(e))) = term.next().now_or_never() {
+            queue.extend(translate(e));
+        }
+        for ev in queue {
+            for effect in update(&mut model, &deps.keymap, ev) {
+                execute(effect, &mut model, &mut deps, &mut running, &pipe_tx, &ui_tx);
+            }
+        }
+        if model.quitting {
+            break;
+        }
+        terminal.draw(|f| draw(f, &model, &deps.keymap, &mut cache))?;
+    }
+    if let Some((_, task)) = running.take() {
+        task.abort();
+    }
+    let _ = deps.persist.save(model.session.clone());
+    if let Err(e) = deps.persist.flush().await {
+        tracing::error!(error = %e, "sessions not saved on quit");
+        eprintln!("warning: {e}");
+    }
+    Ok(())
+}
+
+fn translate(e: TermEvent) -> Option<Event> {
+    match e {
+        TermEvent::Key(k) if k.kind != KeyEventKind::Release => Some(Event::Key(k)),
+        TermEvent::Paste(s) => Some(Event::Paste(s)),
+        TermEvent::Mouse(m) => Some(Event::Mouse(m)),
+        TermEvent::Resize(w, h) => Some(Event::Resize(w, h)),
+        _ => None,
+    }
+}
+
+fn persist_event(e: PersistEvent) -> Option<Event> {
+    match e {
+        PersistEvent::Saved { .. } => None,
+        PersistEvent::Failed { error, .. } => Some(Event::SaveFailed(error.to_string())),
+    }
+}
+
+/// Carries out one effect. Disk work runs on the blocking pool and reports
+/// back through `ui_tx`.
+fn execute(
+    effect: Effect,
+    model: &mut Model,
+    deps: &mut AppDeps,
+    running: &mut Option<(TurnId, JoinHandle<TurnResult>)>,
+    pipe_tx: &mpsc::UnboundedSender<PipelineEvent>,
+    ui_tx: &mpsc::UnboundedSender<Event>,
+) {
+    match effect {
+        Effect::StartTurn { id, message } => {
+            let req = TurnRequest {
+                id,
+                message,
+                state: model.session.context.clone(),
+                today: deps.today.clone(),
+                started_at: jiff::Timestamp::now().to_string(),
+            };
+            let task = tokio::spawn(run_turn(deps.brain.clone(), deps.kitchen.clone(), deps.settings.clone(), req, pipe_tx.clone()));
+            *running = Some((id, task));
+        }
+        Effect::AbortTurn(id) => {
+            if let Some((rid, task)) = running.take() {
+                if rid == id {
+                    task.abort();
+                } else {
+                    *running = Some((rid, task));
+                }
+            }
+        }
+        Effect::Save => {
+            if let Err(e) = deps.persist.save(model.session.clone()) {
+                let _ = ui_tx.send(Event::SaveFailed(e.to_string()));
+            }
+        }
+        Effect::ListSessions => {
+            let store = deps.store.clone();
+            let tx = ui_tx.clone();
+            tokio::task::spawn_blocking(move || {
+                let report = store.list();
+                let items = report
+                    .sessions
+                    .into_iter()
+                    .map(|s| SessionItem { id: s.id, title: s.title, turns: s.turns, updated: s.updated_at })
+                    .collect();
+                let _ = tx.send(Event::SessionsListed(items));
+            });
+        }
+        Effect::OpenSession(id) => switch(model, deps, Some(id), ui_tx),
+        Effect::NewSession => switch(model, deps, None, ui_tx),
+        Effect::Export { markdown } => {
+            let session = model.session.clone();
+            let dir = deps.exports_dir.clone();
+            let tx = ui_tx.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = tx.send(match write_export(&session, &dir, markdown) {
+                    Ok(path) => Event::Done(format!("exported to {}", path.display())),
+                    Err(e) => Event::Failed(format!("export failed: {e}")),
+                });
+            });
+        }
+        Effect::Quit => model.quitting = true,
+    }
+}
+
+/// Saves and releases the current session, then opens `id` (or a new one).
+fn switch(model: &Model, deps: &AppDeps, id: Option<String>, ui_tx: &mpsc::UnboundedSender<Event>) {
+    let _ = deps.persist.save(model.session.clone());
+    let _ = deps.persist.release(&model.session.id);
+    let store = deps.store.clone();
+    let persist = deps.persist.clone();
+    let (llm, policy) = (deps.llm.clone(), deps.policy.clone());
+    let tx = ui_tx.clone();
+    let current = model.session.id.clone();
+    tokio::task::spawn_blocking(move || {
+        let opened = match id {
+            Some(id) => store.open(&id),
+            None => store.create(jiff::Timestamp::now(), llm, policy),
+        };
+        let _ = tx.send(match opened.and_then(|(s, lock)| persist.hold(lock).map(|_| s)) {
+            Ok(session) => Event::SessionOpened(Box::new(session)),
+            Err(e) => {
+                // Stay on the current session: take its lock back.
+                if let Ok(lock) = store.lock(&current) {
+                    let _ = persist.hold(lock);
+                }
+                Event::Failed(format!("could not open the session: {e}"))
+            }
+        });
+    });
+}
+
+fn write_export(session: &SessionFile, dir: &std::path::Path, markdown: bool) -> Result<PathBuf, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let tz = jiff::tz::TimeZone::system();
+    let (text, ext) = if markdown {
+        (export::to_markdown(session, &tz), "md")
+    } else {
+        (export::to_json(session).map_err(|e| e.to_string())?, "json")
+    };
+    let path = dir.join(format!("{}.{ext}", session.id));
+    crate::session::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+    Ok(path)
+}

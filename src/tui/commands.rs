@@ -1,0 +1,118 @@
+//! Slash commands typed in the message box: `/new`, `/sessions`, `/rename`,
+//! `/export`, `/pin`, `/unpin`, `/why`, `/clear`, `/help`.
+//!
+//! Pure like `update`: changes to the session's context happen here (a pin is
+//! a curation decision, logged like Understand's); IO is returned as effects.
+
+use crate::context::{EntityCuration, why};
+
+use super::effect::Effect;
+use super::model::{Level, Model, Overlay, Role};
+
+/// Every command with its help line.
+pub const COMMANDS: [(&str, &str); 9] = [
+    ("/new", "start a new session"),
+    ("/sessions", "switch to another saved session"),
+    ("/rename NAME", "rename this session"),
+    ("/export md|json", "write this session to the exports folder"),
+    ("/pin REF", "keep an entity in working memory (\"pinned by user\")"),
+    ("/unpin REF", "remove your pin"),
+    ("/why REF", "explain why an entity is (or is not) in working memory"),
+    ("/clear", "start fresh: forget every entity (the transcript stays)"),
+    ("/help", "keys and commands"),
+];
+
+/// Runs a slash command line.
+pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
+    let mut parts = line.trim().splitn(2, char::is_whitespace);
+    let name = parts.next().unwrap_or_default().to_lowercase();
+    let arg = parts.next().unwrap_or_default().trim().to_string();
+    let busy = m.is_running();
+    match name.as_str() {
+        "/help" => m.overlay = Some(Overlay::Help),
+        "/new" if !busy => return vec![Effect::NewSession],
+        "/sessions" if !busy => return vec![Effect::ListSessions],
+        "/rename" if arg.is_empty() => usage(m, "/rename NAME"),
+        "/rename" => {
+            m.session_mut().set_title(&arg);
+            m.header.title = m.session.title.clone();
+            m.status = Some((Level::Info, format!("renamed to “{}”", m.session.title)));
+            return vec![Effect::Save];
+        }
+        "/export" => match arg.to_lowercase().as_str() {
+            "" | "md" | "markdown" => return vec![Effect::Export { markdown: true }],
+            "json" => return vec![Effect::Export { markdown: false }],
+            _ => usage(m, "/export md|json"),
+        },
+        "/pin" | "/unpin" if arg.is_empty() => usage(m, &format!("{name} REF")),
+        "/pin" | "/unpin" if !busy => return pin(m, &name, &arg),
+        "/why" if arg.is_empty() => usage(m, "/why REF"),
+        "/why" => {
+            let text = explain(m, &arg);
+            let turn = m.session.context.turn;
+            m.push_message(Role::Note, text, turn);
+        }
+        "/clear" if !busy => {
+            let c = EntityCuration {
+                clear_all: true,
+                curation_summary: Some("user started fresh (/clear)".into()),
+                ..EntityCuration::default()
+            };
+            let n = m.session.context.registry.len();
+            m.session_mut().context.apply_curation(&c);
+            refresh(m);
+            m.status = Some((Level::Info, format!("started fresh: {n} entities forgotten")));
+            return vec![Effect::Save];
+        }
+        "/new" | "/sessions" | "/pin" | "/unpin" | "/clear" => {
+            m.status = Some((Level::Warn, format!("{name} waits until the turn finishes (Esc cancels it)")));
+        }
+        _ => {
+            m.status = Some((Level::Warn, format!("unknown command {name} — /help lists them")));
+        }
+    }
+    Vec::new()
+}
+
+fn usage(m: &mut Model, form: &str) {
+    m.status = Some((Level::Warn, format!("usage: {form}")));
+}
+
+fn refresh(m: &mut Model) {
+    m.snapshot = m.session.context.snapshot();
+    m.diff = m.baseline.as_ref().map(|b| crate::context::diff(b, &m.snapshot));
+}
+
+fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
+    let context = &mut m.session_mut().context;
+    let ok = if name == "/pin" { context.pin(r) } else { context.unpin(r) };
+    if !ok {
+        let why = if m.session.context.registry.is_live_ref(r) {
+            format!("{r} is not pinned")
+        } else {
+            format!("no entity {r} in this session — the Entities panel lists the refs")
+        };
+        m.status = Some((Level::Warn, why));
+        return Vec::new();
+    }
+    refresh(m);
+    let verb = if name == "/pin" { "pinned" } else { "unpinned" };
+    m.status = Some((Level::Info, format!("{verb} {r}")));
+    vec![Effect::Save]
+}
+
+/// `why` over the session's stored snapshots, plus the live one.
+fn explain(m: &Model, r: &str) -> String {
+    let mut history: Vec<_> = m
+        .session
+        .transcript
+        .iter()
+        .filter(|t| t.error.is_none())
+        .map(|t| t.snapshot())
+        .collect();
+    let live = m.session.context.snapshot();
+    let turn = live.turn;
+    history.retain(|s| s.turn != turn);
+    history.push(live);
+    why(&history, r, turn)
+}

@@ -1,0 +1,339 @@
+//! The UI's state: everything the views read and only `update` writes.
+//!
+//! Plain data grouped by concern (chat, turn lifecycle, pipeline bar, panels,
+//! overlays). No IO here, no terminal, no clock: times come in with events.
+
+use std::sync::Arc;
+
+use ratatui_textarea::TextArea;
+
+use crate::context::{ContextDiff, ContextSnapshot};
+use crate::pipeline::{Node, TurnId};
+use crate::session::SessionFile;
+
+use super::theme::Theme;
+
+const PLACEHOLDER: &str = "Ask Alfred… (Enter sends, Alt+Enter adds a line, F1 or ? for help)";
+
+/// Who wrote a chat message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    User,
+    Alfred,
+    /// A failed turn, shown inline in red with the reason.
+    Error,
+    /// A note from the app (a slash command's answer, a `why`).
+    Note,
+}
+
+/// One message of the chat.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatMessage {
+    pub role: Role,
+    pub text: String,
+    /// The turn it belongs to (0 for notes before the first turn).
+    pub turn: u32,
+    /// Bumped whenever the text changes, so cached layouts know to redo it.
+    pub revision: u64,
+}
+
+/// A pane that can take focus.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Pane {
+    Input,
+    Chat,
+    Entities,
+    Narrative,
+    History,
+}
+
+impl Pane {
+    /// Focus order for Tab.
+    pub const ORDER: [Pane; 5] = [Pane::Input, Pane::Chat, Pane::Entities, Pane::Narrative, Pane::History];
+
+    /// The title shown on the pane's border.
+    pub fn title(self) -> &'static str {
+        match self {
+            Pane::Input => "Message",
+            Pane::Chat => "Chat",
+            Pane::Entities => "Entities",
+            Pane::Narrative => "Narrative",
+            Pane::History => "History",
+        }
+    }
+}
+
+/// Scrolling of one pane: lines from the top, or following the bottom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scroll {
+    /// First visible line when not following.
+    pub offset: usize,
+    /// Stick to the bottom (the chat while nobody scrolled up).
+    pub follow: bool,
+}
+
+impl Default for Scroll {
+    fn default() -> Self {
+        Self { offset: 0, follow: false }
+    }
+}
+
+/// A node's state in the pipeline bar.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub enum NodeStatus {
+    #[default]
+    Waiting,
+    Running,
+    Done { ms: f64, tokens: u64 },
+    Skipped,
+}
+
+/// The pipeline bar of the running (or last) turn.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct PipelineBar {
+    /// Status per node, in [`Node::ALL`] order.
+    pub nodes: [NodeStatus; 5],
+    /// Act progress: steps started / planned.
+    pub act_step: Option<(usize, usize)>,
+    pub total_ms: Option<f64>,
+    pub total_tokens: u64,
+}
+
+impl PipelineBar {
+    /// The status of one node.
+    pub fn status(&self, node: Node) -> NodeStatus {
+        self.nodes[node_index(node)]
+    }
+
+    /// Sets the status of one node.
+    pub fn set(&mut self, node: Node, status: NodeStatus) {
+        self.nodes[node_index(node)] = status;
+    }
+}
+
+fn node_index(node: Node) -> usize {
+    Node::ALL.iter().position(|n| *n == node).unwrap_or(0)
+}
+
+/// The lifecycle of a turn.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TurnState {
+    /// Nothing running.
+    Idle,
+    /// A turn is running; `message` returns to the input if it is cancelled.
+    Running { id: TurnId, message: String, node: Option<Node> },
+    /// The last turn failed; `message` can be retried.
+    Failed { reason: String, message: String },
+}
+
+/// A modal layer over the main screen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Overlay {
+    Help,
+    /// Pick a session to switch to.
+    Sessions { items: Vec<SessionItem>, selected: usize },
+}
+
+/// A row of the session picker.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionItem {
+    pub id: String,
+    pub title: String,
+    pub turns: usize,
+    pub updated: String,
+}
+
+/// How important a status line is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    Info,
+    Warn,
+    Error,
+}
+
+/// The session as the UI shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SessionHeader {
+    pub id: String,
+    pub title: String,
+    /// The brain in use: "offline", "gpt-4.1-mini @ localhost:11434".
+    pub llm: String,
+}
+
+/// A demo script being presented: the messages still to type.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Demo {
+    pub messages: Vec<String>,
+    pub next: usize,
+    /// Seconds between automatic messages (`--auto N`).
+    pub auto_secs: Option<u64>,
+}
+
+/// Everything the UI shows.
+pub struct Model {
+    /// The session: its context state and full transcript.
+    /// Shared with the persist actor: a save is an `Arc` clone, and changes
+    /// copy the file only while a save of it is still in flight.
+    pub session: Arc<SessionFile>,
+    pub header: SessionHeader,
+    pub chat: Vec<ChatMessage>,
+    pub input: TextArea<'static>,
+    /// Sent messages, oldest first, for Up/Down.
+    pub sent: Vec<String>,
+    /// Position in `sent` while browsing history, and the draft it replaced.
+    pub history_cursor: Option<(usize, String)>,
+    pub turn: TurnState,
+    pub bar: PipelineBar,
+    /// The layers as they stand (updated live during a turn).
+    pub snapshot: ContextSnapshot,
+    /// What changed since the previous turn's final snapshot.
+    pub diff: Option<ContextDiff>,
+    /// The previous turn's final snapshot: the baseline of `diff`.
+    pub baseline: Option<ContextSnapshot>,
+    pub focus: Pane,
+    pub zoom: Option<Pane>,
+    pub chat_scroll: Scroll,
+    pub entities_scroll: Scroll,
+    pub narrative_scroll: Scroll,
+    pub history_scroll: Scroll,
+    pub overlay: Option<Overlay>,
+    pub status: Option<(Level, String)>,
+    pub theme: Theme,
+    /// Terminal size (columns, rows).
+    pub size: (u16, u16),
+    /// Animation frame of the spinner (advanced by ticks while a turn runs).
+    pub spinner: usize,
+    /// A script being presented (`alfred demo`).
+    pub demo: Option<Demo>,
+    /// Set when the user asked to quit.
+    pub quitting: bool,
+    next_revision: u64,
+    next_turn_id: u64,
+}
+
+impl Model {
+    /// A model showing `session`, answered by the brain named `llm`.
+    pub fn new(session: SessionFile, llm: &str, theme: Theme) -> Self {
+        let mut input = TextArea::default();
+        input.set_placeholder_text(PLACEHOLDER);
+        let header = SessionHeader {
+            id: session.id.clone(),
+            title: session.title.clone(),
+            llm: llm.to_string(),
+        };
+        let snapshot = session.context.snapshot();
+        let mut model = Self {
+            session: Arc::new(session),
+            header,
+            chat: Vec::new(),
+            input,
+            sent: Vec::new(),
+            history_cursor: None,
+            turn: TurnState::Idle,
+            bar: PipelineBar::default(),
+            snapshot,
+            diff: None,
+            baseline: None,
+            focus: Pane::Input,
+            zoom: None,
+            chat_scroll: Scroll { offset: 0, follow: true },
+            entities_scroll: Scroll::default(),
+            narrative_scroll: Scroll::default(),
+            history_scroll: Scroll::default(),
+            overlay: None,
+            status: None,
+            theme,
+            size: (80, 24),
+            spinner: 0,
+            demo: None,
+            quitting: false,
+            next_revision: 1,
+            next_turn_id: 1,
+        };
+        model.load_transcript();
+        model
+    }
+
+    /// Rebuilds the chat and the diff baseline from the session's transcript.
+    pub fn load_transcript(&mut self) {
+        self.chat.clear();
+        let records: Vec<_> = self.session.transcript.clone();
+        for r in &records {
+            self.push_message(Role::User, r.user.clone(), r.turn);
+            match &r.error {
+                Some(e) => self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn),
+                None => self.push_message(Role::Alfred, r.reply.clone(), r.turn),
+            };
+        }
+        let ok: Vec<_> = records.iter().filter(|r| r.error.is_none()).collect();
+        self.baseline = ok.iter().rev().nth(1).map(|r| r.snapshot());
+        self.snapshot = self.session.context.snapshot();
+        self.diff = self.baseline.as_ref().map(|b| crate::context::diff(b, &self.snapshot));
+        self.sent = records.iter().map(|r| r.user.clone()).collect();
+        self.header.title = self.session.title.clone();
+        self.header.id = self.session.id.clone();
+    }
+
+    /// The session, for changing it (copies only if a save still holds it).
+    pub fn session_mut(&mut self) -> &mut SessionFile {
+        Arc::make_mut(&mut self.session)
+    }
+
+    /// A fresh id for the next turn.
+    pub fn next_turn_id(&mut self) -> TurnId {
+        let id = TurnId(self.next_turn_id);
+        self.next_turn_id += 1;
+        id
+    }
+
+    /// Appends a chat message and returns its index.
+    pub fn push_message(&mut self, role: Role, text: impl Into<String>, turn: u32) -> usize {
+        let revision = self.bump();
+        self.chat.push(ChatMessage { role, text: text.into(), turn, revision });
+        self.chat.len() - 1
+    }
+
+    /// Appends text to a message (a streamed chunk).
+    pub fn append_to(&mut self, index: usize, text: &str) {
+        let revision = self.bump();
+        if let Some(m) = self.chat.get_mut(index) {
+            m.text.push_str(text);
+            m.revision = revision;
+        }
+    }
+
+    fn bump(&mut self) -> u64 {
+        self.next_revision += 1;
+        self.next_revision
+    }
+
+    /// The text in the input box.
+    pub fn input_text(&self) -> String {
+        self.input.lines().join("\n")
+    }
+
+    /// Replaces the input box's text.
+    pub fn set_input(&mut self, text: &str) {
+        let mut input = TextArea::from(text.split('\n').map(str::to_string).collect::<Vec<_>>());
+        input.set_placeholder_text(PLACEHOLDER);
+        input.move_cursor(ratatui_textarea::CursorMove::Bottom);
+        input.move_cursor(ratatui_textarea::CursorMove::End);
+        self.input = input;
+    }
+
+    /// The scroll state of a pane.
+    pub fn scroll_mut(&mut self, pane: Pane) -> Option<&mut Scroll> {
+        match pane {
+            Pane::Chat => Some(&mut self.chat_scroll),
+            Pane::Entities => Some(&mut self.entities_scroll),
+            Pane::Narrative => Some(&mut self.narrative_scroll),
+            Pane::History => Some(&mut self.history_scroll),
+            Pane::Input => None,
+        }
+    }
+
+    /// True while a turn runs.
+    pub fn is_running(&self) -> bool {
+        matches!(self.turn, TurnState::Running { .. })
+    }
+}

@@ -1,0 +1,434 @@
+//! The one mutation point: `update(model, event) -> effects`.
+//!
+//! Pure: no IO, no await, no spawn. Keys become actions through the keymap;
+//! pipeline events of the running turn update the chat, the pipeline bar and
+//! the panels; everything that needs the outside world is returned as an
+//! [`Effect`] for the app loop.
+
+use crossterm::event::{KeyEvent, MouseEventKind};
+
+use crate::context::diff;
+use crate::pipeline::{Node, PipelineEvent};
+
+use super::action::Action;
+use super::commands;
+use super::effect::Effect;
+use super::event::Event;
+use super::keymap::{KeyContext, Keymap};
+use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
+
+/// Lines scrolled by one arrow key or wheel notch.
+const STEP: usize = 1;
+const WHEEL: usize = 3;
+
+/// Applies one event; returns the IO to perform.
+pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
+    match ev {
+        Event::Key(key) => on_key(m, keymap, key),
+        Event::Paste(text) => {
+            if m.focus == Pane::Input && m.overlay.is_none() {
+                m.input.insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
+            }
+            Vec::new()
+        }
+        Event::Mouse(me) => {
+            match me.kind {
+                MouseEventKind::ScrollUp => scroll(m, scroll_target(m), Dir::Up(WHEEL)),
+                MouseEventKind::ScrollDown => scroll(m, scroll_target(m), Dir::Down(WHEEL)),
+                _ => {}
+            }
+            Vec::new()
+        }
+        Event::Resize(w, h) => {
+            m.size = (w, h);
+            Vec::new()
+        }
+        Event::Tick => on_tick(m),
+        Event::Pipeline(pe) => on_pipeline(m, pe),
+        Event::SaveFailed(reason) => {
+            m.status = Some((Level::Error, format!("save failed: {reason} — the session is kept in memory and saved again after the next turn")));
+            Vec::new()
+        }
+        Event::SessionsListed(items) => {
+            if items.is_empty() {
+                m.status = Some((Level::Info, "no saved sessions yet".into()));
+            } else {
+                let selected = items.iter().position(|i| i.id == m.session.id).unwrap_or(0);
+                m.overlay = Some(Overlay::Sessions { items, selected });
+            }
+            Vec::new()
+        }
+        Event::SessionOpened(session) => {
+            let title = if session.title.is_empty() { "a new session".to_string() } else { session.title.clone() };
+            m.session = std::sync::Arc::new(*session);
+            m.load_transcript();
+            m.turn = TurnState::Idle;
+            m.bar = PipelineBar::default();
+            m.overlay = None;
+            m.status = Some((Level::Info, format!("opened {title}")));
+            Vec::new()
+        }
+        Event::Done(text) => {
+            m.status = Some((Level::Info, text));
+            Vec::new()
+        }
+        Event::Failed(text) => {
+            m.status = Some((Level::Error, text));
+            Vec::new()
+        }
+    }
+}
+
+fn on_tick(m: &mut Model) -> Vec<Effect> {
+    if m.is_running() {
+        m.spinner = m.spinner.wrapping_add(1);
+        return Vec::new();
+    }
+    // Demo with --auto: type and send the next message whenever idle.
+    if m.demo.as_ref().is_some_and(|d| d.auto_secs.is_some()) && m.overlay.is_none() && demo_next(m) {
+        return submit(m);
+    }
+    Vec::new()
+}
+
+fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
+    let ctx = KeyContext {
+        typing: m.focus == Pane::Input && m.overlay.is_none(),
+        input_empty: m.input_text().is_empty(),
+    };
+    if let Some(overlay) = &m.overlay {
+        return on_overlay_key(m, keymap, key, overlay.clone());
+    }
+    match keymap.action(key, ctx) {
+        Some(action) => on_action(m, action),
+        None if ctx.typing => {
+            m.history_cursor = None;
+            m.input.input(key);
+            Vec::new()
+        }
+        None => Vec::new(),
+    }
+}
+
+fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
+    let action = keymap.action(key, KeyContext { typing: false, input_empty: true });
+    match (overlay, action) {
+        (_, Some(Action::Quit)) => on_action(m, Action::Quit),
+        (Overlay::Sessions { items, selected }, Some(a)) => {
+            let last = items.len().saturating_sub(1);
+            let selected = match a {
+                Action::ScrollUp => selected.saturating_sub(1),
+                Action::ScrollDown => (selected + 1).min(last),
+                Action::Cancel => {
+                    m.overlay = None;
+                    return Vec::new();
+                }
+                _ => selected,
+            };
+            m.overlay = Some(Overlay::Sessions { items, selected });
+            Vec::new()
+        }
+        (Overlay::Sessions { items, selected }, None) if key.code == crossterm::event::KeyCode::Enter => {
+            m.overlay = None;
+            match items.get(selected) {
+                Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
+                _ => Vec::new(),
+            }
+        }
+        (Overlay::Help, Some(Action::Cancel | Action::Help)) => {
+            m.overlay = None;
+            Vec::new()
+        }
+        (Overlay::Help, None) if matches!(key.code, crossterm::event::KeyCode::Char('q') | crossterm::event::KeyCode::Enter) => {
+            m.overlay = None;
+            Vec::new()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Carries out a user intent.
+pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
+    match action {
+        Action::Submit => return submit(m),
+        Action::Newline => m.input.insert_newline(),
+        Action::Cancel => return cancel(m),
+        Action::Quit => {
+            m.quitting = true;
+            let mut effects = Vec::new();
+            if let TurnState::Running { id, .. } = m.turn {
+                effects.push(Effect::AbortTurn(id));
+            }
+            effects.push(Effect::Quit);
+            return effects;
+        }
+        Action::FocusNext | Action::FocusPrev => {
+            let order = Pane::ORDER;
+            let i = order.iter().position(|p| *p == m.focus).unwrap_or(0);
+            let next = if action == Action::FocusNext { (i + 1) % order.len() } else { (i + order.len() - 1) % order.len() };
+            m.focus = order[next];
+            if m.zoom.is_some() && m.focus != Pane::Input {
+                m.zoom = Some(m.focus);
+            }
+        }
+        Action::ScrollUp => scroll(m, scroll_target(m), Dir::Up(STEP)),
+        Action::ScrollDown => scroll(m, scroll_target(m), Dir::Down(STEP)),
+        Action::PageUp => scroll(m, scroll_target(m), Dir::Up(page(m))),
+        Action::PageDown => scroll(m, scroll_target(m), Dir::Down(page(m))),
+        Action::ScrollTop => scroll(m, scroll_target(m), Dir::Top),
+        Action::ScrollBottom => scroll(m, scroll_target(m), Dir::Bottom),
+        Action::Zoom => {
+            let pane = scroll_target(m);
+            m.zoom = if m.zoom == Some(pane) { None } else { Some(pane) };
+        }
+        Action::Help => m.overlay = Some(Overlay::Help),
+        Action::HistoryPrev => history(m, true),
+        Action::HistoryNext => history(m, false),
+        Action::Retry => return retry(m),
+        Action::DemoNext => {
+            if !demo_next(m) {
+                // Not presenting: a space is just a space.
+                m.input.insert_char(' ');
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// The pane scroll keys act on: the focused one, or the chat while typing.
+fn scroll_target(m: &Model) -> Pane {
+    if m.focus == Pane::Input { Pane::Chat } else { m.focus }
+}
+
+fn page(m: &Model) -> usize {
+    (m.size.1 as usize / 2).max(1)
+}
+
+enum Dir {
+    Up(usize),
+    Down(usize),
+    Top,
+    Bottom,
+}
+
+/// Scrolls a pane; the views clamp the offset to their content. Scrolling
+/// the chat up stops following the bottom; scrolling to the bottom resumes.
+fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
+    let Some(s) = m.scroll_mut(pane) else { return };
+    match dir {
+        Dir::Up(n) => {
+            s.follow = false;
+            s.offset = s.offset.saturating_sub(n);
+        }
+        Dir::Down(n) => s.offset = s.offset.saturating_add(n),
+        Dir::Top => {
+            s.follow = false;
+            s.offset = 0;
+        }
+        Dir::Bottom => {
+            s.offset = usize::MAX / 2;
+            s.follow = pane == Pane::Chat;
+        }
+    }
+}
+
+/// Up/Down in the message box: browse sent messages when the cursor is on the
+/// first (Up) or last (Down) line; otherwise move the cursor.
+fn history(m: &mut Model, back: bool) {
+    let row = m.input.cursor().0;
+    let last_row = m.input.lines().len().saturating_sub(1);
+    let at_edge = if back { row == 0 } else { row == last_row };
+    if !at_edge || m.sent.is_empty() {
+        let key = if back { crossterm::event::KeyCode::Up } else { crossterm::event::KeyCode::Down };
+        m.input.input(KeyEvent::from(key));
+        return;
+    }
+    let (index, draft) = match m.history_cursor.take() {
+        Some((i, draft)) => (Some(i), draft),
+        None => (None, m.input_text()),
+    };
+    let next = match (index, back) {
+        (None, true) => Some(m.sent.len() - 1),
+        (Some(i), true) => Some(i.saturating_sub(1)),
+        (Some(i), false) if i + 1 < m.sent.len() => Some(i + 1),
+        _ => None,
+    };
+    match next {
+        Some(i) => {
+            let text = m.sent[i].clone();
+            m.set_input(&text);
+            m.history_cursor = Some((i, draft));
+        }
+        None => m.set_input(&draft),
+    }
+}
+
+fn demo_next(m: &mut Model) -> bool {
+    let Some(demo) = m.demo.as_mut() else { return false };
+    let Some(msg) = demo.messages.get(demo.next).cloned() else {
+        m.status = Some((Level::Info, "the demo script is done".into()));
+        return false;
+    };
+    demo.next += 1;
+    m.set_input(&msg);
+    true
+}
+
+/// Sends the message in the box, or runs its slash command.
+fn submit(m: &mut Model) -> Vec<Effect> {
+    let text = m.input_text().trim().to_string();
+    if text.is_empty() {
+        return Vec::new();
+    }
+    if text.starts_with('/') {
+        m.set_input("");
+        return commands::run(m, &text);
+    }
+    if m.is_running() {
+        m.status = Some((Level::Warn, "Alfred is still working — wait, or press Esc to cancel the turn".into()));
+        return Vec::new();
+    }
+    m.set_input("");
+    m.history_cursor = None;
+    m.sent.push(text.clone());
+    start_turn(m, text)
+}
+
+fn start_turn(m: &mut Model, message: String) -> Vec<Effect> {
+    let id = m.next_turn_id();
+    let turn = m.session.context.turn + 1;
+    m.push_message(Role::User, message.clone(), turn);
+    m.turn = TurnState::Running { id, message: message.clone(), node: None };
+    m.bar = PipelineBar::default();
+    m.chat_scroll.follow = true;
+    m.status = None;
+    vec![Effect::StartTurn { id, message }]
+}
+
+fn retry(m: &mut Model) -> Vec<Effect> {
+    let TurnState::Failed { message, .. } = m.turn.clone() else {
+        return Vec::new();
+    };
+    if m.input_text().trim() == message.trim() {
+        m.set_input("");
+    }
+    start_turn(m, message)
+}
+
+/// Esc: close an overlay, else cancel the running turn (nothing of it is
+/// kept; the message returns to the box), else leave zoom.
+fn cancel(m: &mut Model) -> Vec<Effect> {
+    if m.overlay.take().is_some() {
+        return Vec::new();
+    }
+    if let TurnState::Running { id, message, .. } = m.turn.clone() {
+        // Drop the partial reply and the user's message of this turn.
+        let turn = m.session.context.turn + 1;
+        while m.chat.last().is_some_and(|c| c.turn == turn && c.role != Role::Note) {
+            m.chat.pop();
+        }
+        m.sent.pop();
+        m.set_input(&message);
+        m.turn = TurnState::Idle;
+        m.bar = PipelineBar::default();
+        m.snapshot = m.session.context.snapshot();
+        m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+        m.focus = Pane::Input;
+        m.status = Some((Level::Info, "turn cancelled — nothing was kept; your message is back in the box".into()));
+        return vec![Effect::AbortTurn(id)];
+    }
+    m.zoom = None;
+    Vec::new()
+}
+
+/// Progress of the running turn; events of other turns are ignored.
+fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
+    let TurnState::Running { id, .. } = &m.turn else { return Vec::new() };
+    if ev.id() != *id {
+        return Vec::new();
+    }
+    match ev {
+        PipelineEvent::TurnStarted { .. } => {}
+        PipelineEvent::NodeStarted { node, .. } => {
+            m.bar.set(node, NodeStatus::Running);
+            if let TurnState::Running { node: n, .. } = &mut m.turn {
+                *n = Some(node);
+            }
+        }
+        PipelineEvent::NodeFinished { node, duration_ms, tokens, .. } => {
+            m.bar.set(node, NodeStatus::Done { ms: duration_ms, tokens });
+            m.bar.total_tokens += tokens;
+        }
+        PipelineEvent::StepStarted { index, total, .. } => m.bar.act_step = Some((index + 1, total)),
+        PipelineEvent::ToolCalled { .. } => {}
+        PipelineEvent::ReplyChunk { text, .. } => {
+            let turn = m.session.context.turn + 1;
+            match m.chat.last() {
+                Some(last) if last.role == Role::Alfred && last.turn == turn => {
+                    let i = m.chat.len() - 1;
+                    m.append_to(i, &text);
+                }
+                _ => {
+                    m.push_message(Role::Alfred, text, turn);
+                }
+            }
+        }
+        PipelineEvent::ContextUpdated { snapshot, .. } => {
+            m.snapshot = *snapshot;
+            m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+        }
+        PipelineEvent::TurnDone { record, state, .. } => return turn_done(m, *record, *state),
+        PipelineEvent::TurnFailed { record, .. } => return turn_failed(m, *record),
+    }
+    Vec::new()
+}
+
+fn turn_done(m: &mut Model, record: crate::record::TurnRecord, state: crate::context::ContextState) -> Vec<Effect> {
+    let turn = record.turn;
+    // The streamed text becomes the final reply.
+    match m.chat.last() {
+        Some(last) if last.role == Role::Alfred && last.turn == turn => {
+            let i = m.chat.len() - 1;
+            if m.chat[i].text != record.reply {
+                m.chat[i].text.clear();
+                m.append_to(i, &record.reply);
+            }
+        }
+        _ => {
+            m.push_message(Role::Alfred, record.reply.clone(), turn);
+        }
+    }
+    for node in Node::ALL {
+        if m.bar.status(node) == NodeStatus::Waiting {
+            m.bar.set(node, NodeStatus::Skipped);
+        }
+    }
+    m.bar.total_ms = record.timings_ms.get("total").copied();
+    m.baseline = Some(m.session.context.snapshot());
+    let now = record.started_at.parse().unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    m.session_mut().push_turn(record, Some(state), now);
+    m.snapshot = m.session.context.snapshot();
+    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    m.header.title = m.session.title.clone();
+    m.turn = TurnState::Idle;
+    vec![Effect::Save]
+}
+
+fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> {
+    let turn = record.turn;
+    let reason = record.error.clone().unwrap_or_else(|| "unknown reason".into());
+    let message = record.user.clone();
+    if m.chat.last().is_some_and(|c| c.role == Role::Alfred && c.turn == turn) {
+        m.chat.pop();
+    }
+    m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
+    let now = record.started_at.parse().unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    m.session_mut().push_turn(record, None, now);
+    m.snapshot = m.session.context.snapshot();
+    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    if m.input_text().is_empty() {
+        m.set_input(&message);
+    }
+    m.turn = TurnState::Failed { reason, message };
+    vec![Effect::Save]
+}

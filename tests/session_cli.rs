@@ -1,0 +1,264 @@
+//! `alfred sessions …` from the outside: the built binary on a sandboxed data dir.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use alfred::context::ContextPolicy;
+use alfred::record::{TurnRecord, TurnStatus};
+use alfred::session::sample::sample_session;
+use alfred::session::{LlmSettings, SessionFile, SessionLock, write_atomic};
+
+struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Self {
+        Self {
+            dir: tempfile::tempdir().expect("temp dir"),
+        }
+    }
+
+    fn data_dir(&self) -> PathBuf {
+        self.dir.path().join("data")
+    }
+
+    fn sessions_dir(&self) -> PathBuf {
+        self.data_dir().join("sessions")
+    }
+
+    /// Saves a session as an earlier run would have.
+    fn put(&self, s: &SessionFile) {
+        std::fs::create_dir_all(self.sessions_dir()).expect("mkdir");
+        let path = self.sessions_dir().join(format!("{}.json", s.id));
+        write_atomic(&path, &s.to_bytes().expect("encode")).expect("write");
+    }
+
+    /// Runs alfred with a cleared environment, UTC, stdin closed.
+    fn run(&self, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_alfred"))
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", self.dir.path())
+            .env("TZ", "UTC")
+            .current_dir(self.dir.path())
+            .arg("--data-dir")
+            .arg(self.data_dir())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run alfred")
+    }
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn session(id: &str, messages: &[&str], updated: &str) -> SessionFile {
+    let llm = LlmSettings::new(
+        "openai",
+        Some("gpt-4.1-mini".into()),
+        "http://localhost:11434/v1",
+    );
+    let created = "2026-11-22T14:30:05Z".parse().expect("time");
+    let mut s = SessionFile::new(id.into(), created, llm, ContextPolicy::default());
+    for (i, m) in messages.iter().enumerate() {
+        let failed = m.contains("fail");
+        let record = TurnRecord {
+            turn: i as u32 + 1,
+            user: (*m).into(),
+            reply: if failed {
+                String::new()
+            } else {
+                format!("Alfred answers: {m}")
+            },
+            status: if failed {
+                TurnStatus::Failed
+            } else {
+                TurnStatus::Ok
+            },
+            error: failed.then(|| "the model timed out; try again".into()),
+            ..TurnRecord::default()
+        };
+        s.push_turn(record, None, updated.parse().expect("time"));
+    }
+    s
+}
+
+#[test]
+fn list_shows_a_table_newest_first_and_warns_about_bad_files() {
+    let sb = Sandbox::new();
+    sb.put(&session(
+        "20261122-143005-aaaa",
+        &["soup for tonight?"],
+        "2026-11-22T14:31:00Z",
+    ));
+    sb.put(&session(
+        "20261123-090000-bbbb",
+        &["weekly meal plan", "no cod"],
+        "2026-11-23T09:05:00Z",
+    ));
+    std::fs::write(
+        sb.sessions_dir().join("20261120-000000-dead.json"),
+        "{\"schema",
+    )
+    .expect("write");
+    let o = sb.run(&["sessions", "list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let lines: Vec<String> = out(&o).lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("ID") && lines[0].contains("TITLE") && lines[0].contains("UPDATED"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("20261123-090000-bbbb  weekly meal plan"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("2026-11-23 09:05") && lines[1].contains("openai gpt-4.1-mini"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("20261122-143005-aaaa  soup for tonight?"),
+        "{lines:?}"
+    );
+    let e = err(&o);
+    assert!(
+        e.starts_with("warning: ") && e.contains("20261120-000000-dead.json"),
+        "{e}"
+    );
+    assert!(e.contains("moved aside"), "{e}");
+}
+
+#[test]
+fn list_grep_shows_the_matching_lines() {
+    let sb = Sandbox::new();
+    sb.put(&session(
+        "s1",
+        &["soup for tonight?", "pasta instead"],
+        "2026-11-22T14:31:00Z",
+    ));
+    sb.put(&session("s2", &["shopping list"], "2026-11-23T09:05:00Z"));
+    let o = sb.run(&["sessions", "list", "--grep", "PASTA"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    assert!(text.starts_with("s1  soup for tonight? (2 turns"), "{text}");
+    assert!(text.contains("    turn 2 user: pasta instead\n"), "{text}");
+    assert!(
+        text.contains("    turn 2 reply: Alfred answers: pasta instead\n"),
+        "{text}"
+    );
+    assert!(!text.contains("s2"), "{text}");
+}
+
+#[test]
+fn show_prints_each_turn_with_its_entity_line_by_prefix() {
+    let sb = Sandbox::new();
+    let mut s = sample_session(10, 3);
+    s.id = "20261122-143005-cafe".into();
+    sb.put(&s);
+    let o = sb.run(&["sessions", "show", "20261122-1430"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    let text = out(&o);
+    assert_eq!(text.matches("\nTurn ").count(), 10, "{text}");
+    assert_eq!(text.matches("  entities: ").count(), 10, "{text}");
+    let tenth = &s.transcript[9].entities;
+    let want = format!("excluded ({})", tenth.excluded[0].r#ref);
+    assert!(text.contains(&want), "{text}");
+}
+
+#[test]
+fn export_writes_markdown_or_the_json_file() {
+    let sb = Sandbox::new();
+    let mut s = sample_session(6, 5);
+    s.id = "20261122-143005-beef".into();
+    sb.put(&s);
+    let md = sb.run(&[
+        "sessions",
+        "export",
+        "20261122-143005-beef",
+        "--format",
+        "md",
+    ]);
+    assert_eq!(md.status.code(), Some(0), "{}", err(&md));
+    let text = out(&md);
+    assert!(text.starts_with(&format!("# {}\n", s.title)), "{text}");
+    assert_eq!(text.matches("\n## Turn ").count(), 6);
+    assert!(
+        text.contains("**Context after this turn**") && text.contains("- Recent ("),
+        "{text}"
+    );
+    let json = sb.run(&[
+        "sessions",
+        "export",
+        "20261122-143005-beef",
+        "--format",
+        "json",
+    ]);
+    let back: SessionFile = serde_json::from_slice(&json.stdout).expect("the export parses");
+    assert_eq!(back.transcript.len(), s.transcript.len());
+    assert_eq!(back.context, s.context);
+}
+
+#[test]
+fn rename_and_rm_work_through_the_lock() {
+    let sb = Sandbox::new();
+    sb.put(&session(
+        "20261122-143005-aaaa",
+        &["plan dinners"],
+        "2026-11-22T14:31:00Z",
+    ));
+    let o = sb.run(&["sessions", "rename", "2026", "Weekly dinners"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(out(&o).contains("to \"Weekly dinners\""), "{}", out(&o));
+    assert!(out(&sb.run(&["sessions", "list"])).contains("Weekly dinners"));
+    // Without a terminal and without --yes, nothing is deleted.
+    let o = sb.run(&["sessions", "rm", "2026"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(err(&o).contains("--yes"), "{}", err(&o));
+    assert!(sb.sessions_dir().join("20261122-143005-aaaa.json").exists());
+    // While this process holds the lock, rm refuses and names us.
+    let held = SessionLock::acquire(&sb.sessions_dir(), "20261122-143005-aaaa").expect("lock");
+    let o = sb.run(&["sessions", "rm", "2026", "--yes"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        err(&o).contains(&format!("pid {}", std::process::id())),
+        "{}",
+        err(&o)
+    );
+    drop(held);
+    let o = sb.run(&["sessions", "rm", "2026", "--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert!(
+        is_empty(&sb.sessions_dir()),
+        "session and lock file are gone"
+    );
+}
+
+#[test]
+fn an_unknown_id_exits_1_pointing_at_the_list() {
+    let sb = Sandbox::new();
+    for args in [
+        &["sessions", "show", "nope"][..],
+        &["sessions", "export", "nope"],
+        &["sessions", "rm", "nope", "--yes"],
+    ] {
+        let o = sb.run(args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert_eq!(
+            err(&o),
+            "error: no session \"nope\"; `alfred sessions list` shows them\n",
+            "{args:?}"
+        );
+    }
+}
+
+fn is_empty(dir: &Path) -> bool {
+    std::fs::read_dir(dir).expect("dir").next().is_none()
+}

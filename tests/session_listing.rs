@@ -1,0 +1,159 @@
+//! Finding sessions: listing order, grep over titles, messages and replies,
+//! and ids given as a unique prefix.
+
+use std::path::{Path, PathBuf};
+
+use alfred::context::ContextPolicy;
+use alfred::record::TurnRecord;
+use alfred::session::{LlmSettings, SessionError, SessionFile, SessionStore};
+use jiff::Timestamp;
+
+fn at(s: &str) -> Timestamp {
+    s.parse().expect("timestamp")
+}
+
+/// A store on a fixed clock, so moved-aside names are predictable.
+fn store(dir: &Path) -> SessionStore {
+    SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
+}
+
+/// A small session with one turn saying `user` and `reply`, updated at `updated`.
+fn small(id: &str, user: &str, reply: &str, updated: &str) -> SessionFile {
+    let llm = LlmSettings::new("offline", None, "https://api.openai.com/v1");
+    let mut s = SessionFile::new(
+        id.into(),
+        at("2026-11-01T10:00:00Z"),
+        llm,
+        ContextPolicy::default(),
+    );
+    let record = TurnRecord {
+        turn: 1,
+        user: user.into(),
+        reply: reply.into(),
+        ..TurnRecord::default()
+    };
+    s.push_turn(record, None, at(updated));
+    s
+}
+
+/// Writes sessions straight to the folder (as an earlier run would have).
+fn write(dir: &Path, s: &SessionFile) -> PathBuf {
+    let path = dir.join(format!("{}.json", s.id));
+    std::fs::write(&path, s.to_bytes().expect("encode")).expect("write");
+    path
+}
+
+#[test]
+fn listing_is_newest_first_by_update_time() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    write(
+        dir,
+        &small("20261101-100000-aaaa", "old", "r", "2026-11-01T10:00:00Z"),
+    );
+    write(
+        dir,
+        &small(
+            "20261101-090000-bbbb",
+            "newest",
+            "r",
+            "2026-11-03T10:00:00Z",
+        ),
+    );
+    write(
+        dir,
+        &small(
+            "20261102-100000-cccc",
+            "middle",
+            "r",
+            "2026-11-02T10:00:00.5Z",
+        ),
+    );
+    let report = store(dir).list();
+    let titles: Vec<&str> = report.sessions.iter().map(|s| s.title.as_str()).collect();
+    assert_eq!(titles, ["newest", "middle", "old"]);
+    assert_eq!(store(dir).most_recent().expect("some").title, "newest");
+    assert!(
+        SessionStore::new(dir.join("none"))
+            .list()
+            .sessions
+            .is_empty(),
+        "a missing folder lists empty"
+    );
+}
+
+#[test]
+fn grep_finds_words_case_insensitively_with_turn_numbers() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    write(
+        dir,
+        &small(
+            "s1",
+            "Any SOUP ideas?",
+            "Try minestrone.",
+            "2026-11-01T10:00:00Z",
+        ),
+    );
+    write(
+        dir,
+        &small(
+            "s2",
+            "pasta tonight",
+            "A soup first, then pasta.",
+            "2026-11-02T10:00:00Z",
+        ),
+    );
+    write(
+        dir,
+        &small("s3", "shopping list", "Done.", "2026-11-03T10:00:00Z"),
+    );
+    let report = store(dir).grep("soup");
+    let ids: Vec<&str> = report.hits.iter().map(|h| h.session.id.as_str()).collect();
+    assert_eq!(ids, ["s2", "s1"], "newest first, only matches");
+    assert_eq!(
+        report.hits[0].lines,
+        ["turn 1 reply: A soup first, then pasta."]
+    );
+    assert_eq!(
+        report.hits[1].lines,
+        ["title: Any SOUP ideas?", "turn 1 user: Any SOUP ideas?"]
+    );
+    assert!(store(dir).grep("risotto").hits.is_empty());
+}
+
+#[test]
+fn ids_resolve_from_a_unique_prefix() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path();
+    for id in [
+        "20261101-100000-aaaa",
+        "20261101-100000-aabb",
+        "20261102-100000-cccc",
+    ] {
+        write(dir, &small(id, "x", "y", "2026-11-01T10:00:00Z"));
+    }
+    let store = store(dir);
+    assert_eq!(
+        store.resolve("20261102").expect("unique"),
+        "20261102-100000-cccc"
+    );
+    assert_eq!(
+        store.resolve("20261101-100000-aaaa").expect("exact"),
+        "20261101-100000-aaaa"
+    );
+    let err = store.resolve("20261101-100000-aa").expect_err("ambiguous");
+    assert!(
+        matches!(err, SessionError::Ambiguous { ref matches, .. } if matches.len() == 2),
+        "{err}"
+    );
+    let err = store.resolve("2027").expect_err("unknown");
+    assert_eq!(
+        err.to_string(),
+        "no session \"2027\"; `alfred sessions list` shows them"
+    );
+    assert!(matches!(
+        store.resolve("../etc"),
+        Err(SessionError::NotFound { .. })
+    ));
+}
