@@ -12,6 +12,7 @@ mod kitchen;
 mod open;
 mod run;
 mod sessions;
+mod tui;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -159,21 +160,11 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
     let startup = start(&cli.global, &env)?;
     let (paths, config) = (&startup.paths, &startup.config);
     let outcome = match &cli.command {
-        None => {
-            // The UI is not built yet, but a first run still seeds the kitchen.
-            kitchen::open_kitchen(paths, config)?;
-            if cli.session.new {
-                not_built("--new", "the terminal UI")
-            } else if cli.session.session.is_some() {
-                not_built("--session", "the terminal UI")
-            } else {
-                not_built("", "the terminal UI")
-            }
-        }
+        None => tui::run(&startup, &cli.session, None, &env)?,
         Some(Command::Run(args)) => run::run(args, &startup, &env)?,
         Some(Command::Sessions(cmd)) => sessions::run(cmd, paths)?,
         Some(Command::Eval(_)) => not_built("eval", "the evaluation arena"),
-        Some(Command::Demo(_)) => not_built("demo", "the terminal UI"),
+        Some(Command::Demo(args)) => tui::run(&startup, &SessionChoice::default(), Some(args), &env)?,
         Some(Command::Kitchen(cmd)) => kitchen::run(cmd, paths, config)?,
         Some(Command::Doctor) => not_built("doctor", "the LLM backend"),
     };

@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
-use futures::{FutureExt, StreamExt};
+use futures::StreamExt;
 use ratatui::DefaultTerminal;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -57,7 +57,7 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
     if let Ok(size) = terminal.size() {
         model.size = (size.width, size.height);
     }
-    terminal.draw(|f| draw(f, &model, &deps.keymap, &mut cache))?;
+    redraw(terminal, &mut model, &deps.keymap, &mut cache)?;
     loop {
         let first = tokio::select! {
             Some(Ok(e)) = term.next() => translate(e),
@@ -75,9 +75,8 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
         while let Ok(e) = ui_rx.try_recv() {
             queue.push(e);
         }
-        while let Some(Some(Ok(e))) = term.next().now_or_never() {
-            queue.extend(translate(e));
-        }
+        // (Terminal events are not drained here: polling crossterm's stream
+        // outside select! can lose its wake-up.)
         for ev in queue {
             for effect in update(&mut model, &deps.keymap, ev) {
                 execute(effect, &mut model, &mut deps, &mut running, &pipe_tx, &ui_tx);
@@ -86,7 +85,7 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
         if model.quitting {
             break;
         }
-        terminal.draw(|f| draw(f, &model, &deps.keymap, &mut cache))?;
+        redraw(terminal, &mut model, &deps.keymap, &mut cache)?;
     }
     if let Some((_, task)) = running.take() {
         task.abort();
@@ -95,6 +94,18 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
     if let Err(e) = deps.persist.flush().await {
         tracing::error!(error = %e, "sessions not saved on quit");
         eprintln!("warning: {e}");
+    }
+    Ok(())
+}
+
+/// Draws a frame and tells the model how the chat was laid out.
+fn redraw(terminal: &mut DefaultTerminal, model: &mut Model, keymap: &Keymap, cache: &mut Caches) -> std::io::Result<()> {
+    let mut extent = None;
+    terminal.draw(|f| extent = draw(f, model, keymap, cache))?;
+    if let Some(e) = extent
+        && (e.total, e.height) != model.chat_extent
+    {
+        update(model, keymap, Event::ChatLaidOut { total: e.total, height: e.height });
     }
     Ok(())
 }

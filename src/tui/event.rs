@@ -29,4 +29,6 @@ pub enum Event {
     Done(String),
     /// A command the app ran failed, in words.
     Failed(String),
+    /// The chat was laid out: lines in the transcript, lines in view.
+    ChatLaidOut { total: usize, height: usize },
 }

@@ -108,10 +108,18 @@ impl Keymap {
     }
 
     /// The first key of an action, for the hint line ("Ctrl+C").
+    /// Keys that work anywhere come first, then those of the message box.
     pub fn first_key(&self, action: Action) -> Option<String> {
+        let rank = |s: &Scope| match s {
+            Scope::Any => 0,
+            Scope::Input => 1,
+            Scope::EmptyInput => 2,
+            Scope::Pane => 3,
+        };
         self.bindings
             .iter()
-            .find(|(_, _, a)| *a == action)
+            .filter(|(_, _, a)| *a == action)
+            .min_by_key(|(s, _, _)| rank(s))
             .map(|(_, c, _)| combo_name(*c))
     }
 }

@@ -64,18 +64,12 @@ impl Pane {
 }
 
 /// Scrolling of one pane: lines from the top, or following the bottom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Scroll {
     /// First visible line when not following.
     pub offset: usize,
     /// Stick to the bottom (the chat while nobody scrolled up).
     pub follow: bool,
-}
-
-impl Default for Scroll {
-    fn default() -> Self {
-        Self { offset: 0, follow: false }
-    }
 }
 
 /// A node's state in the pipeline bar.
@@ -193,6 +187,8 @@ pub struct Model {
     pub focus: Pane,
     pub zoom: Option<Pane>,
     pub chat_scroll: Scroll,
+    /// The chat's last layout: transcript lines and lines in view.
+    pub chat_extent: (usize, usize),
     pub entities_scroll: Scroll,
     pub narrative_scroll: Scroll,
     pub history_scroll: Scroll,
@@ -237,6 +233,7 @@ impl Model {
             focus: Pane::Input,
             zoom: None,
             chat_scroll: Scroll { offset: 0, follow: true },
+            chat_extent: (0, 0),
             entities_scroll: Scroll::default(),
             narrative_scroll: Scroll::default(),
             history_scroll: Scroll::default(),

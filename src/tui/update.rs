@@ -76,6 +76,10 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             m.status = Some((Level::Error, text));
             Vec::new()
         }
+        Event::ChatLaidOut { total, height } => {
+            m.chat_extent = (total, height);
+            Vec::new()
+        }
     }
 }
 
@@ -214,6 +218,9 @@ enum Dir {
 /// Scrolls a pane; the views clamp the offset to their content. Scrolling
 /// the chat up stops following the bottom; scrolling to the bottom resumes.
 fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
+    if pane == Pane::Chat {
+        return scroll_chat(m, dir);
+    }
     let Some(s) = m.scroll_mut(pane) else { return };
     match dir {
         Dir::Up(n) => {
@@ -230,6 +237,23 @@ fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
             s.follow = pane == Pane::Chat;
         }
     }
+}
+
+/// The chat knows its extent, so scrolling is exact: scrolling up from the
+/// bottom starts where the view is; reaching the bottom follows it again.
+fn scroll_chat(m: &mut Model, dir: Dir) {
+    let (total, height) = m.chat_extent;
+    let max = total.saturating_sub(height);
+    let s = &mut m.chat_scroll;
+    let at = if s.follow { max } else { s.offset.min(max) };
+    let to = match dir {
+        Dir::Up(n) => at.saturating_sub(n),
+        Dir::Down(n) => at.saturating_add(n),
+        Dir::Top => 0,
+        Dir::Bottom => max,
+    };
+    s.offset = to.min(max);
+    s.follow = to >= max;
 }
 
 /// Up/Down in the message box: browse sent messages when the cursor is on the

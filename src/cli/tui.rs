@@ -1,0 +1,90 @@
+//! `alfred` (the terminal UI) and `alfred demo`: open the session, start the
+//! persist actor, set the terminal up, run the app loop, and restore the
+//! terminal whatever happens (ratatui's panic hook restores it on a panic).
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+
+use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
+
+use crate::headless::{read_script, script_messages};
+use crate::session::persist::spawn_persist;
+use crate::tui::app::{self, AppDeps};
+use crate::tui::keymap::Keymap;
+use crate::tui::model::{Demo, Model};
+use crate::tui::theme::Theme;
+
+use super::open::{engine, open_session, store};
+use super::{CliError, DemoArgs, Outcome, SessionChoice, Startup};
+
+/// The demo script shipped in the binary.
+pub const DEFAULT_DEMO: &str = include_str!("../../assets/demo/meal-planning.txt");
+
+/// Opens the UI on the chosen session (a new one for a demo).
+pub fn run(
+    startup: &Startup,
+    choice: &SessionChoice,
+    demo: Option<&DemoArgs>,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Outcome, CliError> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(CliError::Unavailable(
+            "the UI needs a terminal; for turns without one use `alfred run -m MESSAGE` (add --json for records)".into(),
+        ));
+    }
+    let config = &startup.config;
+    let keymap = Keymap::from_config(&config.keys).map_err(|e| {
+        CliError::Unavailable(format!("config error in {}: {e}", startup.paths.config_file.display()))
+    })?;
+    let demo = demo.map(demo_script).transpose()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Unavailable(format!("cannot start the async runtime: {e}")))?;
+    runtime.block_on(async {
+        let engine = engine(startup, env)?;
+        let sessions = Arc::new(store(&startup.paths));
+        let choice = if demo.is_some() { SessionChoice { new: true, session: None } } else { choice.clone() };
+        let opened = open_session(&sessions, &choice, &engine.llm, config)?;
+        let (persist, persist_events) = spawn_persist(startup.paths.sessions_dir.clone());
+        persist.hold(opened.lock)?;
+        let mut model = Model::new(opened.session, &engine.brain.name(), Theme::named(config.ui.theme));
+        model.demo = demo;
+        let deps = AppDeps {
+            brain: engine.brain,
+            kitchen: engine.kitchen,
+            settings: engine.settings,
+            persist,
+            persist_events,
+            store: sessions,
+            keymap,
+            llm: engine.llm,
+            policy: config.context.clone(),
+            exports_dir: startup.paths.data_dir.join("exports"),
+            today: super::kitchen::today().to_string(),
+        };
+        let mut terminal = ratatui::init();
+        let mut stdout = std::io::stdout();
+        let _ = crossterm::execute!(stdout, EnableBracketedPaste);
+        if config.ui.mouse {
+            let _ = crossterm::execute!(stdout, EnableMouseCapture);
+        }
+        let result = app::run(&mut terminal, model, deps).await;
+        let _ = crossterm::execute!(stdout, DisableMouseCapture, DisableBracketedPaste);
+        ratatui::restore();
+        result.map_err(|e| CliError::Unavailable(format!("the terminal failed: {e}")))?;
+        Ok(Outcome::Done)
+    })
+}
+
+/// The demo's messages: the built-in script, or a file.
+fn demo_script(args: &DemoArgs) -> Result<Demo, CliError> {
+    let messages = match args.script.as_deref() {
+        None | Some("meal-planning") => script_messages(DEFAULT_DEMO),
+        Some(path) => read_script(std::path::Path::new(path)).map_err(CliError::Unavailable)?,
+    };
+    if messages.is_empty() {
+        return Err(CliError::Unavailable("the demo script has no messages".into()));
+    }
+    Ok(Demo { messages, next: 0, auto_secs: args.auto })
+}

@@ -1,0 +1,168 @@
+//! The Narrative panel: layer 2, what happened each turn and why.
+//!
+//! The turns kept in full, newest first — what was asked, the steps and their
+//! outcomes, Understand's curation, the result — then the compressed
+//! earlier narrative. A view: it reads the `NarrativeView`, writes nothing.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use super::text::{ScrolledPanel, labeled, wrap};
+use crate::context::TurnExecutionSummary;
+use crate::context::snapshot::NarrativeView;
+use crate::tui::theme::Theme;
+
+/// The Narrative panel.
+pub struct NarrativePanel<'a> {
+    pub narrative: &'a NarrativeView,
+    /// Lines scrolled from the top.
+    pub scroll: usize,
+    pub focused: bool,
+    pub theme: &'a Theme,
+}
+
+impl NarrativePanel<'_> {
+    /// The panel's content laid out for `width` cells.
+    pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let n = self.narrative;
+        if n.turns.is_empty() && n.earlier.trim().is_empty() {
+            return wrap(
+                "Nothing yet — the narrative of each turn appears here.",
+                width,
+            )
+            .into_iter()
+            .map(|l| Line::styled(l, t.dim))
+            .collect();
+        }
+        let mut out = Vec::new();
+        for turn in n.turns.iter().rev() {
+            out.extend(self.turn_lines(turn, width));
+            out.push(Line::default());
+        }
+        if !n.earlier.trim().is_empty() {
+            out.push(Line::styled("Earlier (compressed)", t.heading));
+            out.extend(
+                wrap(n.earlier.trim(), width)
+                    .into_iter()
+                    .map(|l| Line::styled(l, t.dim)),
+            );
+        } else if !out.is_empty() {
+            out.pop();
+        }
+        out
+    }
+
+    fn turn_lines(&self, s: &TurnExecutionSummary, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let label = |text: &str| Span::styled(text.to_string(), t.dim);
+        let field = |out: &mut Vec<Line<'static>>, name: &str, text: &str, style: Style| {
+            if !text.trim().is_empty() {
+                out.extend(labeled(label(name), text.trim(), style, width, 2));
+            }
+        };
+        let mut out = vec![Line::styled(
+            format!("Turn {} · {}", s.turn_number, s.conversation_phase.as_str()),
+            t.heading,
+        )];
+        let asked = format!("“{}”", s.user_message.trim());
+        field(
+            &mut out,
+            "asked: ",
+            &asked,
+            t.user.remove_modifier(Modifier::BOLD),
+        );
+        field(&mut out, "goal: ", &s.goal, t.text);
+        for (i, step) in s.steps.iter().enumerate() {
+            let number = format!("{:>2}. ", i + 1);
+            let indent = super::text::width(&number);
+            out.extend(labeled(
+                label(&number),
+                &step_text(step),
+                t.text,
+                width,
+                indent,
+            ));
+            if let Some(note) = step.note.as_deref().filter(|n| !n.trim().is_empty()) {
+                let pad = Span::styled(format!("{}note: ", " ".repeat(indent)), t.dim);
+                out.extend(labeled(pad, note.trim(), t.dim, width, indent + 2));
+            }
+        }
+        field(&mut out, "curation: ", &curation(s), t.accent);
+        if let Some(c) = &s.analysis_conclusions {
+            field(&mut out, "concluded: ", c, t.text);
+        }
+        if let Some(b) = &s.blocked_reason {
+            field(&mut out, "blocked: ", b, t.error);
+        }
+        field(
+            &mut out,
+            "result: ",
+            &s.response_summary,
+            t.alfred.remove_modifier(Modifier::BOLD),
+        );
+        field(&mut out, "next: ", &s.natural_next, t.dim);
+        out
+    }
+}
+
+/// "read recipes → Found 9 recipes".
+fn step_text(step: &crate::context::StepExecutionSummary) -> String {
+    let kind = [step.step_type.trim(), step.subdomain.trim()]
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let what = if kind.is_empty() {
+        step.description.trim()
+    } else {
+        kind.as_str()
+    };
+    match step.outcome.trim() {
+        "" if kind.is_empty() => what.to_string(),
+        "" => format!("{what}: {}", step.description.trim()),
+        outcome => format!("{what} → {outcome}"),
+    }
+}
+
+/// Understand's curation in one line: its summary, else the refs it moved.
+fn curation(s: &TurnExecutionSummary) -> String {
+    if let Some(c) = s
+        .curation_summary
+        .as_deref()
+        .filter(|c| !c.trim().is_empty())
+    {
+        return c.to_string();
+    }
+    let mut parts = Vec::new();
+    if !s.demoted_refs.is_empty() {
+        parts.push(format!("demoted {}", s.demoted_refs.join(", ")));
+    }
+    if !s.retained_refs.is_empty() {
+        parts.push(format!("retained {}", s.retained_refs.join(", ")));
+    }
+    parts.join("; ")
+}
+
+impl Widget for NarrativePanel<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let lines = self.lines(ScrolledPanel::inner_width(area));
+        let n = self.narrative.turns.len();
+        let title = match n {
+            0 => " Narrative ".to_string(),
+            1 => " Narrative · 1 turn ".to_string(),
+            n => format!(" Narrative · {n} turns "),
+        };
+        ScrolledPanel {
+            title: Line::from(title),
+            lines,
+            scroll: self.scroll,
+            focused: self.focused,
+            theme: self.theme,
+        }
+        .render(area, buf);
+    }
+}

@@ -1,0 +1,204 @@
+//! The seeds' turn-3 state (no french toast, no wings) through the panels:
+//! what a developer sees after the demotion.
+
+use super::tests_support::{model_with, render_screen, render_widget, seed_turn3, seed_turn5};
+use super::{EntityPanel, HistoryPanel, NarrativePanel};
+use crate::tui::theme::Theme;
+
+#[test]
+fn seed_turn3_entities_show_the_demotions_with_reasons() {
+    let (_, after, d) = seed_turn3();
+    let theme = Theme::dark();
+    let panel = EntityPanel {
+        snapshot: &after,
+        diff: Some(&d),
+        scroll: 0,
+        focused: true,
+        theme: &theme,
+    };
+    let screen = render_widget(panel, 60, 30);
+    insta::assert_snapshot!("seed_turn3_entities_60x30", screen);
+
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{screen}"))
+    };
+    let excluded = at("Excluded this turn (2)");
+    for (r, label, reason) in [
+        (
+            "recipe_5",
+            "Chai French Toast",
+            "demoted: user said no french toast",
+        ),
+        (
+            "recipe_6",
+            "Dry Rub Wings",
+            "demoted: user doesn't feel like wings",
+        ),
+    ] {
+        let row = at(&format!("↓ {r}"));
+        assert!(row > excluded, "{r} listed under Excluded this turn");
+        assert!(
+            lines[row].contains(label) && lines[row].contains("[read]"),
+            "{}",
+            lines[row]
+        );
+        assert!(
+            lines[row + 1].contains(reason),
+            "reason under {r}: {}",
+            lines[row + 1]
+        );
+    }
+    assert!(
+        lines[1].contains("turn 3 · window 2 · ↓2 demoted"),
+        "{}",
+        lines[1]
+    );
+    // 59 inventory rows collapse into one line; nothing else mentions inv_.
+    let inv: Vec<&&str> = lines.iter().filter(|l| l.contains("inv_")).collect();
+    assert_eq!(inv.len(), 1, "{inv:?}");
+    assert!(
+        inv[0].contains("inv_1..inv_59  59 inventory items"),
+        "{}",
+        inv[0]
+    );
+    assert!(inv[0].ends_with(" [read] t2 │"), "{}", inv[0]);
+    // The seven remaining recipes are listed one per row.
+    let recent = at("Recent (66)");
+    for r in ["recipe_1", "recipe_3", "recipe_4", "recipe_8", "recipe_9"] {
+        assert!(at(&format!("  {r} ")) > recent, "{r} under Recent");
+    }
+    assert!(at("Pending, unsaved (1)") > recent);
+    assert!(lines[at("gen_meal_1") + 1].contains("needs save confirmation"));
+    assert!(screen.contains("Background: 0"));
+}
+
+#[test]
+fn seed_turn2_marks_the_new_reads_and_counts_them_on_the_collapsed_line() {
+    let (before, _, _) = seed_turn3();
+    let empty = crate::context::ContextSnapshot::default();
+    let d = crate::context::diff(&empty, &before);
+    let theme = Theme::dark();
+    let panel = EntityPanel {
+        snapshot: &before,
+        diff: Some(&d),
+        scroll: 0,
+        focused: false,
+        theme: &theme,
+    };
+    let screen = render_widget(panel, 60, 30);
+    insta::assert_snapshot!("seed_turn2_entities_new_60x30", screen);
+    assert!(
+        screen.contains("+ inv_1..inv_59  59 inventory items (+59 new)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("+ recipe_1..recipe_9  9 recipes (+9 new)"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn seed_turn3_narrative_newest_first() {
+    let (_, after, _) = seed_turn3();
+    let theme = Theme::dark();
+    let panel = NarrativePanel {
+        narrative: &after.narrative,
+        scroll: 0,
+        focused: false,
+        theme: &theme,
+    };
+    let screen = render_widget(panel, 60, 30);
+    insta::assert_snapshot!("seed_turn3_narrative_60x30", screen);
+    let t3 = screen.find("Turn 3 · narrowing").expect("turn 3");
+    let t2 = screen.find("Turn 2 · narrowing").expect("turn 2");
+    let earlier = screen.find("Earlier (compressed)").expect("earlier");
+    assert!(t3 < t2 && t2 < earlier, "{screen}");
+    assert!(
+        screen.contains("curation: Demoted recipe_5, recipe_6"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(" 1. read recipes → Found 9 recipes"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn seed_turn3_history_in_full_newest_first() {
+    let (_, after, _) = seed_turn3();
+    let theme = Theme::dark();
+    let panel = HistoryPanel {
+        conversation: &after.conversation,
+        scroll: 0,
+        focused: false,
+        theme: &theme,
+    };
+    let screen = render_widget(panel, 60, 30);
+    insta::assert_snapshot!("seed_turn3_history_60x30", screen);
+    let t3 = screen.find("Turn 3").expect("turn 3");
+    let t1 = screen.find("Turn 1").expect("turn 1");
+    assert!(t3 < t1, "{screen}");
+    assert!(
+        screen.contains("User: lets not do the french toast or wings"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn seed_turn3_wide_screen_120x40() {
+    let (_, after, d) = seed_turn3();
+    let mut model = model_with(after, Some(d));
+    model.status = Some((crate::tui::model::Level::Info, "saved".to_string()));
+    let (screen, layout) = render_screen(&model, 120, 40);
+    insta::assert_snapshot!("seed_turn3_wide_120x40", screen);
+    let chat = layout.chat().expect("chat shown beside the panels");
+    assert_eq!((chat.x, chat.width), (0, 66));
+    assert!(
+        screen
+            .lines()
+            .next()
+            .is_some_and(|l| l.starts_with("alfred · Meal planning · turn 3 · offline"))
+    );
+    assert!(screen.lines().next().is_some_and(|l| l.ends_with("saved")));
+}
+
+#[test]
+fn seed_turn5_shows_retained_dropped_and_aged_out() {
+    let (after, d) = seed_turn5();
+    let theme = Theme::dark();
+    let panel = EntityPanel {
+        snapshot: &after,
+        diff: Some(&d),
+        scroll: 0,
+        focused: true,
+        theme: &theme,
+    };
+    let screen = render_widget(panel, 60, 16);
+    insta::assert_snapshot!("seed_turn5_entities_60x16", screen);
+    let lines: Vec<&str> = screen.lines().collect();
+    let at = |needle: &str| {
+        lines
+            .iter()
+            .position(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{screen}"))
+    };
+    assert!(
+        !screen.contains("Recent ("),
+        "everything aged out: {screen}"
+    );
+    let retained = at("→ recipe_3");
+    assert!(retained > at("Retained (1)"));
+    assert!(lines[retained + 1].contains("moved: user picked it for Sunday"));
+    let dropped = at("× gen_meal_1");
+    assert!(dropped > at("Dropped this turn (1)"));
+    assert!(lines[dropped].contains("Weekly Plan") && lines[dropped].contains("[dropped] t5"));
+    assert!(lines[dropped + 1].contains("dropped: user said forget the plan"));
+    assert!(
+        screen.contains("Background: 67 · ↓65 demoted this turn"),
+        "{screen}"
+    );
+}

@@ -1,0 +1,311 @@
+//! Test helpers for the views: render a widget or the whole screen into a
+//! `TestBackend` and read the buffer back as text; the seeds' turn-3 state.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::widgets::Widget;
+use serde_json::{Value, json};
+use unicode_width::UnicodeWidthStr;
+
+use super::{ScreenLayout, layout, render_panels};
+use crate::context::{
+    ContextDiff, ContextPolicy, ContextSnapshot, ContextState, ConversationPhase, ConversationTurn,
+    EntityCuration, Extractive, RefAction, RefDecision, RetentionDecision, StepExecutionSummary,
+    Table, TurnExecutionSummary, diff,
+};
+use crate::session::SessionFile;
+use crate::tui::model::Model;
+use crate::tui::theme::Theme;
+
+/// The seed recipes, in assets/seed/recipes.json order.
+pub const RECIPES: [&str; 9] = [
+    "Kerala Cod Curry",
+    "Miso Glazed Air Fryer Cod",
+    "Air Fryer Paneer Tikka",
+    "Chicken Tikka Bites",
+    "Chai French Toast",
+    "Dry Rub Wings",
+    "Cod Assam Pedas",
+    "Thai Pad See Ew",
+    "Thai Yellow Curry",
+];
+
+/// The buffer as lines of text, wide characters counted once (as a terminal
+/// shows them), trailing spaces trimmed.
+pub fn buffer_to_string(terminal: &Terminal<TestBackend>) -> String {
+    let buf = terminal.backend().buffer();
+    let area = buf.area;
+    let mut out = String::new();
+    for y in area.top()..area.bottom() {
+        let mut line = String::new();
+        let mut skip = 0usize;
+        for x in area.left()..area.right() {
+            let symbol = buf[(x, y)].symbol();
+            if skip == 0 {
+                line.push_str(symbol);
+            }
+            skip = skip.max(symbol.width()).saturating_sub(1);
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Renders one widget filling a `width`×`height` screen.
+pub fn render_widget(widget: impl Widget, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| f.render_widget(widget, f.area()))
+        .expect("draw");
+    buffer_to_string(&terminal)
+}
+
+/// Renders the panels of `model` (chat and input left empty) at a size.
+pub fn render_screen(model: &Model, width: u16, height: u16) -> (String, ScreenLayout) {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    let mut shown = None;
+    terminal
+        .draw(|f| {
+            let l = layout(f.area(), model);
+            render_panels(f, &l, model);
+            shown = Some(l);
+        })
+        .expect("draw");
+    let l = shown.expect("drawn");
+    (buffer_to_string(&terminal), l)
+}
+
+/// A model over a snapshot, with the dark theme and the offline brain.
+pub fn model_with(snapshot: ContextSnapshot, diff: Option<ContextDiff>) -> Model {
+    let mut session = SessionFile::new(
+        "s-7f3a".to_string(),
+        jiff::Timestamp::UNIX_EPOCH,
+        Default::default(),
+        ContextPolicy::default(),
+    );
+    session.title = "Meal planning".to_string();
+    let mut m = Model::new(session, "offline", Theme::dark());
+    m.snapshot = snapshot;
+    m.diff = diff;
+    m
+}
+
+/// The display column where `needle` starts in `line`.
+pub fn column_of(line: &str, needle: &str) -> Option<usize> {
+    line.find(needle).map(|i| line[..i].width())
+}
+
+fn inventory_names() -> Vec<String> {
+    let items: Value =
+        serde_json::from_str(include_str!("../../../assets/seed/inventory.json")).expect("json");
+    items
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|i| i["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn step(
+    step_type: &str,
+    subdomain: &str,
+    description: &str,
+    outcome: &str,
+) -> StepExecutionSummary {
+    StepExecutionSummary {
+        description: description.to_string(),
+        step_type: step_type.to_string(),
+        subdomain: subdomain.to_string(),
+        outcome: outcome.to_string(),
+        ..Default::default()
+    }
+}
+
+fn record(
+    s: &mut ContextState,
+    summary: TurnExecutionSummary,
+    user: &str,
+    reply: &str,
+    refs: &[&str],
+) {
+    let exchange = ConversationTurn {
+        turn: summary.turn_number,
+        user: user.to_string(),
+        assistant: reply.to_string(),
+        assistant_summary: None,
+        entities_mentioned: refs.iter().map(|r| r.to_string()).collect(),
+    };
+    s.record_turn(summary, exchange);
+    s.fold_all(&mut Extractive);
+}
+
+/// The seeds' conversation through turn 3: the snapshots after turns 2 and
+/// 3, and the diff between them.
+pub fn seed_turn3() -> (ContextSnapshot, ContextSnapshot, ContextDiff) {
+    let (s, before) = seed_state();
+    let after = s.snapshot();
+    let d = diff(&before, &after);
+    (before, after, d)
+}
+
+/// Turns 4 and 5 after the seeds: nothing is mentioned at turn 4; at turn 5
+/// the user keeps the paneer tikka for Sunday and forgets the plan, and
+/// everything read at turn 2 ages out of the window.
+pub fn seed_turn5() -> (ContextSnapshot, ContextDiff) {
+    let (mut s, _) = seed_state();
+    let t = s.begin_turn();
+    let quiet = TurnExecutionSummary {
+        turn_number: t,
+        user_message: "what wine goes with curry?".into(),
+        response_summary: "Suggested an off-dry riesling".into(),
+        ..Default::default()
+    };
+    record(
+        &mut s,
+        quiet,
+        "what wine goes with curry?",
+        "An off-dry riesling.",
+        &[],
+    );
+    let before = s.snapshot();
+    s.begin_turn();
+    s.apply_curation(&EntityCuration {
+        retain_active: vec![RetentionDecision {
+            r#ref: "recipe_3".into(),
+            reason: "user picked it for Sunday".into(),
+        }],
+        drop: vec![RefDecision::new("gen_meal_1", "user said forget the plan")],
+        ..Default::default()
+    });
+    let after = s.snapshot();
+    let d = diff(&before, &after);
+    (after, d)
+}
+
+/// The seeds' state after turn 3, and the snapshot after turn 2.
+fn seed_state() -> (ContextState, ContextSnapshot) {
+    let mut s = ContextState::new(ContextPolicy::default());
+    let t = s.begin_turn();
+    let plan = s.registry.register_generated(
+        Table::MealPlans,
+        "Weekly Plan",
+        json!({"name": "Weekly Plan", "slots": ["Sun dinner", "Wed dinner"]}),
+        t,
+    );
+    let turn1 = TurnExecutionSummary {
+        turn_number: t,
+        user_message: "can you help me plan some meals?".into(),
+        goal: "Start a weekly meal plan".into(),
+        decision: "propose".into(),
+        steps: vec![step(
+            "generate",
+            "meal_plans",
+            "Draft an empty weekly plan",
+            "Drafted an empty plan for Sun and Wed",
+        )],
+        response_summary: "Offered to plan from saved recipes or new ideas".into(),
+        conversation_phase: ConversationPhase::Exploring,
+        ..Default::default()
+    };
+    record(
+        &mut s,
+        turn1,
+        "can you help me plan some meals?",
+        "Absolutely! You usually cook on Sundays and Wednesdays, and you like simple, beginner-friendly meals with leftovers for lunch. Would you like to pick from your saved recipes, or try something new?",
+        &[&plan],
+    );
+
+    let t = s.begin_turn();
+    s.apply_curation(&EntityCuration {
+        retain_active: vec![RetentionDecision {
+            r#ref: plan.clone(),
+            reason: "user's ongoing weekly plan".into(),
+        }],
+        ..Default::default()
+    });
+    for (i, name) in RECIPES.iter().enumerate() {
+        s.registry
+            .register_row(Table::Recipes, &format!("r-{i}"), name, RefAction::Read, t);
+    }
+    for (i, name) in inventory_names().iter().enumerate() {
+        s.registry.register_row(
+            Table::Inventory,
+            &format!("i-{i}"),
+            name,
+            RefAction::Read,
+            t,
+        );
+    }
+    let turn2 = TurnExecutionSummary {
+        turn_number: t,
+        user_message: "lets not do cod this week?".into(),
+        goal: "Find cod-free options that fit the pantry".into(),
+        decision: "plan_direct".into(),
+        steps: vec![
+            step("read", "recipes", "Read saved recipes", "Found 9 recipes"),
+            step("read", "inventory", "Read the pantry", "Found 59 items"),
+            step(
+                "analyze",
+                "recipes",
+                "Exclude cod and match the pantry",
+                "6 cod-free recipes fit",
+            ),
+        ],
+        retained_refs: vec![plan.clone()],
+        curation_summary: Some(format!("Retained {plan} (user's ongoing weekly plan)")),
+        analysis_conclusions: Some("6 recipes work with the inventory, no cod".into()),
+        response_summary: "Presented 6 cod-free options".into(),
+        conversation_phase: ConversationPhase::Narrowing,
+        natural_next: "User narrows the list or picks".into(),
+        ..Default::default()
+    };
+    record(
+        &mut s,
+        turn2,
+        "lets not do cod this week?",
+        "Here are 6 recipes that fit your pantry (no cod): Air Fryer Paneer Tikka, Chicken Tikka Bites, Chai French Toast, Dry Rub Wings, Pad See Ew, Yellow Curry.",
+        &[
+            "recipe_3", "recipe_4", "recipe_5", "recipe_6", "recipe_8", "recipe_9",
+        ],
+    );
+    let before = s.snapshot();
+
+    let t = s.begin_turn();
+    s.apply_curation(&EntityCuration {
+        demote: vec![
+            RefDecision::new("recipe_5", "user said no french toast"),
+            RefDecision::new("recipe_6", "user doesn't feel like wings"),
+        ],
+        curation_summary: Some("Demoted recipe_5, recipe_6".into()),
+        ..Default::default()
+    });
+    let turn3 = TurnExecutionSummary {
+        turn_number: t,
+        user_message: "lets not do the french toast or wings".into(),
+        goal: "Narrow to the remaining options".into(),
+        decision: "plan_direct".into(),
+        steps: vec![step(
+            "analyze",
+            "recipes",
+            "Apply the user's exclusions",
+            "4 options remain: recipe_3, recipe_4, recipe_8, recipe_9",
+        )],
+        curation_summary: Some("Demoted recipe_5, recipe_6".into()),
+        demoted_refs: vec!["recipe_5".into(), "recipe_6".into()],
+        response_summary: "Acknowledged and presented the remaining 4 options".into(),
+        conversation_phase: ConversationPhase::Narrowing,
+        natural_next: "User picks finals or filters more".into(),
+        ..Default::default()
+    };
+    record(
+        &mut s,
+        turn3,
+        "lets not do the french toast or wings",
+        "Got it — no French toast or wings. That leaves four solid options: Air Fryer Paneer Tikka, Chicken Tikka Bites, Thai Pad See Ew and Thai Yellow Curry. Want me to slot two of them into Sunday and Wednesday?",
+        &["recipe_3", "recipe_4", "recipe_8", "recipe_9"],
+    );
+    (s, before)
+}
