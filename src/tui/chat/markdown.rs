@@ -8,8 +8,8 @@
 //! function of (text, width, theme): the chat cache relies on that.
 //!
 //! Streaming: an unclosed fence already runs to the end of the text under
-//! CommonMark, and a last line that is only the start of a fence ("``") is
-//! held back, so a half-typed fence never flashes raw.
+//! CommonMark, and a last line that is only the start of a fence (two
+//! backticks, say) is held back, so a half-typed fence never flashes raw.
 
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
