@@ -5,18 +5,20 @@
 //! only read the [`model`], and one select! loop ([`app`]) that drains events
 //! and draws once when something changed.
 
-pub mod model;
-pub mod theme;
-pub mod chat;
-pub mod view;
 pub mod action;
+pub mod app;
+pub mod chat;
 pub mod commands;
+pub mod draw;
 pub mod effect;
 pub mod event;
 pub mod keymap;
+pub mod model;
+pub mod theme;
 pub mod update;
-pub mod app;
-pub mod draw;
+pub mod view;
 
+#[cfg(test)]
+mod harness_tests;
 #[cfg(test)]
 mod update_tests;
