@@ -42,9 +42,14 @@ impl World {
     fn new() -> World {
         let dir = tempfile::tempdir().unwrap();
         let mut kitchen = Kitchen::open(dir.path().join("kitchen.db")).unwrap();
-        kitchen.seed_if_empty(jiff::civil::date(2026, 1, 13)).unwrap();
+        kitchen
+            .seed_if_empty(jiff::civil::date(2026, 1, 13))
+            .unwrap();
         World {
-            runtime: tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap(),
+            runtime: tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap(),
             brain: Arc::new(OfflineBrain::default()),
             kitchen: Arc::new(Mutex::new(kitchen)),
             settings: Arc::new(TurnSettings::default()),
@@ -61,7 +66,13 @@ impl World {
             today: "2026-01-13".into(),
             started_at: String::new(),
         };
-        let fut = run_turn(self.brain.clone(), self.kitchen.clone(), self.settings.clone(), req, tx);
+        let fut = run_turn(
+            self.brain.clone(),
+            self.kitchen.clone(),
+            self.settings.clone(),
+            req,
+            tx,
+        );
         match self.runtime.block_on(fut) {
             TurnResult::Done { state, .. } => *state,
             TurnResult::Failed { record } => panic!("turn failed: {:?}", record.error),

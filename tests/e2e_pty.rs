@@ -23,7 +23,12 @@ impl Tui {
     fn start(args: &[&str]) -> Tui {
         let dir = tempfile::tempdir().unwrap();
         let pty = native_pty_system()
-            .openpty(PtySize { rows: 45, cols: 150, pixel_width: 0, pixel_height: 0 })
+            .openpty(PtySize {
+                rows: 45,
+                cols: 150,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
             .expect("open a pty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_alfred"));
         cmd.env_clear();
@@ -47,7 +52,12 @@ impl Tui {
                 sink.lock().unwrap().process(&buf[..n]);
             }
         });
-        Tui { writer, screen, child, _dir: dir }
+        Tui {
+            writer,
+            screen,
+            child,
+            _dir: dir,
+        }
     }
 
     fn contents(&self) -> String {
@@ -62,7 +72,10 @@ impl Tui {
             if needles.iter().all(|n| screen.contains(n)) {
                 return;
             }
-            assert!(Instant::now() < deadline, "timed out waiting for {needles:?}; screen:\n{screen}");
+            assert!(
+                Instant::now() < deadline,
+                "timed out waiting for {needles:?}; screen:\n{screen}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -79,8 +92,16 @@ impl Tui {
 }
 
 fn demo_messages() -> Vec<String> {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/meal-planning.txt")).unwrap();
-    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect()
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/assets/demo/meal-planning.txt"
+    ))
+    .unwrap();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect()
 }
 
 #[test]
@@ -95,7 +116,13 @@ fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
     // Zoom the Entities panel (Tab twice from the message box, then z).
     tui.keys(b"\t\t");
     tui.keys(b"z");
-    tui.wait_for(&["Excluded this turn", "recipe_5", "recipe_6", "Chai French Toast", "Dry Rub Wings"]);
+    tui.wait_for(&[
+        "Excluded this turn",
+        "recipe_5",
+        "recipe_6",
+        "Chai French Toast",
+        "Dry Rub Wings",
+    ]);
     let screen = tui.contents();
     assert!(screen.to_lowercase().contains("french toast"), "{screen}");
     // Quit cleanly: the terminal is restored and the process exits 0.
@@ -108,7 +135,11 @@ fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
         if let Some(status) = tui.child.try_wait().unwrap() {
             break status;
         }
-        assert!(Instant::now() < deadline, "alfred did not quit; screen:\n{}", tui.contents());
+        assert!(
+            Instant::now() < deadline,
+            "alfred did not quit; screen:\n{}",
+            tui.contents()
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     assert!(status.success(), "exit status {status:?}");
@@ -118,7 +149,12 @@ fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
 fn a_tiny_terminal_gets_a_note_not_a_panic() {
     let dir = tempfile::tempdir().unwrap();
     let pty = native_pty_system()
-        .openpty(PtySize { rows: 10, cols: 30, pixel_width: 0, pixel_height: 0 })
+        .openpty(PtySize {
+            rows: 10,
+            cols: 30,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
         .unwrap();
     let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_alfred"));
     cmd.env_clear();
@@ -141,16 +177,47 @@ fn a_tiny_terminal_gets_a_note_not_a_panic() {
         }
     });
     let deadline = Instant::now() + Duration::from_secs(20);
-    while !screen.lock().unwrap().screen().contents().contains("too small") {
-        assert!(Instant::now() < deadline, "no note: {}", screen.lock().unwrap().screen().contents());
+    while !screen
+        .lock()
+        .unwrap()
+        .screen()
+        .contents()
+        .contains("too small")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no note: {}",
+            screen.lock().unwrap().screen().contents()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     // Growing the terminal brings the UI back.
-    pty.master.resize(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 }).unwrap();
-    screen.lock().unwrap().screen_mut().set_size(nz(30), nz(100));
+    pty.master
+        .resize(PtySize {
+            rows: 30,
+            cols: 100,
+            pixel_width: 0,
+            pixel_height: 0,
+        })
+        .unwrap();
+    screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(nz(30), nz(100));
     let deadline = Instant::now() + Duration::from_secs(20);
-    while !screen.lock().unwrap().screen().contents().contains("Entities") {
-        assert!(Instant::now() < deadline, "no UI after resize: {}", screen.lock().unwrap().screen().contents());
+    while !screen
+        .lock()
+        .unwrap()
+        .screen()
+        .contents()
+        .contains("Entities")
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no UI after resize: {}",
+            screen.lock().unwrap().screen().contents()
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     writer.write_all(b"\x03").unwrap();

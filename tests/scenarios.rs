@@ -22,8 +22,16 @@ fn parse(script: &str) -> (usize, Vec<Expectation>) {
     for (i, raw) in script.lines().enumerate() {
         let line = raw.trim();
         if let Some(e) = line.strip_prefix("#=") {
-            assert!(turn > 0, "line {}: an expectation before the first message", i + 1);
-            out.push(Expectation { line: i + 1, turn, text: e.trim().to_string() });
+            assert!(
+                turn > 0,
+                "line {}: an expectation before the first message",
+                i + 1
+            );
+            out.push(Expectation {
+                line: i + 1,
+                turn,
+                text: e.trim().to_string(),
+            });
         } else if !line.is_empty() && !line.starts_with('#') {
             turn += 1;
         }
@@ -46,9 +54,16 @@ fn run_script(path: &Path) -> Vec<Value> {
     let stderr = String::from_utf8_lossy(&out.stderr);
     let records: Vec<Value> = stdout
         .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: not a turn record ({e}): {l}", path.display())))
+        .map(|l| {
+            serde_json::from_str(l)
+                .unwrap_or_else(|e| panic!("{}: not a turn record ({e}): {l}", path.display()))
+        })
         .collect();
-    assert!(!records.is_empty(), "{}: no turn records; stderr: {stderr}", path.display());
+    assert!(
+        !records.is_empty(),
+        "{}: no turn records; stderr: {stderr}",
+        path.display()
+    );
     records
 }
 
@@ -57,7 +72,10 @@ fn lower(v: &Value) -> String {
 }
 
 fn group<'a>(rec: &'a Value, state: &str) -> Vec<&'a Value> {
-    rec["entities"][state].as_array().map(|a| a.iter().collect()).unwrap_or_default()
+    rec["entities"][state]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
 }
 
 fn find_entity<'a>(rec: &'a Value, r: &str) -> Option<&'a Value> {
@@ -69,7 +87,9 @@ fn find_entity<'a>(rec: &'a Value, r: &str) -> Option<&'a Value> {
 
 fn in_group(rec: &Value, state: &str, r: &str) -> bool {
     if state == "dropped" {
-        return rec["entities"]["dropped"].as_array().is_some_and(|a| a.iter().any(|x| x == r));
+        return rec["entities"]["dropped"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x == r));
     }
     group(rec, state).iter().any(|e| e["ref"] == r)
 }
@@ -79,8 +99,12 @@ fn check(rec: &Value, text: &str) -> Result<(), String> {
     let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
     let rest = rest.trim();
     match verb {
-        "decision" => (rec["decision"] == rest).then_some(()).ok_or(format!("decision was {}", rec["decision"])),
-        "status" => (rec["status"] == rest).then_some(()).ok_or(format!("status was {}", rec["status"])),
+        "decision" => (rec["decision"] == rest)
+            .then_some(())
+            .ok_or(format!("decision was {}", rec["decision"])),
+        "status" => (rec["status"] == rest)
+            .then_some(())
+            .ok_or(format!("status was {}", rec["status"])),
         "steps" => {
             let got: Vec<String> = rec["steps"]
                 .as_array()
@@ -88,8 +112,14 @@ fn check(rec: &Value, text: &str) -> Result<(), String> {
                 .flatten()
                 .map(|s| format!("{}:{}", lower(&s["step_type"]), lower(&s["subdomain"])))
                 .collect();
-            let want: Vec<String> = if rest == "none" { Vec::new() } else { rest.split(',').map(|s| s.trim().to_string()).collect() };
-            (got == want).then_some(()).ok_or(format!("steps were {got:?}"))
+            let want: Vec<String> = if rest == "none" {
+                Vec::new()
+            } else {
+                rest.split(',').map(|s| s.trim().to_string()).collect()
+            };
+            (got == want)
+                .then_some(())
+                .ok_or(format!("steps were {got:?}"))
         }
         "no-read" => {
             let reads: Vec<String> = rec["steps"]
@@ -100,46 +130,74 @@ fn check(rec: &Value, text: &str) -> Result<(), String> {
                 .filter(|c| c["tool"] == "db_read")
                 .map(|c| lower(&c["table"]))
                 .collect();
-            (!reads.iter().any(|t| t == rest)).then_some(()).ok_or(format!("db_read of {rest} happened ({reads:?})"))
+            (!reads.iter().any(|t| t == rest))
+                .then_some(())
+                .ok_or(format!("db_read of {rest} happened ({reads:?})"))
         }
         "recent" | "retained" | "pending" | "excluded" | "background" | "dropped" => {
-            let missing: Vec<&str> = rest.split_whitespace().filter(|r| !in_group(rec, verb, r)).collect();
+            let missing: Vec<&str> = rest
+                .split_whitespace()
+                .filter(|r| !in_group(rec, verb, r))
+                .collect();
             missing.is_empty().then_some(()).ok_or_else(|| {
-                let states: Vec<String> = missing.iter().map(|r| format!("{r}: {}", state_of(rec, r))).collect();
+                let states: Vec<String> = missing
+                    .iter()
+                    .map(|r| format!("{r}: {}", state_of(rec, r)))
+                    .collect();
                 format!("not {verb}: {}", states.join(", "))
             })
         }
         "not-active" => {
             let active: Vec<&str> = rest
                 .split_whitespace()
-                .filter(|r| ["recent", "retained", "pending"].iter().any(|s| in_group(rec, s, r)))
+                .filter(|r| {
+                    ["recent", "retained", "pending"]
+                        .iter()
+                        .any(|s| in_group(rec, s, r))
+                })
                 .collect();
-            active.is_empty().then_some(()).ok_or(format!("still active: {active:?}"))
+            active
+                .is_empty()
+                .then_some(())
+                .ok_or(format!("still active: {active:?}"))
         }
         "reason" => {
             let (r, needle) = rest.split_once('~').ok_or("reason needs `REF ~ TEXT`")?;
             let e = find_entity(rec, r.trim()).ok_or(format!("{} not found", r.trim()))?;
             let reason = lower(&e["reason"]);
-            reason.contains(&needle.trim().to_lowercase()).then_some(()).ok_or(format!("reason was {:?}", e["reason"]))
+            reason
+                .contains(&needle.trim().to_lowercase())
+                .then_some(())
+                .ok_or(format!("reason was {:?}", e["reason"]))
         }
         "action" => {
             let (r, action) = rest.split_once(' ').ok_or("action needs `REF ACTION`")?;
             let e = find_entity(rec, r).ok_or(format!("{r} not found"))?;
-            (e["action"] == action.trim()).then_some(()).ok_or(format!("action was {}", e["action"]))
+            (e["action"] == action.trim())
+                .then_some(())
+                .ok_or(format!("action was {}", e["action"]))
         }
         "reply" => {
             let reply = lower(&rec["reply"]);
             if let Some(n) = rest.strip_prefix("!~") {
-                (!reply.contains(&n.trim().to_lowercase())).then_some(()).ok_or(format!("reply contains {:?}", n.trim()))
+                (!reply.contains(&n.trim().to_lowercase()))
+                    .then_some(())
+                    .ok_or(format!("reply contains {:?}", n.trim()))
             } else if let Some(n) = rest.strip_prefix('~') {
-                reply.contains(&n.trim().to_lowercase()).then_some(()).ok_or(format!("reply was {:?}", rec["reply"]))
+                reply
+                    .contains(&n.trim().to_lowercase())
+                    .then_some(())
+                    .ok_or(format!("reply was {:?}", rec["reply"]))
             } else {
                 Err("reply needs `~ TEXT` or `!~ TEXT`".into())
             }
         }
         "active-count" => {
             let (ty, n) = rest.split_once(' ').ok_or("active-count needs `TYPE N`")?;
-            let n: usize = n.trim().parse().map_err(|_| "active-count needs a number")?;
+            let n: usize = n
+                .trim()
+                .parse()
+                .map_err(|_| "active-count needs a number")?;
             let got = ["recent", "retained", "pending"]
                 .iter()
                 .flat_map(|s| group(rec, s))
@@ -152,11 +210,18 @@ fn check(rec: &Value, text: &str) -> Result<(), String> {
 }
 
 fn state_of(rec: &Value, r: &str) -> String {
-    ["recent", "retained", "pending", "excluded", "background", "dropped"]
-        .iter()
-        .find(|s| in_group(rec, s, r))
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| "unknown".into())
+    [
+        "recent",
+        "retained",
+        "pending",
+        "excluded",
+        "background",
+        "dropped",
+    ]
+    .iter()
+    .find(|s| in_group(rec, s, r))
+    .map(|s| s.to_string())
+    .unwrap_or_else(|| "unknown".into())
 }
 
 fn scenario_files() -> Vec<PathBuf> {
@@ -173,7 +238,10 @@ fn scenario_files() -> Vec<PathBuf> {
 #[test]
 fn every_scenario_meets_its_expectations() {
     let files = scenario_files();
-    assert!(files.len() >= 8, "expected the shipped scenarios, found {files:?}");
+    assert!(
+        files.len() >= 8,
+        "expected the shipped scenarios, found {files:?}"
+    );
     let mut failures = Vec::new();
     let mut checked = 0;
     for path in &files {
@@ -182,11 +250,16 @@ fn every_scenario_meets_its_expectations() {
         let records = run_script(path);
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         if records.len() != turns {
-            failures.push(format!("{name}: {turns} messages but {} turn records", records.len()));
+            failures.push(format!(
+                "{name}: {turns} messages but {} turn records",
+                records.len()
+            ));
             continue;
         }
         for (i, rec) in records.iter().enumerate() {
-            let explicit_status = expectations.iter().any(|e| e.turn == i + 1 && e.text.starts_with("status"));
+            let explicit_status = expectations
+                .iter()
+                .any(|e| e.turn == i + 1 && e.text.starts_with("status"));
             if !explicit_status && rec["status"] != "ok" {
                 failures.push(format!("{name} turn {}: failed: {}", i + 1, rec["error"]));
             }
@@ -194,12 +267,20 @@ fn every_scenario_meets_its_expectations() {
         for e in &expectations {
             checked += 1;
             if let Err(found) = check(&records[e.turn - 1], &e.text) {
-                failures.push(format!("{name}:{} (turn {}) `#= {}`: {found}", e.line, e.turn, e.text));
+                failures.push(format!(
+                    "{name}:{} (turn {}) `#= {}`: {found}",
+                    e.line, e.turn, e.text
+                ));
             }
         }
     }
     assert!(checked > 50, "only {checked} expectations checked");
-    assert!(failures.is_empty(), "{} of {checked} expectations failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} expectations failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]

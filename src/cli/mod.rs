@@ -164,7 +164,9 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
         Some(Command::Run(args)) => run::run(args, &startup, &env)?,
         Some(Command::Sessions(cmd)) => sessions::run(cmd, paths)?,
         Some(Command::Eval(_)) => not_built("eval", "the evaluation arena"),
-        Some(Command::Demo(args)) => tui::run(&startup, &SessionChoice::default(), Some(args), &env)?,
+        Some(Command::Demo(args)) => {
+            tui::run(&startup, &SessionChoice::default(), Some(args), &env)?
+        }
         Some(Command::Kitchen(cmd)) => kitchen::run(cmd, paths, config)?,
         Some(Command::Doctor) => not_built("doctor", "the LLM backend"),
     };

@@ -45,11 +45,20 @@ pub fn open_session(
                 tracing::info!(session = %id, "applying the config's [context] policy to the resumed session");
                 session.context.set_policy(config.context.clone());
             }
-            Ok(Opened { session, lock, created: false })
+            Ok(Opened {
+                session,
+                lock,
+                created: false,
+            })
         }
         None => {
-            let (session, lock) = store.create(jiff::Timestamp::now(), llm.clone(), config.context.clone())?;
-            Ok(Opened { session, lock, created: true })
+            let (session, lock) =
+                store.create(jiff::Timestamp::now(), llm.clone(), config.context.clone())?;
+            Ok(Opened {
+                session,
+                lock,
+                created: true,
+            })
         }
     }
 }
@@ -64,7 +73,10 @@ pub struct Engine {
 
 /// Chooses the brain, opens (and first-run seeds) the kitchen, loads the
 /// prompt templates (with the user's overrides).
-pub fn engine(startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<Engine, CliError> {
+pub fn engine(
+    startup: &Startup,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Engine, CliError> {
     let config = &startup.config;
     let brain = brain::select(config, env).map_err(|e| CliError::Unavailable(e.to_string()))?;
     let kitchen = super::kitchen::open_kitchen(&startup.paths, config)?;

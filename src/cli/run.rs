@@ -10,13 +10,19 @@ use super::open::{engine, open_session, store};
 use super::{CliError, Outcome, RunArgs, Startup};
 
 /// Runs the messages and prints each turn; exit 1 when a turn failed.
-pub fn run(args: &RunArgs, startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<Outcome, CliError> {
+pub fn run(
+    args: &RunArgs,
+    startup: &Startup,
+    env: &impl Fn(&str) -> Option<String>,
+) -> Result<Outcome, CliError> {
     let messages = match &args.script {
         Some(path) => read_script(path).map_err(CliError::Unavailable)?,
         None => args.messages.clone(),
     };
     if messages.is_empty() {
-        return Err(CliError::Unavailable("there is no message to send (the script has only comments or blank lines)".into()));
+        return Err(CliError::Unavailable(
+            "there is no message to send (the script has only comments or blank lines)".into(),
+        ));
     }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -29,7 +35,11 @@ pub fn run(args: &RunArgs, startup: &Startup, env: &impl Fn(&str) -> Option<Stri
         let (persist, _events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
         let mut session = opened.session;
-        let verb = if opened.created { "new session" } else { "resuming session" };
+        let verb = if opened.created {
+            "new session"
+        } else {
+            "resuming session"
+        };
         eprintln!("{verb} {} · {}", session.id, engine.brain.name());
         let headless = Headless {
             brain: engine.brain.clone(),
@@ -37,25 +47,39 @@ pub fn run(args: &RunArgs, startup: &Startup, env: &impl Fn(&str) -> Option<Stri
             settings: engine.settings.clone(),
             today: super::kitchen::today().to_string(),
         };
-        let output = if args.json { Output::Json } else { Output::Plain };
+        let output = if args.json {
+            Output::Json
+        } else {
+            Output::Plain
+        };
         let mut state = session.context.clone();
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
         let mut save_error = None;
         let failed = headless
-            .run(&mut state, &messages, output, &mut out, &mut |record, state| {
-                let now = jiff::Timestamp::now();
-                session.push_turn(record.clone(), Some(state.clone()), now);
-                if let Err(e) = persist.save(session.clone()) {
-                    save_error = Some(e);
-                }
-            })
+            .run(
+                &mut state,
+                &messages,
+                output,
+                &mut out,
+                &mut |record, state| {
+                    let now = jiff::Timestamp::now();
+                    session.push_turn(record.clone(), Some(state.clone()), now);
+                    if let Err(e) = persist.save(session.clone()) {
+                        save_error = Some(e);
+                    }
+                },
+            )
             .await;
         let _ = out.flush();
         if let Some(e) = save_error {
             return Err(e.into());
         }
         persist.flush().await?;
-        Ok(if failed > 0 { Outcome::Failed } else { Outcome::Done })
+        Ok(if failed > 0 {
+            Outcome::Failed
+        } else {
+            Outcome::Done
+        })
     })
 }

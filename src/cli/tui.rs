@@ -5,7 +5,9 @@
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
+use crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 
 use crate::headless::{read_script, script_messages};
 use crate::session::persist::spawn_persist;
@@ -34,7 +36,10 @@ pub fn run(
     }
     let config = &startup.config;
     let keymap = Keymap::from_config(&config.keys).map_err(|e| {
-        CliError::Unavailable(format!("config error in {}: {e}", startup.paths.config_file.display()))
+        CliError::Unavailable(format!(
+            "config error in {}: {e}",
+            startup.paths.config_file.display()
+        ))
     })?;
     let demo = demo.map(demo_script).transpose()?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -44,11 +49,22 @@ pub fn run(
     runtime.block_on(async {
         let engine = engine(startup, env)?;
         let sessions = Arc::new(store(&startup.paths));
-        let choice = if demo.is_some() { SessionChoice { new: true, session: None } } else { choice.clone() };
+        let choice = if demo.is_some() {
+            SessionChoice {
+                new: true,
+                session: None,
+            }
+        } else {
+            choice.clone()
+        };
         let opened = open_session(&sessions, &choice, &engine.llm, config)?;
         let (persist, persist_events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
-        let mut model = Model::new(opened.session, &engine.brain.name(), Theme::named(config.ui.theme));
+        let mut model = Model::new(
+            opened.session,
+            &engine.brain.name(),
+            Theme::named(config.ui.theme),
+        );
         model.demo = demo;
         let deps = AppDeps {
             brain: engine.brain,
@@ -84,7 +100,13 @@ fn demo_script(args: &DemoArgs) -> Result<Demo, CliError> {
         Some(path) => read_script(std::path::Path::new(path)).map_err(CliError::Unavailable)?,
     };
     if messages.is_empty() {
-        return Err(CliError::Unavailable("the demo script has no messages".into()));
+        return Err(CliError::Unavailable(
+            "the demo script has no messages".into(),
+        ));
     }
-    Ok(Demo { messages, next: 0, auto_secs: args.auto })
+    Ok(Demo {
+        messages,
+        next: 0,
+        auto_secs: args.auto,
+    })
 }

@@ -86,7 +86,9 @@ impl Action {
         match self {
             Action::Submit => "send the message, or run a /command",
             Action::Newline => "new line in the message",
-            Action::Cancel => "cancel the running turn (the message comes back) · close a window · leave zoom",
+            Action::Cancel => {
+                "cancel the running turn (the message comes back) · close a window · leave zoom"
+            }
             Action::Quit => "quit (the session is saved)",
             Action::FocusNext => "focus the next pane",
             Action::FocusPrev => "focus the previous pane",

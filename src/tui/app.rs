@@ -16,15 +16,17 @@ use tokio::task::JoinHandle;
 
 use crate::context::ContextPolicy;
 use crate::kitchen::Kitchen;
-use crate::pipeline::{Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
+use crate::pipeline::{
+    Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
+};
 use crate::session::{LlmSettings, PersistEvent, PersistHandle, SessionFile, SessionStore, export};
 
+use super::draw::{Caches, draw};
 use super::effect::Effect;
 use super::event::Event;
 use super::keymap::Keymap;
 use super::model::{Model, SessionItem};
 use super::update::update;
-use super::draw::{Caches, draw};
 
 /// Everything the loop needs besides the model.
 pub struct AppDeps {
@@ -43,13 +45,21 @@ pub struct AppDeps {
 }
 
 /// Runs the UI until the user quits; the session is saved and drained.
-pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: AppDeps) -> std::io::Result<()> {
+pub async fn run(
+    terminal: &mut DefaultTerminal,
+    mut model: Model,
+    mut deps: AppDeps,
+) -> std::io::Result<()> {
     let mut term = EventStream::new();
     let (pipe_tx, mut pipe_rx) = mpsc::unbounded_channel::<PipelineEvent>();
     let (ui_tx, mut ui_rx) = mpsc::unbounded_channel::<Event>();
     let mut running: Option<(TurnId, JoinHandle<TurnResult>)> = None;
     let mut spinner = tokio::time::interval(Duration::from_millis(90));
-    let demo_secs = model.demo.as_ref().and_then(|d| d.auto_secs).unwrap_or(3600);
+    let demo_secs = model
+        .demo
+        .as_ref()
+        .and_then(|d| d.auto_secs)
+        .unwrap_or(3600);
     let mut demo_timer = tokio::time::interval(Duration::from_secs(demo_secs));
     demo_timer.reset();
     let autoplay = model.demo.as_ref().is_some_and(|d| d.auto_secs.is_some());
@@ -79,7 +89,14 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
         // outside select! can lose its wake-up.)
         for ev in queue {
             for effect in update(&mut model, &deps.keymap, ev) {
-                execute(effect, &mut model, &mut deps, &mut running, &pipe_tx, &ui_tx);
+                execute(
+                    effect,
+                    &mut model,
+                    &mut deps,
+                    &mut running,
+                    &pipe_tx,
+                    &ui_tx,
+                );
             }
         }
         if model.quitting {
@@ -99,13 +116,25 @@ pub async fn run(terminal: &mut DefaultTerminal, mut model: Model, mut deps: App
 }
 
 /// Draws a frame and tells the model how the chat was laid out.
-fn redraw(terminal: &mut DefaultTerminal, model: &mut Model, keymap: &Keymap, cache: &mut Caches) -> std::io::Result<()> {
+fn redraw(
+    terminal: &mut DefaultTerminal,
+    model: &mut Model,
+    keymap: &Keymap,
+    cache: &mut Caches,
+) -> std::io::Result<()> {
     let mut extent = None;
     terminal.draw(|f| extent = draw(f, model, keymap, cache))?;
     if let Some(e) = extent
         && (e.total, e.height) != model.chat_extent
     {
-        update(model, keymap, Event::ChatLaidOut { total: e.total, height: e.height });
+        update(
+            model,
+            keymap,
+            Event::ChatLaidOut {
+                total: e.total,
+                height: e.height,
+            },
+        );
     }
     Ok(())
 }
@@ -146,7 +175,13 @@ fn execute(
                 today: deps.today.clone(),
                 started_at: jiff::Timestamp::now().to_string(),
             };
-            let task = tokio::spawn(run_turn(deps.brain.clone(), deps.kitchen.clone(), deps.settings.clone(), req, pipe_tx.clone()));
+            let task = tokio::spawn(run_turn(
+                deps.brain.clone(),
+                deps.kitchen.clone(),
+                deps.settings.clone(),
+                req,
+                pipe_tx.clone(),
+            ));
             *running = Some((id, task));
         }
         Effect::AbortTurn(id) => {
@@ -171,7 +206,12 @@ fn execute(
                 let items = report
                     .sessions
                     .into_iter()
-                    .map(|s| SessionItem { id: s.id, title: s.title, turns: s.turns, updated: s.updated_at })
+                    .map(|s| SessionItem {
+                        id: s.id,
+                        title: s.title,
+                        turns: s.turns,
+                        updated: s.updated_at,
+                    })
                     .collect();
                 let _ = tx.send(Event::SessionsListed(items));
             });
@@ -207,20 +247,26 @@ fn switch(model: &Model, deps: &AppDeps, id: Option<String>, ui_tx: &mpsc::Unbou
             Some(id) => store.open(&id),
             None => store.create(jiff::Timestamp::now(), llm, policy),
         };
-        let _ = tx.send(match opened.and_then(|(s, lock)| persist.hold(lock).map(|_| s)) {
-            Ok(session) => Event::SessionOpened(Box::new(session)),
-            Err(e) => {
-                // Stay on the current session: take its lock back.
-                if let Ok(lock) = store.lock(&current) {
-                    let _ = persist.hold(lock);
+        let _ = tx.send(
+            match opened.and_then(|(s, lock)| persist.hold(lock).map(|_| s)) {
+                Ok(session) => Event::SessionOpened(Box::new(session)),
+                Err(e) => {
+                    // Stay on the current session: take its lock back.
+                    if let Ok(lock) = store.lock(&current) {
+                        let _ = persist.hold(lock);
+                    }
+                    Event::Failed(format!("could not open the session: {e}"))
                 }
-                Event::Failed(format!("could not open the session: {e}"))
-            }
-        });
+            },
+        );
     });
 }
 
-fn write_export(session: &SessionFile, dir: &std::path::Path, markdown: bool) -> Result<PathBuf, String> {
+fn write_export(
+    session: &SessionFile,
+    dir: &std::path::Path,
+    markdown: bool,
+) -> Result<PathBuf, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let tz = jiff::tz::TimeZone::system();
     let (text, ext) = if markdown {

@@ -14,11 +14,23 @@ pub const COMMANDS: [(&str, &str); 9] = [
     ("/new", "start a new session"),
     ("/sessions", "switch to another saved session"),
     ("/rename NAME", "rename this session"),
-    ("/export md|json", "write this session to the exports folder"),
-    ("/pin REF", "keep an entity in working memory (\"pinned by user\")"),
+    (
+        "/export md|json",
+        "write this session to the exports folder",
+    ),
+    (
+        "/pin REF",
+        "keep an entity in working memory (\"pinned by user\")",
+    ),
     ("/unpin REF", "remove your pin"),
-    ("/why REF", "explain why an entity is (or is not) in working memory"),
-    ("/clear", "start fresh: forget every entity (the transcript stays)"),
+    (
+        "/why REF",
+        "explain why an entity is (or is not) in working memory",
+    ),
+    (
+        "/clear",
+        "start fresh: forget every entity (the transcript stays)",
+    ),
     ("/help", "keys and commands"),
 ];
 
@@ -61,14 +73,23 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
             let n = m.session.context.registry.len();
             m.session_mut().context.apply_curation(&c);
             refresh(m);
-            m.status = Some((Level::Info, format!("started fresh: {n} entities forgotten")));
+            m.status = Some((
+                Level::Info,
+                format!("started fresh: {n} entities forgotten"),
+            ));
             return vec![Effect::Save];
         }
         "/new" | "/sessions" | "/pin" | "/unpin" | "/clear" => {
-            m.status = Some((Level::Warn, format!("{name} waits until the turn finishes (Esc cancels it)")));
+            m.status = Some((
+                Level::Warn,
+                format!("{name} waits until the turn finishes (Esc cancels it)"),
+            ));
         }
         _ => {
-            m.status = Some((Level::Warn, format!("unknown command {name} — /help lists them")));
+            m.status = Some((
+                Level::Warn,
+                format!("unknown command {name} — /help lists them"),
+            ));
         }
     }
     Vec::new()
@@ -80,12 +101,19 @@ fn usage(m: &mut Model, form: &str) {
 
 fn refresh(m: &mut Model) {
     m.snapshot = m.session.context.snapshot();
-    m.diff = m.baseline.as_ref().map(|b| crate::context::diff(b, &m.snapshot));
+    m.diff = m
+        .baseline
+        .as_ref()
+        .map(|b| crate::context::diff(b, &m.snapshot));
 }
 
 fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
     let context = &mut m.session_mut().context;
-    let ok = if name == "/pin" { context.pin(r) } else { context.unpin(r) };
+    let ok = if name == "/pin" {
+        context.pin(r)
+    } else {
+        context.unpin(r)
+    };
     if !ok {
         let why = if m.session.context.registry.is_live_ref(r) {
             format!("{r} is not pinned")

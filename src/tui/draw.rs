@@ -25,7 +25,12 @@ pub struct ChatExtent {
 }
 
 /// Draws a frame; returns the chat's extent so scrolling can be exact.
-pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Caches) -> Option<ChatExtent> {
+pub fn draw(
+    frame: &mut Frame,
+    model: &Model,
+    keymap: &Keymap,
+    caches: &mut Caches,
+) -> Option<ChatExtent> {
     let layout = view::layout(frame.area(), model);
     let mut extent = None;
     if let Some(area) = layout.chat() {
@@ -38,10 +43,20 @@ pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Cach
         };
         render_chat(frame, area, pane, &mut caches.chat);
         let height = usize::from(super::chat::content_area(area).height);
-        extent = Some(ChatExtent { total: caches.chat.total_lines(), height });
+        extent = Some(ChatExtent {
+            total: caches.chat.total_lines(),
+            height,
+        });
     }
     if let Some(area) = layout.input() {
-        render_input(frame, area, &model.input, model.focus == Pane::Input, model.is_running(), &model.theme);
+        render_input(
+            frame,
+            area,
+            &model.input,
+            model.focus == Pane::Input,
+            model.is_running(),
+            &model.theme,
+        );
     }
     view::render_panels_with(frame, &layout, model, &key_help(keymap));
     extent
@@ -63,6 +78,9 @@ pub fn key_help(keymap: &Keymap) -> KeyHelp {
     KeyHelp {
         hints,
         bindings: keymap.describe(),
-        commands: COMMANDS.iter().map(|(c, d)| (c.to_string(), d.to_string())).collect(),
+        commands: COMMANDS
+            .iter()
+            .map(|(c, d)| (c.to_string(), d.to_string()))
+            .collect(),
     }
 }

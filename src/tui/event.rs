@@ -30,5 +30,8 @@ pub enum Event {
     /// A command the app ran failed, in words.
     Failed(String),
     /// The chat was laid out: lines in the transcript, lines in view.
-    ChatLaidOut { total: usize, height: usize },
+    ChatLaidOut {
+        total: usize,
+        height: usize,
+    },
 }

@@ -54,7 +54,10 @@ impl Keymap {
     pub fn from_config(keys: &KeysConfig) -> Result<Self, KeymapError> {
         let mut bindings = Vec::new();
         for (name, spec) in &keys.0 {
-            let err = |problem: String| KeymapError { action: name.clone(), problem };
+            let err = |problem: String| KeymapError {
+                action: name.clone(),
+                problem,
+            };
             let action = Action::from_name(name).ok_or_else(|| {
                 let known: Vec<&str> = Action::ALL.iter().map(|a| a.name()).collect();
                 err(format!("unknown action; actions are: {}", known.join(", ")))
@@ -75,7 +78,9 @@ impl Keymap {
 
     /// The defaults.
     pub fn default_keys() -> Self {
-        Self::from_config(&KeysConfig::default()).unwrap_or(Self { bindings: Vec::new() })
+        Self::from_config(&KeysConfig::default()).unwrap_or(Self {
+            bindings: Vec::new(),
+        })
     }
 
     /// The action of a key press in a context; `None` lets the text box have it.
@@ -83,7 +88,10 @@ impl Keymap {
         if key.kind == KeyEventKind::Release {
             return None;
         }
-        let pressed = normalize(KeyCombo { code: key.code, modifiers: key.modifiers });
+        let pressed = normalize(KeyCombo {
+            code: key.code,
+            modifiers: key.modifiers,
+        });
         self.bindings
             .iter()
             .filter(|(scope, _, _)| applies(*scope, ctx))
@@ -137,8 +145,14 @@ fn applies(scope: Scope, ctx: KeyContext) -> bool {
 /// whether they report it, so it is ignored for characters.
 fn normalize(c: KeyCombo) -> KeyCombo {
     match c.code {
-        KeyCode::Char(_) => KeyCombo { code: c.code, modifiers: c.modifiers - KeyModifiers::SHIFT },
-        KeyCode::BackTab => KeyCombo { code: c.code, modifiers: KeyModifiers::NONE },
+        KeyCode::Char(_) => KeyCombo {
+            code: c.code,
+            modifiers: c.modifiers - KeyModifiers::SHIFT,
+        },
+        KeyCode::BackTab => KeyCombo {
+            code: c.code,
+            modifiers: KeyModifiers::NONE,
+        },
         _ => c,
     }
 }
@@ -150,11 +164,16 @@ pub fn parse_binding(spec: &str) -> Result<(Scope, KeyCombo), String> {
         Some(("input", k)) => (Scope::Input, k),
         Some(("empty", k)) => (Scope::EmptyInput, k),
         Some((other, _)) if !other.is_empty() => {
-            return Err(format!("unknown scope \"{other}:\" in \"{spec}\"; use pane:, input: or empty:"));
+            return Err(format!(
+                "unknown scope \"{other}:\" in \"{spec}\"; use pane:, input: or empty:"
+            ));
         }
         _ => (Scope::Any, spec),
     };
-    Ok((scope, parse_key(key).map_err(|e| format!("{e} in \"{spec}\""))?))
+    Ok((
+        scope,
+        parse_key(key).map_err(|e| format!("{e} in \"{spec}\""))?,
+    ))
 }
 
 fn parse_key(key: &str) -> Result<KeyCombo, String> {
@@ -189,7 +208,10 @@ fn parse_key(key: &str) -> Result<KeyCombo, String> {
         "end" => KeyCode::End,
         "pageup" => KeyCode::PageUp,
         "pagedown" => KeyCode::PageDown,
-        f if f.len() > 1 && f.starts_with('f') && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) => {
+        f if f.len() > 1
+            && f.starts_with('f')
+            && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) =>
+        {
             KeyCode::F(f[1..].parse().unwrap_or(1))
         }
         _ => {
@@ -220,7 +242,9 @@ fn combo_name(c: KeyCombo) -> String {
         KeyCode::Tab => "Tab".into(),
         KeyCode::BackTab => "Shift+Tab".into(),
         KeyCode::Char(' ') => "Space".into(),
-        KeyCode::Char(ch) if c.modifiers.contains(KeyModifiers::CONTROL) => ch.to_ascii_uppercase().to_string(),
+        KeyCode::Char(ch) if c.modifiers.contains(KeyModifiers::CONTROL) => {
+            ch.to_ascii_uppercase().to_string()
+        }
         KeyCode::Char(ch) => ch.to_string(),
         KeyCode::F(n) => format!("F{n}"),
         KeyCode::PageUp => "PgUp".into(),
@@ -247,24 +271,61 @@ mod tests {
         KeyEvent::new(code, m)
     }
 
-    const TYPING: KeyContext = KeyContext { typing: true, input_empty: false };
-    const EMPTY: KeyContext = KeyContext { typing: true, input_empty: true };
-    const PANE: KeyContext = KeyContext { typing: false, input_empty: true };
+    const TYPING: KeyContext = KeyContext {
+        typing: true,
+        input_empty: false,
+    };
+    const EMPTY: KeyContext = KeyContext {
+        typing: true,
+        input_empty: true,
+    };
+    const PANE: KeyContext = KeyContext {
+        typing: false,
+        input_empty: true,
+    };
 
     #[test]
     fn defaults_depend_on_where_the_focus_is() {
         let k = Keymap::default_keys();
         let none = KeyModifiers::NONE;
-        assert_eq!(k.action(key(KeyCode::Enter, none), TYPING), Some(Action::Submit));
-        assert_eq!(k.action(key(KeyCode::Enter, KeyModifiers::ALT), TYPING), Some(Action::Newline));
-        assert_eq!(k.action(key(KeyCode::Char('q'), none), TYPING), None, "q is text while typing");
-        assert_eq!(k.action(key(KeyCode::Char('q'), none), PANE), Some(Action::Quit));
-        assert_eq!(k.action(key(KeyCode::Char('c'), KeyModifiers::CONTROL), TYPING), Some(Action::Quit));
+        assert_eq!(
+            k.action(key(KeyCode::Enter, none), TYPING),
+            Some(Action::Submit)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Enter, KeyModifiers::ALT), TYPING),
+            Some(Action::Newline)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char('q'), none), TYPING),
+            None,
+            "q is text while typing"
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char('q'), none), PANE),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char('c'), KeyModifiers::CONTROL), TYPING),
+            Some(Action::Quit)
+        );
         assert_eq!(k.action(key(KeyCode::Char('?'), none), TYPING), None);
-        assert_eq!(k.action(key(KeyCode::Char('?'), KeyModifiers::SHIFT), EMPTY), Some(Action::Help));
-        assert_eq!(k.action(key(KeyCode::Char(' '), none), EMPTY), Some(Action::DemoNext));
-        assert_eq!(k.action(key(KeyCode::Char('G'), KeyModifiers::SHIFT), PANE), Some(Action::ScrollBottom));
-        assert_eq!(k.action(key(KeyCode::BackTab, KeyModifiers::SHIFT), PANE), Some(Action::FocusPrev));
+        assert_eq!(
+            k.action(key(KeyCode::Char('?'), KeyModifiers::SHIFT), EMPTY),
+            Some(Action::Help)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char(' '), none), EMPTY),
+            Some(Action::DemoNext)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char('G'), KeyModifiers::SHIFT), PANE),
+            Some(Action::ScrollBottom)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::BackTab, KeyModifiers::SHIFT), PANE),
+            Some(Action::FocusPrev)
+        );
     }
 
     #[test]
@@ -272,22 +333,42 @@ mod tests {
         let mut cfg = KeysConfig::default();
         cfg.0.insert("quit".into(), "ctrl+q".into());
         let k = Keymap::from_config(&cfg).unwrap();
-        assert_eq!(k.action(key(KeyCode::Char('q'), KeyModifiers::CONTROL), TYPING), Some(Action::Quit));
-        assert_eq!(k.action(key(KeyCode::Char('c'), KeyModifiers::CONTROL), TYPING), None);
+        assert_eq!(
+            k.action(key(KeyCode::Char('q'), KeyModifiers::CONTROL), TYPING),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            k.action(key(KeyCode::Char('c'), KeyModifiers::CONTROL), TYPING),
+            None
+        );
         cfg.0.insert("quit".into(), "ctrl+".into());
         let err = Keymap::from_config(&cfg).unwrap_err();
         assert_eq!(err.action, "quit");
-        assert!(err.to_string().starts_with("keys.quit: unknown key"), "{err}");
+        assert!(
+            err.to_string().starts_with("keys.quit: unknown key"),
+            "{err}"
+        );
         let mut cfg = KeysConfig::default();
         cfg.0.insert("fly".into(), "f".into());
-        assert!(Keymap::from_config(&cfg).unwrap_err().to_string().contains("unknown action"));
+        assert!(
+            Keymap::from_config(&cfg)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown action")
+        );
     }
 
     #[test]
     fn help_lists_every_action_with_its_keys() {
         let lines = Keymap::default_keys().describe();
         assert_eq!(lines.len(), Action::ALL.len());
-        let quit = lines.iter().find(|(_, d)| d.starts_with("quit")).expect("quit is listed");
-        assert!(quit.0.contains("Ctrl+C") && quit.0.contains("q (panel)"), "{quit:?}");
+        let quit = lines
+            .iter()
+            .find(|(_, d)| d.starts_with("quit"))
+            .expect("quit is listed");
+        assert!(
+            quit.0.contains("Ctrl+C") && quit.0.contains("q (panel)"),
+            "{quit:?}"
+        );
     }
 }

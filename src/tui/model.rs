@@ -49,7 +49,13 @@ pub enum Pane {
 
 impl Pane {
     /// Focus order for Tab.
-    pub const ORDER: [Pane; 5] = [Pane::Input, Pane::Chat, Pane::Entities, Pane::Narrative, Pane::History];
+    pub const ORDER: [Pane; 5] = [
+        Pane::Input,
+        Pane::Chat,
+        Pane::Entities,
+        Pane::Narrative,
+        Pane::History,
+    ];
 
     /// The title shown on the pane's border.
     pub fn title(self) -> &'static str {
@@ -78,7 +84,10 @@ pub enum NodeStatus {
     #[default]
     Waiting,
     Running,
-    Done { ms: f64, tokens: u64 },
+    Done {
+        ms: f64,
+        tokens: u64,
+    },
     Skipped,
 }
 
@@ -115,7 +124,11 @@ pub enum TurnState {
     /// Nothing running.
     Idle,
     /// A turn is running; `message` returns to the input if it is cancelled.
-    Running { id: TurnId, message: String, node: Option<Node> },
+    Running {
+        id: TurnId,
+        message: String,
+        node: Option<Node>,
+    },
     /// The last turn failed; `message` can be retried.
     Failed { reason: String, message: String },
 }
@@ -125,7 +138,10 @@ pub enum TurnState {
 pub enum Overlay {
     Help,
     /// Pick a session to switch to.
-    Sessions { items: Vec<SessionItem>, selected: usize },
+    Sessions {
+        items: Vec<SessionItem>,
+        selected: usize,
+    },
 }
 
 /// A row of the session picker.
@@ -232,7 +248,10 @@ impl Model {
             baseline: None,
             focus: Pane::Input,
             zoom: None,
-            chat_scroll: Scroll { offset: 0, follow: true },
+            chat_scroll: Scroll {
+                offset: 0,
+                follow: true,
+            },
             chat_extent: (0, 0),
             entities_scroll: Scroll::default(),
             narrative_scroll: Scroll::default(),
@@ -258,14 +277,19 @@ impl Model {
         for r in &records {
             self.push_message(Role::User, r.user.clone(), r.turn);
             match &r.error {
-                Some(e) => self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn),
+                Some(e) => {
+                    self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn)
+                }
                 None => self.push_message(Role::Alfred, r.reply.clone(), r.turn),
             };
         }
         let ok: Vec<_> = records.iter().filter(|r| r.error.is_none()).collect();
         self.baseline = ok.iter().rev().nth(1).map(|r| r.snapshot());
         self.snapshot = self.session.context.snapshot();
-        self.diff = self.baseline.as_ref().map(|b| crate::context::diff(b, &self.snapshot));
+        self.diff = self
+            .baseline
+            .as_ref()
+            .map(|b| crate::context::diff(b, &self.snapshot));
         self.sent = records.iter().map(|r| r.user.clone()).collect();
         self.header.title = self.session.title.clone();
         self.header.id = self.session.id.clone();
@@ -286,7 +310,12 @@ impl Model {
     /// Appends a chat message and returns its index.
     pub fn push_message(&mut self, role: Role, text: impl Into<String>, turn: u32) -> usize {
         let revision = self.bump();
-        self.chat.push(ChatMessage { role, text: text.into(), turn, revision });
+        self.chat.push(ChatMessage {
+            role,
+            text: text.into(),
+            turn,
+            revision,
+        });
         self.chat.len() - 1
     }
 

@@ -27,7 +27,8 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
         Event::Key(key) => on_key(m, keymap, key),
         Event::Paste(text) => {
             if m.focus == Pane::Input && m.overlay.is_none() {
-                m.input.insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
+                m.input
+                    .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
             }
             Vec::new()
         }
@@ -46,7 +47,12 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
         Event::Tick => on_tick(m),
         Event::Pipeline(pe) => on_pipeline(m, pe),
         Event::SaveFailed(reason) => {
-            m.status = Some((Level::Error, format!("save failed: {reason} — the session is kept in memory and saved again after the next turn")));
+            m.status = Some((
+                Level::Error,
+                format!(
+                    "save failed: {reason} — the session is kept in memory and saved again after the next turn"
+                ),
+            ));
             Vec::new()
         }
         Event::SessionsListed(items) => {
@@ -59,7 +65,11 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::SessionOpened(session) => {
-            let title = if session.title.is_empty() { "a new session".to_string() } else { session.title.clone() };
+            let title = if session.title.is_empty() {
+                "a new session".to_string()
+            } else {
+                session.title.clone()
+            };
             m.session = std::sync::Arc::new(*session);
             m.load_transcript();
             m.turn = TurnState::Idle;
@@ -89,7 +99,8 @@ fn on_tick(m: &mut Model) -> Vec<Effect> {
         return Vec::new();
     }
     // Demo with --auto: type and send the next message whenever idle.
-    if m.demo.as_ref().is_some_and(|d| d.auto_secs.is_some()) && m.overlay.is_none() && demo_next(m) {
+    if m.demo.as_ref().is_some_and(|d| d.auto_secs.is_some()) && m.overlay.is_none() && demo_next(m)
+    {
         return submit(m);
     }
     Vec::new()
@@ -115,7 +126,13 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
-    let action = keymap.action(key, KeyContext { typing: false, input_empty: true });
+    let action = keymap.action(
+        key,
+        KeyContext {
+            typing: false,
+            input_empty: true,
+        },
+    );
     match (overlay, action) {
         (_, Some(Action::Quit)) => on_action(m, Action::Quit),
         (Overlay::Sessions { items, selected }, Some(a)) => {
@@ -132,7 +149,9 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
             m.overlay = Some(Overlay::Sessions { items, selected });
             Vec::new()
         }
-        (Overlay::Sessions { items, selected }, None) if key.code == crossterm::event::KeyCode::Enter => {
+        (Overlay::Sessions { items, selected }, None)
+            if key.code == crossterm::event::KeyCode::Enter =>
+        {
             m.overlay = None;
             match items.get(selected) {
                 Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
@@ -143,7 +162,12 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
             m.overlay = None;
             Vec::new()
         }
-        (Overlay::Help, None) if matches!(key.code, crossterm::event::KeyCode::Char('q') | crossterm::event::KeyCode::Enter) => {
+        (Overlay::Help, None)
+            if matches!(
+                key.code,
+                crossterm::event::KeyCode::Char('q') | crossterm::event::KeyCode::Enter
+            ) =>
+        {
             m.overlay = None;
             Vec::new()
         }
@@ -169,7 +193,11 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::FocusNext | Action::FocusPrev => {
             let order = Pane::ORDER;
             let i = order.iter().position(|p| *p == m.focus).unwrap_or(0);
-            let next = if action == Action::FocusNext { (i + 1) % order.len() } else { (i + order.len() - 1) % order.len() };
+            let next = if action == Action::FocusNext {
+                (i + 1) % order.len()
+            } else {
+                (i + order.len() - 1) % order.len()
+            };
             m.focus = order[next];
             if m.zoom.is_some() && m.focus != Pane::Input {
                 m.zoom = Some(m.focus);
@@ -183,7 +211,11 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::ScrollBottom => scroll(m, scroll_target(m), Dir::Bottom),
         Action::Zoom => {
             let pane = scroll_target(m);
-            m.zoom = if m.zoom == Some(pane) { None } else { Some(pane) };
+            m.zoom = if m.zoom == Some(pane) {
+                None
+            } else {
+                Some(pane)
+            };
         }
         Action::Help => m.overlay = Some(Overlay::Help),
         Action::HistoryPrev => history(m, true),
@@ -201,7 +233,11 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
 
 /// The pane scroll keys act on: the focused one, or the chat while typing.
 fn scroll_target(m: &Model) -> Pane {
-    if m.focus == Pane::Input { Pane::Chat } else { m.focus }
+    if m.focus == Pane::Input {
+        Pane::Chat
+    } else {
+        m.focus
+    }
 }
 
 fn page(m: &Model) -> usize {
@@ -263,7 +299,11 @@ fn history(m: &mut Model, back: bool) {
     let last_row = m.input.lines().len().saturating_sub(1);
     let at_edge = if back { row == 0 } else { row == last_row };
     if !at_edge || m.sent.is_empty() {
-        let key = if back { crossterm::event::KeyCode::Up } else { crossterm::event::KeyCode::Down };
+        let key = if back {
+            crossterm::event::KeyCode::Up
+        } else {
+            crossterm::event::KeyCode::Down
+        };
         m.input.input(KeyEvent::from(key));
         return;
     }
@@ -288,7 +328,9 @@ fn history(m: &mut Model, back: bool) {
 }
 
 fn demo_next(m: &mut Model) -> bool {
-    let Some(demo) = m.demo.as_mut() else { return false };
+    let Some(demo) = m.demo.as_mut() else {
+        return false;
+    };
     let Some(msg) = demo.messages.get(demo.next).cloned() else {
         m.status = Some((Level::Info, "the demo script is done".into()));
         return false;
@@ -309,7 +351,10 @@ fn submit(m: &mut Model) -> Vec<Effect> {
         return commands::run(m, &text);
     }
     if m.is_running() {
-        m.status = Some((Level::Warn, "Alfred is still working — wait, or press Esc to cancel the turn".into()));
+        m.status = Some((
+            Level::Warn,
+            "Alfred is still working — wait, or press Esc to cancel the turn".into(),
+        ));
         return Vec::new();
     }
     m.set_input("");
@@ -322,7 +367,11 @@ fn start_turn(m: &mut Model, message: String) -> Vec<Effect> {
     let id = m.next_turn_id();
     let turn = m.session.context.turn + 1;
     m.push_message(Role::User, message.clone(), turn);
-    m.turn = TurnState::Running { id, message: message.clone(), node: None };
+    m.turn = TurnState::Running {
+        id,
+        message: message.clone(),
+        node: None,
+    };
     m.bar = PipelineBar::default();
     m.chat_scroll.follow = true;
     m.status = None;
@@ -348,7 +397,11 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
     if let TurnState::Running { id, message, .. } = m.turn.clone() {
         // Drop the partial reply and the user's message of this turn.
         let turn = m.session.context.turn + 1;
-        while m.chat.last().is_some_and(|c| c.turn == turn && c.role != Role::Note) {
+        while m
+            .chat
+            .last()
+            .is_some_and(|c| c.turn == turn && c.role != Role::Note)
+        {
             m.chat.pop();
         }
         m.sent.pop();
@@ -358,7 +411,10 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
         m.snapshot = m.session.context.snapshot();
         m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
         m.focus = Pane::Input;
-        m.status = Some((Level::Info, "turn cancelled — nothing was kept; your message is back in the box".into()));
+        m.status = Some((
+            Level::Info,
+            "turn cancelled — nothing was kept; your message is back in the box".into(),
+        ));
         return vec![Effect::AbortTurn(id)];
     }
     m.zoom = None;
@@ -367,7 +423,9 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
 
 /// Progress of the running turn; events of other turns are ignored.
 fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
-    let TurnState::Running { id, .. } = &m.turn else { return Vec::new() };
+    let TurnState::Running { id, .. } = &m.turn else {
+        return Vec::new();
+    };
     if ev.id() != *id {
         return Vec::new();
     }
@@ -379,11 +437,24 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
                 *n = Some(node);
             }
         }
-        PipelineEvent::NodeFinished { node, duration_ms, tokens, .. } => {
-            m.bar.set(node, NodeStatus::Done { ms: duration_ms, tokens });
+        PipelineEvent::NodeFinished {
+            node,
+            duration_ms,
+            tokens,
+            ..
+        } => {
+            m.bar.set(
+                node,
+                NodeStatus::Done {
+                    ms: duration_ms,
+                    tokens,
+                },
+            );
             m.bar.total_tokens += tokens;
         }
-        PipelineEvent::StepStarted { index, total, .. } => m.bar.act_step = Some((index + 1, total)),
+        PipelineEvent::StepStarted { index, total, .. } => {
+            m.bar.act_step = Some((index + 1, total))
+        }
         PipelineEvent::ToolCalled { .. } => {}
         PipelineEvent::ReplyChunk { text, .. } => {
             let turn = m.session.context.turn + 1;
@@ -407,7 +478,11 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-fn turn_done(m: &mut Model, record: crate::record::TurnRecord, state: crate::context::ContextState) -> Vec<Effect> {
+fn turn_done(
+    m: &mut Model,
+    record: crate::record::TurnRecord,
+    state: crate::context::ContextState,
+) -> Vec<Effect> {
     let turn = record.turn;
     // The streamed text becomes the final reply.
     match m.chat.last() {
@@ -429,7 +504,10 @@ fn turn_done(m: &mut Model, record: crate::record::TurnRecord, state: crate::con
     }
     m.bar.total_ms = record.timings_ms.get("total").copied();
     m.baseline = Some(m.session.context.snapshot());
-    let now = record.started_at.parse().unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    let now = record
+        .started_at
+        .parse()
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     m.session_mut().push_turn(record, Some(state), now);
     m.snapshot = m.session.context.snapshot();
     m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
@@ -440,13 +518,22 @@ fn turn_done(m: &mut Model, record: crate::record::TurnRecord, state: crate::con
 
 fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> {
     let turn = record.turn;
-    let reason = record.error.clone().unwrap_or_else(|| "unknown reason".into());
+    let reason = record
+        .error
+        .clone()
+        .unwrap_or_else(|| "unknown reason".into());
     let message = record.user.clone();
-    if m.chat.last().is_some_and(|c| c.role == Role::Alfred && c.turn == turn) {
+    if m.chat
+        .last()
+        .is_some_and(|c| c.role == Role::Alfred && c.turn == turn)
+    {
         m.chat.pop();
     }
     m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
-    let now = record.started_at.parse().unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    let now = record
+        .started_at
+        .parse()
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     m.session_mut().push_turn(record, None, now);
     m.snapshot = m.session.context.snapshot();
     m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));

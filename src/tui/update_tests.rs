@@ -17,12 +17,21 @@ use super::update::update;
 
 fn model() -> Model {
     let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().unwrap();
-    let session = SessionFile::new("20260113-100000-abcd".into(), now, LlmSettings::new("offline", None, ""), ContextPolicy::default());
+    let session = SessionFile::new(
+        "20260113-100000-abcd".into(),
+        now,
+        LlmSettings::new("offline", None, ""),
+        ContextPolicy::default(),
+    );
     Model::new(session, "offline", Theme::dark())
 }
 
 fn key(m: &mut Model, code: KeyCode, mods: KeyModifiers) -> Vec<Effect> {
-    update(m, &Keymap::default_keys(), Event::Key(KeyEvent::new(code, mods)))
+    update(
+        m,
+        &Keymap::default_keys(),
+        Event::Key(KeyEvent::new(code, mods)),
+    )
 }
 
 fn typed(m: &mut Model, text: &str) {
@@ -43,8 +52,20 @@ fn pipe(m: &mut Model, e: PipelineEvent) -> Vec<Effect> {
 fn done_record(turn: u32, user: &str, reply: &str) -> (TurnRecord, ContextState) {
     let mut state = ContextState::new(ContextPolicy::default());
     state.begin_turn();
-    state.registry.register_row(Table::Recipes, "r-1", "Chai French Toast", RefAction::Read, turn);
-    let mut record = TurnRecord { turn, user: user.into(), reply: reply.into(), started_at: "2026-01-13T10:00:01Z".into(), ..TurnRecord::default() };
+    state.registry.register_row(
+        Table::Recipes,
+        "r-1",
+        "Chai French Toast",
+        RefAction::Read,
+        turn,
+    );
+    let mut record = TurnRecord {
+        turn,
+        user: user.into(),
+        reply: reply.into(),
+        started_at: "2026-01-13T10:00:01Z".into(),
+        ..TurnRecord::default()
+    };
     record.set_snapshot(state.snapshot());
     (record, state)
 }
@@ -54,25 +75,72 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
     let mut m = model();
     let effects = send(&mut m, "no cod this week");
     let id = TurnId(1);
-    assert_eq!(effects, vec![Effect::StartTurn { id, message: "no cod this week".into() }]);
+    assert_eq!(
+        effects,
+        vec![Effect::StartTurn {
+            id,
+            message: "no cod this week".into()
+        }]
+    );
     assert_eq!(m.input_text(), "");
     assert!(matches!(m.turn, TurnState::Running { .. }));
-    assert_eq!(m.chat.last().map(|c| (c.role, c.text.as_str())), Some((Role::User, "no cod this week")));
+    assert_eq!(
+        m.chat.last().map(|c| (c.role, c.text.as_str())),
+        Some((Role::User, "no cod this week"))
+    );
 
-    pipe(&mut m, PipelineEvent::NodeStarted { id, node: Node::Understand });
+    pipe(
+        &mut m,
+        PipelineEvent::NodeStarted {
+            id,
+            node: Node::Understand,
+        },
+    );
     assert_eq!(m.bar.status(Node::Understand), NodeStatus::Running);
-    pipe(&mut m, PipelineEvent::ReplyChunk { id, text: "Here are ".into() });
-    pipe(&mut m, PipelineEvent::ReplyChunk { id: TurnId(99), text: "STALE".into() });
-    pipe(&mut m, PipelineEvent::ReplyChunk { id, text: "6 recipes.".into() });
-    assert_eq!(m.chat.last().map(|c| (c.role, c.text.as_str())), Some((Role::Alfred, "Here are 6 recipes.")));
+    pipe(
+        &mut m,
+        PipelineEvent::ReplyChunk {
+            id,
+            text: "Here are ".into(),
+        },
+    );
+    pipe(
+        &mut m,
+        PipelineEvent::ReplyChunk {
+            id: TurnId(99),
+            text: "STALE".into(),
+        },
+    );
+    pipe(
+        &mut m,
+        PipelineEvent::ReplyChunk {
+            id,
+            text: "6 recipes.".into(),
+        },
+    );
+    assert_eq!(
+        m.chat.last().map(|c| (c.role, c.text.as_str())),
+        Some((Role::Alfred, "Here are 6 recipes."))
+    );
 
     let (record, state) = done_record(1, "no cod this week", "Here are 6 recipes.");
-    let effects = pipe(&mut m, PipelineEvent::TurnDone { id, record: Box::new(record), state: Box::new(state) });
+    let effects = pipe(
+        &mut m,
+        PipelineEvent::TurnDone {
+            id,
+            record: Box::new(record),
+            state: Box::new(state),
+        },
+    );
     assert_eq!(effects, vec![Effect::Save]);
     assert_eq!(m.turn, TurnState::Idle);
     assert_eq!(m.session.transcript.len(), 1);
     assert_eq!(m.session.title, "no cod this week");
-    assert_eq!(m.snapshot.entities.recent.len(), 1, "the panels show the new state");
+    assert_eq!(
+        m.snapshot.entities.recent.len(),
+        1,
+        "the panels show the new state"
+    );
     assert_eq!(m.bar.status(Node::Think), NodeStatus::Skipped);
     assert_eq!(m.chat.len(), 2);
 }
@@ -81,18 +149,39 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
 fn a_failed_turn_is_shown_and_can_be_retried() {
     let mut m = model();
     send(&mut m, "add eggs");
-    let mut record = TurnRecord { turn: 1, user: "add eggs".into(), status: TurnStatus::Failed, ..TurnRecord::default() };
+    let mut record = TurnRecord {
+        turn: 1,
+        user: "add eggs".into(),
+        status: TurnStatus::Failed,
+        ..TurnRecord::default()
+    };
     record.error = Some("reply failed: the model server did not answer in time".into());
-    let effects = pipe(&mut m, PipelineEvent::TurnFailed { id: TurnId(1), record: Box::new(record) });
+    let effects = pipe(
+        &mut m,
+        PipelineEvent::TurnFailed {
+            id: TurnId(1),
+            record: Box::new(record),
+        },
+    );
     assert_eq!(effects, vec![Effect::Save]);
     let last = m.chat.last().unwrap();
     assert_eq!(last.role, Role::Error);
-    assert!(last.text.contains("did not answer in time"), "{}", last.text);
+    assert!(
+        last.text.contains("did not answer in time"),
+        "{}",
+        last.text
+    );
     assert!(matches!(&m.turn, TurnState::Failed { message, .. } if message == "add eggs"));
     assert_eq!(m.session.transcript.len(), 1, "the failure is recorded");
     assert_eq!(m.session.context.turn, 0, "and changes nothing else");
     let effects = key(&mut m, KeyCode::Char('r'), KeyModifiers::CONTROL);
-    assert_eq!(effects, vec![Effect::StartTurn { id: TurnId(2), message: "add eggs".into() }]);
+    assert_eq!(
+        effects,
+        vec![Effect::StartTurn {
+            id: TurnId(2),
+            message: "add eggs".into()
+        }]
+    );
     assert_eq!(m.input_text(), "", "the retried message left the box");
 }
 
@@ -100,14 +189,26 @@ fn a_failed_turn_is_shown_and_can_be_retried() {
 fn esc_cancels_the_turn_and_returns_the_message() {
     let mut m = model();
     send(&mut m, "plan my week");
-    pipe(&mut m, PipelineEvent::ReplyChunk { id: TurnId(1), text: "Sure, ".into() });
+    pipe(
+        &mut m,
+        PipelineEvent::ReplyChunk {
+            id: TurnId(1),
+            text: "Sure, ".into(),
+        },
+    );
     let effects = key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(effects, vec![Effect::AbortTurn(TurnId(1))]);
     assert_eq!(m.input_text(), "plan my week");
     assert!(m.chat.is_empty(), "nothing of the turn is kept");
     assert_eq!(m.turn, TurnState::Idle);
     // Late events of the cancelled turn are ignored.
-    pipe(&mut m, PipelineEvent::ReplyChunk { id: TurnId(1), text: "late".into() });
+    pipe(
+        &mut m,
+        PipelineEvent::ReplyChunk {
+            id: TurnId(1),
+            text: "late".into(),
+        },
+    );
     assert!(m.chat.is_empty());
 }
 
@@ -125,7 +226,11 @@ fn sending_while_a_turn_runs_is_refused_with_a_hint() {
 fn keys_move_focus_zoom_open_help_and_quit() {
     let mut m = model();
     key(&mut m, KeyCode::Char('?'), KeyModifiers::NONE);
-    assert_eq!(m.overlay, Some(Overlay::Help), "? on an empty box opens help");
+    assert_eq!(
+        m.overlay,
+        Some(Overlay::Help),
+        "? on an empty box opens help"
+    );
     key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.overlay, None);
     typed(&mut m, "why?");
@@ -164,7 +269,11 @@ fn alt_enter_adds_a_line_and_paste_keeps_newlines() {
     typed(&mut m, "a");
     key(&mut m, KeyCode::Enter, KeyModifiers::ALT);
     typed(&mut m, "b");
-    update(&mut m, &Keymap::default_keys(), Event::Paste("\r\nc\r\nd".into()));
+    update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::Paste("\r\nc\r\nd".into()),
+    );
     assert_eq!(m.input_text(), "a\nb\nc\nd");
     let big = "x".repeat(1_000_000);
     update(&mut m, &Keymap::default_keys(), Event::Paste(big));
@@ -178,15 +287,28 @@ fn slash_commands_rename_pin_and_explain() {
     assert_eq!(m.session.title, "Weekly planning");
     assert!(send(&mut m, "/pin recipe_9").is_empty());
     assert!(matches!(&m.status, Some((Level::Warn, s)) if s.contains("no entity recipe_9")));
-    m.session_mut().context.registry.register_row(Table::Recipes, "r-1", "Chai French Toast", RefAction::Read, 1);
+    m.session_mut().context.registry.register_row(
+        Table::Recipes,
+        "r-1",
+        "Chai French Toast",
+        RefAction::Read,
+        1,
+    );
     m.session_mut().context.turn = 1;
     assert_eq!(send(&mut m, "/pin recipe_1"), vec![Effect::Save]);
     assert!(m.snapshot.entities.recent[0].pinned);
     send(&mut m, "/why recipe_1");
     let note = m.chat.last().unwrap();
     assert_eq!(note.role, Role::Note);
-    assert!(note.text.contains("recipe_1 (Chai French Toast)"), "{}", note.text);
-    assert_eq!(send(&mut m, "/export json"), vec![Effect::Export { markdown: false }]);
+    assert!(
+        note.text.contains("recipe_1 (Chai French Toast)"),
+        "{}",
+        note.text
+    );
+    assert_eq!(
+        send(&mut m, "/export json"),
+        vec![Effect::Export { markdown: false }]
+    );
     assert_eq!(send(&mut m, "/sessions"), vec![Effect::ListSessions]);
     send(&mut m, "/frobnicate");
     assert!(matches!(&m.status, Some((Level::Warn, s)) if s.contains("unknown command")));
@@ -195,11 +317,21 @@ fn slash_commands_rename_pin_and_explain() {
 #[test]
 fn demo_mode_types_the_next_message_on_space() {
     let mut m = model();
-    m.demo = Some(super::model::Demo { messages: vec!["hello".into(), "no cod".into()], next: 0, auto_secs: None });
+    m.demo = Some(super::model::Demo {
+        messages: vec!["hello".into(), "no cod".into()],
+        next: 0,
+        auto_secs: None,
+    });
     key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
     assert_eq!(m.input_text(), "hello");
     // With text in the box, space is a space.
     key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
     assert_eq!(m.input_text(), "hello ");
-    assert_eq!(super::update::on_action(&mut m, Action::Submit), vec![Effect::StartTurn { id: TurnId(1), message: "hello".into() }]);
+    assert_eq!(
+        super::update::on_action(&mut m, Action::Submit),
+        vec![Effect::StartTurn {
+            id: TurnId(1),
+            message: "hello".into()
+        }]
+    );
 }
