@@ -1,0 +1,269 @@
+//! Act, the step executor: for each iteration of a step, the next CRUD call
+//! or the step's completion. Read and write steps are here; analyze and
+//! generate steps (no tool calls) are in `act_make.rs`.
+//!
+//! A step re-derives what to do from the intent (the same reading Think
+//! used), Understand's resolved refs and the step itself, so no hidden
+//! channel is needed. A refused call is never retried blindly: the step
+//! stops with the refusal as its reason.
+
+use serde_json::{Value, json};
+
+use crate::context::Table;
+use crate::pipeline::{ActAction, ActRequest, BlockedReason, StepType};
+
+use super::act_make::{act_analyze, act_generate};
+use super::act_write::act_write;
+use super::lexicon::Intent;
+use super::reading::{Reading, effective_intent};
+use super::targets::content_words;
+use super::text::{plural, stems};
+use super::world::World;
+
+/// Everything an Act rule looks at.
+pub struct ActCtx<'a> {
+    pub req: &'a ActRequest<'a>,
+    pub world: World<'a>,
+    pub reading: Reading,
+    pub intent: Intent,
+}
+
+impl<'a> ActCtx<'a> {
+    /// Refs Understand resolved that belong to `table`.
+    pub fn referenced_in(&self, table: Table) -> Vec<String> {
+        self.req
+            .understand
+            .referenced_entities
+            .iter()
+            .filter(|r| self.world.get(r).is_some_and(|e| e.e.table == table))
+            .cloned()
+            .collect()
+    }
+
+    /// Rows this turn's earlier steps produced (arrays flattened).
+    pub fn data_rows(&self) -> Vec<&'a Value> {
+        let mut out = Vec::new();
+        for d in self.req.input.data {
+            if let Value::Array(items) = &d.content {
+                out.extend(items.iter());
+            }
+        }
+        out
+    }
+
+    /// Rows returned by this step's calls so far.
+    pub fn step_rows(&self) -> Vec<&'a Value> {
+        self.req
+            .this_step_results
+            .iter()
+            .flat_map(|r| r.rows.iter())
+            .collect()
+    }
+
+    /// Loaded refs of a table (active with content), optionally filtered.
+    pub fn loaded_refs(&self, table: Table, keep: impl Fn(&Value) -> bool) -> Vec<String> {
+        self.world
+            .loaded(table)
+            .into_iter()
+            .filter(|(r, row)| keep(row) && self.world.get(r).is_some_and(|e| e.e.row_id.is_some()))
+            .map(|(r, _)| r.to_string())
+            .collect()
+    }
+}
+
+/// A tool call.
+pub fn call(tool: &str, params: Value) -> ActAction {
+    ActAction::ToolCall {
+        tool: tool.to_string(),
+        params,
+    }
+}
+
+/// The step is done.
+pub fn complete(summary: String, data: Value, note: Option<String>) -> ActAction {
+    ActAction::StepComplete {
+        result_summary: summary,
+        data,
+        note_for_next_step: note,
+    }
+}
+
+/// `{field, op, value}`.
+pub fn filter(field: &str, op: &str, value: Value) -> Value {
+    json!({"field": field, "op": op, "value": value})
+}
+
+/// An id filter: `=` for one ref, `in` for several.
+pub fn id_filter(refs: &[String]) -> Value {
+    match refs {
+        [one] => filter("id", "=", json!(one)),
+        many => filter("id", "in", json!(many)),
+    }
+}
+
+/// Act's decision for one iteration of a step.
+pub fn decide(req: &ActRequest<'_>) -> ActAction {
+    if let Some(err) = req.last_error {
+        return ActAction::Blocked {
+            reason_code: BlockedReason::ToolFailure,
+            details: format!("the kitchen refused the call: {err}"),
+        };
+    }
+    let turn = req.input.snapshot.turn.max(req.state.turn);
+    let world = World::new(req.state, turn);
+    let reading = Reading::from_turns(
+        req.input.user_message,
+        req.state.conversation.recent(),
+        None,
+    );
+    let intent = effective_intent(&reading, &world, Some(req.understand));
+    let c = ActCtx {
+        req,
+        world,
+        reading,
+        intent,
+    };
+    match req.step.step_type {
+        StepType::Read => act_read(&c),
+        StepType::Write => act_write(&c),
+        StepType::Analyze => act_analyze(&c),
+        StepType::Generate => act_generate(&c),
+    }
+}
+
+/// Read steps: one call, then complete with a count.
+fn act_read(c: &ActCtx<'_>) -> ActAction {
+    let results = c.req.this_step_results;
+    if !results.is_empty() {
+        let rows: usize = results.iter().map(|r| r.count).sum();
+        let table = results.last().map_or(Table::Recipes, |r| r.table);
+        let served = results
+            .iter()
+            .any(|r| r.notes.iter().any(|n| n.contains("not saved yet")));
+        let summary = match (rows, served) {
+            (0, _) => format!("No {} matched", table.name().replace('_', " ")),
+            (n, true) => format!("Read {} (not saved yet)", plural(n, "generated item")),
+            (n, false) => format!("Found {}", plural(n, noun(table))),
+        };
+        return complete(summary, Value::Null, None);
+    }
+    let params = match c.req.step.subdomain.as_str() {
+        "recipes" => read_recipes(c),
+        "inventory" => read_inventory(c),
+        "meal_plans" => read_meal_plans(c),
+        "shopping" => {
+            json!({"table": "shopping_list", "filters": [filter("is_purchased", "=", json!(false))]})
+        }
+        other => json!({"table": other}),
+    };
+    call("db_read", params)
+}
+
+fn noun(table: Table) -> &'static str {
+    match table {
+        Table::Recipes => "recipe",
+        Table::Inventory => "item",
+        Table::MealPlans => "meal-plan slot",
+        Table::ShoppingList => "shopping item",
+        Table::Tasks => "task",
+        _ => "row",
+    }
+}
+
+fn read_recipes(c: &ActCtx<'_>) -> Value {
+    let targets = c.referenced_in(Table::Recipes);
+    let uncached: Vec<String> = targets
+        .iter()
+        .filter(|r| !c.world.state.rows.contains_key(r.as_str()))
+        .cloned()
+        .collect();
+    match &c.intent {
+        Intent::Show | Intent::Edit(_) if !uncached.is_empty() => {
+            json!({"table": "recipes", "filters": [id_filter(&uncached)]})
+        }
+        Intent::Show => {
+            let name = content_words(&c.reading.words.words).join(" ");
+            json!({"table": "recipes", "filters": [filter("name", "ilike", json!(format!("%{name}%")))]})
+        }
+        Intent::Assign => {
+            // Every named word must appear in the name ("pad … ew").
+            let filters: Vec<Value> = content_words(&c.reading.words.words)
+                .iter()
+                .map(|w| filter("name", "ilike", json!(format!("%{w}%"))))
+                .collect();
+            json!({"table": "recipes", "filters": filters})
+        }
+        Intent::FindByIngredient(x) => {
+            json!({"table": "recipes", "filters": [filter("ingredients", "ilike", json!(format!("%{x}%")))]})
+        }
+        _ => {
+            let loaded = c.loaded_refs(Table::Recipes, |_| true);
+            if loaded.is_empty() {
+                json!({"table": "recipes"})
+            } else {
+                json!({"table": "recipes", "filters": [filter("id", "not_in", json!(loaded))]})
+            }
+        }
+    }
+}
+
+fn read_inventory(c: &ActCtx<'_>) -> Value {
+    match &c.intent {
+        Intent::Pantry(loc) => {
+            let at = |row: &Value| {
+                loc.is_none_or(|l| row.get("location").and_then(Value::as_str) == Some(l))
+            };
+            let loaded = c.loaded_refs(Table::Inventory, at);
+            let mut filters = Vec::new();
+            if let Some(l) = loc {
+                filters.push(filter("location", "=", json!(l)));
+            }
+            if !loaded.is_empty() {
+                filters.push(filter("id", "not_in", json!(loaded)));
+            }
+            json!({"table": "inventory", "filters": filters})
+        }
+        Intent::HaveItem(x) => {
+            let like = format!("%{}%", stems(x).join(" "));
+            json!({"table": "inventory", "filters": [filter("name", "ilike", json!(like))]})
+        }
+        Intent::InventoryRemove(items) => {
+            let ors: Vec<Value> = items
+                .iter()
+                .map(|i| {
+                    filter(
+                        "name",
+                        "ilike",
+                        json!(format!("%{}%", stems(&i.name).join(" "))),
+                    )
+                })
+                .collect();
+            json!({"table": "inventory", "or_filters": ors})
+        }
+        _ => {
+            let loaded = c.loaded_refs(Table::Inventory, |_| true);
+            if loaded.is_empty() {
+                json!({"table": "inventory"})
+            } else {
+                json!({"table": "inventory", "filters": [filter("id", "not_in", json!(loaded))]})
+            }
+        }
+    }
+}
+
+fn read_meal_plans(c: &ActCtx<'_>) -> Value {
+    let refs: Vec<String> = c
+        .referenced_in(Table::MealPlans)
+        .into_iter()
+        .filter(|r| !c.world.state.rows.contains_key(r.as_str()))
+        .collect();
+    if refs.is_empty() {
+        json!({
+            "table": "meal_plans",
+            "filters": [filter("date", ">=", json!(c.req.input.today))],
+            "order_by": "date",
+        })
+    } else {
+        json!({"table": "meal_plans", "filters": [id_filter(&refs)], "order_by": "date"})
+    }
+}

@@ -1,0 +1,140 @@
+//! Understand's memory management beyond this message: exclusions said in
+//! earlier turns that still apply to the recipes those turns loaded, and
+//! retention of goal entities (the weekly plan, the recipes chosen for it,
+//! the options still being narrowed, a recipe being worked on) when they are
+//! about to leave the window.
+//!
+//! Decides only; the pipeline applies the curation.
+
+use crate::context::{RefDecision, RetentionDecision, Table, classify};
+
+use super::lexicon::{Cues, Intent, PROPOSAL_MARK, classify as classify_words};
+use super::resolve::matching_recipes;
+use super::text::Words;
+use super::understand::Draft;
+use super::world::World;
+
+/// Exclusions said in earlier turns still apply to the recipes those turns
+/// loaded, until the user refers to them again ("no cod" read at turn 2
+/// demotes the cod recipes at turn 3).
+pub(super) fn carried_exclusions(world: &World<'_>, d: &mut Draft) {
+    for t in &world.state.understand_turns {
+        let Intent::Exclude(ex) = classify_words(&Words::new(&t.user), Cues::default()) else {
+            continue;
+        };
+        let touched: Vec<&str> = t.entities.iter().map(|n| n.r#ref.as_str()).collect();
+        for e in ex {
+            for r in matching_recipes(world, &e.term) {
+                let fresh = world.get(&r).is_some_and(|x| x.e.last_ref_turn <= t.turn);
+                if fresh && touched.contains(&r.as_str()) && !d.demoted(&r) {
+                    d.demote.push(RefDecision::new(&r, &e.reason()));
+                }
+            }
+        }
+    }
+}
+
+/// The turn of the latest narrowing message of a meal-planning
+/// conversation Understand can see (`None` when the user is not planning:
+/// nobody asked for a plan and Alfred proposed none).
+fn last_planning_turn(world: &World<'_>) -> Option<u32> {
+    let turns = &world.state.understand_turns;
+    let intent =
+        |t: &crate::context::AnnotatedTurn| classify_words(&Words::new(&t.user), Cues::default());
+    let planning = turns.iter().any(|t| {
+        t.assistant.contains(PROPOSAL_MARK)
+            || matches!(
+                intent(t),
+                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
+            )
+    }) || world
+        .state
+        .conversation
+        .recent()
+        .any(|t| t.assistant.contains(PROPOSAL_MARK));
+    if !planning {
+        return None;
+    }
+    turns
+        .iter()
+        .filter(|t| {
+            matches!(
+                intent(t),
+                Intent::Exclude(_)
+                    | Intent::PlanMeals
+                    | Intent::ListRecipes
+                    | Intent::Include
+                    | Intent::ShowPlan
+                    | Intent::Assign
+            )
+        })
+        .map(|t| t.turn)
+        .max()
+}
+
+/// The recipes still in play in meal planning (touched at the last
+/// planning turn, or already retained for it).
+pub fn planning_options(world: &World<'_>) -> Vec<String> {
+    let t = last_planning_turn(world);
+    world
+        .active()
+        .filter(|e| e.e.table == Table::Recipes && e.e.demotion.is_none())
+        .filter(|e| {
+            (t.is_some() && Some(e.e.last_ref_turn) == t)
+                || e.e
+                    .retention
+                    .as_ref()
+                    .is_some_and(|r| r.reason.contains("meal planning"))
+        })
+        .map(|e| e.r.to_string())
+        .collect()
+}
+
+/// Retains goal entities about to leave the window.
+pub(super) fn retention(world: &World<'_>, d: &mut Draft) {
+    let next = world.turn + 1;
+    let plan_exists = world.ents.iter().any(|e| e.e.table == Table::MealPlans);
+    let chosen: Vec<(String, String)> = world
+        .ents
+        .iter()
+        .filter(|e| e.e.table == Table::MealPlans)
+        .filter_map(|m| {
+            let r = world.content(m.r)?.get("recipe_id")?.as_str()?.to_string();
+            Some((r, m.e.label.clone()))
+        })
+        .collect();
+    let options = if plan_exists {
+        Vec::new()
+    } else {
+        planning_options(world)
+    };
+    for e in world.active() {
+        let leaving = !classify(e.e, next, &world.state.policy).0.is_active();
+        if !leaving || e.e.is_pending() || e.e.retention.is_some() {
+            continue;
+        }
+        if d.referenced.iter().any(|r| r == e.r)
+            || d.demoted(e.r)
+            || d.drop.iter().any(|x| x.r#ref == e.r)
+        {
+            continue;
+        }
+        let reason = if e.e.table == Table::MealPlans {
+            Some("user's ongoing weekly plan".to_string())
+        } else if let Some((_, slot)) = chosen.iter().find(|(r, _)| r == e.r) {
+            Some(format!("chosen for {slot} in the weekly plan"))
+        } else if options.iter().any(|r| r == e.r) {
+            Some("still an option in the user's meal planning".to_string())
+        } else if e.e.table == Table::Recipes && e.made() {
+            Some("recipe the user is working on".to_string())
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
+            d.retain.push(RetentionDecision {
+                r#ref: e.r.to_string(),
+                reason,
+            });
+        }
+    }
+}

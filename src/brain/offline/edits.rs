@@ -1,0 +1,277 @@
+//! Changes to a recipe: how the user asks for them ("add a squeeze of
+//! lime", "swap the chicken for tofu", "make it for 4") and how they are
+//! applied to a recipe's content.
+//!
+//! [`parse_edit`] reads words; [`apply_edit`] rewrites a recipe JSON object
+//! (name, servings, instructions, ingredients) and says what changed in one
+//! line. Pure; never touches the registry.
+
+use super::items::{Item, parse_items};
+use super::text::{Words, find, find_any, number};
+
+/// One change to a recipe.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditOp {
+    Add(Vec<Item>),
+    Remove(Vec<String>),
+    Swap { from: String, to: String },
+    Scale { servings: u32 },
+    Double,
+    Halve,
+    Spicier,
+    Milder,
+    Vegetarian,
+}
+
+const ADD_VERBS: &[&str] = &[
+    "add",
+    "put in",
+    "put some",
+    "put a",
+    "put",
+    "throw in",
+    "toss in",
+    "stir in",
+    "sprinkle",
+    "top it with",
+    "top with",
+    "more",
+    "extra",
+    "include",
+    "mix in",
+    "fold in",
+];
+const REMOVE_VERBS: &[&str] = &["remove", "take out", "take the", "hold the", "minus"];
+
+/// Reads a recipe change from the message, if it asks for one.
+pub fn parse_edit(w: &Words) -> Option<EditOp> {
+    if let Some(op) = parse_swap(w) {
+        return Some(op);
+    }
+    if w.has_any(&[
+        "double it",
+        "double the recipe",
+        "double that",
+        "twice as much",
+    ]) {
+        return Some(EditOp::Double);
+    }
+    if w.has_any(&[
+        "halve it",
+        "half the recipe",
+        "halve the recipe",
+        "half as much",
+    ]) {
+        return Some(EditOp::Halve);
+    }
+    if let Some(n) = servings(w) {
+        return Some(EditOp::Scale { servings: n });
+    }
+    if w.has_any(&[
+        "milder",
+        "less spicy",
+        "not so spicy",
+        "less heat",
+        "tone down",
+        "less hot",
+    ]) {
+        return Some(EditOp::Milder);
+    }
+    if w.has_any(&[
+        "spicier",
+        "more spicy",
+        "hotter",
+        "more heat",
+        "some heat",
+        "more kick",
+        "a kick",
+    ]) {
+        return Some(EditOp::Spicier);
+    }
+    let asks_change = w.has_any(&["make it", "make this", "make that", "turn it", "can it be"]);
+    if asks_change && w.has_any(&["vegetarian", "veggie", "meatless", "meat free", "vegan"]) {
+        return Some(EditOp::Vegetarian);
+    }
+    if let Some(names) = removal(w) {
+        return Some(EditOp::Remove(names));
+    }
+    let items = items_after(w, ADD_VERBS);
+    (!items.is_empty()).then_some(EditOp::Add(items))
+}
+
+/// The items after the first verb, one per segment from there on.
+fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
+    let mut segs: Vec<Vec<String>> = Vec::new();
+    for seg in &w.segments {
+        if segs.is_empty() {
+            if let Some((i, p)) = find_any(seg, verbs) {
+                let rest = seg[i + p.split_whitespace().count()..].to_vec();
+                let rest = if p == "more" || p == "extra" {
+                    std::iter::once("more".to_string()).chain(rest).collect()
+                } else {
+                    rest
+                };
+                segs.push(rest);
+            }
+        } else {
+            segs.push(seg.clone());
+        }
+    }
+    parse_items(&segs)
+        .into_iter()
+        .filter(|i| !matches!(i.name.as_str(), "back" | "it" | "them" | "plan"))
+        .collect()
+}
+
+fn removal(w: &Words) -> Option<Vec<String>> {
+    let items = items_after(w, REMOVE_VERBS);
+    let names: Vec<String> = items.into_iter().map(|i| i.name).collect();
+    (!names.is_empty()).then_some(names)
+}
+
+fn parse_swap(w: &Words) -> Option<EditOp> {
+    let words = &w.words;
+    let pair = |a: &[String], b: &[String]| {
+        let a = parse_items(&[a.to_vec()]).into_iter().next()?.name;
+        let b = parse_items(&[b.to_vec()]).into_iter().next()?.name;
+        Some((a, b))
+    };
+    for (verb, sep, reversed) in [
+        ("swap", "for", false),
+        ("swap", "with", false),
+        ("replace", "with", false),
+        ("switch", "to", false),
+        ("switch", "for", false),
+        ("change", "to", false),
+        ("substitute", "for", true),
+        ("use", "instead of", true),
+    ] {
+        let (Some(v), Some(s)) = (find(words, verb), find(words, sep)) else {
+            continue;
+        };
+        if s <= v + 1 {
+            continue;
+        }
+        let first = &words[v + 1..s];
+        let second = &words[s + sep.split_whitespace().count()..];
+        if let Some((a, b)) = pair(first, second) {
+            let (from, to) = if reversed { (b, a) } else { (a, b) };
+            return Some(EditOp::Swap { from, to });
+        }
+    }
+    None
+}
+
+/// "make it for 4", "for 6 people", "4 servings".
+fn servings(w: &Words) -> Option<u32> {
+    let words = &w.words;
+    for (i, x) in words.iter().enumerate() {
+        let Some(n) = number(x) else { continue };
+        let before = i.checked_sub(1).map(|j| words[j].as_str());
+        let next = words.get(i + 1).map(String::as_str);
+        let people = matches!(
+            next,
+            Some("people" | "servings" | "portions" | "persons" | "of us")
+        );
+        let serves = matches!(before, Some("serves" | "serve" | "feed" | "feeds"));
+        let for_it =
+            before == Some("for") && w.has_any(&["make it", "scale", "make that", "make this"]);
+        if (people || serves || for_it) && (1.0..=24.0).contains(&n) {
+            return Some(n as u32);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::super::edit_apply::apply_edit;
+    use super::*;
+
+    fn edit(s: &str) -> EditOp {
+        parse_edit(&Words::new(s)).unwrap_or_else(|| panic!("no edit in {s}"))
+    }
+
+    fn recipe() -> Value {
+        json!({
+            "name": "Thai Basil Chicken", "servings": 2,
+            "instructions": ["a", "b", "c", "d", "e"],
+            "ingredients": [
+                {"name": "chicken thigh", "quantity": 400, "unit": "g"},
+                {"name": "garlic", "quantity": 3, "unit": "clove"}
+            ]
+        })
+    }
+
+    #[test]
+    fn edits_parse_from_many_phrasings() {
+        assert!(matches!(edit("add a squeeze of lime"), EditOp::Add(_)));
+        assert!(matches!(
+            edit("Can you add lime juice to it?"),
+            EditOp::Add(_)
+        ));
+        assert!(matches!(edit("put some lime in"), EditOp::Add(_)));
+        assert!(matches!(edit("more garlic please"), EditOp::Add(i) if i[0].more));
+        assert_eq!(
+            edit("swap the chicken for tofu"),
+            EditOp::Swap {
+                from: "chicken".into(),
+                to: "tofu".into()
+            }
+        );
+        assert_eq!(
+            edit("use tofu instead of chicken"),
+            EditOp::Swap {
+                from: "chicken".into(),
+                to: "tofu".into()
+            }
+        );
+        assert_eq!(edit("make it for 4 people"), EditOp::Scale { servings: 4 });
+        assert_eq!(edit("remove the eggs"), EditOp::Remove(vec!["eggs".into()]));
+        assert_eq!(edit("make it spicier"), EditOp::Spicier);
+        assert!(parse_edit(&Words::new("what's in my pantry")).is_none());
+    }
+
+    #[test]
+    fn adding_lime_adds_a_line_and_a_finishing_step() {
+        let (r, summary) = apply_edit(&recipe(), &edit("add a squeeze of lime"));
+        assert!(summary.contains("squeeze of lime"), "{summary}");
+        let names: Vec<&str> = r["ingredients"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l["name"].as_str().unwrap())
+            .collect();
+        assert!(names.contains(&"lime juice"));
+        assert_eq!(r["instructions"].as_array().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn more_garlic_increases_the_existing_line() {
+        let (r, summary) = apply_edit(&recipe(), &edit("add more garlic to that recipe"));
+        assert!(summary.contains("more garlic"), "{summary}");
+        assert_eq!(r["ingredients"][1]["quantity"], json!(4.5));
+        assert_eq!(r["ingredients"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn swaps_scales_and_removals() {
+        let (r, _) = apply_edit(&recipe(), &edit("swap the chicken for tofu"));
+        assert_eq!(r["ingredients"][0]["name"], "tofu");
+        assert_eq!(r["name"], "Thai Basil Tofu");
+        let (r, s) = apply_edit(&recipe(), &edit("make it for 4"));
+        assert_eq!(
+            (
+                r["servings"].as_u64(),
+                r["ingredients"][0]["quantity"].as_f64()
+            ),
+            (Some(4), Some(800.0))
+        );
+        assert!(s.contains("serve 4"));
+        let (r, s) = apply_edit(&recipe(), &EditOp::Remove(vec!["garlic".into()]));
+        assert_eq!(r["ingredients"].as_array().unwrap().len(), 1);
+        assert!(s.contains("Took out"));
+    }
+}

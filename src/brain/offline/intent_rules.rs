@@ -1,0 +1,236 @@
+//! The rules that turn words into intents for the kitchen, planning and
+//! recipes: which synonyms win, in which order, and what each intent
+//! carries (items, a location, what to generate).
+//!
+//! Lexical only, like the rest of the lexicon: no state is read here.
+
+use super::edits::parse_edit;
+use super::items::{Item, exclusions, has_trigger, location, parse_item, parse_items};
+use super::lexicon::{Cues, GenerateAsk, Intent};
+use super::synonyms::*;
+use super::text::{Words, find_any, is_filler, number, weekday_abbrev};
+
+/// Words after the first occurrence of any of `verbs`.
+fn after<'a>(words: &'a [String], verbs: &[&str]) -> Option<&'a [String]> {
+    let (i, p) = find_any(words, verbs)?;
+    Some(&words[i + p.split_whitespace().count()..])
+}
+
+/// Items following `verbs` in the message, one per segment.
+fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
+    let mut segs: Vec<Vec<String>> = Vec::new();
+    let mut started = false;
+    for seg in &w.segments {
+        if !started {
+            if let Some(rest) = after(seg, verbs) {
+                started = true;
+                segs.push(rest.to_vec());
+            }
+        } else {
+            segs.push(seg.clone());
+        }
+    }
+    parse_items(&segs)
+}
+
+/// Shopping list, inventory adds and removals, pantry questions.
+pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
+    if w.has_any(SHOPPING) {
+        return Some(shopping_intent(w));
+    }
+    let loc = location(&w.words);
+    let store_word = loc.is_some() || w.has_any(&["inventory", "my kitchen", "in stock"]);
+    if !store_word
+        && let Some(rest) = after(&w.words, HAVE_ASK)
+        && let Some(item) = parse_item(rest)
+    {
+        return Some(Intent::HaveItem(item.name));
+    }
+    if w.has_any(REMOVE_STOCK) || (store_word && w.has_any(STORE_REMOVE_VERBS)) {
+        let items = items_after(w, STOCK_REMOVE_VERBS);
+        if !items.is_empty() {
+            return Some(Intent::InventoryRemove(items));
+        }
+    }
+    if (store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) {
+        let items = items_after(w, STOCK_ADD_VERBS);
+        if !items.is_empty() {
+            return Some(Intent::InventoryAdd(items, loc));
+        }
+    }
+    if store_word && (w.has_any(PANTRY_ASK) || w.words.len() <= 4) {
+        return Some(Intent::Pantry(loc));
+    }
+    None
+}
+
+/// "add lentils to my shopping list", "what's on my shopping list?".
+fn shopping_intent(w: &Words) -> Intent {
+    if w.has_any(SHOPPING_MISSING) {
+        return Intent::ShoppingMissing;
+    }
+    let adds = items_after(w, SHOPPING_ADD_VERBS);
+    if !adds.is_empty() && !w.has_any(SHOPPING_ASKS) {
+        return Intent::ShoppingAdd(adds);
+    }
+    Intent::ShoppingList
+}
+
+/// Planning: show the plan, start one, bring an option back, assign days.
+pub(super) fn planning_intent(w: &Words) -> Option<Intent> {
+    let creating = w.has_any(&[
+        "make a",
+        "create a",
+        "new",
+        "start a",
+        "help me plan",
+        "plan some",
+    ]);
+    if w.has_any(SHOW_PLAN) && !creating {
+        return Some(Intent::ShowPlan);
+    }
+    if w.has_any(PLAN_MEALS) && exclusions(&w.segments, false).is_empty() {
+        return Some(Intent::PlanMeals);
+    }
+    if w.has_any(INCLUDE) && !w.has_any(&["recipe for", "give me"]) {
+        return Some(Intent::Include);
+    }
+    let days = w
+        .words
+        .iter()
+        .any(|x| weekday_abbrev(x).is_some() || matches!(x.as_str(), "tonight" | "tomorrow"));
+    let generating =
+        w.has_any(GENERATE_VERBS) || w.has_any(&["recipe", "recipes", "ideas", "idea"]);
+    let content = w.words.iter().any(|x| {
+        !is_filler(x)
+            && weekday_abbrev(x).is_none()
+            && !matches!(x.as_str(), "tonight" | "tomorrow" | "dinner" | "lunch")
+    });
+    let question = matches!(
+        w.words.first().map(String::as_str),
+        Some("what" | "which" | "whats" | "should")
+    );
+    if days && content && !generating && !question {
+        let excluding = w.segments.iter().all(|s| has_trigger(s));
+        if !excluding {
+            return Some(Intent::Assign);
+        }
+    }
+    if w.has_any(PICK) && !generating && !w.segments.iter().any(|s| has_trigger(s)) {
+        return Some(Intent::Assign);
+    }
+    None
+}
+
+/// Recipes: what can I make, find by ingredient, generate, list, edit,
+/// exclude, show.
+pub(super) fn recipe_intent(w: &Words, cues: Cues) -> Option<Intent> {
+    if let Some(rest) = after(&w.words, WHAT_CAN_I_MAKE) {
+        return Some(match with_term(rest) {
+            Some(t) => Intent::FindByIngredient(t),
+            None => Intent::WhatCanIMake,
+        });
+    }
+    let first = w.words.first().map(String::as_str);
+    let asking = matches!(
+        first,
+        Some("which" | "what" | "any" | "anything" | "do" | "are" | "is")
+    ) || w.has_any(ASKING_WITH);
+    if asking
+        && !w.has_any(GENERATE_VERBS)
+        && let Some(t) = with_term(&w.words)
+    {
+        return Some(Intent::FindByIngredient(t));
+    }
+    let mine = w.has_any(LIST_RECIPES);
+    if !mine && let Some(ask) = generate_request(w) {
+        return Some(Intent::Generate(ask));
+    }
+    if mine || (cues.proposal && w.has_any(&["saved", "mine", "my own", "existing"])) {
+        return Some(Intent::ListRecipes);
+    }
+    if let Some(op) = parse_edit(w) {
+        return Some(Intent::Edit(op));
+    }
+    let this_week = w.has_any(&["this week", "this weekend", "for the week"]);
+    let ex = exclusions(&w.segments, this_week);
+    if !ex.is_empty() {
+        return Some(Intent::Exclude(ex));
+    }
+    w.has_any(SHOW).then_some(Intent::Show)
+}
+
+/// A request for new recipes: a generating verb with recipe words ("give me
+/// 2 chicken dinner ideas"), a named dish ("thai basil chicken recipe"), or
+/// "something new".
+fn generate_request(w: &Words) -> Option<GenerateAsk> {
+    let generating = w.has_any(GENERATE_VERBS);
+    let ideas = w.has_any(&["ideas", "idea", "suggestions", "inspiration"]);
+    if (generating || ideas) && (w.has_any(RECIPE_WORDS) || w.has_any(MAKE_ME)) {
+        return Some(generate_ask(w));
+    }
+    let named_recipe = w.has_any(&["recipe", "recipe for"])
+        && !w.has_any(SHOW)
+        && !w.has_any(&["that recipe", "this recipe", "the recipe"]);
+    if named_recipe && parse_edit(w).is_none() && exclusions(&w.segments, false).is_empty() {
+        let ask = generate_ask(w);
+        if !ask.dish.is_empty() {
+            return Some(ask);
+        }
+    }
+    w.has_any(ANSWER_NEW).then(|| GenerateAsk {
+        count: 2,
+        dish: String::new(),
+        meal: None,
+        without: Vec::new(),
+    })
+}
+
+/// "with chickpeas" → "chickpea".
+fn with_term(words: &[String]) -> Option<String> {
+    let rest = after(words, WITH_WORDS)?;
+    parse_item(rest).map(|i| i.name).filter(|n| !n.is_empty())
+}
+
+/// The count, dish words, meal and exclusions of a generate request.
+fn generate_ask(w: &Words) -> GenerateAsk {
+    let mut count = 1;
+    let mut meal = None;
+    let mut dish = Vec::new();
+    let mut without = Vec::new();
+    let mut words = w.words.iter().peekable();
+    while let Some(x) = words.next() {
+        if matches!(x.as_str(), "without" | "no") {
+            if let Some(next) = words.next() {
+                without.push(super::text::stem(next));
+            }
+            continue;
+        }
+        if let Some(n) = number(x).filter(|n| x != "one" && (1.0..=6.0).contains(n)) {
+            count = n as usize;
+            continue;
+        }
+        match x.as_str() {
+            "dinner" | "dinners" | "supper" => meal = Some("dinner"),
+            "lunch" | "lunches" => meal = Some("lunch"),
+            "breakfast" | "breakfasts" | "brunch" => meal = Some("breakfast"),
+            _ if NOT_DISH.contains(&x.as_str()) || is_filler(x) => {}
+            _ => dish.push(x.clone()),
+        }
+    }
+    let several =
+        w.has_any(&["a few", "some ideas", "ideas"]) && !w.has_any(&["an idea", "one idea"]);
+    if several && count == 1 {
+        count = if w.has_any(&["a couple", "couple of"]) {
+            2
+        } else {
+            3
+        };
+    }
+    GenerateAsk {
+        count: count.clamp(1, 4),
+        dish: dish.join(" "),
+        meal,
+        without,
+    }
+}

@@ -1,0 +1,447 @@
+//! Phrases inside a message: amounts of food ("12 eggs", "a squeeze of
+//! lime", "500 g flour"), kitchen locations, and exclusion terms with the
+//! words the user used ("no french toast", "I don't feel like wings").
+//!
+//! Pure parsing over [`Words`]; knows nothing about entities or state.
+
+use super::text::{find_any, is_filler, number, stem};
+
+/// One food item the user named, with an amount when they gave one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// Singular, lowercase: "egg", "lime juice", "feta".
+    pub name: String,
+    pub quantity: Option<f64>,
+    /// A unit word when given ("g", "can"), else `None`.
+    pub unit: Option<String>,
+    /// The user's words for it: "a squeeze of lime".
+    pub phrase: String,
+    /// "more garlic", "extra chili": an increase of what is there.
+    pub more: bool,
+}
+
+/// Inventory locations and the words that name them.
+pub fn location(words: &[String]) -> Option<&'static str> {
+    words.iter().find_map(|w| {
+        Some(match w.as_str() {
+            "pantry" | "pantries" | "larder" => "pantry",
+            "fridge" | "fridges" | "refrigerator" | "chiller" => "fridge",
+            "freezer" | "freezers" => "freezer",
+            "counter" | "countertop" | "worktop" => "counter",
+            "cabinet" | "cabinets" | "cupboard" | "cupboards" => "cabinet",
+            _ => return None,
+        })
+    })
+}
+
+/// True when a word is a kitchen-store word (a location or "inventory").
+pub fn is_store_word(w: &str) -> bool {
+    location(&[w.to_string()]).is_some()
+        || matches!(
+            w,
+            "inventory" | "kitchen" | "stock" | "stocks" | "shelf" | "shelves"
+        )
+}
+
+fn unit_word(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "g" | "gram" | "grams" | "gr" => "g",
+        "kg" | "kilo" | "kilos" | "kilogram" | "kilograms" => "kg",
+        "ml" | "millilitre" | "milliliter" | "millilitres" | "milliliters" => "ml",
+        "l" | "litre" | "liter" | "litres" | "liters" => "l",
+        "tbsp" | "tablespoon" | "tablespoons" => "tbsp",
+        "tsp" | "teaspoon" | "teaspoons" => "tsp",
+        "cup" | "cups" => "cup",
+        "can" | "cans" | "tin" | "tins" => "can",
+        "jar" | "jars" => "jar",
+        "pack" | "packs" | "packet" | "packets" => "pack",
+        "bag" | "bags" => "bag",
+        "box" | "boxes" => "box",
+        "bottle" | "bottles" => "bottle",
+        "bunch" | "bunches" => "bunch",
+        "clove" | "cloves" => "clove",
+        "pcs" | "piece" | "pieces" | "pc" => "pcs",
+        "slice" | "slices" => "slice",
+        _ => return None,
+    })
+}
+
+/// Amount words with no number: "a squeeze of", "a pinch of".
+fn amount_phrase(w: &str) -> Option<(&'static str, f64, &'static str)> {
+    Some(match w {
+        "squeeze" => ("a squeeze of", 1.0, "squeeze"),
+        "pinch" => ("a pinch of", 1.0, "pinch"),
+        "handful" => ("a handful of", 1.0, "handful"),
+        "splash" | "dash" => ("a splash of", 1.0, "splash"),
+        "drizzle" => ("a drizzle of", 1.0, "drizzle"),
+        "sprinkle" | "sprinkling" => ("a sprinkle of", 1.0, "sprinkle"),
+        "knob" => ("a knob of", 1.0, "knob"),
+        _ => return None,
+    })
+}
+
+/// Words that end an item phrase: where it goes, not what it is.
+fn ends_item(w: &str) -> bool {
+    matches!(
+        w,
+        "to" | "into" | "in" | "on" | "onto" | "for" | "at" | "from" | "please" | "instead"
+    )
+}
+
+/// Parses the items of the words after a verb ("12 eggs", "a squeeze of
+/// lime"); several items may be split by conjunctions before this call.
+pub fn parse_item(words: &[String]) -> Option<Item> {
+    let mut amount = Amount::default();
+    let mut name = Vec::new();
+    let mut phrase = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        let leading = name.is_empty();
+        if ends_item(w) && (!leading || (i > 0 && amount.quantity.is_none())) {
+            break;
+        }
+        phrase.push(w.clone());
+        if leading && amount.take(w, i + 1 < words.len()) {
+            continue;
+        }
+        if matches!(
+            w.as_str(),
+            "it" | "that" | "this" | "them" | "recipe" | "too"
+        ) {
+            break;
+        }
+        name.push(w.clone());
+    }
+    while name.last().is_some_and(|w| is_filler(w) && w != "oil") {
+        name.pop();
+    }
+    let last = name.last_mut()?;
+    // Counted items are stored singular ("12 eggs" → egg, as the catalog
+    // names them); amounts of stuff keep the user's word ("2 cans of
+    // chickpeas", "lentils").
+    let counted = amount.quantity.is_some() && amount.unit.as_deref().is_none_or(|u| u == "pcs");
+    if counted {
+        *last = stem(last);
+    }
+    if amount.quantity == Some(12.0) && phrase.iter().any(|w| w == "dozen") && amount.unit.is_none()
+    {
+        amount.unit = Some("pcs".to_string());
+    }
+    Some(Item {
+        name: name.join(" "),
+        quantity: amount.quantity,
+        unit: amount.unit,
+        phrase: phrase.join(" "),
+        more: amount.more,
+    })
+}
+
+/// The amount words in front of an item's name.
+#[derive(Debug, Default)]
+struct Amount {
+    quantity: Option<f64>,
+    unit: Option<String>,
+    more: bool,
+}
+
+impl Amount {
+    /// Takes `w` if it is part of the amount ("12", "a", "cans", "squeeze
+    /// of", "more"); `has_next` says a name may still follow a unit.
+    fn take(&mut self, w: &str, has_next: bool) -> bool {
+        if matches!(w, "more" | "extra" | "additional") {
+            self.more = true;
+            return true;
+        }
+        if self.quantity.is_none() {
+            if let Some(n) = number(w) {
+                self.quantity = Some(n);
+                return true;
+            }
+            if matches!(w, "a" | "an") {
+                return true;
+            }
+        }
+        if let Some(u) = unit_word(w)
+            && (self.quantity.is_some() || self.unit.is_none())
+            && has_next
+        {
+            self.unit = Some(u.to_string());
+            return true;
+        }
+        if let Some((_, n, u)) = amount_phrase(w) {
+            self.quantity = Some(self.quantity.unwrap_or(n));
+            self.unit = Some(u.to_string());
+            return true;
+        }
+        matches!(
+            w,
+            "of" | "some" | "any" | "the" | "bit" | "little" | "lot" | "lots" | "my" | "your"
+        )
+    }
+}
+
+/// Items in a run of segments (each segment holds at most one item).
+pub fn parse_items(segments: &[Vec<String>]) -> Vec<Item> {
+    segments.iter().filter_map(|s| parse_item(s)).collect()
+}
+
+/// How the user said no, which shapes the reason Understand records.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// "no", "skip", "drop", "not", "without", "exclude"…
+    SaidNo,
+    /// "I don't feel like …".
+    NotFeelingLike,
+    /// "not in the mood for …".
+    NotInTheMood,
+    /// "I don't want …".
+    DoesNotWant,
+    /// "no more …", "sick of …".
+    TiredOf,
+    /// "I don't like …", "not a fan of …".
+    DoesNotLike,
+}
+
+/// One thing the user ruled out, in their words.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exclusion {
+    /// The words naming it: "french toast", "wings", "cod".
+    pub term: String,
+    pub how: Refusal,
+    /// "this week" was said.
+    pub this_week: bool,
+}
+
+impl Exclusion {
+    /// The reason recorded for a demotion: "user said no french toast".
+    pub fn reason(&self) -> String {
+        let week = if self.this_week { " this week" } else { "" };
+        match self.how {
+            Refusal::SaidNo => format!("user said no {}{week}", self.term),
+            Refusal::NotFeelingLike => format!("user doesn't feel like {}{week}", self.term),
+            Refusal::NotInTheMood => format!("user isn't in the mood for {}{week}", self.term),
+            Refusal::DoesNotWant => format!("user doesn't want {}{week}", self.term),
+            Refusal::TiredOf => format!("user is tired of {}", self.term),
+            Refusal::DoesNotLike => format!("user doesn't like {}", self.term),
+        }
+    }
+}
+
+/// The phrases that rule something out, longest first within a kind.
+const TRIGGERS: &[(&str, Refusal)] = &[
+    ("not in the mood for", Refusal::NotInTheMood),
+    ("not really in the mood for", Refusal::NotInTheMood),
+    ("dont feel like", Refusal::NotFeelingLike),
+    ("do not feel like", Refusal::NotFeelingLike),
+    ("not feeling", Refusal::NotFeelingLike),
+    ("dont really want", Refusal::DoesNotWant),
+    ("dont want", Refusal::DoesNotWant),
+    ("do not want", Refusal::DoesNotWant),
+    ("dont fancy", Refusal::DoesNotWant),
+    ("no more", Refusal::TiredOf),
+    ("sick of", Refusal::TiredOf),
+    ("tired of", Refusal::TiredOf),
+    ("had enough of", Refusal::TiredOf),
+    ("dont like", Refusal::DoesNotLike),
+    ("do not like", Refusal::DoesNotLike),
+    ("not a fan of", Refusal::DoesNotLike),
+    ("not a big fan of", Refusal::DoesNotLike),
+    ("hate", Refusal::DoesNotLike),
+    ("dislike", Refusal::DoesNotLike),
+    ("leave out", Refusal::SaidNo),
+    ("leave off", Refusal::SaidNo),
+    ("rule out", Refusal::SaidNo),
+    ("cross off", Refusal::SaidNo),
+    ("get rid of", Refusal::SaidNo),
+    ("pass on", Refusal::SaidNo),
+    ("anything but", Refusal::SaidNo),
+    ("other than", Refusal::SaidNo),
+    ("lets not", Refusal::SaidNo),
+    ("skip", Refusal::SaidNo),
+    ("drop", Refusal::SaidNo),
+    ("without", Refusal::SaidNo),
+    ("exclude", Refusal::SaidNo),
+    ("remove", Refusal::SaidNo),
+    ("nix", Refusal::SaidNo),
+    ("ditch", Refusal::SaidNo),
+    ("avoid", Refusal::SaidNo),
+    ("except", Refusal::SaidNo),
+    ("lose", Refusal::SaidNo),
+    ("no", Refusal::SaidNo),
+    ("not", Refusal::SaidNo),
+];
+
+/// Words that never make an exclusion term.
+fn term_stop(w: &str) -> bool {
+    is_filler(w)
+        || matches!(
+            w,
+            "sure"
+                | "fan"
+                | "big"
+                | "keen"
+                | "into"
+                | "huge"
+                | "mood"
+                | "feel"
+                | "feeling"
+                | "cook"
+                | "cooking"
+                | "eat"
+                | "eating"
+                | "having"
+                | "doing"
+                | "week"
+                | "weeks"
+                | "night"
+                | "tonight"
+                | "time"
+                | "thanks"
+                | "thank"
+                | "worries"
+                | "problem"
+                | "way"
+                | "really"
+                | "either"
+                | "neither"
+                | "any"
+                | "option"
+                | "options"
+                | "idea"
+                | "ideas"
+                | "please"
+                | "yet"
+                | "quite"
+                | "sound"
+                | "sounds"
+                | "good"
+                | "great"
+                | "fine"
+                | "need"
+                | "needed"
+                | "anything"
+                | "everything"
+                | "things"
+        )
+}
+
+/// The exclusion a segment states, with the trigger found (if any).
+fn segment_exclusion(seg: &[String]) -> (Option<Refusal>, Vec<String>) {
+    let phrases: Vec<&str> = TRIGGERS.iter().map(|(p, _)| *p).collect();
+    match find_any(seg, &phrases) {
+        Some((i, p)) => {
+            let how = TRIGGERS
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or(Refusal::SaidNo, |(_, h)| *h);
+            let after = &seg[i + p.split_whitespace().count()..];
+            (Some(how), term_words(after))
+        }
+        None => (None, term_words(seg)),
+    }
+}
+
+fn term_words(words: &[String]) -> Vec<String> {
+    words
+        .iter()
+        .filter(|w| !term_stop(w) && !is_store_word(w))
+        .cloned()
+        .collect()
+}
+
+/// Everything the message rules out. A segment with no trigger inherits the
+/// trigger of the segment before it ("not the french toast or wings").
+pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
+    let mut out: Vec<Exclusion> = Vec::new();
+    let mut carried: Option<Refusal> = None;
+    for seg in segments {
+        let (how, term) = segment_exclusion(seg);
+        let how = match how {
+            Some(h) => Some(h),
+            None => carried,
+        };
+        let Some(how) = how else { continue };
+        if term.is_empty() {
+            continue;
+        }
+        carried = Some(how);
+        let term = term.join(" ");
+        if !out.iter().any(|e| e.term == term) {
+            out.push(Exclusion {
+                term,
+                how,
+                this_week,
+            });
+        }
+    }
+    out
+}
+
+/// True when a segment opens with an exclusion trigger.
+pub fn has_trigger(words: &[String]) -> bool {
+    let phrases: Vec<&str> = TRIGGERS.iter().map(|(p, _)| *p).collect();
+    find_any(words, &phrases).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::Words;
+    use super::*;
+
+    fn items(s: &str) -> Vec<Item> {
+        parse_items(&Words::new(s).segments)
+    }
+
+    #[test]
+    fn amounts_units_and_names() {
+        let i = &items("12 eggs")[0];
+        assert_eq!((i.name.as_str(), i.quantity), ("egg", Some(12.0)));
+        let i = &items("a squeeze of lime")[0];
+        assert_eq!(i.name, "lime");
+        assert_eq!(i.unit.as_deref(), Some("squeeze"));
+        let i = &items("500g flour")[0];
+        assert_eq!((i.name.as_str(), i.unit.as_deref()), ("flour", Some("g")));
+        let i = &items("a dozen eggs")[0];
+        assert_eq!((i.quantity, i.unit.as_deref()), (Some(12.0), Some("pcs")));
+        let i = &items("more garlic to that recipe")[0];
+        assert!(i.more);
+        assert_eq!(i.name, "garlic");
+        let i = &items("some lime juice in it")[0];
+        assert_eq!(i.name, "lime juice");
+        assert_eq!(
+            items("two cans of chickpeas")[0].unit.as_deref(),
+            Some("can")
+        );
+    }
+
+    #[test]
+    fn exclusions_keep_the_users_words() {
+        let w = Words::new("no french toast, and I don't feel like wings");
+        let ex = exclusions(&w.segments, false);
+        assert_eq!(ex.len(), 2);
+        assert_eq!(ex[0].reason(), "user said no french toast");
+        assert_eq!(ex[1].reason(), "user doesn't feel like wings");
+        let w = Words::new("lets not do the french toast or wings");
+        let ex = exclusions(&w.segments, false);
+        assert_eq!(
+            ex.iter().map(|e| e.term.as_str()).collect::<Vec<_>>(),
+            ["french toast", "wings"]
+        );
+        let w = Words::new("let's not do cod this week");
+        let ex = exclusions(&w.segments, true);
+        assert_eq!(ex[0].reason(), "user said no cod this week");
+        let w = Words::new("no, thanks");
+        assert!(exclusions(&w.segments, false).is_empty());
+        let w = Words::new("I'm not in the mood for curry");
+        assert_eq!(exclusions(&w.segments, false)[0].how, Refusal::NotInTheMood);
+    }
+
+    #[test]
+    fn locations_are_recognised() {
+        assert_eq!(
+            location(&Words::new("in the cupboard").words),
+            Some("cabinet")
+        );
+        assert_eq!(location(&Words::new("my fridge").words), Some("fridge"));
+        assert_eq!(location(&Words::new("the shelf").words), None);
+    }
+}

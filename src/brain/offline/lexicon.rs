@@ -1,0 +1,418 @@
+//! What the user wants, from their words alone: the intents the offline brain
+//! knows and the synonyms that signal each one.
+//!
+//! [`classify`] is lexical and state-free (apart from cues about what Alfred
+//! asked last turn), so every node — Understand, Think, Act, Reply — reaches
+//! the same intent for the same message. Which entity a phrase names is not
+//! decided here: that is `resolve.rs`, over the context state.
+
+use super::edits::EditOp;
+use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
+use super::items::{Exclusion, Item};
+use super::synonyms::{
+    AFFIRM, CLEAR_ALL, DECLINE, FORGET, GREETING, HELP, RECALL, SAVE, THANKS, UNSAVED,
+};
+use super::text::{Words, find};
+
+/// What Alfred asked last turn, read from its last reply.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Cues {
+    /// Alfred proposed (saved recipes or something new?).
+    pub proposal: bool,
+    /// Alfred asked which entity the user meant.
+    pub which: bool,
+    /// Alfred offered to save something.
+    pub offered_save: bool,
+    /// Alfred offered to put what's missing on the shopping list.
+    pub offered_shopping: bool,
+    /// Alfred asked which recipes go on the plan.
+    pub asked_plan: bool,
+}
+
+/// Marks a proposal reply (Think's proposal message contains it).
+pub const PROPOSAL_MARK: &str = "or try something new?";
+/// Marks a "which one" clarification question.
+pub const WHICH_MARK: &str = "which one do you mean";
+/// Marks a reply that offers to save a pending artifact.
+pub const SAVE_MARK: &str = "not saved yet";
+/// Marks a reply that offers to fill the shopping list.
+pub const SHOPPING_MARK: &str = "on your shopping list?";
+/// Marks the question asking which recipes go on the plan.
+pub const PLAN_ASK_MARK: &str = "would you like on the plan";
+
+impl Cues {
+    /// Reads the cues from Alfred's last reply.
+    pub fn from_reply(last_reply: Option<&str>) -> Self {
+        let text = last_reply.unwrap_or_default().to_lowercase();
+        Self {
+            proposal: text.contains(PROPOSAL_MARK),
+            which: text.contains(WHICH_MARK),
+            offered_save: text.contains(SAVE_MARK),
+            offered_shopping: text.contains(SHOPPING_MARK),
+            asked_plan: text.contains(PLAN_ASK_MARK),
+        }
+    }
+}
+
+/// How much the user asked for when generating.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GenerateAsk {
+    /// 1 to 4 recipes.
+    pub count: usize,
+    /// The dish words: "thai basil chicken", "chicken", "" (any).
+    pub dish: String,
+    /// "dinner", "lunch", "breakfast" when said.
+    pub meal: Option<&'static str>,
+    /// Ingredients to leave out ("without coconut").
+    pub without: Vec<String>,
+}
+
+/// The intents of the offline brain, checked in this order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Intent {
+    Empty,
+    /// "start fresh", "let's start over", "clear everything".
+    ClearAll,
+    /// "forget that", "never mind that recipe".
+    Forget,
+    /// "delete the fajitas": a saved row is deleted, a draft thrown away.
+    Delete,
+    /// "what isn't saved yet?".
+    Unsaved,
+    /// "what did I just add?".
+    Recall,
+    Help,
+    /// "save it", "save only the first one", "looks good, save the plan".
+    Save,
+    /// "add the missing ingredients to my shopping list".
+    ShoppingMissing,
+    ShoppingAdd(Vec<Item>),
+    ShoppingList,
+    InventoryRemove(Vec<Item>),
+    InventoryAdd(Vec<Item>, Option<&'static str>),
+    /// "what's in my pantry?"; the location when one was named.
+    Pantry(Option<&'static str>),
+    /// "do I have eggs?".
+    HaveItem(String),
+    /// "ok back to the meal plan", "show me the plan".
+    ShowPlan,
+    /// "can you help me plan some meals?".
+    PlanMeals,
+    /// "bring back the wings".
+    Include,
+    /// "let's do the paneer on sunday and the curry on wednesday".
+    Assign,
+    WhatCanIMake,
+    /// "which ones use coconut milk?".
+    FindByIngredient(String),
+    Generate(GenerateAsk),
+    /// "show me my recipes", "what's left?", "from my saved recipes".
+    ListRecipes,
+    Edit(EditOp),
+    Exclude(Vec<Exclusion>),
+    /// "show me that shakshuka".
+    Show,
+    Affirm,
+    Decline,
+    Thanks,
+    Greeting,
+    Unknown,
+}
+
+impl Intent {
+    /// A short name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Intent::Empty => "empty",
+            Intent::ClearAll => "clear_all",
+            Intent::Forget => "forget",
+            Intent::Delete => "delete",
+            Intent::Unsaved => "unsaved",
+            Intent::Recall => "recall",
+            Intent::Help => "help",
+            Intent::Save => "save",
+            Intent::ShoppingMissing => "shopping_missing",
+            Intent::ShoppingAdd(_) => "shopping_add",
+            Intent::ShoppingList => "shopping_list",
+            Intent::InventoryRemove(_) => "inventory_remove",
+            Intent::InventoryAdd(..) => "inventory_add",
+            Intent::Pantry(_) => "pantry",
+            Intent::HaveItem(_) => "have_item",
+            Intent::ShowPlan => "show_plan",
+            Intent::PlanMeals => "plan_meals",
+            Intent::Include => "include",
+            Intent::Assign => "assign",
+            Intent::WhatCanIMake => "what_can_i_make",
+            Intent::FindByIngredient(_) => "find_by_ingredient",
+            Intent::Generate(_) => "generate",
+            Intent::ListRecipes => "list_recipes",
+            Intent::Edit(_) => "edit",
+            Intent::Exclude(_) => "exclude",
+            Intent::Show => "show",
+            Intent::Affirm => "affirm",
+            Intent::Decline => "decline",
+            Intent::Thanks => "thanks",
+            Intent::Greeting => "greeting",
+            Intent::Unknown => "unknown",
+        }
+    }
+}
+
+/// Classifies a message (already split into words) given what Alfred asked.
+pub fn classify(w: &Words, cues: Cues) -> Intent {
+    if w.is_empty() {
+        return Intent::Empty;
+    }
+    if let Some(i) = memory_intent(w) {
+        return i;
+    }
+    if w.words == ["help"] || w.has_any(HELP) {
+        return Intent::Help;
+    }
+    if w.has_any(SAVE) {
+        return Intent::Save;
+    }
+    if let Some(i) = stock_intent(w) {
+        return i;
+    }
+    if let Some(i) = planning_intent(w) {
+        return i;
+    }
+    if let Some(i) = recipe_intent(w, cues) {
+        return i;
+    }
+    short_reply(w, cues)
+}
+
+/// Forget, start fresh, what isn't saved, what did I just add.
+fn memory_intent(w: &Words) -> Option<Intent> {
+    if w.has_any(CLEAR_ALL) || w.words == ["reset"] {
+        return Some(Intent::ClearAll);
+    }
+    if w.has_any(FORGET) && !w.has_any(&["dont forget", "do not forget", "not forget"]) {
+        return Some(Intent::Forget);
+    }
+    if w.has_any(UNSAVED) {
+        return Some(Intent::Unsaved);
+    }
+    let store = super::items::location(&w.words).is_some() || w.has_any(&["inventory", "shopping"]);
+    let deleting = w.has_any(&["delete", "erase", "trash"])
+        || (w.has_any(&["remove", "get rid of"])
+            && w.has_any(&["recipe", "from my recipes", "from the plan", "slot"]));
+    if deleting && !store {
+        return Some(Intent::Delete);
+    }
+    if w.has_any(RECALL) || (w.has("remind") && w.has_any(&["added", "saved", "created"])) {
+        return Some(Intent::Recall);
+    }
+    None
+}
+
+/// Short replies: yes / no / thanks / hello, read against what Alfred asked.
+fn short_reply(w: &Words, cues: Cues) -> Intent {
+    let short = w.words.len() <= 6;
+    let only = |list: &[&str]| short && list.iter().any(|p| find(&w.words, p) == Some(0));
+    if only(DECLINE) {
+        return Intent::Decline;
+    }
+    if only(AFFIRM) {
+        if cues.proposal || cues.offered_save || cues.offered_shopping {
+            return Intent::Affirm;
+        }
+        return Intent::Thanks;
+    }
+    if w.has_any(THANKS) && short {
+        return Intent::Thanks;
+    }
+    if only(GREETING) {
+        return Intent::Greeting;
+    }
+    Intent::Unknown
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn intent(s: &str) -> Intent {
+        classify(&Words::new(s), Cues::default())
+    }
+
+    #[test]
+    fn memory_commands() {
+        for s in [
+            "start fresh",
+            "Let's start over!",
+            "clear everything",
+            "START OVER please",
+        ] {
+            assert_eq!(intent(s), Intent::ClearAll, "{s}");
+        }
+        for s in [
+            "forget that",
+            "never mind that recipe",
+            "Nevermind.",
+            "scratch that",
+        ] {
+            assert_eq!(intent(s), Intent::Forget, "{s}");
+        }
+        for s in [
+            "what isn't saved yet?",
+            "anything unsaved?",
+            "what haven't we saved",
+            "What's not saved",
+        ] {
+            assert_eq!(intent(s), Intent::Unsaved, "{s}");
+        }
+        for s in [
+            "what did I just add?",
+            "What did we add",
+            "remind me what I added",
+        ] {
+            assert_eq!(intent(s), Intent::Recall, "{s}");
+        }
+    }
+
+    #[test]
+    fn planning_phrases() {
+        for s in [
+            "can you help me plan some meals?",
+            "Help me plan my week",
+            "let's do some meal planning",
+            "what should I cook this week",
+        ] {
+            assert_eq!(intent(s), Intent::PlanMeals, "{s}");
+        }
+        for s in [
+            "ok back to the meal plan",
+            "where were we?",
+            "show me the plan",
+            "OK, back to planning",
+        ] {
+            assert_eq!(intent(s), Intent::ShowPlan, "{s}");
+        }
+        for s in [
+            "let's do the paneer on sunday and the curry on wednesday",
+            "Paneer Sunday, curry Wednesday",
+            "lets go with the paneer and the pad see ew",
+            "put the first one on sunday",
+        ] {
+            assert_eq!(intent(s), Intent::Assign, "{s}");
+        }
+    }
+
+    #[test]
+    fn exclusion_phrasings() {
+        for s in [
+            "let's not do cod this week",
+            "let's not do the french toast or wings",
+            "skip the wings and french toast",
+            "no french toast, and I don't feel like wings",
+            "drop the toast and the wings",
+            "Leave out the wings",
+            "not in the mood for curry",
+            "rule out anything with cod",
+            "exclude the french toast",
+        ] {
+            assert!(
+                matches!(intent(s), Intent::Exclude(_)),
+                "{s}: {:?}",
+                intent(s)
+            );
+        }
+    }
+
+    #[test]
+    fn kitchen_stock() {
+        assert_eq!(
+            intent("what's in my pantry?"),
+            Intent::Pantry(Some("pantry"))
+        );
+        assert_eq!(
+            intent("Whats in the FRIDGE"),
+            Intent::Pantry(Some("fridge"))
+        );
+        assert_eq!(intent("show me my inventory"), Intent::Pantry(None));
+        let Intent::InventoryAdd(items, loc) = intent("add 12 eggs to my fridge") else {
+            panic!("not an add");
+        };
+        assert_eq!((items[0].name.as_str(), loc), ("egg", Some("fridge")));
+        assert!(matches!(
+            intent("I bought 2 litres of milk"),
+            Intent::InventoryAdd(..)
+        ));
+        assert!(matches!(
+            intent("we're out of milk"),
+            Intent::InventoryRemove(_)
+        ));
+        assert!(matches!(
+            intent("add lentils to my shopping list"),
+            Intent::ShoppingAdd(_)
+        ));
+        assert_eq!(intent("what's on my shopping list?"), Intent::ShoppingList);
+        assert_eq!(intent("do I have eggs?"), Intent::HaveItem("eggs".into()));
+    }
+
+    #[test]
+    fn recipe_requests() {
+        let Intent::Generate(g) = intent("give me a thai basil chicken recipe") else {
+            panic!("not generate");
+        };
+        assert_eq!((g.count, g.dish.as_str()), (1, "thai basil chicken"));
+        let Intent::Generate(g) = intent("Give me 2 chicken dinner ideas") else {
+            panic!("not generate");
+        };
+        assert_eq!(
+            (g.count, g.dish.as_str(), g.meal),
+            (2, "chicken", Some("dinner"))
+        );
+        assert!(matches!(
+            intent("can you make me a shakshuka"),
+            Intent::Generate(_)
+        ));
+        assert!(matches!(intent("add a squeeze of lime"), Intent::Edit(_)));
+        assert!(matches!(
+            intent("can you add lime juice to it"),
+            Intent::Edit(_)
+        ));
+        assert!(matches!(intent("put some lime in"), Intent::Edit(_)));
+        assert!(matches!(
+            intent("add more garlic to that recipe"),
+            Intent::Edit(_)
+        ));
+        assert_eq!(intent("show me that shakshuka"), Intent::Show);
+        assert_eq!(intent("save it"), Intent::Save);
+        assert_eq!(intent("looks good, save the plan"), Intent::Save);
+        assert_eq!(intent("save only the first one"), Intent::Save);
+        assert_eq!(intent("show me my recipes"), Intent::ListRecipes);
+        assert_eq!(intent("what can I make?"), Intent::WhatCanIMake);
+        assert_eq!(
+            intent("which ones use coconut milk"),
+            Intent::FindByIngredient("coconut milk".into())
+        );
+    }
+
+    #[test]
+    fn short_replies_follow_the_last_question() {
+        let proposal = Cues {
+            proposal: true,
+            ..Cues::default()
+        };
+        assert_eq!(classify(&Words::new("sure"), proposal), Intent::Affirm);
+        assert_eq!(intent("sure"), Intent::Thanks);
+        assert_eq!(intent("thanks!"), Intent::Thanks);
+        assert_eq!(intent("hello"), Intent::Greeting);
+        assert_eq!(intent("nope"), Intent::Decline);
+        assert_eq!(
+            classify(&Words::new("from my saved ones"), proposal),
+            Intent::ListRecipes
+        );
+        assert!(matches!(
+            classify(&Words::new("something new"), proposal),
+            Intent::Generate(_)
+        ));
+        assert_eq!(intent("asdf qwer"), Intent::Unknown);
+        assert_eq!(intent(""), Intent::Empty);
+        assert_eq!(intent("🍕"), Intent::Empty);
+    }
+}

@@ -1,0 +1,175 @@
+//! The offline brain: decides every node by deterministic rules, with no key
+//! and no network, so anyone can try Alfred on a fresh machine and every test
+//! is repeatable.
+//!
+//! How a message flows through the rules:
+//! - `text` and `items` turn words into data (segments, amounts,
+//!   exclusions in the user's words); `lexicon`, `intent_rules` and
+//!   `synonyms` name the intent; `reading` reads it against Alfred's
+//!   last reply (answers to "which one do you mean?", a "yes" to a
+//!   proposal) and refines it with the state.
+//! - `world` is the context state as the rules see it; `resolve` and
+//!   `targets` find which entity a phrase names.
+//! - `understand` resolves (`understand_targets`) and curates working
+//!   memory (`curate`: carried exclusions, retention).
+//! - `think` and `think_more` plan; `hints` carries profile-derived
+//!   parts of a step to Act.
+//! - `act`, `act_write` and `act_make` execute steps; `options`,
+//!   `generate`, `templates`, `edits`, `edit_apply` and `plan`
+//!   weigh, make and change recipes and meal plans.
+//! - `reply`, `reply_results`, `reply_more` and `reply_parts` write
+//!   the answer; `summarize` describes the turn.
+//!
+//! This module owns the `Brain` implementation only. It must not touch the
+//! store, the session or the registry — the pipeline does that work.
+
+mod act;
+mod act_make;
+mod act_write;
+mod curate;
+mod edit_apply;
+mod edits;
+mod generate;
+mod hints;
+mod intent_rules;
+mod items;
+mod lexicon;
+mod options;
+mod plan;
+mod reading;
+mod reply;
+mod reply_more;
+mod reply_parts;
+mod reply_results;
+mod resolve;
+mod summarize;
+mod synonyms;
+mod targets;
+mod templates;
+mod text;
+mod think;
+mod think_more;
+mod understand;
+mod understand_targets;
+mod world;
+
+#[cfg(test)]
+mod tests_fixture;
+#[cfg(test)]
+mod tests_harness;
+#[cfg(test)]
+mod tests_memory;
+#[cfg(test)]
+mod tests_planning;
+#[cfg(test)]
+mod tests_recipes;
+#[cfg(test)]
+mod tests_robustness;
+#[cfg(test)]
+mod tests_scenarios;
+
+use crate::pipeline::{
+    ActAction, ActRequest, Brain, BrainFuture, CompressRequest, Decided, ReplyOutput, ReplyRequest,
+    ReplySink, SummarizeOutput, SummarizeRequest, ThinkOutput, ThinkRequest, UnderstandOutput,
+    UnderstandRequest,
+};
+
+/// Words per streamed reply chunk.
+const CHUNK_WORDS: usize = 6;
+
+/// The rule-based brain (`--llm offline`). It holds no state: everything
+/// it knows comes in with each request.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct OfflineBrain {
+    _rules: (),
+}
+
+impl OfflineBrain {
+    /// A new offline brain.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// Splits a reply into word groups for streaming; the chunks concatenate
+/// back to the exact text.
+pub fn reply_chunks(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut words = 0;
+    for piece in text.split_inclusive(char::is_whitespace) {
+        cur.push_str(piece);
+        if piece.ends_with(char::is_whitespace) {
+            words += 1;
+        }
+        if words >= CHUNK_WORDS {
+            out.push(std::mem::take(&mut cur));
+            words = 0;
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+impl Brain for OfflineBrain {
+    fn name(&self) -> String {
+        "offline".to_string()
+    }
+
+    fn understand<'a>(
+        &'a self,
+        req: &'a UnderstandRequest<'a>,
+    ) -> BrainFuture<'a, UnderstandOutput> {
+        Box::pin(async move { Ok(Decided::new(understand::decide(req))) })
+    }
+
+    fn think<'a>(&'a self, req: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput> {
+        Box::pin(async move { Ok(Decided::new(think::decide(req))) })
+    }
+
+    fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction> {
+        Box::pin(async move { Ok(Decided::new(act::decide(req))) })
+    }
+
+    fn reply<'a>(
+        &'a self,
+        req: &'a ReplyRequest<'a>,
+        sink: &'a ReplySink,
+    ) -> BrainFuture<'a, ReplyOutput> {
+        Box::pin(async move {
+            let text = reply::compose(req);
+            for chunk in reply_chunks(&text) {
+                sink.send(chunk);
+            }
+            Ok(Decided::new(ReplyOutput { response: text }))
+        })
+    }
+
+    fn summarize<'a>(&'a self, req: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {
+        Box::pin(async move { Ok(Decided::new(summarize::decide(req))) })
+    }
+
+    /// The extractive fallback is already bounded and faithful; the offline
+    /// brain has nothing better to add.
+    fn compress<'a>(&'a self, _req: &'a CompressRequest<'a>) -> BrainFuture<'a, Option<String>> {
+        Box::pin(std::future::ready(Ok(Decided::new(None))))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chunks_rebuild_the_reply() {
+        let text =
+            "Got it — no French Toast or Wings this week.\n\n- Air Fryer Paneer Tikka (serves 2)\n";
+        let chunks = reply_chunks(text);
+        assert!(chunks.len() > 1);
+        assert_eq!(chunks.concat(), text);
+        assert!(reply_chunks("").is_empty());
+        assert_eq!(OfflineBrain::new().name(), "offline");
+    }
+}

@@ -1,0 +1,172 @@
+//! Meal-plan slots: the user's cooking days (from the profile), the next
+//! date of a weekday from today, and the `meal_plans` artifacts of "the
+//! paneer on sunday and the curry on wednesday" (one per slot).
+//!
+//! Pure: today comes in as `YYYY-MM-DD`; nothing reads the clock.
+
+use std::collections::BTreeMap;
+
+use jiff::civil::Date;
+use serde_json::{Value, json};
+
+use crate::kitchen::meal_plan_label;
+use crate::prompt::Profile;
+
+use super::text::{Words, weekday_index, weekday_name};
+
+/// The weekdays (0 = Monday) the user usually cooks, from their profile.
+pub fn cooking_days(profile: &Profile, preferences: &BTreeMap<String, String>) -> Vec<u8> {
+    let mut texts = vec![
+        profile.cooking_frequency.clone(),
+        profile.planning_rhythm.clone(),
+    ];
+    texts.extend(preferences.get("meal_plans").cloned());
+    let mut days = Vec::new();
+    for t in texts {
+        for w in Words::new(&t).words {
+            if let Some(d) = weekday_index(&w)
+                && !days.contains(&d)
+            {
+                days.push(d);
+            }
+        }
+    }
+    days
+}
+
+/// "Sundays and Wednesdays".
+pub fn days_phrase(days: &[u8]) -> String {
+    let names: Vec<String> = days
+        .iter()
+        .map(|d| format!("{}s", weekday_name(*d)))
+        .collect();
+    super::text::join_list(&names, "and")
+}
+
+/// Weekdays named in a text, in order (0 = Monday).
+pub fn days_in(text: &str) -> Vec<u8> {
+    Words::new(text)
+        .words
+        .iter()
+        .filter_map(|w| weekday_index(w))
+        .collect()
+}
+
+/// The date of the next `weekday` on or after `today`.
+pub fn next_date(today: &str, weekday: u8) -> Option<String> {
+    let d: Date = today.trim().parse().ok()?;
+    let now = d.weekday().to_monday_zero_offset();
+    let ahead = (i64::from(weekday % 7) - i64::from(now)).rem_euclid(7);
+    d.checked_add(jiff::Span::new().days(ahead))
+        .ok()
+        .map(|x| x.to_string())
+}
+
+/// Tomorrow's weekday (0 = Monday) for "tomorrow"; today's for "tonight".
+pub fn relative_day(today: &str, word: &str) -> Option<u8> {
+    let d: Date = today.trim().parse().ok()?;
+    let now = d.weekday().to_monday_zero_offset() as u8;
+    match word {
+        "tonight" | "today" => Some(now),
+        "tomorrow" => Some((now + 1) % 7),
+        _ => None,
+    }
+}
+
+/// The days to use for `n` recipes: the ones the user named, then their
+/// cooking days, then the rest of the week from Monday.
+pub fn fill_days(named: &[u8], usual: &[u8], n: usize) -> Vec<u8> {
+    let mut out: Vec<u8> = named.iter().copied().take(n).collect();
+    for d in usual.iter().copied().chain(0..7) {
+        if out.len() >= n {
+            break;
+        }
+        if !out.contains(&d) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+/// One slot of a plan.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Slot {
+    pub recipe: String,
+    pub recipe_label: String,
+    pub day: u8,
+    pub meal_type: &'static str,
+}
+
+/// The meal type a phrase names ("lunch"), dinner by default.
+pub fn meal_type_of(text: &str) -> &'static str {
+    let w = Words::new(text);
+    if w.has("lunch") {
+        "lunch"
+    } else if w.has("breakfast") || w.has("brunch") {
+        "breakfast"
+    } else {
+        "dinner"
+    }
+}
+
+/// The artifact of one slot: a `meal_plans` row not yet saved.
+pub fn slot_artifact(slot: &Slot, today: &str, servings: u32) -> Option<Value> {
+    let date = next_date(today, slot.day)?;
+    Some(json!({
+        "table": "meal_plans",
+        "date": date,
+        "meal_type": slot.meal_type,
+        "recipe_id": slot.recipe,
+        "servings": servings,
+        "notes": format!("{} — make extra for lunch the next day", slot.recipe_label),
+    }))
+}
+
+/// "Sun Jan 18 [dinner]" for an artifact or row.
+pub fn slot_label(row: &Value) -> String {
+    let s = |k: &str| row.get(k).and_then(Value::as_str).unwrap_or_default();
+    meal_plan_label(s("date"), s("meal_type"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn next_dates_count_from_today() {
+        // 2026-01-13 is a Tuesday.
+        assert_eq!(next_date("2026-01-13", 6).as_deref(), Some("2026-01-18"));
+        assert_eq!(next_date("2026-01-13", 2).as_deref(), Some("2026-01-14"));
+        assert_eq!(next_date("2026-01-13", 1).as_deref(), Some("2026-01-13"));
+        assert_eq!(next_date("not a date", 1), None);
+        assert_eq!(relative_day("2026-01-13", "tomorrow"), Some(2));
+    }
+
+    #[test]
+    fn cooking_days_come_from_the_profile() {
+        let profile = Profile {
+            cooking_frequency: "2-3 times a week, usually Sunday and Wednesday".into(),
+            ..Profile::default()
+        };
+        let days = cooking_days(&profile, &BTreeMap::new());
+        assert_eq!(days, vec![6, 2]);
+        assert_eq!(days_phrase(&days), "Sundays and Wednesdays");
+        assert_eq!(fill_days(&[], &days, 3), vec![6, 2, 0]);
+        assert_eq!(fill_days(&[4], &days, 2), vec![4, 6]);
+    }
+
+    #[test]
+    fn slots_become_meal_plan_rows() {
+        let slot = Slot {
+            recipe: "recipe_3".into(),
+            recipe_label: "Air Fryer Paneer Tikka".into(),
+            day: 6,
+            meal_type: meal_type_of("the paneer on sunday"),
+        };
+        let a = slot_artifact(&slot, "2026-01-13", 4).unwrap();
+        assert_eq!(a["date"], "2026-01-18");
+        assert_eq!(a["meal_type"], "dinner");
+        assert_eq!(a["recipe_id"], "recipe_3");
+        assert_eq!(slot_label(&a), "Sun Jan 18 [dinner]");
+    }
+}

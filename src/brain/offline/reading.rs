@@ -1,0 +1,199 @@
+//! One message as every node reads it: its words, the cues of Alfred's last
+//! reply, and the intent — including an answer to a "which one do you
+//! mean?" question, which carries on the request that raised it.
+//!
+//! Built from the message and the conversation layer only (which does not
+//! change during a turn), so Understand, Think, Act and Reply agree. The
+//! state-dependent refinements (an exclusion that is really "take the eggs
+//! out of this recipe") are in [`refine`].
+
+use crate::context::{ConversationTurn, Table};
+use crate::pipeline::UnderstandOutput;
+
+use super::edits::EditOp;
+use super::items::{Exclusion, Refusal};
+use super::lexicon::{Cues, Intent, classify};
+use super::resolve::{RECIPES, Resolved, by_label, focus};
+use super::text::{Words, stems};
+use super::world::World;
+
+/// A message read in the light of the last exchange.
+#[derive(Debug, Clone)]
+pub struct Reading {
+    pub words: Words,
+    pub intent: Intent,
+    pub cues: Cues,
+    /// Alfred's last reply ("" on the first turn).
+    pub last_reply: String,
+    /// When this message answers "which one do you mean?": its own words
+    /// (then `words` and `intent` are those of the request that raised it).
+    pub answer: Option<Words>,
+}
+
+impl Reading {
+    /// Reads `message` after the last exchange (`None` on the first turn).
+    pub fn new(
+        message: &str,
+        last: Option<&ConversationTurn>,
+        pending_question: Option<&str>,
+    ) -> Self {
+        let words = Words::new(message);
+        let last_reply = last.map(|t| t.assistant.clone()).unwrap_or_default();
+        let last_user = last.map(|t| t.user.as_str()).unwrap_or_default();
+        let mut cues = Cues::from_reply(Some(&last_reply));
+        if let Some(q) = pending_question {
+            cues.which |= Cues::from_reply(Some(q)).which;
+        }
+        let own = classify(&words, cues);
+        let weak = matches!(
+            own,
+            Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
+        );
+        if cues.asked_plan && weak {
+            return Self {
+                words,
+                intent: Intent::Assign,
+                cues,
+                last_reply,
+                answer: None,
+            };
+        }
+        if cues.which && weak && !last_user.is_empty() {
+            let asked = Words::new(last_user);
+            return Self {
+                intent: classify(&asked, Cues::default()),
+                words: asked,
+                cues,
+                last_reply,
+                answer: Some(words),
+            };
+        }
+        Self {
+            words,
+            intent: own,
+            cues,
+            last_reply,
+            answer: None,
+        }
+    }
+
+    /// Reads a message against a conversation's last full turn.
+    pub fn from_turns<'t>(
+        message: &str,
+        recent: impl DoubleEndedIterator<Item = &'t ConversationTurn>,
+        pending_question: Option<&str>,
+    ) -> Self {
+        let mut recent = recent;
+        Self::new(message, recent.next_back(), pending_question)
+    }
+}
+
+/// Refines the lexical intent with the state: an exclusion whose words are
+/// all ingredients of the one recipe in focus is an edit of that recipe, and
+/// "remove the wings" while narrowing options is an exclusion.
+///
+/// With `understand` (Think, Act) the curation already made decides: a
+/// demotion means exclusion; a single referenced recipe holding the
+/// ingredients means an edit.
+pub fn refine(intent: &Intent, world: &World<'_>, understand: Option<&UnderstandOutput>) -> Intent {
+    match intent {
+        Intent::Exclude(ex) => {
+            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
+            let target = match understand {
+                Some(u) if !u.entity_curation.demote.is_empty() => None,
+                Some(u) => single_recipe(&u.referenced_entities, world),
+                None => focused_recipe(world),
+            };
+            match target {
+                Some(r)
+                    if holds_all(world, &r, &terms) && !names_other_recipe(world, &r, &terms) =>
+                {
+                    Intent::Edit(EditOp::Remove(terms))
+                }
+                _ => intent.clone(),
+            }
+        }
+        Intent::Edit(EditOp::Remove(names)) => {
+            let as_exclusion = match understand {
+                Some(u) => !u.entity_curation.demote.is_empty(),
+                None => match focused_recipe(world) {
+                    Some(r) => !holds_all(world, &r, names) && names_other_recipe(world, &r, names),
+                    None => names_other_recipe(world, "", names),
+                },
+            };
+            if as_exclusion {
+                Intent::Exclude(
+                    names
+                        .iter()
+                        .map(|n| Exclusion {
+                            term: n.clone(),
+                            how: Refusal::SaidNo,
+                            this_week: false,
+                        })
+                        .collect(),
+                )
+            } else {
+                intent.clone()
+            }
+        }
+        other => other.clone(),
+    }
+}
+
+fn single_recipe(refs: &[String], world: &World<'_>) -> Option<String> {
+    let recipes: Vec<&String> = refs
+        .iter()
+        .filter(|r| world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
+        .collect();
+    (recipes.len() == 1).then(|| recipes[0].clone())
+}
+
+/// The one recipe in focus (most recent, made this session).
+pub fn focused_recipe(world: &World<'_>) -> Option<String> {
+    match focus(world, RECIPES) {
+        Resolved::One(r) => Some(r),
+        _ => None,
+    }
+}
+
+fn holds_all(world: &World<'_>, r: &str, terms: &[String]) -> bool {
+    let names = world.ingredient_names(r);
+    !terms.is_empty()
+        && terms.iter().all(|t| {
+            let ts = stems(t);
+            names.iter().any(|n| {
+                let ns = stems(n);
+                ts.iter().all(|w| ns.contains(w))
+            })
+        })
+}
+
+fn names_other_recipe(world: &World<'_>, r: &str, terms: &[String]) -> bool {
+    terms
+        .iter()
+        .any(|t| match by_label(world, &Words::new(t).words, RECIPES) {
+            Resolved::One(x) => x != r,
+            Resolved::Ambiguous(v) => v.iter().any(|x| x != r),
+            _ => false,
+        })
+}
+
+/// The intent a node acts on: the reading refined by the state (and, after
+/// Understand, by its output); a "yes" becomes what was offered.
+pub fn effective_intent(
+    reading: &Reading,
+    world: &World<'_>,
+    understand: Option<&UnderstandOutput>,
+) -> Intent {
+    let refined = refine(&reading.intent, world, understand);
+    match refined {
+        Intent::Affirm if reading.cues.offered_save => Intent::Save,
+        Intent::Affirm if reading.cues.offered_shopping => Intent::ShoppingMissing,
+        Intent::Affirm if reading.cues.proposal => Intent::ListRecipes,
+        Intent::Affirm => Intent::Thanks,
+        Intent::Unknown if understand.is_some_and(|u| !u.referenced_entities.is_empty()) => {
+            Intent::Show
+        }
+        other => other,
+    }
+}

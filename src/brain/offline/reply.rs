@@ -1,0 +1,286 @@
+//! Reply: the text the user reads, written like a person mid-conversation —
+//! acknowledge briefly, name what changed, present the results (bullets,
+//! recipes with servings and time), bridge to one next step. Never a
+//! greeting after the first turn.
+//!
+//! Works only from what Reply is given (the path, the plan, Understand's
+//! output, this turn's step data and the snapshot after Act). Wording varies
+//! by turn number so a long demo does not repeat itself; the same turn
+//! always gets the same words.
+
+use serde_json::Value;
+
+use crate::pipeline::{ReplyRequest, StepType};
+use crate::prompt::ReplyPath;
+
+use super::lexicon::{Intent, PROPOSAL_MARK};
+use super::reading::Reading;
+use super::reply_results::{Facts, compose_results};
+use super::text::{join_list, pick};
+
+/// What a reply may look up: the request and the message's reading.
+pub struct ReplyCtx<'a> {
+    pub req: &'a ReplyRequest<'a>,
+    pub reading: Reading,
+    pub turn: u32,
+}
+
+impl ReplyCtx<'_> {
+    /// The label of a ref in the snapshot (dropped ones included).
+    pub fn label(&self, r: &str) -> String {
+        let s = self.req.input.snapshot;
+        if let Some((_, v)) = s.entities.find(r) {
+            return v.label.clone();
+        }
+        s.entities
+            .dropped_detail
+            .iter()
+            .find(|d| d.r#ref == r)
+            .map_or_else(|| r.to_string(), |d| d.label.clone())
+    }
+
+    /// True when a ref is still a pending artifact after Act.
+    pub fn is_pending(&self, r: &str) -> bool {
+        self.req
+            .input
+            .snapshot
+            .entities
+            .pending
+            .iter()
+            .any(|v| v.r#ref == r)
+    }
+
+    /// The user's cooking days, as Think wrote them into a step.
+    pub fn days(&self) -> String {
+        let days: Vec<u8> = self
+            .req
+            .think
+            .steps
+            .iter()
+            .flat_map(|s| super::plan::days_in(&s.description))
+            .collect();
+        let mut names: Vec<String> = Vec::new();
+        for d in days {
+            let n = super::text::weekday_name(d).to_string();
+            if !names.contains(&n) {
+                names.push(n);
+            }
+        }
+        join_list(&names, "and")
+    }
+
+    /// True when the conversation is about planning the week: Alfred
+    /// proposed a plan, or the user asked for one, in the recent exchanges.
+    pub fn planning(&self) -> bool {
+        let conv = &self.req.input.snapshot.conversation;
+        let plans = |user: &str| {
+            matches!(
+                super::lexicon::classify(
+                    &super::text::Words::new(user),
+                    super::lexicon::Cues::default()
+                ),
+                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
+            )
+        };
+        let said_earlier = conv
+            .earlier
+            .split("user said \"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .any(plans);
+        conv.recent
+            .iter()
+            .any(|t| t.assistant.contains(PROPOSAL_MARK) || plans(&t.user))
+            || said_earlier
+            || matches!(
+                self.reading.intent,
+                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
+            )
+    }
+
+    /// The step type of a data item.
+    pub fn step_type(&self, index: usize) -> Option<StepType> {
+        self.req.think.steps.get(index).map(|s| s.step_type)
+    }
+
+    /// The subdomain of a data item.
+    pub fn subdomain(&self, index: usize) -> &str {
+        self.req
+            .think
+            .steps
+            .get(index)
+            .map_or("", |s| s.subdomain.as_str())
+    }
+}
+
+/// Writes the reply for one turn.
+pub fn compose(req: &ReplyRequest<'_>) -> String {
+    let reading = Reading::from_turns(
+        req.input.user_message,
+        req.input.snapshot.conversation.recent.iter(),
+        None,
+    );
+    let c = ReplyCtx {
+        req,
+        reading,
+        turn: req.input.turn_number,
+    };
+    let text = match &req.input.path {
+        ReplyPath::Propose { message } => {
+            let m = if message.trim().is_empty() {
+                req.think.proposal_message.clone().unwrap_or_default()
+            } else {
+                message.clone()
+            };
+            if m.trim().is_empty() {
+                format!("Want to pick from your saved recipes, {PROPOSAL_MARK}")
+            } else {
+                m
+            }
+        }
+        ReplyPath::Clarify { questions } => clarify(&c, questions),
+        ReplyPath::Blocked { reason } => blocked(&c, reason),
+        ReplyPath::Normal => {
+            let facts = Facts::gather(&c);
+            compose_results(&c, &facts).unwrap_or_else(|| talk(&c))
+        }
+    };
+    text.trim().to_string()
+}
+
+fn clarify(c: &ReplyCtx<'_>, questions: &[String]) -> String {
+    let qs: Vec<&String> = questions.iter().filter(|q| !q.trim().is_empty()).collect();
+    if qs.is_empty() {
+        return "Could you tell me a bit more about what you'd like?".to_string();
+    }
+    let lead = pick(
+        &["Quick check —", "Just to be sure —", "One question first —"],
+        c.turn,
+        0,
+    );
+    let body = qs
+        .iter()
+        .map(|q| q.trim().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut chars = body.chars();
+    let body: String = match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => body,
+    };
+    format!("{lead} {body}")
+}
+
+fn blocked(c: &ReplyCtx<'_>, reason: &str) -> String {
+    let saved = !c.req.changed.is_empty();
+    let tail = if saved {
+        "Whatever went through before that is kept."
+    } else {
+        "Nothing was changed."
+    };
+    let lead = pick(
+        &[
+            "I couldn't finish that",
+            "That didn't go through",
+            "I got stuck on that",
+        ],
+        c.turn,
+        1,
+    );
+    format!(
+        "{lead}: {}. {tail} Want to try it another way?",
+        reason.trim().trim_end_matches('.')
+    )
+}
+
+/// What the offline brain can do, with an example that changes each turn.
+pub fn not_understood(turn: u32) -> String {
+    let example = pick(
+        &[
+            "what's in my pantry?",
+            "give me a thai basil chicken recipe",
+            "help me plan some meals",
+            "show me my recipes",
+        ],
+        turn,
+        0,
+    );
+    format!(
+        "I'm the offline brain, so I follow simple rules, and I didn't catch that. I can show your \
+         recipes or pantry, plan meals, create a recipe, or save and edit it — try \"{example}\"."
+    )
+}
+
+/// Replies to turns with no data: greetings, thanks, memory commands.
+fn talk(c: &ReplyCtx<'_>) -> String {
+    let u = c.req.understand;
+    match &c.reading.intent {
+        Intent::Greeting if c.turn <= 1 => "Hi! I'm Alfred, running on the offline brain. I can plan meals, show your \
+             recipes or pantry, and create or tweak recipes. What are we cooking?"
+            .to_string(),
+        Intent::Greeting => "Hey! Want to pick up where we left off, or start something new?".to_string(),
+        Intent::Thanks | Intent::Affirm => format!(
+            "{} {}",
+            pick(&["Any time!", "You're welcome!", "Glad that helps!"], c.turn, 0),
+            pick(&["Anything else?", "What's next?", "Shout if you need anything else."], c.turn, 1)
+        ),
+        Intent::Decline => format!(
+            "{} {}",
+            pick(&["No problem.", "Sure, no rush.", "Okay."], c.turn, 0),
+            "What would you like to do instead?"
+        ),
+        Intent::Help => "Here's what I can do offline:\n- show your recipes, pantry, fridge or shopping list\n\
+             - plan meals (\"help me plan some meals\", \"no cod this week\", \"the paneer on sunday\")\n\
+             - create a recipe and tweak it (\"add a squeeze of lime\"), then save it\n\
+             - remember things (\"what did I just add?\", \"what isn't saved yet?\", \"forget that\", \"start fresh\")"
+            .to_string(),
+        Intent::ClearAll => "Fresh start — I've cleared everything from working memory. What would you like to cook?".to_string(),
+        Intent::Forget => {
+            let dropped: Vec<String> = u.entity_curation.drop.iter().map(|d| c.label(&d.r#ref)).collect();
+            if dropped.is_empty() {
+                "There's nothing in front of us to forget right now.".to_string()
+            } else {
+                format!("Done — I've forgotten {}. What next?", join_list(&dropped, "and"))
+            }
+        }
+        Intent::Delete => {
+            let dropped: Vec<String> = u
+                .entity_curation
+                .drop
+                .iter()
+                .map(|d| c.label(&d.r#ref))
+                .collect();
+            if dropped.is_empty() {
+                "I couldn't find that to delete — which one do you mean?".to_string()
+            } else {
+                format!(
+                    "Done — I've thrown away {} (it was never saved).",
+                    join_list(&dropped, "and")
+                )
+            }
+        }
+        Intent::Save => {
+            let already: Vec<String> = u.referenced_entities.iter().filter(|r| !c.is_pending(r)).map(|r| c.label(r)).collect();
+            if already.is_empty() {
+                "There's nothing waiting to be saved — everything we've made is already in your kitchen.".to_string()
+            } else {
+                format!("{} is already saved — nothing to do there.", join_list(&already, "and"))
+            }
+        }
+        Intent::Recall => "You haven't added anything yet this session.".to_string(),
+        Intent::Unknown | Intent::Empty => not_understood(c.turn),
+        _ => {
+            let goal = c.req.think.goal.trim();
+            if goal.is_empty() {
+                not_understood(c.turn)
+            } else {
+                format!("Done — {}.", goal.trim_end_matches('.').to_lowercase())
+            }
+        }
+    }
+}
+
+/// The value of a data item's `kind` field.
+pub fn kind(v: &Value) -> Option<&str> {
+    v.get("kind").and_then(Value::as_str)
+}

@@ -1,0 +1,418 @@
+//! Reply over results, continued: rows written (saved, added, removed), the
+//! plan, what was asked to be shown, the inventory, what was just added,
+//! what isn't saved, and plain reads.
+
+use serde_json::Value;
+
+use super::lexicon::{Intent, SAVE_MARK, SHOPPING_MARK};
+use super::reply::ReplyCtx;
+use super::reply_parts::{
+    ingredient_text, inventory_text, item_text, recipe_block, serving_time, slot_day, slot_line,
+};
+use super::reply_results::{Facts, change_text, slot_lines};
+use super::text::{join_list, pick, plural};
+use super::world::text_field;
+
+pub(super) fn written_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
+    let parts: Vec<String> = f
+        .written
+        .iter()
+        .map(|(sub, rows)| written_part(c, sub, rows))
+        .collect();
+    if parts.is_empty() {
+        return "Done.".to_string();
+    }
+    let pending = &c.req.input.snapshot.entities.pending;
+    let bridge = if !pending.is_empty() {
+        pending_note(pending)
+    } else {
+        let options: &[&str] = match f.written.first().map(|(s, _)| s.as_str()) {
+            Some("meal_plans") => {
+                return format!(
+                    "{}\n\nWant me to put what's missing {SHOPPING_MARK}",
+                    parts.join("\n\n")
+                );
+            }
+            Some("inventory") => &["Anything else to add?", "Anything else?"],
+            Some("recipes") => &["Want to put it on this week's plan?", "What's next?"],
+            _ => &["What's next?", "Anything else?"],
+        };
+        pick(options, c.turn, 0).to_string()
+    };
+    format!("{}\n\n{bridge}", parts.join("\n\n"))
+}
+
+/// What one write step did, in a sentence (with the rows when useful).
+fn written_part(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String {
+    if rows.is_empty() {
+        // Nothing was written: say what the step found instead.
+        let outcome = c
+            .req
+            .input
+            .steps
+            .iter()
+            .rev()
+            .find(|s| s.step_type == "write")
+            .map(|s| s.outcome.trim().trim_end_matches('.').to_string())
+            .filter(|o| !o.is_empty())
+            .unwrap_or_else(|| "Nothing needed changing".to_string());
+        return format!("{outcome}.");
+    }
+    let names: Vec<String> = rows.iter().map(item_label).collect();
+    match (sub, &c.reading.intent) {
+        (_, Intent::Delete) => {
+            let what = if sub == "meal_plans" {
+                "your plan"
+            } else {
+                "your recipes"
+            };
+            format!("Done — deleted {} from {what}.", join_list(&names, "and"))
+        }
+        ("recipes", Intent::Edit(_)) => {
+            let label = c
+                .req
+                .understand
+                .referenced_entities
+                .first()
+                .map(|r| c.label(r))
+                .unwrap_or_default();
+            let full = rows.iter().find(|r| r.get("instructions").is_some());
+            let block = full
+                .map(|r| format!("\n\n{}", recipe_block(r)))
+                .unwrap_or_default();
+            format!("Done — {}, and it's saved.{block}", change_text(c, &label))
+        }
+        ("recipes", _) => format!("Done — saved {} to your recipes.", join_list(&names, "and")),
+        ("meal_plans", _) => {
+            let slots: Vec<&Value> = rows.iter().collect();
+            format!("Done — your plan is saved:\n{}", slot_lines(c, &slots))
+        }
+        ("inventory", Intent::InventoryRemove(_)) => {
+            format!(
+                "Done — removed {} from your inventory.",
+                join_list(&names, "and")
+            )
+        }
+        ("inventory", _) => inventory_written(c, rows),
+        ("shopping", _) => format!("Added {} to your shopping list.", join_list(&names, "and")),
+        _ => format!("Done — {}.", join_list(&names, "and")),
+    }
+}
+
+fn item_label(r: &Value) -> String {
+    text_field(r, "name")
+        .map(String::from)
+        .or_else(|| r.get("date").map(|_| slot_day(r)))
+        .unwrap_or_else(|| "it".to_string())
+}
+
+fn amount_text(r: &Value) -> String {
+    ingredient_text(r)
+}
+
+pub(super) fn plan_reply(c: &ReplyCtx<'_>, p: &Value) -> String {
+    let slots: Vec<&Value> = p["slots"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    if slots.is_empty() {
+        return "There's nothing on the plan yet — want to pick some recipes for the week?"
+            .to_string();
+    }
+    let unsaved = slots.iter().any(|s| s["saved"] == Value::Bool(false));
+    let returning = c
+        .reading
+        .words
+        .has_any(&["back", "where were we", "resume", "continue"]);
+    let lead = match c.reading.intent {
+        Intent::ShowPlan if returning => pick(
+            &[
+                "Sure — here's where we were:",
+                "Back to the plan — here it is:",
+            ],
+            c.turn,
+            0,
+        ),
+        _ => "Here's what's planned:",
+    };
+    let tail = if unsaved {
+        format!("It's {SAVE_MARK} — say \"save it\" when you're happy.")
+    } else {
+        "Want to change a day, or put what's missing on the shopping list?".to_string()
+    };
+    format!("{lead}\n{}\n\n{tail}", slot_lines(c, &slots))
+}
+
+pub(super) fn show_reply(c: &ReplyCtx<'_>, items: &[&Value]) -> String {
+    let mut blocks = Vec::new();
+    let mut pending = false;
+    for v in items {
+        let r = v.get("id").and_then(Value::as_str).unwrap_or_default();
+        pending |= c.is_pending(r);
+        if v.get("date").is_some() {
+            let name = c.label(text_field(v, "recipe_id").unwrap_or_default());
+            blocks.push(slot_line(v, &name));
+        } else if v.get("location").is_some() {
+            blocks.push(format!("- {}", item_text(v)));
+        } else {
+            blocks.push(recipe_block(v));
+        }
+    }
+    let lead = pick(
+        &["Here it is:", "Sure — here you go:", "Here's that one:"],
+        c.turn,
+        0,
+    );
+    let tail = if pending {
+        format!("It's {SAVE_MARK} — want me to save it, or change something?")
+    } else {
+        "Want to put it on the plan, or tweak it?".to_string()
+    };
+    format!("{lead}\n\n{}\n\n{tail}", blocks.join("\n\n"))
+}
+
+pub(super) fn inventory_reply(c: &ReplyCtx<'_>, items: &[Value], loc: Option<&str>) -> String {
+    let place = loc.map_or("kitchen".to_string(), String::from);
+    if let Intent::HaveItem(x) = &c.reading.intent {
+        return if items.is_empty() {
+            format!("No {x} in the kitchen right now — want me to add some to the shopping list?")
+        } else {
+            let found: Vec<String> = items.iter().map(item_text).collect();
+            format!("Yes — you have {}.", join_list(&found, "and"))
+        };
+    }
+    if items.is_empty() {
+        return format!("Your {place} looks empty right now. Want to add something?");
+    }
+    let lead = pick(
+        &[
+            "Here's what's in your",
+            "Here's your",
+            "This is what's in your",
+        ],
+        c.turn,
+        0,
+    );
+    format!(
+        "{lead} {place} ({}):\n{}\n\n{}",
+        plural(items.len(), "item"),
+        inventory_text(items),
+        pick(
+            &[
+                "Want ideas that use what's there?",
+                "Anything you'd like to cook with these?"
+            ],
+            c.turn,
+            1
+        )
+    )
+}
+
+pub(super) fn recall_reply(c: &ReplyCtx<'_>, r: &Value) -> String {
+    let items: Vec<&Value> = r["items"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    if items.is_empty() {
+        return "You haven't added anything yet this session.".to_string();
+    }
+    let things: Vec<String> = items
+        .iter()
+        .map(|i| {
+            let mut v = (*i).clone();
+            if let Some(l) = i.get("label") {
+                v["name"] = l.clone();
+            }
+            amount_text(&v)
+        })
+        .collect();
+    let place = items.first().and_then(|i| text_field(i, "location"));
+    let _ = c;
+    match place {
+        Some(p) => format!("You just added {} to your {p}.", join_list(&things, "and")),
+        None => format!(
+            "The last thing you added was {}.",
+            join_list(&things, "and")
+        ),
+    }
+}
+
+pub(super) fn unsaved_reply(c: &ReplyCtx<'_>, u: &Value) -> String {
+    let pending: Vec<String> = u["pending"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["label"].as_str().map(String::from))
+        .collect();
+    if pending.is_empty() {
+        return "Everything's saved — nothing is waiting.".to_string();
+    }
+    let saved: Vec<String> = u["saved"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["label"].as_str().map(String::from))
+        .collect();
+    let mut out = format!(
+        "{} {SAVE_MARK}:\n",
+        if pending.len() == 1 {
+            "One thing is"
+        } else {
+            "These are"
+        }
+    );
+    out.push_str(
+        &pending
+            .iter()
+            .map(|p| format!("- {p}"))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    if !saved.is_empty() {
+        out.push_str(&format!(
+            "\n\n(Already saved: {}.)",
+            join_list(&saved, "and")
+        ));
+    }
+    out.push_str("\n\n");
+    let it = if pending.len() == 1 { "it" } else { "them" };
+    let ask = pick(
+        &["Want me to save {it}?", "Shall I save {it} now?"],
+        c.turn,
+        0,
+    );
+    out.push_str(&ask.replace("{it}", it));
+    out
+}
+
+pub(super) fn read_reply(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String {
+    match sub {
+        "inventory" => {
+            let loc = match &c.reading.intent {
+                Intent::Pantry(l) => *l,
+                _ => None,
+            };
+            inventory_reply(c, rows, loc)
+        }
+        "meal_plans" => {
+            let slots: Vec<&Value> = rows.iter().collect();
+            if slots.is_empty() {
+                return "There's nothing on the plan yet — want to pick some recipes for the week?"
+                    .to_string();
+            }
+            format!("Here's what's planned:\n{}", slot_lines(c, &slots))
+        }
+        "shopping" => {
+            if rows.is_empty() {
+                return "Your shopping list is empty.".to_string();
+            }
+            let lines: Vec<String> = rows.iter().map(|r| format!("- {}", item_text(r))).collect();
+            format!(
+                "Your shopping list ({}):\n{}",
+                plural(rows.len(), "item"),
+                lines.join("\n")
+            )
+        }
+        _ => recipes_read_reply(c, rows),
+    }
+}
+
+fn recipes_read_reply(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
+    if rows.is_empty() {
+        return "I couldn't find that in your saved recipes — want me to create one?".to_string();
+    }
+    if rows.len() <= 2 {
+        let refs: Vec<&Value> = rows.iter().collect();
+        return show_reply(c, &refs);
+    }
+    let lines: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let st = serving_time(r);
+            let name = text_field(r, "name").unwrap_or("?");
+            if st.is_empty() {
+                format!("- {name}")
+            } else {
+                format!("- {name} ({st})")
+            }
+        })
+        .collect();
+    format!(
+        "Here are {}:\n{}\n\nWant the full recipe for any of them?",
+        plural(rows.len(), "recipe"),
+        lines.join("\n")
+    )
+}
+
+/// "Air Fryer Chicken Fajitas is not saved yet.", "The plan for Sun Jan 18
+/// and Wed Jan 14 is not saved yet."
+fn pending_note(pending: &[crate::context::EntityView]) -> String {
+    let meals: Vec<String> = pending
+        .iter()
+        .filter(|v| v.entity_type == "meal_plan")
+        .map(|v| v.label.split(" [").next().unwrap_or(&v.label).to_string())
+        .collect();
+    let others: Vec<String> = pending
+        .iter()
+        .filter(|v| v.entity_type != "meal_plan")
+        .map(|v| v.label.clone())
+        .collect();
+    let mut parts = Vec::new();
+    if !meals.is_empty() {
+        parts.push(format!("the plan for {}", join_list(&meals, "and")));
+    }
+    if !others.is_empty() {
+        parts.push(join_list(&others, "and"));
+    }
+    let verb = if parts.len() > 1 || others.len() > 1 {
+        "are"
+    } else {
+        "is"
+    };
+    let text = format!("{} {verb} {SAVE_MARK}.", parts.join(" and "));
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|f| f.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Rows added to (or topped up in) the inventory, in a sentence.
+fn inventory_written(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
+    let place = rows
+        .first()
+        .and_then(|r| text_field(r, "location"))
+        .unwrap_or("kitchen");
+    let updated = |r: &&Value| {
+        let id = r.get("id").and_then(Value::as_str).unwrap_or_default();
+        c.req
+            .input
+            .snapshot
+            .entities
+            .find(id)
+            .is_some_and(|(_, v)| v.action == "updated")
+    };
+    let added: Vec<String> = rows
+        .iter()
+        .filter(|r| !updated(r))
+        .map(amount_text)
+        .collect();
+    let topped: Vec<String> = rows.iter().filter(updated).map(item_text).collect();
+    let mut parts = Vec::new();
+    if !added.is_empty() {
+        parts.push(format!(
+            "added {} to your {place}",
+            join_list(&added, "and")
+        ));
+    }
+    if !topped.is_empty() {
+        parts.push(format!("topped up {}", join_list(&topped, "and")));
+    }
+    let text = parts.join(" and ");
+    let mut chars = text.chars();
+    let first = chars
+        .next()
+        .map(|f| f.to_uppercase().collect::<String>())
+        .unwrap_or_default();
+    format!("{first}{}.", chars.as_str())
+}

@@ -1,0 +1,449 @@
+//! Reply over results: what this turn's step data holds (options, a plan,
+//! generated or edited recipes, rows written or read) and the paragraph
+//! each one becomes — acknowledgement, presentation, bridge.
+//!
+//! `None` from [`compose_results`] means there was nothing to present; the
+//! caller answers conversationally instead.
+
+use serde_json::Value;
+
+use crate::pipeline::StepType;
+
+use super::edits::EditOp;
+use super::lexicon::{Intent, SAVE_MARK};
+use super::reply::{ReplyCtx, kind};
+use super::reply_more::{
+    inventory_reply, plan_reply, read_reply, recall_reply, show_reply, unsaved_reply, written_reply,
+};
+use super::reply_parts::{option_line, recipe_block, slot_line};
+use super::text::{join_list, pick, plural, plural_noun};
+use super::world::text_field;
+
+/// This turn's data, sorted by what it is.
+#[derive(Default)]
+pub struct Facts<'a> {
+    pub options: Option<&'a Value>,
+    pub show: Vec<&'a Value>,
+    pub plan: Option<&'a Value>,
+    pub inventory: Option<&'a Value>,
+    pub recall: Option<&'a Value>,
+    pub unsaved: Option<&'a Value>,
+    pub new_recipes: Vec<&'a Value>,
+    pub new_slots: Vec<&'a Value>,
+    pub edited: Vec<(&'a str, &'a Value)>,
+    pub read: Vec<(String, &'a [Value])>,
+    pub written: Vec<(String, &'a [Value])>,
+}
+
+impl<'a> Facts<'a> {
+    /// Sorts every data item of the request.
+    pub fn gather(c: &ReplyCtx<'a>) -> Self {
+        let mut f = Facts::default();
+        for d in c.req.data {
+            let sub = c.subdomain(d.step_index).to_string();
+            match (c.step_type(d.step_index), &d.content) {
+                (Some(StepType::Analyze), v) => match kind(v) {
+                    Some("options") => f.options = Some(v),
+                    Some("show") => f.show.extend(v["items"].as_array().into_iter().flatten()),
+                    Some("plan") => f.plan = Some(v),
+                    Some("inventory") => f.inventory = Some(v),
+                    Some("recall") => f.recall = Some(v),
+                    Some("unsaved") => f.unsaved = Some(v),
+                    _ => {}
+                },
+                (Some(StepType::Generate), content) => f.add_generated(c, content),
+                (Some(StepType::Read), Value::Array(rows)) => f.read.push((sub, rows)),
+                (Some(StepType::Write), Value::Array(rows)) => f.written.push((sub, rows)),
+                _ => {}
+            }
+        }
+        f
+    }
+}
+
+impl<'a> Facts<'a> {
+    /// A generate step's data: the pipeline hands back each artifact with
+    /// its gen ref under `id` (an array); an edit is one whose ref
+    /// Understand resolved. The brain's own shape (`artifacts` plus gen-ref
+    /// keys) is read too.
+    fn add_generated(&mut self, c: &ReplyCtx<'_>, content: &'a Value) {
+        let referenced = |r: &str| c.req.understand.referenced_entities.iter().any(|x| x == r);
+        let mut push = |id: Option<&'a str>, v: &'a Value| {
+            if v.get("date").is_some() {
+                self.new_slots.push(v);
+            } else if let Some(r) = id.filter(|r| referenced(r)) {
+                self.edited.push((r, v));
+            } else {
+                self.new_recipes.push(v);
+            }
+        };
+        match content {
+            Value::Array(items) => {
+                for v in items {
+                    push(v.get("id").and_then(Value::as_str), v);
+                }
+            }
+            Value::Object(m) => {
+                for v in m
+                    .get("artifacts")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    push(None, v);
+                }
+                for (k, v) in m.iter().filter(|(k, _)| k.starts_with("gen_")) {
+                    push(Some(k.as_str()), v);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The reply built from results, or `None` when there are none.
+pub fn compose_results(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<String> {
+    if let Some(o) = f.options {
+        return Some(options_reply(c, o));
+    }
+    if !f.edited.is_empty() {
+        return Some(edited_reply(c, f));
+    }
+    if !f.new_recipes.is_empty() {
+        return Some(generated_reply(c, &f.new_recipes));
+    }
+    if !f.new_slots.is_empty() {
+        // With the whole plan shown alongside, present all of it.
+        let whole: Vec<&Value> = f
+            .plan
+            .and_then(|p| p["slots"].as_array())
+            .map(|a| a.iter().collect())
+            .unwrap_or_default();
+        let slots = if whole.is_empty() {
+            &f.new_slots
+        } else {
+            &whole
+        };
+        return Some(plan_draft_reply(c, slots));
+    }
+    if !f.written.is_empty() {
+        return Some(written_reply(c, f));
+    }
+    if let Some(p) = f.plan {
+        return Some(plan_reply(c, p));
+    }
+    if !f.show.is_empty() {
+        return Some(show_reply(c, &f.show));
+    }
+    if let Some(i) = f.inventory {
+        let items: Vec<Value> = i["items"].as_array().cloned().unwrap_or_default();
+        return Some(inventory_reply(c, &items, i["location"].as_str()));
+    }
+    if let Some(r) = f.recall {
+        return Some(recall_reply(c, r));
+    }
+    if let Some(u) = f.unsaved {
+        return Some(unsaved_reply(c, u));
+    }
+    f.read.first().map(|(sub, rows)| read_reply(c, sub, rows))
+}
+
+fn ack(c: &ReplyCtx<'_>, salt: u32) -> &'static str {
+    pick(&["Got it", "Okay", "Sure thing", "Right"], c.turn, salt)
+}
+
+fn week(c: &ReplyCtx<'_>) -> &'static str {
+    if c.reading.words.has("week") || c.planning() {
+        " this week"
+    } else {
+        ""
+    }
+}
+
+fn options_bridge(c: &ReplyCtx<'_>, n: usize) -> String {
+    let days = c.days();
+    let when = if days.is_empty() {
+        "the week".to_string()
+    } else {
+        days
+    };
+    if n == 0 {
+        return "Want me to come up with something new instead?".to_string();
+    }
+    if !c.planning() {
+        return pick(
+            &[
+                "Want the full recipe for any of them, or something new?",
+                "Shall I open one of them, or put a couple on this week's plan?",
+            ],
+            c.turn,
+            0,
+        )
+        .to_string();
+    }
+    match c.turn % 3 {
+        0 => format!("Want to pick a couple for {when}, or should we narrow down further?"),
+        1 => format!("Any of these you'd like for {when}? Or tell me what else to rule out."),
+        _ => format!(
+            "Which ones sound good for {when} — or anything else you're not in the mood for?"
+        ),
+    }
+}
+
+fn options_reply(c: &ReplyCtx<'_>, o: &Value) -> String {
+    let opts: Vec<&Value> = o["options"]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default();
+    let n = opts.len();
+    let mut out = options_lead(c, o, n);
+    for o in &opts {
+        out.push('\n');
+        out.push_str(&option_line(o));
+    }
+    out.push_str("\n\n");
+    out.push_str(&options_bridge(c, n));
+    out
+}
+
+/// The recipes Understand demoted this turn, grouped by the user's words
+/// for them ("cod" → three recipes, "french toast" → one).
+fn demoted_by_term(c: &ReplyCtx<'_>) -> Vec<(String, Vec<String>)> {
+    let u = c.req.understand;
+    let mut by_term: Vec<(String, Vec<String>)> = Vec::new();
+    for m in &u.entity_mentions {
+        let Some(r) = m.resolved_ref.as_deref() else {
+            continue;
+        };
+        if !u.entity_curation.demote.iter().any(|d| d.r#ref == r) {
+            continue;
+        }
+        let label = c.label(r);
+        match by_term.iter_mut().find(|(t, _)| *t == m.text) {
+            Some((_, labels)) if !labels.contains(&label) => labels.push(label),
+            Some(_) => {}
+            None => by_term.push((m.text.clone(), vec![label])),
+        }
+    }
+    by_term
+}
+
+/// "Got it — no Chai French Toast or Dry Rub Wings this week. That leaves
+/// us with 4 solid options:" (demoted this turn by Understand).
+fn demoted_lead(c: &ReplyCtx<'_>, by_term: &[(String, Vec<String>)], n: usize) -> String {
+    let labels: Vec<String> = by_term.iter().flat_map(|(_, l)| l.clone()).collect();
+    let said: Vec<String> = by_term.iter().map(|(t, _)| t.clone()).collect();
+    let no = if by_term.iter().all(|(_, l)| l.len() == 1) {
+        format!(
+            "{} — no {}{}.",
+            ack(c, 1),
+            join_list(&labels, "or"),
+            week(c)
+        )
+    } else {
+        let (said, labels) = (join_list(&said, "or"), join_list(&labels, "and"));
+        format!(
+            "{} — no {said}{}. That rules out {labels}.",
+            ack(c, 1),
+            week(c)
+        )
+    };
+    format!("{no}\n\nThat leaves us with {}:", plural(n, "solid option"))
+}
+
+/// "Got it — no cod this week. That rules out …" (ruled out by the
+/// analysis of rows read this turn).
+fn terms_lead(c: &ReplyCtx<'_>, o: &Value, terms: &[String], n: usize) -> String {
+    let ruled: Vec<String> = o["excluded"]
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .filter(|k| k.starts_with("recipe_") || k.starts_with("gen_"))
+        .map(|k| c.label(k))
+        .collect();
+    let mut out = format!("{} — no {}{}.", ack(c, 2), join_list(terms, "or"), week(c));
+    if !ruled.is_empty() {
+        out.push_str(&format!(" That rules out {}.", join_list(&ruled, "and")));
+    }
+    let left = match n {
+        0 => "Nothing's left after that.".to_string(),
+        1 => "Here's the one option left:".to_string(),
+        _ => format!("Here are the {n} options left:"),
+    };
+    format!("{out}\n\n{left}")
+}
+
+/// The opening of an options reply: acknowledge what was ruled out (or
+/// brought back), then introduce the list.
+fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
+    let by_term = demoted_by_term(c);
+    if !by_term.is_empty() {
+        return demoted_lead(c, &by_term, n);
+    }
+    let terms: Vec<String> = o["terms"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
+    if !terms.is_empty() {
+        return terms_lead(c, o, &terms, n);
+    }
+    match &c.reading.intent {
+        Intent::Include => {
+            let back: Vec<String> = c
+                .req
+                .understand
+                .referenced_entities
+                .iter()
+                .map(|r| c.label(r))
+                .collect();
+            format!(
+                "Sure — {} is back in. That gives us {}:",
+                join_list(&back, "and"),
+                plural(n, "option")
+            )
+        }
+        Intent::ShowPlan => {
+            format!(
+                "Back to the planning — we'd narrowed it down to {}:",
+                plural(n, "option")
+            )
+        }
+        Intent::WhatCanIMake => "Here's what you can make, closest to ready first:".to_string(),
+        Intent::FindByIngredient(x) if n == 0 => {
+            format!("None of the recipes in front of us use {x}.")
+        }
+        Intent::FindByIngredient(x) => format!("{} with {x}:", plural(n, "recipe")),
+        Intent::ListRecipes if !c.planning() => format!("You have {}:", plural(n, "saved recipe")),
+        _ => format!(
+            "Here {} {}:",
+            if n == 1 { "is" } else { "are" },
+            plural(n, "recipe")
+        ),
+    }
+}
+
+/// What an edit did to `label`, in the past tense: "added a squeeze of
+/// lime to Thai Basil Chicken", "took the eggs out of Shakshuka".
+pub(super) fn change_text(c: &ReplyCtx<'_>, label: &str) -> String {
+    let names =
+        |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
+    match &c.reading.intent {
+        Intent::Edit(op) => match op {
+            EditOp::Add(items) => {
+                let what: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
+                format!("added {} to {label}", join_list(&what, "and"))
+            }
+            EditOp::Remove(n) => format!("took the {} out of {label}", names(n)),
+            EditOp::Swap { from, to } => format!("swapped the {from} for {to} in {label}"),
+            EditOp::Scale { servings } => format!("scaled {label} to serve {servings}"),
+            EditOp::Double => format!("doubled {label}"),
+            EditOp::Halve => format!("halved {label}"),
+            EditOp::Spicier => format!("made {label} spicier"),
+            EditOp::Milder => format!("made {label} milder"),
+            EditOp::Vegetarian => format!("made {label} vegetarian"),
+        },
+        Intent::Exclude(ex) => {
+            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
+            format!("took the {} out of {label}", names(&terms))
+        }
+        _ => format!("updated {label}"),
+    }
+}
+
+fn edited_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
+    let mut out = String::new();
+    for (r, v) in &f.edited {
+        let label = text_field(v, "name").map_or_else(|| c.label(r), String::from);
+        out.push_str(&format!(
+            "{} — {}. Here's the updated recipe:\n\n{}\n\n",
+            pick(&["Done", "Done", "All set"], c.turn, 0),
+            change_text(c, &label),
+            recipe_block(v)
+        ));
+    }
+    out.push_str(pick(
+        &[
+            "It's still not saved yet — save it now, or keep tweaking?",
+            "Still not saved yet — want to save it, or change anything else?",
+        ],
+        c.turn,
+        0,
+    ));
+    out
+}
+
+fn generated_reply(c: &ReplyCtx<'_>, recipes: &[&Value]) -> String {
+    let mut out = String::new();
+    let variation = recipes.iter().any(|r| r.get("parent_recipe_id").is_some());
+    if variation {
+        let original = c
+            .req
+            .understand
+            .referenced_entities
+            .first()
+            .map(|r| c.label(r))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "Done — {}, as a new version so the saved one stays as it is:\n\n",
+            change_text(c, &original)
+        ));
+    } else if recipes.len() == 1 {
+        out.push_str(pick(
+            &[
+                "Here's one for you:\n\n",
+                "Sure — here you go:\n\n",
+                "How about this:\n\n",
+            ],
+            c.turn,
+            0,
+        ));
+    } else {
+        out.push_str(&format!("Here are {} ideas:\n\n", recipes.len()));
+    }
+    let blocks: Vec<String> = recipes.iter().map(|r| recipe_block(r)).collect();
+    out.push_str(&blocks.join("\n\n"));
+    out.push_str("\n\n");
+    out.push_str(if recipes.len() == 1 {
+        pick(
+            &[
+                "It's not saved yet — want me to save it, or tweak something first?",
+                "This one's not saved yet — save it, or change anything first?",
+            ],
+            c.turn,
+            0,
+        )
+    } else {
+        "They're not saved yet — save one (\"save the first one\") or both, or ask me to change something."
+    });
+    out
+}
+
+pub(super) fn slot_lines(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {
+    let mut sorted: Vec<&&Value> = slots.iter().collect();
+    sorted.sort_by(|a, b| a["date"].as_str().cmp(&b["date"].as_str()));
+    sorted
+        .iter()
+        .map(|s| {
+            let name = text_field(s, "recipe_name")
+                .map(String::from)
+                .unwrap_or_else(|| c.label(text_field(s, "recipe_id").unwrap_or("?")));
+            slot_line(s, &name)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn plan_draft_reply(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {
+    let lead = if slots.len() == 1 {
+        pick(&["Good choice", "Sounds tasty", "Nice one"], c.turn, 0)
+    } else {
+        pick(&["Nice picks", "Love it", "Great choices"], c.turn, 0)
+    };
+    format!(
+        "{lead} — here's the plan:\n{}\n\nIt's {SAVE_MARK} — say \"save it\" when you're happy, or swap anything.",
+        slot_lines(c, slots)
+    )
+}

@@ -1,0 +1,403 @@
+//! Words of a user message, as the offline brain's rules see them.
+//!
+//! Owns normalisation (lowercase, apostrophes removed so "let's" and "lets"
+//! are one word, punctuation and conjunctions as segment breaks), a light
+//! stemmer (plural → singular, weekday → its label abbreviation), phrase
+//! matching over word sequences, and number / weekday words. Pure and
+//! total: any input (empty, megabytes, emoji, CJK) gives an answer; only
+//! the first [`MAX_CHARS`] characters are read.
+
+/// Characters of a message the rules read; the rest is ignored.
+pub const MAX_CHARS: usize = 4000;
+
+/// The segment-break marker produced by punctuation and conjunctions.
+pub const BREAK: &str = "|";
+
+/// A user message split into words and segments.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Words {
+    /// Every word, lowercase, apostrophes removed, breaks dropped.
+    pub words: Vec<String>,
+    /// The words split at punctuation and conjunctions ("and", "or", "but").
+    pub segments: Vec<Vec<String>>,
+}
+
+impl Words {
+    /// Normalises `text` (its first [`MAX_CHARS`] characters).
+    pub fn new(text: &str) -> Self {
+        let tokens = tokens(clip(text, MAX_CHARS));
+        let mut segments: Vec<Vec<String>> = vec![Vec::new()];
+        let mut words = Vec::new();
+        for t in tokens {
+            if t == BREAK || is_conjunction(&t) {
+                if segments.last().is_some_and(|s| !s.is_empty()) {
+                    segments.push(Vec::new());
+                }
+                if t != BREAK {
+                    words.push(t);
+                }
+                continue;
+            }
+            if let Some(seg) = segments.last_mut() {
+                seg.push(t.clone());
+            }
+            words.push(t);
+        }
+        segments.retain(|s| !s.is_empty());
+        Self { words, segments }
+    }
+
+    /// True when the message has no words at all.
+    pub fn is_empty(&self) -> bool {
+        self.words.is_empty()
+    }
+
+    /// True when any of `phrases` occurs as consecutive words.
+    pub fn has_any(&self, phrases: &[&str]) -> bool {
+        phrases.iter().any(|p| find(&self.words, p).is_some())
+    }
+
+    /// True when the word occurs.
+    pub fn has(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w == word)
+    }
+
+    /// The words as one space-separated string.
+    pub fn joined(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+/// The first `max` characters of `s` (on a char boundary).
+pub fn clip(s: &str, max: usize) -> &str {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => &s[..i],
+        None => s,
+    }
+}
+
+fn is_conjunction(w: &str) -> bool {
+    matches!(w, "and" | "or" | "nor" | "but" | "plus" | "then" | "also")
+}
+
+/// Lowercase words, apostrophes removed, punctuation as [`BREAK`].
+fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let digit_around = |j: Option<usize>| {
+            j.and_then(|j| chars.get(j))
+                .is_some_and(|d| d.is_ascii_digit())
+        };
+        if c.is_alphanumeric() || (c == '_' && !cur.is_empty()) {
+            cur.extend(c.to_lowercase());
+        } else if matches!(c, '\'' | '’' | '‘' | '`') {
+            // "let's" → "lets": apostrophes join.
+        } else if c == '.' && digit_around(i.checked_sub(1)) && digit_around(Some(i + 1)) {
+            cur.push('.');
+        } else {
+            if !cur.is_empty() {
+                out.push(std::mem::take(&mut cur));
+            }
+            if matches!(
+                c,
+                ',' | ';' | '.' | '!' | '?' | '&' | '\n' | ':' | '(' | ')'
+            ) {
+                out.push(BREAK.to_string());
+            }
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    split_number_units(out)
+}
+
+/// "500g" → "500", "g"; "2kg" → "2", "kg".
+fn split_number_units(tokens: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        let digits: String = t
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        let rest = &t[digits.len()..];
+        if !digits.is_empty() && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphabetic()) {
+            out.push(digits);
+            out.push(rest.to_string());
+        } else {
+            out.push(t);
+        }
+    }
+    out
+}
+
+/// The index where `phrase` (space-separated words) starts in `words`.
+pub fn find(words: &[String], phrase: &str) -> Option<usize> {
+    let p: Vec<&str> = phrase.split_whitespace().collect();
+    if p.is_empty() || p.len() > words.len() {
+        return None;
+    }
+    (0..=words.len() - p.len()).find(|&i| p.iter().zip(&words[i..]).all(|(a, b)| a == b))
+}
+
+/// The first of `phrases` found in `words`, with its start index.
+pub fn find_any<'p>(words: &[String], phrases: &[&'p str]) -> Option<(usize, &'p str)> {
+    phrases
+        .iter()
+        .filter_map(|p| find(words, p).map(|i| (i, *p)))
+        .min_by_key(|(i, p)| (*i, usize::MAX - p.len()))
+}
+
+/// A light stemmer: plural → singular, weekday → three-letter abbreviation.
+pub fn stem(w: &str) -> String {
+    if let Some(day) = weekday_abbrev(w) {
+        return day.to_string();
+    }
+    let n = w.chars().count();
+    if n <= 3 || !w.is_ascii() {
+        return w.to_string();
+    }
+    if let Some(s) = w.strip_suffix("ies") {
+        return format!("{s}y");
+    }
+    for suffix in ["oes", "ches", "shes", "xes"] {
+        if w.ends_with(suffix) {
+            return w[..w.len() - 2].to_string();
+        }
+    }
+    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
+        return w.to_string();
+    }
+    w.strip_suffix('s').unwrap_or(w).to_string()
+}
+
+/// Stems of every word of `text`.
+pub fn stems(text: &str) -> Vec<String> {
+    Words::new(text).words.iter().map(|w| stem(w)).collect()
+}
+
+/// Words that never identify an entity on their own.
+#[rustfmt::skip]
+const FILLER: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "in", "on", "at", "with", "and", "or", "my", "our",
+    "your", "some", "any", "it", "its", "this", "that", "these", "those", "them", "one", "ones",
+    "i", "we", "you", "me", "us", "lets", "let", "do", "does", "did", "is", "are", "be", "was",
+    "were", "have", "has", "had", "can", "could", "would", "should", "will", "please", "just",
+    "really", "maybe", "like", "want", "make", "get", "go", "recipe", "dish", "meal", "week",
+    "today", "tonight", "again", "too", "also", "so", "then", "now", "ok", "okay", "yeah", "yes",
+    "no", "not", "dont", "what", "whats", "which", "how", "about", "from", "up", "out", "off",
+    "more", "less", "by", "as", "if", "but", "than", "there", "here", "all", "both", "im", "ill",
+    "well", "very", "bit", "thing", "stuff", "food", "something", "else", "instead", "new",
+    "other", "another",
+];
+
+/// True for words that never identify an entity on their own.
+pub fn is_filler(w: &str) -> bool {
+    FILLER.contains(&w) || w.chars().count() < 2
+}
+
+/// The abbreviation a weekday word has in meal-plan labels ("Sun Jan 18").
+pub fn weekday_abbrev(w: &str) -> Option<&'static str> {
+    Some(match w {
+        "sunday" | "sundays" | "sun" => "sun",
+        "monday" | "mondays" | "mon" => "mon",
+        "tuesday" | "tuesdays" | "tue" | "tues" => "tue",
+        "wednesday" | "wednesdays" | "wed" | "weds" => "wed",
+        "thursday" | "thursdays" | "thu" | "thur" | "thurs" => "thu",
+        "friday" | "fridays" | "fri" => "fri",
+        "saturday" | "saturdays" | "sat" => "sat",
+        _ => return None,
+    })
+}
+
+/// The weekday a word names: 0 = Monday … 6 = Sunday.
+pub fn weekday_index(w: &str) -> Option<u8> {
+    Some(match weekday_abbrev(w)? {
+        "mon" => 0,
+        "tue" => 1,
+        "wed" => 2,
+        "thu" => 3,
+        "fri" => 4,
+        "sat" => 5,
+        _ => 6,
+    })
+}
+
+/// The weekday's full name from its index (0 = Monday).
+pub fn weekday_name(i: u8) -> &'static str {
+    [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ][usize::from(i % 7)]
+}
+
+/// The value of a number word or numeral: "12", "twelve", "1.5", "dozen".
+pub fn number(w: &str) -> Option<f64> {
+    if let Ok(n) = w.parse::<f64>()
+        && n.is_finite()
+        && (0.0..1_000_000.0).contains(&n)
+    {
+        return Some(n);
+    }
+    const WORDS: &[&str] = &[
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    if let Some(i) = WORDS.iter().position(|x| *x == w) {
+        return Some(i as f64);
+    }
+    match w {
+        "dozen" => Some(12.0),
+        "half" => Some(0.5),
+        "couple" | "pair" => Some(2.0),
+        "few" => Some(3.0),
+        _ => None,
+    }
+}
+
+/// An ordinal word as a list index from the front (0-based), or `None`.
+pub fn ordinal(w: &str) -> Option<usize> {
+    Some(match w {
+        "first" | "1st" => 0,
+        "second" | "2nd" => 1,
+        "third" | "3rd" => 2,
+        "fourth" | "4th" => 3,
+        "fifth" | "5th" => 4,
+        "sixth" | "6th" => 5,
+        _ => return None,
+    })
+}
+
+/// Title case of a phrase: "thai basil chicken" → "Thai Basil Chicken".
+pub fn title_case(s: &str) -> String {
+    s.split_whitespace()
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) if !matches!(w, "and" | "with" | "of" | "in") => {
+                    f.to_uppercase().chain(c).collect::<String>()
+                }
+                Some(f) => std::iter::once(f).chain(c).collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// "a, b and c" (or "a or b" with `last = "or"`).
+pub fn join_list(items: &[String], last: &str) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., tail] => format!("{} {last} {tail}", init.join(", ")),
+    }
+}
+
+/// A whole number without ".0"; otherwise up to two decimals.
+pub fn fmt_number(n: f64) -> String {
+    if (n - n.round()).abs() < 1e-9 {
+        format!("{}", n.round() as i64)
+    } else {
+        let s = format!("{n:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// A count with its noun: "1 recipe", "4 recipes".
+pub fn plural(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {}", plural_noun(noun))
+    }
+}
+
+/// The plural of a simple noun.
+pub fn plural_noun(noun: &str) -> String {
+    if noun.ends_with('s') {
+        noun.to_string()
+    } else if ["chili", "box", "ch", "sh", "to"]
+        .iter()
+        .any(|e| noun.ends_with(e))
+    {
+        format!("{noun}es")
+    } else if let Some(stem) = noun.strip_suffix('y')
+        && !stem.ends_with(['a', 'e', 'o', 'u'])
+    {
+        format!("{stem}ies")
+    } else {
+        format!("{noun}s")
+    }
+}
+
+/// Picks one of `options` by a deterministic index (turn number plus salt),
+/// so replies vary across a conversation but never between runs.
+pub fn pick<'a>(options: &[&'a str], turn: u32, salt: u32) -> &'a str {
+    if options.is_empty() {
+        return "";
+    }
+    options[(turn.wrapping_add(salt) as usize) % options.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_drop_apostrophes_and_split_segments() {
+        let w = Words::new("Let's NOT do the French Toast, or wings!");
+        assert_eq!(w.words[..3], ["lets", "not", "do"]);
+        assert_eq!(w.segments.len(), 2);
+        assert_eq!(w.segments[1], ["wings"]);
+        let w = Words::new("no french toast, and I don’t feel like wings");
+        assert!(w.has_any(&["dont feel like"]));
+        assert_eq!(w.segments.len(), 2);
+    }
+
+    #[test]
+    fn numbers_with_units_split_and_decimals_survive() {
+        let w = Words::new("add 500g flour and 1.5 kg rice");
+        assert!(w.has_any(&["500 g flour", "1.5 kg rice"]));
+        assert_eq!(number("twelve"), Some(12.0));
+        assert_eq!(number("1e400"), None);
+    }
+
+    #[test]
+    fn stems_fold_plurals_and_weekdays() {
+        assert_eq!(stem("wings"), "wing");
+        assert_eq!(stem("tomatoes"), "tomato");
+        assert_eq!(stem("berries"), "berry");
+        assert_eq!(stem("Sunday".to_lowercase().as_str()), "sun");
+        assert_eq!(stem("hummus"), "hummus");
+        assert_eq!(stem("cod"), "cod");
+    }
+
+    #[test]
+    fn any_input_is_safe() {
+        for s in ["", "   ", "🍕🍕", "我想做饭", "ß", "'''", "1.", ".5"] {
+            let _ = Words::new(s);
+        }
+        let huge = "word ".repeat(300_000);
+        assert!(Words::new(&huge).words.len() <= MAX_CHARS);
+        assert_eq!(clip("héllo", 2), "hé");
+    }
+
+    #[test]
+    fn lists_plurals_and_numbers_read_naturally() {
+        let items = vec!["A".to_string(), "B".to_string(), "C".to_string()];
+        assert_eq!(join_list(&items, "or"), "A, B or C");
+        assert_eq!(plural(4, "recipe"), "4 recipes");
+        assert_eq!(plural_noun("potato"), "potatoes");
+        assert_eq!(fmt_number(1.50), "1.5");
+        assert_eq!(fmt_number(12.0), "12");
+        assert_eq!(title_case("thai basil chicken"), "Thai Basil Chicken");
+    }
+}

@@ -1,0 +1,483 @@
+//! Think, the planner: turns the intent into a decision (propose, clarify or
+//! plan) and at most a handful of steps.
+//!
+//! The rule that matters most: rows already active are never read again —
+//! narrowing works over them with an analyze step, and a read of a table
+//! part of which is loaded skips the loaded refs (`id not_in [...]`).
+//! Profile-derived parts of a step (servings, what to avoid, the days) go
+//! into its description, where Act reads them (see `hints.rs`).
+
+use crate::context::Table;
+use crate::pipeline::{Decision, StepType, ThinkOutput, ThinkRequest, ThinkStep};
+use crate::prompt::SessionContext;
+
+use super::edits::EditOp;
+use super::hints;
+use super::lexicon::{GenerateAsk, Intent};
+use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
+use super::reading::{Reading, effective_intent};
+use super::text::{join_list, weekday_name};
+use super::think_more::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
+use super::world::World;
+
+/// Everything a planning rule looks at.
+pub struct Ctx<'a> {
+    pub world: World<'a>,
+    pub reading: Reading,
+    pub session: &'a SessionContext,
+    pub referenced: &'a [String],
+}
+
+/// A step.
+pub fn step(description: String, step_type: StepType, subdomain: &str, group: u32) -> ThinkStep {
+    ThinkStep {
+        description,
+        step_type,
+        subdomain: subdomain.to_string(),
+        group,
+    }
+}
+
+/// A plan that runs now.
+pub fn plan(goal: &str, steps: Vec<ThinkStep>) -> ThinkOutput {
+    ThinkOutput {
+        goal: goal.to_string(),
+        decision: Decision::PlanDirect,
+        steps,
+        ..ThinkOutput::default()
+    }
+}
+
+/// A question before anything runs.
+pub fn clarify(goal: &str, question: String) -> ThinkOutput {
+    ThinkOutput {
+        goal: goal.to_string(),
+        decision: Decision::Clarify,
+        clarification_questions: vec![question],
+        ..ThinkOutput::default()
+    }
+}
+
+/// Think's decision for one message.
+pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
+    let turn = req.input.snapshot.turn.max(req.state.turn);
+    let world = World::new(req.state, turn);
+    let reading = Reading::from_turns(
+        req.input.user_message,
+        req.state.conversation.recent(),
+        None,
+    );
+    let intent = effective_intent(&reading, &world, Some(req.understand));
+    let ctx = Ctx {
+        world,
+        reading,
+        session: req.input.session,
+        referenced: &req.understand.referenced_entities,
+    };
+    let mut out = plan_for(&intent, &ctx);
+    out.steps.truncate(req.input.max_steps.clamp(1, 8));
+    out
+}
+
+fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
+    match intent {
+        Intent::Empty | Intent::Unknown => {
+            plan("Tell the user what the offline brain can do", vec![])
+        }
+        Intent::Help => plan("Explain what Alfred can do offline", vec![]),
+        Intent::Greeting | Intent::Thanks | Intent::Decline | Intent::Affirm => {
+            plan("Keep the conversation going", vec![])
+        }
+        Intent::ClearAll => plan("Start fresh", vec![]),
+        Intent::Forget => plan("Forget what the user set aside", vec![]),
+        Intent::Delete => super::think_more::delete_plan(c),
+        Intent::PlanMeals => propose(c),
+        Intent::ListRecipes => options_plan(c, "Show the saved recipes", true),
+        Intent::Include => options_plan(c, "Bring the recipe back into the options", false),
+        Intent::Exclude(ex) => {
+            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
+            let goal = format!(
+                "Leave out {} and show what's left",
+                join_list(&terms, "and")
+            );
+            options_plan(c, &goal, false)
+        }
+        Intent::Assign => assign_plan(c),
+        Intent::ShowPlan => show_plan(c),
+        Intent::Save => save_plan(c),
+        Intent::Edit(op) => edit_plan(c, op),
+        Intent::Show => show_target_plan(c),
+        Intent::Recall => recall_plan(c),
+        Intent::Unsaved => plan(
+            "List what isn't saved yet",
+            vec![step(
+                "List the generated items not saved yet".into(),
+                StepType::Analyze,
+                "recipes",
+                0,
+            )],
+        ),
+        Intent::Pantry(loc) => pantry_plan(c, *loc),
+        Intent::HaveItem(item) => {
+            let all = c.session.dashboard.inventory_total as usize;
+            let kind = if all > 0 && c.world.loaded(Table::Inventory).len() >= all {
+                StepType::Analyze
+            } else {
+                StepType::Read
+            };
+            let d = format!("Look for {item} in the inventory");
+            plan(
+                &format!("Check for {item} in the kitchen"),
+                vec![step(d, kind, "inventory", 0)],
+            )
+        }
+        Intent::InventoryAdd(items, loc) => {
+            let names: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
+            let place = loc.map_or("the kitchen".to_string(), |l| format!("the {l}"));
+            let d = format!("Add {} to {place}", join_list(&names, "and"));
+            plan(&d, vec![step(d.clone(), StepType::Write, "inventory", 0)])
+        }
+        Intent::InventoryRemove(items) => {
+            let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
+            let d = format!("Remove {} from the inventory", join_list(&names, "and"));
+            let mut steps = Vec::new();
+            let loaded = c.world.loaded(Table::Inventory);
+            if loaded.is_empty() {
+                steps.push(step(
+                    format!("Find {} in the inventory", join_list(&names, "and")),
+                    StepType::Read,
+                    "inventory",
+                    0,
+                ));
+            }
+            let g = steps.len() as u32;
+            steps.push(step(d.clone(), StepType::Write, "inventory", g));
+            plan(&d, steps)
+        }
+        Intent::ShoppingAdd(items) => {
+            let names: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
+            let d = format!("Add {} to the shopping list", join_list(&names, "and"));
+            plan(&d, vec![step(d.clone(), StepType::Write, "shopping", 0)])
+        }
+        Intent::ShoppingList => plan(
+            "Show the shopping list",
+            vec![step(
+                "Read the open shopping list".into(),
+                StepType::Read,
+                "shopping",
+                0,
+            )],
+        ),
+        Intent::ShoppingMissing => shopping_missing_plan(c),
+        Intent::WhatCanIMake => options_plan(
+            c,
+            "Find what can be cooked with what's in the kitchen",
+            true,
+        ),
+        Intent::FindByIngredient(x) => find_plan(c, x),
+        Intent::Generate(ask) => generate_plan(c, ask),
+    }
+}
+
+/// Turn 1 of meal planning: ask how, using the profile.
+fn propose(c: &Ctx<'_>) -> ThinkOutput {
+    let p = &c.session.profile;
+    let days = cooking_days(p, &c.session.preferences);
+    let mut likes = Vec::new();
+    if !p.preferred_complexity.is_empty() {
+        likes.push(p.preferred_complexity.clone());
+    }
+    if !p.cooking_skill_level.is_empty() {
+        likes.push(format!("{}-friendly", p.cooking_skill_level));
+    }
+    let mut first = if days.is_empty() {
+        "Let's plan the week".to_string()
+    } else {
+        format!("You usually cook on {}", days_phrase(&days))
+    };
+    if !likes.is_empty() {
+        first.push_str(&format!(", and you like {} meals", likes.join(", ")));
+    }
+    if hints::wants_leftovers(c.session) {
+        first.push_str(" with leftovers for lunch");
+    }
+    let saved = match c.session.dashboard.recipes_total {
+        0 => String::new(),
+        n => format!(" (you have {n})"),
+    };
+    let message = format!(
+        "{first}. Want to pick from your saved recipes{saved}, {}",
+        super::lexicon::PROPOSAL_MARK
+    );
+    ThinkOutput {
+        goal: "Plan meals for the week".to_string(),
+        decision: Decision::Propose,
+        proposal_message: Some(message),
+        ..ThinkOutput::default()
+    }
+}
+
+/// Saved recipes loaded as active rows (refs with a row id).
+fn saved_loaded(w: &World<'_>, table: Table) -> usize {
+    w.loaded(table)
+        .iter()
+        .filter(|(r, _)| w.get(r).is_some_and(|e| e.e.row_id.is_some()))
+        .count()
+}
+
+/// Options: analyze what is loaded; read only what is missing.
+fn options_plan(c: &Ctx<'_>, goal: &str, want_all: bool) -> ThinkOutput {
+    let total = c.session.dashboard.recipes_total as usize;
+    let loaded = saved_loaded(&c.world, Table::Recipes);
+    let narrowing = !want_all || c.reading.words.has_any(&["left", "options", "remaining"]);
+    let mut steps = Vec::new();
+    let enough = if narrowing {
+        loaded > 0
+    } else {
+        loaded > 0 && loaded >= total
+    };
+    if !enough {
+        let what = if loaded > 0 {
+            "the saved recipes not loaded yet"
+        } else {
+            "the saved recipes"
+        };
+        steps.push(step(format!("Read {what}"), StepType::Read, "recipes", 0));
+    }
+    let planning = c.reading.cues.proposal || !matches!(c.reading.intent, Intent::ListRecipes);
+    if planning && c.world.loaded(Table::Inventory).is_empty() && !enough {
+        steps.push(step(
+            "Read the inventory".into(),
+            StepType::Read,
+            "inventory",
+            0,
+        ));
+    }
+    let g = u32::from(!steps.is_empty());
+    let mut d = match &c.reading.intent {
+        Intent::Exclude(_) => format!("{goal}; check them against the pantry"),
+        Intent::WhatCanIMake => "Rank the recipes by what's already in the kitchen".to_string(),
+        _ => "List the options with what's missing from the kitchen".to_string(),
+    };
+    let days = cooking_days(&c.session.profile, &c.session.preferences);
+    if !days.is_empty() {
+        d.push_str(&format!(" (the user cooks on {})", days_phrase(&days)));
+    }
+    steps.push(step(d, StepType::Analyze, "recipes", g));
+    plan(goal, steps)
+}
+
+/// "the paneer on sunday and the curry on wednesday" → one generate step.
+fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
+    let recipes: Vec<&String> = c
+        .referenced
+        .iter()
+        .filter(|r| c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
+        .collect();
+    let said = super::targets::content_words(&c.reading.words.words);
+    if recipes.is_empty() && !said.is_empty() {
+        return lookup_assign_plan(c, &said.join(" "));
+    }
+    if recipes.is_empty() {
+        let q = format!(
+            "Which recipes {}, and for which days?",
+            super::lexicon::PLAN_ASK_MARK
+        );
+        return clarify("Put recipes on the plan", q);
+    }
+    let usual = cooking_days(&c.session.profile, &c.session.preferences);
+    let days = fill_days(&named_days(c), &usual, recipes.len());
+    let parts: Vec<String> = recipes
+        .iter()
+        .zip(&days)
+        .map(|(r, d)| format!("{} on {}", c.world.label(r), weekday_name(*d)))
+        .collect();
+    let meal = meal_type_of(&c.reading.words.joined());
+    let d = format!(
+        "Put {} ({meal}, serves {})",
+        join_list(&parts, "and"),
+        plan_servings(c)
+    );
+    let mut steps = vec![step(d, StepType::Generate, "meal_plans", 0)];
+    if c.world.ents.iter().any(|e| e.e.table == Table::MealPlans) {
+        let show = "Show the whole plan".to_string();
+        steps.push(step(show, StepType::Analyze, "meal_plans", 1));
+    }
+    plan("Build the meal plan for the week", steps)
+}
+
+/// A recipe named for the plan but not in working memory: look it up by
+/// name, then draft its slot.
+fn lookup_assign_plan(c: &Ctx<'_>, name: &str) -> ThinkOutput {
+    let usual = cooking_days(&c.session.profile, &c.session.preferences);
+    let day = fill_days(&named_days(c), &usual, 1);
+    let days: Vec<String> = day.iter().map(|d| weekday_name(*d).to_string()).collect();
+    let meal = meal_type_of(&c.reading.words.joined());
+    let put = format!(
+        "Put \"{name}\" on {} ({meal}, serves {})",
+        join_list(&days, "and"),
+        plan_servings(c)
+    );
+    let look = format!("Look up \"{name}\" in the saved recipes");
+    plan(
+        "Build the meal plan for the week",
+        vec![
+            step(look, StepType::Read, "recipes", 0),
+            step(put, StepType::Generate, "meal_plans", 1),
+        ],
+    )
+}
+
+/// Servings of a planned meal: the household, doubled for leftovers.
+fn plan_servings(c: &Ctx<'_>) -> u32 {
+    let leftovers = if hints::wants_leftovers(c.session) {
+        2
+    } else {
+        1
+    };
+    hints::household(c.session) * leftovers
+}
+
+/// Days the user named, in order ("tonight" and "tomorrow" included).
+fn named_days(c: &Ctx<'_>) -> Vec<u8> {
+    c.reading
+        .words
+        .words
+        .iter()
+        .filter_map(|w| {
+            super::text::weekday_index(w).or_else(|| super::plan::relative_day(&c.session.today, w))
+        })
+        .collect()
+}
+
+/// Inventory: analyze what is loaded, read what is missing.
+fn pantry_plan(c: &Ctx<'_>, loc: Option<&'static str>) -> ThinkOutput {
+    let place = loc.unwrap_or("kitchen");
+    let goal = format!("Show what's in the {place}");
+    let expected = match loc {
+        Some(l) => c
+            .session
+            .dashboard
+            .inventory_by_location
+            .iter()
+            .find(|n| n.name == l)
+            .map_or(0, |n| n.count as usize),
+        None => c.session.dashboard.inventory_total as usize,
+    };
+    let loaded = c
+        .world
+        .loaded(Table::Inventory)
+        .iter()
+        .filter(|(_, row)| {
+            loc.is_none_or(|l| row.get("location").and_then(|v| v.as_str()) == Some(l))
+        })
+        .count();
+    let what = loc.map_or("the whole inventory".to_string(), |l| format!("the {l}"));
+    if loaded > 0 && loaded >= expected {
+        return plan(
+            &goal,
+            vec![step(
+                format!("List {what} from the items already loaded"),
+                StepType::Analyze,
+                "inventory",
+                0,
+            )],
+        );
+    }
+    let mut steps = vec![step(format!("Read {what}"), StepType::Read, "inventory", 0)];
+    if loaded > 0 {
+        steps.push(step(
+            format!("List {what}"),
+            StepType::Analyze,
+            "inventory",
+            1,
+        ));
+    }
+    plan(&goal, steps)
+}
+
+/// "which ones use coconut milk?".
+fn find_plan(c: &Ctx<'_>, x: &str) -> ThinkOutput {
+    let goal = format!("Find recipes with {x}");
+    let total = c.session.dashboard.recipes_total as usize;
+    if saved_loaded(&c.world, Table::Recipes) >= total.max(1) {
+        return plan(
+            &goal,
+            vec![step(
+                format!("Pick the loaded recipes that use {x}"),
+                StepType::Analyze,
+                "recipes",
+                0,
+            )],
+        );
+    }
+    plan(
+        &goal,
+        vec![step(
+            format!("Read the recipes that use {x}"),
+            StepType::Read,
+            "recipes",
+            0,
+        )],
+    )
+}
+
+/// "add the missing ingredients to my shopping list".
+fn shopping_missing_plan(c: &Ctx<'_>) -> ThinkOutput {
+    let mut steps = Vec::new();
+    if c.world.loaded(Table::Inventory).is_empty() {
+        steps.push(step(
+            "Read the inventory".into(),
+            StepType::Read,
+            "inventory",
+            0,
+        ));
+    }
+    let g = u32::from(!steps.is_empty());
+    steps.push(step(
+        "Add what the chosen recipes need and the kitchen lacks to the shopping list".into(),
+        StepType::Write,
+        "shopping",
+        g,
+    ));
+    plan("Put the missing ingredients on the shopping list", steps)
+}
+
+/// "give me a thai basil chicken recipe", "2 chicken dinner ideas".
+fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
+    let servings = hints::household(c.session);
+    let mut avoid = hints::avoid_words(c.session);
+    avoid.extend(ask.without.iter().cloned());
+    let what = match (ask.count, ask.dish.is_empty()) {
+        (1, false) => format!("a {} recipe", ask.dish),
+        (1, true) => "a new recipe".to_string(),
+        (n, false) => format!("{n} {} {} ideas", ask.dish, ask.meal.unwrap_or("recipe")),
+        (n, true) => format!("{n} new recipe ideas"),
+    };
+    let d = format!("Create {what} {}", hints::note(servings, &avoid));
+    plan(
+        &format!("Create {what}"),
+        vec![step(d, StepType::Generate, "recipes", 0)],
+    )
+}
+
+/// The label of a recipe-changing operation, for goals and descriptions.
+pub fn op_phrase(op: &EditOp) -> String {
+    match op {
+        EditOp::Add(items) => format!(
+            "add {}",
+            join_list(
+                &items.iter().map(|i| i.phrase.clone()).collect::<Vec<_>>(),
+                "and"
+            )
+        ),
+        EditOp::Remove(n) => format!("take out the {}", join_list(n, "and")),
+        EditOp::Swap { from, to } => format!("swap the {from} for {to}"),
+        EditOp::Scale { servings } => format!("scale it to {servings} servings"),
+        EditOp::Double => "double it".to_string(),
+        EditOp::Halve => "halve it".to_string(),
+        EditOp::Spicier => "make it spicier".to_string(),
+        EditOp::Milder => "make it milder".to_string(),
+        EditOp::Vegetarian => "make it vegetarian".to_string(),
+    }
+}

@@ -1,0 +1,249 @@
+//! Understand, the memory manager: resolves what the message refers to and
+//! curates working memory — demote what the user ruled out (with their
+//! words as the reason), drop what they asked to forget, clear everything
+//! on a fresh start, and retain goal entities (the weekly plan, its recipes,
+//! the options still being narrowed, a recipe being iterated) when they are
+//! about to leave the window while the user is on another topic.
+//!
+//! Must only name refs that exist; never reads the store.
+
+use crate::context::{EntityCuration, RefDecision, RetentionDecision};
+use crate::pipeline::{EntityMention, Resolution, UnderstandOutput, UnderstandRequest};
+
+use super::curate::{carried_exclusions, retention};
+use super::lexicon::Intent;
+use super::reading::{Reading, effective_intent};
+use super::resolve::{ANY, RECIPES, Resolved, by_label};
+use super::targets::{content_words, edit_words};
+use super::text::join_list;
+use super::understand_targets::{
+    assign_targets, delete_targets, edit_target, exclude_targets, forget_targets, narrow_to_answer,
+    plan_targets, save_targets, show_targets,
+};
+use super::world::World;
+
+/// Understand's working notes, turned into an [`UnderstandOutput`].
+#[derive(Debug, Default)]
+pub struct Draft {
+    pub referenced: Vec<String>,
+    pub mentions: Vec<EntityMention>,
+    pub demote: Vec<RefDecision>,
+    pub drop: Vec<RefDecision>,
+    pub retain: Vec<RetentionDecision>,
+    pub clear_all: bool,
+    pub question: Option<String>,
+}
+
+impl Draft {
+    /// Records a resolved reference (touched by the pipeline).
+    pub fn reference(&mut self, text: &str, r: &str) {
+        if !self.referenced.iter().any(|x| x == r) {
+            self.referenced.push(r.to_string());
+        }
+        self.mentions.push(EntityMention {
+            text: text.to_string(),
+            resolution: Resolution::Exact,
+            resolved_ref: Some(r.to_string()),
+            candidates: Vec::new(),
+        });
+    }
+
+    /// True when this turn's curation already demotes `r`.
+    pub fn demoted(&self, r: &str) -> bool {
+        self.demote.iter().any(|d| d.r#ref == r)
+    }
+
+    /// Asks which of `candidates` the user meant.
+    pub fn ask_which(
+        &mut self,
+        world: &World<'_>,
+        text: &str,
+        candidates: &[String],
+        or_both: bool,
+    ) {
+        let labels: Vec<String> = candidates.iter().map(|r| world.label(r)).collect();
+        let tail = if or_both && candidates.len() == 2 {
+            " Or both?"
+        } else {
+            ""
+        };
+        self.question = Some(format!(
+            "Which one do you mean: {}?{tail}",
+            join_list(&labels, "or")
+        ));
+        self.mentions.push(EntityMention {
+            text: text.to_string(),
+            resolution: Resolution::Ambiguous,
+            resolved_ref: None,
+            candidates: candidates.to_vec(),
+        });
+    }
+
+    /// Records a phrase that names nothing known.
+    pub fn unknown(&mut self, text: &str) {
+        self.mentions.push(EntityMention {
+            text: text.to_string(),
+            resolution: Resolution::Unknown,
+            resolved_ref: None,
+            candidates: Vec::new(),
+        });
+    }
+}
+
+/// Understand's decision for one message.
+pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
+    let turn = req.input.snapshot.turn.max(req.state.turn);
+    let reading = Reading::from_turns(
+        req.input.user_message,
+        req.state.conversation.recent(),
+        req.input.pending_clarification.as_deref(),
+    );
+    let mut world = World::new(req.state, turn);
+    let mut d = Draft::default();
+    let message = req.input.user_message.trim();
+    if reading.intent == Intent::ClearAll {
+        d.clear_all = true;
+        return finish(
+            d,
+            "wants a fresh start",
+            Some("user asked to start fresh".into()),
+        );
+    }
+    if !matches!(reading.intent, Intent::Forget | Intent::Include) {
+        carried_exclusions(&world, &mut d);
+        let gone: Vec<String> = d.demote.iter().map(|x| x.r#ref.clone()).collect();
+        world.exclude(&gone);
+    }
+    if let Some(answer) = &reading.answer {
+        narrow_to_answer(&mut world, &reading.last_reply, answer);
+    }
+    let mut intent = effective_intent(&reading, &world, None);
+    if intent == Intent::Unknown
+        && let Resolved::One(_) = by_label(&world, &content_words(&reading.words.words), ANY)
+    {
+        intent = Intent::Show;
+    }
+    resolve_intent(&intent, &reading, &world, message, &mut d);
+    if d.question.is_none() {
+        retention(&world, &mut d);
+    }
+    let expressed = expressed(&intent, &world, &d);
+    let summary = summary(&d);
+    finish(d, &expressed, summary)
+}
+
+/// Resolves and curates for one intent.
+fn resolve_intent(
+    intent: &Intent,
+    reading: &Reading,
+    world: &World<'_>,
+    message: &str,
+    d: &mut Draft,
+) {
+    let words = &reading.words.words;
+    match intent {
+        Intent::Exclude(ex) => exclude_targets(world, ex, d),
+        Intent::Include => {
+            let said = content_words(words);
+            match by_label(world, &said, RECIPES) {
+                Resolved::One(r) => d.reference(&said.join(" "), &r),
+                Resolved::Ambiguous(v) => d.ask_which(world, &said.join(" "), &v, false),
+                _ => d.unknown(&said.join(" ")),
+            }
+        }
+        Intent::Save => save_targets(world, reading, d),
+        Intent::Edit(op) => {
+            let target = edit_words(words, op);
+            match edit_target(world, &target, &reading.last_reply) {
+                Resolved::One(r) => d.reference(&target.join(" "), &r),
+                Resolved::Many(v) | Resolved::Ambiguous(v) => {
+                    d.ask_which(world, &target.join(" "), &v, false)
+                }
+                Resolved::None => d.unknown(&target.join(" ")),
+            }
+        }
+        Intent::Show => show_targets(world, reading, d),
+        Intent::Forget => forget_targets(world, reading, message, d),
+        Intent::Delete => delete_targets(world, reading, d),
+        Intent::Assign => assign_targets(world, reading, d),
+        Intent::ShowPlan => plan_targets(world, d),
+        _ => {}
+    }
+}
+
+fn summary(d: &Draft) -> Option<String> {
+    let list = |v: Vec<&str>| v.join(", ");
+    let mut parts = Vec::new();
+    if !d.demote.is_empty() {
+        parts.push(format!(
+            "Demoted {}",
+            list(d.demote.iter().map(|x| x.r#ref.as_str()).collect())
+        ));
+    }
+    if !d.drop.is_empty() {
+        parts.push(format!(
+            "Dropped {}",
+            list(d.drop.iter().map(|x| x.r#ref.as_str()).collect())
+        ));
+    }
+    if !d.retain.is_empty() {
+        parts.push(format!(
+            "Retained {}",
+            list(d.retain.iter().map(|x| x.r#ref.as_str()).collect())
+        ));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The user's intent in a few words.
+fn expressed(intent: &Intent, world: &World<'_>, d: &Draft) -> String {
+    let labels = |refs: &[String]| {
+        join_list(
+            &refs.iter().map(|r| world.label(r)).collect::<Vec<_>>(),
+            "and",
+        )
+    };
+    match intent {
+        Intent::Exclude(ex) => format!(
+            "wants to exclude {}",
+            join_list(
+                &ex.iter().map(|e| e.term.clone()).collect::<Vec<_>>(),
+                "and"
+            )
+        ),
+        Intent::Assign => format!("wants {} on the plan", labels(&d.referenced)),
+        Intent::Save | Intent::Affirm if !d.referenced.is_empty() => {
+            format!("wants to save {}", labels(&d.referenced))
+        }
+        Intent::Edit(_) if !d.referenced.is_empty() => {
+            format!("wants to change {}", labels(&d.referenced))
+        }
+        Intent::Forget => "wants Alfred to forget that".to_string(),
+        Intent::Show if !d.referenced.is_empty() => {
+            format!("wants to see {}", labels(&d.referenced))
+        }
+        other => format!("intent: {}", other.name().replace('_', " ")),
+    }
+}
+
+fn finish(d: Draft, expressed: &str, summary: Option<String>) -> UnderstandOutput {
+    let questions: Vec<String> = d.question.into_iter().collect();
+    UnderstandOutput {
+        referenced_entities: if questions.is_empty() {
+            d.referenced
+        } else {
+            Vec::new()
+        },
+        entity_mentions: d.mentions,
+        entity_curation: EntityCuration {
+            retain_active: d.retain,
+            demote: d.demote,
+            drop: d.drop,
+            clear_all: d.clear_all,
+            curation_summary: summary,
+        },
+        needs_clarification: !questions.is_empty(),
+        clarification_questions: questions,
+        what_user_expressed: expressed.to_string(),
+    }
+}

@@ -1,0 +1,173 @@
+//! The context state as the offline brain's rules read it: every live entity
+//! with its state at the current turn, its label, and its content (a pending
+//! artifact's content, else the last row loaded).
+//!
+//! A read-only view built per request; it never changes the state.
+
+use serde_json::Value;
+
+use crate::context::{ContextState, EntityState, RefAction, RefEntry, Table, classify};
+
+use super::text::{is_filler, stem, stems};
+
+/// One live entity and its state at the current turn.
+#[derive(Debug, Clone)]
+pub struct Ent<'a> {
+    pub r: &'a str,
+    pub e: &'a RefEntry,
+    pub state: EntityState,
+}
+
+impl Ent<'_> {
+    /// Active: recent, retained or pending.
+    pub fn active(&self) -> bool {
+        self.state.is_active()
+    }
+
+    /// Generated, created or edited by the user this session.
+    pub fn made(&self) -> bool {
+        self.e.is_pending()
+            || matches!(
+                self.e.action,
+                RefAction::Generated | RefAction::Created | RefAction::Updated
+            )
+    }
+
+    /// The label's words that can identify it (stemmed, no filler).
+    pub fn label_stems(&self) -> Vec<String> {
+        stems(&self.e.label)
+            .into_iter()
+            .filter(|w| !is_filler(w))
+            .collect()
+    }
+}
+
+/// Every live entity of a context state, classified at one turn.
+pub struct World<'a> {
+    pub state: &'a ContextState,
+    pub turn: u32,
+    /// In registration order.
+    pub ents: Vec<Ent<'a>>,
+}
+
+impl<'a> World<'a> {
+    /// The view of `state` at `turn`.
+    pub fn new(state: &'a ContextState, turn: u32) -> Self {
+        let ents = state
+            .registry
+            .entries()
+            .into_iter()
+            .map(|(r, e)| Ent {
+                r,
+                e,
+                state: classify(e, turn, &state.policy).0,
+            })
+            .collect();
+        Self { state, turn, ents }
+    }
+
+    /// Marks refs as excluded in this view (demotions decided this turn).
+    pub fn exclude(&mut self, refs: &[String]) {
+        for e in self
+            .ents
+            .iter_mut()
+            .filter(|e| refs.iter().any(|r| r == e.r))
+        {
+            e.state = EntityState::Excluded;
+        }
+    }
+
+    /// The entity of a ref.
+    pub fn get(&self, r: &str) -> Option<&Ent<'a>> {
+        self.ents.iter().find(|e| e.r == r)
+    }
+
+    /// Active entities, in registration order.
+    pub fn active(&self) -> impl Iterator<Item = &Ent<'a>> {
+        self.ents.iter().filter(|e| e.active())
+    }
+
+    /// Active entities of one table.
+    pub fn active_of(&self, table: Table) -> Vec<&Ent<'a>> {
+        self.active().filter(|e| e.e.table == table).collect()
+    }
+
+    /// Generated artifacts not yet saved.
+    pub fn pending(&self) -> Vec<&Ent<'a>> {
+        self.ents.iter().filter(|e| e.e.is_pending()).collect()
+    }
+
+    /// A ref's content: the pending artifact, else the last row loaded.
+    pub fn content(&self, r: &str) -> Option<&'a Value> {
+        self.state
+            .registry
+            .artifact(r)
+            .or_else(|| self.state.rows.get(r))
+    }
+
+    /// A ref's label (the ref itself when unknown).
+    pub fn label(&self, r: &str) -> String {
+        self.get(r)
+            .map(|e| e.e.label.clone())
+            .unwrap_or_else(|| r.to_string())
+    }
+
+    /// Active entities of `table` whose content is loaded, with it.
+    pub fn loaded(&self, table: Table) -> Vec<(&'a str, &'a Value)> {
+        self.active()
+            .filter(|e| e.e.table == table)
+            .filter_map(|e| self.content(e.r).map(|c| (e.r, c)))
+            .collect()
+    }
+
+    /// The ingredient names of a recipe's content (lowercase).
+    pub fn ingredient_names(&self, r: &str) -> Vec<String> {
+        self.content(r).map(ingredient_names).unwrap_or_default()
+    }
+}
+
+/// The ingredient names of a recipe row or artifact (lowercase).
+pub fn ingredient_names(content: &Value) -> Vec<String> {
+    content
+        .get("ingredients")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| match l {
+                    Value::String(s) => Some(s.to_lowercase()),
+                    other => other
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_lowercase),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Every word a recipe can be matched by: name, ingredients, cuisine, tags.
+pub fn recipe_vocabulary(label: &str, content: Option<&Value>) -> Vec<String> {
+    let mut out = stems(label);
+    if let Some(c) = content {
+        for n in ingredient_names(c) {
+            out.extend(stems(&n));
+        }
+        if let Some(cuisine) = c.get("cuisine").and_then(Value::as_str) {
+            out.push(stem(&cuisine.to_lowercase()));
+        }
+        if let Some(tags) = c.get("tags").and_then(Value::as_array) {
+            out.extend(tags.iter().filter_map(Value::as_str).flat_map(stems));
+        }
+    }
+    out
+}
+
+/// A string field of a row.
+pub fn text_field<'v>(row: &'v Value, key: &str) -> Option<&'v str> {
+    row.get(key).and_then(Value::as_str)
+}
+
+/// A number field of a row.
+pub fn num_field(row: &Value, key: &str) -> Option<f64> {
+    row.get(key).and_then(Value::as_f64)
+}
