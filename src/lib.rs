@@ -14,5 +14,6 @@ pub mod paths;
 pub mod pipeline;
 pub mod prompt;
 pub mod record;
+pub mod scenario;
 pub mod session;
 pub mod tui;

@@ -135,16 +135,9 @@ fn subcommand_help_shows_its_own_flags() {
 fn not_built_commands_exit_2_naming_themselves_on_stderr_only() {
     let sandbox = Sandbox::new();
     let cases: &[(&[&str], &str)] = &[
-        (&[], "alfred is not built yet (the terminal UI)."),
-        (&["--new"], "alfred --new is not built yet"),
-        (&["--session", "s1"], "alfred --session is not built yet"),
         (
             &["eval", "--window", "1,2"],
             "alfred eval is not built yet (the evaluation arena).",
-        ),
-        (
-            &["demo", "--auto", "2"],
-            "alfred demo is not built yet (the terminal UI).",
         ),
         (
             &["doctor"],
@@ -442,17 +435,14 @@ fn version_prints_on_stdout() {
 #[test]
 fn a_first_run_seeds_the_kitchen_and_stats_count_it() {
     let sandbox = Sandbox::new();
-    let out = sandbox.run(&[]);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let out = sandbox.run(&["kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("Seeded the sample kitchen"),
         "{}",
         stderr(&out)
     );
     assert!(sandbox.data_dir().join("kitchen.db").is_file());
-
-    let out = sandbox.run(&["kitchen", "stats"]);
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let table = stdout(&out);
     for (name, rows) in [("recipes", "9"), ("inventory", "59"), ("meal_plans", "0")] {
         let line = table
@@ -462,6 +452,7 @@ fn a_first_run_seeds_the_kitchen_and_stats_count_it() {
         assert_eq!(line.split_whitespace().nth(1), Some(rows), "{line}");
     }
     // Seeding happens once.
+    let out = sandbox.run(&["kitchen", "stats"]);
     assert!(!stderr(&out).contains("Seeded"), "{}", stderr(&out));
 }
 
@@ -478,4 +469,19 @@ fn kitchen_reset_asks_first_and_refuses_without_a_terminal() {
         "{}",
         stdout(&out)
     );
+}
+
+#[test]
+fn the_ui_without_a_terminal_points_at_alfred_run() {
+    let sandbox = Sandbox::new();
+    for args in [&[][..], &["--new"], &["demo"]] {
+        let out = sandbox.run(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("the UI needs a terminal"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains("alfred run -m"), "{}", stderr(&out));
+    }
 }

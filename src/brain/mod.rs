@@ -21,7 +21,10 @@ pub enum SelectError {
 
 /// The brain the config asks for (`--llm auto` picks the LLM backend when the
 /// key variable is set, else the offline brain).
-pub fn select(config: &Config, env: impl Fn(&str) -> Option<String>) -> Result<Arc<dyn Brain>, SelectError> {
+pub fn select(
+    config: &Config,
+    env: impl Fn(&str) -> Option<String>,
+) -> Result<Arc<dyn Brain>, SelectError> {
     match config.resolved_backend(env) {
         Backend::OpenAi => Err(SelectError::LlmNotBuilt(config.llm.api_key_env.clone())),
         Backend::Offline | Backend::Auto => Ok(Arc::new(offline::OfflineBrain::default())),

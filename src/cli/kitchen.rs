@@ -4,13 +4,11 @@
 //! Owns the user-facing words around the store; the store itself lives in
 //! [`crate::kitchen`]. Must not hold SQL.
 
-use std::io::{BufRead, IsTerminal, Write};
-
 use crate::config::Config;
 use crate::kitchen::{Kitchen, KitchenError};
 use crate::paths::Paths;
 
-use super::{CliError, KitchenCommand, Outcome};
+use super::{CliError, KitchenCommand, Outcome, confirm};
 
 /// Today's date in the local time zone (the seed's relative dates use it).
 pub fn today() -> jiff::civil::Date {
@@ -56,22 +54,4 @@ pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outco
             Ok(Outcome::Done)
         }
     }
-}
-
-/// Asks a yes/no question on the terminal; refuses to guess without one.
-fn confirm(question: &str) -> Result<bool, CliError> {
-    let stdin = std::io::stdin();
-    if !stdin.is_terminal() {
-        return Err(CliError::NeedsConfirmation(
-            "standard input is not a terminal, so alfred cannot ask; pass --yes to confirm".into(),
-        ));
-    }
-    eprint!("{question} [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    stdin
-        .lock()
-        .read_line(&mut answer)
-        .map_err(|e| CliError::NeedsConfirmation(format!("could not read the answer: {e}")))?;
-    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }

@@ -15,6 +15,7 @@ mod sessions;
 mod tui;
 
 use std::ffi::OsString;
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -216,6 +217,24 @@ pub fn not_built(what: &str, comes_with: &str) -> Outcome {
     tracing::warn!(command, "not built yet");
     eprintln!("{command} is not built yet ({comes_with}).");
     Outcome::NotBuilt
+}
+
+/// Asks a yes/no question on the terminal; refuses to guess without one.
+fn confirm(question: &str) -> Result<bool, CliError> {
+    let stdin = std::io::stdin();
+    if !stdin.is_terminal() {
+        return Err(CliError::NeedsConfirmation(
+            "standard input is not a terminal, so alfred cannot ask; pass --yes to confirm".into(),
+        ));
+    }
+    eprint!("{question} [y/N] ");
+    let _ = std::io::stderr().flush();
+    let mut answer = String::new();
+    stdin
+        .lock()
+        .read_line(&mut answer)
+        .map_err(|e| CliError::NeedsConfirmation(format!("could not read the answer: {e}")))?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }
 
 /// Prints an error as `error: …` followed by one `caused by: …` line per cause.

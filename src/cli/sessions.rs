@@ -6,15 +6,13 @@
 //! must not read or write them directly. The clock and the local time zone
 //! are read here and passed in.
 
-use std::io::{BufRead, IsTerminal, Write};
-
 use jiff::tz::TimeZone;
 
 use crate::paths::Paths;
 use crate::session::export::{display_time, show_text, to_json, to_markdown};
 use crate::session::{SessionProblem, SessionStore, SessionSummary};
 
-use super::{CliError, ExportFormat, Outcome, SessionsCommand};
+use super::{CliError, ExportFormat, Outcome, SessionsCommand, confirm};
 
 /// Widest title shown in the table, in characters.
 const TITLE_WIDTH: usize = 40;
@@ -158,22 +156,4 @@ fn warn_about(problems: &[SessionProblem]) {
     for p in problems {
         eprintln!("warning: {p}");
     }
-}
-
-/// Asks a yes/no question on the terminal; refuses to guess without one.
-fn confirm(question: &str) -> Result<bool, CliError> {
-    let stdin = std::io::stdin();
-    if !stdin.is_terminal() {
-        return Err(CliError::NeedsConfirmation(
-            "standard input is not a terminal, so alfred cannot ask; pass --yes to confirm".into(),
-        ));
-    }
-    eprint!("{question} [y/N] ");
-    let _ = std::io::stderr().flush();
-    let mut answer = String::new();
-    stdin
-        .lock()
-        .read_line(&mut answer)
-        .map_err(|e| CliError::NeedsConfirmation(format!("could not read the answer: {e}")))?;
-    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }

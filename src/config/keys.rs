@@ -11,7 +11,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 /// The built-in bindings: action → keys.
 pub const DEFAULT_KEYS: [(&str, &str); 18] = [
     ("submit", "input:enter"),
-    ("newline", "input:alt+enter, input:shift+enter, input:ctrl+j"),
+    (
+        "newline",
+        "input:alt+enter, input:shift+enter, input:ctrl+j",
+    ),
     ("cancel", "esc"),
     ("quit", "ctrl+c, pane:q"),
     ("focus_next", "tab"),

@@ -27,8 +27,8 @@ mod overrides;
 #[cfg(test)]
 mod tests;
 
-pub use load::{ConfigError, Problem};
 pub use keys::{DEFAULT_KEYS, KeysConfig};
+pub use load::{ConfigError, Problem};
 pub use overrides::{
     ENV_API_KEY_ENV, ENV_BACKEND, ENV_BASE_URL, ENV_MODEL, ENV_TIMEOUT_SECS, Overrides,
 };

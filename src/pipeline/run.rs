@@ -366,12 +366,15 @@ impl<'a> Run<'a> {
         session: &crate::prompt::SessionContext,
     ) -> Result<ThinkOutput, String> {
         if understand.needs_clarification {
-            return Ok(ThinkOutput {
+            let think = ThinkOutput {
                 goal: "Clarify the request".into(),
                 decision: Decision::Clarify,
                 clarification_questions: understand.clarification_questions.clone(),
                 ..ThinkOutput::default()
-            });
+            };
+            self.record.goal = think.goal.clone();
+            self.record.decision = Some(Decision::Clarify);
+            return Ok(think);
         }
         let started = Instant::now();
         self.sink.send(|id| PipelineEvent::NodeStarted {

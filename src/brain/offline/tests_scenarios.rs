@@ -4,7 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::tests_harness::{Sim, check, parse_script};
+use super::tests_harness::Sim;
+use crate::scenario::{check, parse_script};
 
 fn scenario_files() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios");
@@ -27,10 +28,11 @@ fn run_file(path: &Path) -> (usize, Vec<String>) {
     let mut sim = Sim::new();
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (turn, (message, expectations)) in parse_script(&script).iter().enumerate() {
-        sim.say(message);
+    for (turn, script_turn) in parse_script(&script).iter().enumerate() {
+        sim.say(&script_turn.message);
         let rec = sim.json();
-        for (line, e) in expectations {
+        for e in &script_turn.expectations {
+            let (line, e) = (e.line, &e.text);
             checked += 1;
             if let Err(found) = check(&rec, e) {
                 failures.push(format!(
@@ -72,8 +74,8 @@ fn the_demo_script_runs_without_repeating_itself() {
     assert!((6..=10).contains(&turns.len()), "{} turns", turns.len());
     let mut sim = Sim::new();
     let mut replies: Vec<String> = Vec::new();
-    for (message, _) in &turns {
-        let reply = sim.say(message).reply.clone();
+    for turn in &turns {
+        let reply = sim.say(&turn.message).reply.clone();
         assert!(!replies.contains(&reply), "repeated reply: {reply}");
         if replies.len() > 1 {
             let lower = reply.to_lowercase();
@@ -107,7 +109,8 @@ fn print_transcripts() {
         let script = std::fs::read_to_string(&f).expect("script");
         let mut sim = Sim::new();
         println!("\n===== {}", f.display());
-        for (message, _) in parse_script(&script) {
+        for turn in parse_script(&script) {
+            let message = turn.message;
             let rec = sim.say(&message).clone();
             let steps: Vec<String> = rec
                 .steps

@@ -1,0 +1,244 @@
+//! Scenario scripts: user messages, one a line, with `#=` expectations about
+//! the turn each follows (the language of `assets/scenarios/README.md`), and
+//! the checks of those expectations against turn records (as JSON).
+//!
+//! Pure: no IO. The scenario tests, the offline brain's tests and the
+//! evaluation arena all read scripts through here.
+
+use serde_json::Value;
+
+/// One `#=` line of a script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Expectation {
+    /// 1-based line in the script.
+    pub line: usize,
+    /// The expectation, without `#=`.
+    pub text: String,
+}
+
+/// One message of a script and the expectations about its turn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptTurn {
+    pub message: String,
+    pub expectations: Vec<Expectation>,
+}
+
+/// Parses a script: one message a line; `#` comments and blank lines are
+/// skipped; `#=` lines are expectations about the message above them (one
+/// before the first message has no turn and is ignored).
+pub fn parse_script(script: &str) -> Vec<ScriptTurn> {
+    let mut turns: Vec<ScriptTurn> = Vec::new();
+    for (i, raw) in script.lines().enumerate() {
+        let line = raw.trim();
+        if let Some(e) = line.strip_prefix("#=") {
+            if let Some(last) = turns.last_mut() {
+                last.expectations.push(Expectation {
+                    line: i + 1,
+                    text: e.trim().to_string(),
+                });
+            }
+        } else if !line.is_empty() && !line.starts_with('#') {
+            turns.push(ScriptTurn {
+                message: line.to_string(),
+                expectations: Vec::new(),
+            });
+        }
+    }
+    turns
+}
+
+fn lower(v: &Value) -> String {
+    v.as_str().unwrap_or_default().to_lowercase()
+}
+
+fn group<'a>(rec: &'a Value, state: &str) -> Vec<&'a Value> {
+    rec["entities"][state]
+        .as_array()
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
+}
+
+fn find_entity<'a>(rec: &'a Value, r: &str) -> Option<&'a Value> {
+    ["recent", "retained", "pending", "excluded", "background"]
+        .iter()
+        .flat_map(|s| group(rec, s))
+        .find(|e| e["ref"] == r)
+}
+
+fn in_group(rec: &Value, state: &str, r: &str) -> bool {
+    if state == "dropped" {
+        return rec["entities"]["dropped"]
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x == r));
+    }
+    group(rec, state).iter().any(|e| e["ref"] == r)
+}
+
+/// Checks one expectation; `Err` says what was found instead.
+pub fn check(rec: &Value, text: &str) -> Result<(), String> {
+    let (verb, rest) = text.split_once(' ').unwrap_or((text, ""));
+    let rest = rest.trim();
+    match verb {
+        "decision" => (rec["decision"] == rest)
+            .then_some(())
+            .ok_or(format!("decision was {}", rec["decision"])),
+        "status" => (rec["status"] == rest)
+            .then_some(())
+            .ok_or(format!("status was {}", rec["status"])),
+        "steps" => {
+            let got: Vec<String> = rec["steps"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|s| format!("{}:{}", lower(&s["step_type"]), lower(&s["subdomain"])))
+                .collect();
+            let want: Vec<String> = if rest == "none" {
+                Vec::new()
+            } else {
+                rest.split(',').map(|s| s.trim().to_string()).collect()
+            };
+            (got == want)
+                .then_some(())
+                .ok_or(format!("steps were {got:?}"))
+        }
+        "no-read" => {
+            let reads: Vec<String> = rec["steps"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .flat_map(|s| s["tool_calls"].as_array().cloned().unwrap_or_default())
+                .filter(|c| c["tool"] == "db_read")
+                .map(|c| lower(&c["table"]))
+                .collect();
+            (!reads.iter().any(|t| t == rest))
+                .then_some(())
+                .ok_or(format!("db_read of {rest} happened ({reads:?})"))
+        }
+        "recent" | "retained" | "pending" | "excluded" | "background" | "dropped" => {
+            let missing: Vec<&str> = rest
+                .split_whitespace()
+                .filter(|r| !in_group(rec, verb, r))
+                .collect();
+            missing.is_empty().then_some(()).ok_or_else(|| {
+                let states: Vec<String> = missing
+                    .iter()
+                    .map(|r| format!("{r}: {}", state_of(rec, r)))
+                    .collect();
+                format!("not {verb}: {}", states.join(", "))
+            })
+        }
+        "not-active" => {
+            let active: Vec<&str> = rest
+                .split_whitespace()
+                .filter(|r| {
+                    ["recent", "retained", "pending"]
+                        .iter()
+                        .any(|s| in_group(rec, s, r))
+                })
+                .collect();
+            active
+                .is_empty()
+                .then_some(())
+                .ok_or(format!("still active: {active:?}"))
+        }
+        "reason" => {
+            let (r, needle) = rest.split_once('~').ok_or("reason needs `REF ~ TEXT`")?;
+            let e = find_entity(rec, r.trim()).ok_or(format!("{} not found", r.trim()))?;
+            let reason = lower(&e["reason"]);
+            reason
+                .contains(&needle.trim().to_lowercase())
+                .then_some(())
+                .ok_or(format!("reason was {:?}", e["reason"]))
+        }
+        "action" => {
+            let (r, action) = rest.split_once(' ').ok_or("action needs `REF ACTION`")?;
+            let e = find_entity(rec, r).ok_or(format!("{r} not found"))?;
+            (e["action"] == action.trim())
+                .then_some(())
+                .ok_or(format!("action was {}", e["action"]))
+        }
+        "reply" => {
+            let reply = lower(&rec["reply"]);
+            if let Some(n) = rest.strip_prefix("!~") {
+                (!reply.contains(&n.trim().to_lowercase()))
+                    .then_some(())
+                    .ok_or(format!("reply contains {:?}", n.trim()))
+            } else if let Some(n) = rest.strip_prefix('~') {
+                reply
+                    .contains(&n.trim().to_lowercase())
+                    .then_some(())
+                    .ok_or(format!("reply was {:?}", rec["reply"]))
+            } else {
+                Err("reply needs `~ TEXT` or `!~ TEXT`".into())
+            }
+        }
+        "active-count" => {
+            let (ty, n) = rest.split_once(' ').ok_or("active-count needs `TYPE N`")?;
+            let n: usize = n
+                .trim()
+                .parse()
+                .map_err(|_| "active-count needs a number")?;
+            let got = ["recent", "retained", "pending"]
+                .iter()
+                .flat_map(|s| group(rec, s))
+                .filter(|e| e["type"] == ty)
+                .count();
+            (got == n).then_some(()).ok_or(format!("{got} active {ty}"))
+        }
+        other => Err(format!("unknown expectation `{other}`")),
+    }
+}
+
+fn state_of(rec: &Value, r: &str) -> String {
+    [
+        "recent",
+        "retained",
+        "pending",
+        "excluded",
+        "background",
+        "dropped",
+    ]
+    .iter()
+    .find(|s| in_group(rec, s, r))
+    .map(|s| s.to_string())
+    .unwrap_or_else(|| "unknown".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripts_parse_into_turns_with_their_expectations() {
+        let turns = parse_script(
+            "#= ignored\n# comment\nhello\n#= decision propose\n\nno cod\n#= steps none\n",
+        );
+        assert_eq!(turns.len(), 2);
+        assert_eq!(turns[0].message, "hello");
+        assert_eq!(
+            turns[0].expectations,
+            vec![Expectation {
+                line: 4,
+                text: "decision propose".into()
+            }]
+        );
+        assert_eq!(turns[1].expectations[0].line, 7);
+    }
+
+    #[test]
+    fn expectations_pass_and_fail_as_they_should() {
+        let rec: Value = serde_json::json!({"decision": "propose", "steps": [], "reply": "Got it",
+            "entities": {"recent": [{"ref": "recipe_3", "type": "recipe", "action": "read"}], "excluded": [{"ref": "recipe_5", "reason": "user said no french toast"}], "dropped": []}});
+        assert!(check(&rec, "decision propose").is_ok());
+        assert!(check(&rec, "decision clarify").is_err());
+        assert!(check(&rec, "steps none").is_ok());
+        assert!(check(&rec, "reason recipe_5 ~ French Toast").is_ok());
+        assert!(check(&rec, "reason recipe_5 ~ wings").is_err());
+        assert!(check(&rec, "excluded recipe_5").is_ok());
+        assert!(check(&rec, "recent recipe_5").is_err());
+        assert!(check(&rec, "not-active recipe_5").is_ok());
+        assert!(check(&rec, "active-count recipe 1").is_ok());
+        assert!(check(&rec, "reply !~ hello").is_ok());
+        assert!(check(&rec, "frobnicate x").is_err());
+    }
+}
