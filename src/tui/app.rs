@@ -19,6 +19,7 @@ use crate::kitchen::Kitchen;
 use crate::pipeline::{
     Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
 };
+use crate::record::{TurnRecord, TurnStatus};
 use crate::session::{LlmSettings, PersistEvent, PersistHandle, SessionFile, SessionStore, export};
 
 use super::draw::{Caches, draw};
@@ -107,6 +108,12 @@ pub async fn run(
     if let Some((_, task)) = running.take() {
         task.abort();
     }
+    // A turn cancelled by quitting is still recorded.
+    while let Ok(e) = ui_rx.try_recv() {
+        if matches!(e, Event::TurnCancelled(_)) {
+            update(&mut model, &deps.keymap, e);
+        }
+    }
     let _ = deps.persist.save(model.session.clone());
     if let Err(e) = deps.persist.flush().await {
         tracing::error!(error = %e, "sessions not saved on quit");
@@ -184,7 +191,7 @@ fn execute(
             ));
             *running = Some((id, task));
         }
-        Effect::AbortTurn(id) => {
+        Effect::AbortTurn { id, turn, message } => {
             if let Some((rid, task)) = running.take() {
                 if rid == id {
                     task.abort();
@@ -192,6 +199,16 @@ fn execute(
                     *running = Some((rid, task));
                 }
             }
+            let record = TurnRecord {
+                turn,
+                user: message,
+                status: TurnStatus::Failed,
+                error: Some("cancelled by the user".into()),
+                llm: deps.brain.name(),
+                started_at: jiff::Timestamp::now().to_string(),
+                ..TurnRecord::default()
+            };
+            let _ = ui_tx.send(Event::TurnCancelled(Box::new(record)));
         }
         Effect::Save => {
             if let Err(e) = deps.persist.save(model.session.clone()) {

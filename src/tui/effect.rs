@@ -8,8 +8,13 @@ use crate::pipeline::TurnId;
 pub enum Effect {
     /// Run a turn on a copy of the session's context.
     StartTurn { id: TurnId, message: String },
-    /// Abort the running turn's task (its writes are rolled back).
-    AbortTurn(TurnId),
+    /// Abort the running turn's task (its writes are rolled back) and
+    /// record the cancellation in the transcript.
+    AbortTurn {
+        id: TurnId,
+        turn: u32,
+        message: String,
+    },
     /// Queue a save of the session.
     Save,
     /// List saved sessions for the picker.

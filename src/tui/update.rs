@@ -86,6 +86,14 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             m.status = Some((Level::Error, text));
             Vec::new()
         }
+        Event::TurnCancelled(record) => {
+            let now = record
+                .started_at
+                .parse()
+                .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+            m.session_mut().push_turn(*record, None, now);
+            vec![Effect::Save]
+        }
         Event::ChatLaidOut { total, height } => {
             m.chat_extent = (total, height);
             Vec::new()
@@ -184,8 +192,9 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Quit => {
             m.quitting = true;
             let mut effects = Vec::new();
-            if let TurnState::Running { id, .. } = m.turn {
-                effects.push(Effect::AbortTurn(id));
+            if let TurnState::Running { id, message, .. } = m.turn.clone() {
+                let turn = m.session.context.turn + 1;
+                effects.push(Effect::AbortTurn { id, turn, message });
             }
             effects.push(Effect::Quit);
             return effects;
@@ -415,7 +424,7 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
             Level::Info,
             "turn cancelled — nothing was kept; your message is back in the box".into(),
         ));
-        return vec![Effect::AbortTurn(id)];
+        return vec![Effect::AbortTurn { id, turn, message }];
     }
     m.zoom = None;
     Vec::new()

@@ -197,7 +197,14 @@ fn esc_cancels_the_turn_and_returns_the_message() {
         },
     );
     let effects = key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
-    assert_eq!(effects, vec![Effect::AbortTurn(TurnId(1))]);
+    assert_eq!(
+        effects,
+        vec![Effect::AbortTurn {
+            id: TurnId(1),
+            turn: 1,
+            message: "plan my week".into()
+        }]
+    );
     assert_eq!(m.input_text(), "plan my week");
     assert!(m.chat.is_empty(), "nothing of the turn is kept");
     assert_eq!(m.turn, TurnState::Idle);
