@@ -41,7 +41,7 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
     let arg = parts.next().unwrap_or_default().trim().to_string();
     let busy = m.is_running();
     match name.as_str() {
-        "/help" => m.overlay = Some(Overlay::Help),
+        "/help" => m.overlay = Some(Overlay::Help { scroll: 0 }),
         "/new" if !busy => return vec![Effect::NewSession],
         "/sessions" if !busy => return vec![Effect::ListSessions],
         "/rename" if arg.is_empty() => usage(m, "/rename NAME"),

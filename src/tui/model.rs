@@ -136,7 +136,8 @@ pub enum TurnState {
 /// A modal layer over the main screen.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
-    Help,
+    /// Keys and commands, scrolled by `scroll` lines.
+    Help { scroll: usize },
     /// Pick a session to switch to.
     Sessions {
         items: Vec<SessionItem>,

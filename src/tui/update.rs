@@ -166,11 +166,27 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
                 _ => Vec::new(),
             }
         }
-        (Overlay::Help, Some(Action::Cancel | Action::Help)) => {
+        (Overlay::Help { .. }, Some(Action::Cancel | Action::Help)) => {
             m.overlay = None;
             Vec::new()
         }
-        (Overlay::Help, None)
+        (Overlay::Help { scroll }, Some(a)) => {
+            let page = page(m);
+            let scroll = match a {
+                Action::ScrollUp => scroll.saturating_sub(1),
+                Action::ScrollDown => scroll + 1,
+                Action::PageUp => scroll.saturating_sub(page),
+                Action::PageDown => scroll + page,
+                Action::ScrollTop => 0,
+                _ => scroll,
+            };
+            // The view clamps to the help's length; this only bounds the count.
+            m.overlay = Some(Overlay::Help {
+                scroll: scroll.min(64),
+            });
+            Vec::new()
+        }
+        (Overlay::Help { .. }, None)
             if matches!(
                 key.code,
                 crossterm::event::KeyCode::Char('q') | crossterm::event::KeyCode::Enter
@@ -226,7 +242,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
                 Some(pane)
             };
         }
-        Action::Help => m.overlay = Some(Overlay::Help),
+        Action::Help => m.overlay = Some(Overlay::Help { scroll: 0 }),
         Action::HistoryPrev => history(m, true),
         Action::HistoryNext => history(m, false),
         Action::Retry => return retry(m),

@@ -235,7 +235,7 @@ fn keys_move_focus_zoom_open_help_and_quit() {
     key(&mut m, KeyCode::Char('?'), KeyModifiers::NONE);
     assert_eq!(
         m.overlay,
-        Some(Overlay::Help),
+        Some(Overlay::Help { scroll: 0 }),
         "? on an empty box opens help"
     );
     key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
@@ -341,4 +341,18 @@ fn demo_mode_types_the_next_message_on_space() {
             message: "hello".into()
         }]
     );
+}
+
+#[test]
+fn the_help_window_scrolls_and_closes() {
+    let mut m = model();
+    key(&mut m, KeyCode::F(1), KeyModifiers::NONE);
+    assert_eq!(m.overlay, Some(Overlay::Help { scroll: 0 }));
+    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    key(&mut m, KeyCode::Up, KeyModifiers::NONE);
+    assert_eq!(m.overlay, Some(Overlay::Help { scroll: 1 }));
+    key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(m.overlay, None);
+    assert_eq!(m.focus, Pane::Input, "closing help does not move the focus");
 }

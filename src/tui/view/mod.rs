@@ -165,11 +165,11 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
     let area = frame.area();
     match &model.overlay {
         None => {}
-        Some(Overlay::Help) => {
+        Some(Overlay::Help { scroll }) => {
             let help = HelpOverlay {
                 bindings: &keys.bindings,
                 commands: &keys.commands,
-                scroll: 0,
+                scroll: *scroll,
                 theme,
             };
             frame.render_widget(help, area);

@@ -27,7 +27,7 @@ fn every_size_from_0x0_to_120x50_renders_without_panic() {
             0 => (model.zoom, model.overlay, model.focus) = (None, None, Pane::Input),
             1 => model.focus = Pane::Entities,
             2 => model.zoom = Some(Pane::History),
-            3 => model.overlay = Some(Overlay::Help),
+            3 => model.overlay = Some(Overlay::Help { scroll: 0 }),
             _ => {
                 model.overlay = Some(Overlay::Sessions {
                     items: vec![SessionItem {
