@@ -35,12 +35,15 @@ pub enum UsageSource {
     Estimated,
 }
 
-/// Tokens of one call (or a sum of calls).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+/// Tokens of one call (or a sum of calls), and their cost when priced.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Usage {
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
     pub source: UsageSource,
+    /// USD, from the price table of the model that answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
 }
 
 impl Usage {
@@ -51,6 +54,10 @@ impl Usage {
         if other.source == UsageSource::Estimated {
             self.source = UsageSource::Estimated;
         }
+        self.cost_usd = match (self.cost_usd, other.cost_usd) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
+        };
     }
 }
 

@@ -105,6 +105,7 @@ pub fn estimate_usage(prompt: &Prompt, response: &str) -> Usage {
         prompt_tokens: prompt.total_tokens as u64,
         completion_tokens: count_tokens(response) as u64,
         source: UsageSource::Estimated,
+        cost_usd: None,
     }
 }
 
@@ -239,6 +240,7 @@ impl<'a> Run<'a> {
         r.error = error;
         r.timings_ms = std::mem::take(&mut self.timings);
         r.usage = self.usage;
+        r.cost_usd = self.usage.cost_usd;
         r
     }
 

@@ -67,6 +67,7 @@ pub(super) fn build(
         prompt_tokens: 3000 + rng.below(4000) as u64,
         completion_tokens: 200 + rng.below(600) as u64,
         source: UsageSource::Reported,
+        cost_usd: None,
     };
     // Priced like gpt-4.1-mini: any f64, as a real price table gives.
     let cost = usage.prompt_tokens as f64 * 0.4e-6 + usage.completion_tokens as f64 * 1.6e-6;
