@@ -39,6 +39,10 @@ pub use state::{AnnotatedTurn, ContextState, EntityNote, snapshot_at};
 pub use why::{explain, why};
 
 #[cfg(test)]
+mod curation_tests;
+#[cfg(test)]
 mod proptests;
+#[cfg(test)]
+mod registry_tests;
 #[cfg(test)]
 mod seeds_replay;

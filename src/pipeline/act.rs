@@ -20,7 +20,7 @@ use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
 
 use super::brain::{ActRequest, Brain, BrainError, Usage};
 use super::events::PipelineEvent;
-use super::run::{EventSink, estimate_usage, lock};
+use super::support::{EventSink, estimate_usage, lock};
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
 
 /// Why a step stopped the plan.

@@ -11,6 +11,7 @@ pub mod brain;
 pub mod events;
 pub mod run;
 pub mod summarize;
+pub mod support;
 pub mod templates;
 pub mod types;
 
@@ -19,7 +20,8 @@ pub use brain::{
     SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
 };
 pub use events::{Node, PipelineEvent, TurnId};
-pub use run::{EventSink, TurnRequest, TurnResult, TurnSettings, run_turn};
+pub use run::{TurnRequest, TurnResult, TurnSettings, run_turn};
+pub use support::EventSink;
 pub use templates::SystemPrompts;
 pub use types::{
     ActAction, BlockedReason, Decision, EntityMention, ReplyOutput, Resolution, SUBDOMAINS,

@@ -7,7 +7,7 @@
 //! reply, inside the turn, so it is done before the next turn's Understand.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use tokio::sync::mpsc;
@@ -18,7 +18,7 @@ use crate::prompt::act::StepData;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
 use crate::prompt::think::{ThinkInput, build_think};
 use crate::prompt::understand::{UnderstandInput, build_understand};
-use crate::prompt::{Prompt, build_fold, build_reply_summary, count_tokens};
+use crate::prompt::{Prompt, build_fold, build_reply_summary};
 use crate::record::{PromptRecord, TurnRecord, TurnStatus};
 
 use super::act::{ActEnv, StepOutcome, Stop, run_plan, step_data};
@@ -28,6 +28,7 @@ use super::brain::{
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize::{self, TurnFacts};
+use super::support::{EventSink, TxGuard, estimate_usage, lock, ms};
 use super::templates::SystemPrompts;
 use super::types::{Decision, SUBDOMAINS, ThinkOutput};
 
@@ -74,79 +75,6 @@ pub enum TurnResult {
     Failed { record: Box<TurnRecord> },
 }
 
-/// Sends events tagged with the turn's id; a closed receiver is fine.
-#[derive(Debug, Clone)]
-pub struct EventSink {
-    id: TurnId,
-    tx: mpsc::UnboundedSender<PipelineEvent>,
-}
-
-impl EventSink {
-    /// A sink for turn `id`.
-    pub fn new(id: TurnId, tx: mpsc::UnboundedSender<PipelineEvent>) -> Self {
-        Self { id, tx }
-    }
-
-    /// Builds and sends an event for this turn.
-    pub fn send(&self, make: impl FnOnce(TurnId) -> PipelineEvent) {
-        let _ = self.tx.send(make(self.id));
-    }
-}
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it.
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Tokens of a call the brain did not report: the prompt's count and the
-/// tokenizer's count of the answer.
-pub fn estimate_usage(prompt: &Prompt, response: &str) -> Usage {
-    Usage {
-        prompt_tokens: prompt.total_tokens as u64,
-        completion_tokens: count_tokens(response) as u64,
-        source: UsageSource::Estimated,
-        cost_usd: None,
-    }
-}
-
-/// Rolls the kitchen's turn transaction back unless committed.
-struct TxGuard<'a> {
-    kitchen: &'a Mutex<Kitchen>,
-    committed: bool,
-}
-
-impl<'a> TxGuard<'a> {
-    fn begin(kitchen: &'a Mutex<Kitchen>) -> Result<Self, String> {
-        lock(kitchen)
-            .begin_turn()
-            .map_err(|e| format!("the kitchen store could not start the turn: {e}"))?;
-        Ok(Self {
-            kitchen,
-            committed: false,
-        })
-    }
-
-    fn commit(mut self) -> Result<(), String> {
-        self.committed = true;
-        lock(self.kitchen)
-            .commit_turn()
-            .map_err(|e| format!("the kitchen store could not save the turn: {e}"))
-    }
-}
-
-impl Drop for TxGuard<'_> {
-    fn drop(&mut self) {
-        if !self.committed {
-            let mut k = lock(self.kitchen);
-            if k.in_turn()
-                && let Err(e) = k.rollback_turn()
-            {
-                tracing::error!(error = %e, "rolling back a failed turn");
-            }
-        }
-    }
-}
-
 /// Runs one turn and emits its events, ending with `TurnDone` or `TurnFailed`.
 pub async fn run_turn(
     brain: Arc<dyn Brain>,
@@ -185,10 +113,6 @@ pub async fn run_turn(
             TurnResult::Failed { record }
         }
     }
-}
-
-fn ms(since: Instant) -> f64 {
-    (since.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0
 }
 
 /// The turn's working state and what its record collects.

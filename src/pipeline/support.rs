@@ -1,0 +1,91 @@
+//! Small pieces every part of a turn uses: the event sink, lock recovery,
+//! token estimates, timing, and the kitchen transaction guard.
+
+use std::sync::{Mutex, MutexGuard};
+use std::time::Instant;
+
+use tokio::sync::mpsc;
+
+use crate::kitchen::Kitchen;
+use crate::prompt::{Prompt, count_tokens};
+
+use super::brain::{Usage, UsageSource};
+use super::events::{PipelineEvent, TurnId};
+
+/// Sends events tagged with the turn's id; a closed receiver is fine.
+#[derive(Debug, Clone)]
+pub struct EventSink {
+    id: TurnId,
+    tx: mpsc::UnboundedSender<PipelineEvent>,
+}
+
+impl EventSink {
+    /// A sink for turn `id`.
+    pub fn new(id: TurnId, tx: mpsc::UnboundedSender<PipelineEvent>) -> Self {
+        Self { id, tx }
+    }
+
+    /// Builds and sends an event for this turn.
+    pub fn send(&self, make: impl FnOnce(TurnId) -> PipelineEvent) {
+        let _ = self.tx.send(make(self.id));
+    }
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it.
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Tokens of a call the brain did not report: the prompt's count and the
+/// tokenizer's count of the answer.
+pub fn estimate_usage(prompt: &Prompt, response: &str) -> Usage {
+    Usage {
+        prompt_tokens: prompt.total_tokens as u64,
+        completion_tokens: count_tokens(response) as u64,
+        source: UsageSource::Estimated,
+        cost_usd: None,
+    }
+}
+
+/// Rolls the kitchen's turn transaction back unless committed.
+pub(super) struct TxGuard<'a> {
+    kitchen: &'a Mutex<Kitchen>,
+    committed: bool,
+}
+
+impl<'a> TxGuard<'a> {
+    pub(super) fn begin(kitchen: &'a Mutex<Kitchen>) -> Result<Self, String> {
+        lock(kitchen)
+            .begin_turn()
+            .map_err(|e| format!("the kitchen store could not start the turn: {e}"))?;
+        Ok(Self {
+            kitchen,
+            committed: false,
+        })
+    }
+
+    pub(super) fn commit(mut self) -> Result<(), String> {
+        self.committed = true;
+        lock(self.kitchen)
+            .commit_turn()
+            .map_err(|e| format!("the kitchen store could not save the turn: {e}"))
+    }
+}
+
+impl Drop for TxGuard<'_> {
+    fn drop(&mut self) {
+        if !self.committed {
+            let mut k = lock(self.kitchen);
+            if k.in_turn()
+                && let Err(e) = k.rollback_turn()
+            {
+                tracing::error!(error = %e, "rolling back a failed turn");
+            }
+        }
+    }
+}
+
+/// Milliseconds since `since`, to two decimals.
+pub fn ms(since: Instant) -> f64 {
+    (since.elapsed().as_secs_f64() * 1000.0 * 100.0).round() / 100.0
+}
