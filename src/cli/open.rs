@@ -78,6 +78,8 @@ pub fn engine(
     env: &impl Fn(&str) -> Option<String>,
 ) -> Result<Engine, CliError> {
     let config = &startup.config;
+    // Load the tokenizer now, off this thread, so the first turn does not wait for it.
+    std::thread::spawn(|| crate::prompt::count_tokens("warm up"));
     let brain = brain::select(config, env).map_err(|e| CliError::Unavailable(e.to_string()))?;
     let kitchen = super::kitchen::open_kitchen(&startup.paths, config)?;
     let (prompts, used, warnings) = SystemPrompts::load(&startup.paths.prompts_dir);
