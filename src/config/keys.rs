@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// The built-in bindings: action → keys.
-pub const DEFAULT_KEYS: [(&str, &str); 18] = [
+pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("submit", "input:enter"),
     (
         "newline",
@@ -31,6 +31,8 @@ pub const DEFAULT_KEYS: [(&str, &str); 18] = [
     ("history_next", "input:down"),
     ("retry", "ctrl+r, pane:r"),
     ("demo_next", "empty:space"),
+    ("inspect_prev", "pane:[, alt+left"),
+    ("inspect_next", "pane:], alt+right"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

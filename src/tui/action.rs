@@ -32,11 +32,15 @@ pub enum Action {
     Retry,
     /// Demo mode: type the script's next message into the input.
     DemoNext,
+    /// Time travel: show the stored turn before the one shown.
+    InspectPrev,
+    /// Time travel: show the next stored turn (past the last: live).
+    InspectNext,
 }
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 18] = [
+    pub const ALL: &[Action] = &[
         Action::Submit,
         Action::Newline,
         Action::Cancel,
@@ -55,6 +59,8 @@ impl Action {
         Action::HistoryNext,
         Action::Retry,
         Action::DemoNext,
+        Action::InspectPrev,
+        Action::InspectNext,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -78,6 +84,8 @@ impl Action {
             Action::HistoryNext => "history_next",
             Action::Retry => "retry",
             Action::DemoNext => "demo_next",
+            Action::InspectPrev => "inspect_prev",
+            Action::InspectNext => "inspect_next",
         }
     }
 
@@ -104,11 +112,15 @@ impl Action {
             Action::HistoryNext => "next sent message",
             Action::Retry => "retry a failed turn",
             Action::DemoNext => "demo: type the next scripted message",
+            Action::InspectPrev => {
+                "time travel: show the turn before in every panel (its stored context)"
+            }
+            Action::InspectNext => "time travel: show the next turn (past the last: live again)",
         }
     }
 
     /// Looks an action up by its config name.
     pub fn from_name(name: &str) -> Option<Action> {
-        Action::ALL.into_iter().find(|a| a.name() == name)
+        Action::ALL.iter().copied().find(|a| a.name() == name)
     }
 }

@@ -9,7 +9,6 @@ use super::commands::COMMANDS;
 use super::keymap::Keymap;
 use super::model::{Model, Pane};
 use super::view::{self, KeyHelp};
-use crate::tui::action::Action;
 
 /// Render-side memo state, owned by the app loop.
 #[derive(Default)]
@@ -64,23 +63,11 @@ pub fn draw(
 
 /// The hint line, the help's bindings and the slash commands.
 pub fn key_help(keymap: &Keymap) -> KeyHelp {
-    let hint = |a: Action, what: &str| keymap.first_key(a).map(|k| (k, what.to_string()));
-    let hints = [
-        hint(Action::Submit, "send"),
-        hint(Action::FocusNext, "focus"),
-        hint(Action::Help, "help"),
-        hint(Action::Cancel, "cancel"),
-        hint(Action::Quit, "quit"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
     KeyHelp {
-        hints,
-        bindings: keymap.describe(),
         commands: COMMANDS
             .iter()
             .map(|(c, d)| (c.to_string(), d.to_string()))
             .collect(),
+        ..KeyHelp::of(keymap)
     }
 }

@@ -132,6 +132,18 @@ impl Keymap {
     }
 }
 
+impl Keymap {
+    /// The key to name for an action on a panel-focused screen: a panel
+    /// key if there is one ("]"), else the first key ("Alt+Right").
+    pub fn panel_key(&self, action: Action) -> Option<String> {
+        self.bindings
+            .iter()
+            .find(|(s, _, a)| *a == action && *s == Scope::Pane)
+            .map(|(_, c, _)| combo_name(*c))
+            .or_else(|| self.first_key(action))
+    }
+}
+
 fn applies(scope: Scope, ctx: KeyContext) -> bool {
     match scope {
         Scope::Any => true,

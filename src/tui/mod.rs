@@ -15,10 +15,15 @@ pub mod event;
 pub mod keymap;
 pub mod model;
 pub mod theme;
+pub mod travel;
 pub mod update;
 pub mod view;
 
 #[cfg(test)]
 mod harness_tests;
 #[cfg(test)]
+mod test_records;
+#[cfg(test)]
 mod update_tests;
+#[cfg(test)]
+mod update_travel_tests;

@@ -12,6 +12,7 @@ use crate::pipeline::{Node, TurnId};
 use crate::session::SessionFile;
 
 use super::theme::Theme;
+use super::travel::Inspected;
 
 const PLACEHOLDER: &str = "Ask Alfred… (Enter sends, Alt+Enter adds a line, F1 or ? for help)";
 
@@ -201,6 +202,8 @@ pub struct Model {
     pub diff: Option<ContextDiff>,
     /// The previous turn's final snapshot: the baseline of `diff`.
     pub baseline: Option<ContextSnapshot>,
+    /// Time travel: the stored turn the panels show instead of the live one.
+    pub inspect: Option<Inspected>,
     pub focus: Pane,
     pub zoom: Option<Pane>,
     pub chat_scroll: Scroll,
@@ -247,6 +250,7 @@ impl Model {
             snapshot,
             diff: None,
             baseline: None,
+            inspect: None,
             focus: Pane::Input,
             zoom: None,
             chat_scroll: Scroll {
@@ -274,6 +278,7 @@ impl Model {
     /// Rebuilds the chat and the diff baseline from the session's transcript.
     pub fn load_transcript(&mut self) {
         self.chat.clear();
+        self.inspect = None;
         let records: Vec<_> = self.session.transcript.clone();
         for r in &records {
             self.push_message(Role::User, r.user.clone(), r.turn);
@@ -356,6 +361,23 @@ impl Model {
             Pane::Narrative => Some(&mut self.narrative_scroll),
             Pane::History => Some(&mut self.history_scroll),
             Pane::Input => None,
+        }
+    }
+
+    /// The snapshot the panels show: the inspected turn's, else the live one.
+    pub fn shown_snapshot(&self) -> &ContextSnapshot {
+        match &self.inspect {
+            Some(i) => &i.snapshot,
+            None => &self.snapshot,
+        }
+    }
+
+    /// The changes the panels mark: the inspected turn against the one
+    /// before it, else the live turn against the previous turn.
+    pub fn shown_diff(&self) -> Option<&ContextDiff> {
+        match &self.inspect {
+            Some(i) => Some(&i.diff),
+            None => self.diff.as_ref(),
         }
     }
 

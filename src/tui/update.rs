@@ -16,6 +16,7 @@ use super::effect::Effect;
 use super::event::Event;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
+use super::travel;
 
 /// Lines scrolled by one arrow key or wheel notch.
 const STEP: usize = 1;
@@ -252,6 +253,8 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
                 m.input.insert_char(' ');
             }
         }
+        Action::InspectPrev => travel::step(m, true),
+        Action::InspectNext => travel::step(m, false),
     }
     Vec::new()
 }
@@ -413,10 +416,16 @@ fn retry(m: &mut Model) -> Vec<Effect> {
     start_turn(m, message)
 }
 
-/// Esc: close an overlay, else cancel the running turn (nothing of it is
-/// kept; the message returns to the box), else leave zoom.
+/// Esc: close an overlay, else leave time travel, else cancel the running
+/// turn (nothing of it is kept; the message returns to the box), else leave
+/// zoom. Time travel comes before the turn: the marker promises "Esc back to
+/// live", and cancelling a turn is not something to do by surprise.
 fn cancel(m: &mut Model) -> Vec<Effect> {
     if m.overlay.take().is_some() {
+        return Vec::new();
+    }
+    if m.inspect.is_some() {
+        travel::go_live(m);
         return Vec::new();
     }
     if let TurnState::Running { id, message, .. } = m.turn.clone() {

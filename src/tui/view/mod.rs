@@ -31,6 +31,8 @@ mod tests_panels;
 mod tests_seed;
 #[cfg(test)]
 mod tests_support;
+#[cfg(test)]
+mod tests_travel;
 
 use ratatui::Frame;
 
@@ -49,7 +51,17 @@ pub use text::{truncate, width, wrap};
 pub use title::TitleBar;
 pub use too_small::TooSmallNote;
 
+use std::collections::BTreeMap;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+
+use crate::tui::action::Action;
+use crate::tui::keymap::Keymap;
 use crate::tui::model::{Model, Overlay, Pane, Scroll};
+use crate::tui::travel;
 
 /// The key texts the views show: the hint line, and the help overlay's
 /// bindings and slash commands. Built by the app from its keymap.
@@ -57,24 +69,62 @@ use crate::tui::model::{Model, Overlay, Pane, Scroll};
 pub struct KeyHelp {
     /// `(keys, what)` for the hint line: ("Enter", "send").
     pub hints: Vec<(String, String)>,
+    /// The hint line while time travelling: ("]", "next")…
+    pub travel_hints: Vec<(String, String)>,
     /// `(keys, description)` for the help overlay.
     pub bindings: Vec<(String, String)>,
     /// `(slash command, description)` for the help overlay.
     pub commands: Vec<(String, String)>,
+    /// The key to name for each action in on-screen markers ("]").
+    pub keys: BTreeMap<Action, String>,
+}
+
+impl KeyHelp {
+    /// The key named for `action`, or "?" when it has none.
+    pub fn key(&self, action: Action) -> &str {
+        self.keys.get(&action).map_or("?", String::as_str)
+    }
+
+    /// The key texts of a keymap (hints, help, markers); no commands.
+    pub fn of(keymap: &Keymap) -> Self {
+        let hint = |a: Action, what: &str| keymap.first_key(a).map(|k| (k, what.to_string()));
+        let panel = |a: Action, what: &str| keymap.panel_key(a).map(|k| (k, what.to_string()));
+        let hints = [
+            hint(Action::Submit, "send"),
+            hint(Action::FocusNext, "focus"),
+            hint(Action::Help, "help"),
+            hint(Action::Cancel, "cancel"),
+            hint(Action::Quit, "quit"),
+        ];
+        let travel_hints = [
+            panel(Action::InspectPrev, "back"),
+            panel(Action::InspectNext, "next"),
+            hint(Action::Cancel, "live"),
+            hint(Action::FocusNext, "focus"),
+            hint(Action::Help, "help"),
+        ];
+        Self {
+            hints: hints.into_iter().flatten().collect(),
+            travel_hints: travel_hints.into_iter().flatten().collect(),
+            bindings: keymap.describe(),
+            commands: Vec::new(),
+            keys: Action::ALL
+                .iter()
+                .filter_map(|a| keymap.panel_key(*a).map(|k| (*a, k)))
+                .collect(),
+        }
+    }
 }
 
 impl Default for KeyHelp {
     /// The default keymap's hints; no commands.
     fn default() -> Self {
-        let pairs: Vec<(String, String)> = DEFAULT_HINTS
+        let mut help = Self::of(&Keymap::default_keys());
+        help.hints = DEFAULT_HINTS
             .iter()
             .map(|(k, w)| (k.to_string(), w.to_string()))
             .collect();
-        Self {
-            hints: pairs.clone(),
-            bindings: pairs,
-            commands: Vec::new(),
-        }
+        help
     }
 }
 
@@ -98,9 +148,18 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         }
         ScreenLayout::Main(m) => m,
     };
+    let position = travel::position(model);
+    let viewing = position.map(|(turn, of)| {
+        format!(
+            "viewing turn {turn} of {of} — {} next, {} back to live",
+            keys.key(Action::InspectNext),
+            keys.key(Action::Cancel)
+        )
+    });
     let title = TitleBar {
         header: &model.header,
-        turn: model.snapshot.turn,
+        turn: model.shown_snapshot().turn,
+        viewing: viewing.as_deref(),
         status: model.status.as_ref(),
         theme,
     };
@@ -109,10 +168,12 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         frame.render_widget(PaneTabs { shown, theme }, area);
     }
     let focused = |pane: Pane| model.focus == pane;
+    let snapshot = model.shown_snapshot();
+    let stamp = position.map(|(turn, of)| format!(" turn {turn} of {of} · stored "));
     if let Some(area) = m.entities {
         let panel = EntityPanel {
-            snapshot: &model.snapshot,
-            diff: model.diff.as_ref(),
+            snapshot,
+            diff: model.shown_diff(),
             scroll: offset(model.entities_scroll),
             focused: focused(Pane::Entities),
             theme,
@@ -121,7 +182,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     }
     if let Some(area) = m.narrative {
         let panel = NarrativePanel {
-            narrative: &model.snapshot.narrative,
+            narrative: &snapshot.narrative,
             scroll: offset(model.narrative_scroll),
             focused: focused(Pane::Narrative),
             theme,
@@ -130,7 +191,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     }
     if let Some(area) = m.history {
         let panel = HistoryPanel {
-            conversation: &model.snapshot.conversation,
+            conversation: &snapshot.conversation,
             scroll: offset(model.history_scroll),
             focused: focused(Pane::History),
             theme,
@@ -144,8 +205,17 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         theme,
     };
     frame.render_widget(bar, m.pipeline);
-    let hints: Vec<(&str, &str)> = keys
-        .hints
+    if let Some(text) = &stamp {
+        for area in [m.entities, m.narrative, m.history].into_iter().flatten() {
+            stamp_panel(frame.buffer_mut(), area, text, theme.status_bar);
+        }
+    }
+    let hints = if position.is_some() {
+        &keys.travel_hints
+    } else {
+        &keys.hints
+    };
+    let hints: Vec<(&str, &str)> = hints
         .iter()
         .map(|(k, w)| (k.as_str(), w.as_str()))
         .collect();
@@ -183,6 +253,23 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
             frame.render_widget(picker, area);
         }
     }
+}
+
+/// Writes `text` on the bottom border of a panel, from its third column:
+/// the time-travel marker, where the scroll marker (right) leaves room.
+pub fn stamp_panel(buf: &mut Buffer, area: Rect, text: &str, style: Style) {
+    let area = area.intersection(buf.area);
+    if area.height < 2 || area.width < 6 {
+        return;
+    }
+    let room = area.width - 4;
+    let text = truncate(text, usize::from(room));
+    buf.set_line(
+        area.x + 2,
+        area.bottom() - 1,
+        &Line::styled(text, style),
+        room,
+    );
 }
 
 /// A panel's first line: its offset, or the end when following.

@@ -116,6 +116,7 @@ fn title_bar_right_aligns_the_status() {
     let bar = TitleBar {
         header: &header,
         turn: 3,
+        viewing: None,
         status: Some(&status),
         theme: &theme,
     };
@@ -123,6 +124,7 @@ fn title_bar_right_aligns_the_status() {
     let bar = TitleBar {
         header: &header,
         turn: 3,
+        viewing: None,
         status: Some(&status),
         theme: &theme,
     };

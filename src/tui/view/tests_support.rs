@@ -309,3 +309,17 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
     );
     (s, before)
 }
+
+/// Draws a whole frame of `model` (chat, input, panels, overlays) with the
+/// default keymap, as the app draws it.
+pub fn render_frame(model: &Model, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    let keymap = crate::tui::keymap::Keymap::default_keys();
+    let mut caches = crate::tui::draw::Caches::default();
+    terminal
+        .draw(|f| {
+            crate::tui::draw::draw(f, model, &keymap, &mut caches);
+        })
+        .expect("draw");
+    buffer_to_string(&terminal)
+}

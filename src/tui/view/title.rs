@@ -1,5 +1,6 @@
 //! The title bar: "alfred · <session> · turn N · <llm>" on the left, the
-//! latest status message on the right, coloured by its level.
+//! latest status message on the right, coloured by its level. While time
+//! travelling, a highlighted "viewing turn 3 of 9 — …" replaces the turn.
 //!
 //! The status keeps at most half the row; the title gives way first.
 //! A view: it reads the header and status, writes nothing.
@@ -18,6 +19,9 @@ pub struct TitleBar<'a> {
     pub header: &'a SessionHeader,
     /// The turn the panels show.
     pub turn: u32,
+    /// Time travel's marker ("viewing turn 3 of 9 — ] next, Esc back to
+    /// live"), shown highlighted right after the app's name.
+    pub viewing: Option<&'a str>,
     pub status: Option<&'a (Level, String)>,
     pub theme: &'a Theme,
 }
@@ -35,15 +39,22 @@ impl TitleBar<'_> {
             s => s,
         };
         let llm_style = if llm == "offline" { t.accent } else { t.text };
-        vec![
-            Span::styled("alfred", t.title),
-            sep(),
-            Span::styled(title, t.text),
-            sep(),
-            Span::styled(format!("turn {}", self.turn), t.text),
-            sep(),
-            Span::styled(llm, llm_style),
-        ]
+        let mut spans = vec![Span::styled("alfred", t.title), sep()];
+        if let Some(viewing) = self.viewing {
+            spans.push(Span::styled(
+                format!(" {} ", one_line(viewing)),
+                t.status_bar,
+            ));
+            spans.push(sep());
+        }
+        spans.push(Span::styled(title, t.text));
+        if self.viewing.is_none() {
+            spans.push(sep());
+            spans.push(Span::styled(format!("turn {}", self.turn), t.text));
+        }
+        spans.push(sep());
+        spans.push(Span::styled(llm, llm_style));
+        spans
     }
 }
 

@@ -1,0 +1,100 @@
+//! Test support: real turn records of the seeds' meal-planning conversation
+//! (assets/scenarios/meal-planning.txt), run through the real pipeline with
+//! the offline brain on an in-memory seeded kitchen, loaded into a session
+//! and a `Model` — what the memory-inspection views are tested on.
+//!
+//! The conversation is run once per test binary and shared.
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use crate::brain::offline::OfflineBrain;
+use crate::context::{ContextPolicy, ContextState};
+use crate::kitchen::Kitchen;
+use crate::pipeline::{TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
+use crate::record::TurnRecord;
+use crate::session::{LlmSettings, SessionFile};
+
+use super::model::Model;
+use super::theme::Theme;
+
+/// The meal-planning script's messages, in order.
+pub const MEAL_PLANNING: [&str; 5] = [
+    "can you help me plan some meals?",
+    "let's not do cod this week",
+    "let's not do the french toast or wings",
+    "let's do the paneer on sunday and the curry on wednesday",
+    "looks good, save the plan",
+];
+
+/// Each turn's record and the context state after it.
+pub fn meal_planning() -> &'static [(TurnRecord, ContextState)] {
+    static RUN: OnceLock<Vec<(TurnRecord, ContextState)>> = OnceLock::new();
+    RUN.get_or_init(|| run(&MEAL_PLANNING))
+}
+
+/// Runs `messages` through the pipeline; panics if a turn fails.
+pub fn run(messages: &[&str]) -> Vec<(TurnRecord, ContextState)> {
+    let mut kitchen = Kitchen::open_in_memory().expect("kitchen");
+    kitchen
+        .seed_if_empty(jiff::civil::date(2026, 1, 13))
+        .expect("seed");
+    let kitchen = Arc::new(Mutex::new(kitchen));
+    let brain: Arc<dyn crate::pipeline::Brain> = Arc::new(OfflineBrain::new());
+    let settings = Arc::new(TurnSettings::default());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let mut state = ContextState::new(ContextPolicy::default());
+    let mut out = Vec::new();
+    for (i, message) in messages.iter().enumerate() {
+        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+        let req = TurnRequest {
+            id: TurnId(i as u64 + 1),
+            message: message.to_string(),
+            state: state.clone(),
+            today: "2026-01-13".to_string(),
+            started_at: format!("2026-01-13T10:0{i}:00Z"),
+        };
+        let result = rt.block_on(run_turn(
+            brain.clone(),
+            kitchen.clone(),
+            settings.clone(),
+            req,
+            tx,
+        ));
+        match result {
+            TurnResult::Done {
+                record,
+                state: next,
+            } => {
+                state = *next;
+                out.push((*record, state.clone()));
+            }
+            TurnResult::Failed { record } => panic!("{message:?} failed: {:?}", record.error),
+        }
+    }
+    out
+}
+
+/// A session holding the first `turns` turns of the conversation.
+pub fn session(turns: usize) -> SessionFile {
+    let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().expect("time");
+    let mut session = SessionFile::new(
+        "20260113-100000-meal".into(),
+        now,
+        LlmSettings::new("offline", None, ""),
+        ContextPolicy::default(),
+    );
+    for (record, state) in meal_planning().iter().take(turns) {
+        session.push_turn(record.clone(), Some(state.clone()), now);
+    }
+    session
+}
+
+/// A model over that session (as if resumed), sized `width`×`height`.
+pub fn model(turns: usize, width: u16, height: u16) -> Model {
+    let mut m = Model::new(session(turns), "offline", Theme::dark());
+    m.size = (width, height);
+    m
+}

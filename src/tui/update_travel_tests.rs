@@ -1,0 +1,96 @@
+//! Time travel through `update`: keys move the inspected turn over the
+//! stored snapshots of a real (offline-brain) meal-planning session.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::event::Event;
+use super::keymap::Keymap;
+use super::model::{Model, Pane};
+use super::test_records;
+use super::update::update;
+
+fn press(m: &mut Model, code: KeyCode, mods: KeyModifiers) {
+    update(
+        m,
+        &Keymap::default_keys(),
+        Event::Key(KeyEvent::new(code, mods)),
+    );
+}
+
+fn shown(m: &Model) -> Option<u32> {
+    m.inspect.as_ref().map(|i| i.turn)
+}
+
+#[test]
+fn brackets_walk_the_stored_turns_and_esc_returns_to_live() {
+    let mut m = test_records::model(3, 120, 40);
+    m.focus = Pane::Entities;
+    assert_eq!(m.shown_snapshot().turn, 3);
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(shown(&m), Some(2));
+    assert_eq!(m.shown_snapshot().turn, 2);
+    // Turn 2 read the recipes: they are new against turn 1.
+    let d = m.shown_diff().expect("a diff");
+    assert_eq!((d.from_turn, d.to_turn), (1, 2));
+    assert!(d.change_of("recipe_5").is_some(), "{d:?}");
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(shown(&m), Some(1));
+    assert_eq!(m.shown_diff().map(|d| d.from_turn), Some(0));
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(shown(&m), Some(1), "nothing before the first turn");
+    assert!(m.status.as_ref().is_some_and(|s| s.1.contains("first")));
+    press(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
+    assert_eq!(shown(&m), Some(2));
+    press(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
+    assert_eq!(shown(&m), None, "past the last stored turn: live");
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(shown(&m), Some(2));
+    press(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(shown(&m), None);
+    assert_eq!(m.shown_snapshot().turn, 3);
+}
+
+#[test]
+fn alt_arrows_travel_while_typing_and_failed_turns_are_skipped() {
+    let mut m = test_records::model(3, 120, 40);
+    // A failed turn recorded between turns 1 and 2 stores no context.
+    let failed = crate::record::TurnRecord {
+        turn: 2,
+        user: "boom".into(),
+        status: crate::record::TurnStatus::Failed,
+        error: Some("cancelled by the user".into()),
+        ..Default::default()
+    };
+    m.session_mut().transcript.insert(1, failed);
+    assert_eq!(m.focus, Pane::Input);
+    press(&mut m, KeyCode::Left, KeyModifiers::ALT);
+    assert_eq!(shown(&m), Some(2));
+    assert_eq!(m.inspect.as_ref().map(|i| i.index), Some(2));
+    press(&mut m, KeyCode::Left, KeyModifiers::ALT);
+    assert_eq!(m.inspect.as_ref().map(|i| i.index), Some(0));
+    assert_eq!(m.shown_diff().map(|d| d.to_turn), Some(1));
+    press(&mut m, KeyCode::Right, KeyModifiers::ALT);
+    assert_eq!(m.inspect.as_ref().map(|i| i.index), Some(2));
+    assert_eq!(
+        m.shown_diff().map(|d| (d.from_turn, d.to_turn)),
+        Some((1, 2)),
+        "the diff skips the failed turn"
+    );
+    // `[` in the message box is text, not travel.
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(m.input_text(), "[");
+    assert_eq!(m.inspect.as_ref().map(|i| i.index), Some(2));
+}
+
+#[test]
+fn a_new_session_has_nothing_to_travel_to() {
+    let mut m = test_records::model(0, 120, 40);
+    m.focus = Pane::Chat;
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    assert_eq!(shown(&m), None);
+    assert!(
+        m.status
+            .as_ref()
+            .is_some_and(|s| s.1.contains("no earlier turn"))
+    );
+}
