@@ -33,6 +33,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("demo_next", "empty:space"),
     ("inspect_prev", "pane:[, alt+left"),
     ("inspect_next", "pane:], alt+right"),
+    ("toggle_diff", "pane:d, alt+d"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

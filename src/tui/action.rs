@@ -36,6 +36,8 @@ pub enum Action {
     InspectPrev,
     /// Time travel: show the next stored turn (past the last: live).
     InspectNext,
+    /// Show the turn's diff in place of the Entities panel (again: back).
+    ToggleDiff,
 }
 
 impl Action {
@@ -61,6 +63,7 @@ impl Action {
         Action::DemoNext,
         Action::InspectPrev,
         Action::InspectNext,
+        Action::ToggleDiff,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -86,6 +89,7 @@ impl Action {
             Action::DemoNext => "demo_next",
             Action::InspectPrev => "inspect_prev",
             Action::InspectNext => "inspect_next",
+            Action::ToggleDiff => "toggle_diff",
         }
     }
 
@@ -116,6 +120,9 @@ impl Action {
                 "time travel: show the turn before in every panel (its stored context)"
             }
             Action::InspectNext => "time travel: show the next turn (past the last: live again)",
+            Action::ToggleDiff => {
+                "turn diff in place of Entities: what was added, removed, moved, folded — and why"
+            }
         }
     }
 

@@ -204,6 +204,8 @@ pub struct Model {
     pub baseline: Option<ContextSnapshot>,
     /// Time travel: the stored turn the panels show instead of the live one.
     pub inspect: Option<Inspected>,
+    /// The Entities panel shows the turn's diff instead (`d`).
+    pub show_diff: bool,
     pub focus: Pane,
     pub zoom: Option<Pane>,
     pub chat_scroll: Scroll,
@@ -251,6 +253,7 @@ impl Model {
             diff: None,
             baseline: None,
             inspect: None,
+            show_diff: false,
             focus: Pane::Input,
             zoom: None,
             chat_scroll: Scroll {

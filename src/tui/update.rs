@@ -255,6 +255,10 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::InspectPrev => travel::step(m, true),
         Action::InspectNext => travel::step(m, false),
+        Action::ToggleDiff => {
+            m.show_diff = !m.show_diff;
+            m.entities_scroll = Default::default();
+        }
     }
     Vec::new()
 }

@@ -94,3 +94,22 @@ fn a_new_session_has_nothing_to_travel_to() {
             .is_some_and(|s| s.1.contains("no earlier turn"))
     );
 }
+
+#[test]
+fn d_toggles_the_diff_in_place_of_entities() {
+    let mut m = test_records::model(3, 120, 40);
+    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    assert!(!m.show_diff, "d is text in the message box");
+    assert_eq!(m.input_text(), "d");
+    press(&mut m, KeyCode::Char('d'), KeyModifiers::ALT);
+    assert!(m.show_diff, "Alt+D works while typing");
+    m.focus = Pane::History;
+    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    assert!(!m.show_diff);
+    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    assert!(m.show_diff);
+    // Esc leaves time travel but keeps the diff on.
+    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    assert!(m.inspect.is_none() && m.show_diff);
+}

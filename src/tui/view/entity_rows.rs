@@ -153,7 +153,7 @@ pub fn dropped_rows(dropped: &[DroppedView]) -> Vec<Row> {
 
 /// Refs of one type group together: "inv", "gen_recipe"; anything that is
 /// not a well-formed ref stands alone.
-fn group_key(r: &str) -> String {
+pub fn group_key(r: &str) -> String {
     match parse_ref(r) {
         Some(p) => r
             .strip_suffix(&p.number.to_string())
@@ -210,7 +210,7 @@ fn group_row(
 }
 
 /// "recipes", "inventory items", "meal plans".
-fn plural(entity_type: &str) -> String {
+pub fn plural(entity_type: &str) -> String {
     match entity_type {
         "inventory" => "inventory items".to_string(),
         t => format!("{}s", t.replace('_', " ")),
@@ -230,10 +230,15 @@ fn group_reason(group: &[&EntityView]) -> Option<String> {
 
 /// "inv_1..inv_59" — contiguous numbers compressed, runs joined by ", ".
 fn ranges(key: &str, group: &[&EntityView]) -> String {
-    let mut numbers: Vec<u32> = group
+    let numbers: Vec<u32> = group
         .iter()
         .filter_map(|e| parse_ref(&e.r#ref).map(|p| p.number))
         .collect();
+    ranges_of(key, numbers)
+}
+
+/// The refs `{key}_{n}` of `numbers`, runs compressed: "inv_1..inv_59, inv_61".
+pub fn ranges_of(key: &str, mut numbers: Vec<u32>) -> String {
     numbers.sort_unstable();
     numbers.dedup();
     let mut runs: Vec<(u32, u32)> = Vec::new();

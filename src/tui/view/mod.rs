@@ -7,6 +7,8 @@
 //! the chat module into [`ScreenLayout::chat`] and [`ScreenLayout::input`];
 //! [`render_panels`] draws everything else.
 
+mod change_rows;
+mod diff_panel;
 mod entities;
 mod entity_rows;
 mod help;
@@ -24,6 +26,8 @@ mod too_small;
 #[cfg(test)]
 mod tests_bars;
 #[cfg(test)]
+mod tests_diff;
+#[cfg(test)]
 mod tests_layout;
 #[cfg(test)]
 mod tests_panels;
@@ -36,6 +40,7 @@ mod tests_travel;
 
 use ratatui::Frame;
 
+pub use diff_panel::DiffPanel;
 pub use entities::EntityPanel;
 pub use help::HelpOverlay;
 pub use hints::{DEFAULT_HINTS, KeyHints};
@@ -99,6 +104,7 @@ impl KeyHelp {
         let travel_hints = [
             panel(Action::InspectPrev, "back"),
             panel(Action::InspectNext, "next"),
+            panel(Action::ToggleDiff, "diff"),
             hint(Action::Cancel, "live"),
             hint(Action::FocusNext, "focus"),
             hint(Action::Help, "help"),
@@ -171,14 +177,25 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     let snapshot = model.shown_snapshot();
     let stamp = position.map(|(turn, of)| format!(" turn {turn} of {of} · stored "));
     if let Some(area) = m.entities {
-        let panel = EntityPanel {
-            snapshot,
-            diff: model.shown_diff(),
-            scroll: offset(model.entities_scroll),
-            focused: focused(Pane::Entities),
-            theme,
-        };
-        frame.render_widget(panel, area);
+        if model.show_diff {
+            let panel = DiffPanel {
+                snapshot,
+                diff: model.shown_diff(),
+                scroll: offset(model.entities_scroll),
+                focused: focused(Pane::Entities),
+                theme,
+            };
+            frame.render_widget(panel, area);
+        } else {
+            let panel = EntityPanel {
+                snapshot,
+                diff: model.shown_diff(),
+                scroll: offset(model.entities_scroll),
+                focused: focused(Pane::Entities),
+                theme,
+            };
+            frame.render_widget(panel, area);
+        }
     }
     if let Some(area) = m.narrative {
         let panel = NarrativePanel {
