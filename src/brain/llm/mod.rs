@@ -1,0 +1,226 @@
+//! The LLM brain: every node decided by a model behind an OpenAI-compatible
+//! chat completions API (OpenAI, Ollama, vLLM, llama.cpp, LM Studio).
+//!
+//! How a node is asked:
+//! - Understand, Think, Act, Summarize and the compressions send the
+//!   pipeline's prompt (`system` + `user_text()`; Act and Summarize add a
+//!   few blocks, see `messages`) and demand structured output: a strict
+//!   `json_schema` generated from the node's output type (`schema`), parsed,
+//!   checked, repaired once (`structured`).
+//! - Reply streams: server-sent events decoded in `sse`, each delta sent to
+//!   the reply sink as it arrives (`stream`).
+//! - Each node uses its own model and temperature (`[llm.models]`,
+//!   `[llm.temperature]`; Act by step type). Usage comes from the server when
+//!   it reports it, else from the tokenizer, priced from `[llm.prices]`.
+//! - Requests go out through `http` (reqwest, one retry policy: 429 and 5xx
+//!   with backoff, jitter and a capped `Retry-After`); failures become
+//!   sentences in `errors`. Dropping a future closes its connection, so an
+//!   aborted turn aborts its request.
+//!
+//! The API key is handed in by the caller and lives only in the HTTP
+//! client's `Authorization` header; it is never stored elsewhere or logged.
+//! This module must not touch the store, the session or the registry.
+
+mod errors;
+mod http;
+mod messages;
+mod probe;
+mod retry;
+mod schema;
+mod setup;
+mod sse;
+mod stream;
+mod structured;
+mod usage;
+mod wire;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use crate::config::{LlmConfig, LlmNode};
+use crate::pipeline::{
+    ActAction, ActRequest, Brain, BrainFuture, CompressRequest, Decided, ReplyOutput, ReplyRequest,
+    ReplySink, SUBDOMAINS, StepType, SummarizeOutput, SummarizeRequest, ThinkOutput, ThinkRequest,
+    UnderstandOutput, UnderstandRequest,
+};
+
+pub use probe::{EndpointCheck, check_endpoint};
+pub use schema::StrictSchema;
+pub use setup::{LlmSetupError, install_crypto_provider};
+pub use wire::CompressOutput;
+
+use schema::StrictSchema as Schema;
+use setup::Endpoint;
+use structured::Ask;
+
+/// The strict schema of each structured node, built once.
+#[derive(Debug)]
+struct Schemas {
+    understand: Schema,
+    think: Schema,
+    act: Schema,
+    summarize: Schema,
+    compress: Schema,
+}
+
+impl Schemas {
+    fn new() -> Self {
+        let mut think = Schema::of::<ThinkOutput>("think_output");
+        // The type says "a string"; the server can enforce the real list.
+        think.schema["properties"]["steps"]["items"]["properties"]["subdomain"] = serde_json::json!({
+            "type": "string",
+            "enum": SUBDOMAINS,
+            "description": "The part of the kitchen the step works in.",
+        });
+        Self {
+            understand: Schema::of::<UnderstandOutput>("understand_output"),
+            think,
+            act: Schema::of::<ActAction>("act_action"),
+            summarize: Schema::of::<SummarizeOutput>("summarize_output"),
+            compress: Schema::of::<CompressOutput>("compress_output"),
+        }
+    }
+}
+
+/// The brain behind `--llm openai`: one per session.
+#[derive(Debug)]
+pub struct LlmBrain {
+    endpoint: Endpoint,
+    /// Models, temperatures, prices, the key's variable name (never the key).
+    config: LlmConfig,
+    schemas: Schemas,
+    /// Set for good once the server refused `json_schema`.
+    json_object_only: AtomicBool,
+}
+
+impl LlmBrain {
+    /// A brain for `config`, sending `api_key` (already read from the
+    /// variable `config.api_key_env` names) as a bearer token; `None` or an
+    /// empty key sends no `Authorization` header.
+    pub fn new(config: &LlmConfig, api_key: Option<String>) -> Result<LlmBrain, LlmSetupError> {
+        let endpoint = Endpoint::new(config, api_key.as_deref())?;
+        Ok(LlmBrain {
+            endpoint,
+            config: config.clone(),
+            schemas: Schemas::new(),
+            json_object_only: AtomicBool::new(false),
+        })
+    }
+
+    /// The same brain with a different first backoff delay (doubled on each
+    /// retry); tests and benches use a short one.
+    pub fn with_backoff(mut self, base_delay: Duration) -> Self {
+        self.endpoint.retry.base_delay = base_delay;
+        self
+    }
+
+    /// True once the server has refused `json_schema` and the brain asks for
+    /// `json_object` instead.
+    pub fn uses_json_object(&self) -> bool {
+        self.json_object_only.load(Ordering::Relaxed)
+    }
+
+    /// The context of an error sentence about a request to `model`.
+    fn context<'a>(&'a self, model: &'a str) -> errors::Context<'a> {
+        errors::Context {
+            server: &self.endpoint.shown,
+            model,
+            key_var: &self.config.api_key_env,
+            timeout: self.endpoint.timeout,
+        }
+    }
+
+    /// The config's models, each once, in node order.
+    fn models(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for node in LlmNode::ALL {
+            let m = self.config.model_for(node);
+            if !out.contains(&m) {
+                out.push(m);
+            }
+        }
+        out
+    }
+}
+
+/// The Act node of a step type.
+fn act_node(step_type: StepType) -> LlmNode {
+    match step_type {
+        StepType::Read => LlmNode::ActRead,
+        StepType::Write => LlmNode::ActWrite,
+        StepType::Analyze => LlmNode::ActAnalyze,
+        StepType::Generate => LlmNode::ActGenerate,
+    }
+}
+
+impl Brain for LlmBrain {
+    /// "gpt-4.1-mini @ localhost:11434"; several models are listed in node order.
+    fn name(&self) -> String {
+        format!("{} @ {}", self.models().join(", "), self.endpoint.host)
+    }
+
+    fn understand<'a>(
+        &'a self,
+        req: &'a UnderstandRequest<'a>,
+    ) -> BrainFuture<'a, UnderstandOutput> {
+        Box::pin(self.decide(Ask {
+            node: LlmNode::Understand,
+            schema: &self.schemas.understand,
+            system: &req.prompt.system,
+            user: req.prompt.user_text(),
+        }))
+    }
+
+    fn think<'a>(&'a self, req: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput> {
+        Box::pin(self.decide(Ask {
+            node: LlmNode::Think,
+            schema: &self.schemas.think,
+            system: &req.prompt.system,
+            user: req.prompt.user_text(),
+        }))
+    }
+
+    fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction> {
+        Box::pin(self.decide(Ask {
+            node: act_node(req.step.step_type),
+            schema: &self.schemas.act,
+            system: &req.prompt.system,
+            user: messages::act_user_text(req),
+        }))
+    }
+
+    fn reply<'a>(
+        &'a self,
+        req: &'a ReplyRequest<'a>,
+        sink: &'a ReplySink,
+    ) -> BrainFuture<'a, ReplyOutput> {
+        Box::pin(self.stream_reply(req.prompt, sink))
+    }
+
+    fn summarize<'a>(&'a self, req: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {
+        Box::pin(self.decide(Ask {
+            node: LlmNode::Summarize,
+            schema: &self.schemas.summarize,
+            system: &req.prompt.system,
+            user: messages::summarize_user_text(req),
+        }))
+    }
+
+    fn compress<'a>(&'a self, req: &'a CompressRequest<'a>) -> BrainFuture<'a, Option<String>> {
+        Box::pin(async move {
+            let out: Decided<CompressOutput> = self
+                .decide(Ask {
+                    node: LlmNode::Summarize,
+                    schema: &self.schemas.compress,
+                    system: &req.prompt.system,
+                    user: req.prompt.user_text(),
+                })
+                .await?;
+            let summary = out.value.summary.trim().to_string();
+            Ok(Decided {
+                value: (!summary.is_empty()).then_some(summary),
+                usage: out.usage,
+            })
+        })
+    }
+}
