@@ -71,7 +71,7 @@ fn the_version_1_fixture_migrates_in_memory_and_is_rewritten_only_on_save() {
     );
     assert_eq!(listed.sessions[0].turns, 2);
     let s = store.load("20250301-190412-c0de").expect("v1 loads");
-    assert_eq!(s.schema_version, 2);
+    assert_eq!(s.schema_version, alfred::session::SCHEMA_VERSION);
     assert_eq!(s.title, "What can I cook this week? No cod.");
     assert_eq!(s.llm.backend, "unknown");
     assert_eq!(s.turn_count(), 2);
@@ -90,7 +90,7 @@ fn the_version_1_fixture_migrates_in_memory_and_is_rewritten_only_on_save() {
         .expect("rename saves");
     let on_disk: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-    assert_eq!(on_disk["schema_version"], 2);
+    assert_eq!(on_disk["schema_version"], alfred::session::SCHEMA_VERSION);
     assert!(on_disk.get("turns").is_none() && on_disk["transcript"].is_array());
     assert_eq!(on_disk["title"], "Dinners without cod");
     let again = store.load(&s.id).expect("v2 loads");
@@ -185,7 +185,7 @@ fn a_newer_schema_is_refused_and_left_in_place() {
     let path = tmp.path().join("future.json");
     std::fs::write(
         &path,
-        r#"{"schema_version": 3, "id": "future", "shape": "unknown"}"#,
+        r#"{"schema_version": 99, "id": "future", "shape": "unknown"}"#,
     )
     .expect("write");
     let store = store(tmp.path());

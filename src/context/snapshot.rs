@@ -57,6 +57,81 @@ pub struct EntitiesView {
     /// The same refs with label and reason.
     #[serde(default)]
     pub dropped_detail: Vec<DroppedView>,
+    /// Storage only (session files): `background` written as a change
+    /// against the previous turn's. `None` everywhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub background_delta: Option<BackgroundDelta>,
+}
+
+/// How one turn's background list differs from the turn before.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackgroundDelta {
+    /// Refs no longer in the background.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<String>,
+    /// Entries new to the background, or changed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub put: Vec<EntityView>,
+    /// The full order of refs, when removals and puts do not give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<Vec<String>>,
+}
+
+impl BackgroundDelta {
+    /// The change that turns `prev` into `next`.
+    pub fn between(prev: &[EntityView], next: &[EntityView]) -> Self {
+        let before: std::collections::BTreeMap<&str, &EntityView> =
+            prev.iter().map(|e| (e.r#ref.as_str(), e)).collect();
+        let after: std::collections::BTreeSet<&str> =
+            next.iter().map(|e| e.r#ref.as_str()).collect();
+        let mut delta = BackgroundDelta {
+            removed: before
+                .keys()
+                .filter(|r| !after.contains(*r))
+                .map(|r| r.to_string())
+                .collect(),
+            put: next
+                .iter()
+                .filter(|e| before.get(e.r#ref.as_str()).is_none_or(|old| *old != *e))
+                .cloned()
+                .collect(),
+            order: None,
+        };
+        let rebuilt = delta.apply(prev).unwrap_or_default();
+        if rebuilt.len() != next.len() || rebuilt.iter().zip(next).any(|(a, b)| a.r#ref != b.r#ref)
+        {
+            delta.order = Some(next.iter().map(|e| e.r#ref.clone()).collect());
+        }
+        delta
+    }
+
+    /// Applies the change to `prev`.
+    pub fn apply(&self, prev: &[EntityView]) -> Result<Vec<EntityView>, String> {
+        let mut out: Vec<EntityView> = prev
+            .iter()
+            .filter(|e| !self.removed.contains(&e.r#ref))
+            .cloned()
+            .collect();
+        for entry in &self.put {
+            match out.iter_mut().find(|e| e.r#ref == entry.r#ref) {
+                Some(slot) => *slot = entry.clone(),
+                None => out.push(entry.clone()),
+            }
+        }
+        if let Some(order) = &self.order {
+            let mut by_ref: std::collections::BTreeMap<String, EntityView> =
+                out.into_iter().map(|e| (e.r#ref.clone(), e)).collect();
+            out = order
+                .iter()
+                .map(|r| {
+                    by_ref.remove(r).ok_or_else(|| {
+                        format!("the background order names {r}, which is not there")
+                    })
+                })
+                .collect::<Result<_, _>>()?;
+        }
+        Ok(out)
+    }
 }
 
 impl EntitiesView {

@@ -1,4 +1,4 @@
-//! `SessionFile`: the shape of `sessions/<id>.json` (schema version 2), its
+//! `SessionFile`: the shape of `sessions/<id>.json` (schema version 3), its
 //! id and its title.
 //!
 //! Owns the format and the rules of what goes into it: every turn is kept
@@ -15,7 +15,9 @@ use crate::context::{ContextPolicy, ContextState};
 use crate::record::{TurnRecord, TurnStatus};
 
 /// The schema version this build writes (and the newest it reads).
-pub const SCHEMA_VERSION: u32 = 2;
+/// Version 3 writes each turn's background entities as a change against the
+/// turn before (see [`super::codec`]); versions 1 and 2 still load.
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// Titles are cut to this many characters (the "…" included).
 const TITLE_MAX_CHARS: usize = 60;
@@ -38,6 +40,7 @@ pub struct SessionFile {
     /// The context layers after the last successful turn.
     pub context: ContextState,
     /// Every turn, failed ones included, exactly as recorded.
+    #[serde(with = "super::codec")]
     pub transcript: Vec<TurnRecord>,
 }
 

@@ -22,6 +22,7 @@
 //! - `.tmp*`: a write in progress, or left by a crash (cleaned after an hour).
 
 pub mod atomic;
+pub mod codec;
 pub mod error;
 pub mod export;
 pub mod file;
