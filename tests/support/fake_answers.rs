@@ -1,0 +1,257 @@
+//! What the fake server says: chat completions and SSE chunks shaped like
+//! OpenAI's, scripted answers conformed to the requested schema the way a
+//! strict-mode model would write them, and the strict-mode rules a real
+//! server would enforce on the schema it is sent.
+
+use serde_json::{Map, Value, json};
+
+/// A pipeline node, as the fake tells them apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Node {
+    Understand,
+    Think,
+    Act,
+    Summarize,
+    Compress,
+    Reply,
+    /// Anything else (doctor's 1-token completion).
+    Other,
+}
+
+impl Node {
+    /// The node a schema name belongs to.
+    pub fn of_schema(name: &str) -> Node {
+        match name {
+            "understand_output" => Node::Understand,
+            "think_output" => Node::Think,
+            "act_action" => Node::Act,
+            "summarize_output" => Node::Summarize,
+            "compress_output" => Node::Compress,
+            _ => Node::Other,
+        }
+    }
+
+    /// The node of a request: the schema's name, else a schema name quoted in
+    /// the system message (json_object mode), else Reply when streamed.
+    pub fn of_request(body: &Value) -> Node {
+        if let Some(name) = body["response_format"]["json_schema"]["name"].as_str() {
+            return Node::of_schema(name);
+        }
+        let system = body["messages"][0]["content"].as_str().unwrap_or("");
+        for name in [
+            "understand_output",
+            "think_output",
+            "act_action",
+            "summarize_output",
+            "compress_output",
+        ] {
+            if system.contains(&format!("(named {name})")) {
+                return Node::of_schema(name);
+            }
+        }
+        if body["stream"] == json!(true) {
+            Node::Reply
+        } else {
+            Node::Other
+        }
+    }
+
+    /// What the model answers when the test scripted nothing for the node.
+    pub fn default_answer(self) -> Value {
+        match self {
+            Node::Think => json!({"goal": "Answer the user", "decision": "plan_direct"}),
+            Node::Act => json!({"action": "step_complete", "result_summary": "done"}),
+            Node::Compress => json!({"summary": "Earlier, the user planned meals."}),
+            _ => json!({}),
+        }
+    }
+}
+
+/// The problems a strict-mode server finds in a `json_schema` (empty: fine).
+pub fn strict_problems(schema: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    if schema["type"] != "object" {
+        out.push("the root must be an object".to_string());
+    }
+    lint(schema, "#", &mut out);
+    out
+}
+
+fn lint(node: &Value, path: &str, out: &mut Vec<String>) {
+    let Some(obj) = node.as_object() else {
+        out.push(format!("{path}: a schema must be an object"));
+        return;
+    };
+    for banned in ["oneOf", "allOf", "$ref", "$schema", "default"] {
+        if obj.contains_key(banned) {
+            out.push(format!("{path}: '{banned}' is not permitted"));
+        }
+    }
+    if !["type", "enum", "const", "anyOf"]
+        .iter()
+        .any(|k| obj.contains_key(*k))
+    {
+        out.push(format!("{path}: schema must have a 'type' key"));
+    }
+    let numeric = |t: &Value| t == "integer" || t == "number";
+    let is_numeric = match &obj.get("type") {
+        Some(Value::Array(ts)) => ts.iter().any(numeric),
+        Some(t) => numeric(t),
+        None => false,
+    };
+    if is_numeric && obj.contains_key("format") {
+        out.push(format!("{path}: 'format' is not permitted on numbers"));
+    }
+    if let Some(props) = obj.get("properties").and_then(Value::as_object) {
+        if obj.get("additionalProperties") != Some(&json!(false)) {
+            out.push(format!(
+                "{path}: 'additionalProperties' is required to be false"
+            ));
+        }
+        let required: Vec<&str> = obj
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        for (key, prop) in props {
+            if !required.contains(&key.as_str()) {
+                out.push(format!(
+                    "{path}: 'required' must include every property ('{key}' is missing)"
+                ));
+            }
+            lint(prop, &format!("{path}/{key}"), out);
+        }
+    }
+    if let Some(items) = obj.get("items") {
+        lint(items, &format!("{path}[]"), out);
+    }
+    for b in obj
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        lint(b, &format!("{path}|"), out);
+    }
+}
+
+/// Writes `answer` the way a strict-mode model must: every property present
+/// (an empty value of its type when the script left it out), and values
+/// where the schema wants a string written as JSON text.
+pub fn conform(answer: &Value, schema: &Value) -> Value {
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if answer.is_null() && (types.contains(&"null") || types.is_empty()) {
+        return Value::Null;
+    }
+    if let Some(props) = schema["properties"].as_object() {
+        let given = answer.as_object().cloned().unwrap_or_default();
+        let mut out = Map::new();
+        for (key, prop) in props {
+            let v = given.get(key).cloned().unwrap_or_else(|| empty_of(prop));
+            out.insert(key.clone(), conform(&v, prop));
+        }
+        return Value::Object(out);
+    }
+    if types == ["string"] && !answer.is_string() {
+        return Value::String(answer.to_string());
+    }
+    if let (Some(items), Some(list)) = (schema.get("items"), answer.as_array()) {
+        return Value::Array(list.iter().map(|v| conform(v, items)).collect());
+    }
+    answer.clone()
+}
+
+/// The value a strict model writes for a property it has nothing to say in.
+fn empty_of(schema: &Value) -> Value {
+    let first = match &schema["type"] {
+        Value::Array(ts) if ts.contains(&json!("null")) => return Value::Null,
+        Value::Array(ts) => ts.first().cloned().unwrap_or(Value::Null),
+        t => t.clone(),
+    };
+    if let Some(e) = schema["enum"].as_array().and_then(|e| e.first()) {
+        return e.clone();
+    }
+    match first.as_str() {
+        Some("array") => json!([]),
+        Some("string") => json!(""),
+        Some("boolean") => json!(false),
+        Some("integer") | Some("number") => json!(0),
+        Some("object") => conform(&json!({}), schema),
+        _ => Value::Null,
+    }
+}
+
+/// A (non-streamed) chat completion carrying `content`.
+pub fn completion(model: &str, content: &str, prompt_tokens: u64) -> Value {
+    let completion_tokens = (content.len() as u64).div_ceil(4);
+    json!({
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1_767_000_000,
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": content},
+            "finish_reason": "stop"
+        }],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens
+        }
+    })
+}
+
+/// The SSE `data` payloads of a streamed reply: a role chunk, the text in
+/// word-sized pieces, the finishing chunk, the usage chunk, and `[DONE]`.
+/// With `truncated`, the stream stops after half the pieces.
+pub fn stream_events(model: &str, text: &str, prompt_tokens: u64, truncated: bool) -> Vec<String> {
+    let chunk = |delta: Value, finish: Value| {
+        json!({
+            "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]
+        })
+        .to_string()
+    };
+    let pieces: Vec<&str> = text.split_inclusive(' ').collect();
+    let mut out = vec![chunk(
+        json!({"role": "assistant", "content": ""}),
+        Value::Null,
+    )];
+    let shown = if truncated {
+        pieces.len() / 2
+    } else {
+        pieces.len()
+    };
+    out.extend(
+        pieces[..shown]
+            .iter()
+            .map(|p| chunk(json!({"content": p}), Value::Null)),
+    );
+    if truncated {
+        return out;
+    }
+    out.push(chunk(json!({}), json!("stop")));
+    let completion_tokens = (text.len() as u64).div_ceil(4);
+    out.push(
+        json!({
+            "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
+            "model": model, "choices": [],
+            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                      "total_tokens": prompt_tokens + completion_tokens}
+        })
+        .to_string(),
+    );
+    out.push("[DONE]".to_string());
+    out
+}
+
+/// An OpenAI-style error body.
+pub fn error_body(message: &str, kind: &str, param: Option<&str>) -> Value {
+    json!({"error": {"message": message, "type": kind, "param": param, "code": Value::Null}})
+}

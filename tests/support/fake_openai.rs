@@ -1,0 +1,494 @@
+//! A fake OpenAI-compatible server over real HTTP (axum on 127.0.0.1:0, on
+//! its own thread and runtime) for the LLM brain's tests and bench.
+//!
+//! It serves `POST /v1/chat/completions` and `GET /v1/models`, validates
+//! each request as a strict server would (JSON body, a model, messages, a
+//! strict schema), records every request (body, raw text, headers), answers
+//! scripted structured outputs per node (Act per step) and streamed replies,
+//! and injects faults per request: latency, 429 with Retry-After, 500, a
+//! hang, a truncated stream, malformed JSON, a refused `json_schema`. It
+//! counts requests whose connection the client closed before the answer was
+//! complete.
+
+use std::collections::{HashMap, VecDeque};
+use std::convert::Infallible;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures::{Stream, StreamExt};
+use serde_json::{Value, json};
+
+pub use super::fake_answers::Node;
+use super::fake_answers::{completion, conform, error_body, stream_events, strict_problems};
+
+/// A fault injected into one request (or every request).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fault {
+    /// Wait this long before answering.
+    Latency(Duration),
+    /// HTTP 429, with `Retry-After: n` seconds when given.
+    RateLimited(Option<u64>),
+    /// HTTP 500.
+    ServerError,
+    /// Accept the request and never answer.
+    Hang,
+    /// Stream half the reply, then close without a finish_reason.
+    TruncatedStream,
+    /// Answer content that is not valid JSON.
+    Malformed,
+}
+
+/// One request as received.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub node: Node,
+    pub body: Value,
+    /// The body exactly as sent.
+    pub raw: String,
+    pub headers: Vec<(String, String)>,
+    pub status: u16,
+    /// When it arrived.
+    pub at: Instant,
+}
+
+impl Recorded {
+    /// The text of the message with this role (the first one).
+    pub fn message(&self, role: &str) -> String {
+        self.body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|m| m["role"] == role)
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_string()
+    }
+
+    /// The last user message (the repair request, when there was one).
+    pub fn last_user(&self) -> String {
+        self.body["messages"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .rev()
+            .find(|m| m["role"] == "user")
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+#[derive(Default)]
+struct Script {
+    answers: HashMap<Node, VecDeque<Value>>,
+    /// Act answers per step: (words of the step's description, answers).
+    act: Vec<(String, VecDeque<Value>)>,
+    replies: VecDeque<String>,
+    faults: Vec<(Option<Node>, Fault)>,
+    always: Vec<Fault>,
+    latency: Duration,
+    requests: Vec<Recorded>,
+}
+
+struct Shared {
+    script: Mutex<Script>,
+    reject_json_schema: AtomicBool,
+    disconnects: AtomicUsize,
+    models: Vec<String>,
+}
+
+/// Counts a request whose answer was dropped before it was complete.
+struct Watch {
+    shared: Arc<Shared>,
+    done: bool,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        if !self.done {
+            self.shared.disconnects.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+}
+
+/// The running server; dropping it stops it.
+pub struct FakeOpenAi {
+    base_url: String,
+    shared: Arc<Shared>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl FakeOpenAi {
+    /// Starts a server on a free port (blocks until it listens).
+    pub fn start() -> Self {
+        let shared = Arc::new(Shared {
+            script: Mutex::new(Script::default()),
+            reject_json_schema: AtomicBool::new(false),
+            disconnects: AtomicUsize::new(0),
+            models: vec!["gpt-4.1".into(), "gpt-4.1-mini".into()],
+        });
+        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let app = Router::new()
+            .route("/v1/chat/completions", post(chat))
+            .route("/v1/models", get(models))
+            .with_state(shared.clone());
+        std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .expect("fake server runtime");
+            rt.block_on(async move {
+                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                    .await
+                    .expect("bind");
+                addr_tx
+                    .send(listener.local_addr().expect("addr"))
+                    .expect("send addr");
+                tokio::select! {
+                    _ = axum::serve(listener, app) => {}
+                    _ = stopped => {}
+                }
+            });
+        });
+        let addr = addr_rx.recv().expect("fake server address");
+        Self {
+            base_url: format!("http://{addr}/v1"),
+            shared,
+            stop: Some(stop),
+        }
+    }
+
+    /// `http://127.0.0.1:PORT/v1`.
+    pub fn base_url(&self) -> String {
+        self.base_url.clone()
+    }
+
+    fn script(&self) -> std::sync::MutexGuard<'_, Script> {
+        self.shared.script.lock().unwrap()
+    }
+
+    /// Queues a structured answer of `node`.
+    pub fn answer(&self, node: Node, answer: Value) {
+        self.script()
+            .answers
+            .entry(node)
+            .or_default()
+            .push_back(answer);
+    }
+
+    /// Queues Act answers for the step whose description contains `step`.
+    pub fn answer_act(&self, step: &str, answers: Vec<Value>) {
+        self.script().act.push((step.to_string(), answers.into()));
+    }
+
+    /// Queues a streamed reply.
+    pub fn reply(&self, text: &str) {
+        self.script().replies.push_back(text.to_string());
+    }
+
+    /// Injects a fault into the next request (of any node).
+    pub fn fault(&self, fault: Fault) {
+        self.script().faults.push((None, fault));
+    }
+
+    /// Injects a fault into the next request of `node`.
+    pub fn fault_on(&self, node: Node, fault: Fault) {
+        self.script().faults.push((Some(node), fault));
+    }
+
+    /// Injects a fault into every request from now on.
+    pub fn fault_always(&self, fault: Fault) {
+        self.script().always.push(fault);
+    }
+
+    /// Holds every answer this long (before the first byte).
+    pub fn set_latency(&self, latency: Duration) {
+        self.script().latency = latency;
+    }
+
+    /// Answers 400 to every request asking for `json_schema`.
+    pub fn reject_json_schema(&self) {
+        self.shared.reject_json_schema.store(true, Ordering::SeqCst);
+    }
+
+    /// Every request so far, in arrival order.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.script().requests.clone()
+    }
+
+    /// Requests of `node` so far.
+    pub fn count(&self, node: Node) -> usize {
+        self.script()
+            .requests
+            .iter()
+            .filter(|r| r.node == node)
+            .count()
+    }
+
+    /// Requests whose connection closed before their answer was complete.
+    pub fn disconnects(&self) -> usize {
+        self.shared.disconnects.load(Ordering::SeqCst)
+    }
+
+    /// Waits (up to 10 s) until `n` requests have arrived.
+    pub async fn wait_for_requests(&self, n: usize) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.script().requests.len() < n && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+impl Drop for FakeOpenAi {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+async fn models(State(shared): State<Arc<Shared>>) -> Response {
+    let data: Vec<Value> = shared
+        .models
+        .iter()
+        .map(|m| json!({"id": m, "object": "model"}))
+        .collect();
+    axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+fn error(status: StatusCode, message: &str) -> Response {
+    (
+        status,
+        axum::Json(error_body(message, "invalid_request_error", None)),
+    )
+        .into_response()
+}
+
+/// What a strict server refuses before looking at the content.
+fn invalid(body: &Value, reject_json_schema: bool) -> Option<(StatusCode, String)> {
+    let bad = |m: &str| Some((StatusCode::BAD_REQUEST, m.to_string()));
+    if !body["model"].as_str().is_some_and(|m| !m.is_empty()) {
+        return bad("you must provide a model parameter");
+    }
+    let Some(messages) = body["messages"].as_array() else {
+        return bad("messages must be an array");
+    };
+    if messages.is_empty()
+        || messages
+            .iter()
+            .any(|m| !m["role"].is_string() || !m["content"].is_string())
+    {
+        return bad("messages must be a non-empty array of {role, content}");
+    }
+    let format = &body["response_format"];
+    if format["type"] == "json_schema" {
+        if reject_json_schema {
+            return bad("response_format type json_schema is not supported by this server");
+        }
+        let js = &format["json_schema"];
+        if js["strict"] != json!(true) || !js["name"].is_string() {
+            return bad("json_schema must be named and strict");
+        }
+        let problems = strict_problems(&js["schema"]);
+        if !problems.is_empty() {
+            let name = js["name"].as_str().unwrap_or("");
+            return bad(&format!(
+                "Invalid schema for response_format '{name}': {}",
+                problems.join("; ")
+            ));
+        }
+    }
+    None
+}
+
+async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes) -> Response {
+    let mut watch = Watch {
+        shared: shared.clone(),
+        done: false,
+    };
+    let raw = String::from_utf8_lossy(&raw).to_string();
+    let body: Value = match serde_json::from_str(&raw) {
+        Ok(v) => v,
+        Err(e) => {
+            watch.done = true;
+            return error(
+                StatusCode::BAD_REQUEST,
+                &format!("the body is not JSON: {e}"),
+            );
+        }
+    };
+    let node = Node::of_request(&body);
+    let problem = invalid(&body, shared.reject_json_schema.load(Ordering::SeqCst));
+    let (faults, latency) = {
+        let mut s = shared.script.lock().unwrap();
+        let mut faults = s.always.clone();
+        if let Some(i) = s
+            .faults
+            .iter()
+            .position(|(n, _)| n.is_none_or(|n| n == node))
+        {
+            faults.push(s.faults.remove(i).1);
+        }
+        let status = match (
+            &problem,
+            faults
+                .iter()
+                .find(|f| matches!(f, Fault::RateLimited(_) | Fault::ServerError)),
+        ) {
+            (Some((s, _)), _) => s.as_u16(),
+            (None, Some(Fault::RateLimited(_))) => 429,
+            (None, Some(_)) => 500,
+            (None, None) => 200,
+        };
+        s.requests.push(Recorded {
+            node,
+            body: body.clone(),
+            raw: raw.clone(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_str().unwrap_or("").to_string()))
+                .collect(),
+            status,
+            at: Instant::now(),
+        });
+        (faults, s.latency)
+    };
+    let extra: Duration = faults
+        .iter()
+        .filter_map(|f| match f {
+            Fault::Latency(d) => Some(*d),
+            _ => None,
+        })
+        .sum();
+    tokio::time::sleep(latency + extra).await;
+    if faults.contains(&Fault::Hang) {
+        std::future::pending::<()>().await;
+    }
+    watch.done = true;
+    if let Some((status, message)) = problem {
+        return error(status, &message);
+    }
+    for f in &faults {
+        match f {
+            Fault::RateLimited(after) => {
+                let mut resp = (
+                    StatusCode::TOO_MANY_REQUESTS,
+                    axum::Json(error_body(
+                        "Rate limit reached for requests",
+                        "requests",
+                        None,
+                    )),
+                )
+                    .into_response();
+                if let Some(secs) = after {
+                    resp.headers_mut()
+                        .insert("retry-after", secs.to_string().parse().unwrap());
+                }
+                return resp;
+            }
+            Fault::ServerError => {
+                return (
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    axum::Json(error_body(
+                        "The server had an error while processing your request.",
+                        "server_error",
+                        None,
+                    )),
+                )
+                    .into_response();
+            }
+            _ => {}
+        }
+    }
+    let model = body["model"].as_str().unwrap_or("").to_string();
+    let prompt_tokens = (raw.len() as u64).div_ceil(4);
+    if node == Node::Reply {
+        let text = shared
+            .script
+            .lock()
+            .unwrap()
+            .replies
+            .pop_front()
+            .unwrap_or_else(|| "Here you go.".into());
+        let truncated = faults.contains(&Fault::TruncatedStream);
+        let events = stream_events(&model, &text, prompt_tokens, truncated);
+        watch.done = false;
+        let stream = futures::stream::iter(events).then(|data| async move {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            Ok::<_, Infallible>(Event::default().data(data))
+        });
+        return Sse::new(Watched {
+            inner: Box::pin(stream),
+            watch,
+        })
+        .into_response();
+    }
+    let content = if faults.contains(&Fault::Malformed) {
+        r#"{"goal": "Leave out cod", "decision": "#.to_string()
+    } else {
+        let answer = next_answer(&shared, node, &body);
+        match body["response_format"]["json_schema"].get("schema") {
+            Some(schema) => conform(&answer, schema).to_string(),
+            None => answer.to_string(),
+        }
+    };
+    axum::Json(completion(&model, &content, prompt_tokens)).into_response()
+}
+
+/// The scripted answer for this request. Act answers are matched on the
+/// step's `**Your job:**` line of the prompt (the whole text if it has none).
+fn next_answer(shared: &Shared, node: Node, body: &Value) -> Value {
+    let mut s = shared.script.lock().unwrap();
+    if node == Node::Act {
+        let user = body["messages"]
+            .as_array()
+            .and_then(|m| m.iter().find(|m| m["role"] == "user"))
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or("")
+            .to_string();
+        let job = user
+            .lines()
+            .find(|l| l.starts_with("**Your job:**"))
+            .unwrap_or(&user)
+            .to_string();
+        for (step, answers) in s.act.iter_mut() {
+            if job.contains(step.as_str()) && !answers.is_empty() {
+                return answers.pop_front().unwrap_or_default();
+            }
+        }
+    }
+    s.answers
+        .get_mut(&node)
+        .and_then(VecDeque::pop_front)
+        .unwrap_or_else(|| node.default_answer())
+}
+
+/// A response stream that counts an early drop as a disconnect.
+struct Watched {
+    inner: Pin<Box<dyn Stream<Item = Result<Event, Infallible>> + Send>>,
+    watch: Watch,
+}
+
+impl Stream for Watched {
+    type Item = Result<Event, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let next = self.inner.as_mut().poll_next(cx);
+        if let Poll::Ready(None) = next {
+            self.watch.done = true;
+        }
+        next
+    }
+}
