@@ -1,0 +1,392 @@
+//! Every fault the fake server can inject, through whole turns of the LLM
+//! brain: rate limits and server errors retried as configured, a silent
+//! server timed out, a truncated stream and unusable answers turned into
+//! failed turns with sentences, a server without json_schema handled once
+//! and remembered, aborted turns closing their connections, refused tool
+//! calls shown first to the model. (The key's test is `llm_secrets`, alone
+//! in its binary because it installs the process's logger.)
+
+mod support;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use alfred::context::{ContextPolicy, ContextState, Table};
+use alfred::pipeline::{PipelineEvent, TurnResult, TurnSettings, run_turn};
+use serde_json::json;
+use tokio::sync::mpsc;
+
+use support::{FakeOpenAi, Fault, Node, turn};
+
+fn fresh() -> ContextState {
+    ContextState::new(ContextPolicy::default())
+}
+
+/// The error of a failed turn (panics on success).
+fn failure(result: &TurnResult) -> String {
+    match result {
+        TurnResult::Failed { record } => record.error.clone().unwrap_or_default(),
+        TurnResult::Done { .. } => panic!("the turn should have failed"),
+    }
+}
+
+fn done(result: &TurnResult) {
+    if let TurnResult::Failed { record } = result {
+        panic!("the turn failed: {:?}", record.error);
+    }
+}
+
+#[tokio::test]
+async fn a_rate_limit_is_retried_after_the_servers_wait() {
+    let fake = FakeOpenAi::start();
+    fake.fault_on(Node::Understand, Fault::RateLimited(Some(1)));
+    fake.fault_on(Node::Understand, Fault::RateLimited(Some(1)));
+    let brain = support::brain(&support::llm_config(&fake));
+    let (_dir, kitchen) = support::kitchen();
+    let (result, _) = turn(brain, kitchen, fresh(), "hello").await;
+    done(&result);
+    let understand: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.node == Node::Understand)
+        .collect();
+    let statuses: Vec<u16> = understand.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [429, 429, 200], "two refusals, then the answer");
+    for pair in understand.windows(2) {
+        let gap = pair[1].at - pair[0].at;
+        // The backoff alone would be ~20 ms: the 1 s Retry-After was honoured.
+        assert!(
+            gap >= Duration::from_millis(990) && gap < Duration::from_secs(2),
+            "{gap:?}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
+    let fake = FakeOpenAi::start();
+    fake.answer(Node::Think, json!({"goal": "Add eggs", "decision": "plan_direct", "steps": [
+        {"description": "Add a dozen eggs", "step_type": "write", "subdomain": "inventory", "group": 0}]}));
+    fake.answer_act(
+        "Add a dozen eggs",
+        vec![
+            json!({"action": "tool_call", "tool": "db_create", "params": {"table": "inventory",
+            "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}}),
+            json!({"action": "step_complete", "result_summary": "Added 12 eggs"}),
+        ],
+    );
+    for _ in 0..3 {
+        fake.fault_on(Node::Reply, Fault::ServerError);
+    }
+    let mut config = support::llm_config(&fake);
+    config.max_retries = 2;
+    let (_dir, kitchen) = support::kitchen();
+    let rows = |k: &std::sync::Mutex<alfred::kitchen::Kitchen>| {
+        k.lock().unwrap().stats().unwrap().rows(Table::Inventory)
+    };
+    let before = rows(&kitchen);
+    let state = fresh();
+    let (result, _) = turn(
+        support::brain(&config),
+        kitchen.clone(),
+        state.clone(),
+        "add 12 eggs",
+    )
+    .await;
+    let error = failure(&result);
+    assert!(
+        error.starts_with("reply failed: the model server failed: http://127.0.0.1:")
+            && error.contains("answered HTTP 500: The server had an error")
+            && error.contains("; gave up after 2 retries over "),
+        "{error}"
+    );
+    assert_eq!(
+        fake.count(Node::Reply),
+        3,
+        "max_retries + 1 attempts, no more"
+    );
+    let TurnResult::Failed { record } = result else {
+        unreachable!()
+    };
+    assert_eq!(
+        record.entities,
+        state.snapshot().entities,
+        "the layers as they were"
+    );
+    assert_eq!(
+        rows(&kitchen),
+        before,
+        "the eggs written this turn were rolled back"
+    );
+}
+
+#[tokio::test]
+async fn a_silent_server_times_out_within_the_configured_timeout() {
+    let fake = FakeOpenAi::start();
+    fake.fault_on(Node::Understand, Fault::Hang);
+    let mut config = support::llm_config(&fake);
+    config.timeout_secs = 1;
+    let (_dir, kitchen) = support::kitchen();
+    let started = Instant::now();
+    let (result, _) = turn(support::brain(&config), kitchen, fresh(), "hello").await;
+    let elapsed = started.elapsed();
+    let error = failure(&result);
+    assert!(
+        error.starts_with("understand failed: the model server did not answer in time:"),
+        "{error}"
+    );
+    assert!(
+        error.contains("sent nothing for 1.0 s (llm.timeout_secs)"),
+        "{error}"
+    );
+    assert!(
+        elapsed >= Duration::from_secs(1) && elapsed < Duration::from_millis(2500),
+        "{elapsed:?}"
+    );
+    assert_eq!(fake.count(Node::Understand), 1, "a timeout is not retried");
+}
+
+#[tokio::test]
+async fn a_truncated_stream_is_a_failed_turn_not_a_short_reply() {
+    let fake = FakeOpenAi::start();
+    fake.reply("Here are the options you asked for, all of them from your saved recipes.");
+    fake.fault_on(Node::Reply, Fault::TruncatedStream);
+    let (_dir, kitchen) = support::kitchen();
+    let (result, events) = turn(
+        support::brain(&support::llm_config(&fake)),
+        kitchen,
+        fresh(),
+        "hello",
+    )
+    .await;
+    let error = failure(&result);
+    assert!(
+        error
+            .starts_with("reply failed: the model server failed: the reply from http://127.0.0.1:")
+            && error
+                .contains("without the model finishing (the stream closed with no finish_reason)"),
+        "{error}"
+    );
+    let streamed: String = events
+        .iter()
+        .filter_map(|e| match e {
+            PipelineEvent::ReplyChunk { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !streamed.is_empty(),
+        "half the reply had arrived before the cut"
+    );
+    assert!(matches!(
+        events.last(),
+        Some(PipelineEvent::TurnFailed { .. })
+    ));
+}
+
+#[tokio::test]
+async fn malformed_json_gets_one_repair_that_quotes_the_parse_error() {
+    let fake = FakeOpenAi::start();
+    fake.fault_on(Node::Think, Fault::Malformed);
+    let (_dir, kitchen) = support::kitchen();
+    let (result, _) = turn(
+        support::brain(&support::llm_config(&fake)),
+        kitchen,
+        fresh(),
+        "hello",
+    )
+    .await;
+    done(&result);
+    let think: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.node == Node::Think)
+        .collect();
+    assert_eq!(think.len(), 2, "the answer and one repair");
+    let repair = &think[1];
+    assert!(
+        repair
+            .message("assistant")
+            .starts_with(r#"{"goal": "Leave out cod", "decision": "#),
+        "the bad answer is quoted back"
+    );
+    let ask = repair.last_user();
+    assert!(
+        ask.starts_with("Your answer could not be used: it is not valid JSON (EOF while parsing"),
+        "{ask}"
+    );
+    assert!(ask.contains("think_output schema"), "{ask}");
+}
+
+#[tokio::test]
+async fn malformed_twice_is_invalid_output() {
+    let fake = FakeOpenAi::start();
+    fake.fault_on(Node::Think, Fault::Malformed);
+    fake.fault_on(Node::Think, Fault::Malformed);
+    let (_dir, kitchen) = support::kitchen();
+    let (result, _) = turn(
+        support::brain(&support::llm_config(&fake)),
+        kitchen,
+        fresh(),
+        "hello",
+    )
+    .await;
+    let error = failure(&result);
+    assert!(
+        error.starts_with("think failed: the model's answer could not be used: the think answer of gpt-4.1 was unusable twice"),
+        "{error}"
+    );
+    assert_eq!(fake.count(Node::Think), 2, "one repair, not more");
+}
+
+#[tokio::test]
+async fn a_server_without_json_schema_gets_json_object_from_then_on() {
+    let fake = FakeOpenAi::start();
+    fake.reject_json_schema();
+    let (_dir, kitchen) = support::kitchen();
+    let brain = support::brain(&support::llm_config(&fake));
+    let (result, _) = turn(brain.clone(), kitchen.clone(), fresh(), "hello").await;
+    done(&result);
+    assert!(brain.uses_json_object());
+    let requests = fake.requests();
+    let refused: Vec<_> = requests.iter().filter(|r| r.status == 400).collect();
+    assert_eq!(refused.len(), 1, "refused once, then remembered");
+    assert_eq!(refused[0].node, Node::Understand);
+    for r in requests.iter().skip(1).filter(|r| r.node != Node::Reply) {
+        assert_eq!(
+            r.body["response_format"],
+            json!({"type": "json_object"}),
+            "{:?}",
+            r.node
+        );
+        assert!(
+            r.message("system")
+                .contains("It must match this JSON Schema (named "),
+            "the schema is in the prompt"
+        );
+    }
+    assert!(
+        requests[1]
+            .message("system")
+            .contains(r#""referenced_entities""#)
+    );
+    // The next turn goes straight to json_object.
+    let (result, _) = turn(brain, kitchen, fresh(), "hello again").await;
+    done(&result);
+    assert_eq!(
+        fake.requests().iter().filter(|r| r.status == 400).count(),
+        1
+    );
+}
+
+/// Starts a turn as its own task; returns the task and its events.
+fn spawn_turn(
+    fake: &FakeOpenAi,
+    kitchen: Arc<std::sync::Mutex<alfred::kitchen::Kitchen>>,
+) -> (
+    tokio::task::JoinHandle<TurnResult>,
+    mpsc::UnboundedReceiver<PipelineEvent>,
+) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let brain = support::brain(&support::llm_config(fake));
+    let task = tokio::spawn(run_turn(
+        brain,
+        kitchen,
+        Arc::new(TurnSettings::default()),
+        support::request(9, fresh(), "hello"),
+        tx,
+    ));
+    (task, rx)
+}
+
+async fn wait_for_disconnects(fake: &FakeOpenAi, n: usize) -> usize {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while fake.disconnects() < n && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    fake.disconnects()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborting_a_turn_closes_the_request_in_flight() {
+    let fake = FakeOpenAi::start();
+    fake.fault_on(Node::Think, Fault::Hang);
+    let (_dir, kitchen) = support::kitchen();
+    let (task, _events) = spawn_turn(&fake, kitchen);
+    fake.wait_for_requests(2).await;
+    assert_eq!(fake.requests()[1].node, Node::Think);
+    assert_eq!(fake.disconnects(), 0, "Think is waiting for its answer");
+    task.abort();
+    assert!(task.await.unwrap_err().is_cancelled());
+    assert_eq!(
+        wait_for_disconnects(&fake, 1).await,
+        1,
+        "the server saw the connection close"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborting_a_turn_mid_reply_closes_the_stream() {
+    let fake = FakeOpenAi::start();
+    fake.reply(&"word ".repeat(2000));
+    let (_dir, kitchen) = support::kitchen();
+    let (task, mut events) = spawn_turn(&fake, kitchen);
+    while let Some(e) = events.recv().await {
+        if matches!(e, PipelineEvent::ReplyChunk { .. }) {
+            break;
+        }
+    }
+    assert_eq!(fake.disconnects(), 0);
+    task.abort();
+    let _ = task.await;
+    assert_eq!(
+        wait_for_disconnects(&fake, 1).await,
+        1,
+        "the stream was dropped mid-way"
+    );
+    assert_eq!(
+        fake.count(Node::Summarize),
+        0,
+        "nothing ran after the abort"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_tool_call_comes_first_in_the_next_act_prompt() {
+    let fake = FakeOpenAi::start();
+    fake.answer(Node::Think, json!({"goal": "Scale the curry", "decision": "plan_direct", "steps": [
+        {"description": "Set the curry to 4 servings", "step_type": "write", "subdomain": "recipes", "group": 0}]}));
+    fake.answer_act("Set the curry", vec![
+        json!({"action": "tool_call", "tool": "db_update", "params": {"table": "recipes",
+            "filters": [{"field": "id", "op": "=", "value": "recipe_99"}], "data": {"servings": 4}}}),
+        json!({"action": "blocked", "reason_code": "INSUFFICIENT_INFO", "details": "No such recipe in context"}),
+    ]);
+    let (_dir, kitchen) = support::kitchen();
+    let (result, _) = turn(
+        support::brain(&support::llm_config(&fake)),
+        kitchen,
+        fresh(),
+        "make the curry serve 4",
+    )
+    .await;
+    done(&result);
+    let act: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.node == Node::Act)
+        .collect();
+    assert_eq!(act.len(), 2);
+    assert!(!act[0].message("user").contains("last_tool_call_refused"));
+    let second = act[1].message("user");
+    assert!(
+        second.starts_with("<last_tool_call_refused>\nYour last tool call was refused: "),
+        "{second}"
+    );
+    let first_block = &second[..second.find("</last_tool_call_refused>").unwrap()];
+    assert!(first_block.contains("recipe_99"), "{first_block}");
+    let TurnResult::Done { record, .. } = result else {
+        unreachable!()
+    };
+    assert!(record.steps[0].tool_calls[0].error.is_some());
+    assert!(!record.reply.is_empty());
+}

@@ -1,0 +1,57 @@
+//! The API key through a whole turn with logging at debug into the real log
+//! file: it reaches the server in the Authorization header and nowhere else
+//! — not in a body, another header, a log line or a debug print. Alone in
+//! its binary: it installs the process's logger.
+
+mod support;
+
+use alfred::context::{ContextPolicy, ContextState};
+use alfred::pipeline::TurnResult;
+
+use support::{FakeOpenAi, Fault, KEY, Node, turn};
+
+#[tokio::test]
+async fn the_key_reaches_the_server_only_in_the_authorization_header() {
+    let logs = tempfile::tempdir().unwrap();
+    let guard = alfred::logging::init(logs.path(), Some("debug")).expect("logging");
+    let fake = FakeOpenAi::start();
+    // Failures and retries log the most: a rate limit, an unusable answer.
+    fake.fault_on(Node::Understand, Fault::RateLimited(None));
+    fake.fault_on(Node::Think, Fault::Malformed);
+    let (_k, kitchen) = support::kitchen();
+    let brain = support::brain(&support::llm_config(&fake));
+    assert!(!format!("{brain:?}").contains(KEY));
+    let (result, _) = turn(
+        brain,
+        kitchen,
+        ContextState::new(ContextPolicy::default()),
+        "hello",
+    )
+    .await;
+    assert!(matches!(result, TurnResult::Done { .. }), "{result:?}");
+    drop(guard); // flushes the log
+    let mut log = String::new();
+    for entry in std::fs::read_dir(logs.path()).unwrap() {
+        log.push_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap());
+    }
+    assert!(
+        log.contains("model request") && log.contains("retrying") && log.contains("repair"),
+        "debug lines were written:\n{log}"
+    );
+    assert!(
+        !log.contains(KEY) && !log.contains("Bearer"),
+        "the key leaked into the log:\n{log}"
+    );
+    let requests = fake.requests();
+    assert!(requests.len() >= 6, "{}", requests.len());
+    for r in &requests {
+        assert!(!r.raw.contains(KEY), "the key is in a body");
+        for (name, value) in &r.headers {
+            if name == "authorization" {
+                assert_eq!(value, &format!("Bearer {KEY}"));
+            } else {
+                assert!(!value.contains(KEY), "the key is in header {name}");
+            }
+        }
+    }
+}
