@@ -34,6 +34,12 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("inspect_prev", "pane:[, alt+left"),
     ("inspect_next", "pane:], alt+right"),
     ("toggle_diff", "pane:d, alt+d"),
+    ("timeline", "pane:t, alt+t"),
+    ("move_left", "pane:left, pane:h"),
+    ("move_right", "pane:right, pane:l"),
+    ("filter", "pane:f"),
+    ("search", "pane:/"),
+    ("select", "pane:enter"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

@@ -18,6 +18,7 @@ pub mod policy;
 pub mod registry;
 pub mod snapshot;
 pub mod state;
+pub mod timeline;
 pub mod why;
 
 pub use active::{Cause, EntityState, classify};

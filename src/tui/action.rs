@@ -38,6 +38,17 @@ pub enum Action {
     InspectNext,
     /// Show the turn's diff in place of the Entities panel (again: back).
     ToggleDiff,
+    /// The entity timeline: every entity's state at every turn.
+    Timeline,
+    /// Move a cursor left / right (the timeline's cell, a value).
+    MoveLeft,
+    MoveRight,
+    /// The timeline: show the next entity type only (then all again).
+    Filter,
+    /// Search: the chat, or the timeline's text filter.
+    Search,
+    /// Open, fold or pick the item under the cursor.
+    Select,
 }
 
 impl Action {
@@ -64,6 +75,12 @@ impl Action {
         Action::InspectPrev,
         Action::InspectNext,
         Action::ToggleDiff,
+        Action::Timeline,
+        Action::MoveLeft,
+        Action::MoveRight,
+        Action::Filter,
+        Action::Search,
+        Action::Select,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -90,6 +107,12 @@ impl Action {
             Action::InspectPrev => "inspect_prev",
             Action::InspectNext => "inspect_next",
             Action::ToggleDiff => "toggle_diff",
+            Action::Timeline => "timeline",
+            Action::MoveLeft => "move_left",
+            Action::MoveRight => "move_right",
+            Action::Filter => "filter",
+            Action::Search => "search",
+            Action::Select => "select",
         }
     }
 
@@ -123,6 +146,14 @@ impl Action {
             Action::ToggleDiff => {
                 "turn diff in place of Entities: what was added, removed, moved, folded — and why"
             }
+            Action::Timeline => {
+                "entity timeline: every entity's state at every turn, and why (full screen)"
+            }
+            Action::MoveLeft => "move left (timeline cell, previous prompt, smaller value)",
+            Action::MoveRight => "move right (timeline cell, next prompt, larger value)",
+            Action::Filter => "timeline: show one entity type, the next, … then all",
+            Action::Search => "search the chat (chat focused) · filter the timeline by text",
+            Action::Select => "open / fold / pick the item under the cursor",
         }
     }
 

@@ -13,8 +13,10 @@ pub mod draw;
 pub mod effect;
 pub mod event;
 pub mod keymap;
+pub mod line_edit;
 pub mod model;
 pub mod theme;
+pub mod timeline;
 pub mod travel;
 pub mod update;
 pub mod view;
@@ -25,5 +27,7 @@ mod harness_tests;
 mod test_records;
 #[cfg(test)]
 mod update_tests;
+#[cfg(test)]
+mod update_timeline_tests;
 #[cfg(test)]
 mod update_travel_tests;

@@ -144,6 +144,8 @@ pub enum Overlay {
         items: Vec<SessionItem>,
         selected: usize,
     },
+    /// The entity timeline, full screen.
+    Timeline(Box<super::timeline::TimelineState>),
 }
 
 /// A row of the session picker.

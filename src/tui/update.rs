@@ -16,6 +16,7 @@ use super::effect::Effect;
 use super::event::Event;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
+use super::timeline;
 use super::travel;
 
 /// Lines scrolled by one arrow key or wheel notch.
@@ -27,7 +28,9 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
     match ev {
         Event::Key(key) => on_key(m, keymap, key),
         Event::Paste(text) => {
-            if m.focus == Pane::Input && m.overlay.is_none() {
+            if let Some(Overlay::Timeline(st)) = &mut m.overlay {
+                timeline::on_paste(st, &text);
+            } else if m.focus == Pane::Input && m.overlay.is_none() {
                 m.input
                     .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
             }
@@ -120,8 +123,10 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         typing: m.focus == Pane::Input && m.overlay.is_none(),
         input_empty: m.input_text().is_empty(),
     };
-    if let Some(overlay) = &m.overlay {
-        return on_overlay_key(m, keymap, key, overlay.clone());
+    match &m.overlay {
+        Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
+        Some(overlay) => return on_overlay_key(m, keymap, key, overlay.clone()),
+        None => {}
     }
     match keymap.action(key, ctx) {
         Some(action) => on_action(m, action),
@@ -144,6 +149,13 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
     );
     match (overlay, action) {
         (_, Some(Action::Quit)) => on_action(m, Action::Quit),
+        (Overlay::Sessions { items, selected }, Some(Action::Select)) => {
+            m.overlay = None;
+            match items.get(selected) {
+                Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
+                _ => Vec::new(),
+            }
+        }
         (Overlay::Sessions { items, selected }, Some(a)) => {
             let last = items.len().saturating_sub(1);
             let selected = match a {
@@ -158,16 +170,7 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
             m.overlay = Some(Overlay::Sessions { items, selected });
             Vec::new()
         }
-        (Overlay::Sessions { items, selected }, None)
-            if key.code == crossterm::event::KeyCode::Enter =>
-        {
-            m.overlay = None;
-            match items.get(selected) {
-                Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
-                _ => Vec::new(),
-            }
-        }
-        (Overlay::Help { .. }, Some(Action::Cancel | Action::Help)) => {
+        (Overlay::Help { .. }, Some(Action::Cancel | Action::Help | Action::Select)) => {
             m.overlay = None;
             Vec::new()
         }
@@ -185,15 +188,6 @@ fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overla
             m.overlay = Some(Overlay::Help {
                 scroll: scroll.min(64),
             });
-            Vec::new()
-        }
-        (Overlay::Help { .. }, None)
-            if matches!(
-                key.code,
-                crossterm::event::KeyCode::Char('q') | crossterm::event::KeyCode::Enter
-            ) =>
-        {
-            m.overlay = None;
             Vec::new()
         }
         _ => Vec::new(),
@@ -255,6 +249,10 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         }
         Action::InspectPrev => travel::step(m, true),
         Action::InspectNext => travel::step(m, false),
+        Action::Timeline => timeline::toggle(m),
+        // Cursor moves and picks of the full-screen views; nothing on panels.
+        Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Search | Action::Select => {
+        }
         Action::ToggleDiff => {
             m.show_diff = !m.show_diff;
             m.entities_scroll = Default::default();

@@ -20,6 +20,7 @@ mod pipeline_bar;
 mod sessions;
 mod tabs;
 mod text;
+pub mod timeline;
 mod title;
 mod too_small;
 
@@ -35,6 +36,8 @@ mod tests_panels;
 mod tests_seed;
 #[cfg(test)]
 mod tests_support;
+#[cfg(test)]
+mod tests_timeline;
 #[cfg(test)]
 mod tests_travel;
 
@@ -105,6 +108,7 @@ impl KeyHelp {
             panel(Action::InspectPrev, "back"),
             panel(Action::InspectNext, "next"),
             panel(Action::ToggleDiff, "diff"),
+            panel(Action::Timeline, "timeline"),
             hint(Action::Cancel, "live"),
             hint(Action::FocusNext, "focus"),
             hint(Action::Help, "help"),
@@ -268,6 +272,20 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
                 theme,
             };
             frame.render_widget(picker, area);
+        }
+        Some(Overlay::Timeline(state)) => {
+            let keys_line = format!(
+                "{} type · {} text · {} show the turn",
+                keys.key(Action::Filter),
+                keys.key(Action::Search),
+                keys.key(Action::Select)
+            );
+            let view = timeline::TimelineView {
+                state,
+                theme,
+                keys_line: &keys_line,
+            };
+            frame.render_widget(view, area);
         }
     }
 }

@@ -1,0 +1,240 @@
+//! The entity timeline's state and transitions: opening it over the stored
+//! turns, the cell cursor, the type and text filters, and the `why` of the
+//! selected cell.
+//!
+//! Pure, like `update`: the grid is computed once on opening (by
+//! `context::timeline::build`) and shared; each key changes the cursor or
+//! the filters, and recomputes the one `why` text the view shows.
+
+use std::sync::Arc;
+
+use crossterm::event::KeyEvent;
+use ratatui::layout::Rect;
+
+use crate::context::EntitiesView;
+use crate::context::timeline::{Timeline, TimelineRow, build, why_at};
+
+use super::action::Action;
+use super::effect::Effect;
+use super::keymap::{KeyContext, Keymap};
+use super::line_edit::LineEdit;
+use super::model::{Level, Model, Overlay};
+use super::travel;
+use super::view::timeline::Geometry;
+
+/// The timeline screen's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineState {
+    pub grid: Arc<Timeline>,
+    /// The transcript index of each column.
+    pub records: Vec<usize>,
+    /// The entity types present, for the type filter.
+    pub types: Vec<String>,
+    /// Index in `types`; `None` shows every type.
+    pub type_index: Option<usize>,
+    /// The text filter (ref or label).
+    pub text: LineEdit,
+    /// The text filter is being typed.
+    pub editing: bool,
+    /// The rows shown after the filters (indices into `grid.rows`).
+    pub shown: Vec<usize>,
+    /// The cursor: a position in `shown`, and a column.
+    pub row: usize,
+    pub col: usize,
+    /// The first row and column in view.
+    pub row_offset: usize,
+    pub col_offset: usize,
+    /// `why` of the cell under the cursor.
+    pub why: String,
+}
+
+impl TimelineState {
+    /// The type filter in effect.
+    pub fn type_filter(&self) -> Option<&str> {
+        self.type_index
+            .and_then(|i| self.types.get(i))
+            .map(String::as_str)
+    }
+
+    /// The entity, turn and state under the cursor.
+    pub fn selected(&self) -> Option<(&TimelineRow, u32, Option<crate::context::EntityState>)> {
+        let row = *self.shown.get(self.row)?;
+        let turn = *self.grid.turns.get(self.col)?;
+        Some((&self.grid.rows[row], turn, self.grid.cell(row, self.col)))
+    }
+}
+
+/// The stored turns' entities, oldest first, with their transcript indices.
+fn columns(m: &Model) -> (Vec<usize>, Vec<(u32, &EntitiesView)>) {
+    let records = travel::stored_turns(&m.session);
+    let cols = records
+        .iter()
+        .map(|&i| {
+            (
+                m.session.transcript[i].turn,
+                &m.session.transcript[i].entities,
+            )
+        })
+        .collect();
+    (records, cols)
+}
+
+/// Opens the timeline (or closes it when open).
+pub fn toggle(m: &mut Model) {
+    if matches!(m.overlay, Some(Overlay::Timeline(_))) {
+        m.overlay = None;
+        return;
+    }
+    let (records, cols) = columns(m);
+    if cols.is_empty() {
+        m.status = Some((
+            Level::Info,
+            "no turns yet — the timeline fills as you chat".into(),
+        ));
+        return;
+    }
+    let grid = build(&cols);
+    let col = m
+        .inspect
+        .as_ref()
+        .and_then(|i| records.iter().position(|r| *r == i.index))
+        .unwrap_or(records.len() - 1);
+    let mut st = TimelineState {
+        types: grid.types(),
+        shown: (0..grid.rows.len()).collect(),
+        grid: Arc::new(grid),
+        records,
+        type_index: None,
+        text: LineEdit::default(),
+        editing: false,
+        row: 0,
+        col,
+        row_offset: 0,
+        col_offset: 0,
+        why: String::new(),
+    };
+    settle(m, &mut st);
+    m.overlay = Some(Overlay::Timeline(Box::new(st)));
+}
+
+/// A key while the timeline is open.
+pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
+    let Some(Overlay::Timeline(mut st)) = m.overlay.take() else {
+        return Vec::new();
+    };
+    let ctx = KeyContext {
+        typing: st.editing,
+        input_empty: false,
+    };
+    let action = keymap.action(key, ctx);
+    if st.editing {
+        match action {
+            Some(Action::Submit) => st.editing = false,
+            Some(Action::Cancel) => {
+                st.editing = false;
+                st.text = LineEdit::default();
+                refilter(&mut st);
+            }
+            Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+            _ => {
+                if st.text.input(key) {
+                    refilter(&mut st);
+                }
+            }
+        }
+        settle(m, &mut st);
+        m.overlay = Some(Overlay::Timeline(st));
+        return Vec::new();
+    }
+    let page = Geometry::of(screen(m)).rows.max(1);
+    let last_row = st.shown.len().saturating_sub(1);
+    let last_col = st.grid.turns.len().saturating_sub(1);
+    match action {
+        Some(Action::Cancel | Action::Timeline) => return Vec::new(),
+        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        Some(Action::ScrollUp) => st.row = st.row.saturating_sub(1),
+        Some(Action::ScrollDown) => st.row = (st.row + 1).min(last_row),
+        Some(Action::PageUp) => st.row = st.row.saturating_sub(page),
+        Some(Action::PageDown) => st.row = (st.row + page).min(last_row),
+        Some(Action::ScrollTop) => st.row = 0,
+        Some(Action::ScrollBottom) => st.row = last_row,
+        Some(Action::MoveLeft | Action::InspectPrev) => st.col = st.col.saturating_sub(1),
+        Some(Action::MoveRight | Action::InspectNext) => st.col = (st.col + 1).min(last_col),
+        Some(Action::Filter) => {
+            st.type_index = match st.type_index {
+                None if !st.types.is_empty() => Some(0),
+                Some(i) if i + 1 < st.types.len() => Some(i + 1),
+                _ => None,
+            };
+            refilter(&mut st);
+        }
+        Some(Action::Search) => st.editing = true,
+        Some(Action::Select) => {
+            let index = st.records.get(st.col).copied();
+            m.inspect = index.and_then(|i| travel::inspected(&m.session, i));
+            m.status = Some((Level::Info, "the panels show the turn you picked".into()));
+            return Vec::new();
+        }
+        _ => {}
+    }
+    settle(m, &mut st);
+    m.overlay = Some(Overlay::Timeline(st));
+    Vec::new()
+}
+
+/// Text typed or pasted into the filter while it is being edited.
+pub fn on_paste(st: &mut TimelineState, text: &str) {
+    if st.editing {
+        st.text.paste(text);
+        refilter(st);
+    }
+}
+
+/// Recomputes the rows shown after a filter change, keeping the cursor's
+/// entity when it is still shown.
+fn refilter(st: &mut TimelineState) {
+    let current = st.shown.get(st.row).copied();
+    st.shown = st.grid.filter(st.type_filter(), st.text.text());
+    st.row = current
+        .and_then(|r| st.shown.iter().position(|s| *s == r))
+        .unwrap_or(0);
+    st.row_offset = 0;
+}
+
+/// The whole screen, as the timeline is drawn over it.
+fn screen(m: &Model) -> Rect {
+    Rect::new(0, 0, m.size.0, m.size.1)
+}
+
+/// Clamps the cursor, scrolls it into view, and explains its cell.
+fn settle(m: &Model, st: &mut TimelineState) {
+    let g = Geometry::of(screen(m));
+    st.row = st.row.min(st.shown.len().saturating_sub(1));
+    st.col = st.col.min(st.grid.turns.len().saturating_sub(1));
+    st.row_offset = in_view(st.row, st.row_offset, g.rows);
+    st.col_offset = in_view(st.col, st.col_offset, g.cols);
+    let transcript = &m.session.transcript;
+    st.why = match st.shown.get(st.row) {
+        Some(&row) => {
+            let cols: Vec<(u32, &EntitiesView)> = st
+                .records
+                .iter()
+                .filter_map(|&i| transcript.get(i).map(|r| (r.turn, &r.entities)))
+                .collect();
+            why_at(&cols, st.col, &st.grid.rows[row].r#ref)
+        }
+        None => String::new(),
+    };
+}
+
+/// The first position in view so that `cursor` is visible in `visible` slots.
+fn in_view(cursor: usize, offset: usize, visible: usize) -> usize {
+    let visible = visible.max(1);
+    if cursor < offset {
+        cursor
+    } else if cursor >= offset + visible {
+        cursor + 1 - visible
+    } else {
+        offset
+    }
+}
