@@ -8,6 +8,7 @@
 //! the work. Errors are printed here, once, as one line plus cause lines.
 
 mod args;
+mod doctor;
 mod kitchen;
 mod open;
 mod run;
@@ -169,7 +170,7 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
             tui::run(&startup, &SessionChoice::default(), Some(args), &env)?
         }
         Some(Command::Kitchen(cmd)) => kitchen::run(cmd, paths, config)?,
-        Some(Command::Doctor) => not_built("doctor", "the LLM backend"),
+        Some(Command::Doctor) => doctor::run(&startup, &env)?,
     };
     tracing::info!(?outcome, "alfred finished");
     // Dropping the startup flushes the log.

@@ -3,6 +3,7 @@
 //! strict-mode model would write them, and the strict-mode rules a real
 //! server would enforce on the schema it is sent.
 
+use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 
 /// A pipeline node, as the fake tells them apart.
@@ -254,4 +255,41 @@ pub fn stream_events(model: &str, text: &str, prompt_tokens: u64, truncated: boo
 /// An OpenAI-style error body.
 pub fn error_body(message: &str, kind: &str, param: Option<&str>) -> Value {
     json!({"error": {"message": message, "type": kind, "param": param, "code": Value::Null}})
+}
+
+/// What a strict server refuses before looking at the content.
+pub fn invalid(body: &Value, reject_json_schema: bool) -> Option<(StatusCode, String)> {
+    let bad = |m: &str| Some((StatusCode::BAD_REQUEST, m.to_string()));
+    if !body["model"].as_str().is_some_and(|m| !m.is_empty()) {
+        return bad("you must provide a model parameter");
+    }
+    let Some(messages) = body["messages"].as_array() else {
+        return bad("messages must be an array");
+    };
+    if messages.is_empty()
+        || messages
+            .iter()
+            .any(|m| !m["role"].is_string() || !m["content"].is_string())
+    {
+        return bad("messages must be a non-empty array of {role, content}");
+    }
+    let format = &body["response_format"];
+    if format["type"] == "json_schema" {
+        if reject_json_schema {
+            return bad("response_format type json_schema is not supported by this server");
+        }
+        let js = &format["json_schema"];
+        if js["strict"] != json!(true) || !js["name"].is_string() {
+            return bad("json_schema must be named and strict");
+        }
+        let problems = strict_problems(&js["schema"]);
+        if !problems.is_empty() {
+            let name = js["name"].as_str().unwrap_or("");
+            return bad(&format!(
+                "Invalid schema for response_format '{name}': {}",
+                problems.join("; ")
+            ));
+        }
+    }
+    None
 }

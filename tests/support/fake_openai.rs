@@ -29,7 +29,7 @@ use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 pub use super::fake_answers::Node;
-use super::fake_answers::{completion, conform, error_body, stream_events, strict_problems};
+use super::fake_answers::{completion, conform, error_body, invalid, stream_events};
 
 /// A fault injected into one request (or every request).
 #[derive(Debug, Clone, PartialEq)]
@@ -103,6 +103,7 @@ struct Script {
 struct Shared {
     script: Mutex<Script>,
     reject_json_schema: AtomicBool,
+    hide_models: AtomicBool,
     disconnects: AtomicUsize,
     models: Vec<String>,
 }
@@ -134,6 +135,7 @@ impl FakeOpenAi {
         let shared = Arc::new(Shared {
             script: Mutex::new(Script::default()),
             reject_json_schema: AtomicBool::new(false),
+            hide_models: AtomicBool::new(false),
             disconnects: AtomicUsize::new(0),
             models: vec!["gpt-4.1".into(), "gpt-4.1-mini".into()],
         });
@@ -223,6 +225,11 @@ impl FakeOpenAi {
         self.shared.reject_json_schema.store(true, Ordering::SeqCst);
     }
 
+    /// Answers 404 to `GET /v1/models`, as some servers do.
+    pub fn hide_models(&self) {
+        self.shared.hide_models.store(true, Ordering::SeqCst);
+    }
+
     /// Every request so far, in arrival order.
     pub fn requests(&self) -> Vec<Recorded> {
         self.script().requests.clone()
@@ -260,6 +267,9 @@ impl Drop for FakeOpenAi {
 }
 
 async fn models(State(shared): State<Arc<Shared>>) -> Response {
+    if shared.hide_models.load(Ordering::SeqCst) {
+        return error(StatusCode::NOT_FOUND, "no such route");
+    }
     let data: Vec<Value> = shared
         .models
         .iter()
@@ -274,43 +284,6 @@ fn error(status: StatusCode, message: &str) -> Response {
         axum::Json(error_body(message, "invalid_request_error", None)),
     )
         .into_response()
-}
-
-/// What a strict server refuses before looking at the content.
-fn invalid(body: &Value, reject_json_schema: bool) -> Option<(StatusCode, String)> {
-    let bad = |m: &str| Some((StatusCode::BAD_REQUEST, m.to_string()));
-    if !body["model"].as_str().is_some_and(|m| !m.is_empty()) {
-        return bad("you must provide a model parameter");
-    }
-    let Some(messages) = body["messages"].as_array() else {
-        return bad("messages must be an array");
-    };
-    if messages.is_empty()
-        || messages
-            .iter()
-            .any(|m| !m["role"].is_string() || !m["content"].is_string())
-    {
-        return bad("messages must be a non-empty array of {role, content}");
-    }
-    let format = &body["response_format"];
-    if format["type"] == "json_schema" {
-        if reject_json_schema {
-            return bad("response_format type json_schema is not supported by this server");
-        }
-        let js = &format["json_schema"];
-        if js["strict"] != json!(true) || !js["name"].is_string() {
-            return bad("json_schema must be named and strict");
-        }
-        let problems = strict_problems(&js["schema"]);
-        if !problems.is_empty() {
-            let name = js["name"].as_str().unwrap_or("");
-            return bad(&format!(
-                "Invalid schema for response_format '{name}': {}",
-                problems.join("; ")
-            ));
-        }
-    }
-    None
 }
 
 async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes) -> Response {

@@ -1,0 +1,244 @@
+//! `alfred doctor`: is everything alfred needs in place? One line per check,
+//! each `ok` with what was found or `FIX` with what to do; exit 0 when every
+//! check is ok, 1 otherwise.
+//!
+//! Checks the config file, that the data folder is writable, the kitchen
+//! store (schema version, row counts), the sessions folder, and the LLM
+//! backend in effect — for the OpenAI-compatible one, whether its key
+//! variable is set and whether the endpoint answers (with its latency and
+//! the models it lists). Never prints the key.
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::brain::llm::{self, EndpointCheck};
+use crate::config::{Backend, Config, LlmConfig};
+use crate::context::Table;
+use crate::kitchen::Kitchen;
+use crate::session::LlmSettings;
+
+use super::open::store;
+use super::{CliError, Outcome, Startup};
+
+/// One line of the report.
+struct Check {
+    what: &'static str,
+    /// `Ok(what was found)` or `Err(what to do)`.
+    result: Result<String, String>,
+}
+
+impl Check {
+    fn new(what: &'static str, result: Result<String, String>) -> Self {
+        Self { what, result }
+    }
+}
+
+/// Runs every check and prints the report on stdout.
+pub fn run(startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<Outcome, CliError> {
+    let paths = &startup.paths;
+    let mut checks = vec![
+        check_config(&paths.config_file),
+        check_writable(&paths.data_dir),
+        check_kitchen(&paths.kitchen_db),
+        check_sessions(startup),
+    ];
+    checks.extend(check_llm(&startup.config, env));
+    let mut out = std::io::stdout().lock();
+    for c in &checks {
+        let (mark, text) = match &c.result {
+            Ok(found) => ("ok", found),
+            Err(fix) => ("FIX", fix),
+        };
+        let _ = writeln!(out, "{mark:<4} {:<9} {text}", c.what);
+    }
+    let failed = checks.iter().filter(|c| c.result.is_err()).count();
+    tracing::info!(checks = checks.len(), failed, "doctor finished");
+    Ok(if failed == 0 {
+        Outcome::Done
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// The config was loaded before doctor ran (a bad one stops alfred first).
+fn check_config(file: &Path) -> Check {
+    let found = if file.is_file() {
+        format!("{} is valid", file.display())
+    } else {
+        format!("no file at {}; using the defaults", file.display())
+    };
+    Check::new("config", Ok(found))
+}
+
+fn check_writable(dir: &Path) -> Check {
+    let probe = dir.join(format!(".doctor-{}", std::process::id()));
+    let result = std::fs::write(&probe, b"ok")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map(|()| format!("{} is writable", dir.display()))
+        .map_err(|e| {
+            format!(
+                "cannot write in {} ({e}); fix its permissions or choose another folder with \
+                 --data-dir or ALFRED_HOME",
+                dir.display()
+            )
+        });
+    Check::new("data", result)
+}
+
+fn check_kitchen(db: &Path) -> Check {
+    if !db.exists() {
+        return Check::new(
+            "kitchen",
+            Ok(format!(
+                "{} does not exist yet; the first run creates it with the sample kitchen",
+                db.display()
+            )),
+        );
+    }
+    let result = Kitchen::open(db)
+        .and_then(|k| k.stats())
+        .map(|s| {
+            let counts = [
+                (Table::Recipes, "recipes"),
+                (Table::Inventory, "inventory items"),
+                (Table::MealPlans, "meal-plan slots"),
+                (Table::ShoppingList, "shopping items"),
+                (Table::Tasks, "tasks"),
+            ]
+            .iter()
+            .map(|(t, noun)| format!("{} {noun}", s.rows(*t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+            format!(
+                "{} opens (schema v{}): {counts}",
+                db.display(),
+                s.schema_version
+            )
+        })
+        .map_err(|e| {
+            format!(
+                "{} cannot be opened ({e}); move it aside and run `alfred kitchen reset` to \
+                 start from the sample kitchen",
+                db.display()
+            )
+        });
+    Check::new("kitchen", result)
+}
+
+fn check_sessions(startup: &Startup) -> Check {
+    let dir = &startup.paths.sessions_dir;
+    let report = store(&startup.paths).list();
+    let n = report.sessions.len();
+    let result = match report.problems.first() {
+        None => Ok(format!("{}: {n} session{}", dir.display(), plural(n))),
+        Some(first) => Err(format!(
+            "{}: {n} session{} listed, {} file{} could not be read (first: {first}); \
+             look at or delete the files named",
+            dir.display(),
+            plural(n),
+            report.problems.len(),
+            plural(report.problems.len())
+        )),
+    };
+    Check::new("sessions", result)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// The backend in effect and, for the OpenAI-compatible one, its key and
+/// endpoint.
+fn check_llm(config: &Config, env: &impl Fn(&str) -> Option<String>) -> Vec<Check> {
+    let llm = &config.llm;
+    if config.resolved_backend(env) != Backend::OpenAi {
+        let why = if llm.backend == Backend::Auto {
+            format!(" (set {} to use a model)", llm.api_key_env)
+        } else {
+            String::new()
+        };
+        return vec![Check::new(
+            "llm",
+            Ok(format!("offline brain — no network needed{why}")),
+        )];
+    }
+    let server = format!(
+        "OpenAI-compatible server at {}",
+        LlmSettings::new("openai", None, &llm.base_url).base_url
+    );
+    let var = &llm.api_key_env;
+    let key = env(var)
+        .map(|k| k.trim().to_string())
+        .filter(|k| !k.is_empty());
+    let Some(key) = key else {
+        return vec![
+            Check::new("llm", Ok(server)),
+            Check::new(
+                "key",
+                Err(format!(
+                    "{var} is not set: export {var}=<your key> (a local server such as Ollama \
+                     accepts any non-empty value), or run with --llm offline"
+                )),
+            ),
+        ];
+    };
+    let mut checks = vec![
+        Check::new("llm", Ok(server)),
+        Check::new("key", Ok(format!("{var} is set (not shown)"))),
+    ];
+    checks.extend(check_endpoint(llm, key));
+    checks
+}
+
+/// Asks the endpoint (on a runtime of its own: doctor is not async).
+fn check_endpoint(llm: &LlmConfig, key: String) -> Vec<Check> {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            return vec![Check::new(
+                "endpoint",
+                Err(format!(
+                    "cannot start the async runtime to ask the server: {e}"
+                )),
+            )];
+        }
+    };
+    match runtime.block_on(llm::check_endpoint(llm, Some(key))) {
+        Ok(found) => vec![
+            Check::new("endpoint", Ok(describe(&found))),
+            check_models(llm, &found),
+        ],
+        Err(sentence) => vec![Check::new("endpoint", Err(sentence))],
+    }
+}
+
+fn describe(found: &EndpointCheck) -> String {
+    let listed = found
+        .listed
+        .as_ref()
+        .map(|l| format!("; it lists {} model{}", l.len(), plural(l.len())))
+        .unwrap_or_default();
+    format!(
+        "answered {} in {} ms{listed}",
+        found.asked,
+        found.latency.as_millis()
+    )
+}
+
+fn check_models(llm: &LlmConfig, found: &EndpointCheck) -> Check {
+    let missing = found.missing(llm);
+    let result = match (&found.listed, missing.is_empty()) {
+        (None, _) => Ok("the server does not list its models; the completion above worked".into()),
+        (Some(_), true) => Ok("every configured model is listed".to_string()),
+        (Some(_), false) => Err(format!(
+            "not listed by the server: {}; pull or deploy them (e.g. `ollama pull {}`), or set \
+             [llm.models] / --model to one it lists",
+            missing.join(", "),
+            missing[0]
+        )),
+    };
+    Check::new("models", result)
+}
