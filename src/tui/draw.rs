@@ -7,7 +7,7 @@ use ratatui::Frame;
 use super::chat::{ChatLayoutCache, ChatPane, render_chat, render_input};
 use super::commands::COMMANDS;
 use super::keymap::Keymap;
-use super::model::{Model, Pane};
+use super::model::{Model, Overlay, Pane};
 use super::view::{self, KeyHelp};
 
 /// Render-side memo state, owned by the app loop.
@@ -30,6 +30,11 @@ pub fn draw(
     keymap: &Keymap,
     caches: &mut Caches,
 ) -> Option<ChatExtent> {
+    if model.overlay.as_ref().is_some_and(Overlay::is_full_screen) {
+        // Nothing under a full-screen view shows: draw only the view.
+        view::render_overlay(frame, model, &key_help(keymap));
+        return None;
+    }
     let layout = view::layout(frame.area(), model);
     let mut extent = None;
     if let Some(area) = layout.chat() {

@@ -148,6 +148,14 @@ pub enum Overlay {
     Timeline(Box<super::timeline::TimelineState>),
 }
 
+impl Overlay {
+    /// True for the views that cover the whole screen (the timeline, the
+    /// prompt inspector): nothing under them needs drawing.
+    pub fn is_full_screen(&self) -> bool {
+        matches!(self, Overlay::Timeline(_))
+    }
+}
+
 /// A row of the session picker.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SessionItem {
