@@ -5,6 +5,7 @@
 
 pub mod fake_answers;
 pub mod fake_openai;
+pub mod meal_planning;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
