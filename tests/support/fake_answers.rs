@@ -260,7 +260,7 @@ pub fn error_body(message: &str, kind: &str, param: Option<&str>) -> Value {
 /// What a strict server refuses before looking at the content.
 pub fn invalid(body: &Value, reject_json_schema: bool) -> Option<(StatusCode, String)> {
     let bad = |m: &str| Some((StatusCode::BAD_REQUEST, m.to_string()));
-    if !body["model"].as_str().is_some_and(|m| !m.is_empty()) {
+    if body["model"].as_str().is_none_or(|m| m.is_empty()) {
         return bad("you must provide a model parameter");
     }
     let Some(messages) = body["messages"].as_array() else {
