@@ -20,8 +20,8 @@ use super::retry::RetryPolicy;
 pub enum LlmSetupError {
     /// The key cannot go into an HTTP header.
     #[error(
-        "the API key in {var} contains a line break or another control character; \
-         put the key on one line (spaces around it are trimmed)"
+        "the API key in {var} contains a line break or another character that cannot go \
+         in an HTTP header; put the key on one line (spaces around it are trimmed)"
     )]
     BadKey { var: String },
     /// The base URL does not parse or has no host.

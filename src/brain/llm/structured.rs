@@ -212,7 +212,9 @@ fn decided<T>(value: T, usage: Usage) -> Decided<T> {
     }
 }
 
-/// A 400/422 that blames the response format: no `json_schema` here.
+/// A 400/422 that blames the response format: no `json_schema` here. A
+/// server that rejects *our schema* ("Invalid schema for response_format")
+/// supports the feature, so that error is reported, not worked around.
 fn refuses_json_schema(f: &CallFailure) -> bool {
     match &f.failure {
         Failure::Status {
@@ -221,6 +223,7 @@ fn refuses_json_schema(f: &CallFailure) -> bool {
             let m = message.to_lowercase();
             (*status == StatusCode::BAD_REQUEST || *status == StatusCode::UNPROCESSABLE_ENTITY)
                 && (m.contains("response_format") || m.contains("json_schema"))
+                && !m.contains("invalid schema")
         }
         _ => false,
     }
@@ -269,6 +272,34 @@ mod tests {
             e.contains("compress_output schema (missing field `summary`"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn only_a_refused_response_format_switches_to_json_object() {
+        let f = |status: u16, message: &str| CallFailure {
+            failure: Failure::Status {
+                status: StatusCode::from_u16(status).unwrap(),
+                message: message.into(),
+                code: None,
+                retry_after: None,
+            },
+            retries: 0,
+            elapsed: std::time::Duration::ZERO,
+        };
+        assert!(refuses_json_schema(&f(
+            400,
+            "response_format type json_schema is not supported"
+        )));
+        assert!(refuses_json_schema(&f(
+            422,
+            "Unknown value 'json_schema' for response_format.type"
+        )));
+        assert!(!refuses_json_schema(&f(
+            400,
+            "Invalid schema for response_format 'x': oneOf"
+        )));
+        assert!(!refuses_json_schema(&f(400, "model not found")));
+        assert!(!refuses_json_schema(&f(500, "response_format crashed us")));
     }
 
     #[test]
