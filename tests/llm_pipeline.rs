@@ -11,6 +11,7 @@ mod support;
 use std::sync::Arc;
 
 use alfred::brain::offline::OfflineBrain;
+use alfred::context::snapshot::{EntitiesView, EntityView};
 use alfred::context::{ContextPolicy, ContextState};
 use alfred::pipeline::{PipelineEvent, TurnResult, UsageSource};
 use alfred::scenario::{check, parse_script};
@@ -60,9 +61,11 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
             panic!("{message}: the offline turn failed");
         };
         assert_eq!(
-            record.entities, offline.entities,
+            layers(&record.entities),
+            layers(&offline.entities),
             "{message}: the layers differ from the offline brain's"
         );
+        assert_eq!(record.entities, offline.entities, "{message}");
         assert_eq!(record.decision, offline.decision, "{message}");
         // The reply streamed in pieces that make up the whole.
         let chunks: Vec<&str> = events
@@ -119,6 +122,28 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
         "turn 3 analyzed what turn 2 read"
     );
     check_requests(&requests);
+}
+
+/// The entity layer in one line per state: refs with their reasons.
+fn layers(e: &EntitiesView) -> Vec<String> {
+    let line = |state: &str, views: &[EntityView]| {
+        let refs: Vec<String> = views
+            .iter()
+            .map(|v| match &v.reason {
+                Some(r) => format!("{} ({r})", v.r#ref),
+                None => v.r#ref.clone(),
+            })
+            .collect();
+        format!("{state}: {}", refs.join(", "))
+    };
+    vec![
+        line("recent", &e.recent),
+        line("retained", &e.retained),
+        line("pending", &e.pending),
+        line("excluded", &e.excluded),
+        line("background", &e.background),
+        format!("dropped: {}", e.dropped.join(", ")),
+    ]
 }
 
 /// What every request must look like.
