@@ -49,23 +49,22 @@ pub use schema::StrictSchema;
 pub use setup::{LlmSetupError, install_crypto_provider};
 pub use wire::CompressOutput;
 
-use schema::StrictSchema as Schema;
 use setup::Endpoint;
 use structured::Ask;
 
 /// The strict schema of each structured node, built once.
 #[derive(Debug)]
 struct Schemas {
-    understand: Schema,
-    think: Schema,
-    act: Schema,
-    summarize: Schema,
-    compress: Schema,
+    understand: StrictSchema,
+    think: StrictSchema,
+    act: StrictSchema,
+    summarize: StrictSchema,
+    compress: StrictSchema,
 }
 
 impl Schemas {
     fn new() -> Self {
-        let mut think = Schema::of::<ThinkOutput>("think_output");
+        let mut think = StrictSchema::of::<ThinkOutput>("think_output");
         // The type says "a string"; the server can enforce the real list.
         think.schema["properties"]["steps"]["items"]["properties"]["subdomain"] = serde_json::json!({
             "type": "string",
@@ -73,11 +72,11 @@ impl Schemas {
             "description": "The part of the kitchen the step works in.",
         });
         Self {
-            understand: Schema::of::<UnderstandOutput>("understand_output"),
+            understand: StrictSchema::of::<UnderstandOutput>("understand_output"),
             think,
-            act: Schema::of::<ActAction>("act_action"),
-            summarize: Schema::of::<SummarizeOutput>("summarize_output"),
-            compress: Schema::of::<CompressOutput>("compress_output"),
+            act: StrictSchema::of::<ActAction>("act_action"),
+            summarize: StrictSchema::of::<SummarizeOutput>("summarize_output"),
+            compress: StrictSchema::of::<CompressOutput>("compress_output"),
         }
     }
 }

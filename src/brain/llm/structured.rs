@@ -174,7 +174,7 @@ impl LlmBrain {
                 let f = CallFailure {
                     failure: Failure::from_reqwest(&e),
                     retries: 0,
-                    elapsed: self.endpoint.timeout,
+                    elapsed: std::time::Duration::ZERO,
                 };
                 brain_error(&f, self.context(model))
             })?;
