@@ -158,7 +158,7 @@ fn timeline_open_500x2000(bencher: Bencher) {
             m.size = model.size;
             m
         })
-        .bench_local_refs(|m| alfred::tui::timeline::toggle(m));
+        .bench_local_refs(alfred::tui::timeline::toggle);
 }
 
 /// A frame with the timeline open (only the visible cells are drawn).

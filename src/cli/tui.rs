@@ -66,6 +66,7 @@ pub fn run(
             Theme::named(config.ui.theme),
         );
         model.demo = demo;
+        model.context_window = config.llm.context_window;
         let deps = AppDeps {
             brain: engine.brain,
             kitchen: engine.kitchen,

@@ -40,6 +40,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("filter", "pane:f"),
     ("search", "pane:/"),
     ("select", "pane:enter"),
+    ("prompts", "pane:p, alt+p"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

@@ -49,6 +49,8 @@ pub enum Action {
     Search,
     /// Open, fold or pick the item under the cursor.
     Select,
+    /// The prompt inspector: what the model was sent at the turn shown.
+    Prompts,
 }
 
 impl Action {
@@ -81,6 +83,7 @@ impl Action {
         Action::Filter,
         Action::Search,
         Action::Select,
+        Action::Prompts,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -113,6 +116,7 @@ impl Action {
             Action::Filter => "filter",
             Action::Search => "search",
             Action::Select => "select",
+            Action::Prompts => "prompts",
         }
     }
 
@@ -154,6 +158,9 @@ impl Action {
             Action::Filter => "timeline: show one entity type, the next, … then all",
             Action::Search => "search the chat (chat focused) · filter the timeline by text",
             Action::Select => "open / fold / pick the item under the cursor",
+            Action::Prompts => {
+                "prompt inspector: every prompt of the turn shown, its sections and tokens, the response"
+            }
         }
     }
 

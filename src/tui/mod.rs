@@ -12,6 +12,7 @@ pub mod commands;
 pub mod draw;
 pub mod effect;
 pub mod event;
+pub mod inspector;
 pub mod keymap;
 pub mod line_edit;
 pub mod model;
@@ -25,6 +26,8 @@ pub mod view;
 mod harness_tests;
 #[cfg(test)]
 mod test_records;
+#[cfg(test)]
+mod update_inspector_tests;
 #[cfg(test)]
 mod update_tests;
 #[cfg(test)]

@@ -146,13 +146,15 @@ pub enum Overlay {
     },
     /// The entity timeline, full screen.
     Timeline(Box<super::timeline::TimelineState>),
+    /// The prompt inspector, full screen.
+    Inspector(super::inspector::InspectorState),
 }
 
 impl Overlay {
     /// True for the views that cover the whole screen (the timeline, the
     /// prompt inspector): nothing under them needs drawing.
     pub fn is_full_screen(&self) -> bool {
-        matches!(self, Overlay::Timeline(_))
+        matches!(self, Overlay::Timeline(_) | Overlay::Inspector(_))
     }
 }
 
@@ -235,6 +237,9 @@ pub struct Model {
     pub demo: Option<Demo>,
     /// Set when the user asked to quit.
     pub quitting: bool,
+    /// The model's context window in tokens (`llm.context_window`), for the
+    /// prompt inspector's totals.
+    pub context_window: u32,
     next_revision: u64,
     next_turn_id: u64,
 }
@@ -281,6 +286,7 @@ impl Model {
             spinner: 0,
             demo: None,
             quitting: false,
+            context_window: 128_000,
             next_revision: 1,
             next_turn_id: 1,
         };

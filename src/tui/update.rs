@@ -14,6 +14,7 @@ use super::action::Action;
 use super::commands;
 use super::effect::Effect;
 use super::event::Event;
+use super::inspector;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
 use super::timeline;
@@ -125,6 +126,7 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     };
     match &m.overlay {
         Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
+        Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
         Some(overlay) => return on_overlay_key(m, keymap, key, overlay.clone()),
         None => {}
     }
@@ -250,6 +252,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::InspectPrev => travel::step(m, true),
         Action::InspectNext => travel::step(m, false),
         Action::Timeline => timeline::toggle(m),
+        Action::Prompts => inspector::toggle(m),
         // Cursor moves and picks of the full-screen views; nothing on panels.
         Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Search | Action::Select => {
         }

@@ -14,6 +14,7 @@ mod entity_rows;
 mod help;
 mod hints;
 mod history;
+pub mod inspector;
 mod layout;
 mod narrative;
 mod pipeline_bar;
@@ -28,6 +29,8 @@ mod too_small;
 mod tests_bars;
 #[cfg(test)]
 mod tests_diff;
+#[cfg(test)]
+mod tests_inspector;
 #[cfg(test)]
 mod tests_layout;
 #[cfg(test)]
@@ -88,9 +91,16 @@ pub struct KeyHelp {
 }
 
 impl KeyHelp {
-    /// The key named for `action`, or "?" when it has none.
+    /// The key named for `action`, or "?" when it has none. Arrow keys
+    /// are named by their arrows ("↑").
     pub fn key(&self, action: Action) -> &str {
-        self.keys.get(&action).map_or("?", String::as_str)
+        match self.keys.get(&action).map_or("?", String::as_str) {
+            "Up" => "↑",
+            "Down" => "↓",
+            "Left" => "←",
+            "Right" => "→",
+            other => other,
+        }
     }
 
     /// The key texts of a keymap (hints, help, markers); no commands.
@@ -109,6 +119,7 @@ impl KeyHelp {
             panel(Action::InspectNext, "next"),
             panel(Action::ToggleDiff, "diff"),
             panel(Action::Timeline, "timeline"),
+            panel(Action::Prompts, "prompts"),
             hint(Action::Cancel, "live"),
             hint(Action::FocusNext, "focus"),
             hint(Action::Help, "help"),
@@ -282,6 +293,32 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
             );
             let view = timeline::TimelineView {
                 state,
+                theme,
+                keys_line: &keys_line,
+            };
+            frame.render_widget(view, area);
+        }
+        Some(Overlay::Inspector(state)) => {
+            let record = model.session.transcript.get(state.index);
+            let offline = record.is_some_and(|r| {
+                r.llm.starts_with("offline") || (r.llm.is_empty() && model.header.llm == "offline")
+            });
+            let keys_line = format!(
+                "{}{} part · {}{} prompt · {} fold · {} {} turn · {} close",
+                keys.key(Action::ScrollUp),
+                keys.key(Action::ScrollDown),
+                keys.key(Action::MoveLeft),
+                keys.key(Action::MoveRight),
+                keys.key(Action::Select),
+                keys.key(Action::InspectPrev),
+                keys.key(Action::InspectNext),
+                keys.key(Action::Cancel),
+            );
+            let view = inspector::InspectorView {
+                state,
+                record,
+                context_window: model.context_window,
+                offline,
                 theme,
                 keys_line: &keys_line,
             };
