@@ -113,7 +113,7 @@ pub struct LlmConfig {
     pub model: Option<String>,
     /// Seconds before one request is abandoned.
     pub timeout_secs: u64,
-    /// Retries of a failed request (429, 5xx, timeouts).
+    /// Retries of a failed request (429, 5xx, refused connections; a timeout is not retried).
     pub max_retries: u32,
     /// Tokens the model accepts in one prompt.
     pub context_window: u32,

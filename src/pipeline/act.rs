@@ -293,7 +293,11 @@ impl<'s> StepRun<'s> {
             entities: Vec::new(),
             stop: None,
             prompts: Vec::new(),
-            usage: Usage::default(),
+            // Reported until a call's tokens had to be estimated.
+            usage: Usage {
+                source: super::brain::UsageSource::Reported,
+                ..Usage::default()
+            },
             finished: false,
         }
     }
