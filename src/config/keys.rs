@@ -41,6 +41,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("search", "pane:/"),
     ("select", "pane:enter"),
     ("prompts", "pane:p, alt+p"),
+    ("what_if", "pane:w, alt+w"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

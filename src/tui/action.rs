@@ -51,6 +51,8 @@ pub enum Action {
     Select,
     /// The prompt inspector: what the model was sent at the turn shown.
     Prompts,
+    /// Policy what-if: try another retention policy, then apply or discard.
+    WhatIf,
 }
 
 impl Action {
@@ -84,6 +86,7 @@ impl Action {
         Action::Search,
         Action::Select,
         Action::Prompts,
+        Action::WhatIf,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -117,6 +120,7 @@ impl Action {
             Action::Search => "search",
             Action::Select => "select",
             Action::Prompts => "prompts",
+            Action::WhatIf => "what_if",
         }
     }
 
@@ -158,6 +162,9 @@ impl Action {
             Action::Filter => "timeline: show one entity type, the next, … then all",
             Action::Search => "search the chat (chat focused) · filter the timeline by text",
             Action::Select => "open / fold / pick the item under the cursor",
+            Action::WhatIf => {
+                "policy what-if: try another window or policy, compare, Enter applies it"
+            }
             Action::Prompts => {
                 "prompt inspector: every prompt of the turn shown, its sections and tokens, the response"
             }

@@ -21,6 +21,7 @@ pub mod timeline;
 pub mod travel;
 pub mod update;
 pub mod view;
+pub mod whatif;
 
 #[cfg(test)]
 mod harness_tests;
@@ -34,3 +35,5 @@ mod update_tests;
 mod update_timeline_tests;
 #[cfg(test)]
 mod update_travel_tests;
+#[cfg(test)]
+mod update_whatif_tests;

@@ -148,6 +148,8 @@ pub enum Overlay {
     Timeline(Box<super::timeline::TimelineState>),
     /// The prompt inspector, full screen.
     Inspector(super::inspector::InspectorState),
+    /// Policy what-if: a small box, the comparison in the Entities panel.
+    WhatIf(Box<super::whatif::WhatIfState>),
 }
 
 impl Overlay {

@@ -19,6 +19,7 @@ use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
 use super::timeline;
 use super::travel;
+use super::whatif;
 
 /// Lines scrolled by one arrow key or wheel notch.
 const STEP: usize = 1;
@@ -127,6 +128,7 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     match &m.overlay {
         Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
         Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
+        Some(Overlay::WhatIf(_)) => return whatif::on_key(m, keymap, key),
         Some(overlay) => return on_overlay_key(m, keymap, key, overlay.clone()),
         None => {}
     }
@@ -253,6 +255,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::InspectNext => travel::step(m, false),
         Action::Timeline => timeline::toggle(m),
         Action::Prompts => inspector::toggle(m),
+        Action::WhatIf => whatif::toggle(m),
         // Cursor moves and picks of the full-screen views; nothing on panels.
         Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Search | Action::Select => {
         }

@@ -24,6 +24,7 @@ mod text;
 pub mod timeline;
 mod title;
 mod too_small;
+mod whatif;
 
 #[cfg(test)]
 mod tests_bars;
@@ -43,6 +44,8 @@ mod tests_support;
 mod tests_timeline;
 #[cfg(test)]
 mod tests_travel;
+#[cfg(test)]
+mod tests_whatif;
 
 use ratatui::Frame;
 
@@ -120,6 +123,7 @@ impl KeyHelp {
             panel(Action::ToggleDiff, "diff"),
             panel(Action::Timeline, "timeline"),
             panel(Action::Prompts, "prompts"),
+            panel(Action::WhatIf, "what-if"),
             hint(Action::Cancel, "live"),
             hint(Action::FocusNext, "focus"),
             hint(Action::Help, "help"),
@@ -192,7 +196,16 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     let snapshot = model.shown_snapshot();
     let stamp = position.map(|(turn, of)| format!(" turn {turn} of {of} · stored "));
     if let Some(area) = m.entities {
-        if model.show_diff {
+        if let Some(Overlay::WhatIf(st)) = &model.overlay {
+            let panel = whatif::WhatIfPanel {
+                state: st,
+                current: &model.session.context.policy,
+                scroll: offset(model.entities_scroll),
+                focused: true,
+                theme,
+            };
+            frame.render_widget(panel, area);
+        } else if model.show_diff {
             let panel = DiffPanel {
                 snapshot,
                 diff: model.shown_diff(),
@@ -298,6 +311,31 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
             };
             frame.render_widget(view, area);
         }
+        Some(Overlay::WhatIf(state)) => {
+            let keys_line = format!(
+                "{}{} choose · {}{} change · {} apply · {} discard",
+                keys.key(Action::ScrollUp),
+                keys.key(Action::ScrollDown),
+                keys.key(Action::MoveLeft),
+                keys.key(Action::MoveRight),
+                keys.key(Action::Select),
+                keys.key(Action::Cancel),
+            );
+            let host = whatif_host(frame.area(), model);
+            let height = whatif::BOX_HEIGHT.min(host.height);
+            let area = Rect {
+                y: host.bottom() - height,
+                height,
+                ..host
+            };
+            let view = whatif::WhatIfBox {
+                state,
+                current: &model.session.context.policy,
+                theme,
+                keys_line: &keys_line,
+            };
+            frame.render_widget(view, area);
+        }
         Some(Overlay::Inspector(state)) => {
             let record = model.session.transcript.get(state.index);
             let offline = record.is_some_and(|r| {
@@ -324,6 +362,15 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
             };
             frame.render_widget(view, area);
         }
+    }
+}
+
+/// Where the what-if box goes: over the bottom of the chat when the chat
+/// is beside the panels, else over the bottom of the screen's main area.
+fn whatif_host(area: Rect, model: &Model) -> Rect {
+    match layout(area, model) {
+        ScreenLayout::Main(m) => m.chat.or(m.entities).unwrap_or(m.title),
+        ScreenLayout::TooSmall { area } => area,
     }
 }
 

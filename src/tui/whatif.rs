@@ -1,0 +1,184 @@
+//! Policy what-if (`w`): change the retention window, full_detail_turns,
+//! narrative_turns and the policy kind at run time, see the active set of
+//! the turn shown under the new policy beside the current one, then apply
+//! it to the session's context (the next turn uses it) or discard it.
+//!
+//! Pure, like `update`: both sides are computed with `snapshot_at` on the
+//! live `ContextState` — the current policy and a copy under the draft — and
+//! compared with `diff`, once per change, not per frame.
+
+use crossterm::event::KeyEvent;
+
+use crate::context::{ContextDiff, ContextPolicy, ContextSnapshot, PolicyKind, diff, snapshot_at};
+
+use super::action::Action;
+use super::effect::Effect;
+use super::keymap::{KeyContext, Keymap};
+use super::model::{Level, Model, Overlay, Pane};
+
+/// The knobs the overlay changes, in display order.
+pub const FIELDS: [&str; 4] = [
+    "policy",
+    "retention window",
+    "full detail turns",
+    "narrative turns",
+];
+
+/// The what-if overlay's state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WhatIfState {
+    /// The policy being tried.
+    pub draft: ContextPolicy,
+    /// The field under the cursor (index into [`FIELDS`]).
+    pub field: usize,
+    /// The turn compared: the one the panels show.
+    pub turn: u32,
+    /// True when that turn is a past one (the live registry seen then).
+    pub past: bool,
+    /// The turn under the current policy, and under the draft.
+    pub before: ContextSnapshot,
+    pub after: ContextSnapshot,
+    /// `after` against `before`: who moves, and why.
+    pub diff: ContextDiff,
+}
+
+/// A field's value under `p`: "windowed", "2".
+pub fn value(p: &ContextPolicy, field: usize) -> String {
+    match field {
+        0 => format!("{:?}", p.policy).to_lowercase(),
+        1 => p.turn_retention_window.to_string(),
+        2 => p.full_detail_turns.to_string(),
+        _ => p.narrative_turns.to_string(),
+    }
+}
+
+/// Changes one field one step (`up`: larger, or the next kind).
+fn nudge(p: &mut ContextPolicy, field: usize, up: bool) {
+    let step = |n: usize, min: usize| {
+        if up {
+            (n + 1).min(50)
+        } else {
+            n.saturating_sub(1).max(min)
+        }
+    };
+    match field {
+        0 => {
+            let kinds = [PolicyKind::Windowed, PolicyKind::Tiered, PolicyKind::Naive];
+            let i = kinds.iter().position(|k| *k == p.policy).unwrap_or(0);
+            let next = if up { i + 1 } else { i + kinds.len() - 1 };
+            p.policy = kinds[next % kinds.len()];
+        }
+        1 => p.turn_retention_window = step(p.turn_retention_window as usize, 0) as u32,
+        2 => p.full_detail_turns = step(p.full_detail_turns, 1),
+        _ => p.narrative_turns = step(p.narrative_turns, 1),
+    }
+}
+
+/// Recomputes both sides for the draft.
+fn compare(m: &Model, draft: ContextPolicy, field: usize) -> WhatIfState {
+    let live = &m.session.context;
+    let turn = match live.turn {
+        0 => 0,
+        last => m.shown_snapshot().turn.clamp(1, last),
+    };
+    let before = snapshot_at(live, turn);
+    let mut tried = live.clone();
+    tried.set_policy(draft.clone());
+    let after = snapshot_at(&tried, turn);
+    let diff = diff(&before, &after);
+    WhatIfState {
+        draft,
+        field,
+        turn,
+        past: m.inspect.is_some(),
+        before,
+        after,
+        diff,
+    }
+}
+
+/// Opens the overlay on the session's policy (or closes it, discarding).
+pub fn toggle(m: &mut Model) {
+    if matches!(m.overlay, Some(Overlay::WhatIf(_))) {
+        m.overlay = None;
+        return;
+    }
+    let st = compare(m, m.session.context.policy.clone(), 1);
+    // The comparison is drawn in the Entities panel: make sure it is shown.
+    m.focus = Pane::Entities;
+    m.show_diff = false;
+    m.entities_scroll = Default::default();
+    m.overlay = Some(Overlay::WhatIf(Box::new(st)));
+}
+
+/// A key while the overlay is open.
+pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
+    let Some(Overlay::WhatIf(st)) = m.overlay.take() else {
+        return Vec::new();
+    };
+    let ctx = KeyContext {
+        typing: false,
+        input_empty: true,
+    };
+    let (mut draft, mut field) = (st.draft.clone(), st.field);
+    match keymap.action(key, ctx) {
+        Some(Action::Cancel | Action::WhatIf) => {
+            m.status = Some((
+                Level::Info,
+                "what-if discarded; the policy is unchanged".into(),
+            ));
+            return Vec::new();
+        }
+        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        Some(Action::Select | Action::Submit) => return apply(m, *st),
+        Some(Action::ScrollUp) => field = field.saturating_sub(1),
+        Some(Action::ScrollDown) => field = (field + 1).min(FIELDS.len() - 1),
+        Some(Action::MoveLeft) => nudge(&mut draft, field, false),
+        Some(Action::MoveRight) => nudge(&mut draft, field, true),
+        _ => {}
+    }
+    let st = if draft == st.draft {
+        WhatIfState { field, ..*st }
+    } else {
+        compare(m, draft, field)
+    };
+    m.overlay = Some(Overlay::WhatIf(Box::new(st)));
+    Vec::new()
+}
+
+/// Sets the draft on the session's context: the next turn uses it.
+fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
+    if m.is_running() {
+        m.status = Some((
+            Level::Warn,
+            "a turn is running — apply the policy when it finishes".into(),
+        ));
+        m.overlay = Some(Overlay::WhatIf(Box::new(st)));
+        return Vec::new();
+    }
+    if let Err(e) = st.draft.validate() {
+        m.status = Some((Level::Warn, e));
+        m.overlay = Some(Overlay::WhatIf(Box::new(st)));
+        return Vec::new();
+    }
+    let text = summary(&st.draft);
+    m.session_mut().context.set_policy(st.draft);
+    m.snapshot = m.session.context.snapshot();
+    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    m.status = Some((
+        Level::Info,
+        format!("policy applied ({text}) — the next turn uses it"),
+    ));
+    vec![Effect::Save]
+}
+
+/// "windowed · window 1 · 3 full · 2 narrative".
+pub fn summary(p: &ContextPolicy) -> String {
+    format!(
+        "{} · window {} · {} full · {} narrative",
+        value(p, 0),
+        p.turn_retention_window,
+        p.full_detail_turns,
+        p.narrative_turns
+    )
+}
