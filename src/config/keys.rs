@@ -42,6 +42,8 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("select", "pane:enter"),
     ("prompts", "pane:p, alt+p"),
     ("what_if", "pane:w, alt+w"),
+    ("search_next", "pane:n"),
+    ("search_prev", "pane:N"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

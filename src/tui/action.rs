@@ -53,6 +53,9 @@ pub enum Action {
     Prompts,
     /// Policy what-if: try another retention policy, then apply or discard.
     WhatIf,
+    /// Chat search: the next (newer) / previous (older) match.
+    SearchNext,
+    SearchPrev,
 }
 
 impl Action {
@@ -87,6 +90,8 @@ impl Action {
         Action::Select,
         Action::Prompts,
         Action::WhatIf,
+        Action::SearchNext,
+        Action::SearchPrev,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -121,6 +126,8 @@ impl Action {
             Action::Select => "select",
             Action::Prompts => "prompts",
             Action::WhatIf => "what_if",
+            Action::SearchNext => "search_next",
+            Action::SearchPrev => "search_prev",
         }
     }
 
@@ -162,6 +169,8 @@ impl Action {
             Action::Filter => "timeline: show one entity type, the next, … then all",
             Action::Search => "search the chat (chat focused) · filter the timeline by text",
             Action::Select => "open / fold / pick the item under the cursor",
+            Action::SearchNext => "chat search: the next (newer) match",
+            Action::SearchPrev => "chat search: the previous (older) match",
             Action::WhatIf => {
                 "policy what-if: try another window or policy, compare, Enter applies it"
             }

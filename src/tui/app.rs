@@ -132,7 +132,9 @@ fn redraw(
     let mut extent = None;
     terminal.draw(|f| extent = draw(f, model, keymap, cache))?;
     if let Some(e) = extent
-        && (e.total, e.height) != model.chat_extent
+        && ((e.total, e.height) != model.chat_extent
+            || model.chat_anchor.is_some()
+            || e.top_message != model.chat_top_message)
     {
         update(
             model,
@@ -140,6 +142,8 @@ fn redraw(
             Event::ChatLaidOut {
                 total: e.total,
                 height: e.height,
+                top: e.top,
+                top_message: e.top_message,
             },
         );
     }

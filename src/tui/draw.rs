@@ -4,10 +4,17 @@
 
 use ratatui::Frame;
 
-use super::chat::{ChatLayoutCache, ChatPane, render_chat, render_input};
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use super::chat::highlight::highlight;
+use super::chat::{ChatLayoutCache, ChatPane, render_chat_at, render_input};
 use super::commands::COMMANDS;
 use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
+use super::search::ChatSearch;
+use super::theme::Theme;
 use super::view::{self, KeyHelp};
 
 /// Render-side memo state, owned by the app loop.
@@ -16,11 +23,14 @@ pub struct Caches {
     pub chat: ChatLayoutCache,
 }
 
-/// Lines of the chat transcript and the height of its view, as last drawn.
+/// Lines of the chat transcript and the height of its view, as last drawn,
+/// with the first line drawn and the message it belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ChatExtent {
     pub total: usize,
     pub height: usize,
+    pub top: usize,
+    pub top_message: Option<usize>,
 }
 
 /// Draws a frame; returns the chat's extent so scrolling can be exact.
@@ -45,11 +55,18 @@ pub fn draw(
             theme: &model.theme,
             streaming: model.is_running(),
         };
-        render_chat(frame, area, pane, &mut caches.chat);
-        let height = usize::from(super::chat::content_area(area).height);
+        let top = render_chat_at(frame, area, pane, &mut caches.chat, model.chat_anchor);
+        let text_area = super::chat::content_area(area);
+        if let Some(search) = &model.search {
+            let mark = model.theme.accent.add_modifier(Modifier::REVERSED);
+            highlight(frame.buffer_mut(), text_area, search.query.text(), mark);
+            render_search_line(frame, area, search, &model.theme);
+        }
         extent = Some(ChatExtent {
             total: caches.chat.total_lines(),
-            height,
+            height: usize::from(text_area.height),
+            top,
+            top_message: (!model.chat.is_empty()).then(|| caches.chat.message_at(top)),
         });
     }
     if let Some(area) = layout.input() {
@@ -64,6 +81,27 @@ pub fn draw(
     }
     view::render_panels_with(frame, &layout, model, &key_help(keymap));
     extent
+}
+
+/// The search line on the chat's bottom border: "/ paneer▌ · 2 of 5".
+fn render_search_line(frame: &mut Frame, area: Rect, search: &ChatSearch, theme: &Theme) {
+    if area.height < 3 || area.width < 12 {
+        return;
+    }
+    let cursor = if search.editing { "▌" } else { "" };
+    let position = search.position();
+    let mut spans = vec![
+        Span::styled(" / ", theme.accent),
+        Span::styled(format!("{}{cursor}", search.query.text()), theme.text),
+    ];
+    if !position.is_empty() {
+        spans.push(Span::styled(format!(" · {position}"), theme.dim));
+    }
+    spans.push(Span::raw(" "));
+    let room = area.width - 4;
+    frame
+        .buffer_mut()
+        .set_line(area.x + 2, area.bottom() - 1, &Line::from(spans), room);
 }
 
 /// The hint line, the help's bindings and the slash commands.

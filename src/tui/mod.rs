@@ -16,6 +16,7 @@ pub mod inspector;
 pub mod keymap;
 pub mod line_edit;
 pub mod model;
+pub mod search;
 pub mod theme;
 pub mod timeline;
 pub mod travel;
@@ -29,6 +30,8 @@ mod harness_tests;
 mod test_records;
 #[cfg(test)]
 mod update_inspector_tests;
+#[cfg(test)]
+mod update_search_tests;
 #[cfg(test)]
 mod update_tests;
 #[cfg(test)]

@@ -225,6 +225,13 @@ pub struct Model {
     pub chat_scroll: Scroll,
     /// The chat's last layout: transcript lines and lines in view.
     pub chat_extent: (usize, usize),
+    /// A message to bring to the top of the chat on the next frame (a
+    /// search jump); cleared when the chat reports where it drew.
+    pub chat_anchor: Option<usize>,
+    /// The message at the top of the chat's view, as last drawn.
+    pub chat_top_message: Option<usize>,
+    /// The chat's search line, while open.
+    pub search: Option<super::search::ChatSearch>,
     pub entities_scroll: Scroll,
     pub narrative_scroll: Scroll,
     pub history_scroll: Scroll,
@@ -278,6 +285,9 @@ impl Model {
                 follow: true,
             },
             chat_extent: (0, 0),
+            chat_anchor: None,
+            chat_top_message: None,
+            search: None,
             entities_scroll: Scroll::default(),
             narrative_scroll: Scroll::default(),
             history_scroll: Scroll::default(),
@@ -300,6 +310,8 @@ impl Model {
     pub fn load_transcript(&mut self) {
         self.chat.clear();
         self.inspect = None;
+        self.search = None;
+        self.chat_anchor = None;
         let records: Vec<_> = self.session.transcript.clone();
         for r in &records {
             self.push_message(Role::User, r.user.clone(), r.turn);

@@ -17,6 +17,7 @@ use super::event::Event;
 use super::inspector;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
+use super::search;
 use super::timeline;
 use super::travel;
 use super::whatif;
@@ -32,6 +33,8 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
         Event::Paste(text) => {
             if let Some(Overlay::Timeline(st)) = &mut m.overlay {
                 timeline::on_paste(st, &text);
+            } else if m.search.as_ref().is_some_and(|s| s.editing) && m.overlay.is_none() {
+                search::on_paste(m, &text);
             } else if m.focus == Pane::Input && m.overlay.is_none() {
                 m.input
                     .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
@@ -100,8 +103,19 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             m.session_mut().push_turn(*record, None, now);
             vec![Effect::Save]
         }
-        Event::ChatLaidOut { total, height } => {
+        Event::ChatLaidOut {
+            total,
+            height,
+            top,
+            top_message,
+        } => {
             m.chat_extent = (total, height);
+            m.chat_top_message = top_message;
+            // A jump was drawn: scrolling goes on from where it landed.
+            if m.chat_anchor.take().is_some() {
+                m.chat_scroll.offset = top;
+                m.chat_scroll.follow = false;
+            }
             Vec::new()
         }
     }
@@ -130,6 +144,9 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
         Some(Overlay::WhatIf(_)) => return whatif::on_key(m, keymap, key),
         Some(overlay) => return on_overlay_key(m, keymap, key, overlay.clone()),
+        None if m.search.as_ref().is_some_and(|s| s.editing) => {
+            return search::on_key(m, keymap, key);
+        }
         None => {}
     }
     match keymap.action(key, ctx) {
@@ -257,8 +274,10 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Prompts => inspector::toggle(m),
         Action::WhatIf => whatif::toggle(m),
         // Cursor moves and picks of the full-screen views; nothing on panels.
-        Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Search | Action::Select => {
-        }
+        Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Select => {}
+        Action::Search => search::open(m),
+        Action::SearchNext => search::jump(m, true),
+        Action::SearchPrev => search::jump(m, false),
         Action::ToggleDiff => {
             m.show_diff = !m.show_diff;
             m.entities_scroll = Default::default();
@@ -424,12 +443,17 @@ fn retry(m: &mut Model) -> Vec<Effect> {
     start_turn(m, message)
 }
 
-/// Esc: close an overlay, else leave time travel, else cancel the running
+/// Esc: close an overlay, else close the chat search, else leave time
+/// travel, else cancel the running
 /// turn (nothing of it is kept; the message returns to the box), else leave
 /// zoom. Time travel comes before the turn: the marker promises "Esc back to
 /// live", and cancelling a turn is not something to do by surprise.
 fn cancel(m: &mut Model) -> Vec<Effect> {
     if m.overlay.take().is_some() {
+        return Vec::new();
+    }
+    if m.search.is_some() {
+        search::close(m);
         return Vec::new();
     }
     if m.inspect.is_some() {

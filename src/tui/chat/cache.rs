@@ -124,8 +124,13 @@ impl ChatLayoutCache {
         self.recomputed
     }
 
+    /// The first transcript line of message `index`, if laid out.
+    pub fn start_of(&self, index: usize) -> Option<usize> {
+        (index < self.layouts.len()).then(|| self.starts.get(index).copied())?
+    }
+
     /// The message holding transcript line `line` (O(log n)).
-    fn message_at(&self, line: usize) -> usize {
+    pub fn message_at(&self, line: usize) -> usize {
         self.starts
             .partition_point(|start| *start <= line)
             .saturating_sub(1)

@@ -9,6 +9,7 @@
 //! [`render_chat`].
 
 pub mod cache;
+pub mod highlight;
 pub mod input;
 mod input_long;
 pub mod markdown;
@@ -18,4 +19,6 @@ pub mod wrap;
 pub use cache::ChatLayoutCache;
 pub use input::render_input;
 pub use markdown::render_markdown;
-pub use pane::{ChatPane, content_area, first_visible_line, max_offset, render_chat};
+pub use pane::{
+    ChatPane, content_area, first_visible_line, max_offset, render_chat, render_chat_at,
+};

@@ -1,0 +1,158 @@
+//! Chat search: `/` on the chat opens a search line; the messages holding
+//! the text (ignoring case) are the matches, highlighted in the chat; `n` /
+//! `N` jump to the next (newer) / previous (older) one; Esc closes it.
+//!
+//! Pure, like `update`: a jump only names the message to bring into view
+//! (`chat_anchor`); the chat view finds its line and reports back where it
+//! drew, so scrolling goes on from there.
+
+use crossterm::event::KeyEvent;
+
+use super::action::Action;
+use super::effect::Effect;
+use super::keymap::{KeyContext, Keymap};
+use super::line_edit::LineEdit;
+use super::model::{Level, Model, Pane};
+
+/// The search line and its matches.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChatSearch {
+    pub query: LineEdit,
+    /// The query is being typed (keys go to it).
+    pub editing: bool,
+    /// Messages holding the query (indices into the chat), oldest first.
+    pub matches: Vec<usize>,
+    /// The match shown (index into `matches`).
+    pub current: Option<usize>,
+}
+
+impl ChatSearch {
+    /// "2 of 5", "no match", or "" before anything is typed.
+    pub fn position(&self) -> String {
+        match (self.current, self.matches.len()) {
+            _ if self.query.text().trim().is_empty() => String::new(),
+            (_, 0) => "no match".to_string(),
+            (Some(i), n) => format!("{} of {n}", i + 1),
+            (None, n) => format!("{n} matches"),
+        }
+    }
+}
+
+/// The messages of the chat holding `query`, ignoring case.
+pub fn matches(m: &Model, query: &str) -> Vec<usize> {
+    let needle = query.trim().to_lowercase();
+    if needle.is_empty() {
+        return Vec::new();
+    }
+    m.chat
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.text.to_lowercase().contains(&needle))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Opens the search line on the chat.
+pub fn open(m: &mut Model) {
+    m.focus = Pane::Chat;
+    let query = m.search.take().map(|s| s.query).unwrap_or_default();
+    m.search = Some(ChatSearch {
+        query,
+        editing: true,
+        ..ChatSearch::default()
+    });
+    refresh(m);
+}
+
+/// Closes the search: the highlights go, the view stays where it is.
+pub fn close(m: &mut Model) {
+    m.search = None;
+    m.chat_anchor = None;
+}
+
+/// Recomputes the matches and shows the newest.
+fn refresh(m: &mut Model) {
+    let Some(s) = &m.search else { return };
+    let found = matches(m, s.query.text());
+    let current = found.len().checked_sub(1);
+    let target = current.map(|i| found[i]);
+    if let Some(s) = &mut m.search {
+        s.matches = found;
+        s.current = current;
+    }
+    if target.is_some() {
+        m.chat_anchor = target;
+    }
+}
+
+/// A key while the search line is being typed.
+pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
+    let ctx = KeyContext {
+        typing: true,
+        input_empty: false,
+    };
+    match keymap.action(key, ctx) {
+        Some(Action::Submit) => {
+            if let Some(s) = &mut m.search {
+                s.editing = false;
+            }
+            let text = m
+                .search
+                .as_ref()
+                .map(ChatSearch::position)
+                .unwrap_or_default();
+            m.status = Some((
+                Level::Info,
+                format!("{text} · n next · N previous · Esc closes"),
+            ));
+        }
+        Some(Action::Cancel) => close(m),
+        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        _ => {
+            let changed = m.search.as_mut().is_some_and(|s| s.query.input(key));
+            if changed {
+                refresh(m);
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// Text pasted into the search line.
+pub fn on_paste(m: &mut Model, text: &str) {
+    if let Some(s) = &mut m.search {
+        s.query.paste(text);
+    }
+    refresh(m);
+}
+
+/// `n` / `N`: the next newer (`forward`) or older match, wrapping around.
+pub fn jump(m: &mut Model, forward: bool) {
+    let Some(s) = &m.search else {
+        m.status = Some((Level::Info, "no search — / on the chat searches it".into()));
+        return;
+    };
+    let found = matches(m, s.query.text());
+    let n = found.len();
+    if n == 0 {
+        m.status = Some((Level::Info, "no match".into()));
+        return;
+    }
+    let next = match s.current {
+        Some(i) if forward => (i + 1) % n,
+        Some(i) => (i + n - 1) % n,
+        None => n - 1,
+    };
+    m.chat_anchor = Some(found[next]);
+    m.focus = Pane::Chat;
+    if let Some(s) = &mut m.search {
+        s.matches = found;
+        s.current = Some(next);
+    }
+    let text = m
+        .search
+        .as_ref()
+        .map(ChatSearch::position)
+        .unwrap_or_default();
+    m.status = Some((Level::Info, format!("match {text}")));
+}

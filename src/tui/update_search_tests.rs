@@ -1,0 +1,144 @@
+//! Chat search through `update` and on screen: `/` on the chat, typing,
+//! matches highlighted, `n` / `N` jumping, Esc closing.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::style::Modifier;
+
+use super::draw::{Caches, draw};
+use super::event::Event;
+use super::keymap::Keymap;
+use super::model::{Model, Pane};
+use super::test_records;
+use super::update::update;
+
+fn press(m: &mut Model, code: KeyCode) {
+    update(
+        m,
+        &Keymap::default_keys(),
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+    );
+}
+
+fn chars(m: &mut Model, text: &str) {
+    for c in text.chars() {
+        press(m, KeyCode::Char(c));
+    }
+}
+
+/// Draws a frame as the app does, feeding the chat's layout back.
+fn frame(m: &mut Model, terminal: &mut Terminal<TestBackend>, caches: &mut Caches) {
+    let keymap = Keymap::default_keys();
+    let mut extent = None;
+    terminal
+        .draw(|f| extent = draw(f, m, &keymap, caches))
+        .expect("draw");
+    if let Some(e) = extent {
+        update(
+            m,
+            &keymap,
+            Event::ChatLaidOut {
+                total: e.total,
+                height: e.height,
+                top: e.top,
+                top_message: e.top_message,
+            },
+        );
+    }
+}
+
+fn matching(m: &Model, needle: &str) -> Vec<usize> {
+    m.chat
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.text.to_lowercase().contains(needle))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+#[test]
+fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
+    let mut m = test_records::model(3, 120, 40);
+    press(&mut m, KeyCode::Char('/'));
+    assert!(m.search.is_none(), "/ in the message box starts a command");
+    assert_eq!(m.input_text(), "/");
+    m.set_input("");
+    m.focus = Pane::Chat;
+    press(&mut m, KeyCode::Char('/'));
+    chars(&mut m, "Wings");
+    let expected = matching(&m, "wings");
+    assert!(expected.len() >= 2, "{expected:?}");
+    let s = m.search.clone().expect("searching");
+    assert!(s.editing);
+    assert_eq!(s.matches, expected);
+    assert_eq!(s.current, Some(expected.len() - 1), "the newest first");
+    assert_eq!(m.chat_anchor, expected.last().copied());
+    // q while typing the query is text.
+    chars(&mut m, "q");
+    assert!(!m.quitting);
+    assert_eq!(m.search.as_ref().map(|s| s.matches.len()), Some(0));
+    press(&mut m, KeyCode::Backspace);
+    press(&mut m, KeyCode::Enter);
+    assert!(m.search.as_ref().is_some_and(|s| !s.editing));
+    press(&mut m, KeyCode::Char('N'));
+    assert_eq!(m.chat_anchor, Some(expected[expected.len() - 2]));
+    press(&mut m, KeyCode::Char('n'));
+    press(&mut m, KeyCode::Char('n'));
+    assert_eq!(m.chat_anchor, Some(expected[0]), "n wraps to the oldest");
+    assert!(
+        m.status
+            .as_ref()
+            .is_some_and(|s| s.1.starts_with("match 1 of"))
+    );
+    press(&mut m, KeyCode::Esc);
+    assert!(m.search.is_none() && m.chat_anchor.is_none());
+    press(&mut m, KeyCode::Char('n'));
+    assert!(m.status.as_ref().is_some_and(|s| s.1.contains("no search")));
+}
+
+#[test]
+fn a_jump_scrolls_the_chat_to_the_match_and_marks_it() {
+    let mut m = test_records::model(3, 120, 40);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+    let mut caches = Caches::default();
+    frame(&mut m, &mut terminal, &mut caches);
+    assert!(m.chat_scroll.follow, "following the bottom");
+    m.focus = Pane::Chat;
+    press(&mut m, KeyCode::Char('/'));
+    chars(&mut m, "cod");
+    press(&mut m, KeyCode::Enter);
+    // Jump to the oldest match: the first user message mentioning cod.
+    press(&mut m, KeyCode::Char('n'));
+    let target = matching(&m, "cod")[0];
+    assert_eq!(m.chat_anchor, Some(target));
+    frame(&mut m, &mut terminal, &mut caches);
+    assert_eq!(m.chat_anchor, None, "the jump was drawn");
+    assert!(!m.chat_scroll.follow);
+    assert_eq!(m.chat_top_message, Some(target), "the match is at the top");
+    frame(&mut m, &mut terminal, &mut caches);
+    let buf = terminal.backend().buffer();
+    // The chat is the left 66 columns.
+    let rows: Vec<String> = (0..40)
+        .map(|y| (0..66).map(|x| buf[(x, y)].symbol()).collect())
+        .collect();
+    insta::assert_snapshot!("search_cod_chat_66x40", rows.join("\n"));
+    let (y, row) = rows
+        .iter()
+        .enumerate()
+        .find(|(_, r)| r.contains("cod"))
+        .expect("a visible match");
+    let x = row
+        .find("cod")
+        .map(|i| row[..i].chars().count())
+        .expect("x") as u16;
+    assert!(
+        buf[(x, y as u16)].modifier.contains(Modifier::REVERSED),
+        "highlighted: {row}"
+    );
+    assert!(
+        rows.iter().any(|r| r.contains("/ cod · 1 of")),
+        "the search line on the chat border:\n{}",
+        rows.join("\n")
+    );
+}
