@@ -44,6 +44,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("what_if", "pane:w, alt+w"),
     ("search_next", "pane:n"),
     ("search_prev", "pane:N"),
+    ("copy", "pane:y, alt+y"),
 ];
 
 /// Action name → keys, the defaults with the user's entries over them.

@@ -56,6 +56,8 @@ pub enum Action {
     /// Chat search: the next (newer) / previous (older) match.
     SearchNext,
     SearchPrev,
+    /// Copy the selection (message, prompt, panel) to the clipboard.
+    Copy,
 }
 
 impl Action {
@@ -92,6 +94,7 @@ impl Action {
         Action::WhatIf,
         Action::SearchNext,
         Action::SearchPrev,
+        Action::Copy,
     ];
 
     /// The config name of the action (`[keys]` in config.toml).
@@ -128,6 +131,7 @@ impl Action {
             Action::WhatIf => "what_if",
             Action::SearchNext => "search_next",
             Action::SearchPrev => "search_prev",
+            Action::Copy => "copy",
         }
     }
 
@@ -169,6 +173,9 @@ impl Action {
             Action::Filter => "timeline: show one entity type, the next, … then all",
             Action::Search => "search the chat (chat focused) · filter the timeline by text",
             Action::Select => "open / fold / pick the item under the cursor",
+            Action::Copy => {
+                "copy to the clipboard (OSC 52): the message in view, the prompt, the panel"
+            }
             Action::SearchNext => "chat search: the next (newer) match",
             Action::SearchPrev => "chat search: the previous (older) match",
             Action::WhatIf => {

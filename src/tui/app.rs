@@ -250,6 +250,16 @@ fn execute(
                 });
             });
         }
+        Effect::CopyToClipboard(text) => {
+            use std::io::Write;
+            let mut out = std::io::stdout();
+            let written = out
+                .write_all(super::copy::osc52(&text).as_bytes())
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
+                let _ = ui_tx.send(Event::Failed(format!("copy failed: {e}")));
+            }
+        }
         Effect::Quit => model.quitting = true,
     }
 }

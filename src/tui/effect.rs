@@ -25,6 +25,9 @@ pub enum Effect {
     NewSession,
     /// Write the session as Markdown or JSON into the exports folder.
     Export { markdown: bool },
+    /// Put text on the clipboard: an OSC 52 sequence written to the
+    /// terminal (it must allow clipboard writes).
+    CopyToClipboard(String),
     /// Leave: save, drain the persist queue, restore the terminal.
     Quit,
 }

@@ -186,6 +186,10 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             let last = m.session.transcript.len().saturating_sub(1);
             st = InspectorState::at((st.index + 1).min(last));
         }
+        Some(Action::Copy) => {
+            m.overlay = Some(Overlay::Inspector(st));
+            return super::copy::copy(m);
+        }
         Some(Action::Select) if st.is_open(st.cursor) => {
             st.opened.remove(&st.cursor);
             st.cursor_folded = true;

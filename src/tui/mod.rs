@@ -9,6 +9,7 @@ pub mod action;
 pub mod app;
 pub mod chat;
 pub mod commands;
+pub mod copy;
 pub mod draw;
 pub mod effect;
 pub mod event;
@@ -28,6 +29,8 @@ pub mod whatif;
 mod harness_tests;
 #[cfg(test)]
 mod test_records;
+#[cfg(test)]
+mod update_copy_tests;
 #[cfg(test)]
 mod update_inspector_tests;
 #[cfg(test)]

@@ -169,6 +169,10 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             refilter(&mut st);
         }
         Some(Action::Search) => st.editing = true,
+        Some(Action::Copy) => {
+            m.overlay = Some(Overlay::Timeline(st));
+            return super::copy::copy(m);
+        }
         Some(Action::Select) => {
             let index = st.records.get(st.col).copied();
             m.inspect = index.and_then(|i| travel::inspected(&m.session, i));

@@ -12,6 +12,7 @@ use crate::pipeline::{Node, PipelineEvent};
 
 use super::action::Action;
 use super::commands;
+use super::copy;
 use super::effect::Effect;
 use super::event::Event;
 use super::inspector;
@@ -276,6 +277,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         // Cursor moves and picks of the full-screen views; nothing on panels.
         Action::MoveLeft | Action::MoveRight | Action::Filter | Action::Select => {}
         Action::Search => search::open(m),
+        Action::Copy => return copy::copy(m),
         Action::SearchNext => search::jump(m, true),
         Action::SearchPrev => search::jump(m, false),
         Action::ToggleDiff => {

@@ -131,6 +131,10 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         }
         Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
         Some(Action::Select | Action::Submit) => return apply(m, *st),
+        Some(Action::Copy) => {
+            m.overlay = Some(Overlay::WhatIf(st));
+            return super::copy::copy(m);
+        }
         Some(Action::ScrollUp) => field = field.saturating_sub(1),
         Some(Action::ScrollDown) => field = (field + 1).min(FIELDS.len() - 1),
         Some(Action::MoveLeft) => nudge(&mut draft, field, false),

@@ -24,7 +24,7 @@ mod text;
 pub mod timeline;
 mod title;
 mod too_small;
-mod whatif;
+pub mod whatif;
 
 #[cfg(test)]
 mod tests_bars;
@@ -124,6 +124,7 @@ impl KeyHelp {
             panel(Action::Timeline, "timeline"),
             panel(Action::Prompts, "prompts"),
             panel(Action::WhatIf, "what-if"),
+            panel(Action::Copy, "copy"),
             hint(Action::Cancel, "live"),
             hint(Action::FocusNext, "focus"),
             hint(Action::Help, "help"),

@@ -1,0 +1,157 @@
+//! Copy (`y`): what is selected, as text — the prompt in the inspector, the
+//! selected cell's why in the timeline, the what-if comparison, the chat
+//! message in view (or the search match), or the focused panel — handed to
+//! the app loop as an effect that writes it to the clipboard with OSC 52.
+//!
+//! Pure: builds the text (panels through their own `lines`, so the copy
+//! reads like the screen) and the escape sequence; the loop writes it.
+
+use base64::Engine;
+use ratatui::text::Line;
+
+use super::effect::Effect;
+use super::inspector::InspectorState;
+use super::model::{Level, Model, Overlay, Pane};
+use super::view::{DiffPanel, EntityPanel, HistoryPanel, NarrativePanel};
+
+/// The width panels are laid out at for copying.
+const COPY_WIDTH: usize = 100;
+
+/// The OSC 52 sequence that asks the terminal to put `text` on the clipboard.
+pub fn osc52(text: &str) -> String {
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{encoded}\x07")
+}
+
+/// Copies what is selected; says what was copied.
+pub fn copy(m: &mut Model) -> Vec<Effect> {
+    let text = selected_text(m);
+    if text.trim().is_empty() {
+        m.status = Some((Level::Info, "nothing to copy here".into()));
+        return Vec::new();
+    }
+    let n = text.chars().count();
+    m.status = Some((
+        Level::Info,
+        format!("copied {n} characters (OSC 52 — your terminal must allow clipboard writes)"),
+    ));
+    vec![Effect::CopyToClipboard(text)]
+}
+
+/// The text `y` copies in the current situation.
+pub fn selected_text(m: &Model) -> String {
+    match &m.overlay {
+        Some(Overlay::Inspector(st)) => prompt_text(m, st),
+        Some(Overlay::Timeline(st)) => match st.selected() {
+            Some((row, turn, state)) => {
+                let word = state.map_or("absent", |s| s.as_str());
+                format!("{} · turn {turn} · {word}\n{}", row.r#ref, st.why)
+            }
+            None => String::new(),
+        },
+        Some(Overlay::WhatIf(st)) => {
+            let panel = super::view::whatif::WhatIfPanel {
+                state: st,
+                current: &m.session.context.policy,
+                scroll: 0,
+                focused: false,
+                theme: &m.theme,
+            };
+            lines_text(&panel.lines(COPY_WIDTH))
+        }
+        Some(_) => String::new(),
+        None => pane_text(m),
+    }
+}
+
+fn pane_text(m: &Model) -> String {
+    let theme = &m.theme;
+    let snapshot = m.shown_snapshot();
+    let lines = match m.focus {
+        Pane::Input | Pane::Chat => return chat_text(m),
+        Pane::Entities if m.show_diff => DiffPanel {
+            snapshot,
+            diff: m.shown_diff(),
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(COPY_WIDTH),
+        Pane::Entities => EntityPanel {
+            snapshot,
+            diff: m.shown_diff(),
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(COPY_WIDTH),
+        Pane::Narrative => NarrativePanel {
+            narrative: &snapshot.narrative,
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(COPY_WIDTH),
+        Pane::History => HistoryPanel {
+            conversation: &snapshot.conversation,
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(COPY_WIDTH),
+    };
+    lines_text(&lines)
+}
+
+/// The search match shown, else the message at the top of the view, else
+/// (following the bottom) the last message.
+fn chat_text(m: &Model) -> String {
+    let from_search = m
+        .search
+        .as_ref()
+        .and_then(|s| s.current.and_then(|i| s.matches.get(i)).copied());
+    let index = from_search.or(if m.chat_scroll.follow {
+        m.chat.len().checked_sub(1)
+    } else {
+        m.chat_top_message
+    });
+    index
+        .and_then(|i| m.chat.get(i))
+        .map(|c| c.text.clone())
+        .unwrap_or_default()
+}
+
+/// The inspector's selected prompt: system, sections, response.
+fn prompt_text(m: &Model, st: &InspectorState) -> String {
+    let Some(record) = m.session.transcript.get(st.index) else {
+        return String::new();
+    };
+    let Some((label, p)) = st.current(record) else {
+        return String::new();
+    };
+    let mut out = format!(
+        "# {label} · turn {} · {} tokens\n\n## system ({} tokens)\n{}\n",
+        record.turn, p.full.total_tokens, p.full.system_tokens, p.full.system
+    );
+    for s in &p.full.sections {
+        out.push_str(&format!(
+            "\n## <{}> ({} tokens)\n{}\n",
+            s.name, s.tokens, s.text
+        ));
+    }
+    if let Some(r) = &p.response {
+        out.push_str(&format!("\n## response\n{r}\n"));
+    }
+    out
+}
+
+/// Lines as plain text, trailing spaces trimmed.
+fn lines_text(lines: &[Line<'_>]) -> String {
+    let mut out = String::new();
+    for line in lines {
+        let text: String = line.spans.iter().map(|s| s.content.as_ref()).collect();
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
