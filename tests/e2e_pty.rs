@@ -232,3 +232,66 @@ fn a_tiny_terminal_gets_a_note_not_a_panic() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+#[test]
+fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
+    let mut tui = Tui::start(&["--new"]);
+    tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
+    let messages = demo_messages();
+    for (i, m) in messages.iter().take(3).enumerate() {
+        tui.send(m);
+        tui.wait_for(&[&format!("turn {}", i + 1), "Summarize ✓"]);
+    }
+    // Focus the chat (Tab), then t: the timeline over the whole screen.
+    tui.keys(b"\t");
+    tui.keys(b"t");
+    tui.wait_for(&[
+        "Entity timeline",
+        "3 turns",
+        "recipe_5",
+        "Chai French Toast",
+        "● recent",
+    ]);
+    // The cursor starts on turn 3; the why of its cell is shown.
+    tui.wait_for(&["· turn 3 ·"]);
+    // Filter by text: only the french toast is left.
+    tui.keys(b"/toast\r");
+    tui.wait_for(&["1 of ", "“toast”", "excluded at turn 3"]);
+    tui.keys(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.wait_for(&["Chat", "Entities"]);
+    // p: the prompt inspector on the latest turn.
+    tui.keys(b"p");
+    tui.wait_for(&[
+        "Prompt inspector · turn 3",
+        "Understand",
+        "Think",
+        "Reply",
+        "128,000 context window",
+        "prompt an LLM would have been sent",
+    ]);
+    // → selects Think; its sections are listed.
+    tui.keys(b"l");
+    tui.wait_for(&["Think · turn 3", "<entity_context>", "<turn_narrative>"]);
+    tui.keys(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    // [ travels back a turn: the title says so.
+    tui.keys(b"[");
+    tui.wait_for(&["viewing turn 2 of 3"]);
+    tui.keys(b"\x1b");
+    std::thread::sleep(Duration::from_millis(300));
+    tui.keys(b"q");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = tui.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "alfred did not quit; screen:\n{}",
+            tui.contents()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(status.success(), "exit status {status:?}");
+}
