@@ -17,6 +17,8 @@ pub mod inspector;
 pub mod keymap;
 pub mod line_edit;
 pub mod model;
+pub mod pickers;
+pub mod scroll;
 pub mod search;
 pub mod theme;
 pub mod timeline;

@@ -18,14 +18,12 @@ use super::event::Event;
 use super::inspector;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
+use super::pickers;
+use super::scroll::{Dir, STEP, WHEEL, page, scroll, scroll_target};
 use super::search;
 use super::timeline;
 use super::travel;
 use super::whatif;
-
-/// Lines scrolled by one arrow key or wheel notch.
-const STEP: usize = 1;
-const WHEEL: usize = 3;
 
 /// Applies one event; returns the IO to perform.
 pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
@@ -144,7 +142,7 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
         Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
         Some(Overlay::WhatIf(_)) => return whatif::on_key(m, keymap, key),
-        Some(overlay) => return on_overlay_key(m, keymap, key, overlay.clone()),
+        Some(overlay) => return pickers::on_key(m, keymap, key, overlay.clone()),
         None if m.search.as_ref().is_some_and(|s| s.editing) => {
             return search::on_key(m, keymap, key);
         }
@@ -158,61 +156,6 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
         None => Vec::new(),
-    }
-}
-
-fn on_overlay_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
-    let action = keymap.action(
-        key,
-        KeyContext {
-            typing: false,
-            input_empty: true,
-        },
-    );
-    match (overlay, action) {
-        (_, Some(Action::Quit)) => on_action(m, Action::Quit),
-        (Overlay::Sessions { items, selected }, Some(Action::Select)) => {
-            m.overlay = None;
-            match items.get(selected) {
-                Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
-                _ => Vec::new(),
-            }
-        }
-        (Overlay::Sessions { items, selected }, Some(a)) => {
-            let last = items.len().saturating_sub(1);
-            let selected = match a {
-                Action::ScrollUp => selected.saturating_sub(1),
-                Action::ScrollDown => (selected + 1).min(last),
-                Action::Cancel => {
-                    m.overlay = None;
-                    return Vec::new();
-                }
-                _ => selected,
-            };
-            m.overlay = Some(Overlay::Sessions { items, selected });
-            Vec::new()
-        }
-        (Overlay::Help { .. }, Some(Action::Cancel | Action::Help | Action::Select)) => {
-            m.overlay = None;
-            Vec::new()
-        }
-        (Overlay::Help { scroll }, Some(a)) => {
-            let page = page(m);
-            let scroll = match a {
-                Action::ScrollUp => scroll.saturating_sub(1),
-                Action::ScrollDown => scroll + 1,
-                Action::PageUp => scroll.saturating_sub(page),
-                Action::PageDown => scroll + page,
-                Action::ScrollTop => 0,
-                _ => scroll,
-            };
-            // The view clamps to the help's length; this only bounds the count.
-            m.overlay = Some(Overlay::Help {
-                scroll: scroll.min(64),
-            });
-            Vec::new()
-        }
-        _ => Vec::new(),
     }
 }
 
@@ -286,67 +229,6 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         }
     }
     Vec::new()
-}
-
-/// The pane scroll keys act on: the focused one, or the chat while typing.
-fn scroll_target(m: &Model) -> Pane {
-    if m.focus == Pane::Input {
-        Pane::Chat
-    } else {
-        m.focus
-    }
-}
-
-fn page(m: &Model) -> usize {
-    (m.size.1 as usize / 2).max(1)
-}
-
-enum Dir {
-    Up(usize),
-    Down(usize),
-    Top,
-    Bottom,
-}
-
-/// Scrolls a pane; the views clamp the offset to their content. Scrolling
-/// the chat up stops following the bottom; scrolling to the bottom resumes.
-fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
-    if pane == Pane::Chat {
-        return scroll_chat(m, dir);
-    }
-    let Some(s) = m.scroll_mut(pane) else { return };
-    match dir {
-        Dir::Up(n) => {
-            s.follow = false;
-            s.offset = s.offset.saturating_sub(n);
-        }
-        Dir::Down(n) => s.offset = s.offset.saturating_add(n),
-        Dir::Top => {
-            s.follow = false;
-            s.offset = 0;
-        }
-        Dir::Bottom => {
-            s.offset = usize::MAX / 2;
-            s.follow = pane == Pane::Chat;
-        }
-    }
-}
-
-/// The chat knows its extent, so scrolling is exact: scrolling up from the
-/// bottom starts where the view is; reaching the bottom follows it again.
-fn scroll_chat(m: &mut Model, dir: Dir) {
-    let (total, height) = m.chat_extent;
-    let max = total.saturating_sub(height);
-    let s = &mut m.chat_scroll;
-    let at = if s.follow { max } else { s.offset.min(max) };
-    let to = match dir {
-        Dir::Up(n) => at.saturating_sub(n),
-        Dir::Down(n) => at.saturating_add(n),
-        Dir::Top => 0,
-        Dir::Bottom => max,
-    };
-    s.offset = to.min(max);
-    s.follow = to >= max;
 }
 
 /// Up/Down in the message box: browse sent messages when the cursor is on the

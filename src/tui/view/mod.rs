@@ -15,8 +15,10 @@ mod help;
 mod hints;
 mod history;
 pub mod inspector;
+mod key_help;
 mod layout;
 mod narrative;
+mod overlays;
 mod pipeline_bar;
 mod sessions;
 mod tabs;
@@ -54,10 +56,12 @@ pub use entities::EntityPanel;
 pub use help::HelpOverlay;
 pub use hints::{DEFAULT_HINTS, KeyHints};
 pub use history::HistoryPanel;
+pub use key_help::KeyHelp;
 pub use layout::{
     Arrangement, MIN_SIZE, MainLayout, ScreenLayout, WIDE_WIDTH, input_height, layout,
 };
 pub use narrative::NarrativePanel;
+pub use overlays::render_overlay;
 pub use pipeline_bar::{PipelineBarView, SPINNER};
 pub use sessions::SessionPicker;
 pub use tabs::PaneTabs;
@@ -65,94 +69,14 @@ pub use text::{truncate, width, wrap};
 pub use title::TitleBar;
 pub use too_small::TooSmallNote;
 
-use std::collections::BTreeMap;
-
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::Line;
 
 use crate::tui::action::Action;
-use crate::tui::keymap::Keymap;
 use crate::tui::model::{Model, Overlay, Pane, Scroll};
 use crate::tui::travel;
-
-/// The key texts the views show: the hint line, and the help overlay's
-/// bindings and slash commands. Built by the app from its keymap.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeyHelp {
-    /// `(keys, what)` for the hint line: ("Enter", "send").
-    pub hints: Vec<(String, String)>,
-    /// The hint line while time travelling: ("]", "next")…
-    pub travel_hints: Vec<(String, String)>,
-    /// `(keys, description)` for the help overlay.
-    pub bindings: Vec<(String, String)>,
-    /// `(slash command, description)` for the help overlay.
-    pub commands: Vec<(String, String)>,
-    /// The key to name for each action in on-screen markers ("]").
-    pub keys: BTreeMap<Action, String>,
-}
-
-impl KeyHelp {
-    /// The key named for `action`, or "?" when it has none. Arrow keys
-    /// are named by their arrows ("↑").
-    pub fn key(&self, action: Action) -> &str {
-        match self.keys.get(&action).map_or("?", String::as_str) {
-            "Up" => "↑",
-            "Down" => "↓",
-            "Left" => "←",
-            "Right" => "→",
-            other => other,
-        }
-    }
-
-    /// The key texts of a keymap (hints, help, markers); no commands.
-    pub fn of(keymap: &Keymap) -> Self {
-        let hint = |a: Action, what: &str| keymap.first_key(a).map(|k| (k, what.to_string()));
-        let panel = |a: Action, what: &str| keymap.panel_key(a).map(|k| (k, what.to_string()));
-        let hints = [
-            hint(Action::Submit, "send"),
-            hint(Action::FocusNext, "focus"),
-            hint(Action::Help, "help"),
-            hint(Action::Cancel, "cancel"),
-            hint(Action::Quit, "quit"),
-        ];
-        let travel_hints = [
-            panel(Action::InspectPrev, "back"),
-            panel(Action::InspectNext, "next"),
-            panel(Action::ToggleDiff, "diff"),
-            panel(Action::Timeline, "timeline"),
-            panel(Action::Prompts, "prompts"),
-            panel(Action::WhatIf, "what-if"),
-            panel(Action::Copy, "copy"),
-            hint(Action::Cancel, "live"),
-            hint(Action::FocusNext, "focus"),
-            hint(Action::Help, "help"),
-        ];
-        Self {
-            hints: hints.into_iter().flatten().collect(),
-            travel_hints: travel_hints.into_iter().flatten().collect(),
-            bindings: keymap.describe(),
-            commands: Vec::new(),
-            keys: Action::ALL
-                .iter()
-                .filter_map(|a| keymap.panel_key(*a).map(|k| (*a, k)))
-                .collect(),
-        }
-    }
-}
-
-impl Default for KeyHelp {
-    /// The default keymap's hints; no commands.
-    fn default() -> Self {
-        let mut help = Self::of(&Keymap::default_keys());
-        help.hints = DEFAULT_HINTS
-            .iter()
-            .map(|(k, w)| (k.to_string(), w.to_string()))
-            .collect();
-        help
-    }
-}
 
 /// Draws every pane except the chat and the input box, with the default
 /// key texts (see [`render_panels_with`]).
@@ -273,106 +197,6 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         m.hints,
     );
     render_overlay(frame, model, keys);
-}
-
-/// Draws the open overlay (help or the session picker) over the whole frame.
-pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
-    let theme = &model.theme;
-    let area = frame.area();
-    match &model.overlay {
-        None => {}
-        Some(Overlay::Help { scroll }) => {
-            let help = HelpOverlay {
-                bindings: &keys.bindings,
-                commands: &keys.commands,
-                scroll: *scroll,
-                theme,
-            };
-            frame.render_widget(help, area);
-        }
-        Some(Overlay::Sessions { items, selected }) => {
-            let picker = SessionPicker {
-                items,
-                selected: *selected,
-                theme,
-            };
-            frame.render_widget(picker, area);
-        }
-        Some(Overlay::Timeline(state)) => {
-            let keys_line = format!(
-                "{} type · {} text · {} show the turn",
-                keys.key(Action::Filter),
-                keys.key(Action::Search),
-                keys.key(Action::Select)
-            );
-            let view = timeline::TimelineView {
-                state,
-                theme,
-                keys_line: &keys_line,
-            };
-            frame.render_widget(view, area);
-        }
-        Some(Overlay::WhatIf(state)) => {
-            let keys_line = format!(
-                "{}{} choose · {}{} change · {} apply · {} discard",
-                keys.key(Action::ScrollUp),
-                keys.key(Action::ScrollDown),
-                keys.key(Action::MoveLeft),
-                keys.key(Action::MoveRight),
-                keys.key(Action::Select),
-                keys.key(Action::Cancel),
-            );
-            let host = whatif_host(frame.area(), model);
-            let height = whatif::BOX_HEIGHT.min(host.height);
-            let area = Rect {
-                y: host.bottom() - height,
-                height,
-                ..host
-            };
-            let view = whatif::WhatIfBox {
-                state,
-                current: &model.session.context.policy,
-                theme,
-                keys_line: &keys_line,
-            };
-            frame.render_widget(view, area);
-        }
-        Some(Overlay::Inspector(state)) => {
-            let record = model.session.transcript.get(state.index);
-            let offline = record.is_some_and(|r| {
-                r.llm.starts_with("offline") || (r.llm.is_empty() && model.header.llm == "offline")
-            });
-            let keys_line = format!(
-                "{}{} part · {}{} prompt · {} fold · {} {} turn · {} close",
-                keys.key(Action::ScrollUp),
-                keys.key(Action::ScrollDown),
-                keys.key(Action::MoveLeft),
-                keys.key(Action::MoveRight),
-                keys.key(Action::Select),
-                keys.key(Action::InspectPrev),
-                keys.key(Action::InspectNext),
-                keys.key(Action::Cancel),
-            );
-            let view = inspector::InspectorView {
-                state,
-                record,
-                context_window: model.context_window,
-                offline,
-                theme,
-                keys_line: &keys_line,
-            };
-            frame.render_widget(view, area);
-        }
-    }
-}
-
-/// Where the what-if box goes: over the bottom of the chat when the chat
-/// is beside the panels, else over the bottom of the screen's main area.
-fn whatif_host(area: Rect, model: &Model) -> Rect {
-    match layout(area, model) {
-        ScreenLayout::Main(m) => m.chat.or(m.entities).unwrap_or(m.title),
-        ScreenLayout::TooSmall { area } => area,
-    }
 }
 
 /// Writes `text` on the bottom border of a panel, from its third column:
