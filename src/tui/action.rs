@@ -141,7 +141,7 @@ impl Action {
             Action::Submit => "send the message, or run a /command",
             Action::Newline => "new line in the message",
             Action::Cancel => {
-                "cancel the running turn (the message comes back) · close a window · leave zoom"
+                "close a window or the search · back to live from time travel · cancel the running turn (the message comes back) · leave zoom"
             }
             Action::Quit => "quit (the session is saved)",
             Action::FocusNext => "focus the next pane",

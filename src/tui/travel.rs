@@ -10,7 +10,7 @@ use crate::context::{ContextDiff, ContextSnapshot, diff};
 use crate::record::{TurnRecord, TurnStatus};
 use crate::session::SessionFile;
 
-use super::model::{Level, Model};
+use super::model::{Level, Model, Role};
 
 /// A stored turn shown in the panels.
 #[derive(Debug, Clone, PartialEq)]
@@ -106,6 +106,12 @@ pub fn step(m: &mut Model, back: bool) {
         Step::To(index) => {
             m.inspect = inspected(&m.session, index);
             m.status = None;
+            // The chat shows the same turn: its message at the top.
+            let turn = m.session.transcript[index].turn;
+            m.chat_anchor = m
+                .chat
+                .iter()
+                .rposition(|c| c.role == Role::User && c.turn == turn);
         }
         Step::Live => go_live(m),
         Step::Stay if back => {
@@ -123,6 +129,8 @@ pub fn step(m: &mut Model, back: bool) {
 /// Back to the live context.
 pub fn go_live(m: &mut Model) {
     m.inspect = None;
+    m.chat_anchor = None;
+    m.chat_scroll.follow = true;
     m.status = Some((Level::Info, "back to the live context".into()));
 }
 

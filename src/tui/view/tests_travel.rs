@@ -28,6 +28,9 @@ fn viewing_turn_2_of_3_marks_the_title_the_panels_and_the_hints() {
     assert!(screen.contains("+ recipe_1..recipe_9"), "{screen}");
     assert!(!screen.contains("Excluded this turn"), "{screen}");
     assert!(screen.contains("] next"), "travel hints:\n{screen}");
+    // The chat shows the same turn: its message at the top.
+    let second = screen.lines().nth(2).unwrap_or_default();
+    assert!(second.starts_with("│ you · turn 2"), "{second}");
 
     travel::go_live(&mut m);
     let live = render_frame(&m, 120, 40);
