@@ -356,3 +356,31 @@ fn the_help_window_scrolls_and_closes() {
     assert_eq!(m.overlay, None);
     assert_eq!(m.focus, Pane::Input, "closing help does not move the focus");
 }
+
+#[test]
+fn enter_is_the_select_action_in_the_help_and_the_session_picker() {
+    use super::model::SessionItem;
+    let mut m = model();
+    key(&mut m, KeyCode::F(1), KeyModifiers::NONE);
+    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(m.overlay, None, "Enter closes the help");
+    let item = |id: &str| SessionItem {
+        id: id.into(),
+        title: id.into(),
+        turns: 1,
+        updated: String::new(),
+    };
+    let items = vec![item(&m.session.id.clone()), item("20260101-090000-beef")];
+    update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::SessionsListed(items),
+    );
+    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(
+        effects,
+        vec![Effect::OpenSession("20260101-090000-beef".into())]
+    );
+    assert_eq!(m.overlay, None);
+}
