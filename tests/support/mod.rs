@@ -35,13 +35,13 @@ pub fn kitchen() -> (tempfile::TempDir, Arc<Mutex<Kitchen>>) {
 }
 
 /// `[llm]` for the fake: the default per-node models and temperatures, a
-/// short timeout.
+/// timeout long enough for a loaded CI machine (fault tests shorten it).
 pub fn llm_config(fake: &FakeOpenAi) -> LlmConfig {
     LlmConfig {
         backend: Backend::OpenAi,
         base_url: format!("{}/", fake.base_url()),
         api_key_env: "ALFRED_TEST_KEY".into(),
-        timeout_secs: 5,
+        timeout_secs: 30,
         max_retries: 3,
         ..LlmConfig::default()
     }
