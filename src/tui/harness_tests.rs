@@ -196,3 +196,34 @@ fn a_failed_turn_is_shown_in_the_chat_with_a_retry_hint() {
         "the pipeline bar shows the failure:\n{screen}"
     );
 }
+
+#[test]
+fn the_pipeline_bar_shows_the_turn_cost_when_the_model_is_priced() {
+    let mut h = Harness::new(140, 40);
+    h.type_and_send("what's in my fridge?");
+    let id = TurnId(1);
+    let state = turn_three_state();
+    let mut record = TurnRecord {
+        turn: 1,
+        user: "what's in my fridge?".into(),
+        reply: "Milk and paneer.".into(),
+        cost_usd: Some(0.003_14),
+        ..TurnRecord::default()
+    };
+    record.timings_ms.insert("total".into(), 812.0);
+    record.set_snapshot(state.snapshot());
+    h.pipe(PipelineEvent::NodeFinished {
+        id,
+        node: Node::Reply,
+        duration_ms: 700.0,
+        tokens: 3100,
+    });
+    h.pipe(PipelineEvent::TurnDone {
+        id,
+        record: Box::new(record),
+        state: Box::new(state),
+    });
+    let screen = h.screen();
+    assert!(screen.contains("$0.0031"), "{screen}");
+    assert!(screen.contains("total 812ms"), "{screen}");
+}

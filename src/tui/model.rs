@@ -101,6 +101,8 @@ pub struct PipelineBar {
     pub act_step: Option<(usize, usize)>,
     pub total_ms: Option<f64>,
     pub total_tokens: u64,
+    /// The turn's cost in USD, when the model is priced.
+    pub cost_usd: Option<f64>,
 }
 
 impl PipelineBar {

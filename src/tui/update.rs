@@ -453,6 +453,7 @@ fn turn_done(
         }
     }
     m.bar.total_ms = record.timings_ms.get("total").copied();
+    m.bar.cost_usd = record.cost_usd;
     m.baseline = Some(m.session.context.snapshot());
     let now = record
         .started_at

@@ -154,6 +154,11 @@ impl PipelineBarView<'_> {
         if d.tokens && tokens > 0 {
             total.push(tokens_text(tokens));
         }
+        if d.tokens
+            && let Some(cost) = self.bar.cost_usd
+        {
+            total.push(format!("${cost:.4}"));
+        }
         if !total.is_empty() {
             spans.push(Span::styled(format!("   {}", total.join(" · ")), t.dim));
         }
