@@ -4,37 +4,12 @@
 
 use alfred::context::registry::SessionIdRegistry;
 use alfred::context::{RefAction, Table};
-use alfred::kitchen::{Kitchen, ToolCall, ToolError, ToolResult};
-use jiff::civil::date;
+use alfred::kitchen::{Kitchen, ToolError, ToolResult};
 use serde_json::{Value, json};
-use tempfile::TempDir;
+#[path = "support/kitchen_calls.rs"]
+mod kitchen_calls;
 
-fn seeded() -> (TempDir, Kitchen) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut k = Kitchen::open(dir.path().join("kitchen.db")).expect("open");
-    k.seed_if_empty(date(2026, 1, 14))
-        .expect("seed")
-        .expect("first run seeds");
-    (dir, k)
-}
-
-fn run(
-    k: &mut Kitchen,
-    reg: &mut SessionIdRegistry,
-    turn: u32,
-    tool: &str,
-    params: Value,
-) -> ToolResult {
-    k.execute(&ToolCall::new(tool, params.clone()), reg, turn)
-        .unwrap_or_else(|e| panic!("{tool} {params} failed: {e}"))
-}
-
-fn refuse(k: &mut Kitchen, reg: &mut SessionIdRegistry, tool: &str, params: Value) -> ToolError {
-    match k.execute(&ToolCall::new(tool, params.clone()), reg, 1) {
-        Ok(r) => panic!("{tool} {params} should fail, returned {} rows", r.count),
-        Err(e) => e,
-    }
-}
+use kitchen_calls::{refuse, run, seeded};
 
 fn refs(r: &ToolResult) -> Vec<&str> {
     r.rows
