@@ -127,6 +127,35 @@ async fn run(
     (result, events)
 }
 
+/// A brain whose plan writes 12 eggs to the fridge, with `rest`'s reply behaviour.
+fn add_eggs_brain(rest: Scripted) -> Scripted {
+    let mut act = BTreeMap::new();
+    act.insert(
+        "Add eggs".to_string(),
+        VecDeque::from([ActAction::ToolCall {
+            tool: "db_create".into(),
+            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
+        }]),
+    );
+    Scripted {
+        think: ThinkOutput {
+            goal: "add eggs".into(),
+            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
+            ..ThinkOutput::default()
+        },
+        act: Mutex::new(act),
+        ..rest
+    }
+}
+
+fn inventory_rows(k: &Mutex<Kitchen>) -> u64 {
+    k.lock()
+        .unwrap()
+        .stats()
+        .unwrap()
+        .rows(alfred::context::Table::Inventory)
+}
+
 fn meal_planning_brain() -> Scripted {
     let mut act = BTreeMap::new();
     act.insert(
@@ -303,30 +332,11 @@ async fn the_next_turn_sees_loaded_rows_without_reading_them_again() {
 #[tokio::test]
 async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
     let (_dir, k) = kitchen();
-    let before = k
-        .lock()
-        .unwrap()
-        .stats()
-        .unwrap()
-        .rows(alfred::context::Table::Inventory);
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Add eggs".to_string(),
-        VecDeque::from([ActAction::ToolCall {
-            tool: "db_create".into(),
-            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
-        }]),
-    );
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "add eggs".into(),
-            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
+    let before = inventory_rows(&k);
+    let brain = add_eggs_brain(Scripted {
         fail_reply: true,
         ..Scripted::default()
-    };
+    });
     let state = ContextState::new(ContextPolicy::default());
     let (result, events) = run(brain, k.clone(), state.clone(), "add 12 eggs").await;
     let TurnResult::Failed { record } = result else {
@@ -358,30 +368,11 @@ async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
 #[tokio::test]
 async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
     let (_dir, k) = kitchen();
-    let before = k
-        .lock()
-        .unwrap()
-        .stats()
-        .unwrap()
-        .rows(alfred::context::Table::Inventory);
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Add eggs".to_string(),
-        VecDeque::from([ActAction::ToolCall {
-            tool: "db_create".into(),
-            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
-        }]),
-    );
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "add eggs".into(),
-            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
+    let before = inventory_rows(&k);
+    let brain = add_eggs_brain(Scripted {
         hang_reply: true,
         ..Scripted::default()
-    };
+    });
     let (tx, mut rx) = mpsc::unbounded_channel();
     let req = TurnRequest {
         id: TurnId(1),
