@@ -1,47 +1,11 @@
 //! Finding sessions: listing order, grep over titles, messages and replies,
 //! and ids given as a unique prefix.
 
-use std::path::{Path, PathBuf};
+use alfred::session::{SessionError, SessionStore};
+#[path = "support/session_files.rs"]
+mod session_files;
 
-use alfred::context::ContextPolicy;
-use alfred::record::TurnRecord;
-use alfred::session::{LlmSettings, SessionError, SessionFile, SessionStore};
-use jiff::Timestamp;
-
-fn at(s: &str) -> Timestamp {
-    s.parse().expect("timestamp")
-}
-
-/// A store on a fixed clock, so moved-aside names are predictable.
-fn store(dir: &Path) -> SessionStore {
-    SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
-}
-
-/// A small session with one turn saying `user` and `reply`, updated at `updated`.
-fn small(id: &str, user: &str, reply: &str, updated: &str) -> SessionFile {
-    let llm = LlmSettings::new("offline", None, "https://api.openai.com/v1");
-    let mut s = SessionFile::new(
-        id.into(),
-        at("2026-11-01T10:00:00Z"),
-        llm,
-        ContextPolicy::default(),
-    );
-    let record = TurnRecord {
-        turn: 1,
-        user: user.into(),
-        reply: reply.into(),
-        ..TurnRecord::default()
-    };
-    s.push_turn(record, None, at(updated));
-    s
-}
-
-/// Writes sessions straight to the folder (as an earlier run would have).
-fn write(dir: &Path, s: &SessionFile) -> PathBuf {
-    let path = dir.join(format!("{}.json", s.id));
-    std::fs::write(&path, s.to_bytes().expect("encode")).expect("write");
-    path
-}
+use session_files::{small, store, write};
 
 #[test]
 fn listing_is_newest_first_by_update_time() {

@@ -1,22 +1,15 @@
 //! The persist actor end to end: exact round trips of long sessions, the
 //! lock it requires, and failed saves that are reported and retried.
 
-use std::path::Path;
-
 use alfred::context::ContextPolicy;
 use alfred::session::sample::sample_session;
 use alfred::session::{
-    LlmSettings, PersistEvent, SessionError, SessionFile, SessionLock, SessionStore, spawn_persist,
+    LlmSettings, PersistEvent, SessionError, SessionFile, SessionLock, spawn_persist,
 };
-use jiff::Timestamp;
+#[path = "support/session_files.rs"]
+mod session_files;
 
-fn at(s: &str) -> Timestamp {
-    s.parse().expect("timestamp")
-}
-
-fn store(dir: &Path) -> SessionStore {
-    SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
-}
+use session_files::{at, store};
 
 #[tokio::test]
 async fn a_1000_turn_session_round_trips_exactly_through_the_actor() {

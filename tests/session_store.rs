@@ -1,52 +1,18 @@
 //! Session files end to end through the library: loading, migration,
 //! forgiving listing, grep, prefixes, rename and remove under the lock.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use alfred::context::ContextPolicy;
-use alfred::record::TurnRecord;
-use alfred::session::{LlmSettings, SessionError, SessionFile, SessionStore};
-use jiff::Timestamp;
+use alfred::session::{SessionError, SessionStore};
+#[path = "support/session_files.rs"]
+mod session_files;
+
+use session_files::{small, store, write};
 
 const FIXTURE_V1: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/session_v1.json"
 );
-
-fn at(s: &str) -> Timestamp {
-    s.parse().expect("timestamp")
-}
-
-/// A store on a fixed clock, so moved-aside names are predictable.
-fn store(dir: &Path) -> SessionStore {
-    SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
-}
-
-/// A small session with one turn saying `user` and `reply`, updated at `updated`.
-fn small(id: &str, user: &str, reply: &str, updated: &str) -> SessionFile {
-    let llm = LlmSettings::new("offline", None, "https://api.openai.com/v1");
-    let mut s = SessionFile::new(
-        id.into(),
-        at("2026-11-01T10:00:00Z"),
-        llm,
-        ContextPolicy::default(),
-    );
-    let record = TurnRecord {
-        turn: 1,
-        user: user.into(),
-        reply: reply.into(),
-        ..TurnRecord::default()
-    };
-    s.push_turn(record, None, at(updated));
-    s
-}
-
-/// Writes sessions straight to the folder (as an earlier run would have).
-fn write(dir: &Path, s: &SessionFile) -> PathBuf {
-    let path = dir.join(format!("{}.json", s.id));
-    std::fs::write(&path, s.to_bytes().expect("encode")).expect("write");
-    path
-}
 
 fn names_in(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -216,7 +182,7 @@ fn temp_files_are_ignored_and_removed_once_an_hour_old() {
         "a fresh temp file may be a write in progress"
     );
     let later = SessionStore::new(dir)
-        .with_clock(|| Timestamp::now() + jiff::SignedDuration::from_mins(61));
+        .with_clock(|| jiff::Timestamp::now() + jiff::SignedDuration::from_mins(61));
     let report = later.list();
     assert_eq!((report.sessions.len(), report.problems.len()), (1, 0));
     assert!(
