@@ -191,7 +191,14 @@ fn a_tiny_terminal_gets_a_note_not_a_panic() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    // Growing the terminal brings the UI back.
+    // Growing the terminal brings the UI back. The parser grows first: the
+    // app redraws as soon as it sees the new size, and a redraw parsed at the
+    // old width would wrap into garbage.
+    screen
+        .lock()
+        .unwrap()
+        .screen_mut()
+        .set_size(nz(30), nz(100));
     pty.master
         .resize(PtySize {
             rows: 30,
@@ -200,11 +207,6 @@ fn a_tiny_terminal_gets_a_note_not_a_panic() {
             pixel_height: 0,
         })
         .unwrap();
-    screen
-        .lock()
-        .unwrap()
-        .screen_mut()
-        .set_size(nz(30), nz(100));
     let deadline = Instant::now() + Duration::from_secs(20);
     while !screen
         .lock()
