@@ -7,6 +7,7 @@ pub mod brain;
 pub mod cli;
 pub mod config;
 pub mod context;
+pub mod eval;
 pub mod headless;
 pub mod kitchen;
 pub mod logging;

@@ -132,33 +132,70 @@ fn subcommand_help_shows_its_own_flags() {
 }
 
 #[test]
-fn not_built_commands_exit_2_naming_themselves_on_stderr_only() {
+fn eval_compares_windows_and_catches_window_one_on_the_topic_switch() {
     let sandbox = Sandbox::new();
-    let cases: &[(&[&str], &str)] = &[(
-        &["eval", "--window", "1,2"],
-        "alfred eval is not built yet (the evaluation arena).",
-    )];
-    for (args, message) in cases {
-        let out = sandbox.run(args);
-        // The first command on an empty data dir also seeds the kitchen.
-        let err: String = stderr(&out)
-            .lines()
-            .filter(|l| !l.starts_with("Seeded the sample kitchen"))
-            .map(|l| format!("{l}\n"))
-            .collect();
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(message), "{args:?}: stderr was {err:?}");
-        assert_eq!(
-            err.lines().count(),
-            1,
-            "{args:?}: one line expected, got {err:?}"
-        );
-        assert!(
-            out.stdout.is_empty(),
-            "{args:?} printed on stdout: {}",
-            stdout(&out)
-        );
-    }
+    let out = sandbox.run(&[
+        "eval",
+        "topic-switch-and-return",
+        "--window",
+        "1,2",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON report");
+    let row = |policy: &str| {
+        report["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["policy"] == policy)
+            .unwrap_or_else(|| panic!("no {policy} row in {report}"))
+            .clone()
+    };
+    let (w1, w2, naive) = (row("window 1"), row("window 2 (config)"), row("naive"));
+    assert_eq!(w1["regret_turns"], 1, "{w1}");
+    assert_eq!(w1["regret"][0]["turn"], 7, "{w1}");
+    assert_eq!(w2["regret_turns"], 0, "{w2}");
+    assert!(
+        w2["recall"]["lapses"].as_array().unwrap().is_empty(),
+        "{w2}"
+    );
+    assert!(w2["recall"]["checks"].as_u64().unwrap() > 0, "{w2}");
+    let last = |r: &serde_json::Value| r["tokens"]["think"]["last"].as_u64().unwrap();
+    assert!(
+        last(&naive) > last(&w2),
+        "naive {} vs window 2 {}",
+        last(&naive),
+        last(&w2)
+    );
+    assert_ne!(report["suggested"], "window 1");
+    // The table says the same in words.
+    let table = sandbox.run(&["eval", "topic-switch-and-return", "--window", "1"]);
+    let text = stdout(&table);
+    assert!(
+        text.contains("window 1 · topic-switch-and-return · turn 7: regret"),
+        "{text}"
+    );
+}
+
+#[test]
+fn eval_refuses_unknown_scenarios_and_bad_policies_in_words() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["eval", "no-such-scenario"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("no scenario called \"no-such-scenario\""),
+        "{}",
+        stderr(&out)
+    );
+    let out = sandbox.run(&["eval", "unsaved", "--policy", "windw=1"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("context.windw is not a [context] key"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty());
 }
 
 #[test]

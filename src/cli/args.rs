@@ -226,7 +226,12 @@ pub struct EvalArgs {
     /// Compare these retention windows, e.g. --window 1,2,4.
     #[arg(long, value_name = "N,N,...", value_delimiter = ',')]
     pub window: Vec<u32>,
-    /// Also ask an LLM to judge the replies (needs the openai backend).
+    /// Also compare this variation of the config's [context], as key=value
+    /// pairs, e.g. --policy "policy=tiered tiered.hot_turns=1" (repeatable).
+    #[arg(long = "policy", value_name = "KEY=VALUE ...")]
+    pub policies: Vec<String>,
+    /// Also ask the [llm] model to judge recall, beside the rule-based judge
+    /// (needs its API key variable set, as for --llm openai).
     #[arg(long)]
     pub llm_judge: bool,
     /// Print the results as JSON.

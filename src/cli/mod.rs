@@ -9,6 +9,7 @@
 
 mod args;
 mod doctor;
+mod eval;
 mod kitchen;
 mod open;
 mod run;
@@ -165,7 +166,7 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
         None => tui::run(&startup, &cli.session, None, &env)?,
         Some(Command::Run(args)) => run::run(args, &startup, &env)?,
         Some(Command::Sessions(cmd)) => sessions::run(cmd, paths)?,
-        Some(Command::Eval(_)) => not_built("eval", "the evaluation arena"),
+        Some(Command::Eval(args)) => eval::run(args, &startup, &env)?,
         Some(Command::Demo(args)) => {
             tui::run(&startup, &SessionChoice::default(), Some(args), &env)?
         }

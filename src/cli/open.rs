@@ -82,18 +82,7 @@ pub fn engine(
     std::thread::spawn(|| crate::prompt::count_tokens("warm up"));
     let brain = brain::select(config, env).map_err(|e| CliError::Unavailable(e.to_string()))?;
     let kitchen = super::kitchen::open_kitchen(&startup.paths, config)?;
-    let (prompts, used, warnings) = SystemPrompts::load(&startup.paths.prompts_dir);
-    for path in used {
-        tracing::info!(path, "prompt template overridden");
-    }
-    for w in warnings {
-        eprintln!("warning: {w}");
-    }
-    let settings = TurnSettings {
-        max_steps: config.pipeline.max_steps as usize,
-        max_tool_calls_per_step: config.pipeline.max_tool_calls_per_step as usize,
-        prompts,
-    };
+    let settings = turn_settings(startup);
     let llm = LlmSettings::from_config(&config.llm, config.resolved_backend(env));
     Ok(Engine {
         brain,
@@ -101,6 +90,23 @@ pub fn engine(
         settings: Arc::new(settings),
         llm,
     })
+}
+
+/// The pipeline's limits and prompt templates (with the user's overrides;
+/// problems with an override are warned about on stderr).
+pub fn turn_settings(startup: &Startup) -> TurnSettings {
+    let (prompts, used, warnings) = SystemPrompts::load(&startup.paths.prompts_dir);
+    for path in used {
+        tracing::info!(path, "prompt template overridden");
+    }
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    TurnSettings {
+        max_steps: startup.config.pipeline.max_steps as usize,
+        max_tool_calls_per_step: startup.config.pipeline.max_tool_calls_per_step as usize,
+        prompts,
+    }
 }
 
 /// The session store of these paths.

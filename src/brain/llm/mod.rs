@@ -23,6 +23,7 @@
 
 mod errors;
 mod http;
+mod judge;
 mod messages;
 mod probe;
 mod retry;
@@ -44,6 +45,7 @@ use crate::pipeline::{
     UnderstandOutput, UnderstandRequest,
 };
 
+pub use judge::{MissingCommitment, RecallVerdict};
 pub use probe::{EndpointCheck, check_endpoint};
 pub use schema::StrictSchema;
 pub use setup::{LlmSetupError, install_crypto_provider};

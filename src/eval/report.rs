@@ -1,0 +1,386 @@
+//! The arena's report: per scenario and policy, the summary across
+//! scenarios, the suggested policy; as a terminal table or JSON.
+
+use std::fmt::Write;
+
+use serde::Serialize;
+
+use crate::context::ContextPolicy;
+
+use super::judge::{Lapse, Recall};
+use super::measure::{MemoryScore, Spread};
+
+/// One scenario under one policy.
+#[derive(Debug, Clone, Serialize)]
+pub struct Result {
+    pub scenario: String,
+    pub policy: String,
+    /// Turns measured (failed ones are not).
+    pub turns: usize,
+    /// (message number, why) of failed turns.
+    pub failed: Vec<(usize, String)>,
+    #[serde(flatten)]
+    pub memory: MemoryScore,
+    /// The rule-based judge.
+    pub recall: Recall,
+    /// The LLM judge, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_recall: Option<Recall>,
+    /// The naive baseline's last-turn Think prompt over this one's.
+    pub think_last_vs_naive: Option<f64>,
+}
+
+impl Result {
+    fn think(&self) -> Spread {
+        self.memory.tokens.get("think").copied().unwrap_or_default()
+    }
+
+    fn total_sum(&self) -> f64 {
+        let t = self.memory.tokens.get("total").copied().unwrap_or_default();
+        t.mean * self.turns as f64
+    }
+
+    fn lapses(&self) -> impl Iterator<Item = &Lapse> {
+        self.recall
+            .lapses
+            .iter()
+            .chain(self.llm_recall.iter().flat_map(|r| &r.lapses))
+    }
+}
+
+/// One policy across every scenario.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    pub policy: String,
+    pub regret_turns: usize,
+    pub rescued: usize,
+    pub rereads: usize,
+    pub idle: usize,
+    pub checks: usize,
+    pub lapses: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm_lapses: Option<usize>,
+    /// Prompt tokens of every node, per turn, over all scenarios.
+    pub tokens_per_turn: f64,
+    /// The last-turn Think prompts of all scenarios, added up.
+    pub think_last_sum: usize,
+    /// The naive baseline's `think_last_sum` over this one's.
+    pub think_last_vs_naive: Option<f64>,
+    pub failed_turns: usize,
+}
+
+impl Summary {
+    fn clean(&self) -> bool {
+        self.regret_turns == 0
+            && self.lapses == 0
+            && self.llm_lapses.unwrap_or(0) == 0
+            && self.failed_turns == 0
+    }
+}
+
+/// A policy under test, as the report names it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PolicyEntry {
+    pub name: String,
+    pub baseline: bool,
+    pub context: ContextPolicy,
+}
+
+/// Everything `alfred eval` found.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// "offline", or the model and server.
+    pub brain: String,
+    /// "rules", or "rules + <model>".
+    pub judge: String,
+    /// The kitchen's date during the runs.
+    pub today: String,
+    pub policies: Vec<PolicyEntry>,
+    pub results: Vec<Result>,
+    pub summary: Vec<Summary>,
+    /// The cheapest policy with zero regret and full recall, if any.
+    pub suggested: Option<String>,
+    pub suggestion: String,
+}
+
+impl Report {
+    /// Sums the results per policy, computes the ratios, picks the suggestion.
+    pub fn new(
+        brain: String,
+        judge: String,
+        today: String,
+        policies: Vec<PolicyEntry>,
+        mut results: Vec<Result>,
+    ) -> Self {
+        let baseline = policies.iter().find(|p| p.baseline).map(|p| p.name.clone());
+        let naive_last = |scenario: &str, results: &[Result]| {
+            results
+                .iter()
+                .find(|r| Some(&r.policy) == baseline.as_ref() && r.scenario == scenario)
+                .map(|r| r.think().last)
+        };
+        let ratios: Vec<Option<f64>> = results
+            .iter()
+            .map(|r| ratio(naive_last(&r.scenario, &results), r.think().last))
+            .collect();
+        for (r, x) in results.iter_mut().zip(ratios) {
+            r.think_last_vs_naive = x;
+        }
+        let mut summary: Vec<Summary> = policies
+            .iter()
+            .map(|p| summarize(&p.name, &results))
+            .collect();
+        let naive_sum = summary
+            .iter()
+            .find(|s| Some(&s.policy) == baseline.as_ref())
+            .map(|s| s.think_last_sum);
+        for s in &mut summary {
+            s.think_last_vs_naive = ratio(naive_sum, s.think_last_sum);
+        }
+        let best = summary
+            .iter()
+            .filter(|s| s.clean())
+            .min_by(|a, b| a.tokens_per_turn.total_cmp(&b.tokens_per_turn));
+        let (suggested, suggestion) = match best {
+            Some(s) if Some(&s.policy) == baseline.as_ref() => (
+                Some(s.policy.clone()),
+                format!(
+                    "{}: only the baseline had zero regret and full recall ({} prompt tokens a turn)",
+                    s.policy,
+                    thousands(s.tokens_per_turn.round() as usize)
+                ),
+            ),
+            Some(s) => (
+                Some(s.policy.clone()),
+                format!(
+                    "{}: the cheapest with zero regret and full recall ({} prompt tokens a turn{})",
+                    s.policy,
+                    thousands(s.tokens_per_turn.round() as usize),
+                    s.think_last_vs_naive
+                        .map(|x| format!(
+                            "; last-turn Think prompts {x:.1}× smaller than the naive baseline's"
+                        ))
+                        .unwrap_or_default()
+                ),
+            ),
+            None => (
+                None,
+                "none: every policy had regret, lapses of recall or failed turns".to_string(),
+            ),
+        };
+        Self {
+            brain,
+            judge,
+            today,
+            policies,
+            results,
+            summary,
+            suggested,
+            suggestion,
+        }
+    }
+
+    /// The report as a terminal table.
+    pub fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "alfred eval · brain: {} · judge: {} · kitchen date {}\n",
+            self.brain, self.judge, self.today
+        );
+        let mut scenarios: Vec<&str> = Vec::new();
+        for r in &self.results {
+            if !scenarios.contains(&r.scenario.as_str()) {
+                scenarios.push(&r.scenario);
+            }
+        }
+        let width = self
+            .policies
+            .iter()
+            .map(|p| p.name.chars().count())
+            .max()
+            .unwrap_or(6)
+            .max(6);
+        let llm = self.results.iter().any(|r| r.llm_recall.is_some());
+        let header = |out: &mut String, first: &str| {
+            let _ = writeln!(
+                out,
+                "  {first:<width$}  regret  rescued  re-read  idle  recall{}  think mean / max / last   all/turn  vs naive",
+                if llm { "  llm recall" } else { "" }
+            );
+        };
+        for s in &scenarios {
+            let rows: Vec<&Result> = self.results.iter().filter(|r| r.scenario == *s).collect();
+            let turns = rows.first().map_or(0, |r| r.turns + r.failed.len());
+            let _ = writeln!(out, "{s} ({turns} turns)");
+            header(&mut out, "policy");
+            for r in rows {
+                let t = r.think();
+                let all = r.memory.tokens.get("total").copied().unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>5} / {:>5} / {:>5}  {:>9}  {:>8}{}",
+                    r.policy,
+                    r.memory.regret_turns,
+                    r.memory.rescued,
+                    r.memory.rereads,
+                    r.memory.idle,
+                    recall_cell(&r.recall),
+                    r.llm_recall
+                        .as_ref()
+                        .map(|x| format!("  {:>10}", recall_cell(x)))
+                        .unwrap_or_default(),
+                    thousands(t.mean.round() as usize),
+                    thousands(t.max),
+                    thousands(t.last),
+                    thousands(all.mean.round() as usize),
+                    times(r.think_last_vs_naive),
+                    if r.failed.is_empty() {
+                        String::new()
+                    } else {
+                        format!("  ({} failed)", r.failed.len())
+                    }
+                );
+            }
+            let _ = writeln!(out);
+        }
+        let _ = writeln!(out, "All scenarios");
+        let _ = writeln!(
+            out,
+            "  {:<width$}  regret  rescued  re-read  idle  recall{}  tokens/turn  last Think, summed  vs naive",
+            "policy",
+            if llm { "  llm lapses" } else { "" }
+        );
+        for s in &self.summary {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>11}  {:>18}  {:>8}",
+                s.policy,
+                s.regret_turns,
+                s.rescued,
+                s.rereads,
+                s.idle,
+                format!("{}/{}", s.checks - s.lapses, s.checks),
+                s.llm_lapses
+                    .map(|x| format!("  {x:>10}"))
+                    .unwrap_or_default(),
+                thousands(s.tokens_per_turn.round() as usize),
+                thousands(s.think_last_sum),
+                times(s.think_last_vs_naive),
+            );
+        }
+        let findings = self.findings();
+        if !findings.is_empty() {
+            let _ = writeln!(out, "\nWhat the judge caught");
+            for f in findings {
+                let _ = writeln!(out, "  {f}");
+            }
+        }
+        let _ = writeln!(out, "\nSuggested policy: {}", self.suggestion);
+        let _ = writeln!(
+            out,
+            "\nregret: turns that needed an entity Think did not have · rescued: entities Understand \
+             brought back · re-read: rows read though active · idle: entity-turns never used again · \
+             recall: commitments Think was shown / checked · vs naive: the naive baseline's last \
+             Think prompt over this one's"
+        );
+        out
+    }
+
+    /// Regret and lapses, one line each.
+    pub fn findings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for r in &self.results {
+            for g in &r.memory.regret {
+                let mut what = Vec::new();
+                if !g.missing.is_empty() {
+                    what.push(format!("Think lacked {}", g.missing.join(", ")));
+                }
+                if !g.failed_mentions.is_empty() {
+                    what.push(format!(
+                        "unresolved \"{}\"",
+                        g.failed_mentions.join("\", \"")
+                    ));
+                }
+                out.push(format!(
+                    "{} · {} · turn {}: regret — {}",
+                    r.policy,
+                    r.scenario,
+                    g.turn,
+                    what.join("; ")
+                ));
+            }
+            for l in r.lapses() {
+                out.push(format!(
+                    "{} · {} · turn {}: Think was not shown the {} {}",
+                    r.policy,
+                    r.scenario,
+                    l.turn,
+                    l.kind.as_str(),
+                    l.what
+                ));
+            }
+            for (i, why) in &r.failed {
+                out.push(format!(
+                    "{} · {} · message {}: the turn failed: {why}",
+                    r.policy,
+                    r.scenario,
+                    i + 1
+                ));
+            }
+        }
+        out
+    }
+}
+
+fn summarize(policy: &str, results: &[Result]) -> Summary {
+    let rows: Vec<&Result> = results.iter().filter(|r| r.policy == policy).collect();
+    let turns: usize = rows.iter().map(|r| r.turns).sum();
+    let llm: Vec<usize> = rows
+        .iter()
+        .filter_map(|r| r.llm_recall.as_ref().map(|x| x.lapses.len()))
+        .collect();
+    Summary {
+        policy: policy.to_string(),
+        regret_turns: rows.iter().map(|r| r.memory.regret_turns).sum(),
+        rescued: rows.iter().map(|r| r.memory.rescued).sum(),
+        rereads: rows.iter().map(|r| r.memory.rereads).sum(),
+        idle: rows.iter().map(|r| r.memory.idle).sum(),
+        checks: rows.iter().map(|r| r.recall.checks).sum(),
+        lapses: rows.iter().map(|r| r.recall.lapses.len()).sum(),
+        llm_lapses: (!llm.is_empty()).then(|| llm.iter().sum()),
+        tokens_per_turn: if turns == 0 {
+            0.0
+        } else {
+            rows.iter().map(|r| r.total_sum()).sum::<f64>() / turns as f64
+        },
+        think_last_sum: rows.iter().map(|r| r.think().last).sum(),
+        think_last_vs_naive: None,
+        failed_turns: rows.iter().map(|r| r.failed.len()).sum(),
+    }
+}
+
+fn ratio(naive: Option<usize>, this: usize) -> Option<f64> {
+    naive.filter(|_| this > 0).map(|n| n as f64 / this as f64)
+}
+
+fn recall_cell(r: &Recall) -> String {
+    format!("{}/{}", r.checks - r.lapses.len(), r.checks)
+}
+
+fn times(x: Option<f64>) -> String {
+    x.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "—".into())
+}
+
+/// 12345 → "12,345".
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

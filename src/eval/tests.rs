@@ -1,0 +1,170 @@
+//! The arena on the real pipeline with the offline brain: what it measures
+//! on the shipped scenarios, and that its checks can fail.
+
+use std::sync::Arc;
+
+use crate::brain::offline::OfflineBrain;
+use crate::context::ContextPolicy;
+use crate::pipeline::TurnSettings;
+
+use super::judge::{Kind, commitments, judge, shown, think_text};
+use super::scenarios::{BUILT_IN, built_in};
+use super::*;
+
+fn bench() -> Bench {
+    Bench {
+        brain: Arc::new(OfflineBrain::default()),
+        settings: Arc::new(TurnSettings::default()),
+        today: jiff::civil::date(2026, 1, 13),
+    }
+}
+
+fn scenario(name: &str) -> Scenario {
+    built_in().into_iter().find(|s| s.name == name).expect(name)
+}
+
+fn run(policy: ContextPolicy, name: &str) -> Run {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let run = rt
+        .block_on(bench().run(&policy, &scenario(name).messages))
+        .unwrap();
+    assert!(run.failed.is_empty(), "{:?}", run.failed);
+    run
+}
+
+fn window(w: u32) -> ContextPolicy {
+    ContextPolicy {
+        turn_retention_window: w,
+        ..ContextPolicy::default()
+    }
+}
+
+fn scored(policy: ContextPolicy, name: &str, baseline: Option<&Run>) -> report::Result {
+    let c = Contender {
+        name: "p".into(),
+        policy: policy.clone(),
+        baseline: false,
+    };
+    score(&scenario(name), &c, &run(policy, name), baseline)
+}
+
+#[test]
+fn every_scenario_file_is_built_in() {
+    let mut files: Vec<String> = std::fs::read_dir("assets/scenarios")
+        .unwrap()
+        .filter_map(|e| {
+            let p = e.unwrap().path();
+            let stem = p.file_stem()?.to_string_lossy().into_owned();
+            (p.extension()? == "txt").then_some(stem)
+        })
+        .collect();
+    files.sort();
+    let mut names: Vec<String> = BUILT_IN.iter().map(|(n, _)| n.to_string()).collect();
+    names.sort();
+    assert_eq!(files, names);
+}
+
+#[test]
+fn the_default_policy_keeps_the_topic_switch_and_window_one_loses_the_milk() {
+    let naive = run(ContextPolicy::naive(), "topic-switch-and-return");
+    let default = scored(
+        ContextPolicy::default(),
+        "topic-switch-and-return",
+        Some(&naive),
+    );
+    assert_eq!(
+        default.memory.regret_turns, 0,
+        "{:?}",
+        default.memory.regret
+    );
+    assert!(default.recall.full(), "{:?}", default.recall.lapses);
+    assert!(default.recall.checks >= 10, "{:?}", default.recall);
+
+    let w1 = scored(window(1), "topic-switch-and-return", Some(&naive));
+    assert_eq!(w1.memory.regret_turns, 1, "{:?}", w1.memory.regret);
+    let regret = &w1.memory.regret[0];
+    assert_eq!(regret.turn, 7);
+    assert_eq!(regret.failed_mentions, ["milk"]);
+
+    // The naive baseline carries every row to the last turn.
+    let naive_think = naive
+        .turns
+        .last()
+        .unwrap()
+        .record
+        .prompts
+        .think
+        .as_ref()
+        .unwrap();
+    let think = default.memory.tokens["think"];
+    assert!(
+        naive_think.tokens.total_tokens > think.last,
+        "naive {} vs default {}",
+        naive_think.tokens.total_tokens,
+        think.last
+    );
+    assert!(w1.memory.idle < default.memory.idle);
+}
+
+#[test]
+fn the_judge_reads_the_exclusion_the_draft_and_the_goal_from_the_raw_log() {
+    let r = run(ContextPolicy::default(), "topic-switch-and-return");
+    let found = commitments(&r.turns);
+    let cod = found
+        .iter()
+        .find(|c| c.kind == Kind::Exclusion)
+        .expect("the cod exclusion");
+    assert_eq!(cod.made, 2);
+    assert_eq!(cod.refs, ["recipe_1", "recipe_2", "recipe_7"]);
+    assert_eq!(cod.terms, ["cod"]);
+    assert_eq!(cod.ended, None, "nothing undid it");
+    let draft = found
+        .iter()
+        .find(|c| c.kind == Kind::PendingSave)
+        .expect("the unsaved plan");
+    assert_eq!((draft.made, draft.ended), (3, Some(4)), "saved at turn 4");
+    assert!(
+        found
+            .iter()
+            .any(|c| c.kind == Kind::Goal && c.ended == Some(4))
+    );
+}
+
+#[test]
+fn a_prompt_without_the_exclusion_is_a_lapse() {
+    let mut r = run(ContextPolicy::default(), "topic-switch-and-return");
+    let found = commitments(&r.turns);
+    assert!(judge(&r.turns, &found).full());
+    // Turn 8's Think prompt, with every line naming cod taken out.
+    let o = &mut r.turns[7];
+    let cod = found.iter().find(|c| c.kind == Kind::Exclusion).unwrap();
+    assert!(shown(cod, o, &think_text(&o.record).unwrap()));
+    o.think_view.excluded.clear();
+    let think = o.record.prompts.think.as_mut().unwrap();
+    for s in &mut think.full.sections {
+        s.text = s
+            .text
+            .lines()
+            .filter(|l| !l.to_lowercase().contains("cod"))
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    let recall = judge(&r.turns, &found);
+    assert_eq!(recall.lapses.len(), 1, "{:?}", recall.lapses);
+    assert_eq!(
+        (recall.lapses[0].turn, recall.lapses[0].kind),
+        (8, Kind::Exclusion)
+    );
+    assert!(recall.ratio() < 1.0);
+}
+
+#[test]
+fn a_dropped_draft_is_not_owed_to_think() {
+    let r = scored(ContextPolicy::default(), "forget-and-start-fresh", None);
+    assert!(r.recall.full(), "{:?}", r.recall.lapses);
+    assert!(r.recall.checks > 0);
+}
