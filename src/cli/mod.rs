@@ -2,8 +2,8 @@
 //!
 //! This module owns the public command surface (DESIGN.md, "Command line"), the
 //! startup every command shares (paths, then config, then folders, then logs)
-//! and the mapping of outcomes and errors to exit codes: 0 done, 1 error,
-//! 2 "not built yet" (clap's own usage errors also exit 2). It must not hold
+//! and the mapping of outcomes and errors to exit codes: 0 done, 1 error or a
+//! failed turn, 2 a usage error (clap's). It must not hold
 //! command logic: each arm of [`dispatch`] hands over to the module that owns
 //! the work. Errors are printed here, once, as one line plus cause lines.
 
@@ -38,8 +38,6 @@ use crate::paths::{Paths, PathsError};
 pub enum Outcome {
     /// Finished: exit 0.
     Done,
-    /// The command exists but is not built yet: exit 2.
-    NotBuilt,
     /// The command ran but part of it failed (a turn): exit 1.
     Failed,
 }
@@ -48,7 +46,6 @@ impl From<Outcome> for ExitCode {
     fn from(outcome: Outcome) -> Self {
         match outcome {
             Outcome::Done => ExitCode::SUCCESS,
-            Outcome::NotBuilt => ExitCode::from(2),
             Outcome::Failed => ExitCode::FAILURE,
         }
     }
@@ -157,8 +154,6 @@ where
 }
 
 /// Runs a parsed command; `env` looks up environment variables.
-///
-/// One arm per command: later work replaces each `not_built` with the real thing.
 pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcome, CliError> {
     let startup = start(&cli.global, &env)?;
     let (paths, config) = (&startup.paths, &startup.config);
@@ -207,18 +202,6 @@ pub fn start(
     }
     tracing::info!(backend = %config.resolved_backend(env), "backend in effect");
     Ok(Startup { paths, config, log })
-}
-
-/// Prints `alfred <what> is not built yet (<comes_with>).` on stderr; exit code 2.
-pub fn not_built(what: &str, comes_with: &str) -> Outcome {
-    let command = if what.is_empty() {
-        "alfred".to_string()
-    } else {
-        format!("alfred {what}")
-    };
-    tracing::warn!(command, "not built yet");
-    eprintln!("{command} is not built yet ({comes_with}).");
-    Outcome::NotBuilt
 }
 
 /// Asks a yes/no question on the terminal; refuses to guess without one.

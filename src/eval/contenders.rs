@@ -62,7 +62,6 @@ pub fn contenders(
         push(spec.trim().to_string(), parse_spec(config, spec)?);
     }
     push("config".into(), config.clone());
-    let mut out = out;
     for c in &mut out {
         if c.policy == *config && c.name != "config" {
             c.name.push_str(" (config)");

@@ -6,6 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::context::ContextPolicy;
+use crate::tui::view::inspector::thousands;
 
 use super::judge::{Lapse, Recall};
 use super::measure::{MemoryScore, Spread};
@@ -370,17 +371,4 @@ fn recall_cell(r: &Recall) -> String {
 
 fn times(x: Option<f64>) -> String {
     x.map(|x| format!("{x:.2}×")).unwrap_or_else(|| "—".into())
-}
-
-/// 12345 → "12,345".
-pub fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
