@@ -5,6 +5,8 @@
 //! Only Understand may be shown these reasons; Think and Act get
 //! [`super::entities`] instead. Pure text; the section escapes it.
 
+use std::collections::{HashMap, HashSet};
+
 use crate::context::active::{Cause, EntityState};
 use crate::context::curation::{DecisionAction, DecisionLogEntry};
 use crate::context::snapshot::{ContextSnapshot, EntityView};
@@ -49,51 +51,50 @@ struct Row<'a> {
     members: Vec<&'a EntityView>,
 }
 
+/// The grouping key of an entity without a reason.
+type Key<'a> = (EntityState, &'a str, &'a str, u32, u32);
+
 /// Groups alike entities (same type, state, action, turns, no reason) when
 /// there are more than [`COLLAPSE_OVER`]; most recently referenced first.
-fn rows(s: &ContextSnapshot) -> Vec<Row<'_>> {
+fn rows<'a>(s: &'a ContextSnapshot) -> Vec<Row<'a>> {
     let mut all: Vec<(EntityState, &EntityView)> = s.entities.all().collect();
     all.sort_by_key(|(_, v)| std::cmp::Reverse(seen_turn(v)));
-    let key = |(st, v): &(EntityState, &EntityView)| {
+    let key = |(st, v): &(EntityState, &'a EntityView)| -> Option<Key<'a>> {
         v.reason.is_none().then(|| {
             (
                 *st,
-                v.entity_type.clone(),
-                v.action.clone(),
+                v.entity_type.as_str(),
+                v.action.as_str(),
                 v.turn_created,
                 v.last_ref_turn,
             )
         })
     };
-    let mut out: Vec<Row<'_>> = Vec::new();
-    let mut done = Vec::new();
+    // One pass groups the entities without a reason (members in `all` order),
+    // so the table costs O(n log n), not a rescan per entity.
+    let mut groups: HashMap<Key<'a>, Vec<&'a EntityView>> = HashMap::new();
     for item in &all {
-        let Some(k) = key(item) else {
-            out.push(Row {
-                state: item.0,
-                members: vec![item.1],
-            });
-            continue;
-        };
-        if done.contains(&k) {
-            continue;
+        if let Some(k) = key(item) {
+            groups.entry(k).or_default().push(item.1);
         }
-        let members: Vec<&EntityView> = all
-            .iter()
-            .filter(|i| key(i).as_ref() == Some(&k))
-            .map(|i| i.1)
-            .collect();
-        if members.len() > COLLAPSE_OVER {
-            done.push(k);
-            out.push(Row {
-                state: item.0,
-                members,
-            });
-        } else {
-            out.push(Row {
+    }
+    let mut out: Vec<Row<'a>> = Vec::new();
+    let mut done = HashSet::new();
+    for item in &all {
+        let group = key(item).and_then(|k| groups.get(&k).map(|g| (k, g)));
+        match group {
+            Some((k, members)) if members.len() > COLLAPSE_OVER => {
+                if done.insert(k) {
+                    out.push(Row {
+                        state: item.0,
+                        members: members.clone(),
+                    });
+                }
+            }
+            _ => out.push(Row {
                 state: item.0,
                 members: vec![item.1],
-            });
+            }),
         }
     }
     out
