@@ -60,15 +60,13 @@ fn rows<'a>(s: &'a ContextSnapshot) -> Vec<Row<'a>> {
     let mut all: Vec<(EntityState, &EntityView)> = s.entities.all().collect();
     all.sort_by_key(|(_, v)| std::cmp::Reverse(seen_turn(v)));
     let key = |(st, v): &(EntityState, &'a EntityView)| -> Option<Key<'a>> {
-        v.reason.is_none().then(|| {
-            (
-                *st,
-                v.entity_type.as_str(),
-                v.action.as_str(),
-                v.turn_created,
-                v.last_ref_turn,
-            )
-        })
+        v.reason.is_none().then_some((
+            *st,
+            v.entity_type.as_str(),
+            v.action.as_str(),
+            v.turn_created,
+            v.last_ref_turn,
+        ))
     };
     // One pass groups the entities without a reason (members in `all` order),
     // so the table costs O(n log n), not a rescan per entity.
