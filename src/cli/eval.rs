@@ -11,7 +11,7 @@ use crate::eval::report::PolicyEntry;
 use crate::eval::{self, Bench, Report, Scenario};
 use crate::pipeline::Brain;
 
-use super::open::{store, turn_settings};
+use super::open::{runtime, store, turn_settings};
 use super::{CliError, EvalArgs, Outcome, Startup};
 
 /// The kitchen's date in every run, so figures compare across days.
@@ -52,10 +52,7 @@ pub fn run(
         settings: Arc::new(turn_settings(startup)),
         today: EVAL_TODAY,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Unavailable(format!("cannot start the async runtime: {e}")))?;
+    let runtime = runtime()?;
     let live = std::io::stderr().is_terminal();
     let total = scenarios.len() * contenders.len();
     let mut done = 0;

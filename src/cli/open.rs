@@ -109,6 +109,14 @@ pub fn turn_settings(startup: &Startup) -> TurnSettings {
     }
 }
 
+/// The multi-thread runtime a command's turns run on.
+pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| CliError::Unavailable(format!("cannot start the async runtime: {e}")))
+}
+
 /// The session store of these paths.
 pub fn store(paths: &Paths) -> SessionStore {
     SessionStore::new(paths.sessions_dir.clone())

@@ -6,7 +6,7 @@ use std::io::Write;
 use crate::headless::{Headless, Output, read_script};
 use crate::session::persist::spawn_persist;
 
-use super::open::{engine, open_session, store};
+use super::open::{engine, open_session, runtime, store};
 use super::{CliError, Outcome, RunArgs, Startup};
 
 /// Runs the messages and prints each turn; exit 1 when a turn failed.
@@ -24,10 +24,7 @@ pub fn run(
             "there is no message to send (the script has only comments or blank lines)".into(),
         ));
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Unavailable(format!("cannot start the async runtime: {e}")))?;
+    let runtime = runtime()?;
     runtime.block_on(async {
         let engine = engine(startup, env)?;
         let sessions = store(&startup.paths);

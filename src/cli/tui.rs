@@ -16,7 +16,7 @@ use crate::tui::keymap::Keymap;
 use crate::tui::model::{Demo, Model};
 use crate::tui::theme::Theme;
 
-use super::open::{engine, open_session, store};
+use super::open::{engine, open_session, runtime, store};
 use super::{CliError, DemoArgs, Outcome, SessionChoice, Startup};
 
 /// The demo script shipped in the binary.
@@ -42,10 +42,7 @@ pub fn run(
         ))
     })?;
     let demo = demo.map(demo_script).transpose()?;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| CliError::Unavailable(format!("cannot start the async runtime: {e}")))?;
+    let runtime = runtime()?;
     runtime.block_on(async {
         let engine = engine(startup, env)?;
         let sessions = Arc::new(store(&startup.paths));
