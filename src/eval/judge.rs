@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::prompt::Prompt;
 use crate::record::TurnRecord;
 
-use super::measure::active_refs;
+use super::measure::{active_refs, words};
 use super::run::Observation;
 
 /// What kind of promise the conversation made.
@@ -259,13 +259,6 @@ fn exclusion(turns: &[Observation], refs: &[&str]) -> Commitment {
         terms,
         quote: Some(r.user.trim().to_string()),
     }
-}
-
-fn words(s: &str) -> BTreeSet<String> {
-    s.split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
-        .filter(|w| w.len() >= 3)
-        .collect()
 }
 
 /// Words that mark a line as ruling something out.

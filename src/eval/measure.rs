@@ -126,7 +126,9 @@ const STOP: [&str; 14] = [
     "with", "and", "for",
 ];
 
-fn words(s: &str) -> BTreeSet<String> {
+/// The words of `s` that can tie it to a label: lowercase, three letters or
+/// more, common words left out.
+pub(super) fn words(s: &str) -> BTreeSet<String> {
     s.split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
         .filter(|w| w.len() >= 3 && !STOP.contains(&w.as_str()))

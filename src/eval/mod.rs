@@ -29,12 +29,12 @@ pub fn score(
     contender: &Contender,
     run: &Run,
     baseline: Option<&Run>,
-) -> report::Result {
+) -> report::ScenarioResult {
     let facts = measure::facts(&run.turns, baseline.map(|b| b.turns.as_slice()));
     let memory = measure::score(&facts);
     let commitments = judge::commitments(&run.turns);
     let recall = judge::judge(&run.turns, &commitments);
-    report::Result {
+    report::ScenarioResult {
         scenario: scenario.name.clone(),
         policy: contender.name.clone(),
         turns: run.turns.len(),
@@ -53,7 +53,7 @@ pub async fn run_all(
     scenarios: &[Scenario],
     contenders: &[Contender],
     progress: &mut dyn FnMut(&Scenario, &Contender),
-) -> Result<Vec<(report::Result, Run)>, String> {
+) -> Result<Vec<(report::ScenarioResult, Run)>, String> {
     let mut out = Vec::new();
     for s in scenarios {
         let mut runs = Vec::with_capacity(contenders.len());

@@ -13,7 +13,7 @@ use super::measure::{MemoryScore, Spread};
 
 /// One scenario under one policy.
 #[derive(Debug, Clone, Serialize)]
-pub struct Result {
+pub struct ScenarioResult {
     pub scenario: String,
     pub policy: String,
     /// Turns measured (failed ones are not).
@@ -31,7 +31,7 @@ pub struct Result {
     pub think_last_vs_naive: Option<f64>,
 }
 
-impl Result {
+impl ScenarioResult {
     fn think(&self) -> Spread {
         self.memory.tokens.get("think").copied().unwrap_or_default()
     }
@@ -97,7 +97,7 @@ pub struct Report {
     /// The kitchen's date during the runs.
     pub today: String,
     pub policies: Vec<PolicyEntry>,
-    pub results: Vec<Result>,
+    pub results: Vec<ScenarioResult>,
     pub summary: Vec<Summary>,
     /// The cheapest policy with zero regret and full recall, if any.
     pub suggested: Option<String>,
@@ -111,10 +111,10 @@ impl Report {
         judge: String,
         today: String,
         policies: Vec<PolicyEntry>,
-        mut results: Vec<Result>,
+        mut results: Vec<ScenarioResult>,
     ) -> Self {
         let baseline = policies.iter().find(|p| p.baseline).map(|p| p.name.clone());
-        let naive_last = |scenario: &str, results: &[Result]| {
+        let naive_last = |scenario: &str, results: &[ScenarioResult]| {
             results
                 .iter()
                 .find(|r| Some(&r.policy) == baseline.as_ref() && r.scenario == scenario)
@@ -211,7 +211,8 @@ impl Report {
             );
         };
         for s in &scenarios {
-            let rows: Vec<&Result> = self.results.iter().filter(|r| r.scenario == *s).collect();
+            let rows: Vec<&ScenarioResult> =
+                self.results.iter().filter(|r| r.scenario == *s).collect();
             let turns = rows.first().map_or(0, |r| r.turns + r.failed.len());
             let _ = writeln!(out, "{s} ({turns} turns)");
             header(&mut out, "policy");
@@ -334,8 +335,8 @@ impl Report {
     }
 }
 
-fn summarize(policy: &str, results: &[Result]) -> Summary {
-    let rows: Vec<&Result> = results.iter().filter(|r| r.policy == policy).collect();
+fn summarize(policy: &str, results: &[ScenarioResult]) -> Summary {
+    let rows: Vec<&ScenarioResult> = results.iter().filter(|r| r.policy == policy).collect();
     let turns: usize = rows.iter().map(|r| r.turns).sum();
     let llm: Vec<usize> = rows
         .iter()

@@ -43,7 +43,7 @@ fn window(w: u32) -> ContextPolicy {
     }
 }
 
-fn scored(policy: ContextPolicy, name: &str, baseline: Option<&Run>) -> report::Result {
+fn scored(policy: ContextPolicy, name: &str, baseline: Option<&Run>) -> report::ScenarioResult {
     let c = Contender {
         name: "p".into(),
         policy: policy.clone(),
