@@ -14,10 +14,10 @@ use alfred::context::registry::RetainedBy;
 use alfred::context::{
     AnnotatedTurn, ContextPolicy, ContextSnapshot, ContextState, RefAction, Table, snapshot_at,
 };
+use alfred::kitchen::Kitchen;
 use alfred::pipeline::SystemPrompts;
 use alfred::prompt::{
-    Dashboard, NamedCount, Profile, SessionContext, ThinkInput, UnderstandInput, build_think,
-    build_understand, count_tokens,
+    SessionContext, ThinkInput, UnderstandInput, build_think, build_understand, count_tokens,
 };
 use alfred::session::sample::sample_session;
 use divan::Bencher;
@@ -67,47 +67,12 @@ fn state_with_entities(entities: u32) -> ContextState {
     state
 }
 
-/// A plausible session context (profile, preferences, dashboard).
+/// The session context of the seeded sample kitchen, as the pipeline reads it.
 fn session_context() -> SessionContext {
-    let strings = |xs: &[&str]| xs.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let counts = |xs: &[(&str, u32)]| {
-        xs.iter()
-            .map(|(name, count)| NamedCount {
-                name: name.to_string(),
-                count: *count,
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut s = SessionContext {
-        today: "2026-01-13".into(),
-        profile: Profile {
-            allergies: strings(&["shellfish"]),
-            favorite_cuisines: strings(&["indian", "thai", "mexican"]),
-            cooking_skill_level: "beginner".into(),
-            household_adults: 2,
-            available_equipment: strings(&["air-fryer", "stovetop", "oven"]),
-            time_budget_minutes: Some(45),
-            units: "metric".into(),
-            ..Profile::default()
-        },
-        dashboard: Dashboard {
-            recipes_total: 9,
-            recipes_by_cuisine: counts(&[("indian", 3), ("thai", 2)]),
-            inventory_total: 59,
-            inventory_by_location: counts(&[("pantry", 36), ("fridge", 9), ("freezer", 5)]),
-            expiring_soon: strings(&["milk (2 days)"]),
-            meal_slots_next_7_days: 2,
-            meal_days_covered_next_7_days: 2,
-            shopping_open: 5,
-            tasks_open: 4,
-        },
-        ..SessionContext::default()
-    };
-    s.preferences.insert(
-        "meal_plans".into(),
-        "I cook 2-3 times per week; make enough for lunch the next day.".into(),
-    );
-    s
+    let today = jiff::civil::date(2026, 1, 13);
+    let mut kitchen = Kitchen::open_in_memory().expect("an in-memory kitchen");
+    kitchen.seed_if_empty(today).expect("seed the kitchen");
+    kitchen.session_context(today).expect("the session context")
 }
 
 /// Think's prompt, as the pipeline's Think node builds it.
