@@ -177,10 +177,7 @@ impl Kitchen {
             .cloned()
             .zip(prepared.into_iter().map(|(_, g)| g))
             .collect();
-        let mut rows = self.rows_by_id(table, &ids)?;
-        if table == Table::Recipes {
-            self.attach_recipe_ingredients(&mut rows)?;
-        }
+        let rows = self.rows_by_id(table, &ids)?;
         let (out, saved) = self.rows_out(
             table,
             rows,
@@ -225,11 +222,7 @@ impl Kitchen {
         turn: u32,
     ) -> Result<ToolResult, ToolError> {
         let table = schema.table;
-        if p.filters.is_empty() {
-            return Err(ToolError::MissingFilters {
-                tool: "db_update".into(),
-            });
-        }
+        require_filters("db_update", &p.filters)?;
         let payload = check_payload(schema, &p.data, &|_| false, Mode::Update, registry)?;
         if payload.values.is_empty() {
             return Err(ToolError::MissingData {
@@ -245,18 +238,9 @@ impl Kitchen {
             }
             Ok(ids)
         })?;
-        let mut rows = self.rows_by_id(table, &ids)?;
-        if table == Table::Recipes {
-            self.attach_recipe_ingredients(&mut rows)?;
-        }
+        let rows = self.rows_by_id(table, &ids)?;
         let (out, _) = self.rows_out(table, rows, Registration::Updated, registry, turn)?;
-        let mut notes = Vec::new();
-        if out.is_empty() {
-            notes.push(format!(
-                "no {table} rows matched the filters; nothing was updated"
-            ));
-        }
-        Ok(result("db_update", table, out, notes))
+        Ok(change_result("db_update", "updated", table, out))
     }
 
     fn run_delete(
@@ -267,11 +251,7 @@ impl Kitchen {
         turn: u32,
     ) -> Result<ToolResult, ToolError> {
         let table = schema.table;
-        if p.filters.is_empty() {
-            return Err(ToolError::MissingFilters {
-                tool: "db_delete".into(),
-            });
-        }
+        require_filters("db_delete", &p.filters)?;
         if table == Table::Preferences {
             return Err(ToolError::NotAllowed(
                 "preferences cannot be deleted; change them with db_update".to_string(),
@@ -279,17 +259,7 @@ impl Kitchen {
         }
         let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
         let rows = self.atomically(|k| -> Result<_, ToolError> {
-            let mut rows = k.select_rows(&Select {
-                schema,
-                columns: schema.columns.iter().collect(),
-                filter,
-                order_by: None,
-                descending: false,
-                limit: None,
-            })?;
-            if table == Table::Recipes {
-                k.attach_recipe_ingredients(&mut rows)?;
-            }
+            let rows = k.full_rows(table, filter)?;
             let ids: Vec<String> = rows
                 .iter()
                 .filter_map(|r| super::tools::row_id(r).map(String::from))
@@ -298,13 +268,7 @@ impl Kitchen {
             Ok(rows)
         })?;
         let (out, _) = self.rows_out(table, rows, Registration::Deleted, registry, turn)?;
-        let mut notes = Vec::new();
-        if out.is_empty() {
-            notes.push(format!(
-                "no {table} rows matched the filters; nothing was deleted"
-            ));
-        }
-        Ok(result("db_delete", table, out, notes))
+        Ok(change_result("db_delete", "deleted", table, out))
     }
 }
 
@@ -321,6 +285,33 @@ fn result(
         rows: rows.into_iter().map(Value::Object).collect(),
         notes,
     }
+}
+
+/// The result of an update or a delete: the rows it changed, or a note
+/// that no row matched.
+fn change_result(
+    tool: &str,
+    done: &str,
+    table: Table,
+    rows: Vec<Map<String, Value>>,
+) -> ToolResult {
+    let mut notes = Vec::new();
+    if rows.is_empty() {
+        notes.push(format!(
+            "no {table} rows matched the filters; nothing was {done}"
+        ));
+    }
+    result(tool, table, rows, notes)
+}
+
+/// Updates and deletes need a filter: an empty one would change every row.
+fn require_filters(tool: &str, filters: &[Filter]) -> Result<(), ToolError> {
+    if filters.is_empty() {
+        return Err(ToolError::MissingFilters {
+            tool: tool.to_string(),
+        });
+    }
+    Ok(())
 }
 
 /// Checks filters against the schema, then translates their refs.

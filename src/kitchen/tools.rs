@@ -50,6 +50,14 @@ fn ids_param(ids: &[String]) -> SqlValue {
     SqlValue::Text(json!(ids).to_string())
 }
 
+/// `id IN (these ids)` on `table`.
+fn ids_filter(table: Table, ids: &[String]) -> WhereClause {
+    WhereClause {
+        sql: format!("{}.id {IN_IDS}", table.name()),
+        params: vec![ids_param(ids)],
+    }
+}
+
 impl Kitchen {
     /// Runs a SELECT and decodes each row by column kind.
     pub(crate) fn select_rows(&self, q: &Select) -> rusqlite::Result<Vec<RawRow>> {
@@ -87,20 +95,31 @@ impl Kitchen {
         Ok(out)
     }
 
-    /// Rows by id, in insertion order, with every column.
-    pub(crate) fn rows_by_id(&self, table: Table, ids: &[String]) -> rusqlite::Result<Vec<RawRow>> {
+    /// Every matching row with every column, in creation order; recipes
+    /// come with their ingredient lines. What writes return.
+    pub(crate) fn full_rows(
+        &self,
+        table: Table,
+        filter: WhereClause,
+    ) -> rusqlite::Result<Vec<RawRow>> {
         let schema = table_schema(table);
-        self.select_rows(&Select {
+        let mut rows = self.select_rows(&Select {
             schema,
             columns: schema.columns.iter().collect(),
-            filter: WhereClause {
-                sql: format!("{}.id {IN_IDS}", table.name()),
-                params: vec![ids_param(ids)],
-            },
+            filter,
             order_by: None,
             descending: false,
             limit: None,
-        })
+        })?;
+        if table == Table::Recipes {
+            self.attach_recipe_ingredients(&mut rows)?;
+        }
+        Ok(rows)
+    }
+
+    /// [`Kitchen::full_rows`] of these ids.
+    pub(crate) fn rows_by_id(&self, table: Table, ids: &[String]) -> rusqlite::Result<Vec<RawRow>> {
+        self.full_rows(table, ids_filter(table, ids))
     }
 
     /// The ids of every row matching a WHERE clause.
@@ -226,10 +245,7 @@ impl Kitchen {
         let rows = self.select_rows(&Select {
             schema,
             columns,
-            filter: WhereClause {
-                sql: format!("{}.id {IN_IDS}", table.name()),
-                params: vec![ids_param(ids)],
-            },
+            filter: ids_filter(table, ids),
             order_by: None,
             descending: false,
             limit: None,
