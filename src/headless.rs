@@ -16,6 +16,7 @@ use crate::pipeline::{
     Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
 };
 use crate::record::TurnRecord;
+use crate::scenario::parse_script;
 
 /// Reads a script: one message a line; blank lines and `#` comments skipped.
 pub fn read_script(path: &Path) -> Result<Vec<String>, String> {
@@ -24,13 +25,9 @@ pub fn read_script(path: &Path) -> Result<Vec<String>, String> {
     Ok(script_messages(&text))
 }
 
-/// The messages of a script's text.
+/// The messages of a script's text (its `#=` expectations left aside).
 pub fn script_messages(text: &str) -> Vec<String> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(str::to_string)
-        .collect()
+    parse_script(text).into_iter().map(|t| t.message).collect()
 }
 
 /// How to print turns.
