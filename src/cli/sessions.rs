@@ -10,7 +10,7 @@ use jiff::tz::TimeZone;
 
 use crate::paths::Paths;
 use crate::session::export::{display_time, show_text, to_json, to_markdown};
-use crate::session::{SessionProblem, SessionStore, SessionSummary};
+use crate::session::{SessionProblem, SessionSummary};
 
 use super::{CliError, ExportFormat, Outcome, SessionsCommand, confirm};
 
@@ -19,7 +19,7 @@ const TITLE_WIDTH: usize = 40;
 
 /// Runs `alfred sessions …`.
 pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
-    let store = SessionStore::new(&paths.sessions_dir);
+    let store = super::open::store(paths);
     let tz = TimeZone::system();
     match cmd {
         SessionsCommand::List { grep: None } => {

@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::headless::script_messages;
-use crate::session::SessionStore;
 use crate::session::migrate::{Unreadable, decode};
+use crate::session::{SessionFile, SessionStore};
 
 /// The scenarios shipped in `assets/scenarios/`, by name.
 pub const BUILT_IN: [(&str, &str); 11] = [
@@ -105,13 +105,12 @@ pub fn resolve(name: &str, sessions: &SessionStore) -> Result<Scenario, String> 
         });
     }
     if let Ok(id) = sessions.resolve(name) {
-        let bytes = std::fs::read(sessions.path_of(&id))
-            .map_err(|e| format!("cannot read session {id}: {e}"))?;
-        let messages = session_messages(&bytes)
-            .map_err(|why| format!("session {id} cannot be read: {why}"))?;
+        let session = sessions
+            .load(&id)
+            .map_err(|e| format!("session {id} cannot be replayed: {e}"))?;
         return non_empty(Scenario {
             name: format!("session {id}"),
-            messages,
+            messages: user_messages(&session),
         });
     }
     let names: Vec<&str> = BUILT_IN.iter().map(|(n, _)| *n).collect();
@@ -129,17 +128,23 @@ fn non_empty(s: Scenario) -> Result<Scenario, String> {
     }
 }
 
-/// The user messages of a session file, in order (failed turns included:
-/// the user did send them).
+/// The user messages of a session file's bytes (a file the user named:
+/// read, never moved aside when broken).
 fn session_messages(bytes: &[u8]) -> Result<Vec<String>, String> {
     let session = decode(bytes).map_err(|e| match e {
         Unreadable::Corrupt(why) => why,
         Unreadable::Newer(v) => format!("it was written by a newer alfred (schema {v})"),
     })?;
-    Ok(session
+    Ok(user_messages(&session))
+}
+
+/// A session's user messages, in order (failed turns included: the user did
+/// send them).
+fn user_messages(session: &SessionFile) -> Vec<String> {
+    session
         .transcript
         .iter()
         .map(|t| t.user.clone())
         .filter(|m| !m.trim().is_empty())
-        .collect())
+        .collect()
 }

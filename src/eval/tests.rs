@@ -168,3 +168,25 @@ fn a_dropped_draft_is_not_owed_to_think() {
     assert!(r.recall.full(), "{:?}", r.recall.lapses);
     assert!(r.recall.checks > 0);
 }
+
+#[test]
+fn saved_sessions_replay_their_user_messages_by_id_or_by_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = crate::session::SessionStore::new(dir.path());
+    let session = crate::session::sample::sample_session(4, 7);
+    let path = store.path_of(&session.id);
+    std::fs::write(&path, session.to_bytes().unwrap()).unwrap();
+    let said: Vec<String> = session.transcript.iter().map(|t| t.user.clone()).collect();
+
+    let by_id = super::scenarios::resolve(&session.id, &store).unwrap();
+    assert_eq!(by_id.messages, said);
+    assert_eq!(by_id.name, format!("session {}", session.id));
+    let by_file = super::scenarios::resolve(path.to_str().unwrap(), &store).unwrap();
+    assert_eq!(by_file.messages, said);
+
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, b"{ not json").unwrap();
+    let e = super::scenarios::resolve(broken.to_str().unwrap(), &store).unwrap_err();
+    assert!(e.contains("is not a usable session file"), "{e}");
+    assert!(broken.exists(), "a file the user named is left where it is");
+}
