@@ -5,9 +5,12 @@
 use alfred::context::registry::SessionIdRegistry;
 use alfred::context::{RefAction, Table};
 use alfred::kitchen::{Kitchen, SCHEMA_VERSION, ToolCall, ToolResult};
-use jiff::civil::{Date, date};
+use jiff::civil::date;
 use serde_json::{Value, json};
-use tempfile::TempDir;
+#[path = "support/kitchen_calls.rs"]
+mod kitchen_calls;
+
+use kitchen_calls::{filter, run, seeded, today};
 
 const COD: [&str; 3] = [
     "Kerala Cod Curry",
@@ -26,22 +29,9 @@ const FILE_ORDER: [&str; 9] = [
     "Thai Yellow Curry",
 ];
 
-fn today() -> Date {
-    date(2026, 1, 14)
-}
-
-fn seeded() -> (TempDir, Kitchen) {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut k = Kitchen::open(dir.path().join("kitchen.db")).expect("open");
-    k.seed_if_empty(today())
-        .expect("seed")
-        .expect("first run seeds");
-    (dir, k)
-}
-
+/// A `db_read` at turn 1 that must succeed.
 fn read(k: &mut Kitchen, reg: &mut SessionIdRegistry, params: Value) -> ToolResult {
-    k.execute(&ToolCall::new("db_read", params.clone()), reg, 1)
-        .unwrap_or_else(|e| panic!("db_read {params} failed: {e}"))
+    run(k, reg, 1, "db_read", params)
 }
 
 fn names(r: &ToolResult) -> Vec<&str> {
@@ -60,11 +50,10 @@ fn names(r: &ToolResult) -> Vec<&str> {
 fn recipes_where(field: &str, op: &str, value: Value) -> Vec<String> {
     let (_dir, mut k) = seeded();
     let mut reg = SessionIdRegistry::new();
-    let filters = json!([{"field": field, "op": op, "value": value}]);
     let r = read(
         &mut k,
         &mut reg,
-        json!({"table": "recipes", "filters": filters}),
+        json!({"table": "recipes", "filters": filter(field, op, value)}),
     );
     names(&r).into_iter().map(String::from).collect()
 }

@@ -4,20 +4,12 @@
 
 use alfred::context::Table;
 use alfred::context::registry::SessionIdRegistry;
-use alfred::kitchen::{Kitchen, ToolCall, ToolError};
+use alfred::kitchen::{ToolCall, ToolError};
 use serde_json::{Value, json};
 #[path = "support/kitchen_calls.rs"]
 mod kitchen_calls;
 
-use kitchen_calls::{refuse, run, seeded};
-
-fn filter(field: &str, op: &str, value: Value) -> Value {
-    json!([{"field": field, "op": op, "value": value}])
-}
-
-fn recipe_count(k: &Kitchen) -> u64 {
-    k.stats().unwrap().rows(Table::Recipes)
-}
+use kitchen_calls::{filter, recipe_count, refuse, run, seeded};
 
 #[test]
 fn a_failed_turn_rolls_its_writes_back() {

@@ -5,25 +5,17 @@
 use alfred::context::registry::SessionIdRegistry;
 use alfred::context::{RefAction, Table};
 use alfred::kitchen::{Kitchen, ToolError, ToolResult};
-use serde_json::{Value, json};
+use serde_json::json;
 #[path = "support/kitchen_calls.rs"]
 mod kitchen_calls;
 
-use kitchen_calls::{refuse, run, seeded};
+use kitchen_calls::{filter, recipe_count, refuse, run, seeded};
 
 fn refs(r: &ToolResult) -> Vec<&str> {
     r.rows
         .iter()
         .map(|row| row["id"].as_str().unwrap())
         .collect()
-}
-
-fn filter(field: &str, op: &str, value: Value) -> Value {
-    json!([{"field": field, "op": op, "value": value}])
-}
-
-fn recipe_count(k: &Kitchen) -> u64 {
-    k.stats().unwrap().rows(Table::Recipes)
 }
 
 #[test]

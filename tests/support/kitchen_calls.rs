@@ -1,17 +1,24 @@
-//! Shared by the kitchen tests: a seeded store in a temp dir, and tool calls
-//! that must succeed or must be refused.
+//! Shared by the kitchen tests: a seeded store in a temp dir, tool calls
+//! that must succeed or must be refused, and small query helpers.
+#![allow(dead_code)]
 
+use alfred::context::Table;
 use alfred::context::registry::SessionIdRegistry;
 use alfred::kitchen::{Kitchen, ToolCall, ToolError, ToolResult};
-use jiff::civil::date;
-use serde_json::Value;
+use jiff::civil::{Date, date};
+use serde_json::{Value, json};
 use tempfile::TempDir;
 
-/// A kitchen file seeded with the sample kitchen (today 2026-01-14).
+/// The day the kitchen is seeded on (expiry dates count from it).
+pub fn today() -> Date {
+    date(2026, 1, 14)
+}
+
+/// A kitchen file seeded with the sample kitchen on [`today`].
 pub fn seeded() -> (TempDir, Kitchen) {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut k = Kitchen::open(dir.path().join("kitchen.db")).expect("open");
-    k.seed_if_empty(date(2026, 1, 14))
+    k.seed_if_empty(today())
         .expect("seed")
         .expect("first run seeds");
     (dir, k)
@@ -40,4 +47,14 @@ pub fn refuse(
         Ok(r) => panic!("{tool} {params} should fail, returned {} rows", r.count),
         Err(e) => e,
     }
+}
+
+/// A `filters` list of one condition.
+pub fn filter(field: &str, op: &str, value: Value) -> Value {
+    json!([{"field": field, "op": op, "value": value}])
+}
+
+/// How many recipes the store holds.
+pub fn recipe_count(k: &Kitchen) -> u64 {
+    k.stats().unwrap().rows(Table::Recipes)
 }
