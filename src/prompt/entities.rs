@@ -8,6 +8,9 @@
 //! entities are not listed, only counted. Pure text; no escaping here (the
 //! section does it).
 
+use std::collections::HashMap;
+use std::hash::Hash;
+
 use crate::context::entity::parse_ref;
 use crate::context::snapshot::{EntitiesView, EntityView};
 
@@ -26,27 +29,49 @@ pub(crate) enum Item<'a> {
     Group(Vec<&'a EntityView>),
 }
 
+/// Splits `xs` into listing rows, in order: more than [`COLLAPSE_OVER`]
+/// alike items (same `key`) become one row placed where the first of them
+/// was; every other item is a row of its own, and an item without a key is
+/// never grouped. One pass counts, one places: no rescan per item.
+pub(crate) fn collapse_alike<'x, T, K: Eq + Hash>(
+    xs: &'x [T],
+    key: impl Fn(&'x T) -> Option<K>,
+) -> Vec<Vec<&'x T>> {
+    let keys: Vec<Option<K>> = xs.iter().map(key).collect();
+    let mut sizes: HashMap<&K, usize> = HashMap::new();
+    for k in keys.iter().flatten() {
+        *sizes.entry(k).or_default() += 1;
+    }
+    let mut rows: Vec<Vec<&T>> = Vec::new();
+    let mut placed: HashMap<&K, usize> = HashMap::new();
+    for (x, k) in xs.iter().zip(&keys) {
+        match k {
+            Some(k) if sizes[k] > COLLAPSE_OVER => match placed.get(k) {
+                Some(&row) => rows[row].push(x),
+                None => {
+                    placed.insert(k, rows.len());
+                    rows.push(vec![x]);
+                }
+            },
+            _ => rows.push(vec![x]),
+        }
+    }
+    rows
+}
+
 /// Groups entities for listing: more than [`COLLAPSE_OVER`] of one type and
 /// action become a group placed where its first member was.
 pub(crate) fn items<'a>(views: impl IntoIterator<Item = &'a EntityView>) -> Vec<Item<'a>> {
     let views: Vec<&EntityView> = views.into_iter().collect();
-    let key = |v: &EntityView| (v.entity_type.clone(), v.action.clone());
-    let mut out = Vec::new();
-    let mut grouped: Vec<(String, String)> = Vec::new();
-    for v in &views {
-        let k = key(v);
-        if grouped.contains(&k) {
-            continue;
-        }
-        let members: Vec<&EntityView> = views.iter().copied().filter(|w| key(w) == k).collect();
-        if members.len() > COLLAPSE_OVER {
-            grouped.push(k);
-            out.push(Item::Group(members));
-        } else {
-            out.push(Item::One(v));
-        }
-    }
-    out
+    collapse_alike(&views, |v| {
+        Some((v.entity_type.as_str(), v.action.as_str()))
+    })
+    .into_iter()
+    .map(|row| match row.as_slice() {
+        [one] => Item::One(**one),
+        members => Item::Group(members.iter().map(|v| **v).collect()),
+    })
+    .collect()
 }
 
 /// `recipe_3: Air Fryer Paneer Tikka (recipe)` — the label is left out when

@@ -5,13 +5,11 @@
 //! Only Understand may be shown these reasons; Think and Act get
 //! [`super::entities`] instead. Pure text; the section escapes it.
 
-use std::collections::{HashMap, HashSet};
-
 use crate::context::active::{Cause, EntityState};
 use crate::context::curation::{DecisionAction, DecisionLogEntry};
 use crate::context::snapshot::{ContextSnapshot, EntityView};
 
-use super::entities::{COLLAPSE_OVER, compact_refs, plural, seen_turn};
+use super::entities::{collapse_alike, compact_refs, plural, seen_turn};
 
 /// Rows of the known-entities table before the rest is only counted.
 pub const TABLE_ROWS: usize = 40;
@@ -55,7 +53,8 @@ struct Row<'a> {
 type Key<'a> = (EntityState, &'a str, &'a str, u32, u32);
 
 /// Groups alike entities (same type, state, action, turns, no reason) when
-/// there are more than [`COLLAPSE_OVER`]; most recently referenced first.
+/// there are more than [`COLLAPSE_OVER`](super::entities::COLLAPSE_OVER);
+/// most recently referenced first.
 fn rows<'a>(s: &'a ContextSnapshot) -> Vec<Row<'a>> {
     let mut all: Vec<(EntityState, &EntityView)> = s.entities.all().collect();
     all.sort_by_key(|(_, v)| std::cmp::Reverse(seen_turn(v)));
@@ -68,34 +67,13 @@ fn rows<'a>(s: &'a ContextSnapshot) -> Vec<Row<'a>> {
             v.last_ref_turn,
         ))
     };
-    // One pass groups the entities without a reason (members in `all` order),
-    // so the table costs O(n log n), not a rescan per entity.
-    let mut groups: HashMap<Key<'a>, Vec<&'a EntityView>> = HashMap::new();
-    for item in &all {
-        if let Some(k) = key(item) {
-            groups.entry(k).or_default().push(item.1);
-        }
-    }
-    let mut out: Vec<Row<'a>> = Vec::new();
-    let mut done = HashSet::new();
-    for item in &all {
-        let group = key(item).and_then(|k| groups.get(&k).map(|g| (k, g)));
-        match group {
-            Some((k, members)) if members.len() > COLLAPSE_OVER => {
-                if done.insert(k) {
-                    out.push(Row {
-                        state: item.0,
-                        members: members.clone(),
-                    });
-                }
-            }
-            _ => out.push(Row {
-                state: item.0,
-                members: vec![item.1],
-            }),
-        }
-    }
-    out
+    collapse_alike(&all, key)
+        .into_iter()
+        .map(|members| Row {
+            state: members[0].0,
+            members: members.iter().map(|(_, v)| *v).collect(),
+        })
+        .collect()
 }
 
 /// Makes text safe inside a markdown table cell.

@@ -11,7 +11,7 @@ use crate::context::entity::parse_ref;
 use crate::context::snapshot::ContextSnapshot;
 use crate::context::state::{AnnotatedTurn, EntityNote};
 
-use super::entities::{COLLAPSE_OVER, compact_refs, items, list, plural};
+use super::entities::{collapse_alike, compact_refs, items, list, plural};
 use super::entity_table::{AT_RISK, at_risk, render_decision_log, render_known_entities};
 use super::section::{Prompt, PromptNode, Section};
 
@@ -101,42 +101,35 @@ fn render_recent(input: &UnderstandInput<'_>) -> String {
 }
 
 /// The entities a turn touched: `- recipe_1: updated (Kerala Cod Curry)`;
-/// more than [`COLLAPSE_OVER`] of one type and action become a range line.
+/// more than [`COLLAPSE_OVER`](super::entities::COLLAPSE_OVER) of one type and action become a range line.
 fn render_notes(notes: &[EntityNote], s: &ContextSnapshot) -> String {
     if notes.is_empty() {
         return "- none".to_string();
     }
-    let kind = |n: &EntityNote| {
+    fn kind(n: &EntityNote) -> Option<(&'static str, &str)> {
         let t = parse_ref(&n.r#ref)
             .map(|p| p.table.entity_type())
             .unwrap_or("entity");
-        (t, n.action.clone())
-    };
+        Some((t, n.action.as_str()))
+    }
     let mut out = Vec::new();
-    let mut grouped = Vec::new();
-    for n in notes {
-        let k = kind(n);
-        if grouped.contains(&k) {
+    for row in collapse_alike(notes, kind) {
+        if let [n] = row.as_slice() {
+            let label = match s.entities.find(&n.r#ref) {
+                Some((_, v)) if v.label != v.r#ref => format!(" ({})", v.label),
+                Some(_) => String::new(),
+                None => " (no longer tracked)".to_string(),
+            };
+            out.push(format!("- {}: {}{label}", n.r#ref, n.action));
             continue;
         }
-        let members: Vec<&EntityNote> = notes.iter().filter(|m| kind(m) == k).collect();
-        if members.len() > COLLAPSE_OVER {
-            grouped.push(k.clone());
-            let refs: Vec<&str> = members.iter().map(|m| m.r#ref.as_str()).collect();
-            out.push(format!(
-                "- {}: {} ({})",
-                compact_refs(&refs),
-                k.1,
-                plural(k.0, members.len())
-            ));
-            continue;
-        }
-        let label = match s.entities.find(&n.r#ref) {
-            Some((_, v)) if v.label != v.r#ref => format!(" ({})", v.label),
-            Some(_) => String::new(),
-            None => " (no longer tracked)".to_string(),
-        };
-        out.push(format!("- {}: {}{label}", n.r#ref, n.action));
+        let refs: Vec<&str> = row.iter().map(|m| m.r#ref.as_str()).collect();
+        let (t, action) = kind(row[0]).unwrap_or_default();
+        out.push(format!(
+            "- {}: {action} ({})",
+            compact_refs(&refs),
+            plural(t, row.len())
+        ));
     }
     out.join("\n")
 }
