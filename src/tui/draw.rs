@@ -1,6 +1,6 @@
 //! One frame: the layout, the chat and the message box, then the panels and
-//! overlays on top. Reads the model; the only state it keeps is the chat's
-//! layout cache, a render-side memo.
+//! overlays on top. Reads the model; the only state it keeps is render-side
+//! memo: the chat's layout cache and the key texts of the keymap.
 
 use ratatui::Frame;
 
@@ -21,6 +21,22 @@ use super::view::{self, KeyHelp};
 #[derive(Default)]
 pub struct Caches {
     pub chat: ChatLayoutCache,
+    /// The key texts and the keymap they were built from.
+    keys: Option<(Keymap, KeyHelp)>,
+}
+
+impl Caches {
+    /// The key texts of `keymap`, built on the first frame and again only
+    /// when the keymap changes, not every frame.
+    fn key_help(&mut self, keymap: &Keymap) -> &KeyHelp {
+        if self.keys.as_ref().is_some_and(|(k, _)| k != keymap) {
+            self.keys = None;
+        }
+        &self
+            .keys
+            .get_or_insert_with(|| (keymap.clone(), key_help(keymap)))
+            .1
+    }
 }
 
 /// Lines of the chat transcript and the height of its view, as last drawn,
@@ -42,7 +58,7 @@ pub fn draw(
 ) -> Option<ChatExtent> {
     if model.overlay.as_ref().is_some_and(Overlay::is_full_screen) {
         // Nothing under a full-screen view shows: draw only the view.
-        view::render_overlay(frame, model, &key_help(keymap));
+        view::render_overlay(frame, model, caches.key_help(keymap));
         return None;
     }
     let layout = view::layout(frame.area(), model);
@@ -79,7 +95,7 @@ pub fn draw(
             &model.theme,
         );
     }
-    view::render_panels_with(frame, &layout, model, &key_help(keymap));
+    view::render_panels_with(frame, &layout, model, caches.key_help(keymap));
     extent
 }
 
