@@ -5,30 +5,36 @@ use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use portable_pty::{CommandBuilder, ExitStatus, MasterPty, PtySize, native_pty_system};
 
 fn nz(n: u16) -> std::num::NonZeroU16 {
     std::num::NonZeroU16::new(n).expect("non-zero")
+}
+
+fn pty_size(rows: u16, cols: u16) -> PtySize {
+    PtySize {
+        rows,
+        cols,
+        pixel_width: 0,
+        pixel_height: 0,
+    }
 }
 
 /// A running `alfred` in a pty, with its screen.
 struct Tui {
     writer: Box<dyn Write + Send>,
     screen: Arc<Mutex<vt100::Parser>>,
+    master: Box<dyn MasterPty + Send>,
     child: Box<dyn portable_pty::Child + Send + Sync>,
     _dir: tempfile::TempDir,
 }
 
 impl Tui {
-    fn start(args: &[&str]) -> Tui {
+    /// Starts `alfred --data-dir TMP ARGS…` in a `rows`×`cols` terminal.
+    fn start(rows: u16, cols: u16, args: &[&str]) -> Tui {
         let dir = tempfile::tempdir().unwrap();
         let pty = native_pty_system()
-            .openpty(PtySize {
-                rows: 45,
-                cols: 150,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
+            .openpty(pty_size(rows, cols))
             .expect("open a pty");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_alfred"));
         cmd.env_clear();
@@ -36,12 +42,11 @@ impl Tui {
         cmd.env("TERM", "xterm-256color");
         cmd.arg("--data-dir");
         cmd.arg(dir.path());
-        cmd.args(["--llm", "offline"]);
         cmd.args(args);
         let child = pty.slave.spawn_command(cmd).expect("spawn alfred");
         let mut reader = pty.master.try_clone_reader().unwrap();
         let writer = pty.master.take_writer().unwrap();
-        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(45), nz(150), 0)));
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(rows), nz(cols), 0)));
         let sink = screen.clone();
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
@@ -55,9 +60,22 @@ impl Tui {
         Tui {
             writer,
             screen,
+            master: pty.master,
             child,
             _dir: dir,
         }
+    }
+
+    /// The offline brain on a new session, with the first `turns` messages
+    /// of the demo script answered.
+    fn after_demo_turns(turns: usize) -> Tui {
+        let mut tui = Tui::start(45, 150, &["--llm", "offline", "--new"]);
+        tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
+        for (i, m) in demo_messages().iter().take(turns).enumerate() {
+            tui.send(m);
+            tui.wait_for(&[&format!("turn {}", i + 1), "Summarize ✓"]);
+        }
+        tui
     }
 
     fn contents(&self) -> String {
@@ -80,14 +98,48 @@ impl Tui {
         }
     }
 
+    /// Resizes the terminal. The parser grows first: the app redraws as soon
+    /// as it sees the new size, and a redraw parsed at the old width would
+    /// wrap into garbage.
+    fn resize(&mut self, rows: u16, cols: u16) {
+        self.screen
+            .lock()
+            .unwrap()
+            .screen_mut()
+            .set_size(nz(rows), nz(cols));
+        self.master.resize(pty_size(rows, cols)).unwrap();
+    }
+
     fn keys(&mut self, bytes: &[u8]) {
         self.writer.write_all(bytes).unwrap();
         self.writer.flush().unwrap();
     }
 
+    /// Esc, then a pause so the next key does not read as Alt+key.
+    fn escape(&mut self) {
+        self.keys(b"\x1b");
+        std::thread::sleep(Duration::from_millis(300));
+    }
+
     fn send(&mut self, message: &str) {
         self.keys(message.as_bytes());
         self.keys(b"\r");
+    }
+
+    /// Waits (up to 10 s) for the process to exit, or fails with the screen.
+    fn wait_exit(&mut self) -> ExitStatus {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "alfred did not quit; screen:\n{}",
+                self.contents()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 
@@ -106,13 +158,7 @@ fn demo_messages() -> Vec<String> {
 
 #[test]
 fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
-    let mut tui = Tui::start(&["--new"]);
-    tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
-    let messages = demo_messages();
-    for (i, m) in messages.iter().take(3).enumerate() {
-        tui.send(m);
-        tui.wait_for(&[&format!("turn {}", i + 1), "Summarize ✓"]);
-    }
+    let mut tui = Tui::after_demo_turns(3);
     // Zoom the Entities panel (Tab twice from the message box, then z).
     tui.keys(b"\t\t");
     tui.keys(b"z");
@@ -126,124 +172,28 @@ fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
     let screen = tui.contents();
     assert!(screen.to_lowercase().contains("french toast"), "{screen}");
     // Quit cleanly: the terminal is restored and the process exits 0.
-    // Esc leaves zoom; a pause keeps it from reading as Alt+q.
-    tui.keys(b"\x1b");
-    std::thread::sleep(Duration::from_millis(300));
+    // Esc leaves zoom.
+    tui.escape();
     tui.keys(b"q");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = tui.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "alfred did not quit; screen:\n{}",
-            tui.contents()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = tui.wait_exit();
     assert!(status.success(), "exit status {status:?}");
 }
 
 #[test]
 fn a_tiny_terminal_gets_a_note_not_a_panic() {
-    let dir = tempfile::tempdir().unwrap();
-    let pty = native_pty_system()
-        .openpty(PtySize {
-            rows: 10,
-            cols: 30,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_alfred"));
-    cmd.env_clear();
-    cmd.env("HOME", dir.path());
-    cmd.env("TERM", "xterm-256color");
-    cmd.arg("--data-dir");
-    cmd.arg(dir.path());
-    let mut child = pty.slave.spawn_command(cmd).unwrap();
-    let mut reader = pty.master.try_clone_reader().unwrap();
-    let mut writer = pty.master.take_writer().unwrap();
-    let screen = Arc::new(Mutex::new(vt100::Parser::new(nz(10), nz(30), 0)));
-    let sink = screen.clone();
-    std::thread::spawn(move || {
-        let mut buf = [0u8; 4096];
-        while let Ok(n) = reader.read(&mut buf) {
-            if n == 0 {
-                break;
-            }
-            sink.lock().unwrap().process(&buf[..n]);
-        }
-    });
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !screen
-        .lock()
-        .unwrap()
-        .screen()
-        .contents()
-        .contains("too small")
-    {
-        assert!(
-            Instant::now() < deadline,
-            "no note: {}",
-            screen.lock().unwrap().screen().contents()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // Growing the terminal brings the UI back. The parser grows first: the
-    // app redraws as soon as it sees the new size, and a redraw parsed at the
-    // old width would wrap into garbage.
-    screen
-        .lock()
-        .unwrap()
-        .screen_mut()
-        .set_size(nz(30), nz(100));
-    pty.master
-        .resize(PtySize {
-            rows: 30,
-            cols: 100,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while !screen
-        .lock()
-        .unwrap()
-        .screen()
-        .contents()
-        .contains("Entities")
-    {
-        assert!(
-            Instant::now() < deadline,
-            "no UI after resize: {}",
-            screen.lock().unwrap().screen().contents()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    writer.write_all(b"\x03").unwrap();
-    writer.flush().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            assert!(status.success(), "{status:?}");
-            break;
-        }
-        assert!(Instant::now() < deadline, "alfred did not quit on Ctrl-C");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let mut tui = Tui::start(10, 30, &[]);
+    tui.wait_for(&["too small"]);
+    // Growing the terminal brings the UI back.
+    tui.resize(30, 100);
+    tui.wait_for(&["Entities"]);
+    tui.keys(b"\x03");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
 }
 
 #[test]
 fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
-    let mut tui = Tui::start(&["--new"]);
-    tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
-    let messages = demo_messages();
-    for (i, m) in messages.iter().take(3).enumerate() {
-        tui.send(m);
-        tui.wait_for(&[&format!("turn {}", i + 1), "Summarize ✓"]);
-    }
+    let mut tui = Tui::after_demo_turns(3);
     // Focus the chat (Tab), then t: the timeline over the whole screen.
     tui.keys(b"\t");
     tui.keys(b"t");
@@ -259,8 +209,7 @@ fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
     // Filter by text: only the french toast is left.
     tui.keys(b"/toast\r");
     tui.wait_for(&["1 of ", "“toast”", "excluded at turn 3"]);
-    tui.keys(b"\x1b");
-    std::thread::sleep(Duration::from_millis(300));
+    tui.escape();
     tui.wait_for(&["Chat", "Entities"]);
     // p: the prompt inspector on the latest turn.
     tui.keys(b"p");
@@ -275,25 +224,12 @@ fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
     // → selects Think; its sections are listed.
     tui.keys(b"l");
     tui.wait_for(&["Think · turn 3", "<entity_context>", "<turn_narrative>"]);
-    tui.keys(b"\x1b");
-    std::thread::sleep(Duration::from_millis(300));
+    tui.escape();
     // [ travels back a turn: the title says so.
     tui.keys(b"[");
     tui.wait_for(&["viewing turn 2 of 3"]);
-    tui.keys(b"\x1b");
-    std::thread::sleep(Duration::from_millis(300));
+    tui.escape();
     tui.keys(b"q");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = tui.child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "alfred did not quit; screen:\n{}",
-            tui.contents()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let status = tui.wait_exit();
     assert!(status.success(), "exit status {status:?}");
 }
