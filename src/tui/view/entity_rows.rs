@@ -4,7 +4,7 @@
 //!
 //! Pure data building; `entities.rs` turns rows into aligned lines.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use crate::context::snapshot::DroppedView;
 use crate::context::{ChangeKind, ContextDiff, EntityView, parse_ref};
@@ -105,7 +105,13 @@ pub fn section_rows(
     diff: Option<&ContextDiff>,
     with_reasons: bool,
 ) -> Vec<Row> {
-    let change = |r: &str| diff.and_then(|d| d.change_of(r)).map(|c| c.kind);
+    // Each ref's change, found once: `ContextDiff::change_of` scans the
+    // whole diff, so asking it per entity cost entities × changes a frame.
+    let mut changes: HashMap<&str, ChangeKind> = HashMap::new();
+    for c in diff.iter().flat_map(|d| &d.entities) {
+        changes.entry(c.r#ref.as_str()).or_insert(c.kind);
+    }
+    let change = |r: &str| changes.get(r).copied();
     let mut members: BTreeMap<String, Vec<&EntityView>> = BTreeMap::new();
     for e in entities {
         members.entry(group_key(&e.r#ref)).or_default().push(e);
