@@ -41,56 +41,59 @@ impl DiffPanel<'_> {
 
     /// The panel's content laid out for `width` cells.
     pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
-        let t = self.theme;
-        let d = self.changes();
-        let head = if d.from_turn == 0 {
-            format!("turn {} against an empty context", d.to_turn)
-        } else {
-            format!("turn {} against turn {}", d.to_turn, d.from_turn)
-        };
-        let mut out = vec![Line::styled(head, t.dim)];
-        out.extend(
-            wrap(&summary(&d), width)
-                .into_iter()
-                .map(|l| Line::styled(l, t.accent)),
-        );
-        let rows = change_rows(&d);
-        out.push(Line::default());
-        out.push(Line::styled(
-            format!("Entities ({} changes)", d.entities.len()),
-            t.heading,
-        ));
-        if rows.is_empty() {
-            out.push(Line::styled("  none moved", t.dim));
-        }
-        out.extend(change_lines(&rows, width, t));
-        out.push(Line::default());
-        out.push(Line::styled("Narrative", t.heading));
-        out.extend(turn_notes(
-            &[
-                (&d.narrative_added, "kept in full", true),
-                (
-                    &d.narrative_folded,
-                    "folded into the earlier summary",
-                    false,
-                ),
-            ],
-            width,
-            t,
-        ));
-        out.push(Line::default());
-        out.push(Line::styled("Conversation", t.heading));
-        out.extend(turn_notes(
-            &[(
-                &d.conversation_folded,
-                "folded into the history summary",
-                false,
-            )],
-            width,
-            t,
-        ));
-        out
+        diff_lines(&self.changes(), width, self.theme)
     }
+}
+
+/// The lines of diff `d` for `width` cells.
+fn diff_lines(d: &ContextDiff, width: usize, t: &Theme) -> Vec<Line<'static>> {
+    let head = if d.from_turn == 0 {
+        format!("turn {} against an empty context", d.to_turn)
+    } else {
+        format!("turn {} against turn {}", d.to_turn, d.from_turn)
+    };
+    let mut out = vec![Line::styled(head, t.dim)];
+    out.extend(
+        wrap(&summary(d), width)
+            .into_iter()
+            .map(|l| Line::styled(l, t.accent)),
+    );
+    let rows = change_rows(d);
+    out.push(Line::default());
+    out.push(Line::styled(
+        format!("Entities ({} changes)", d.entities.len()),
+        t.heading,
+    ));
+    if rows.is_empty() {
+        out.push(Line::styled("  none moved", t.dim));
+    }
+    out.extend(change_lines(&rows, width, t));
+    out.push(Line::default());
+    out.push(Line::styled("Narrative", t.heading));
+    out.extend(turn_notes(
+        &[
+            (&d.narrative_added, "kept in full", true),
+            (
+                &d.narrative_folded,
+                "folded into the earlier summary",
+                false,
+            ),
+        ],
+        width,
+        t,
+    ));
+    out.push(Line::default());
+    out.push(Line::styled("Conversation", t.heading));
+    out.extend(turn_notes(
+        &[(
+            &d.conversation_folded,
+            "folded into the history summary",
+            false,
+        )],
+        width,
+        t,
+    ));
+    out
 }
 
 /// Each row: mark, refs, label and move on one line, the reason under it.
@@ -161,8 +164,10 @@ fn turn_notes(notes: &[(&Vec<u32>, &str, bool)], width: usize, t: &Theme) -> Vec
 
 impl Widget for DiffPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let lines = self.lines(ScrolledPanel::inner_width(area));
+        // Computed once for the lines and the title (with nothing before
+        // the turn it is a whole diff against an empty snapshot).
         let d = self.changes();
+        let lines = diff_lines(&d, ScrolledPanel::inner_width(area), self.theme);
         let title = if d.from_turn == 0 {
             format!(" Changes · turn {} ", d.to_turn)
         } else {
