@@ -72,7 +72,7 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
             };
             let n = m.session.context.registry.len();
             m.session_mut().context.apply_curation(&c);
-            refresh(m);
+            m.set_snapshot(m.session.context.snapshot());
             m.status = Some((
                 Level::Info,
                 format!("started fresh: {n} entities forgotten"),
@@ -99,14 +99,6 @@ fn usage(m: &mut Model, form: &str) {
     m.status = Some((Level::Warn, format!("usage: {form}")));
 }
 
-fn refresh(m: &mut Model) {
-    m.snapshot = m.session.context.snapshot();
-    m.diff = m
-        .baseline
-        .as_ref()
-        .map(|b| crate::context::diff(b, &m.snapshot));
-}
-
 fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
     let context = &mut m.session_mut().context;
     let ok = if name == "/pin" {
@@ -123,7 +115,7 @@ fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
         m.status = Some((Level::Warn, why));
         return Vec::new();
     }
-    refresh(m);
+    m.set_snapshot(m.session.context.snapshot());
     let verb = if name == "/pin" { "pinned" } else { "unpinned" };
     m.status = Some((Level::Info, format!("{verb} {r}")));
     vec![Effect::Save]

@@ -326,14 +326,20 @@ impl Model {
         }
         let ok: Vec<_> = records.iter().filter(|r| r.error.is_none()).collect();
         self.baseline = ok.iter().rev().nth(1).map(|r| r.snapshot());
-        self.snapshot = self.session.context.snapshot();
-        self.diff = self
-            .baseline
-            .as_ref()
-            .map(|b| crate::context::diff(b, &self.snapshot));
+        self.set_snapshot(self.session.context.snapshot());
         self.sent = records.iter().map(|r| r.user.clone()).collect();
         self.header.title = self.session.title.clone();
         self.header.id = self.session.id.clone();
+    }
+
+    /// Shows `snapshot` as the live layers, with its changes against the
+    /// previous turn's final snapshot (the baseline).
+    pub fn set_snapshot(&mut self, snapshot: ContextSnapshot) {
+        self.diff = self
+            .baseline
+            .as_ref()
+            .map(|b| crate::context::diff(b, &snapshot));
+        self.snapshot = snapshot;
     }
 
     /// The session, for changing it (copies only if a save still holds it).

@@ -7,7 +7,6 @@
 
 use crossterm::event::{KeyEvent, MouseEventKind};
 
-use crate::context::diff;
 use crate::pipeline::{Node, PipelineEvent};
 
 use super::action::Action;
@@ -358,8 +357,7 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
         m.set_input(&message);
         m.turn = TurnState::Idle;
         m.bar = PipelineBar::default();
-        m.snapshot = m.session.context.snapshot();
-        m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+        m.set_snapshot(m.session.context.snapshot());
         m.focus = Pane::Input;
         m.status = Some((
             Level::Info,
@@ -418,10 +416,7 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
                 }
             }
         }
-        PipelineEvent::ContextUpdated { snapshot, .. } => {
-            m.snapshot = *snapshot;
-            m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
-        }
+        PipelineEvent::ContextUpdated { snapshot, .. } => m.set_snapshot(*snapshot),
         PipelineEvent::TurnDone { record, state, .. } => return turn_done(m, *record, *state),
         PipelineEvent::TurnFailed { record, .. } => return turn_failed(m, *record),
     }
@@ -460,8 +455,7 @@ fn turn_done(
         .parse()
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     m.session_mut().push_turn(record, Some(state), now);
-    m.snapshot = m.session.context.snapshot();
-    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    m.set_snapshot(m.session.context.snapshot());
     m.header.title = m.session.title.clone();
     m.turn = TurnState::Idle;
     vec![Effect::Save]
@@ -486,8 +480,7 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
         .parse()
         .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
     m.session_mut().push_turn(record, None, now);
-    m.snapshot = m.session.context.snapshot();
-    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    m.set_snapshot(m.session.context.snapshot());
     if m.input_text().is_empty() {
         m.set_input(&message);
     }

@@ -167,8 +167,7 @@ fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
     }
     let text = summary(&st.draft);
     m.session_mut().context.set_policy(st.draft);
-    m.snapshot = m.session.context.snapshot();
-    m.diff = m.baseline.as_ref().map(|b| diff(b, &m.snapshot));
+    m.set_snapshot(m.session.context.snapshot());
     m.status = Some((
         Level::Info,
         format!("policy applied ({text}) — the next turn uses it"),
