@@ -57,7 +57,7 @@ impl Section {
             !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
             "section names are lowercase tags: {name}"
         );
-        let text = escape(content.trim_end());
+        let text = body(content);
         let tokens = count_tokens(&text);
         Self {
             name: name.to_string(),
@@ -70,6 +70,22 @@ impl Section {
 /// Escapes content so it cannot form a tag: `<` becomes `&lt;`.
 pub fn escape(content: &str) -> String {
     content.replace('<', "&lt;")
+}
+
+/// Raw content as a tagged block, escaped like a section's body, for text
+/// sent beside a prompt (it has no token count of its own).
+pub fn tagged_block(name: &str, content: &str) -> String {
+    tagged(name, &body(content))
+}
+
+/// A section body as sent: escaped, without trailing whitespace.
+fn body(content: &str) -> String {
+    escape(content.trim_end())
+}
+
+/// `<name>\n…\n</name>` around text already escaped.
+fn tagged(name: &str, text: &str) -> String {
+    format!("<{name}>\n{text}\n</{name}>")
 }
 
 /// A prompt as sent: the system text and the sections of the user text.
@@ -103,7 +119,7 @@ impl Prompt {
     pub fn user_text(&self) -> String {
         self.sections
             .iter()
-            .map(|s| format!("<{0}>\n{1}\n</{0}>", s.name, s.text))
+            .map(|s| tagged(&s.name, &s.text))
             .collect::<Vec<_>>()
             .join("\n\n")
     }

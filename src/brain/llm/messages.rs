@@ -10,22 +10,17 @@ use serde_json::Value;
 use crate::context::conversation::SUMMARY_THRESHOLD_CHARS;
 use crate::kitchen::ToolResult;
 use crate::pipeline::{ActRequest, SummarizeRequest};
-use crate::prompt::section::escape;
+use crate::prompt::section::tagged_block;
 
 /// Rows of one tool result shown in full; the rest are counted.
 const ROWS_SHOWN: usize = 40;
-
-/// A tagged block like the prompt's sections.
-fn section(name: &str, body: &str) -> String {
-    format!("<{name}>\n{}\n</{name}>", escape(body.trim_end()))
-}
 
 /// Act's user message: a refused call first (the model must fix it before
 /// anything else), then the prompt, then the rows this step already fetched.
 pub fn act_user_text(req: &ActRequest<'_>) -> String {
     let mut parts = Vec::new();
     if let Some(err) = req.last_error {
-        parts.push(section(
+        parts.push(tagged_block(
             "last_tool_call_refused",
             &format!(
                 "Your last tool call was refused: {err}\n\
@@ -37,7 +32,7 @@ pub fn act_user_text(req: &ActRequest<'_>) -> String {
     }
     parts.push(req.prompt.user_text());
     if !req.this_step_results.is_empty() {
-        parts.push(section(
+        parts.push(tagged_block(
             "this_step_results",
             &render_results(req.this_step_results),
         ));
@@ -116,8 +111,8 @@ pub fn summarize_user_text(req: &SummarizeRequest<'_>) -> String {
     );
     [
         req.prompt.user_text(),
-        section("turn_facts", &facts.join("\n")),
-        section("answer_fields", &fields),
+        tagged_block("turn_facts", &facts.join("\n")),
+        tagged_block("answer_fields", &fields),
     ]
     .join("\n\n")
 }
