@@ -314,8 +314,11 @@ impl Model {
         self.inspect = None;
         self.search = None;
         self.chat_anchor = None;
-        let records: Vec<_> = self.session.transcript.clone();
-        for r in &records {
+        // The session is shared, not copied: a clone of the `Arc` lets the
+        // records be read while the chat is written.
+        let session = Arc::clone(&self.session);
+        let records = &session.transcript;
+        for r in records {
             self.push_message(Role::User, r.user.clone(), r.turn);
             match &r.error {
                 Some(e) => {
@@ -324,8 +327,12 @@ impl Model {
                 None => self.push_message(Role::Alfred, r.reply.clone(), r.turn),
             };
         }
-        let ok: Vec<_> = records.iter().filter(|r| r.error.is_none()).collect();
-        self.baseline = ok.iter().rev().nth(1).map(|r| r.snapshot());
+        self.baseline = records
+            .iter()
+            .filter(|r| r.error.is_none())
+            .rev()
+            .nth(1)
+            .map(|r| r.snapshot());
         self.set_snapshot(self.session.context.snapshot());
         self.sent = records.iter().map(|r| r.user.clone()).collect();
         self.header.title = self.session.title.clone();
