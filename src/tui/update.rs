@@ -94,11 +94,7 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::TurnCancelled(record) => {
-            let now = record
-                .started_at
-                .parse()
-                .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-            m.session_mut().push_turn(*record, None, now);
+            push_turn(m, *record, None);
             vec![Effect::Save]
         }
         Event::ChatLaidOut {
@@ -450,11 +446,7 @@ fn turn_done(
     m.bar.total_ms = record.timings_ms.get("total").copied();
     m.bar.cost_usd = record.cost_usd;
     m.baseline = Some(m.session.context.snapshot());
-    let now = record
-        .started_at
-        .parse()
-        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-    m.session_mut().push_turn(record, Some(state), now);
+    push_turn(m, record, Some(state));
     m.set_snapshot(m.session.context.snapshot());
     m.header.title = m.session.title.clone();
     m.turn = TurnState::Idle;
@@ -475,15 +467,25 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
         m.chat.pop();
     }
     m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
-    let now = record
-        .started_at
-        .parse()
-        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-    m.session_mut().push_turn(record, None, now);
+    push_turn(m, record, None);
     m.set_snapshot(m.session.context.snapshot());
     if m.input_text().is_empty() {
         m.set_input(&message);
     }
     m.turn = TurnState::Failed { reason, message };
     vec![Effect::Save]
+}
+
+/// Records a finished, failed or cancelled turn in the session, dated by
+/// when it started (an unreadable time files it at the epoch).
+fn push_turn(
+    m: &mut Model,
+    record: crate::record::TurnRecord,
+    state: Option<crate::context::ContextState>,
+) {
+    let now = record
+        .started_at
+        .parse()
+        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
+    m.session_mut().push_turn(record, state, now);
 }
