@@ -131,7 +131,7 @@ fn on_tick(m: &mut Model) -> Vec<Effect> {
 fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let ctx = KeyContext {
         typing: m.focus == Pane::Input && m.overlay.is_none(),
-        input_empty: m.input_text().is_empty(),
+        input_empty: m.input.is_empty(),
     };
     match &m.overlay {
         Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
@@ -469,7 +469,7 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
     m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
     push_turn(m, record, None);
     m.set_snapshot(m.session.context.snapshot());
-    if m.input_text().is_empty() {
+    if m.input.is_empty() {
         m.set_input(&message);
     }
     m.turn = TurnState::Failed { reason, message };
