@@ -11,15 +11,17 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use alfred::context::{ContextPolicy, ContextState, Table};
+use alfred::config::LlmConfig;
 use alfred::pipeline::{PipelineEvent, TurnResult, TurnSettings, run_turn};
 use serde_json::json;
 use tokio::sync::mpsc;
 
-use support::{FakeOpenAi, Fault, Node, turn};
+use support::{FakeOpenAi, Fault, Node, fresh, inventory_rows, reply_chunks, turn};
 
-fn fresh() -> ContextState {
-    ContextState::new(ContextPolicy::default())
+/// Runs one turn of the LLM brain on `config`, on a fresh session and kitchen.
+async fn turn_on(config: &LlmConfig, message: &str) -> (TurnResult, Vec<PipelineEvent>) {
+    let (_dir, kitchen) = support::kitchen();
+    turn(support::brain(config), kitchen, fresh(), message).await
 }
 
 /// The error of a failed turn (panics on success).
@@ -41,15 +43,9 @@ async fn a_rate_limit_is_retried_after_the_servers_wait() {
     let fake = FakeOpenAi::start();
     fake.fault_on(Node::Understand, Fault::RateLimited(Some(1)));
     fake.fault_on(Node::Understand, Fault::RateLimited(Some(1)));
-    let brain = support::brain(&support::llm_config(&fake));
-    let (_dir, kitchen) = support::kitchen();
-    let (result, _) = turn(brain, kitchen, fresh(), "hello").await;
+    let (result, _) = turn_on(&support::llm_config(&fake), "hello").await;
     done(&result);
-    let understand: Vec<_> = fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.node == Node::Understand)
-        .collect();
+    let understand = fake.requests_of(Node::Understand);
     let statuses: Vec<u16> = understand.iter().map(|r| r.status).collect();
     assert_eq!(statuses, [429, 429, 200], "two refusals, then the answer");
     for pair in understand.windows(2) {
@@ -81,10 +77,7 @@ async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
     let mut config = support::llm_config(&fake);
     config.max_retries = 2;
     let (_dir, kitchen) = support::kitchen();
-    let rows = |k: &std::sync::Mutex<alfred::kitchen::Kitchen>| {
-        k.lock().unwrap().stats().unwrap().rows(Table::Inventory)
-    };
-    let before = rows(&kitchen);
+    let before = inventory_rows(&kitchen);
     let state = fresh();
     let (result, _) = turn(
         support::brain(&config),
@@ -114,7 +107,7 @@ async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
         "the layers as they were"
     );
     assert_eq!(
-        rows(&kitchen),
+        inventory_rows(&kitchen),
         before,
         "the eggs written this turn were rolled back"
     );
@@ -126,6 +119,7 @@ async fn a_silent_server_times_out_within_the_configured_timeout() {
     fake.fault_on(Node::Understand, Fault::Hang);
     let mut config = support::llm_config(&fake);
     config.timeout_secs = 1;
+    // The kitchen is seeded before the clock starts.
     let (_dir, kitchen) = support::kitchen();
     let started = Instant::now();
     let (result, _) = turn(support::brain(&config), kitchen, fresh(), "hello").await;
@@ -151,14 +145,7 @@ async fn a_truncated_stream_is_a_failed_turn_not_a_short_reply() {
     let fake = FakeOpenAi::start();
     fake.reply("Here are the options you asked for, all of them from your saved recipes.");
     fake.fault_on(Node::Reply, Fault::TruncatedStream);
-    let (_dir, kitchen) = support::kitchen();
-    let (result, events) = turn(
-        support::brain(&support::llm_config(&fake)),
-        kitchen,
-        fresh(),
-        "hello",
-    )
-    .await;
+    let (result, events) = turn_on(&support::llm_config(&fake), "hello").await;
     let error = failure(&result);
     assert!(
         error
@@ -167,15 +154,8 @@ async fn a_truncated_stream_is_a_failed_turn_not_a_short_reply() {
                 .contains("without the model finishing (the stream closed with no finish_reason)"),
         "{error}"
     );
-    let streamed: String = events
-        .iter()
-        .filter_map(|e| match e {
-            PipelineEvent::ReplyChunk { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
     assert!(
-        !streamed.is_empty(),
+        !reply_chunks(&events).concat().is_empty(),
         "half the reply had arrived before the cut"
     );
     assert!(matches!(
@@ -188,20 +168,9 @@ async fn a_truncated_stream_is_a_failed_turn_not_a_short_reply() {
 async fn malformed_json_gets_one_repair_that_quotes_the_parse_error() {
     let fake = FakeOpenAi::start();
     fake.fault_on(Node::Think, Fault::Malformed);
-    let (_dir, kitchen) = support::kitchen();
-    let (result, _) = turn(
-        support::brain(&support::llm_config(&fake)),
-        kitchen,
-        fresh(),
-        "hello",
-    )
-    .await;
+    let (result, _) = turn_on(&support::llm_config(&fake), "hello").await;
     done(&result);
-    let think: Vec<_> = fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.node == Node::Think)
-        .collect();
+    let think = fake.requests_of(Node::Think);
     assert_eq!(think.len(), 2, "the answer and one repair");
     let repair = &think[1];
     assert!(
@@ -223,14 +192,7 @@ async fn malformed_twice_is_invalid_output() {
     let fake = FakeOpenAi::start();
     fake.fault_on(Node::Think, Fault::Malformed);
     fake.fault_on(Node::Think, Fault::Malformed);
-    let (_dir, kitchen) = support::kitchen();
-    let (result, _) = turn(
-        support::brain(&support::llm_config(&fake)),
-        kitchen,
-        fresh(),
-        "hello",
-    )
-    .await;
+    let (result, _) = turn_on(&support::llm_config(&fake), "hello").await;
     let error = failure(&result);
     assert!(
         error.starts_with("think failed: the model's answer could not be used: the think answer of gpt-4.1 was unusable twice"),
@@ -361,20 +323,9 @@ async fn a_refused_tool_call_comes_first_in_the_next_act_prompt() {
             "filters": [{"field": "id", "op": "=", "value": "recipe_99"}], "data": {"servings": 4}}}),
         json!({"action": "blocked", "reason_code": "INSUFFICIENT_INFO", "details": "No such recipe in context"}),
     ]);
-    let (_dir, kitchen) = support::kitchen();
-    let (result, _) = turn(
-        support::brain(&support::llm_config(&fake)),
-        kitchen,
-        fresh(),
-        "make the curry serve 4",
-    )
-    .await;
+    let (result, _) = turn_on(&support::llm_config(&fake), "make the curry serve 4").await;
     done(&result);
-    let act: Vec<_> = fake
-        .requests()
-        .into_iter()
-        .filter(|r| r.node == Node::Act)
-        .collect();
+    let act = fake.requests_of(Node::Act);
     assert_eq!(act.len(), 2);
     assert!(!act[0].message("user").contains("last_tool_call_refused"));
     let second = act[1].message("user");

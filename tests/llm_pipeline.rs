@@ -12,12 +12,11 @@ use std::sync::Arc;
 
 use alfred::brain::offline::OfflineBrain;
 use alfred::context::snapshot::{EntitiesView, EntityView};
-use alfred::context::{ContextPolicy, ContextState};
-use alfred::pipeline::{PipelineEvent, TurnResult, UsageSource};
+use alfred::pipeline::{TurnResult, UsageSource};
 use alfred::scenario::{check, parse_script};
 
 use support::meal_planning::{FRENCH_TOAST, WINGS, script};
-use support::{FakeOpenAi, KEY, Node, has_uuid, turn};
+use support::{FakeOpenAi, KEY, Node, fresh, has_uuid, reply_chunks, turn};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
@@ -28,7 +27,7 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
     let (_offline_dir, offline_kitchen) = support::kitchen();
     let text = std::fs::read_to_string("assets/scenarios/meal-planning.txt").unwrap();
     let scenario = parse_script(&text);
-    let mut state = ContextState::new(ContextPolicy::default());
+    let mut state = fresh();
     let mut offline_state = state.clone();
     for expected in scenario.iter().take(3) {
         let message = expected.message.as_str();
@@ -68,13 +67,7 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
         assert_eq!(record.entities, offline.entities, "{message}");
         assert_eq!(record.decision, offline.decision, "{message}");
         // The reply streamed in pieces that make up the whole.
-        let chunks: Vec<&str> = events
-            .iter()
-            .filter_map(|e| match e {
-                PipelineEvent::ReplyChunk { text, .. } => Some(text.as_str()),
-                _ => None,
-            })
-            .collect();
+        let chunks = reply_chunks(&events);
         assert!(chunks.len() > 3, "{message}: {chunks:?}");
         assert_eq!(chunks.concat(), record.reply);
         // Usage is the server's (the fake reports a quarter of each body's

@@ -5,10 +5,9 @@
 
 mod support;
 
-use alfred::context::{ContextPolicy, ContextState};
 use alfred::pipeline::TurnResult;
 
-use support::{FakeOpenAi, Fault, KEY, Node, turn};
+use support::{FakeOpenAi, Fault, KEY, Node, fresh, turn};
 
 #[tokio::test]
 async fn the_key_reaches_the_server_only_in_the_authorization_header() {
@@ -21,13 +20,7 @@ async fn the_key_reaches_the_server_only_in_the_authorization_header() {
     let (_k, kitchen) = support::kitchen();
     let brain = support::brain(&support::llm_config(&fake));
     assert!(!format!("{brain:?}").contains(KEY));
-    let (result, _) = turn(
-        brain,
-        kitchen,
-        ContextState::new(ContextPolicy::default()),
-        "hello",
-    )
-    .await;
+    let (result, _) = turn(brain, kitchen, fresh(), "hello").await;
     assert!(matches!(result, TurnResult::Done { .. }), "{result:?}");
     drop(guard); // flushes the log
     let mut log = String::new();

@@ -235,6 +235,16 @@ impl FakeOpenAi {
         self.script().requests.clone()
     }
 
+    /// Every request of `node` so far, in arrival order.
+    pub fn requests_of(&self, node: Node) -> Vec<Recorded> {
+        self.script()
+            .requests
+            .iter()
+            .filter(|r| r.node == node)
+            .cloned()
+            .collect()
+    }
+
     /// Requests of `node` so far.
     pub fn count(&self, node: Node) -> usize {
         self.script()

@@ -1,11 +1,13 @@
-//! Shared by the LLM tests and bench: the fake OpenAI-compatible server, a
-//! seeded kitchen in a temp folder, an `[llm]` config pointing at the fake,
-//! and a helper that runs one turn and collects its events.
+//! Shared by the LLM tests and bench: the fake OpenAI-compatible server, an
+//! `[llm]` config pointing at the fake, the LLM brain, and a helper that runs
+//! one turn and collects its events (the kitchen and requests are in
+//! `turns.rs`, which the pipeline test shares).
 #![allow(dead_code)]
 
 pub mod fake_answers;
 pub mod fake_openai;
 pub mod meal_planning;
+pub mod turns;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -14,25 +16,15 @@ use alfred::brain::llm::LlmBrain;
 use alfred::config::{Backend, LlmConfig};
 use alfred::context::ContextState;
 use alfred::kitchen::Kitchen;
-use alfred::pipeline::{
-    Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
-};
-use tokio::sync::mpsc;
+use alfred::pipeline::{Brain, PipelineEvent, TurnResult};
 
 #[allow(unused_imports)]
 pub use fake_openai::{FakeOpenAi, Fault, Node, Recorded};
+#[allow(unused_imports)]
+pub use turns::{fresh, inventory_rows, kitchen, reply_chunks, request, run_request};
 
 /// The test key: it must reach the fake only in the Authorization header.
 pub const KEY: &str = "sk-test-7f3a9c1e5b";
-
-/// A seeded kitchen store in a temp folder (kept alive by the `TempDir`).
-pub fn kitchen() -> (tempfile::TempDir, Arc<Mutex<Kitchen>>) {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let mut k = Kitchen::open(dir.path().join("kitchen.db")).expect("open kitchen");
-    k.seed_if_empty(jiff::civil::date(2026, 1, 13))
-        .expect("seed");
-    (dir, Arc::new(Mutex::new(k)))
-}
 
 /// `[llm]` for the fake: the default per-node models and temperatures, a
 /// timeout long enough for a loaded CI machine (fault tests shorten it).
@@ -55,38 +47,14 @@ pub fn brain(config: &LlmConfig) -> Arc<LlmBrain> {
     Arc::new(brain)
 }
 
-/// The request of turn `id` on `state`.
-pub fn request(id: u64, state: ContextState, message: &str) -> TurnRequest {
-    TurnRequest {
-        id: TurnId(id),
-        message: message.into(),
-        state,
-        today: "2026-01-13".into(),
-        started_at: "2026-01-13T10:00:00Z".into(),
-    }
-}
-
-/// Runs one turn to its end; returns the result and every event.
+/// Runs turn 1 on `state` to its end; returns the result and every event.
 pub async fn turn(
     brain: Arc<dyn Brain>,
     kitchen: Arc<Mutex<Kitchen>>,
     state: ContextState,
     message: &str,
 ) -> (TurnResult, Vec<PipelineEvent>) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let result = run_turn(
-        brain,
-        kitchen,
-        Arc::new(TurnSettings::default()),
-        request(1, state, message),
-        tx,
-    )
-    .await;
-    let mut events = Vec::new();
-    while let Ok(e) = rx.try_recv() {
-        events.push(e);
-    }
-    (result, events)
+    run_request(brain, kitchen, request(1, state, message)).await
 }
 
 /// True when `text` holds something shaped like a UUID (a row id).
