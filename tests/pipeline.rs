@@ -5,11 +5,15 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use alfred::context::{ContextPolicy, ContextState, EntityState};
+use alfred::context::{ContextState, EntityState};
 use alfred::kitchen::Kitchen;
 use alfred::pipeline::*;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+#[path = "support/turns.rs"]
+mod turns;
+
+use turns::{fresh, inventory_rows, kitchen, reply_chunks, request, run_request};
 
 /// A brain that answers from a script: Act decisions are queued per step
 /// description, so concurrent steps get their own.
@@ -21,6 +25,30 @@ struct Scripted {
     reply: String,
     fail_reply: bool,
     hang_reply: bool,
+}
+
+impl Scripted {
+    /// A brain whose plan toward `goal` is `steps`, each with the Act
+    /// decisions queued under its description, replying `reply`.
+    fn plan(goal: &str, steps: Vec<(ThinkStep, Vec<ActAction>)>, reply: &str) -> Scripted {
+        let (steps, act): (Vec<ThinkStep>, BTreeMap<_, _>) = steps
+            .into_iter()
+            .map(|(s, acts)| {
+                let queue = (s.description.clone(), VecDeque::from(acts));
+                (s, queue)
+            })
+            .unzip();
+        Scripted {
+            think: ThinkOutput {
+                goal: goal.into(),
+                steps,
+                ..ThinkOutput::default()
+            },
+            act: Mutex::new(act),
+            reply: reply.into(),
+            ..Scripted::default()
+        }
+    }
 }
 
 fn ready<'a, T: Send + 'a>(v: Result<T, BrainError>) -> BrainFuture<'a, T> {
@@ -91,115 +119,62 @@ fn read(table: &str) -> ActAction {
     }
 }
 
-fn kitchen() -> (tempfile::TempDir, Arc<Mutex<Kitchen>>) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut k = Kitchen::open(dir.path().join("kitchen.db")).unwrap();
-    k.seed_if_empty(jiff::civil::date(2026, 1, 13)).unwrap();
-    (dir, Arc::new(Mutex::new(k)))
-}
-
+/// Runs turn 7 on `state` to its end; returns the result and every event.
 async fn run(
     brain: Scripted,
     kitchen: Arc<Mutex<Kitchen>>,
     state: ContextState,
     msg: &str,
 ) -> (TurnResult, Vec<PipelineEvent>) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let req = TurnRequest {
-        id: TurnId(7),
-        message: msg.into(),
-        state,
-        today: "2026-01-13".into(),
-        started_at: "2026-01-13T10:00:00Z".into(),
+    run_request(Arc::new(brain), kitchen, request(7, state, msg)).await
+}
+
+/// A brain whose plan writes 12 eggs to the fridge (and replies nothing).
+fn add_eggs_brain() -> Scripted {
+    let write = ActAction::ToolCall {
+        tool: "db_create".into(),
+        params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
     };
-    let result = run_turn(
-        Arc::new(brain),
-        kitchen,
-        Arc::new(TurnSettings::default()),
-        req,
-        tx,
+    Scripted::plan(
+        "add eggs",
+        vec![(
+            step("Add eggs", StepType::Write, "inventory", 0),
+            vec![write],
+        )],
+        "",
     )
-    .await;
-    let mut events = Vec::new();
-    while let Ok(e) = rx.try_recv() {
-        events.push(e);
-    }
-    (result, events)
-}
-
-/// A brain whose plan writes 12 eggs to the fridge, with `rest`'s reply behaviour.
-fn add_eggs_brain(rest: Scripted) -> Scripted {
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Add eggs".to_string(),
-        VecDeque::from([ActAction::ToolCall {
-            tool: "db_create".into(),
-            params: json!({"table": "inventory", "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}),
-        }]),
-    );
-    Scripted {
-        think: ThinkOutput {
-            goal: "add eggs".into(),
-            steps: vec![step("Add eggs", StepType::Write, "inventory", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        ..rest
-    }
-}
-
-fn inventory_rows(k: &Mutex<Kitchen>) -> u64 {
-    k.lock()
-        .unwrap()
-        .stats()
-        .unwrap()
-        .rows(alfred::context::Table::Inventory)
 }
 
 fn meal_planning_brain() -> Scripted {
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Read recipes".to_string(),
-        VecDeque::from([read("recipes")]),
-    );
-    act.insert(
-        "Read inventory".to_string(),
-        VecDeque::from([read("inventory")]),
-    );
-    act.insert(
-        "Find cod-free options".to_string(),
-        VecDeque::from([ActAction::StepComplete {
-            result_summary: "6 recipes fit without cod".into(),
-            data: json!({"viable": ["recipe_3", "recipe_4"]}),
-            note_for_next_step: None,
-        }]),
-    );
-    Scripted {
-        think: ThinkOutput {
-            goal: "Find cod-free options".into(),
-            steps: vec![
+    let analysis = ActAction::StepComplete {
+        result_summary: "6 recipes fit without cod".into(),
+        data: json!({"viable": ["recipe_3", "recipe_4"]}),
+        note_for_next_step: None,
+    };
+    Scripted::plan(
+        "Find cod-free options",
+        vec![
+            (
                 step("Read recipes", StepType::Read, "recipes", 0),
+                vec![read("recipes")],
+            ),
+            (
                 step("Read inventory", StepType::Read, "inventory", 0),
+                vec![read("inventory")],
+            ),
+            (
                 step("Find cod-free options", StepType::Analyze, "recipes", 1),
-            ],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        reply: "Here are 6 recipes that fit your pantry.".into(),
-        ..Scripted::default()
-    }
+                vec![analysis],
+            ),
+        ],
+        "Here are 6 recipes that fit your pantry.",
+    )
 }
 
 #[tokio::test]
 async fn a_turn_reads_concurrently_then_analyzes_and_reports_in_order() {
     let (_dir, k) = kitchen();
-    let (result, events) = run(
-        meal_planning_brain(),
-        k,
-        ContextState::new(ContextPolicy::default()),
-        "no cod",
-    )
-    .await;
+    let (result, events) = run(meal_planning_brain(), k, fresh(), "no cod").await;
     let TurnResult::Done { record, state } = result else {
         panic!("turn failed")
     };
@@ -277,14 +252,7 @@ async fn a_turn_reads_concurrently_then_analyzes_and_reports_in_order() {
             );
         }
     }
-    let chunks: String = events
-        .iter()
-        .filter_map(|e| match e {
-            PipelineEvent::ReplyChunk { text, .. } => Some(text.as_str()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(chunks, record.reply);
+    assert_eq!(reply_chunks(&events).concat(), record.reply);
     let updates = names.iter().filter(|n| *n == "ContextUpdated").count();
     assert_eq!(
         updates,
@@ -296,28 +264,15 @@ async fn a_turn_reads_concurrently_then_analyzes_and_reports_in_order() {
 #[tokio::test]
 async fn the_next_turn_sees_loaded_rows_without_reading_them_again() {
     let (_dir, k) = kitchen();
-    let (first, _) = run(
-        meal_planning_brain(),
-        k.clone(),
-        ContextState::new(ContextPolicy::default()),
-        "no cod",
-    )
-    .await;
+    let (first, _) = run(meal_planning_brain(), k.clone(), fresh(), "no cod").await;
     let TurnResult::Done { state, .. } = first else {
         panic!()
     };
-    let mut act = BTreeMap::new();
-    act.insert("Narrow down".to_string(), VecDeque::new());
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "narrow".into(),
-            steps: vec![step("Narrow down", StepType::Analyze, "recipes", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        reply: "Got it.".into(),
-        ..Scripted::default()
-    };
+    let brain = Scripted::plan(
+        "narrow",
+        vec![(step("Narrow down", StepType::Analyze, "recipes", 0), vec![])],
+        "Got it.",
+    );
     let (second, _) = run(brain, k, *state, "not the wings").await;
     let TurnResult::Done { record, .. } = second else {
         panic!()
@@ -333,11 +288,11 @@ async fn the_next_turn_sees_loaded_rows_without_reading_them_again() {
 async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
     let (_dir, k) = kitchen();
     let before = inventory_rows(&k);
-    let brain = add_eggs_brain(Scripted {
+    let brain = Scripted {
         fail_reply: true,
-        ..Scripted::default()
-    });
-    let state = ContextState::new(ContextPolicy::default());
+        ..add_eggs_brain()
+    };
+    let state = fresh();
     let (result, events) = run(brain, k.clone(), state.clone(), "add 12 eggs").await;
     let TurnResult::Failed { record } = result else {
         panic!("should fail")
@@ -354,38 +309,24 @@ async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
         events.last(),
         Some(PipelineEvent::TurnFailed { .. })
     ));
-    let kitchen = k.lock().unwrap();
-    assert!(!kitchen.in_turn());
-    assert_eq!(
-        kitchen
-            .stats()
-            .unwrap()
-            .rows(alfred::context::Table::Inventory),
-        before
-    );
+    assert!(!k.lock().unwrap().in_turn());
+    assert_eq!(inventory_rows(&k), before);
 }
 
 #[tokio::test]
 async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
     let (_dir, k) = kitchen();
     let before = inventory_rows(&k);
-    let brain = add_eggs_brain(Scripted {
+    let brain = Scripted {
         hang_reply: true,
-        ..Scripted::default()
-    });
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let req = TurnRequest {
-        id: TurnId(1),
-        message: "add eggs".into(),
-        state: ContextState::new(ContextPolicy::default()),
-        today: "2026-01-13".into(),
-        started_at: String::new(),
+        ..add_eggs_brain()
     };
+    let (tx, mut rx) = mpsc::unbounded_channel();
     let task = tokio::spawn(run_turn(
         Arc::new(brain),
         k.clone(),
         Arc::new(TurnSettings::default()),
-        req,
+        request(1, fresh(), "add eggs"),
         tx,
     ));
     // Wait until the write happened and Reply started, then cancel.
@@ -400,25 +341,12 @@ async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
             break;
         }
     }
-    assert_eq!(
-        k.lock()
-            .unwrap()
-            .stats()
-            .unwrap()
-            .rows(alfred::context::Table::Inventory),
-        before + 1
-    );
+    assert_eq!(inventory_rows(&k), before + 1);
     task.abort();
     assert!(task.await.unwrap_err().is_cancelled());
+    assert!(!k.lock().unwrap().in_turn());
+    assert_eq!(inventory_rows(&k), before);
     let mut kitchen = k.lock().unwrap();
-    assert!(!kitchen.in_turn());
-    assert_eq!(
-        kitchen
-            .stats()
-            .unwrap()
-            .rows(alfred::context::Table::Inventory),
-        before
-    );
     kitchen.begin_turn().expect("a new turn can start");
     kitchen.rollback_turn().unwrap();
 }
@@ -434,35 +362,21 @@ async fn circuit_breakers_stop_a_looping_step() {
         tool: "db_read".into(),
         params: json!({"table": "spaceships"}),
     };
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Empty reads".to_string(),
-        VecDeque::from([empty(), empty(), empty(), empty()]),
-    );
-    act.insert(
-        "Bad calls".to_string(),
-        VecDeque::from([bad(), bad(), bad(), bad(), bad()]),
-    );
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "loop".into(),
-            steps: vec![
-                step("Empty reads", StepType::Read, "tasks", 0),
-                step("Bad calls", StepType::Read, "tasks", 1),
-            ],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        reply: "ok".into(),
-        ..Scripted::default()
-    };
-    let (result, _) = run(
-        brain,
-        k,
-        ContextState::new(ContextPolicy::default()),
+    let brain = Scripted::plan(
         "loop",
-    )
-    .await;
+        vec![
+            (
+                step("Empty reads", StepType::Read, "tasks", 0),
+                vec![empty(), empty(), empty(), empty()],
+            ),
+            (
+                step("Bad calls", StepType::Read, "tasks", 1),
+                vec![bad(), bad(), bad(), bad(), bad()],
+            ),
+        ],
+        "ok",
+    );
+    let (result, _) = run(brain, k, fresh(), "loop").await;
     let TurnResult::Done { record, .. } = result else {
         panic!()
     };
@@ -490,32 +404,17 @@ async fn circuit_breakers_stop_a_looping_step() {
 #[tokio::test]
 async fn generated_artifacts_become_pending_refs_and_edits_keep_the_ref() {
     let (_dir, k) = kitchen();
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Draft".to_string(),
-        VecDeque::from([ActAction::StepComplete {
-            result_summary: "Drafted a recipe".into(),
-            data: json!({"artifacts": [{"table": "recipes", "name": "Thai Basil Chicken", "instructions": ["Fry"]}]}),
-            note_for_next_step: None,
-        }]),
-    );
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "draft".into(),
-            steps: vec![step("Draft", StepType::Generate, "recipes", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        reply: "Here it is.".into(),
-        ..Scripted::default()
+    let draft = ActAction::StepComplete {
+        result_summary: "Drafted a recipe".into(),
+        data: json!({"artifacts": [{"table": "recipes", "name": "Thai Basil Chicken", "instructions": ["Fry"]}]}),
+        note_for_next_step: None,
     };
-    let (result, _) = run(
-        brain,
-        k.clone(),
-        ContextState::new(ContextPolicy::default()),
-        "thai basil chicken",
-    )
-    .await;
+    let brain = Scripted::plan(
+        "draft",
+        vec![(step("Draft", StepType::Generate, "recipes", 0), vec![draft])],
+        "Here it is.",
+    );
+    let (result, _) = run(brain, k.clone(), fresh(), "thai basil chicken").await;
     let TurnResult::Done { record, state } = result else {
         panic!()
     };
@@ -525,25 +424,19 @@ async fn generated_artifacts_become_pending_refs_and_edits_keep_the_ref() {
         Some(EntityState::Pending)
     );
 
-    let mut act = BTreeMap::new();
-    act.insert(
-        "Add lime".to_string(),
-        VecDeque::from([ActAction::StepComplete {
-            result_summary: "Added lime".into(),
-            data: json!({"gen_recipe_1": {"name": "Thai Basil Chicken", "instructions": ["Fry", "Squeeze lime"]}}),
-            note_for_next_step: None,
-        }]),
-    );
-    let brain = Scripted {
-        think: ThinkOutput {
-            goal: "edit".into(),
-            steps: vec![step("Add lime", StepType::Generate, "recipes", 0)],
-            ..ThinkOutput::default()
-        },
-        act: Mutex::new(act),
-        reply: "Added lime.".into(),
-        ..Scripted::default()
+    let edit = ActAction::StepComplete {
+        result_summary: "Added lime".into(),
+        data: json!({"gen_recipe_1": {"name": "Thai Basil Chicken", "instructions": ["Fry", "Squeeze lime"]}}),
+        note_for_next_step: None,
     };
+    let brain = Scripted::plan(
+        "edit",
+        vec![(
+            step("Add lime", StepType::Generate, "recipes", 0),
+            vec![edit],
+        )],
+        "Added lime.",
+    );
     let (result, _) = run(brain, k, *state, "add lime").await;
     let TurnResult::Done { state, .. } = result else {
         panic!()
