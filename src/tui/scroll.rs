@@ -37,21 +37,14 @@ pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
         return scroll_chat(m, dir);
     }
     let Some(s) = m.scroll_mut(pane) else { return };
-    match dir {
-        Dir::Up(n) => {
-            s.follow = false;
-            s.offset = s.offset.saturating_sub(n);
-        }
-        Dir::Down(n) => s.offset = s.offset.saturating_add(n),
-        Dir::Top => {
-            s.follow = false;
-            s.offset = 0;
-        }
-        Dir::Bottom => {
-            s.offset = usize::MAX / 2;
-            s.follow = pane == Pane::Chat;
-        }
-    }
+    // A panel never follows its bottom (only the chat does): the offset
+    // alone moves, and the view clamps it to the content.
+    s.offset = match dir {
+        Dir::Up(n) => s.offset.saturating_sub(n),
+        Dir::Down(n) => s.offset.saturating_add(n),
+        Dir::Top => 0,
+        Dir::Bottom => usize::MAX / 2,
+    };
 }
 
 /// The chat knows its extent, so scrolling is exact: scrolling up from the
