@@ -1,76 +1,31 @@
 //! The `alfred` binary from the outside: help, exit codes, config errors, logs.
 //!
-//! Every run gets a fresh data dir and a cleared environment (only PATH and a
-//! HOME inside the temp dir), so nothing here reads or writes the developer's
-//! real files or depends on their `OPENAI_API_KEY`.
+//! Every run gets a fresh data dir and a cleared environment (see
+//! `support/sandbox.rs`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
-/// A throwaway home for one test.
-struct Sandbox {
-    dir: tempfile::TempDir,
-}
+#[path = "support/sandbox.rs"]
+mod sandbox;
 
-impl Sandbox {
-    fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
+use sandbox::{Sandbox, stderr, stdout};
 
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn data_dir(&self) -> PathBuf {
-        self.path().join("data")
-    }
-
-    /// The binary with a cleared environment; no `--data-dir` yet.
-    fn bare(&self) -> Command {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_alfred"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.path())
-            .current_dir(self.path());
-        cmd
-    }
-
-    /// Runs alfred with `--data-dir` pointing into the sandbox.
-    fn run(&self, args: &[&str]) -> Output {
-        self.bare()
-            .arg("--data-dir")
-            .arg(self.data_dir())
-            .args(args)
-            .output()
-            .expect("run alfred")
-    }
-
-    fn log_files(&self, data_dir: &Path) -> Vec<PathBuf> {
-        let Ok(entries) = std::fs::read_dir(data_dir.join("logs")) else {
-            return Vec::new();
-        };
-        entries
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| {
-                let name = p
-                    .file_name()
-                    .unwrap_or_default()
-                    .to_string_lossy()
-                    .to_string();
-                name.starts_with("alfred") && name.ends_with(".log")
-            })
-            .collect()
-    }
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+/// The log files alfred wrote under `data_dir`.
+fn log_files(data_dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(data_dir.join("logs")) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            let name = p
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .to_string();
+            name.starts_with("alfred") && name.ends_with(".log")
+        })
+        .collect()
 }
 
 #[test]
@@ -243,7 +198,7 @@ fn a_bad_config_key_exits_1_naming_key_and_file() {
     );
     assert!(out.stdout.is_empty());
     assert!(
-        sandbox.log_files(&data).is_empty(),
+        log_files(&data).is_empty(),
         "nothing runs after a config error"
     );
 }
@@ -309,7 +264,7 @@ fn a_run_creates_folders_and_a_log_file_with_the_config_summary() {
     let out = sandbox.run(&["--llm", "offline", "doctor"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(data.join("sessions").is_dir());
-    let logs = sandbox.log_files(&data);
+    let logs = log_files(&data);
     assert_eq!(logs.len(), 1, "{logs:?}");
     let log = std::fs::read_to_string(&logs[0]).unwrap();
     assert!(log.contains("alfred starting"), "{log}");
@@ -337,7 +292,7 @@ fn the_api_key_never_reaches_the_log() {
         "{report}"
     );
     assert!(!report.contains("sk-test-secret-123"), "{report}");
-    let logs = sandbox.log_files(&sandbox.data_dir());
+    let logs = log_files(&sandbox.data_dir());
     let log = std::fs::read_to_string(&logs[0]).unwrap();
     assert!(
         log.contains("backend=openai"),
@@ -377,7 +332,7 @@ fn alfred_home_works_like_data_dir() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert_eq!(sandbox.log_files(&home).len(), 1);
+    assert_eq!(log_files(&home).len(), 1);
     assert!(home.join("sessions").is_dir());
 
     // An empty ALFRED_HOME counts as unset: the platform folders under HOME are used.

@@ -1,63 +1,15 @@
 //! `alfred sessions …` from the outside: the built binary on a sandboxed data dir.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
 
 use alfred::context::ContextPolicy;
 use alfred::record::{TurnRecord, TurnStatus};
 use alfred::session::sample::sample_session;
-use alfred::session::{LlmSettings, SessionFile, SessionLock, write_atomic};
+use alfred::session::{LlmSettings, SessionFile, SessionLock};
+#[path = "support/sandbox.rs"]
+mod sandbox;
 
-struct Sandbox {
-    dir: tempfile::TempDir,
-}
-
-impl Sandbox {
-    fn new() -> Self {
-        Self {
-            dir: tempfile::tempdir().expect("temp dir"),
-        }
-    }
-
-    fn data_dir(&self) -> PathBuf {
-        self.dir.path().join("data")
-    }
-
-    fn sessions_dir(&self) -> PathBuf {
-        self.data_dir().join("sessions")
-    }
-
-    /// Saves a session as an earlier run would have.
-    fn put(&self, s: &SessionFile) {
-        std::fs::create_dir_all(self.sessions_dir()).expect("mkdir");
-        let path = self.sessions_dir().join(format!("{}.json", s.id));
-        write_atomic(&path, &s.to_bytes().expect("encode")).expect("write");
-    }
-
-    /// Runs alfred with a cleared environment, UTC, stdin closed.
-    fn run(&self, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_alfred"))
-            .env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", self.dir.path())
-            .env("TZ", "UTC")
-            .current_dir(self.dir.path())
-            .arg("--data-dir")
-            .arg(self.data_dir())
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run alfred")
-    }
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use sandbox::{Sandbox, stderr, stdout};
 
 fn session(id: &str, messages: &[&str], updated: &str) -> SessionFile {
     let llm = LlmSettings::new(
@@ -109,8 +61,8 @@ fn list_shows_a_table_newest_first_and_warns_about_bad_files() {
     )
     .expect("write");
     let o = sb.run(&["sessions", "list"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let lines: Vec<String> = out(&o).lines().map(str::to_string).collect();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(
         lines[0].starts_with("ID") && lines[0].contains("TITLE") && lines[0].contains("UPDATED"),
@@ -128,7 +80,7 @@ fn list_shows_a_table_newest_first_and_warns_about_bad_files() {
         lines[2].starts_with("20261122-143005-aaaa  soup for tonight?"),
         "{lines:?}"
     );
-    let e = err(&o);
+    let e = stderr(&o);
     assert!(
         e.starts_with("warning: ") && e.contains("20261120-000000-dead.json"),
         "{e}"
@@ -146,8 +98,8 @@ fn list_grep_shows_the_matching_lines() {
     ));
     sb.put(&session("s2", &["shopping list"], "2026-11-23T09:05:00Z"));
     let o = sb.run(&["sessions", "list", "--grep", "PASTA"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
     assert!(text.starts_with("s1  soup for tonight? (2 turns"), "{text}");
     assert!(text.contains("    turn 2 user: pasta instead\n"), "{text}");
     assert!(
@@ -164,8 +116,8 @@ fn show_prints_each_turn_with_its_entity_line_by_prefix() {
     s.id = "20261122-143005-cafe".into();
     sb.put(&s);
     let o = sb.run(&["sessions", "show", "20261122-1430"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    let text = out(&o);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
     assert_eq!(text.matches("\nTurn ").count(), 10, "{text}");
     assert_eq!(text.matches("  entities: ").count(), 10, "{text}");
     let tenth = &s.transcript[9].entities;
@@ -186,8 +138,8 @@ fn export_writes_markdown_or_the_json_file() {
         "--format",
         "md",
     ]);
-    assert_eq!(md.status.code(), Some(0), "{}", err(&md));
-    let text = out(&md);
+    assert_eq!(md.status.code(), Some(0), "{}", stderr(&md));
+    let text = stdout(&md);
     assert!(text.starts_with(&format!("# {}\n", s.title)), "{text}");
     assert_eq!(text.matches("\n## Turn ").count(), 6);
     assert!(
@@ -215,26 +167,30 @@ fn rename_and_rm_work_through_the_lock() {
         "2026-11-22T14:31:00Z",
     ));
     let o = sb.run(&["sessions", "rename", "2026", "Weekly dinners"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
-    assert!(out(&o).contains("to \"Weekly dinners\""), "{}", out(&o));
-    assert!(out(&sb.run(&["sessions", "list"])).contains("Weekly dinners"));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("to \"Weekly dinners\""),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&sb.run(&["sessions", "list"])).contains("Weekly dinners"));
     // Without a terminal and without --yes, nothing is deleted.
     let o = sb.run(&["sessions", "rm", "2026"]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(err(&o).contains("--yes"), "{}", err(&o));
+    assert!(stderr(&o).contains("--yes"), "{}", stderr(&o));
     assert!(sb.sessions_dir().join("20261122-143005-aaaa.json").exists());
     // While this process holds the lock, rm refuses and names us.
     let held = SessionLock::acquire(&sb.sessions_dir(), "20261122-143005-aaaa").expect("lock");
     let o = sb.run(&["sessions", "rm", "2026", "--yes"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
-        err(&o).contains(&format!("pid {}", std::process::id())),
+        stderr(&o).contains(&format!("pid {}", std::process::id())),
         "{}",
-        err(&o)
+        stderr(&o)
     );
     drop(held);
     let o = sb.run(&["sessions", "rm", "2026", "--yes"]);
-    assert_eq!(o.status.code(), Some(0), "{}", err(&o));
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
         is_empty(&sb.sessions_dir()),
         "session and lock file are gone"
@@ -252,7 +208,7 @@ fn an_unknown_id_exits_1_pointing_at_the_list() {
         let o = sb.run(args);
         assert_eq!(o.status.code(), Some(1), "{args:?}");
         assert_eq!(
-            err(&o),
+            stderr(&o),
             "error: no session \"nope\"; `alfred sessions list` shows them\n",
             "{args:?}"
         );
