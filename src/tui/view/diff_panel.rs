@@ -15,7 +15,7 @@ use ratatui::widgets::Widget;
 
 use super::change_rows::{ChangeRow, change_rows, summary};
 use super::entity_rows::mark;
-use super::text::{ScrolledPanel, fit, one_line, width, wrap, wrap_hanging};
+use super::text::{ScrolledPanel, fit, one_line, width, wrap_hanging, wrap_styled};
 use crate::context::{ContextDiff, ContextSnapshot, diff};
 use crate::tui::theme::Theme;
 
@@ -53,11 +53,7 @@ fn diff_lines(d: &ContextDiff, width: usize, t: &Theme) -> Vec<Line<'static>> {
         format!("turn {} against turn {}", d.to_turn, d.from_turn)
     };
     let mut out = vec![Line::styled(head, t.dim)];
-    out.extend(
-        wrap(&summary(d), width)
-            .into_iter()
-            .map(|l| Line::styled(l, t.accent)),
-    );
+    out.extend(wrap_styled(&summary(d), width, t.accent));
     let rows = change_rows(d);
     out.push(Line::default());
     out.push(Line::styled(

@@ -17,7 +17,7 @@ use ratatui::widgets::Widget;
 use super::entity_rows::{
     Counts, Row, changes_text, count, counts_text, dropped_rows, mark, section_rows,
 };
-use super::text::{ScrolledPanel, fit, labeled, one_line, width, wrap, wrap_hanging};
+use super::text::{ScrolledPanel, fit, labeled, one_line, width, wrap_hanging, wrap_styled};
 use crate::context::{ContextDiff, ContextSnapshot, EntityState};
 use crate::tui::theme::Theme;
 
@@ -63,14 +63,11 @@ impl EntityPanel<'_> {
         let sections = self.sections();
         if sections.is_empty() && e.background.is_empty() {
             out.push(Line::default());
-            out.extend(
-                wrap(
-                    "No entities yet — refs appear here as Alfred reads, creates or mentions them.",
-                    width,
-                )
-                .into_iter()
-                .map(|l| Line::styled(l, t.dim)),
-            );
+            out.extend(wrap_styled(
+                "No entities yet — refs appear here as Alfred reads, creates or mentions them.",
+                width,
+                t.dim,
+            ));
             return out;
         }
         let cols = Columns::new(&sections, width);

@@ -10,7 +10,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{ScrolledPanel, labeled, wrap};
+use super::text::{ScrolledPanel, labeled, wrap_styled};
 use crate::context::snapshot::ConversationView;
 use crate::tui::theme::Theme;
 
@@ -29,13 +29,11 @@ impl HistoryPanel<'_> {
         let t = self.theme;
         let c = self.conversation;
         if c.recent.is_empty() && c.bullets.is_empty() && c.earlier.trim().is_empty() {
-            return wrap(
+            return wrap_styled(
                 "Nothing said yet — each exchange appears here in full, older ones compressed.",
                 width,
-            )
-            .into_iter()
-            .map(|l| Line::styled(l, t.dim))
-            .collect();
+                t.dim,
+            );
         }
         let mut blocks: Vec<Vec<Line<'static>>> = Vec::new();
         for turn in c.recent.iter().rev() {
@@ -78,11 +76,7 @@ impl HistoryPanel<'_> {
         }
         if !c.earlier.trim().is_empty() {
             let mut b = vec![Line::styled("Earlier (compressed)", t.heading)];
-            b.extend(
-                wrap(c.earlier.trim(), width)
-                    .into_iter()
-                    .map(|l| Line::styled(l, t.dim)),
-            );
+            b.extend(wrap_styled(c.earlier.trim(), width, t.dim));
             blocks.push(b);
         }
         let mut out = Vec::new();

@@ -13,7 +13,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Widget};
 
-use super::text::{fit, truncate, width, wrap};
+use super::text::{fit, truncate, width, wrap, wrap_styled};
 use crate::record::{PromptRecord, TurnRecord};
 use crate::tui::inspector::{InspectorState, slots};
 use crate::tui::theme::Theme;
@@ -111,12 +111,11 @@ impl InspectorView<'_> {
         let turn = self.record.map_or(0, |r| r.turn);
         let mut out = vec![Line::styled(format!("{label} · turn {turn}"), t.heading)];
         if self.offline {
-            out.extend(wrap(
+            out.extend(wrap_styled(
                 "offline: this is the prompt an LLM would have been sent; the offline brain decided by rules, and its decision is the response below",
                 width,
-            )
-            .into_iter()
-            .map(|l| Line::styled(l, t.accent)));
+                t.accent,
+            ));
         }
         let bar_w = (width / 4).clamp(4, 20);
         out.push(Line::from(vec![

@@ -10,7 +10,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{ScrolledPanel, labeled, wrap};
+use super::text::{ScrolledPanel, labeled, wrap_styled};
 use crate::context::TurnExecutionSummary;
 use crate::context::snapshot::NarrativeView;
 use crate::tui::theme::Theme;
@@ -30,13 +30,11 @@ impl NarrativePanel<'_> {
         let t = self.theme;
         let n = self.narrative;
         if n.turns.is_empty() && n.earlier.trim().is_empty() {
-            return wrap(
+            return wrap_styled(
                 "Nothing yet — the narrative of each turn appears here.",
                 width,
-            )
-            .into_iter()
-            .map(|l| Line::styled(l, t.dim))
-            .collect();
+                t.dim,
+            );
         }
         let mut out = Vec::new();
         for turn in n.turns.iter().rev() {
@@ -45,11 +43,7 @@ impl NarrativePanel<'_> {
         }
         if !n.earlier.trim().is_empty() {
             out.push(Line::styled("Earlier (compressed)", t.heading));
-            out.extend(
-                wrap(n.earlier.trim(), width)
-                    .into_iter()
-                    .map(|l| Line::styled(l, t.dim)),
-            );
+            out.extend(wrap_styled(n.earlier.trim(), width, t.dim));
         } else if !out.is_empty() {
             out.pop();
         }

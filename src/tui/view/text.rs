@@ -73,6 +73,14 @@ pub fn wrap(text: &str, max: usize) -> Vec<String> {
     wrap_hanging(text, max, max)
 }
 
+/// [`wrap`]ped text as lines of one style.
+pub fn wrap_styled(text: &str, max: usize, style: Style) -> Vec<Line<'static>> {
+    wrap(text, max)
+        .into_iter()
+        .map(|l| Line::styled(l, style))
+        .collect()
+}
+
 /// Like [`wrap`], with a different width for the first line (the rest hang
 /// under a label).
 pub fn wrap_hanging(text: &str, first: usize, rest: usize) -> Vec<String> {

@@ -14,7 +14,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Widget};
 
-use super::text::{fit, one_line, truncate, width, wrap};
+use super::text::{fit, one_line, truncate, width, wrap_styled};
 use crate::context::EntityState;
 use crate::tui::theme::Theme;
 use crate::tui::timeline::TimelineState;
@@ -188,7 +188,7 @@ impl TimelineView<'_> {
         } else {
             why.push(Line::styled("No entity matches the filters.", t.dim));
         }
-        why.extend(wrap(&s.why, w).into_iter().map(|l| Line::styled(l, t.text)));
+        why.extend(wrap_styled(&s.why, w, t.text));
         for (i, line) in why.iter().take(3).enumerate() {
             buf.set_line(g.inner.x, top + 1 + i as u16, line, g.inner.width);
         }

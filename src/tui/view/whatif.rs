@@ -14,7 +14,7 @@ use ratatui::widgets::{Block, Clear, Padding, Widget};
 
 use super::change_rows::change_rows;
 use super::diff_panel::change_lines;
-use super::text::{ScrolledPanel, fit, labeled, wrap};
+use super::text::{ScrolledPanel, fit, labeled, wrap, wrap_styled};
 use crate::context::{ContextSnapshot, EntityState};
 use crate::tui::theme::Theme;
 use crate::tui::whatif::{FIELDS, WhatIfState, summary, value};
@@ -119,10 +119,10 @@ impl WhatIfPanel<'_> {
             2,
         ));
         if st.past {
-            out.extend(dim(
+            out.extend(wrap_styled(
                 &format!("(the live registry as seen at turn {})", st.turn),
                 width,
-                t,
+                t.dim,
             ));
         }
         out.push(Line::default());
@@ -138,11 +138,7 @@ impl WhatIfPanel<'_> {
                 format!("{} {n} → {m}", s.as_str())
             })
             .collect();
-        out.extend(
-            wrap(&counts.join(" · "), width)
-                .into_iter()
-                .map(|l| Line::styled(l, t.text)),
-        );
+        out.extend(wrap_styled(&counts.join(" · "), width, t.text));
         out.push(Line::default());
         let rows = change_rows(&st.diff);
         out.push(Line::styled(
@@ -174,13 +170,6 @@ impl WhatIfPanel<'_> {
         ));
         out
     }
-}
-
-fn dim(text: &str, width: usize, t: &Theme) -> Vec<Line<'static>> {
-    wrap(text, width)
-        .into_iter()
-        .map(|l| Line::styled(l, t.dim))
-        .collect()
 }
 
 impl Widget for WhatIfPanel<'_> {
