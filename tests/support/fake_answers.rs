@@ -19,17 +19,22 @@ pub enum Node {
     Other,
 }
 
+/// The structured nodes, by the name of their output schema.
+const SCHEMAS: [(&str, Node); 5] = [
+    ("understand_output", Node::Understand),
+    ("think_output", Node::Think),
+    ("act_action", Node::Act),
+    ("summarize_output", Node::Summarize),
+    ("compress_output", Node::Compress),
+];
+
 impl Node {
     /// The node a schema name belongs to.
     pub fn of_schema(name: &str) -> Node {
-        match name {
-            "understand_output" => Node::Understand,
-            "think_output" => Node::Think,
-            "act_action" => Node::Act,
-            "summarize_output" => Node::Summarize,
-            "compress_output" => Node::Compress,
-            _ => Node::Other,
-        }
+        SCHEMAS
+            .iter()
+            .find(|(schema, _)| *schema == name)
+            .map_or(Node::Other, |(_, node)| *node)
     }
 
     /// The node of a request: the schema's name, else a schema name quoted in
@@ -39,15 +44,9 @@ impl Node {
             return Node::of_schema(name);
         }
         let system = body["messages"][0]["content"].as_str().unwrap_or("");
-        for name in [
-            "understand_output",
-            "think_output",
-            "act_action",
-            "summarize_output",
-            "compress_output",
-        ] {
+        for (name, node) in SCHEMAS {
             if system.contains(&format!("(named {name})")) {
-                return Node::of_schema(name);
+                return node;
             }
         }
         if body["stream"] == json!(true) {
