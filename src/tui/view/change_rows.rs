@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::entity_rows::{COLLAPSE_OVER, group_key, mark, ranges_of};
+use super::entity_rows::{COLLAPSE_OVER, Counts, counts_text, group_key, ranges_of, shared_reason};
 use crate::context::{ChangeKind, ContextDiff, EntityChange, EntityState, parse_ref};
 
 /// One row of a change list.
@@ -79,13 +79,7 @@ fn group_row(key: &str, moved: String, changes: &[&EntityChange]) -> ChangeRow {
     let what = parse_ref(&first.r#ref)
         .map(|p| super::entity_rows::plural(p.table.entity_type()))
         .unwrap_or_else(|| "entities".to_string());
-    let mut reasons: Vec<&str> = changes.iter().map(|c| c.reason.as_str()).collect();
-    reasons.sort_unstable();
-    reasons.dedup();
-    let reason = match reasons.as_slice() {
-        [one] => (*one).to_string(),
-        many => format!("{} different reasons", many.len()),
-    };
+    let reason = shared_reason(changes.iter().map(|c| c.reason.as_str())).unwrap_or_default();
     ChangeRow {
         kind: first.kind,
         refs: ranges_of(key, numbers),
@@ -101,16 +95,10 @@ pub fn summary(diff: &ContextDiff) -> String {
     if diff.entities.is_empty() {
         return "no entity changes".to_string();
     }
-    let mut counts: BTreeMap<u8, (ChangeKind, usize)> = BTreeMap::new();
+    // Counted in list order (what left working memory first).
+    let mut counts = Counts::new();
     for c in &diff.entities {
         counts.entry(rank(c.kind)).or_insert((c.kind, 0)).1 += 1;
     }
-    counts
-        .values()
-        .map(|(k, n)| {
-            let (glyph, word) = mark(*k);
-            format!("{glyph}{n} {word}")
-        })
-        .collect::<Vec<_>>()
-        .join(" · ")
+    counts_text(&counts)
 }

@@ -202,7 +202,9 @@ fn group_row(
     if !counts.is_empty() {
         label.push_str(&format!(" ({})", counts_text(&counts)));
     }
-    let reason = with_reasons.then(|| group_reason(group)).flatten();
+    let reason = with_reasons
+        .then(|| shared_reason(group.iter().filter_map(|e| e.reason.as_deref())))
+        .flatten();
     Row {
         refs: ranges(key, group),
         label,
@@ -223,8 +225,10 @@ pub fn plural(entity_type: &str) -> String {
     }
 }
 
-fn group_reason(group: &[&EntityView]) -> Option<String> {
-    let mut reasons: Vec<&str> = group.iter().filter_map(|e| e.reason.as_deref()).collect();
+/// A group's reason: the one its members share, else "N different
+/// reasons"; `None` when there are none.
+pub fn shared_reason<'a>(reasons: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    let mut reasons: Vec<&str> = reasons.into_iter().collect();
     reasons.sort_unstable();
     reasons.dedup();
     match reasons.as_slice() {
