@@ -20,7 +20,7 @@ use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
 
 use super::brain::{ActRequest, Brain, BrainError, Usage};
 use super::events::PipelineEvent;
-use super::support::{EventSink, estimate_usage, lock};
+use super::support::{EventSink, lock, usage_of};
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
 
 /// Why a step stopped the plan.
@@ -162,12 +162,8 @@ async fn run_step(
             state: &state_now,
         };
         let decided = env.brain.act(&req).await?;
-        let response = serde_json::to_string(&decided.value).unwrap_or_default();
-        run.usage.add(
-            decided
-                .usage
-                .unwrap_or_else(|| estimate_usage(&prompt, &response)),
-        );
+        let (usage, response) = usage_of(&prompt, &decided);
+        run.usage.add(usage);
         run.prompts.push(ActPromptRecord {
             step: index + 1,
             iteration: run.prompts.len() + 1,
@@ -293,11 +289,7 @@ impl<'s> StepRun<'s> {
             entities: Vec::new(),
             stop: None,
             prompts: Vec::new(),
-            // Reported until a call's tokens had to be estimated.
-            usage: Usage {
-                source: super::brain::UsageSource::Reported,
-                ..Usage::default()
-            },
+            usage: Usage::sum(),
             finished: false,
         }
     }

@@ -47,6 +47,14 @@ pub struct Usage {
 }
 
 impl Usage {
+    /// An empty sum: reported until a call's tokens had to be estimated.
+    pub fn sum() -> Self {
+        Self {
+            source: UsageSource::Reported,
+            ..Self::default()
+        }
+    }
+
     /// Adds another call's usage; any estimate makes the sum an estimate.
     pub fn add(&mut self, other: Usage) {
         self.prompt_tokens += other.prompt_tokens;

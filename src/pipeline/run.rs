@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::context::ContextState;
+use crate::context::{ContextState, FoldRequest};
 use crate::kitchen::Kitchen;
 use crate::prompt::act::StepData;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
@@ -24,11 +24,11 @@ use crate::record::{PromptRecord, TurnRecord, TurnStatus};
 use super::act::{ActEnv, StepOutcome, Stop, run_plan, step_data};
 use super::brain::{
     Brain, BrainError, CompressRequest, Decided, ReplyRequest, ReplySink, SummarizeRequest,
-    ThinkRequest, UnderstandRequest, Usage, UsageSource,
+    ThinkRequest, UnderstandRequest, Usage,
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize::{self, TurnFacts};
-use super::support::{EventSink, TxGuard, estimate_usage, lock, ms};
+use super::support::{EventSink, TxGuard, estimate_usage, lock, ms, usage_of};
 use super::templates::SystemPrompts;
 use super::types::{Decision, SUBDOMAINS, ThinkOutput};
 
@@ -151,10 +151,7 @@ impl<'a> Run<'a> {
             today: &req.today,
             record,
             timings: BTreeMap::new(),
-            usage: Usage {
-                source: UsageSource::Reported,
-                ..Usage::default()
-            },
+            usage: Usage::sum(),
         }
     }
 
@@ -182,12 +179,26 @@ impl<'a> Run<'a> {
         });
     }
 
-    fn usage_of<T: serde::Serialize>(prompt: &Prompt, d: &Decided<T>) -> (Usage, String) {
-        let response = serde_json::to_string(&d.value).unwrap_or_default();
-        (
-            d.usage.unwrap_or_else(|| estimate_usage(prompt, &response)),
-            response,
-        )
+    /// Announces a node and starts its clock.
+    fn start_node(&self, node: Node) -> Instant {
+        let started = Instant::now();
+        self.sink.send(|id| PipelineEvent::NodeStarted { id, node });
+        started
+    }
+
+    /// Asks the brain to compress one fold of older turns; the caller applies
+    /// it (and accounts for it when the turn records it).
+    async fn compress(
+        &self,
+        fold: &FoldRequest,
+    ) -> Result<(Prompt, Decided<Option<String>>), BrainError> {
+        let prompt = build_fold(fold, &self.settings.prompts.compress);
+        let req = CompressRequest {
+            fold,
+            prompt: &prompt,
+        };
+        let out = self.brain.compress(&req).await?;
+        Ok((prompt, out))
     }
 
     async fn execute(&mut self, mut state: ContextState) -> Result<ContextState, String> {
@@ -220,12 +231,7 @@ impl<'a> Run<'a> {
     /// finished) are done before Understand reads the layers.
     async fn fold_pending(&mut self, state: &mut ContextState) -> Result<(), String> {
         for fold in state.fold_requests() {
-            let prompt = build_fold(&fold, &self.settings.prompts.compress);
-            let req = CompressRequest {
-                fold: &fold,
-                prompt: &prompt,
-            };
-            let out = self.brain.compress(&req).await.map_err(|e| e.to_string())?;
+            let (_, out) = self.compress(&fold).await.map_err(|e| e.to_string())?;
             state.complete_fold(&fold, out.value);
         }
         Ok(())
@@ -236,11 +242,7 @@ impl<'a> Run<'a> {
         state: &mut ContextState,
         turn: u32,
     ) -> Result<super::types::UnderstandOutput, String> {
-        let started = Instant::now();
-        self.sink.send(|id| PipelineEvent::NodeStarted {
-            id,
-            node: Node::Understand,
-        });
+        let started = self.start_node(Node::Understand);
         let snapshot = state.snapshot();
         let turns: Vec<_> = state.understand_turns.iter().cloned().collect();
         let input = UnderstandInput {
@@ -261,7 +263,7 @@ impl<'a> Run<'a> {
             .understand(&req)
             .await
             .map_err(|e| node_error(Node::Understand, e))?;
-        let (usage, response) = Self::usage_of(&prompt, &decided);
+        let (usage, response) = usage_of(&prompt, &decided);
         let out = decided.value;
         let mut unknown = Vec::new();
         for r in &out.referenced_entities {
@@ -302,11 +304,7 @@ impl<'a> Run<'a> {
             self.record.decision = Some(Decision::Clarify);
             return Ok(think);
         }
-        let started = Instant::now();
-        self.sink.send(|id| PipelineEvent::NodeStarted {
-            id,
-            node: Node::Think,
-        });
+        let started = self.start_node(Node::Think);
         let snapshot = state.snapshot();
         let input = ThinkInput {
             user_message: self.message,
@@ -329,7 +327,7 @@ impl<'a> Run<'a> {
             .think(&req)
             .await
             .map_err(|e| node_error(Node::Think, e))?;
-        let (usage, response) = Self::usage_of(&prompt, &decided);
+        let (usage, response) = usage_of(&prompt, &decided);
         let think = validate_plan(decided.value, self.settings.max_steps);
         self.record.goal = think.goal.clone();
         self.record.decision = Some(think.decision);
@@ -348,11 +346,7 @@ impl<'a> Run<'a> {
         if think.decision != Decision::PlanDirect || think.steps.is_empty() {
             return Ok(Vec::new());
         }
-        let started = Instant::now();
-        self.sink.send(|id| PipelineEvent::NodeStarted {
-            id,
-            node: Node::Act,
-        });
+        let started = self.start_node(Node::Act);
         let shared = Mutex::new(std::mem::take(state));
         let env = ActEnv {
             brain: self.brain,
@@ -370,10 +364,7 @@ impl<'a> Run<'a> {
         let result = run_plan(&env, &think.steps).await;
         *state = shared.into_inner().unwrap_or_else(|e| e.into_inner());
         let steps = result.map_err(|e| node_error(Node::Act, e))?;
-        let mut usage = Usage {
-            source: UsageSource::Reported,
-            ..Usage::default()
-        };
+        let mut usage = Usage::sum();
         for s in &steps {
             usage.add(s.usage);
             self.record.prompts.act.extend(s.prompts.iter().cloned());
@@ -391,11 +382,7 @@ impl<'a> Run<'a> {
         steps: &[StepOutcome],
         turn: u32,
     ) -> Result<String, String> {
-        let started = Instant::now();
-        self.sink.send(|id| PipelineEvent::NodeStarted {
-            id,
-            node: Node::Reply,
-        });
+        let started = self.start_node(Node::Reply);
         let snapshot = state.snapshot();
         let data: Vec<StepData> = steps.iter().map(step_data).collect();
         let summaries = summarize::step_summaries(steps);
@@ -457,11 +444,7 @@ impl<'a> Run<'a> {
         reply: &str,
         turn: u32,
     ) -> Result<(), String> {
-        let started = Instant::now();
-        self.sink.send(|id| PipelineEvent::NodeStarted {
-            id,
-            node: Node::Summarize,
-        });
+        let started = self.start_node(Node::Summarize);
         let phase = summarize::phase(think, steps);
         let summaries = summarize::step_summaries(steps);
         let labels: Vec<String> = state
@@ -487,7 +470,7 @@ impl<'a> Run<'a> {
             .summarize(&req)
             .await
             .map_err(|e| node_error(Node::Summarize, e))?;
-        let (mut usage, response) = Self::usage_of(&prompt, &decided);
+        let (mut usage, response) = usage_of(&prompt, &decided);
         self.record
             .prompts
             .summarize
@@ -511,17 +494,11 @@ impl<'a> Run<'a> {
         );
         state.prune_rows();
         for fold in state.fold_requests() {
-            let prompt = build_fold(&fold, &self.settings.prompts.compress);
-            let req = CompressRequest {
-                fold: &fold,
-                prompt: &prompt,
-            };
-            let out = self
-                .brain
-                .compress(&req)
+            let (prompt, out) = self
+                .compress(&fold)
                 .await
                 .map_err(|e| node_error(Node::Summarize, e))?;
-            let (u, response) = Self::usage_of(&prompt, &out);
+            let (u, response) = usage_of(&prompt, &out);
             usage.add(u);
             state.complete_fold(&fold, out.value);
             self.record

@@ -4,12 +4,13 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
 
+use serde::Serialize;
 use tokio::sync::mpsc;
 
 use crate::kitchen::Kitchen;
 use crate::prompt::{Prompt, count_tokens};
 
-use super::brain::{Usage, UsageSource};
+use super::brain::{Decided, Usage, UsageSource};
 use super::events::{PipelineEvent, TurnId};
 
 /// Sends events tagged with the turn's id; a closed receiver is fine.
@@ -45,6 +46,16 @@ pub fn estimate_usage(prompt: &Prompt, response: &str) -> Usage {
         source: UsageSource::Estimated,
         cost_usd: None,
     }
+}
+
+/// A decision's usage (the brain's report, else the estimate) and the
+/// decision as the JSON text the turn record keeps.
+pub fn usage_of<T: Serialize>(prompt: &Prompt, d: &Decided<T>) -> (Usage, String) {
+    let response = serde_json::to_string(&d.value).unwrap_or_default();
+    (
+        d.usage.unwrap_or_else(|| estimate_usage(prompt, &response)),
+        response,
+    )
 }
 
 /// Rolls the kitchen's turn transaction back unless committed.
