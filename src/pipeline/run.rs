@@ -12,7 +12,9 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::context::{ContextState, FoldRequest};
+use crate::context::{
+    ContextSnapshot, ContextState, ConversationPhase, FoldRequest, RefAction, StepExecutionSummary,
+};
 use crate::kitchen::Kitchen;
 use crate::prompt::act::StepData;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
@@ -30,7 +32,7 @@ use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize::{self, TurnFacts};
 use super::support::{EventSink, TxGuard, estimate_usage, lock, ms, usage_of};
 use super::templates::SystemPrompts;
-use super::types::{Decision, SUBDOMAINS, ThinkOutput};
+use super::types::{Decision, SUBDOMAINS, ThinkOutput, UnderstandOutput};
 
 /// Knobs of a turn that come from the config.
 #[derive(Debug, Clone)]
@@ -218,11 +220,9 @@ impl<'a> Run<'a> {
         let understand = self.understand(&mut state, turn).await?;
         let think = self.think(&state, &understand, &session).await?;
         let steps = self.act(&mut state, &understand, &think, turn).await?;
-        let reply = self
-            .reply(&state, &understand, &think, &steps, turn)
-            .await?;
-        self.summarize(&mut state, &understand, &think, &steps, &reply, turn)
-            .await?;
+        let acted = Acted::new(&state, &understand, &think, &steps, turn);
+        let reply = self.reply(&acted).await?;
+        self.summarize(&mut state, &acted, &reply).await?;
         tx.commit()?;
         Ok(state)
     }
@@ -241,7 +241,7 @@ impl<'a> Run<'a> {
         &mut self,
         state: &mut ContextState,
         turn: u32,
-    ) -> Result<super::types::UnderstandOutput, String> {
+    ) -> Result<UnderstandOutput, String> {
         let started = self.start_node(Node::Understand);
         let snapshot = state.snapshot();
         let turns: Vec<_> = state.understand_turns.iter().cloned().collect();
@@ -290,7 +290,7 @@ impl<'a> Run<'a> {
     async fn think(
         &mut self,
         state: &ContextState,
-        understand: &super::types::UnderstandOutput,
+        understand: &UnderstandOutput,
         session: &crate::prompt::SessionContext,
     ) -> Result<ThinkOutput, String> {
         if understand.needs_clarification {
@@ -339,7 +339,7 @@ impl<'a> Run<'a> {
     async fn act(
         &mut self,
         state: &mut ContextState,
-        understand: &super::types::UnderstandOutput,
+        understand: &UnderstandOutput,
         think: &ThinkOutput,
         turn: u32,
     ) -> Result<Vec<StepOutcome>, String> {
@@ -374,38 +374,29 @@ impl<'a> Run<'a> {
         Ok(steps)
     }
 
-    async fn reply(
-        &mut self,
-        state: &ContextState,
-        understand: &super::types::UnderstandOutput,
-        think: &ThinkOutput,
-        steps: &[StepOutcome],
-        turn: u32,
-    ) -> Result<String, String> {
+    /// Writes the reply, forwarding its chunks as they stream.
+    async fn reply(&mut self, acted: &Acted<'_>) -> Result<String, String> {
         let started = self.start_node(Node::Reply);
-        let snapshot = state.snapshot();
-        let data: Vec<StepData> = steps.iter().map(step_data).collect();
-        let summaries = summarize::step_summaries(steps);
-        let changed = changed_refs(state, turn);
+        let data: Vec<StepData> = acted.steps.iter().map(step_data).collect();
         let input = ReplyInput {
             user_message: self.message,
-            snapshot: &snapshot,
-            turn_number: turn,
-            goal: &think.goal,
-            path: reply_path(think, steps),
-            steps: &summaries,
+            snapshot: &acted.snapshot,
+            turn_number: acted.turn,
+            goal: &acted.think.goal,
+            path: reply_path(acted.think, acted.steps),
+            steps: &acted.summaries,
             data: &data,
-            phase: summarize::phase(think, steps),
+            phase: acted.phase,
             system: &self.settings.prompts.reply,
         };
         let prompt = build_reply(&input);
         let req = ReplyRequest {
             input: &input,
             prompt: &prompt,
-            think,
-            understand,
+            think: acted.think,
+            understand: acted.understand,
             data: &data,
-            changed: &changed,
+            changed: &acted.changed,
         };
         let (reply_sink, mut chunks) = ReplySink::channel();
         let decided = {
@@ -434,21 +425,16 @@ impl<'a> Run<'a> {
         Ok(text)
     }
 
-    #[allow(clippy::too_many_arguments)]
+    /// Records the turn in the layers and folds what left the windows.
     async fn summarize(
         &mut self,
         state: &mut ContextState,
-        understand: &super::types::UnderstandOutput,
-        think: &ThinkOutput,
-        steps: &[StepOutcome],
+        acted: &Acted<'_>,
         reply: &str,
-        turn: u32,
     ) -> Result<(), String> {
         let started = self.start_node(Node::Summarize);
-        let phase = summarize::phase(think, steps);
-        let summaries = summarize::step_summaries(steps);
-        let labels: Vec<String> = state
-            .snapshot()
+        let labels: Vec<String> = acted
+            .snapshot
             .entities
             .recent
             .iter()
@@ -459,10 +445,10 @@ impl<'a> Run<'a> {
         let req = SummarizeRequest {
             user_message: self.message,
             reply,
-            think,
-            understand,
-            steps: &summaries,
-            phase,
+            think: acted.think,
+            understand: acted.understand,
+            steps: &acted.summaries,
+            phase: acted.phase,
             prompt: &prompt,
         };
         let decided = self
@@ -478,15 +464,15 @@ impl<'a> Run<'a> {
         let flow = decided.value;
         let curation = self.record.curation.clone();
         let facts = TurnFacts {
-            turn,
+            turn: acted.turn,
             user_message: self.message,
             reply,
-            understand,
+            understand: acted.understand,
             curation: &curation,
-            think,
-            steps,
+            think: acted.think,
+            steps: acted.steps,
             flow: &flow,
-            phase,
+            phase: acted.phase,
         };
         state.record_turn(
             summarize::build_summary(&facts),
@@ -514,6 +500,43 @@ impl<'a> Run<'a> {
             snapshot: Box::new(snapshot),
         });
         Ok(())
+    }
+}
+
+/// The turn as Reply and Summarize both read it: what Understand, Think and
+/// Act decided and did, and the context after Act (neither node changes it
+/// before Summarize records the turn).
+struct Acted<'t> {
+    understand: &'t UnderstandOutput,
+    think: &'t ThinkOutput,
+    steps: &'t [StepOutcome],
+    /// The narrative view of each step.
+    summaries: Vec<StepExecutionSummary>,
+    phase: ConversationPhase,
+    snapshot: ContextSnapshot,
+    /// Refs this turn created, updated, generated or deleted.
+    changed: Vec<String>,
+    turn: u32,
+}
+
+impl<'t> Acted<'t> {
+    fn new(
+        state: &ContextState,
+        understand: &'t UnderstandOutput,
+        think: &'t ThinkOutput,
+        steps: &'t [StepOutcome],
+        turn: u32,
+    ) -> Self {
+        Self {
+            understand,
+            think,
+            steps,
+            summaries: summarize::step_summaries(steps),
+            phase: summarize::phase(think, steps),
+            snapshot: state.snapshot(),
+            changed: changed_refs(state, turn),
+            turn,
+        }
     }
 }
 
@@ -557,12 +580,7 @@ fn changed_refs(state: &ContextState, turn: u32) -> Vec<String> {
         .entries()
         .into_iter()
         .filter(|(_, e)| e.last_ref_turn == turn)
-        .filter(|(_, e)| {
-            !matches!(
-                e.action,
-                crate::context::RefAction::Read | crate::context::RefAction::Linked
-            )
-        })
+        .filter(|(_, e)| !matches!(e.action, RefAction::Read | RefAction::Linked))
         .map(|(r, _)| r.to_string())
         .collect()
 }
