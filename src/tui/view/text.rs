@@ -3,27 +3,20 @@
 //! draws its lines into.
 //!
 //! Widths are measured per grapheme exactly as ratatui's buffer measures them
-//! (`CellWidth`, built on unicode-width), and control characters are dropped
-//! the same way, so a CJK or emoji label never pushes a column out of line.
+//! (`CellWidth`, through the chat's `grapheme_width`), and control characters
+//! are dropped the same way, so a CJK or emoji label never pushes a column
+//! out of line.
 //! Pure helpers: nothing here reads or writes the model.
 
-use ratatui::buffer::{Buffer, CellWidth};
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Padding, Widget};
 use unicode_segmentation::UnicodeSegmentation;
 
+use crate::tui::chat::wrap::grapheme_width;
 use crate::tui::theme::Theme;
-
-/// The cells one grapheme takes (0 for control characters, as the buffer skips them).
-fn grapheme_width(g: &str) -> usize {
-    if g.contains(char::is_control) {
-        0
-    } else {
-        usize::from(g.cell_width())
-    }
-}
 
 /// The display width of `s` in terminal cells.
 pub fn width(s: &str) -> usize {
