@@ -1,0 +1,215 @@
+//! The nodes that close a turn: Reply (its prompt, its streamed chunks,
+//! its path) and Summarize (the turn's narrative and exchange recorded, rows
+//! pruned, older turns folded). Both read the turn through one [`Acted`].
+
+use crate::context::{
+    ContextSnapshot, ContextState, ConversationPhase, RefAction, StepExecutionSummary,
+};
+use crate::pipeline::act::{StepOutcome, Stop, step_data};
+use crate::pipeline::brain::{ReplyRequest, ReplySink, SummarizeRequest};
+use crate::pipeline::events::{Node, PipelineEvent};
+use crate::pipeline::summarize::{self, TurnFacts};
+use crate::pipeline::support::{estimate_usage, usage_of};
+use crate::pipeline::types::{Decision, ThinkOutput, UnderstandOutput};
+use crate::prompt::act::StepData;
+use crate::prompt::build_reply_summary;
+use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
+use crate::record::PromptRecord;
+
+use super::{Run, node_error};
+
+impl Run<'_> {
+    /// Writes the reply, forwarding its chunks as they stream.
+    pub(super) async fn reply(&mut self, acted: &Acted<'_>) -> Result<String, String> {
+        let started = self.start_node(Node::Reply);
+        let data: Vec<StepData> = acted.steps.iter().map(step_data).collect();
+        let input = ReplyInput {
+            user_message: self.message,
+            snapshot: &acted.snapshot,
+            turn_number: acted.turn,
+            goal: &acted.think.goal,
+            path: reply_path(acted.think, acted.steps),
+            steps: &acted.summaries,
+            data: &data,
+            phase: acted.phase,
+            system: &self.settings.prompts.reply,
+        };
+        let prompt = build_reply(&input);
+        let req = ReplyRequest {
+            input: &input,
+            prompt: &prompt,
+            think: acted.think,
+            understand: acted.understand,
+            data: &data,
+            changed: &acted.changed,
+        };
+        let (reply_sink, mut chunks) = ReplySink::channel();
+        let decided = {
+            let fut = self.brain.reply(&req, &reply_sink);
+            tokio::pin!(fut);
+            loop {
+                tokio::select! {
+                    biased;
+                    Some(text) = chunks.recv() => self.sink.send(|id| PipelineEvent::ReplyChunk { id, text }),
+                    done = &mut fut => break done,
+                }
+            }
+        };
+        drop(reply_sink);
+        while let Ok(text) = chunks.try_recv() {
+            self.sink.send(|id| PipelineEvent::ReplyChunk { id, text });
+        }
+        let decided = decided.map_err(|e| node_error(Node::Reply, e))?;
+        let text = decided.value.response.clone();
+        let usage = decided
+            .usage
+            .unwrap_or_else(|| estimate_usage(&prompt, &text));
+        self.record.reply = text.clone();
+        self.record.prompts.reply = Some(PromptRecord::new(prompt, Some(text.clone())));
+        self.finish_node(Node::Reply, started, usage);
+        Ok(text)
+    }
+
+    /// Records the turn in the layers and folds what left the windows.
+    pub(super) async fn summarize(
+        &mut self,
+        state: &mut ContextState,
+        acted: &Acted<'_>,
+        reply: &str,
+    ) -> Result<(), String> {
+        let started = self.start_node(Node::Summarize);
+        let labels: Vec<String> = acted
+            .snapshot
+            .entities
+            .recent
+            .iter()
+            .map(|e| e.label.clone())
+            .take(10)
+            .collect();
+        let prompt = build_reply_summary(reply, &labels, &self.settings.prompts.summarize);
+        let req = SummarizeRequest {
+            user_message: self.message,
+            reply,
+            think: acted.think,
+            understand: acted.understand,
+            steps: &acted.summaries,
+            phase: acted.phase,
+            prompt: &prompt,
+        };
+        let decided = self
+            .brain
+            .summarize(&req)
+            .await
+            .map_err(|e| node_error(Node::Summarize, e))?;
+        let (mut usage, response) = usage_of(&prompt, &decided);
+        self.record
+            .prompts
+            .summarize
+            .push(PromptRecord::new(prompt, Some(response)));
+        let flow = decided.value;
+        let curation = self.record.curation.clone();
+        let facts = TurnFacts {
+            turn: acted.turn,
+            user_message: self.message,
+            reply,
+            understand: acted.understand,
+            curation: &curation,
+            think: acted.think,
+            steps: acted.steps,
+            flow: &flow,
+            phase: acted.phase,
+        };
+        state.record_turn(
+            summarize::build_summary(&facts),
+            summarize::build_exchange(&facts),
+        );
+        state.prune_rows();
+        for fold in state.fold_requests() {
+            let (prompt, out) = self
+                .compress(&fold)
+                .await
+                .map_err(|e| node_error(Node::Summarize, e))?;
+            let (u, response) = usage_of(&prompt, &out);
+            usage.add(u);
+            state.complete_fold(&fold, out.value);
+            self.record
+                .prompts
+                .summarize
+                .push(PromptRecord::new(prompt, Some(response)));
+        }
+        let snapshot = state.snapshot();
+        self.record.set_snapshot(snapshot.clone());
+        self.finish_node(Node::Summarize, started, usage);
+        self.sink.send(|id| PipelineEvent::ContextUpdated {
+            id,
+            snapshot: Box::new(snapshot),
+        });
+        Ok(())
+    }
+}
+
+/// The turn as Reply and Summarize both read it: what Understand, Think and
+/// Act decided and did, and the context after Act (neither node changes it
+/// before Summarize records the turn).
+pub(super) struct Acted<'t> {
+    understand: &'t UnderstandOutput,
+    think: &'t ThinkOutput,
+    steps: &'t [StepOutcome],
+    /// The narrative view of each step.
+    summaries: Vec<StepExecutionSummary>,
+    phase: ConversationPhase,
+    snapshot: ContextSnapshot,
+    /// Refs this turn created, updated, generated or deleted.
+    changed: Vec<String>,
+    turn: u32,
+}
+
+impl<'t> Acted<'t> {
+    pub(super) fn new(
+        state: &ContextState,
+        understand: &'t UnderstandOutput,
+        think: &'t ThinkOutput,
+        steps: &'t [StepOutcome],
+        turn: u32,
+    ) -> Self {
+        Self {
+            understand,
+            think,
+            steps,
+            summaries: summarize::step_summaries(steps),
+            phase: summarize::phase(think, steps),
+            snapshot: state.snapshot(),
+            changed: changed_refs(state, turn),
+            turn,
+        }
+    }
+}
+
+/// Refs this turn created, updated, generated or deleted.
+fn changed_refs(state: &ContextState, turn: u32) -> Vec<String> {
+    state
+        .registry
+        .entries()
+        .into_iter()
+        .filter(|(_, e)| e.last_ref_turn == turn)
+        .filter(|(_, e)| !matches!(e.action, RefAction::Read | RefAction::Linked))
+        .map(|(r, _)| r.to_string())
+        .collect()
+}
+
+/// Reply's path, from Think's decision and how the steps ended.
+fn reply_path(think: &ThinkOutput, steps: &[StepOutcome]) -> ReplyPath {
+    match think.decision {
+        Decision::Propose => ReplyPath::Propose {
+            message: think.proposal_message.clone().unwrap_or_default(),
+        },
+        Decision::Clarify => ReplyPath::Clarify {
+            questions: think.clarification_questions.clone(),
+        },
+        Decision::PlanDirect => match steps.iter().find_map(|s| s.stop.clone()) {
+            Some(Stop::AskUser(q)) => ReplyPath::Clarify { questions: vec![q] },
+            Some(Stop::Blocked(reason)) => ReplyPath::Blocked { reason },
+            None => ReplyPath::Normal,
+        },
+    }
+}
