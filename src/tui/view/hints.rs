@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{truncate, width};
+use super::text::{render_bar, truncate, width};
 use crate::tui::theme::Theme;
 
 /// The hints shown when the app passes none: the default keymap's keys.
@@ -54,12 +54,6 @@ impl KeyHints<'_> {
 
 impl Widget for KeyHints<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let area = area.intersection(buf.area);
-        if area.is_empty() {
-            return;
-        }
-        let pad = u16::from(area.width > 40);
-        let line = self.line(usize::from(area.width - pad));
-        buf.set_line(area.x + pad, area.y, &line, area.width - pad);
+        render_bar(area, buf, |max| self.line(max));
     }
 }

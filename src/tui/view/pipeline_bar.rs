@@ -12,7 +12,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{truncate, width};
+use super::text::{render_bar, truncate, width};
 use crate::pipeline::Node;
 use crate::tui::model::{NodeStatus, PipelineBar, TurnState};
 use crate::tui::theme::Theme;
@@ -218,13 +218,7 @@ pub fn tokens_text(tokens: u64) -> String {
 
 impl Widget for PipelineBarView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
-        let area = area.intersection(buf.area);
-        if area.is_empty() {
-            return;
-        }
-        let pad = u16::from(area.width > 40);
-        let line = self.line(usize::from(area.width - pad));
-        buf.set_line(area.x + pad, area.y, &line, area.width - pad);
+        render_bar(area, buf, |max| self.line(max));
     }
 }
 

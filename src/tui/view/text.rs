@@ -146,6 +146,19 @@ pub fn labeled(
         .collect()
 }
 
+/// Draws a one-row bar (the pipeline bar, the key hints): the line
+/// `line_for` lays out for the room left, one cell in from the left edge
+/// on rows wider than 40.
+pub fn render_bar(area: Rect, buf: &mut Buffer, line_for: impl FnOnce(usize) -> Line<'static>) {
+    let area = area.intersection(buf.area);
+    if area.is_empty() {
+        return;
+    }
+    let pad = u16::from(area.width > 40);
+    let line = line_for(usize::from(area.width - pad));
+    buf.set_line(area.x + pad, area.y, &line, area.width - pad);
+}
+
 /// A bordered pane showing `lines` from line `scroll`, with "↑ N above" and
 /// "↓ more" markers on the borders when content is cut. Scroll past the end
 /// is clamped so the last line stays at the bottom.
