@@ -15,7 +15,7 @@ use crate::pipeline::{ActAction, ActRequest, BlockedReason, StepType};
 use super::act_make::{act_analyze, act_generate};
 use super::act_write::act_write;
 use super::lexicon::Intent;
-use super::reading::{Reading, effective_intent};
+use super::reading::{Reading, after_understand};
 use super::targets::content_words;
 use super::text::{plural, stems};
 use super::world::World;
@@ -109,14 +109,12 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
             details: format!("the kitchen refused the call: {err}"),
         };
     }
-    let turn = req.input.snapshot.turn.max(req.state.turn);
-    let world = World::new(req.state, turn);
-    let reading = Reading::from_turns(
+    let (world, reading, intent) = after_understand(
         req.input.user_message,
-        req.state.conversation.recent(),
-        None,
+        req.input.snapshot,
+        req.state,
+        req.understand,
     );
-    let intent = effective_intent(&reading, &world, Some(req.understand));
     let c = ActCtx {
         req,
         world,

@@ -7,7 +7,7 @@
 //! state-dependent refinements (an exclusion that is really "take the eggs
 //! out of this recipe") are in [`refine`].
 
-use crate::context::{ConversationTurn, Table};
+use crate::context::{ContextSnapshot, ContextState, ConversationTurn, Table};
 use crate::pipeline::UnderstandOutput;
 
 use super::edits::EditOp;
@@ -176,6 +176,21 @@ fn names_other_recipe(world: &World<'_>, r: &str, terms: &[String]) -> bool {
             Resolved::Ambiguous(v) => v.iter().any(|x| x != r),
             _ => false,
         })
+}
+
+/// What Think and Act decide on, read the same way by both: the world at
+/// the turn, the message against the last full exchange, and the intent
+/// refined by Understand's output.
+pub fn after_understand<'s>(
+    message: &str,
+    snapshot: &ContextSnapshot,
+    state: &'s ContextState,
+    understand: &UnderstandOutput,
+) -> (World<'s>, Reading, Intent) {
+    let world = World::new(state, snapshot.turn.max(state.turn));
+    let reading = Reading::from_turns(message, state.conversation.recent(), None);
+    let intent = effective_intent(&reading, &world, Some(understand));
+    (world, reading, intent)
 }
 
 /// The intent a node acts on: the reading refined by the state (and, after

@@ -15,7 +15,7 @@ use super::edits::EditOp;
 use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
 use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
-use super::reading::{Reading, effective_intent};
+use super::reading::{Reading, after_understand};
 use super::text::{join_list, weekday_name};
 use super::think_more::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
 use super::world::World;
@@ -60,14 +60,12 @@ pub fn clarify(goal: &str, question: String) -> ThinkOutput {
 
 /// Think's decision for one message.
 pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
-    let turn = req.input.snapshot.turn.max(req.state.turn);
-    let world = World::new(req.state, turn);
-    let reading = Reading::from_turns(
+    let (world, reading, intent) = after_understand(
         req.input.user_message,
-        req.state.conversation.recent(),
-        None,
+        req.input.snapshot,
+        req.state,
+        req.understand,
     );
-    let intent = effective_intent(&reading, &world, Some(req.understand));
     let ctx = Ctx {
         world,
         reading,
