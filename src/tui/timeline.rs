@@ -13,6 +13,7 @@ use ratatui::layout::Rect;
 
 use crate::context::EntitiesView;
 use crate::context::timeline::{Timeline, TimelineRow, build, why_at};
+use crate::session::SessionFile;
 
 use super::action::Action;
 use super::effect::Effect;
@@ -67,16 +68,16 @@ impl TimelineState {
 /// The stored turns' entities, oldest first, with their transcript indices.
 fn columns(m: &Model) -> (Vec<usize>, Vec<(u32, &EntitiesView)>) {
     let records = travel::stored_turns(&m.session);
-    let cols = records
-        .iter()
-        .map(|&i| {
-            (
-                m.session.transcript[i].turn,
-                &m.session.transcript[i].entities,
-            )
-        })
-        .collect();
+    let cols = entities_at(&m.session, &records);
     (records, cols)
+}
+
+/// The turn and entities of each transcript record in `records`.
+fn entities_at<'a>(session: &'a SessionFile, records: &[usize]) -> Vec<(u32, &'a EntitiesView)> {
+    records
+        .iter()
+        .filter_map(|&i| session.transcript.get(i).map(|r| (r.turn, &r.entities)))
+        .collect()
 }
 
 /// Opens the timeline (or closes it when open).
@@ -217,14 +218,9 @@ fn settle(m: &Model, st: &mut TimelineState) {
     st.col = st.col.min(st.grid.turns.len().saturating_sub(1));
     st.row_offset = in_view(st.row, st.row_offset, g.rows);
     st.col_offset = in_view(st.col, st.col_offset, g.cols);
-    let transcript = &m.session.transcript;
     st.why = match st.shown.get(st.row) {
         Some(&row) => {
-            let cols: Vec<(u32, &EntitiesView)> = st
-                .records
-                .iter()
-                .filter_map(|&i| transcript.get(i).map(|r| (r.turn, &r.entities)))
-                .collect();
+            let cols = entities_at(&m.session, &st.records);
             why_at(&cols, st.col, &st.grid.rows[row].r#ref)
         }
         None => String::new(),
