@@ -7,6 +7,8 @@
 //!
 //! A view: it reads the record and the inspector state, writes nothing.
 
+use std::borrow::Cow;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -85,13 +87,13 @@ pub fn wrap_indented(text: &str, width: usize) -> Vec<String> {
 }
 
 /// The raw response, JSON pretty-printed when it is JSON.
-fn response_text(p: &PromptRecord) -> String {
+fn response_text(p: &PromptRecord) -> Cow<'_, str> {
     let raw = p.response.as_deref().unwrap_or("(no response recorded)");
     match serde_json::from_str::<serde_json::Value>(raw) {
-        Ok(v) if v.is_object() || v.is_array() => {
-            serde_json::to_string_pretty(&v).unwrap_or_else(|_| raw.to_string())
-        }
-        _ => raw.to_string(),
+        Ok(v) if v.is_object() || v.is_array() => serde_json::to_string_pretty(&v)
+            .map(Cow::Owned)
+            .unwrap_or(Cow::Borrowed(raw)),
+        _ => Cow::Borrowed(raw),
     }
 }
 
@@ -131,10 +133,14 @@ impl InspectorView<'_> {
             Span::styled(bar(total, window, bar_w), t.accent),
         ]));
         out.push(Line::default());
-        let mut parts: Vec<(String, usize, String)> =
-            vec![("system".into(), p.full.system_tokens, p.full.system.clone())];
+        // The texts are borrowed from the record: a frame copies no prompt.
+        let mut parts: Vec<(String, usize, Cow<'_, str>)> = vec![(
+            "system".into(),
+            p.full.system_tokens,
+            Cow::Borrowed(&p.full.system),
+        )];
         for s in &p.full.sections {
-            parts.push((format!("<{}>", s.name), s.tokens, s.text.clone()));
+            parts.push((format!("<{}>", s.name), s.tokens, Cow::Borrowed(&s.text)));
         }
         parts.push(("response".into(), 0, response_text(p)));
         let name_w = parts
@@ -181,7 +187,7 @@ impl InspectorView<'_> {
                 let body = if text.trim().is_empty() {
                     "(empty)"
                 } else {
-                    text.as_str()
+                    text.as_ref()
                 };
                 out.extend(
                     wrap_indented(body, width.saturating_sub(2))
