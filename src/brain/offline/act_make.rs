@@ -223,17 +223,10 @@ fn have_view(c: &ActCtx<'_>, x: &str) -> ActAction {
 
 /// What was created last, from memory (no read).
 fn recall(c: &ActCtx<'_>) -> ActAction {
-    let when = |e: &super::world::Ent<'_>| e.e.promoted_turn.unwrap_or(e.e.turn_created);
-    let created: Vec<&super::world::Ent<'_>> = c
+    let items: Vec<Value> = c
         .world
-        .ents
+        .last_created()
         .iter()
-        .filter(|e| e.e.action == RefAction::Created)
-        .collect();
-    let latest = created.iter().map(|e| when(e)).max();
-    let items: Vec<Value> = created
-        .iter()
-        .filter(|e| Some(when(e)) == latest)
         .map(|e| {
             let mut m = Map::new();
             m.insert("ref".into(), json!(e.r));

@@ -6,7 +6,7 @@
 //! pending artifact not in the row cache is read by its gen ref (the
 //! pipeline serves that read from the artifact).
 
-use crate::context::{RefAction, Table};
+use crate::context::Table;
 use crate::pipeline::{StepType, ThinkOutput, ThinkStep};
 
 use super::curate::planning_options;
@@ -255,21 +255,9 @@ pub fn show_target_plan(c: &Ctx<'_>) -> ThinkOutput {
 
 /// "what did I just add?": the rows created most recently, from memory.
 pub fn recall_plan(c: &Ctx<'_>) -> ThinkOutput {
-    let created = |e: &&super::world::Ent<'_>| e.e.action == RefAction::Created;
-    let when = |e: &super::world::Ent<'_>| e.e.promoted_turn.unwrap_or(e.e.turn_created);
-    let latest = c.world.ents.iter().filter(created).map(when).max();
-    let Some(latest) = latest else {
+    let Some(table) = c.world.last_created().first().map(|e| e.e.table) else {
         return plan("Recall what was added — nothing yet", vec![]);
     };
-    let table = c
-        .world
-        .ents
-        .iter()
-        .filter(created)
-        .filter(|e| when(e) == latest)
-        .map(|e| e.e.table)
-        .next()
-        .unwrap_or(Table::Inventory);
     plan(
         "Recall what was just added",
         vec![step(

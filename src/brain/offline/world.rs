@@ -82,6 +82,22 @@ impl<'a> World<'a> {
         self.ents.iter().find(|e| e.r == r)
     }
 
+    /// The entities created last: those saved or added at the latest turn
+    /// anything was (a save counts at the turn it was promoted).
+    pub fn last_created(&self) -> Vec<&Ent<'a>> {
+        let when = |e: &Ent<'_>| e.e.promoted_turn.unwrap_or(e.e.turn_created);
+        let created: Vec<&Ent<'a>> = self
+            .ents
+            .iter()
+            .filter(|e| e.e.action == RefAction::Created)
+            .collect();
+        let latest = created.iter().map(|e| when(e)).max();
+        created
+            .into_iter()
+            .filter(|e| Some(when(e)) == latest)
+            .collect()
+    }
+
     /// Active entities, in registration order.
     pub fn active(&self) -> impl Iterator<Item = &Ent<'a>> {
         self.ents.iter().filter(|e| e.active())
