@@ -153,9 +153,7 @@ fn plan_view(c: &ActCtx<'_>) -> ActAction {
     let mut slots: Vec<Value> = Vec::new();
     let meals: Vec<String> = c
         .world
-        .ents
-        .iter()
-        .filter(|e| e.e.table == Table::MealPlans)
+        .of(Table::MealPlans)
         .map(|e| e.r.to_string())
         .collect();
     for r in meals {
@@ -299,9 +297,7 @@ pub fn act_generate(c: &ActCtx<'_>) -> ActAction {
                 avoid: expand_avoid(&avoid),
                 taken: c
                     .world
-                    .ents
-                    .iter()
-                    .filter(|e| e.e.table == Table::Recipes)
+                    .of(Table::Recipes)
                     .map(|e| e.e.label.clone())
                     .collect(),
             };

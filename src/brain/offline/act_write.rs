@@ -321,9 +321,7 @@ fn line_calls(r: &str, old: &Value, new: &Value, op: &EditOp) -> Vec<Value> {
 fn chosen_recipes(c: &ActCtx<'_>) -> Vec<String> {
     let mut out: Vec<String> = c
         .world
-        .ents
-        .iter()
-        .filter(|e| e.e.table == Table::MealPlans)
+        .of(Table::MealPlans)
         .filter_map(|m| {
             c.world
                 .content(m.r)?

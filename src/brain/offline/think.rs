@@ -297,7 +297,7 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         plan_servings(c)
     );
     let mut steps = vec![step(d, StepType::Generate, "meal_plans", 0)];
-    if c.world.ents.iter().any(|e| e.e.table == Table::MealPlans) {
+    if c.world.of(Table::MealPlans).next().is_some() {
         let show = "Show the whole plan".to_string();
         steps.push(step(show, StepType::Analyze, "meal_plans", 1));
     }

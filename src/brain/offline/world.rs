@@ -82,6 +82,11 @@ impl<'a> World<'a> {
         self.ents.iter().find(|e| e.r == r)
     }
 
+    /// Live entities of one table, in any state, in registration order.
+    pub fn of(&self, table: Table) -> impl Iterator<Item = &Ent<'a>> {
+        self.ents.iter().filter(move |e| e.e.table == table)
+    }
+
     /// The entities created last: those saved or added at the latest turn
     /// anything was (a save counts at the turn it was promoted).
     pub fn last_created(&self) -> Vec<&Ent<'a>> {
