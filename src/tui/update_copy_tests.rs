@@ -7,17 +7,9 @@ use super::copy::osc52;
 use super::effect::Effect;
 use super::event::Event;
 use super::keymap::Keymap;
-use super::model::{Model, Pane};
-use super::test_records;
+use super::model::Pane;
+use super::test_records::{self, press};
 use super::update::update;
-
-fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    )
-}
 
 fn copied(effects: Vec<Effect>) -> String {
     match effects.as_slice() {

@@ -1,22 +1,11 @@
 //! The prompt inspector through `update`: opening it on the turn shown,
 //! choosing prompts, moving over parts, folding, changing turns.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
-use super::event::Event;
 use super::inspector::{InspectorState, slots};
-use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
-use super::test_records;
-use super::update::update;
-
-fn press(m: &mut Model, code: KeyCode) {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    );
-}
+use super::test_records::{self, press};
 
 fn state(m: &Model) -> &InspectorState {
     match &m.overlay {

@@ -1,7 +1,7 @@
 //! Chat search through `update` and on screen: `/` on the chat, typing,
 //! matches highlighted, `n` / `N` jumping, Esc closing.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
@@ -10,22 +10,8 @@ use super::draw::{Caches, draw};
 use super::event::Event;
 use super::keymap::Keymap;
 use super::model::{Model, Pane};
-use super::test_records;
+use super::test_records::{self, chars, press};
 use super::update::update;
-
-fn press(m: &mut Model, code: KeyCode) {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    );
-}
-
-fn chars(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        press(m, KeyCode::Char(c));
-    }
-}
 
 /// Draws a frame as the app does, feeding the chat's layout back.
 fn frame(m: &mut Model, terminal: &mut Terminal<TestBackend>, caches: &mut Caches) {

@@ -1,28 +1,11 @@
 //! The entity timeline through `update`: opening it over a real session,
 //! moving the cell cursor, filtering by type and text, picking a turn.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
-use super::test_records;
+use super::test_records::{self, chars, press};
 use super::timeline::TimelineState;
-use super::update::update;
-
-fn press(m: &mut Model, code: KeyCode) {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    );
-}
-
-fn chars(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        press(m, KeyCode::Char(c));
-    }
-}
 
 fn state(m: &Model) -> &TimelineState {
     match &m.overlay {

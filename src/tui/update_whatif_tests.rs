@@ -1,24 +1,13 @@
 //! Policy what-if through `update`: trying a smaller window on a real
 //! session, the comparison it computes, applying and discarding.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use super::effect::Effect;
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
-use super::test_records;
-use super::update::update;
+use super::test_records::{self, press};
 use super::whatif::WhatIfState;
 use crate::context::{EntityState, PolicyKind};
-
-fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    )
-}
 
 fn state(m: &Model) -> &WhatIfState {
     match &m.overlay {
