@@ -3,29 +3,44 @@
 
 use super::tests_support::{model_with, render_screen, render_widget, seed_turn3, seed_turn5};
 use super::{EntityPanel, HistoryPanel, NarrativePanel};
+use crate::context::{ContextDiff, ContextSnapshot};
 use crate::tui::theme::Theme;
+
+/// The Entities panel over `snapshot` and `diff`, drawn at a size.
+fn entities_screen(
+    snapshot: &ContextSnapshot,
+    diff: &ContextDiff,
+    focused: bool,
+    width: u16,
+    height: u16,
+) -> String {
+    let theme = Theme::dark();
+    let panel = EntityPanel {
+        snapshot,
+        diff: Some(diff),
+        scroll: 0,
+        focused,
+        theme: &theme,
+    };
+    render_widget(panel, width, height)
+}
+
+/// The first row of `screen` holding `needle`; panics showing the screen.
+fn row_of(screen: &str, needle: &str) -> usize {
+    screen
+        .lines()
+        .position(|l| l.contains(needle))
+        .unwrap_or_else(|| panic!("no line with {needle:?} in\n{screen}"))
+}
 
 #[test]
 fn seed_turn3_entities_show_the_demotions_with_reasons() {
     let (_, after, d) = seed_turn3();
-    let theme = Theme::dark();
-    let panel = EntityPanel {
-        snapshot: &after,
-        diff: Some(&d),
-        scroll: 0,
-        focused: true,
-        theme: &theme,
-    };
-    let screen = render_widget(panel, 60, 30);
+    let screen = entities_screen(&after, &d, true, 60, 30);
     insta::assert_snapshot!("seed_turn3_entities_60x30", screen);
 
     let lines: Vec<&str> = screen.lines().collect();
-    let at = |needle: &str| {
-        lines
-            .iter()
-            .position(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{screen}"))
-    };
+    let at = |needle: &str| row_of(&screen, needle);
     let excluded = at("Excluded this turn (2)");
     for (r, label, reason) in [
         (
@@ -79,17 +94,9 @@ fn seed_turn3_entities_show_the_demotions_with_reasons() {
 #[test]
 fn seed_turn2_marks_the_new_reads_and_counts_them_on_the_collapsed_line() {
     let (before, _, _) = seed_turn3();
-    let empty = crate::context::ContextSnapshot::default();
+    let empty = ContextSnapshot::default();
     let d = crate::context::diff(&empty, &before);
-    let theme = Theme::dark();
-    let panel = EntityPanel {
-        snapshot: &before,
-        diff: Some(&d),
-        scroll: 0,
-        focused: false,
-        theme: &theme,
-    };
-    let screen = render_widget(panel, 60, 30);
+    let screen = entities_screen(&before, &d, false, 60, 30);
     insta::assert_snapshot!("seed_turn2_entities_new_60x30", screen);
     assert!(
         screen.contains("+ inv_1..inv_59  59 inventory items (+59 new)"),
@@ -169,23 +176,10 @@ fn seed_turn3_wide_screen_120x40() {
 #[test]
 fn seed_turn5_shows_retained_dropped_and_aged_out() {
     let (after, d) = seed_turn5();
-    let theme = Theme::dark();
-    let panel = EntityPanel {
-        snapshot: &after,
-        diff: Some(&d),
-        scroll: 0,
-        focused: true,
-        theme: &theme,
-    };
-    let screen = render_widget(panel, 60, 16);
+    let screen = entities_screen(&after, &d, true, 60, 16);
     insta::assert_snapshot!("seed_turn5_entities_60x16", screen);
     let lines: Vec<&str> = screen.lines().collect();
-    let at = |needle: &str| {
-        lines
-            .iter()
-            .position(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{screen}"))
-    };
+    let at = |needle: &str| row_of(&screen, needle);
     assert!(
         !screen.contains("Recent ("),
         "everything aged out: {screen}"
