@@ -39,6 +39,17 @@ impl ReplyCtx<'_> {
             .map_or_else(|| r.to_string(), |d| d.label.clone())
     }
 
+    /// The label of the first ref Understand resolved ("" when none): what
+    /// an edit changed.
+    pub fn first_referenced_label(&self) -> String {
+        self.req
+            .understand
+            .referenced_entities
+            .first()
+            .map(|r| self.label(r))
+            .unwrap_or_default()
+    }
+
     /// True when a ref is still a pending artifact after Act.
     pub fn is_pending(&self, r: &str) -> bool {
         self.req

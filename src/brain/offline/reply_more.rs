@@ -69,13 +69,7 @@ fn written_part(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String {
             format!("Done — deleted {} from {what}.", join_list(&names, "and"))
         }
         ("recipes", Intent::Edit(_)) => {
-            let label = c
-                .req
-                .understand
-                .referenced_entities
-                .first()
-                .map(|r| c.label(r))
-                .unwrap_or_default();
+            let label = c.first_referenced_label();
             let full = rows.iter().find(|r| r.get("instructions").is_some());
             let block = full
                 .map(|r| format!("\n\n{}", recipe_block(r)))

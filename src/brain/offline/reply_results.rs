@@ -379,13 +379,7 @@ fn generated_reply(c: &ReplyCtx<'_>, recipes: &[&Value]) -> String {
     let mut out = String::new();
     let variation = recipes.iter().any(|r| r.get("parent_recipe_id").is_some());
     if variation {
-        let original = c
-            .req
-            .understand
-            .referenced_entities
-            .first()
-            .map(|r| c.label(r))
-            .unwrap_or_default();
+        let original = c.first_referenced_label();
         out.push_str(&format!(
             "Done — {}, as a new version so the saved one stays as it is:\n\n",
             change_text(c, &original)
