@@ -113,22 +113,15 @@ fn title_bar_right_aligns_the_status() {
         Level::Warn,
         "no API key — using the offline brain".to_string(),
     );
-    let bar = TitleBar {
+    let bar = || TitleBar {
         header: &header,
         turn: 3,
         viewing: None,
         status: Some(&status),
         theme: &theme,
     };
-    let wide = render_widget(bar, 100, 1);
-    let bar = TitleBar {
-        header: &header,
-        turn: 3,
-        viewing: None,
-        status: Some(&status),
-        theme: &theme,
-    };
-    let narrow = render_widget(bar, 50, 1);
+    let wide = render_widget(bar(), 100, 1);
+    let narrow = render_widget(bar(), 50, 1);
     insta::assert_snapshot!("title_bar", format!("{wide}{narrow}"));
     assert!(wide.starts_with("alfred · Meal planning · turn 3 · offline"));
     assert!(
@@ -145,22 +138,12 @@ fn title_bar_right_aligns_the_status() {
 fn key_hints_drop_whole_hints_when_narrow() {
     let theme = Theme::dark();
     let hints = super::DEFAULT_HINTS;
-    let wide = render_widget(
-        KeyHints {
-            hints: &hints,
-            theme: &theme,
-        },
-        80,
-        1,
-    );
-    let narrow = render_widget(
-        KeyHints {
-            hints: &hints,
-            theme: &theme,
-        },
-        34,
-        1,
-    );
+    let line = || KeyHints {
+        hints: &hints,
+        theme: &theme,
+    };
+    let wide = render_widget(line(), 80, 1);
+    let narrow = render_widget(line(), 34, 1);
     assert_eq!(
         wide.trim(),
         "Enter send · Tab focus · ? help · Esc cancel · Ctrl-C quit"
