@@ -29,18 +29,12 @@ struct Key {
 
 impl Key {
     fn of(message: &ChatMessage, last: bool) -> Self {
-        let (revision, len, role, turn) = (
-            message.revision,
-            message.text.len(),
-            message.role,
-            message.turn,
-        );
         Self {
-            revision,
-            len,
-            role,
-            turn,
-            hint: last && role == Role::Error,
+            revision: message.revision,
+            len: message.text.len(),
+            role: message.role,
+            turn: message.turn,
+            hint: last && message.role == Role::Error,
         }
     }
 }

@@ -135,14 +135,12 @@ struct Wrapper<'a> {
 
 impl<'a> Wrapper<'a> {
     fn new(width: usize) -> Self {
-        let (lines, line, spaces, word) =
-            (Vec::new(), LineBuilder::default(), Vec::new(), Vec::new());
         Self {
             width,
-            lines,
-            line,
-            spaces,
-            word,
+            lines: Vec::new(),
+            line: LineBuilder::default(),
+            spaces: Vec::new(),
+            word: Vec::new(),
             word_width: 0,
             wrapped: false,
             after_ideograph: false,
