@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::edits::EditOp;
 use super::items::Item;
 use super::text::{fmt_number, stems};
+use super::world::texts;
 
 /// Default amount of an added ingredient: (name, quantity, unit, garnish).
 pub fn default_amount(item: &Item) -> (String, f64, String, bool) {
@@ -75,19 +76,6 @@ fn lines(recipe: &Map<String, Value>) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-fn steps(recipe: &Map<String, Value>) -> Vec<String> {
-    recipe
-        .get("instructions")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn line_name(line: &Value) -> String {
     line.get("name")
         .and_then(Value::as_str)
@@ -130,7 +118,7 @@ fn scale_line(line: &mut Value, factor: f64) {
 pub fn apply_edit(recipe: &Value, op: &EditOp) -> (Value, String) {
     let mut r = recipe.as_object().cloned().unwrap_or_default();
     let mut ings = lines(&r);
-    let mut st = steps(&r);
+    let mut st = texts(r.get("instructions"));
     let summary = match op {
         EditOp::Add(items) => add_items(&mut ings, &mut st, items),
         EditOp::Remove(names) => remove_items(&mut ings, &mut st, names),

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::kitchen::meal_plan_label;
 
 use super::text::{fmt_number, join_list, plural_noun};
-use super::world::{num_field, text_field};
+use super::world::{num_field, text_field, texts};
 
 /// "32 min", "1 h 5 min".
 pub fn minutes_text(m: f64) -> String {
@@ -51,16 +51,7 @@ pub fn option_line(o: &Value) -> String {
     } else {
         format!("- {name} ({st})")
     };
-    let missing: Vec<String> = o
-        .get("missing")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
-        .unwrap_or_default();
+    let missing = texts(o.get("missing"));
     if (1..=2).contains(&missing.len()) {
         line.push_str(&format!(" — you'd need {}", join_list(&missing, "and")));
     }

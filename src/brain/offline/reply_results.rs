@@ -17,7 +17,7 @@ use super::reply_more::{
 };
 use super::reply_parts::{option_line, recipe_block, slot_line};
 use super::text::{join_list, pick, plural, plural_noun};
-use super::world::text_field;
+use super::world::{text_field, texts};
 
 /// This turn's data, sorted by what it is.
 #[derive(Default)]
@@ -280,13 +280,7 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
     if !by_term.is_empty() {
         return demoted_lead(c, &by_term, n);
     }
-    let terms: Vec<String> = o["terms"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(String::from)
-        .collect();
+    let terms = texts(o.get("terms"));
     if !terms.is_empty() {
         return terms_lead(c, o, &terms, n);
     }

@@ -188,6 +188,18 @@ pub fn text_field<'v>(row: &'v Value, key: &str) -> Option<&'v str> {
     row.get(key).and_then(Value::as_str)
 }
 
+/// The strings of a JSON array (none when it is absent or not an array).
+pub fn texts(list: Option<&Value>) -> Vec<String> {
+    list.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// A number field of a row.
 pub fn num_field(row: &Value, key: &str) -> Option<f64> {
     row.get(key).and_then(Value::as_f64)
