@@ -7,12 +7,18 @@
 //! Typed all the way (no `serde_json::Value`, whose maps would reorder the
 //! prompts' sections). Used as `#[serde(with = "codec")]` on the transcript.
 
+use std::collections::BTreeMap;
+
 use serde::de::Error as _;
 use serde::ser::SerializeSeq;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::context::snapshot::BackgroundDelta;
-use crate::record::TurnRecord;
+use crate::context::snapshot::{
+    BackgroundDelta, ConversationView, DroppedView, EntityView, NarrativeView,
+};
+use crate::context::{CurationOutcome, DecisionLogEntry, PolicyKind};
+use crate::pipeline::{Decision, Usage};
+use crate::record::{PromptsRecord, StepRecord, TurnRecord, TurnStatus};
 
 /// Writes records, background as a delta after the first.
 pub fn serialize<S: Serializer>(records: &[TurnRecord], s: S) -> Result<S::Ok, S::Error> {
@@ -21,16 +27,7 @@ pub fn serialize<S: Serializer>(records: &[TurnRecord], s: S) -> Result<S::Ok, S
     for record in records {
         match previous {
             None => seq.serialize_element(record)?,
-            Some(prev) => {
-                let mut stored = record.clone();
-                let delta = BackgroundDelta::between(
-                    &prev.entities.background,
-                    &record.entities.background,
-                );
-                stored.entities.background = Vec::new();
-                stored.entities.background_delta = Some(delta);
-                seq.serialize_element(&stored)?;
-            }
+            Some(prev) => seq.serialize_element(&StoredRecord::after(prev, record))?,
         }
         previous = Some(record);
     }
@@ -49,6 +46,128 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<TurnRecord>, D
         }
     }
     Ok(records)
+}
+
+/// A record after the first, as stored: the record's own fields, borrowed,
+/// with `background` empty and `background_delta` set — the bytes of the
+/// record so changed, without copying it. Same fields, order and skip rules
+/// as [`TurnRecord`] (a test compares the bytes); the destructuring in
+/// [`after`](Self::after) stops the build when a field is added there.
+#[derive(Serialize)]
+#[serde(rename = "TurnRecord")]
+struct StoredRecord<'a> {
+    turn: u32,
+    user: &'a str,
+    reply: &'a str,
+    status: TurnStatus,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a str>,
+    decision: Option<Decision>,
+    goal: &'a str,
+    steps: &'a [StepRecord],
+    entities: StoredEntities<'a>,
+    narrative: &'a NarrativeView,
+    conversation: &'a ConversationView,
+    policy: PolicyKind,
+    window: u32,
+    decisions: &'a [DecisionLogEntry],
+    curation: &'a CurationOutcome,
+    prompts: &'a PromptsRecord,
+    timings_ms: &'a BTreeMap<String, f64>,
+    usage: Usage,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost_usd: Option<f64>,
+    llm: &'a str,
+    started_at: &'a str,
+}
+
+/// [`EntitiesView`](crate::context::EntitiesView) as stored after the first
+/// record: the background written as a delta.
+#[derive(Serialize)]
+#[serde(rename = "EntitiesView")]
+struct StoredEntities<'a> {
+    recent: &'a [EntityView],
+    retained: &'a [EntityView],
+    pending: &'a [EntityView],
+    excluded: &'a [EntityView],
+    background: &'a [EntityView],
+    dropped: &'a [String],
+    dropped_detail: &'a [DroppedView],
+    background_delta: Option<BackgroundDelta>,
+}
+
+impl<'a> StoredRecord<'a> {
+    /// `record` as stored after `prev`.
+    fn after(prev: &TurnRecord, record: &'a TurnRecord) -> Self {
+        let TurnRecord {
+            turn,
+            user,
+            reply,
+            status,
+            error,
+            decision,
+            goal,
+            steps,
+            entities,
+            narrative,
+            conversation,
+            policy,
+            window,
+            decisions,
+            curation,
+            prompts,
+            timings_ms,
+            usage,
+            cost_usd,
+            llm,
+            started_at,
+        } = record;
+        let crate::context::EntitiesView {
+            recent,
+            retained,
+            pending,
+            excluded,
+            background,
+            dropped,
+            dropped_detail,
+            background_delta: _,
+        } = entities;
+        StoredRecord {
+            turn: *turn,
+            user,
+            reply,
+            status: *status,
+            error: error.as_deref(),
+            decision: *decision,
+            goal,
+            steps,
+            entities: StoredEntities {
+                recent,
+                retained,
+                pending,
+                excluded,
+                background: &[],
+                dropped,
+                dropped_detail,
+                background_delta: Some(BackgroundDelta::between(
+                    &prev.entities.background,
+                    background,
+                )),
+            },
+            narrative,
+            conversation,
+            policy: *policy,
+            window: *window,
+            decisions,
+            curation,
+            prompts,
+            timings_ms,
+            usage: *usage,
+            cost_usd: *cost_usd,
+            llm,
+            started_at,
+        }
+    }
 }
 
 /// A transcript on its own, stored the same way (tests, benchmarks).
@@ -77,6 +196,28 @@ mod tests {
             compact.len(),
             full.len()
         );
+    }
+
+    #[test]
+    fn a_stored_record_is_the_record_with_its_background_as_a_delta() {
+        let mut transcript = sample_session(60, 4).transcript;
+        transcript[7].cost_usd = None;
+        transcript[8].decision = None;
+        for pair in transcript.windows(2) {
+            let (prev, record) = (&pair[0], &pair[1]);
+            let mut changed = record.clone();
+            changed.entities.background = Vec::new();
+            changed.entities.background_delta = Some(BackgroundDelta::between(
+                &prev.entities.background,
+                &record.entities.background,
+            ));
+            assert_eq!(
+                serde_json::to_string(&StoredRecord::after(prev, record)).unwrap(),
+                serde_json::to_string(&changed).unwrap(),
+                "turn {}",
+                record.turn
+            );
+        }
     }
 
     #[test]
