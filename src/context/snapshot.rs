@@ -97,9 +97,8 @@ impl BackgroundDelta {
                 .collect(),
             order: None,
         };
-        let rebuilt = delta.apply(prev).unwrap_or_default();
-        if rebuilt.len() != next.len() || rebuilt.iter().zip(next).any(|(a, b)| a.r#ref != b.r#ref)
-        {
+        let merged = delta.merged(prev);
+        if merged.len() != next.len() || merged.iter().zip(next).any(|(a, b)| a.r#ref != b.r#ref) {
             delta.order = Some(next.iter().map(|e| e.r#ref.clone()).collect());
         }
         delta
@@ -107,30 +106,38 @@ impl BackgroundDelta {
 
     /// Applies the change to `prev`.
     pub fn apply(&self, prev: &[EntityView]) -> Result<Vec<EntityView>, String> {
-        let mut out: Vec<EntityView> = prev
+        let merged = self.merged(prev);
+        let Some(order) = &self.order else {
+            return Ok(merged.into_iter().cloned().collect());
+        };
+        let mut by_ref: std::collections::BTreeMap<&str, &EntityView> =
+            merged.into_iter().map(|e| (e.r#ref.as_str(), e)).collect();
+        order
+            .iter()
+            .map(|r| {
+                by_ref
+                    .remove(r.as_str())
+                    .cloned()
+                    .ok_or_else(|| format!("the background order names {r}, which is not there"))
+            })
+            .collect()
+    }
+
+    /// `prev` without the removed refs, each put replacing its ref in place
+    /// or appended: what `apply` gives before any `order`, borrowed, so
+    /// `between` checks the order without copying a background.
+    fn merged<'a>(&'a self, prev: &'a [EntityView]) -> Vec<&'a EntityView> {
+        let mut out: Vec<&EntityView> = prev
             .iter()
             .filter(|e| !self.removed.contains(&e.r#ref))
-            .cloned()
             .collect();
         for entry in &self.put {
             match out.iter_mut().find(|e| e.r#ref == entry.r#ref) {
-                Some(slot) => *slot = entry.clone(),
-                None => out.push(entry.clone()),
+                Some(slot) => *slot = entry,
+                None => out.push(entry),
             }
         }
-        if let Some(order) = &self.order {
-            let mut by_ref: std::collections::BTreeMap<String, EntityView> =
-                out.into_iter().map(|e| (e.r#ref.clone(), e)).collect();
-            out = order
-                .iter()
-                .map(|r| {
-                    by_ref.remove(r).ok_or_else(|| {
-                        format!("the background order names {r}, which is not there")
-                    })
-                })
-                .collect::<Result<_, _>>()?;
-        }
-        Ok(out)
+        out
     }
 }
 
