@@ -7,7 +7,7 @@
 //! as arguments, and nothing here touches the disk.
 
 use jiff::{Timestamp, Unit};
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Serialize, Serializer};
 
 use super::error::SessionError;
 use super::llm::LlmSettings;
@@ -25,7 +25,9 @@ const TITLE_MAX_CHARS: usize = 60;
 /// One session as stored in `sessions/<id>.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionFile {
-    /// Always [`SCHEMA_VERSION`] in memory (older files are migrated on load).
+    /// Always [`SCHEMA_VERSION`] in memory (older files are migrated on load),
+    /// and written as [`SCHEMA_VERSION`] whatever it holds.
+    #[serde(serialize_with = "current_version")]
     pub schema_version: u32,
     /// `20261122-143005-7f3a`: creation time (UTC) and 4 random hex digits.
     pub id: String,
@@ -96,17 +98,10 @@ impl SessionFile {
     /// The bytes of the file: compact JSON and a final newline, with the
     /// current schema version whatever the in-memory value says.
     pub fn to_bytes(&self) -> Result<Vec<u8>, SessionError> {
-        let encode = |source| SessionError::Encode {
+        let mut bytes = serde_json::to_vec(self).map_err(|source| SessionError::Encode {
             id: self.id.clone(),
             source,
-        };
-        let mut bytes = if self.schema_version == SCHEMA_VERSION {
-            serde_json::to_vec(self).map_err(encode)?
-        } else {
-            let mut current = serde_json::to_value(self).map_err(encode)?;
-            current["schema_version"] = SCHEMA_VERSION.into();
-            serde_json::to_vec(&current).map_err(encode)?
-        };
+        })?;
         bytes.push(b'\n');
         Ok(bytes)
     }
@@ -124,6 +119,11 @@ impl SessionFile {
             title
         };
     }
+}
+
+/// Writes [`SCHEMA_VERSION`]: a file is always written in this build's schema.
+fn current_version<S: Serializer>(_in_memory: &u32, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u32(SCHEMA_VERSION)
 }
 
 /// A time as stored: RFC 3339, UTC, to the millisecond.
@@ -214,6 +214,25 @@ mod tests {
         assert!(!is_valid_id(""));
         // Ids sort by creation time.
         assert!(new_id(at("2026-11-22T14:30:05Z")) < new_id(at("2026-11-22T14:30:06Z")));
+    }
+
+    #[test]
+    fn the_bytes_carry_the_current_schema_version() {
+        let llm = LlmSettings::default();
+        let mut s = SessionFile::new(
+            "s".into(),
+            at("2026-11-22T14:30:05Z"),
+            llm,
+            ContextPolicy::default(),
+        );
+        let current = s.to_bytes().unwrap();
+        s.schema_version = 1;
+        assert_eq!(s.to_bytes().unwrap(), current);
+        let text = String::from_utf8(current).unwrap();
+        assert!(
+            text.starts_with(&format!("{{\"schema_version\":{SCHEMA_VERSION},")),
+            "{text}"
+        );
     }
 
     #[test]
