@@ -130,18 +130,18 @@ impl LlmBrain {
             timeout: self.endpoint.timeout,
         }
     }
+}
 
-    /// The config's models, each once, in node order.
-    fn models(&self) -> Vec<&str> {
-        let mut out: Vec<&str> = Vec::new();
-        for node in LlmNode::ALL {
-            let m = self.config.model_for(node);
-            if !out.contains(&m) {
-                out.push(m);
-            }
+/// The config's models, each once, in node order.
+fn configured_models(config: &LlmConfig) -> Vec<&str> {
+    let mut out: Vec<&str> = Vec::new();
+    for node in LlmNode::ALL {
+        let m = config.model_for(node);
+        if !out.contains(&m) {
+            out.push(m);
         }
-        out
     }
+    out
 }
 
 /// The Act node of a step type.
@@ -157,7 +157,11 @@ fn act_node(step_type: StepType) -> LlmNode {
 impl Brain for LlmBrain {
     /// "gpt-4.1-mini @ localhost:11434"; several models are listed in node order.
     fn name(&self) -> String {
-        format!("{} @ {}", self.models().join(", "), self.endpoint.host)
+        format!(
+            "{} @ {}",
+            configured_models(&self.config).join(", "),
+            self.endpoint.host
+        )
     }
 
     fn understand<'a>(

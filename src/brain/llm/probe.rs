@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use crate::config::{LlmConfig, LlmNode};
 
+use super::configured_models;
 use super::errors::{Context, brain_error};
 use super::http::{CallFailure, Failure};
 use super::setup::Endpoint;
@@ -35,14 +36,10 @@ impl EndpointCheck {
         let Some(listed) = &self.listed else {
             return Vec::new();
         };
-        let mut out: Vec<&str> = Vec::new();
-        for node in LlmNode::ALL {
-            let m = config.model_for(node);
-            if !listed.iter().any(|l| l == m) && !out.contains(&m) {
-                out.push(m);
-            }
-        }
-        out
+        configured_models(config)
+            .into_iter()
+            .filter(|m| !listed.iter().any(|l| l == m))
+            .collect()
     }
 }
 
