@@ -6,77 +6,31 @@
 //! Must not know what the bytes mean; it is synchronous and blocks, so async
 //! callers run it on a blocking thread (the persist actor does).
 
-use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
+use tempfile::NamedTempFile;
 
 use super::error::SessionError;
 
 /// Replaces `path` with `bytes` atomically and durably.
 ///
-/// The temp file (`.tmpXXXXXXXX`, owner-only) lives in the same folder so the
-/// rename never crosses file systems; if anything fails before the rename,
-/// the temp file is removed and `path` is untouched.
+/// The temp file (`tempfile`'s `.tmpXXXXXX`, owner-only) lives in the same
+/// folder so the rename never crosses file systems; if anything fails before
+/// the rename, the temp file is removed and `path` is untouched.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), SessionError> {
     let dir = parent_of(path);
-    let mut tmp =
-        TempFile::new_in(dir).map_err(|e| SessionError::io("create a temp file in", dir, e))?;
-    tmp.file
-        .write_all(bytes)
-        .map_err(|e| SessionError::io("write", &tmp.path, e))?;
-    tmp.file
+    let mut tmp = NamedTempFile::new_in(dir)
+        .map_err(|e| SessionError::io("create a temp file in", dir, e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| SessionError::io("write", tmp.path(), e))?;
+    tmp.as_file()
         .sync_all()
-        .map_err(|e| SessionError::io("flush to disk", &tmp.path, e))?;
-    std::fs::rename(&tmp.path, path).map_err(|e| SessionError::io("replace", path, e))?;
-    tmp.persisted = true;
+        .map_err(|e| SessionError::io("flush to disk", tmp.path(), e))?;
+    tmp.persist(path)
+        .map_err(|e| SessionError::io("replace", path, e.error))?;
     sync_dir(dir)
-}
-
-/// A new, exclusive temp file removed on drop unless persisted.
-///
-/// `tempfile::NamedTempFile` does this job, but it is only a dev-dependency
-/// of this crate; this is the same protocol (`create_new` with a random
-/// name, mode 0600 on Unix), kept to what `write_atomic` needs.
-struct TempFile {
-    path: PathBuf,
-    file: File,
-    persisted: bool,
-}
-
-impl TempFile {
-    fn new_in(dir: &Path) -> io::Result<TempFile> {
-        let mut last = io::Error::from(io::ErrorKind::AlreadyExists);
-        for _ in 0..16 {
-            let name = format!(".tmp{:08x}", uuid::Uuid::new_v4().as_u128() as u32);
-            let path = dir.join(name);
-            let mut options = OpenOptions::new();
-            options.write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-            match options.open(&path) {
-                Ok(file) => {
-                    return Ok(TempFile {
-                        path,
-                        file,
-                        persisted: false,
-                    });
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => last = e,
-                Err(e) => return Err(e),
-            }
-        }
-        Err(last)
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.persisted {
-            let _ = std::fs::remove_file(&self.path);
-        }
-    }
 }
 
 /// Makes a rename in `dir` durable by syncing the folder itself.
