@@ -4,7 +4,7 @@
 //! its defaults), the checks on values that the file and the overrides share,
 //! and the redacted summary shown by `doctor` and the log. The layers live in
 //! its submodules: `load` reads the file and explains a bad one (naming the
-//! file, the key and the line); `overrides` applies the `ALFRED_*` environment
+//! file, the key and the line, found by `locate`); `overrides` applies the `ALFRED_*` environment
 //! variables and the command-line flags, and resolves the `auto` backend.
 //! Every public item is re-exported here, so callers name `config::X` only.
 //!
@@ -23,6 +23,7 @@ use crate::context::ContextPolicy;
 
 mod keys;
 mod load;
+mod locate;
 mod overrides;
 #[cfg(test)]
 mod tests;

@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::load::locate;
+use super::locate;
 use super::*;
 use crate::context::PolicyKind;
 

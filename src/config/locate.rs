@@ -1,0 +1,148 @@
+//! Turns a toml deserialization error into a [`Problem`] naming the key.
+//!
+//! Owns finding the key an error's span points at (re-parsing the text into
+//! a spanned table), its line, and serde's words said as config words
+//! ("unknown value", "missing key", "expected a table"). Pure: text in,
+//! `Problem` out.
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::Problem;
+
+/// Describes a toml error, locating the key its span points at.
+pub(super) fn describe(text: &str, err: &toml::de::Error) -> Problem {
+    let span = err.span();
+    let line = span.as_ref().map(|s| line_of(text, s.start));
+    let Ok(doc) = DeTable::parse(text) else {
+        return Problem::Syntax {
+            line,
+            message: err.message().trim().to_string(),
+        };
+    };
+    let path = span
+        .and_then(|s| find(doc.get_ref(), s.start, &mut Vec::new()))
+        .map(|h| h.path);
+    let message = tidy(err.message());
+    let quoted = backticked(&message);
+    if message.starts_with("unknown field") && !quoted.is_empty() {
+        let mut section = path.unwrap_or_default();
+        section.pop();
+        return Problem::UnknownKey {
+            key: quoted[0].clone(),
+            section: dotted(&section),
+            line,
+            expected: quoted[1..].to_vec(),
+        };
+    }
+    let key = path.map(|p| dotted(&p));
+    Problem::BadValue { key, line, message }
+}
+
+/// A key path found at an error's position.
+struct Hit {
+    path: Vec<String>,
+    /// On the key or its scalar value, not merely inside its table.
+    exact: bool,
+}
+
+/// Finds the key path at a byte offset: a key or scalar value if one is
+/// there, else the deepest table containing it (a header missing a key).
+fn find(table: &DeTable<'_>, at: usize, path: &mut Vec<String>) -> Option<Hit> {
+    let mut best = None;
+    for (key, value) in table.iter() {
+        path.push(key.get_ref().to_string());
+        let hit = if key.span().contains(&at) {
+            Some(Hit {
+                path: path.clone(),
+                exact: true,
+            })
+        } else {
+            find_in_value(value, at, path)
+        };
+        path.pop();
+        best = better(best, hit);
+        if best.as_ref().is_some_and(|h| h.exact) {
+            break;
+        }
+    }
+    best
+}
+
+fn find_in_value(value: &Spanned<DeValue<'_>>, at: usize, path: &mut Vec<String>) -> Option<Hit> {
+    let inside = value.span().contains(&at);
+    match value.get_ref() {
+        DeValue::Table(inner) => find(inner, at, path).or_else(|| {
+            inside.then(|| Hit {
+                path: path.clone(),
+                exact: false,
+            })
+        }),
+        DeValue::Array(items) => items
+            .iter()
+            .map(|item| find_in_value(item, at, path))
+            .fold(None, better),
+        _ => inside.then(|| Hit {
+            path: path.clone(),
+            exact: true,
+        }),
+    }
+}
+
+/// Prefers an exact hit, then the deeper path.
+fn better(a: Option<Hit>, b: Option<Hit>) -> Option<Hit> {
+    match (a, b) {
+        (Some(a), Some(b)) if (b.exact, b.path.len()) > (a.exact, a.path.len()) => Some(b),
+        (a, b) => a.or(b),
+    }
+}
+
+/// 1-based line number of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    let end = offset.min(text.len());
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// A key path in TOML spelling, quoting segments that are not bare keys.
+pub(super) fn dotted(path: &[String]) -> String {
+    path.iter().map(|s| key(s)).collect::<Vec<_>>().join(".")
+}
+
+/// One key in TOML spelling.
+pub(in crate::config) fn key(s: &str) -> String {
+    let bare = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if bare {
+        s.to_string()
+    } else {
+        format!("{s:?}")
+    }
+}
+
+/// Every `quoted` word of a serde message, in order.
+fn backticked(message: &str) -> Vec<String> {
+    message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Serde's words for struct users: fields are keys, variants are values.
+fn tidy(message: &str) -> String {
+    let mut m = message
+        .trim()
+        .replace("unknown variant", "unknown value")
+        .replace("missing field", "missing key");
+    if let Some(i) = m.find("expected struct ") {
+        m.truncate(i);
+        m.push_str("expected a table");
+    }
+    m
+}
