@@ -12,7 +12,7 @@ use crate::context::snapshot::ContextSnapshot;
 use super::data::render_step_data;
 use super::entities::render_working_memory;
 use super::narrative::render_prior_turn;
-use super::section::{Prompt, PromptNode, Section};
+use super::section::{Prompt, PromptNode};
 
 /// The step Act is executing, as Think planned it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -98,12 +98,7 @@ pub fn build_act(input: &ActInput<'_>) -> Prompt {
         ),
         schema,
     ];
-    let sections = ACT_SECTIONS
-        .iter()
-        .zip(bodies)
-        .map(|(name, body)| Section::new(name, &body))
-        .collect();
-    Prompt::new(PromptNode::Act, input.system, sections)
+    Prompt::with_sections(PromptNode::Act, input.system, ACT_SECTIONS, bodies)
 }
 
 /// `step_context`: this step, the plan's prior steps, this step's tool calls.

@@ -14,7 +14,7 @@ use super::act::StepData;
 use super::data::render_step_data;
 use super::profile::clip;
 use super::reply_text::{render_guidance, render_present};
-use super::section::{Prompt, PromptNode, Section};
+use super::section::{Prompt, PromptNode};
 
 /// Which kind of reply the pipeline chose.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -64,12 +64,7 @@ pub fn build_reply(input: &ReplyInput<'_>) -> Prompt {
         render_present(input.snapshot, input.steps),
         render_guidance(&input.path, is_mid_conversation(input)),
     ];
-    let sections = REPLY_SECTIONS
-        .iter()
-        .zip(bodies)
-        .map(|(name, body)| Section::new(name, &body))
-        .collect();
-    Prompt::new(PromptNode::Reply, input.system, sections)
+    Prompt::with_sections(PromptNode::Reply, input.system, REPLY_SECTIONS, bodies)
 }
 
 /// True once there is an earlier exchange to continue from.

@@ -114,6 +114,22 @@ impl Prompt {
         }
     }
 
+    /// A prompt whose sections are `names` and `bodies`, pairwise in order
+    /// (one body per name, checked by the types).
+    pub fn with_sections<const N: usize>(
+        node: PromptNode,
+        system: &str,
+        names: [&str; N],
+        bodies: [String; N],
+    ) -> Self {
+        let sections = names
+            .iter()
+            .zip(bodies)
+            .map(|(name, body)| Section::new(name, &body))
+            .collect();
+        Self::new(node, system, sections)
+    }
+
     /// The user message: each section as `<name>\n…\n</name>`, separated by
     /// blank lines.
     pub fn user_text(&self) -> String {

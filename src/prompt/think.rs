@@ -10,7 +10,7 @@ use crate::context::snapshot::{ContextSnapshot, ConversationView};
 use super::entities::render_working_memory;
 use super::narrative::render_turn_narrative;
 use super::profile::render_session_context;
-use super::section::{Prompt, PromptNode, Section};
+use super::section::{Prompt, PromptNode};
 use super::session::SessionContext;
 
 /// Everything Think's prompt is built from.
@@ -46,12 +46,7 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
         render_conversation(&s.conversation, input.user_message),
         render_current_task(input),
     ];
-    let sections = THINK_SECTIONS
-        .iter()
-        .zip(bodies)
-        .map(|(name, body)| Section::new(name, &body))
-        .collect();
-    Prompt::new(PromptNode::Think, input.system, sections)
+    Prompt::with_sections(PromptNode::Think, input.system, THINK_SECTIONS, bodies)
 }
 
 /// `conversation_history`: recent turns in full (long replies by their
