@@ -112,21 +112,17 @@ pub fn build<'a>(columns: &[(u32, &'a EntitiesView)]) -> Timeline {
             }
         }
     }
-    let mut order: Vec<usize> = (0..rows.len()).collect();
-    order.sort_by_key(|&i| {
-        let r = &rows[i];
+    // First appearance, then table order and number; a stable sort keeps
+    // discovery order for the rest.
+    rows.sort_by_cached_key(|r| {
         let number = parse_ref(&r.r#ref).map_or(u32::MAX, |p| p.number);
-        (r.first_col, type_rank(&r.r#ref), number, i)
+        (r.first_col, type_rank(&r.r#ref), number)
     });
-    let mut position = vec![0; rows.len()];
-    for (to, &from) in order.iter().enumerate() {
-        position[from] = to;
+    for (i, row) in rows.iter().enumerate() {
+        if let Some(slot) = index.get_mut(row.r#ref.as_str()) {
+            *slot = i;
+        }
     }
-    for slot in index.values_mut() {
-        *slot = position[*slot];
-    }
-    let mut sorted: Vec<Option<TimelineRow>> = rows.into_iter().map(Some).collect();
-    let rows: Vec<TimelineRow> = order.iter().filter_map(|&i| sorted[i].take()).collect();
     // Pass 2: the cells.
     let width = columns.len();
     let mut cells = vec![None; rows.len() * width];
