@@ -51,6 +51,19 @@ impl<'a> ActCtx<'a> {
         out
     }
 
+    /// This turn's data rows, then the inventory rows loaded in earlier
+    /// turns: what the kitchen is known to hold.
+    pub fn inventory_rows(&self) -> Vec<&'a Value> {
+        let mut rows = self.data_rows();
+        rows.extend(
+            self.world
+                .loaded(Table::Inventory)
+                .into_iter()
+                .map(|(_, v)| v),
+        );
+        rows
+    }
+
     /// Rows returned by this step's calls so far.
     pub fn step_rows(&self) -> Vec<&'a Value> {
         self.req

@@ -48,11 +48,11 @@ fn written_summary(c: &ActCtx<'_>, verb: &str) -> String {
     let names: Vec<String> = rows
         .iter()
         .filter_map(|r| {
-            let named = text_field(r, "name").map(|_| {
+            let named = text_field(r, "name").map(|name| {
                 if r.get("quantity").is_some() && r.get("location").is_some() {
                     super::reply_parts::ingredient_text(r)
                 } else {
-                    text_field(r, "name").unwrap_or_default().to_string()
+                    name.to_string()
                 }
             });
             named.or_else(|| {
@@ -146,8 +146,7 @@ fn inventory_add(
     loc: Option<&'static str>,
     done: usize,
 ) -> ActAction {
-    let mut rows: Vec<&Value> = c.data_rows();
-    rows.extend(c.world.loaded(Table::Inventory).into_iter().map(|(_, v)| v));
+    let rows = c.inventory_rows();
     let mut calls = Vec::new();
     let mut fresh = Vec::new();
     for i in items {
@@ -177,13 +176,8 @@ fn inventory_add(
         );
     }
     calls.truncate(3);
-    match calls.get(done) {
-        Some(next) => call(
-            next["tool"].as_str().unwrap_or("db_create"),
-            next["params"].clone(),
-        ),
-        None => complete(written_summary(c, "Added"), Value::Null, None),
-    }
+    next_call(&calls, done)
+        .unwrap_or_else(|| complete(written_summary(c, "Added"), Value::Null, None))
 }
 
 fn shopping_add(items: &[Item]) -> ActAction {
@@ -207,9 +201,8 @@ fn inventory_remove(c: &ActCtx<'_>, items: &[Item], done: usize) -> ActAction {
     if done > 0 {
         return complete(written_summary(c, "Removed"), Value::Null, None);
     }
-    let mut rows: Vec<&Value> = c.data_rows();
-    rows.extend(c.world.loaded(Table::Inventory).into_iter().map(|(_, v)| v));
-    let mut refs: Vec<String> = rows
+    let mut refs: Vec<String> = c
+        .inventory_rows()
         .iter()
         .filter(|r| {
             let name = text_field(r, "name").unwrap_or_default();
@@ -252,18 +245,20 @@ fn edit_saved(c: &ActCtx<'_>, op: &EditOp, done: usize) -> ActAction {
     calls.truncate(2);
     // Always last: set the instructions; its answer is the recipe row with
     // its new lines, which refreshes the cached row.
-    {
-        calls.push(json!({"tool": "db_update", "params": {"table": "recipes",
-            "filters": [id_filter(std::slice::from_ref(&r))],
-            "data": {"instructions": new.get("instructions").cloned().unwrap_or(json!([]))}}}));
-    }
-    match calls.get(done) {
-        Some(next) => call(
-            next["tool"].as_str().unwrap_or("db_update"),
-            next["params"].clone(),
-        ),
-        None => complete(format!("{summary} in {label} (saved)"), Value::Null, None),
-    }
+    calls.push(json!({"tool": "db_update", "params": {"table": "recipes",
+        "filters": [id_filter(std::slice::from_ref(&r))],
+        "data": {"instructions": new.get("instructions").cloned().unwrap_or(json!([]))}}}));
+    next_call(&calls, done)
+        .unwrap_or_else(|| complete(format!("{summary} in {label} (saved)"), Value::Null, None))
+}
+
+/// The next of a step's planned calls (`{tool, params}`), once `done` ran.
+fn next_call(calls: &[Value], done: usize) -> Option<ActAction> {
+    let next = calls.get(done)?;
+    Some(call(
+        next["tool"].as_str().unwrap_or_default(),
+        next["params"].clone(),
+    ))
 }
 
 fn line_names(v: &Value) -> Vec<(String, Value)> {
@@ -344,9 +339,7 @@ fn shopping_missing(c: &ActCtx<'_>, done: usize) -> ActAction {
     if done > 0 {
         return complete(written_summary(c, "Added"), Value::Null, None);
     }
-    let mut inv: Vec<&Value> = c.data_rows();
-    inv.extend(c.world.loaded(Table::Inventory).into_iter().map(|(_, v)| v));
-    let kitchen = kitchen_names(inv);
+    let kitchen = kitchen_names(c.inventory_rows());
     let mut items: Vec<Value> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for r in chosen_recipes(c) {
