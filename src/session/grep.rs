@@ -7,7 +7,7 @@
 
 use serde::Deserialize;
 
-use super::listing::{SessionProblem, SessionSummary};
+use super::listing::{SessionProblem, SessionSummary, newest_first};
 use super::store::SessionStore;
 
 /// Characters of context kept before a match in a snippet.
@@ -54,26 +54,30 @@ impl SessionStore {
     /// The sessions whose title, user messages or replies contain `word`
     /// (case-insensitive), newest first, each with its matching lines.
     pub fn grep(&self, word: &str) -> GrepReport {
-        let listed = self.list();
-        let mut report = GrepReport {
-            hits: Vec::new(),
-            problems: listed.problems,
-        };
         let needle = word.to_lowercase();
         if needle.trim().is_empty() {
-            return report;
+            return GrepReport {
+                hits: Vec::new(),
+                problems: self.list().problems,
+            };
         }
-        for session in listed.sessions {
-            let texts = std::fs::read(&session.path)
-                .map_err(|e| e.to_string())
-                .and_then(|b| serde_json::from_slice::<Texts>(&b).map_err(|e| e.to_string()));
-            let texts = match texts {
+        let mut report = GrepReport::default();
+        // One read per file: the listing's checks and summary, then the text.
+        for path in self.session_paths(&mut report.problems) {
+            let (session, bytes) = match self.read_summary(&path) {
+                Ok(read) => read,
+                Err(problem) => {
+                    report.problems.push(problem);
+                    continue;
+                }
+            };
+            let texts = match serde_json::from_slice::<Texts>(&bytes) {
                 Ok(t) => t,
-                Err(reason) => {
-                    // Changed or removed since it was listed: report, do not move.
+                Err(e) => {
+                    // The header reads but the turns do not: report, do not move.
                     report.problems.push(SessionProblem {
-                        path: session.path.clone(),
-                        reason,
+                        path,
+                        reason: e.to_string(),
                         moved_to: None,
                     });
                     continue;
@@ -93,6 +97,9 @@ impl SessionStore {
                 report.hits.push(GrepHit { session, lines });
             }
         }
+        report
+            .hits
+            .sort_by(|a, b| newest_first(&a.session, &b.session));
         report
     }
 }

@@ -69,15 +69,12 @@ impl SessionStore {
     pub fn list(&self) -> ListReport {
         let mut report = ListReport::default();
         for path in self.session_paths(&mut report.problems) {
-            match self.summary_of(&path) {
-                Ok(summary) => report.sessions.push(summary),
+            match self.read_summary(&path) {
+                Ok((summary, _)) => report.sessions.push(summary),
                 Err(problem) => report.problems.push(problem),
             }
         }
-        report.sessions.sort_by(|a, b| {
-            let key = |s: &SessionSummary| (s.updated_at.parse::<Timestamp>().ok(), s.id.clone());
-            key(b).cmp(&key(a))
-        });
+        report.sessions.sort_by(newest_first);
         report
     }
 
@@ -118,8 +115,12 @@ impl SessionStore {
         paths
     }
 
-    /// The summary of one file, or why there is none.
-    pub(super) fn summary_of(&self, path: &Path) -> Result<SessionSummary, SessionProblem> {
+    /// The summary of one file and the bytes it was read from, or why there
+    /// is none.
+    pub(super) fn read_summary(
+        &self,
+        path: &Path,
+    ) -> Result<(SessionSummary, Vec<u8>), SessionProblem> {
         let id = id_of(path).unwrap_or_default();
         let bytes = std::fs::read(path).map_err(|e| SessionProblem {
             path: path.to_path_buf(),
@@ -140,7 +141,7 @@ impl SessionStore {
                 moved_to: None,
             },
         })?;
-        Ok(SessionSummary {
+        let summary = SessionSummary {
             id,
             title: h.title,
             turns: h.turns,
@@ -148,7 +149,8 @@ impl SessionStore {
             updated_at: h.updated_at,
             llm: h.llm,
             path: path.to_path_buf(),
-        })
+        };
+        Ok((summary, bytes))
     }
 
     /// Removes a temp file a crash left behind, once it is an hour old.
@@ -170,6 +172,12 @@ impl SessionStore {
             }
         }
     }
+}
+
+/// Listing order: newest `updated_at` first, then id, descending.
+pub(super) fn newest_first(a: &SessionSummary, b: &SessionSummary) -> std::cmp::Ordering {
+    let time = |s: &SessionSummary| s.updated_at.parse::<Timestamp>().ok();
+    (time(b), &b.id).cmp(&(time(a), &a.id))
 }
 
 /// The id of a session file path (`<id>.json`), if it is one.
