@@ -51,6 +51,13 @@ impl<'a> ActCtx<'a> {
         out
     }
 
+    /// This turn's data row of a ref, if an earlier step returned it.
+    pub fn data_row(&self, r: &str) -> Option<&'a Value> {
+        self.data_rows()
+            .into_iter()
+            .find(|v| v.get("id").and_then(Value::as_str) == Some(r))
+    }
+
     /// This turn's data rows, then the inventory rows loaded in earlier
     /// turns: what the kitchen is known to hold.
     pub fn inventory_rows(&self) -> Vec<&'a Value> {

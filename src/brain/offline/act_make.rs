@@ -128,11 +128,7 @@ fn show(c: &ActCtx<'_>) -> ActAction {
     let refs = c.req.understand.referenced_entities.clone();
     let mut items = Vec::new();
     for r in &refs {
-        let from_data = c
-            .data_rows()
-            .into_iter()
-            .find(|v| v.get("id").and_then(Value::as_str) == Some(r.as_str()));
-        if let Some(v) = from_data.or_else(|| c.world.content(r)) {
+        if let Some(v) = c.data_row(r).or_else(|| c.world.content(r)) {
             let mut v = v.clone();
             if let Value::Object(m) = &mut v {
                 m.insert("id".into(), json!(r));
@@ -157,11 +153,7 @@ fn plan_view(c: &ActCtx<'_>) -> ActAction {
         .map(|e| e.r.to_string())
         .collect();
     for r in meals {
-        let from_data = c
-            .data_rows()
-            .into_iter()
-            .find(|v| v.get("id").and_then(Value::as_str) == Some(r.as_str()));
-        let Some(row) = from_data.or_else(|| c.world.content(&r)) else {
+        let Some(row) = c.data_row(&r).or_else(|| c.world.content(&r)) else {
             continue;
         };
         let recipe = text_field(row, "recipe_id").unwrap_or_default().to_string();
@@ -412,10 +404,7 @@ fn edit(c: &ActCtx<'_>, op: &EditOp) -> ActAction {
         return complete("No recipe to change".into(), Value::Null, None);
     };
     let label = c.world.label(&r);
-    let from_data = c
-        .data_rows()
-        .into_iter()
-        .find(|v| v.get("id").and_then(Value::as_str) == Some(r.as_str()));
+    let from_data = c.data_row(&r);
     let Some(content) = c
         .world
         .state
