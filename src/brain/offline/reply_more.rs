@@ -13,6 +13,10 @@ use super::reply_results::{Facts, change_text, slot_lines};
 use super::text::{join_list, pick, plural};
 use super::world::text_field;
 
+/// The answer when the plan has no slots.
+const NOTHING_PLANNED: &str =
+    "There's nothing on the plan yet — want to pick some recipes for the week?";
+
 pub(super) fn written_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
     let parts: Vec<String> = f
         .written
@@ -100,18 +104,13 @@ fn item_label(r: &Value) -> String {
         .unwrap_or_else(|| "it".to_string())
 }
 
-fn amount_text(r: &Value) -> String {
-    ingredient_text(r)
-}
-
 pub(super) fn plan_reply(c: &ReplyCtx<'_>, p: &Value) -> String {
     let slots: Vec<&Value> = p["slots"]
         .as_array()
         .map(|a| a.iter().collect())
         .unwrap_or_default();
     if slots.is_empty() {
-        return "There's nothing on the plan yet — want to pick some recipes for the week?"
-            .to_string();
+        return NOTHING_PLANNED.to_string();
     }
     let unsaved = slots.iter().any(|s| s["saved"] == Value::Bool(false));
     let returning = c
@@ -202,7 +201,7 @@ pub(super) fn inventory_reply(c: &ReplyCtx<'_>, items: &[Value], loc: Option<&st
     )
 }
 
-pub(super) fn recall_reply(c: &ReplyCtx<'_>, r: &Value) -> String {
+pub(super) fn recall_reply(r: &Value) -> String {
     let items: Vec<&Value> = r["items"]
         .as_array()
         .map(|a| a.iter().collect())
@@ -217,11 +216,10 @@ pub(super) fn recall_reply(c: &ReplyCtx<'_>, r: &Value) -> String {
             if let Some(l) = i.get("label") {
                 v["name"] = l.clone();
             }
-            amount_text(&v)
+            ingredient_text(&v)
         })
         .collect();
     let place = items.first().and_then(|i| text_field(i, "location"));
-    let _ = c;
     match place {
         Some(p) => format!("You just added {} to your {p}.", join_list(&things, "and")),
         None => format!(
@@ -291,8 +289,7 @@ pub(super) fn read_reply(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String 
         "meal_plans" => {
             let slots: Vec<&Value> = rows.iter().collect();
             if slots.is_empty() {
-                return "There's nothing on the plan yet — want to pick some recipes for the week?"
-                    .to_string();
+                return NOTHING_PLANNED.to_string();
             }
             format!("Here's what's planned:\n{}", slot_lines(c, &slots))
         }
@@ -389,7 +386,7 @@ fn inventory_written(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
     let added: Vec<String> = rows
         .iter()
         .filter(|r| !updated(r))
-        .map(amount_text)
+        .map(ingredient_text)
         .collect();
     let topped: Vec<String> = rows.iter().filter(updated).map(item_text).collect();
     let mut parts = Vec::new();

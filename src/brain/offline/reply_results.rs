@@ -140,7 +140,7 @@ pub fn compose_results(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<String> {
         return Some(inventory_reply(c, &items, i["location"].as_str()));
     }
     if let Some(r) = f.recall {
-        return Some(recall_reply(c, r));
+        return Some(recall_reply(r));
     }
     if let Some(u) = f.unsaved {
         return Some(unsaved_reply(c, u));
