@@ -68,7 +68,7 @@ pub(crate) fn items<'a>(views: impl IntoIterator<Item = &'a EntityView>) -> Vec<
     })
     .into_iter()
     .map(|row| match row.as_slice() {
-        [one] => Item::One(**one),
+        [one] => Item::One(one),
         members => Item::Group(members.iter().map(|v| **v).collect()),
     })
     .collect()
