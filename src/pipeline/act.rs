@@ -8,12 +8,12 @@
 //! `max_tool_calls` calls; two empty reads of one table). Locks are never held
 //! across an await.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use crate::context::{ContextState, EntityState, Table};
+use crate::context::{ContextState, Table, classify};
 use crate::kitchen::{Kitchen, ToolCall, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
@@ -221,20 +221,19 @@ async fn run_step(
 /// this turn's data: what lets a later turn work without re-reading.
 fn loaded_earlier(state: &ContextState, subdomain: &str, data: &[StepData]) -> Option<StepData> {
     let table = subdomain_table(subdomain)?;
-    let in_data = |r: &str| {
-        data.iter().any(|d| {
-            d.content.as_array().is_some_and(|rows| {
-                rows.iter()
-                    .any(|row| row.get("id").and_then(Value::as_str) == Some(r))
-            })
-        })
-    };
+    let in_data: HashSet<&str> = data
+        .iter()
+        .filter_map(|d| d.content.as_array())
+        .flatten()
+        .filter_map(|row| row.get("id").and_then(Value::as_str))
+        .collect();
     let rows: Vec<Value> = state
-        .entity_states()
+        .registry
+        .entries()
         .into_iter()
-        .filter(|(r, s)| s.is_active() && *s != EntityState::Excluded && !in_data(r))
-        .filter(|(r, _)| state.registry.get(r).is_some_and(|e| e.table == table))
-        .filter_map(|(r, _)| state.rows.get(&r).cloned())
+        .filter(|(r, e)| e.table == table && !in_data.contains(r))
+        .filter(|(_, e)| classify(e, state.turn, &state.policy).0.is_active())
+        .filter_map(|(r, _)| state.rows.get(r).cloned())
         .collect();
     (!rows.is_empty()).then(|| StepData {
         step_index: data.len(),
