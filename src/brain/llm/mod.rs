@@ -168,21 +168,15 @@ impl Brain for LlmBrain {
         &'a self,
         req: &'a UnderstandRequest<'a>,
     ) -> BrainFuture<'a, UnderstandOutput> {
-        Box::pin(self.decide(Ask {
-            node: LlmNode::Understand,
-            schema: &self.schemas.understand,
-            system: &req.prompt.system,
-            user: req.prompt.user_text(),
-        }))
+        Box::pin(self.decide(Ask::prompt(
+            LlmNode::Understand,
+            &self.schemas.understand,
+            req.prompt,
+        )))
     }
 
     fn think<'a>(&'a self, req: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput> {
-        Box::pin(self.decide(Ask {
-            node: LlmNode::Think,
-            schema: &self.schemas.think,
-            system: &req.prompt.system,
-            user: req.prompt.user_text(),
-        }))
+        Box::pin(self.decide(Ask::prompt(LlmNode::Think, &self.schemas.think, req.prompt)))
     }
 
     fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction> {
@@ -214,12 +208,11 @@ impl Brain for LlmBrain {
     fn compress<'a>(&'a self, req: &'a CompressRequest<'a>) -> BrainFuture<'a, Option<String>> {
         Box::pin(async move {
             let out: Decided<CompressOutput> = self
-                .decide(Ask {
-                    node: LlmNode::Summarize,
-                    schema: &self.schemas.compress,
-                    system: &req.prompt.system,
-                    user: req.prompt.user_text(),
-                })
+                .decide(Ask::prompt(
+                    LlmNode::Summarize,
+                    &self.schemas.compress,
+                    req.prompt,
+                ))
                 .await?;
             let summary = out.value.summary.trim().to_string();
             Ok(Decided {

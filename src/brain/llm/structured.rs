@@ -22,6 +22,7 @@ use crate::pipeline::{
     ActAction, BrainError, Decided, SUBDOMAINS, SummarizeOutput, ThinkOutput, UnderstandOutput,
     Usage,
 };
+use crate::prompt::Prompt;
 
 use super::LlmBrain;
 use super::errors::brain_error;
@@ -92,6 +93,18 @@ pub struct Ask<'a> {
     pub schema: &'a StrictSchema,
     pub system: &'a str,
     pub user: String,
+}
+
+impl<'a> Ask<'a> {
+    /// The pipeline's prompt as it stands: its system text and its sections.
+    pub fn prompt(node: LlmNode, schema: &'a StrictSchema, prompt: &'a Prompt) -> Self {
+        Self {
+            node,
+            schema,
+            system: &prompt.system,
+            user: prompt.user_text(),
+        }
+    }
 }
 
 impl LlmBrain {
