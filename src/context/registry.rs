@@ -212,6 +212,34 @@ impl SessionIdRegistry {
         all
     }
 
+    /// A mark to pass to [`Self::reorder_since`]: what registers after it is
+    /// new.
+    pub fn mark(&self) -> u64 {
+        self.next_seq
+    }
+
+    /// Puts the refs registered since `mark` in the order of `order` (refs
+    /// not listed keep their order, after the listed ones). Steps that run at
+    /// once register their rows as their answers arrive; this gives the
+    /// registry the steps' order instead, whatever the timing.
+    pub fn reorder_since(&mut self, mark: u64, order: &[String]) {
+        let mut fresh: Vec<(usize, u64, String)> = self
+            .entries
+            .iter()
+            .filter(|(_, e)| e.seq >= mark)
+            .map(|(k, e)| {
+                let rank = order.iter().position(|o| o == k).unwrap_or(usize::MAX);
+                (rank, e.seq, k.clone())
+            })
+            .collect();
+        fresh.sort();
+        for (i, (_, _, k)) in fresh.into_iter().enumerate() {
+            if let Some(e) = self.entries.get_mut(&k) {
+                e.seq = mark + i as u64;
+            }
+        }
+    }
+
     /// Refs removed from the registry, with when and why.
     pub fn dropped(&self) -> &BTreeMap<String, DroppedRef> {
         &self.dropped

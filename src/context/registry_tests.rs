@@ -126,3 +126,17 @@ fn serde_round_trip_rebuilds_the_row_index() {
     assert_eq!(back, reg);
     assert_eq!(back.ref_for_row(&uuid(1)), Some("recipe_1"));
 }
+
+#[test]
+fn reorder_since_gives_new_refs_the_steps_order() {
+    let mut reg = SessionIdRegistry::new();
+    reg.register_row(Table::Recipes, &uuid(1), "old", RefAction::Read, 1);
+    let mark = reg.mark();
+    // Two steps ran at once; the inventory answer arrived first.
+    reg.register_row(Table::Inventory, &uuid(2), "rice", RefAction::Read, 2);
+    reg.register_linked(Table::Ingredients, &uuid(3), "rice", 2);
+    reg.register_row(Table::Recipes, &uuid(4), "curry", RefAction::Read, 2);
+    reg.reorder_since(mark, &["recipe_2".to_string(), "inv_1".to_string()]);
+    let order: Vec<&str> = reg.entries().into_iter().map(|(r, _)| r).collect();
+    assert_eq!(order, ["recipe_1", "recipe_2", "inv_1", "ing_1"]);
+}

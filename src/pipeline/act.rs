@@ -74,10 +74,19 @@ pub async fn run_plan(
     for (_, group) in groups {
         let prior: Vec<PriorStep> = done.iter().map(prior_step).collect();
         let data: Vec<StepData> = done.iter().map(step_data).collect();
+        let mark = lock(env.state).registry.mark();
         let runs = group
             .iter()
             .map(|(i, s)| run_step(env, *i, s, &prior, &data));
         let mut outcomes = futures::future::try_join_all(runs).await?;
+        if outcomes.len() > 1 {
+            // The group's rows in step order, not in the order answers came.
+            let order: Vec<String> = outcomes
+                .iter()
+                .flat_map(|o| o.entities.iter().cloned())
+                .collect();
+            lock(env.state).registry.reorder_since(mark, &order);
+        }
         let stopped = outcomes.iter().any(|o| o.stop.is_some());
         done.append(&mut outcomes);
         if stopped {
