@@ -6,17 +6,7 @@ use serde_json::json;
 
 use super::*;
 
-const RECIPES: [&str; 9] = [
-    "Kerala Cod Curry",
-    "Miso Glazed Air Fryer Cod",
-    "Air Fryer Paneer Tikka",
-    "Chicken Tikka Bites",
-    "Chai French Toast",
-    "Dry Rub Wings",
-    "Cod Assam Pedas",
-    "Thai Pad See Ew",
-    "Thai Yellow Curry",
-];
+use crate::prompt::fixtures::RECIPES;
 
 fn summary(
     turn: u32,

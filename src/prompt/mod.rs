@@ -27,7 +27,7 @@ pub mod tokens;
 pub mod understand;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod seed_prompts;
 #[cfg(test)]

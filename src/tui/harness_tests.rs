@@ -88,18 +88,7 @@ fn turn_three_state() -> ContextState {
     let mut s = ContextState::new(ContextPolicy::default());
     s.begin_turn();
     s.begin_turn();
-    let names = [
-        "Kerala Cod Curry",
-        "Miso Glazed Air Fryer Cod",
-        "Air Fryer Paneer Tikka",
-        "Chicken Tikka Bites",
-        "Chai French Toast",
-        "Dry Rub Wings",
-        "Cod Assam Pedas",
-        "Thai Pad See Ew",
-        "Thai Yellow Curry",
-    ];
-    for (i, n) in names.iter().enumerate() {
+    for (i, n) in crate::prompt::fixtures::RECIPES.iter().enumerate() {
         s.registry
             .register_row(Table::Recipes, &format!("r{i}"), n, RefAction::Read, 2);
     }

@@ -4,7 +4,7 @@
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::widgets::Widget;
-use serde_json::{Value, json};
+use serde_json::json;
 use unicode_width::UnicodeWidthStr;
 
 use super::{ScreenLayout, layout, render_panels};
@@ -17,18 +17,8 @@ use crate::session::SessionFile;
 use crate::tui::model::Model;
 use crate::tui::theme::Theme;
 
-/// The seed recipes, in assets/seed/recipes.json order.
-pub const RECIPES: [&str; 9] = [
-    "Kerala Cod Curry",
-    "Miso Glazed Air Fryer Cod",
-    "Air Fryer Paneer Tikka",
-    "Chicken Tikka Bites",
-    "Chai French Toast",
-    "Dry Rub Wings",
-    "Cod Assam Pedas",
-    "Thai Pad See Ew",
-    "Thai Yellow Curry",
-];
+pub use crate::prompt::fixtures::RECIPES;
+use crate::prompt::fixtures::inventory_names;
 
 /// The buffer as lines of text, wide characters counted once (as a terminal
 /// shows them), trailing spaces trimmed.
@@ -94,19 +84,6 @@ pub fn model_with(snapshot: ContextSnapshot, diff: Option<ContextDiff>) -> Model
 /// The display column where `needle` starts in `line`.
 pub fn column_of(line: &str, needle: &str) -> Option<usize> {
     line.find(needle).map(|i| line[..i].width())
-}
-
-fn inventory_names() -> Vec<String> {
-    let items: Value =
-        serde_json::from_str(include_str!("../../../assets/seed/inventory.json")).expect("json");
-    items
-        .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|i| i["name"].as_str().map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 fn step(
