@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::snapshot::{ConversationView, NarrativeView};
 use crate::context::{
-    ContextSnapshot, CurationOutcome, DecisionLogEntry, EntitiesView, PolicyKind,
+    ConstraintOutcome, ConstraintView, ContextSnapshot, CurationOutcome, DecisionLogEntry,
+    EntitiesView, PolicyKind,
 };
 use crate::pipeline::{Decision, Usage};
 use crate::prompt::{Prompt, SectionTokens};
@@ -116,6 +117,9 @@ pub struct TurnRecord {
     pub goal: String,
     pub steps: Vec<StepRecord>,
     pub entities: EntitiesView,
+    /// The standing constraints: in force, or lifted this turn.
+    #[serde(default)]
+    pub constraints: Vec<ConstraintView>,
     pub narrative: NarrativeView,
     pub conversation: ConversationView,
     /// The policy the snapshot was computed under.
@@ -129,6 +133,10 @@ pub struct TurnRecord {
     /// What this turn's curation did (applied, unknown refs, skipped).
     #[serde(default)]
     pub curation: CurationOutcome,
+    /// What this turn did to the standing constraints (added, lifted,
+    /// rejected).
+    #[serde(default, skip_serializing_if = "ConstraintOutcome::is_empty")]
+    pub constraint_changes: ConstraintOutcome,
     pub prompts: PromptsRecord,
     /// Per node, plus "total".
     pub timings_ms: BTreeMap<String, f64>,
@@ -152,6 +160,7 @@ impl TurnRecord {
             policy: self.policy,
             window: self.window,
             entities: self.entities.clone(),
+            constraints: self.constraints.clone(),
             narrative: self.narrative.clone(),
             conversation: self.conversation.clone(),
             decisions: self.decisions.clone(),
@@ -163,6 +172,7 @@ impl TurnRecord {
         self.policy = snap.policy;
         self.window = snap.window;
         self.entities = snap.entities;
+        self.constraints = snap.constraints;
         self.narrative = snap.narrative;
         self.conversation = snap.conversation;
         self.decisions = snap.decisions;

@@ -1,8 +1,11 @@
 //! The active set at turn T: which state each entity is in, and why.
 //!
 //! Every live ref is in exactly one state. Windowed policy (DESIGN.md):
-//! *excluded* — demoted at T; *background* — demoted earlier and not
-//! referenced since, or simply old; *pending* — generated and unsaved;
+//! *excluded* — demoted at T (or ruled out at T by a standing constraint:
+//! see `ContextState::state_of`, which checks constraints before
+//! [`classify`]); *background* — demoted earlier and not referenced since,
+//! ruled out earlier, or simply old (aged out of the window: not a
+//! demotion); *pending* — generated and unsaved;
 //! *recent* — referenced at turn >= T - window; *retained* — older, with an
 //! active reason (Understand's, or a user's pin). *Dropped* refs are no
 //! longer in the registry. The tiered policy maps hot → recent, warm →
@@ -63,9 +66,16 @@ pub enum Cause {
     Warm { last_ref_turn: u32, warm_turns: u32 },
     /// Generated and not saved.
     Unsaved { generated_turn: u32 },
-    /// Demoted by Understand.
+    /// Not kept by Understand (demoted), with its reason.
     Demoted { reason: String, turn: u32 },
-    /// Outside the window, with no reason to stay.
+    /// Ruled out by a standing constraint, in the user's words.
+    RuledOut {
+        constraint: String,
+        clause: String,
+        /// The turn the constraint began to cover this entity.
+        since_turn: u32,
+    },
+    /// Left the recent window (not recent any more), with no reason to stay.
     Aged { last_ref_turn: u32, window: u32 },
     /// Registered as a foreign-key target and never referenced directly.
     LinkedOnly,
@@ -159,10 +169,23 @@ fn aged(entry: &RefEntry, window: u32) -> Cause {
 }
 
 impl Cause {
+    /// True when two causes come from the same decision: the same
+    /// demotion, the same constraint, the same retention.
+    pub fn same_origin(&self, other: &Cause) -> bool {
+        match (self, other) {
+            (Cause::RuledOut { constraint: a, .. }, Cause::RuledOut { constraint: b, .. }) => {
+                a == b
+            }
+            (Cause::Demoted { turn: a, .. }, Cause::Demoted { turn: b, .. }) => a == b,
+            _ => self == other,
+        }
+    }
+
     /// The short reason shown beside an entity (retained, excluded rows).
     pub fn short_reason(&self) -> Option<String> {
         match self {
             Cause::Retained { reason, .. } | Cause::Demoted { reason, .. } => Some(reason.clone()),
+            Cause::RuledOut { clause, .. } => Some(format!("“{clause}”")),
             Cause::Warm { last_ref_turn, .. } => {
                 Some(format!("warm: last touched at turn {last_ref_turn}"))
             }

@@ -15,8 +15,13 @@ pub enum ChangeKind {
     New,
     /// A pending artifact saved: same ref, now a row.
     Promoted,
-    /// Left the active set (to excluded or background).
+    /// Ruled out by a standing constraint (the user's words).
+    Excluded,
+    /// Not kept by Understand (demoted, with its reason).
     Demoted,
+    /// Left the recent window with nothing to keep it: not recent any more.
+    /// Not a demotion.
+    AgedOut,
     /// Came (back) into the active set.
     Activated,
     /// Moved between two active states (recent → retained…).
@@ -74,7 +79,9 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
                 Some((ChangeKind::Promoted, Some(from)))
             }
             Some((from, _)) if from == to => None,
-            Some((from, _)) => Some((classify_move(from, to), Some(from))),
+            // An exclusion settling into the background is not news.
+            Some((from, old)) if !from.is_active() && !to.is_active() && old.cause.same_origin(&view.cause) => None,
+            Some((from, _)) => Some((classify_move(from, to, &view.cause), Some(from))),
         };
         if let Some((kind, from)) = change {
             entities.push(EntityChange {
@@ -122,9 +129,11 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
     }
 }
 
-fn classify_move(from: EntityState, to: EntityState) -> ChangeKind {
+fn classify_move(from: EntityState, to: EntityState, cause: &Cause) -> ChangeKind {
     match (from.is_active(), to.is_active()) {
-        (true, false) => ChangeKind::Demoted,
+        (_, false) if matches!(cause, Cause::RuledOut { .. }) => ChangeKind::Excluded,
+        (_, false) if matches!(cause, Cause::Demoted { .. }) => ChangeKind::Demoted,
+        (true, false) => ChangeKind::AgedOut,
         (false, true) => ChangeKind::Activated,
         _ => ChangeKind::Moved,
     }
@@ -147,12 +156,21 @@ fn reason_for(kind: ChangeKind, view: &EntityView, turn: u32) -> String {
         Cause::Retained { reason, .. } => format!("retained: {reason}"),
         Cause::Warm { last_ref_turn, .. } => format!("warm: last touched at turn {last_ref_turn}"),
         Cause::Unsaved { .. } => "generated, not saved yet".to_string(),
-        Cause::Demoted { reason, turn } => format!("demoted at turn {turn}: {reason}"),
+        Cause::Demoted { reason, turn } => {
+            format!("not kept by Understand at turn {turn}: {reason}")
+        }
+        Cause::RuledOut {
+            clause,
+            constraint,
+            since_turn,
+        } => format!("ruled out by {constraint} “{clause}” (turn {since_turn})"),
         Cause::Aged {
             last_ref_turn,
             window,
         } => {
-            format!("last referenced at turn {last_ref_turn}, outside the window of {window}")
+            format!(
+                "not recent any more: last used at turn {last_ref_turn}, outside the window of {window}"
+            )
         }
         Cause::LinkedOnly => "linked from another row, never referenced directly".to_string(),
         Cause::Baseline => "baseline keeps everything".to_string(),

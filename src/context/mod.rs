@@ -3,11 +3,13 @@
 //! Turn numbers and timestamps come in as arguments. Everything the pipeline,
 //! the TUI, the headless runner and the evaluator know about memory is here:
 //! the entity registry and its curation ([`registry`], [`curation`],
-//! [`active`]), the turn narrative ([`narrative`]), the conversation
+//! [`active`]), the user's standing constraints ([`constraints`], judged
+//! with a small food [`taxonomy`]), the turn narrative ([`narrative`]), the conversation
 //! ([`conversation`]), the policy that governs them ([`policy`]), and the
 //! views built on top ([`snapshot`], [`diff`], [`why`]).
 
 pub mod active;
+pub mod constraints;
 pub mod conversation;
 pub mod curation;
 pub mod diff;
@@ -18,10 +20,15 @@ pub mod policy;
 pub mod registry;
 pub mod snapshot;
 pub mod state;
+pub mod taxonomy;
 pub mod timeline;
 pub mod why;
 
 pub use active::{Cause, EntityState, classify};
+pub use constraints::{
+    Constraint, ConstraintChanges, ConstraintException, ConstraintMatch, ConstraintOutcome, ConstraintStatus,
+    Constraints, LiftConstraint, MatchKind, NewConstraint, RecipeFacts, Rule,
+};
 pub use conversation::{ConversationLayer, ConversationTurn};
 pub use curation::{
     CurationOutcome, DecisionAction, DecisionLog, DecisionLogEntry, EntityCuration, RefDecision,
@@ -35,7 +42,7 @@ pub use narrative::{
 };
 pub use policy::{ContextPolicy, PolicyKind, TieredPolicy};
 pub use registry::{PINNED_REASON, RefEntry, SessionIdRegistry};
-pub use snapshot::{ContextSnapshot, EntitiesView, EntityView};
+pub use snapshot::{ConstraintView, ContextSnapshot, EntitiesView, EntityView};
 pub use state::{AnnotatedTurn, ContextState, EntityNote, snapshot_at};
 pub use why::{explain, why};
 

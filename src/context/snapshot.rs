@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::active::{Cause, EntityState};
+use super::constraints::{ConstraintMatch, ConstraintStatus, Rule};
 use super::conversation::ConversationTurn;
 use super::curation::DecisionLogEntry;
 use super::narrative::TurnExecutionSummary;
@@ -196,10 +197,36 @@ pub struct ConversationView {
     pub earlier: String,
 }
 
+/// A standing constraint as the panels and the turn record show it:
+/// `{id, clause, since_turn, matches, covers, status}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConstraintView {
+    pub id: String,
+    /// The user's words, verbatim.
+    pub clause: String,
+    pub since_turn: u32,
+    pub rule: Rule,
+    pub matches: ConstraintMatch,
+    /// A short name: "no cod", "vegetarian", "only thai".
+    pub label: String,
+    /// The refs it covers now, in registration order.
+    pub covers: Vec<String>,
+    /// Refs the user brought back in spite of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub except: Vec<String>,
+    pub status: ConstraintStatus,
+    /// What lifted it, when lifted at this turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifted_by: Option<String>,
+}
+
 /// Everything the panels show at a turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextSnapshot {
     pub turn: u32,
+    /// The standing constraints: in force, or lifted at this turn.
+    #[serde(default)]
+    pub constraints: Vec<ConstraintView>,
     pub policy: PolicyKind,
     pub window: u32,
     pub entities: EntitiesView,

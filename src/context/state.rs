@@ -8,15 +8,18 @@ use std::collections::{BTreeMap, VecDeque};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::active::{EntityState, classify};
+use super::active::{Cause, EntityState, classify};
+use super::constraints::{ConstraintChanges, ConstraintOutcome, Constraints, RecipeFacts};
 use super::conversation::{ConversationLayer, ConversationTurn};
 use super::curation::{self, CurationOutcome, DecisionLog, EntityCuration};
 use super::fold::{Compressor, FoldKind, FoldRequest};
 use super::narrative::{NarrativeLayer, TurnExecutionSummary};
 use super::policy::ContextPolicy;
-use super::registry::SessionIdRegistry;
+use super::entity::Table;
+use super::registry::{RefEntry, SessionIdRegistry};
 use super::snapshot::{
-    ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView, NarrativeView,
+    ConstraintView, ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView,
+    NarrativeView,
 };
 
 /// The context of one session.
@@ -29,6 +32,10 @@ pub struct ContextState {
     pub narrative: NarrativeLayer,
     pub conversation: ConversationLayer,
     pub decision_log: DecisionLog,
+    /// What the user ruled out or asked for, until they lift it; outside
+    /// every window and fold.
+    #[serde(default)]
+    pub constraints: Constraints,
     /// The last `understand_window` turns, annotated with their entities,
     /// for Understand (which looks further back than Think).
     #[serde(default)]
@@ -73,8 +80,12 @@ impl ContextState {
         self.turn
     }
 
-    /// Applies Understand's curation at the current turn.
+    /// Applies Understand's curation at the current turn. A fresh start
+    /// (`clear_all`) lifts every standing constraint too.
     pub fn apply_curation(&mut self, c: &EntityCuration) -> CurationOutcome {
+        if c.clear_all {
+            self.constraints.lift_all(self.turn, "start over");
+        }
         curation::apply_curation(
             &mut self.registry,
             &mut self.decision_log,
@@ -82,6 +93,77 @@ impl ContextState {
             self.turn,
             self.policy.decision_log_cap,
         )
+    }
+
+    /// Applies a brain's constraint changes at the current turn. What a
+    /// lift or an exception releases comes back into working memory (it is
+    /// referenced now): the user wants it again.
+    pub fn apply_constraints(&mut self, changes: &ConstraintChanges) -> ConstraintOutcome {
+        let outcome = self.constraints.apply(changes, &self.registry, self.turn);
+        for r in &outcome.released {
+            self.registry.touch(r, self.turn);
+        }
+        outcome
+    }
+
+    /// Recomputes what the standing constraints cover, judging each recipe
+    /// by its loaded content, else by `more` (facts fetched elsewhere).
+    pub fn refresh_constraints(&mut self, more: &dyn Fn(&str) -> Option<RecipeFacts>) {
+        if self.constraints.active().next().is_none() {
+            return;
+        }
+        let (registry, rows) = (&self.registry, &self.rows);
+        let facts = |r: &str| {
+            let label = registry.get(r).map(|e| e.label.as_str()).unwrap_or(r);
+            registry
+                .artifact(r)
+                .or_else(|| rows.get(r))
+                .and_then(|c| RecipeFacts::from_content(label, c))
+                .or_else(|| more(r))
+        };
+        self.constraints.refresh(registry, &facts, self.turn);
+    }
+
+    /// Recipe refs no loaded content can judge, for the caller to fetch
+    /// facts of when constraints stand: every such recipe when `all` (a
+    /// constraint was just added), else those touched this turn (their
+    /// content may have changed; older ones keep their judgement).
+    pub fn recipes_without_facts(&self, all: bool) -> Vec<String> {
+        if self.constraints.active().next().is_none() {
+            return Vec::new();
+        }
+        self.registry
+            .entries()
+            .into_iter()
+            .filter(|(_, e)| e.table == Table::Recipes && e.row_id.is_some())
+            .filter(|(_, e)| all || e.last_ref_turn == self.turn || e.turn_created == self.turn)
+            .filter(|(r, _)| {
+                self.rows
+                    .get(*r)
+                    .and_then(|c| RecipeFacts::from_content(r, c))
+                    .is_none()
+            })
+            .map(|(r, _)| r.to_string())
+            .collect()
+    }
+
+    /// The state of a live entity at `turn`, and why. A standing
+    /// constraint rules out before any window or retention applies.
+    pub fn state_of(&self, r: &str, e: &RefEntry, turn: u32) -> (EntityState, Cause) {
+        if let Some((c, since)) = self.constraints.covering(r) {
+            let cause = Cause::RuledOut {
+                constraint: c.id.clone(),
+                clause: c.clause.clone(),
+                since_turn: since,
+            };
+            let state = if since == turn {
+                EntityState::Excluded
+            } else {
+                EntityState::Background
+            };
+            return (state, cause);
+        }
+        classify(e, turn, &self.policy)
     }
 
     /// The user's pin. False for an unknown ref.
@@ -206,7 +288,7 @@ impl ContextState {
         self.registry
             .entries()
             .into_iter()
-            .map(|(r, e)| (r.to_string(), classify(e, self.turn, &self.policy).0))
+            .map(|(r, e)| (r.to_string(), self.state_of(r, e, self.turn).0))
             .collect()
     }
 
@@ -225,7 +307,7 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
         .entries()
         .into_iter()
         .map(|(r, e)| {
-            let (s, cause) = classify(e, turn, &state.policy);
+            let (s, cause) = state.state_of(r, e, turn);
             let view = EntityView {
                 r#ref: r.to_string(),
                 label: e.label.clone(),
@@ -265,6 +347,7 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
     }
     ContextSnapshot {
         turn,
+        constraints: constraint_views(state, turn),
         policy: state.policy.policy,
         window: state.policy.turn_retention_window,
         entities,
@@ -288,4 +371,51 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
             .cloned()
             .collect(),
     }
+}
+
+/// The constraints in force at `turn`, and those lifted at it.
+fn constraint_views(state: &ContextState, turn: u32) -> Vec<ConstraintView> {
+    let label = |r: &str| {
+        state
+            .registry
+            .get(r)
+            .map(|e| e.label.clone())
+            .unwrap_or_else(|| r.to_string())
+    };
+    let seq = |r: &str| state.registry.get(r).map_or(u64::MAX, |e| e.seq);
+    state
+        .constraints
+        .all()
+        .iter()
+        .filter(|c| c.since_turn <= turn)
+        .filter(|c| c.lifted.as_ref().is_none_or(|l| l.turn >= turn))
+        .map(|c| {
+            let mut covers: Vec<String> = c.covers.keys().cloned().collect();
+            covers.sort_by_key(|r| seq(r));
+            ConstraintView {
+                id: c.id.clone(),
+                clause: c.clause.clone(),
+                since_turn: c.since_turn,
+                rule: c.rule,
+                matches: c.matches.clone(),
+                label: if c.label.is_empty() {
+                    c.name(&label)
+                } else {
+                    c.label.clone()
+                },
+                covers,
+                except: c.except.clone(),
+                status: if c.lifted.as_ref().is_some_and(|l| l.turn <= turn) {
+                    super::ConstraintStatus::Lifted
+                } else {
+                    super::ConstraintStatus::Active
+                },
+                lifted_by: c
+                    .lifted
+                    .as_ref()
+                    .filter(|l| l.turn <= turn)
+                    .map(|l| l.by.clone()),
+            }
+        })
+        .collect()
 }

@@ -41,11 +41,34 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
     let last = last_ref(view);
     let text = match (&view.cause, state) {
         (Cause::Demoted { reason, turn }, EntityState::Excluded) => format!(
-            "{name} is excluded at turn {t}: Understand demoted it at turn {turn} — “{reason}”. {last} Think and Act are told not to use it."
+            "{name} is excluded at turn {t}: Understand chose not to keep it (demoted at turn {turn}) — “{reason}”. {last} Think and Act are told not to use it."
         ),
         (Cause::Demoted { reason, turn }, _) => format!(
-            "{name} is in the background at turn {t}: it was demoted at turn {turn} — “{reason}” — and has not been referenced since. {last}"
+            "{name} is in the background at turn {t}: Understand chose not to keep it (demoted at turn {turn}) — “{reason}” — and it has not been referenced since. {last}"
         ),
+        (
+            Cause::RuledOut {
+                constraint,
+                clause,
+                since_turn,
+            },
+            state,
+        ) => {
+            let said = snap
+                .constraints
+                .iter()
+                .find(|c| &c.id == constraint)
+                .map(|c| format!(", said at turn {}", c.since_turn))
+                .unwrap_or_default();
+            let when = if state == EntityState::Excluded {
+                format!("excluded at turn {t}")
+            } else {
+                format!("in the background at turn {t}, still ruled out")
+            };
+            format!(
+                "{name} is {when}: the user's standing constraint {constraint} — “{clause}”{said} — has covered it since turn {since_turn}. It stays out of working memory until the user lifts the constraint or starts over. {last}"
+            )
+        }
         (
             Cause::InWindow {
                 last_ref_turn,
@@ -94,7 +117,7 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
             },
             _,
         ) => format!(
-            "{name} is in the background at turn {t}: last referenced at turn {last_ref_turn}, outside the window of {window}, and nothing retained it. It is still in the registry and can be addressed."
+            "{name} is in the background at turn {t}: it is not recent any more — last referenced at turn {last_ref_turn}, outside the window of {window} — and nothing retained it. This is not a demotion: it is still in the registry and can be addressed."
         ),
         (Cause::LinkedOnly, _) => format!(
             "{name} is in the background at turn {t}: it was registered as a link from another row and never referenced directly."

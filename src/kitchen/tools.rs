@@ -122,6 +122,17 @@ impl Kitchen {
         self.full_rows(table, ids_filter(table, ids))
     }
 
+    /// The content of recipes by row id (every column and the ingredient
+    /// lines), for judging them against standing constraints. Read-only;
+    /// registers nothing.
+    pub fn recipe_contents(&self, ids: &[String]) -> crate::kitchen::Result<Vec<Value>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.rows_by_id(Table::Recipes, ids)?;
+        Ok(rows.into_iter().map(Value::Object).collect())
+    }
+
     /// The ids of every row matching a WHERE clause.
     pub(crate) fn matching_ids(
         &self,

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use crate::context::{ContextState, Table, classify};
+use crate::context::{ContextState, Table};
 use crate::kitchen::{Kitchen, ToolCall, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
@@ -219,9 +219,16 @@ async fn run_step(
             break;
         }
     }
+    let snapshot = {
+        let mut state = lock(env.state);
+        // What the step loaded is judged against the standing constraints
+        // (by its content; the pipeline looks up the rest after Act).
+        state.refresh_constraints(&|_| None);
+        state.snapshot()
+    };
     env.events.send(|id| PipelineEvent::ContextUpdated {
         id,
-        snapshot: Box::new(lock(env.state).snapshot()),
+        snapshot: Box::new(snapshot),
     });
     Ok(run.into_outcome())
 }
@@ -241,7 +248,7 @@ fn loaded_earlier(state: &ContextState, subdomain: &str, data: &[StepData]) -> O
         .entries()
         .into_iter()
         .filter(|(r, e)| e.table == table && !in_data.contains(r))
-        .filter(|(_, e)| classify(e, state.turn, &state.policy).0.is_active())
+        .filter(|(r, e)| state.state_of(r, e, state.turn).0.is_active())
         .filter_map(|(r, _)| state.rows.get(r).cloned())
         .collect();
     (!rows.is_empty()).then(|| StepData {

@@ -220,6 +220,13 @@ impl<'a> Run<'a> {
         let understand = self.understand(&mut state, turn).await?;
         let think = self.think(&state, &understand, &session).await?;
         let steps = self.act(&mut state, &understand, &think, turn).await?;
+        // What the steps loaded is judged against the standing constraints
+        // before Reply, Summarize and the snapshot see it.
+        super::standing::refresh(&mut state, self.kitchen, false)?;
+        self.sink.send(|id| PipelineEvent::ContextUpdated {
+            id,
+            snapshot: Box::new(state.snapshot()),
+        });
         let acted = Acted::new(&state, &understand, &think, &steps, turn);
         let reply = self.reply(&acted).await?;
         self.summarize(&mut state, &acted, &reply).await?;
@@ -278,6 +285,7 @@ impl<'a> Run<'a> {
             }
         }
         self.record.curation = curation;
+        self.record.constraint_changes = super::standing::apply(state, &out.constraints, self.kitchen)?;
         self.record.prompts.understand = Some(PromptRecord::new(prompt, Some(response)));
         self.finish_node(Node::Understand, started, usage);
         self.sink.send(|id| PipelineEvent::ContextUpdated {

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::EntityCuration;
+use crate::context::{ConstraintChanges, EntityCuration};
 
 /// How a mention in the user's message was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -43,6 +43,9 @@ pub struct UnderstandOutput {
     pub entity_mentions: Vec<EntityMention>,
     /// What stays in working memory, what leaves, and why.
     pub entity_curation: EntityCuration,
+    /// Standing constraints the user stated, lifted or made an exception to
+    /// in this message.
+    pub constraints: ConstraintChanges,
     /// True when Alfred must ask before doing anything.
     pub needs_clarification: bool,
     pub clarification_questions: Vec<String>,

@@ -1,5 +1,6 @@
 //! The Act prompt for one step (seeds/001 "For Act"): `step_context`,
-//! `entity_context`, `prior_turn_context`, `data_to_analyze`, `schema`.
+//! `entity_context`, `standing_constraints`, `prior_turn_context`,
+//! `data_to_analyze`, `schema`.
 //!
 //! Act sees the same historical window as Think (recent versus long-term, no
 //! reasons), the plan's prior steps, the data earlier steps produced this turn
@@ -71,9 +72,10 @@ pub struct ActInput<'a> {
 }
 
 /// Section names of the Act prompt, in order.
-pub const ACT_SECTIONS: [&str; 5] = [
+pub const ACT_SECTIONS: [&str; 6] = [
     "step_context",
     "entity_context",
+    "standing_constraints",
     "prior_turn_context",
     "data_to_analyze",
     "schema",
@@ -90,6 +92,7 @@ pub fn build_act(input: &ActInput<'_>) -> Prompt {
     let bodies = [
         render_step_context(input),
         render_working_memory(&s.entities, s.window),
+        super::constraints::render_standing(s, super::constraints::Reader::Planner),
         render_prior_turn(s, input.user_message),
         render_step_data(
             input.data,

@@ -13,6 +13,7 @@
 
 pub mod act;
 pub mod compress;
+pub mod constraints;
 pub mod data;
 pub mod entities;
 pub mod entity_table;

@@ -1,5 +1,6 @@
 //! The Reply prompt (seeds/001 "For Reply"): `conversation_flow`,
-//! `execution_results`, `entity_context`, `reply_guidance`.
+//! `execution_results`, `entity_context`, `standing_constraints`,
+//! `reply_guidance`.
 //!
 //! Reply must sound mid-conversation: it sees the last exchange, the phase and
 //! what changed, and is told to acknowledge, name the change, present and
@@ -46,10 +47,11 @@ pub struct ReplyInput<'a> {
 }
 
 /// Section names of the Reply prompt, in order.
-pub const REPLY_SECTIONS: [&str; 4] = [
+pub const REPLY_SECTIONS: [&str; 5] = [
     "conversation_flow",
     "execution_results",
     "entity_context",
+    "standing_constraints",
     "reply_guidance",
 ];
 
@@ -62,6 +64,7 @@ pub fn build_reply(input: &ReplyInput<'_>) -> Prompt {
         render_flow(input),
         render_results(input),
         render_present(input.snapshot, input.steps),
+        super::constraints::render_standing(input.snapshot, super::constraints::Reader::Planner),
         render_guidance(&input.path, is_mid_conversation(input)),
     ];
     Prompt::with_sections(PromptNode::Reply, input.system, REPLY_SECTIONS, bodies)

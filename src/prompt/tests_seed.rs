@@ -167,7 +167,7 @@ fn only_understand_sees_the_reasons_and_the_decision_log() {
 fn understand_prompt_annotates_turns_and_flags_what_is_at_risk() {
     let ex = seed_example();
     let p = understand(&ex, &ex.before_curation);
-    assert_eq!(p.section_names(), UNDERSTAND_SECTIONS[..4]);
+    assert_eq!(p.section_names(), UNDERSTAND_SECTIONS[..5]);
     let recent = text(&p, "recent_conversation");
     assert!(
         recent.starts_with("### Turn 1 (3 turns ago)\nUser: \"can you help me plan some meals?\"")

@@ -1,5 +1,5 @@
 //! The Think prompt (seeds/001 "For Think"): `session_context`,
-//! `entity_context`, `turn_narrative`, `conversation_history`,
+//! `entity_context`, `standing_constraints`, `turn_narrative`, `conversation_history`,
 //! `current_task`, in that order.
 //!
 //! Think sees recent versus long-term memory but not Understand's reasons.
@@ -7,6 +7,7 @@
 
 use crate::context::snapshot::{ContextSnapshot, ConversationView};
 
+use super::constraints::{Reader, render_standing};
 use super::entities::render_working_memory;
 use super::narrative::render_turn_narrative;
 use super::profile::render_session_context;
@@ -28,9 +29,10 @@ pub struct ThinkInput<'a> {
 }
 
 /// Section names of the Think prompt, in order.
-pub const THINK_SECTIONS: [&str; 5] = [
+pub const THINK_SECTIONS: [&str; 6] = [
     "session_context",
     "entity_context",
+    "standing_constraints",
     "turn_narrative",
     "conversation_history",
     "current_task",
@@ -42,6 +44,7 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
     let bodies = [
         render_session_context(input.session),
         render_working_memory(&s.entities, s.window),
+        render_standing(s, Reader::Planner),
         render_turn_narrative(s),
         render_conversation(&s.conversation, input.user_message),
         render_current_task(input),

@@ -1,5 +1,6 @@
 //! The Understand prompt (seeds/003 §5 and §7): `current_message`,
-//! `recent_conversation`, `previous_decisions`, `known_entities`, and
+//! `recent_conversation`, `previous_decisions`, `standing_constraints`,
+//! `known_entities`, and
 //! `pending_clarification` when Alfred asked something last turn.
 //!
 //! Understand is the memory manager, so it alone sees everything: the turns of
@@ -28,10 +29,11 @@ pub struct UnderstandInput<'a> {
 }
 
 /// Section names of the Understand prompt, in order (the last is optional).
-pub const UNDERSTAND_SECTIONS: [&str; 5] = [
+pub const UNDERSTAND_SECTIONS: [&str; 6] = [
     "current_message",
     "recent_conversation",
     "previous_decisions",
+    "standing_constraints",
     "known_entities",
     "pending_clarification",
 ];
@@ -46,6 +48,10 @@ pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
         ),
         Section::new("recent_conversation", &render_recent(input)),
         Section::new("previous_decisions", &render_decision_log(&s.decisions)),
+        Section::new(
+            "standing_constraints",
+            &super::constraints::render_standing(s, super::constraints::Reader::Understand),
+        ),
         Section::new("known_entities", &render_known_entities(s)),
     ];
     if let Some(q) = input

@@ -16,7 +16,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use crate::context::snapshot::{
     BackgroundDelta, ConversationView, DroppedView, EntityView, NarrativeView,
 };
-use crate::context::{CurationOutcome, DecisionLogEntry, PolicyKind};
+use crate::context::{
+    ConstraintOutcome, ConstraintView, CurationOutcome, DecisionLogEntry, PolicyKind,
+};
 use crate::pipeline::{Decision, Usage};
 use crate::record::{PromptsRecord, StepRecord, TurnRecord, TurnStatus};
 
@@ -66,12 +68,15 @@ struct StoredRecord<'a> {
     goal: &'a str,
     steps: &'a [StepRecord],
     entities: StoredEntities<'a>,
+    constraints: &'a [ConstraintView],
     narrative: &'a NarrativeView,
     conversation: &'a ConversationView,
     policy: PolicyKind,
     window: u32,
     decisions: &'a [DecisionLogEntry],
     curation: &'a CurationOutcome,
+    #[serde(skip_serializing_if = "ConstraintOutcome::is_empty")]
+    constraint_changes: &'a ConstraintOutcome,
     prompts: &'a PromptsRecord,
     timings_ms: &'a BTreeMap<String, f64>,
     usage: Usage,
@@ -109,12 +114,14 @@ impl<'a> StoredRecord<'a> {
             goal,
             steps,
             entities,
+            constraints,
             narrative,
             conversation,
             policy,
             window,
             decisions,
             curation,
+            constraint_changes,
             prompts,
             timings_ms,
             usage,
@@ -154,12 +161,14 @@ impl<'a> StoredRecord<'a> {
                     background,
                 )),
             },
+            constraints,
             narrative,
             conversation,
             policy: *policy,
             window: *window,
             decisions,
             curation,
+            constraint_changes,
             prompts,
             timings_ms,
             usage: *usage,

@@ -117,7 +117,8 @@ impl Theme {
         match kind {
             ChangeKind::New | ChangeKind::Activated => self.new,
             ChangeKind::Promoted => self.promoted,
-            ChangeKind::Demoted | ChangeKind::Dropped => self.demoted,
+            ChangeKind::Excluded | ChangeKind::Demoted | ChangeKind::Dropped => self.demoted,
+            ChangeKind::AgedOut => self.dim,
             ChangeKind::Moved => self.accent,
         }
     }

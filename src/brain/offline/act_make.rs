@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::context::{RefAction, Table};
+use crate::context::{RecipeFacts, RefAction, Table};
 use crate::pipeline::ActAction;
 
 use super::act::{ActCtx, complete};
@@ -75,6 +75,20 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
     for d in &c.req.understand.entity_curation.demote {
         excluded.insert(c.world.label(&d.r#ref), json!(d.reason));
     }
+    // Recipes this turn loaded that a standing constraint rules out.
+    let constraints = &c.world.state.constraints;
+    for row in c.data_rows() {
+        let Some(r) = row.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        let ruled = constraints.covering(r).map(|(k, _)| k).or_else(|| {
+            RecipeFacts::from_content(&c.world.label(r), row)
+                .and_then(|f| constraints.ruling_out(&f))
+        });
+        if let Some(k) = ruled.filter(|_| r.starts_with("recipe_")) {
+            excluded.insert(r.to_string(), json!(format!("“{}”", k.clause)));
+        }
+    }
     let exclusions = match &c.intent {
         Intent::Exclude(ex) => ex.clone(),
         _ => Vec::new(),
@@ -82,6 +96,9 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
     let mut entries = Vec::new();
     for (r, row) in &rows_of(c, Table::Recipes, true) {
         let label = c.world.label(r);
+        if excluded.contains_key(r.as_str()) {
+            continue;
+        }
         if let Some(why) = exclusions.iter().find_map(|e| ruled_out_by(row, &label, e)) {
             excluded.insert(r.clone(), json!(why));
         } else if with.is_none_or(|x| uses(row, x)) {

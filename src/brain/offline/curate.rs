@@ -1,38 +1,16 @@
-//! Understand's memory management beyond this message: exclusions said in
-//! earlier turns that still apply to the recipes those turns loaded, and
-//! retention of goal entities (the weekly plan, the recipes chosen for it,
+//! Understand's memory management beyond this message: retention of goal
+//! entities (the weekly plan, the recipes chosen for it,
 //! the options still being narrowed, a recipe being worked on) when they are
 //! about to leave the window.
 //!
 //! Decides only; the pipeline applies the curation.
 
-use crate::context::{RefDecision, RetentionDecision, Table, classify};
+use crate::context::{RetentionDecision, Table};
 
 use super::lexicon::{Cues, Intent, PROPOSAL_MARK, classify as classify_words};
-use super::resolve::matching_recipes;
 use super::text::Words;
 use super::understand::Draft;
 use super::world::World;
-
-/// Exclusions said in earlier turns still apply to the recipes those turns
-/// loaded, until the user refers to them again ("no cod" read at turn 2
-/// demotes the cod recipes at turn 3).
-pub(super) fn carried_exclusions(world: &World<'_>, d: &mut Draft) {
-    for t in &world.state.understand_turns {
-        let Intent::Exclude(ex) = classify_words(&Words::new(&t.user), Cues::default()) else {
-            continue;
-        };
-        let touched: Vec<&str> = t.entities.iter().map(|n| n.r#ref.as_str()).collect();
-        for e in ex {
-            for r in matching_recipes(world, &e.term) {
-                let fresh = world.get(&r).is_some_and(|x| x.e.last_ref_turn <= t.turn);
-                if fresh && touched.contains(&r.as_str()) && !d.demoted(&r) {
-                    d.demote.push(RefDecision::new(&r, &e.reason()));
-                }
-            }
-        }
-    }
-}
 
 /// The turn of the latest narrowing message of a meal-planning
 /// conversation Understand can see (`None` when the user is not planning:
@@ -107,7 +85,7 @@ pub(super) fn retention(world: &World<'_>, d: &mut Draft) {
         planning_options(world)
     };
     for e in world.active() {
-        let leaving = !classify(e.e, next, &world.state.policy).0.is_active();
+        let leaving = !world.state.state_of(e.r, e.e, next).0.is_active();
         if !leaving || e.e.is_pending() || e.e.retention.is_some() {
             continue;
         }

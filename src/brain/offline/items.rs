@@ -256,6 +256,9 @@ const TRIGGERS: &[(&str, Refusal)] = &[
     ("anything but", Refusal::SaidNo),
     ("other than", Refusal::SaidNo),
     ("lets not", Refusal::SaidNo),
+    ("nothing with", Refusal::SaidNo),
+    ("nothing", Refusal::SaidNo),
+    ("none of the", Refusal::SaidNo),
     ("skip", Refusal::SaidNo),
     ("drop", Refusal::SaidNo),
     ("without", Refusal::SaidNo),
@@ -298,6 +301,14 @@ fn term_stop(w: &str) -> bool {
                 | "thanks"
                 | "thank"
                 | "worries"
+                | "lol"
+                | "lmao"
+                | "haha"
+                | "hahaha"
+                | "tbh"
+                | "pls"
+                | "plz"
+                | "thx"
                 | "problem"
                 | "way"
                 | "really"

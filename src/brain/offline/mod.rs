@@ -26,6 +26,7 @@
 mod act;
 mod act_make;
 mod act_write;
+mod constraints;
 mod curate;
 mod edit_apply;
 mod edits;

@@ -245,7 +245,7 @@ fn talk(c: &ReplyCtx<'_>) -> String {
              - create a recipe and tweak it (\"add a squeeze of lime\"), then save it\n\
              - remember things (\"what did I just add?\", \"what isn't saved yet?\", \"forget that\", \"start fresh\")"
             .to_string(),
-        Intent::ClearAll => "Fresh start — I've cleared everything from working memory. What would you like to cook?".to_string(),
+        Intent::ClearAll => clear_all_reply(c),
         Intent::Forget => {
             let dropped: Vec<String> = u.entity_curation.drop.iter().map(|d| c.label(&d.r#ref)).collect();
             if dropped.is_empty() {
@@ -294,4 +294,28 @@ fn talk(c: &ReplyCtx<'_>) -> String {
 /// The value of a data item's `kind` field.
 pub fn kind(v: &Value) -> Option<&str> {
     v.get("kind").and_then(Value::as_str)
+}
+
+/// "Fresh start — …", naming the standing constraints it lifted.
+fn clear_all_reply(c: &ReplyCtx<'_>) -> String {
+    let lifted: Vec<String> = c
+        .req
+        .input
+        .snapshot
+        .constraints
+        .iter()
+        .filter(|k| k.status == crate::context::ConstraintStatus::Lifted)
+        .map(|k| k.label.clone())
+        .collect();
+    let rules = if lifted.is_empty() {
+        String::new()
+    } else {
+        format!(
+            ", and what you'd ruled out ({}) no longer applies",
+            lifted.join(", ")
+        )
+    };
+    format!(
+        "Fresh start — I've cleared everything from working memory{rules}. What would you like to cook?"
+    )
 }

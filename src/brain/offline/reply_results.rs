@@ -7,6 +7,8 @@
 
 use serde_json::Value;
 
+use crate::context::taxonomy;
+use crate::context::{ConstraintMatch, ConstraintStatus, Rule};
 use crate::pipeline::StepType;
 
 use super::edits::EditOp;
@@ -206,49 +208,117 @@ fn options_reply(c: &ReplyCtx<'_>, o: &Value) -> String {
     out
 }
 
-/// The recipes Understand demoted this turn, grouped by the user's words
-/// for them ("cod" → three recipes, "french toast" → one).
-fn demoted_by_term(c: &ReplyCtx<'_>) -> Vec<(String, Vec<String>)> {
-    let u = c.req.understand;
-    let mut by_term: Vec<(String, Vec<String>)> = Vec::new();
-    for m in &u.entity_mentions {
-        let Some(r) = m.resolved_ref.as_deref() else {
-            continue;
-        };
-        if !u.entity_curation.demote.iter().any(|d| d.r#ref == r) {
-            continue;
-        }
-        let label = c.label(r);
-        match by_term.iter_mut().find(|(t, _)| *t == m.text) {
-            Some((_, labels)) if !labels.contains(&label) => labels.push(label),
-            Some(_) => {}
-            None => by_term.push((m.text.clone(), vec![label])),
-        }
-    }
-    by_term
+/// What this turn's new standing constraints rule out: for each, how to
+/// say it ("no cod", "vegetarian") and the labels it covers.
+fn ruled_out_now(c: &ReplyCtx<'_>) -> Vec<(String, Vec<String>)> {
+    let s = c.req.input.snapshot;
+    s.constraints
+        .iter()
+        .filter(|k| k.since_turn == c.turn && k.status == ConstraintStatus::Active)
+        .map(|k| {
+            // Only what this turn ruled out: covers already out stay unsaid.
+            let labels: Vec<String> = k
+                .covers
+                .iter()
+                .filter(|r| s.state_of(r) == Some(crate::context::EntityState::Excluded))
+                .map(|r| c.label(r))
+                .collect();
+            // "no wings" covering one recipe named for them reads "no Dry
+            // Rub Wings", as the user would say it.
+            let one_named = match (&k.matches, labels.as_slice()) {
+                (ConstraintMatch::Ingredient { name }, [l]) => {
+                    taxonomy::contains_phrase(&taxonomy::words(l), name)
+                }
+                _ => false,
+            };
+            let said = match &k.matches {
+                ConstraintMatch::Entity { .. } if !labels.is_empty() => {
+                    format!("no {}", join_list(&labels, "or"))
+                }
+                _ if one_named && k.rule == Rule::Exclude => format!("no {}", labels[0]),
+                _ => k.label.clone(),
+            };
+            (said, labels)
+        })
+        .collect()
 }
 
 /// "Got it — no Chai French Toast or Dry Rub Wings this week. That leaves
-/// us with 4 solid options:" (demoted this turn by Understand).
-fn demoted_lead(c: &ReplyCtx<'_>, by_term: &[(String, Vec<String>)], n: usize) -> String {
-    let labels: Vec<String> = by_term.iter().flat_map(|(_, l)| l.clone()).collect();
-    let said: Vec<String> = by_term.iter().map(|(t, _)| t.clone()).collect();
-    let no = if by_term.iter().all(|(_, l)| l.len() == 1) {
-        format!(
-            "{} — no {}{}.",
-            ack(c, 1),
-            join_list(&labels, "or"),
-            week(c)
-        )
-    } else {
-        let (said, labels) = (join_list(&said, "or"), join_list(&labels, "and"));
-        format!(
-            "{} — no {said}{}. That rules out {labels}.",
-            ack(c, 1),
-            week(c)
-        )
+/// us with 4 solid options:", "Got it — no cod this week. That rules out
+/// Kerala Cod Curry, … Here are the 6 options left:".
+fn ruled_out_lead(c: &ReplyCtx<'_>, by_rule: &[(String, Vec<String>)], n: usize) -> String {
+    let labels: Vec<String> = by_rule.iter().flat_map(|(_, l)| l.clone()).collect();
+    let named_each = by_rule
+        .iter()
+        .all(|(s, l)| l.len() == 1 && s.contains(l[0].as_str()));
+    let said: Vec<String> = by_rule.iter().map(|(s, _)| s.clone()).collect();
+    let said = join_said(&said);
+    let mut out = format!("{} — {said}{}.", ack(c, 1), week(c));
+    if !named_each {
+        if labels.is_empty() {
+            out.push_str(" None of the options in front of us were affected.");
+        } else {
+            out.push_str(&format!(" That rules out {}.", join_list(&labels, "and")));
+        }
+    }
+    let left = match n {
+        0 => "Nothing's left after that.".to_string(),
+        1 => "Here's the one option left:".to_string(),
+        _ if named_each => format!("That leaves us with {}:", plural(n, "solid option")),
+        _ => format!("Here are the {n} options left:"),
     };
-    format!("{no}\n\nThat leaves us with {}:", plural(n, "solid option"))
+    format!("{out}\n\n{left}")
+}
+
+/// "no cod", "no french toast" → "no cod or french toast"; other rules
+/// joined by "and".
+fn join_said(said: &[String]) -> String {
+    let (no, other): (Vec<&String>, Vec<&String>) = said.iter().partition(|s| s.starts_with("no "));
+    let mut parts = Vec::new();
+    if !no.is_empty() {
+        let rest: Vec<String> = no.iter().map(|s| s["no ".len()..].to_string()).collect();
+        parts.push(format!("no {}", join_list(&rest, "or")));
+    }
+    parts.extend(other.into_iter().cloned());
+    join_list(&parts, "and")
+}
+
+/// "Sure — cod is back on the table. That brings back …": a constraint
+/// lifted this turn and what it released.
+fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
+    let s = c.req.input.snapshot;
+    let lifted: Vec<_> = s
+        .constraints
+        .iter()
+        .filter(|k| k.status == ConstraintStatus::Lifted)
+        .collect();
+    if lifted.is_empty() {
+        return None;
+    }
+    let what: Vec<String> = lifted
+        .iter()
+        .map(|k| k.label.trim_start_matches("no ").trim_start_matches("not ").to_string())
+        .collect();
+    let mut back = Vec::new();
+    let mut still = Vec::new();
+    for r in lifted.iter().flat_map(|k| &k.covers) {
+        match s.entities.find(r) {
+            Some((state, _)) if state.is_active() => back.push(c.label(r)),
+            Some(_) => still.push(c.label(r)),
+            None => {}
+        }
+    }
+    let mut out = format!("{} — {} is back on the table.", ack(c, 3), join_list(&what, "and"));
+    if !back.is_empty() {
+        out.push_str(&format!(" That brings back {}.", join_list(&back, "and")));
+    }
+    if !still.is_empty() {
+        out.push_str(&format!(
+            " {} stays out — you ruled it out for another reason.",
+            join_list(&still, "and")
+        ));
+    }
+    Some(format!("{out}\n\nThat gives us {}:", plural(n, "option")))
 }
 
 /// "Got it — no cod this week. That rules out …" (ruled out by the
@@ -276,9 +346,12 @@ fn terms_lead(c: &ReplyCtx<'_>, o: &Value, terms: &[String], n: usize) -> String
 /// The opening of an options reply: acknowledge what was ruled out (or
 /// brought back), then introduce the list.
 fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
-    let by_term = demoted_by_term(c);
-    if !by_term.is_empty() {
-        return demoted_lead(c, &by_term, n);
+    let by_rule = ruled_out_now(c);
+    if !by_rule.is_empty() {
+        return ruled_out_lead(c, &by_rule, n);
+    }
+    if let Some(lead) = lifted_lead(c, n) {
+        return lead;
     }
     let terms = texts(o.get("terms"));
     if !terms.is_empty() {

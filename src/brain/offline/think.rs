@@ -228,9 +228,16 @@ fn options_plan(c: &Ctx<'_>, goal: &str, want_all: bool) -> ThinkOutput {
     let total = c.session.dashboard.recipes_total as usize;
     let loaded = saved_loaded(&c.world, Table::Recipes);
     let narrowing = !want_all || c.reading.words.has_any(&["left", "options", "remaining"]);
+    // Recipes back in working memory whose rows were let go (a lifted
+    // constraint brought them back) must be read again.
+    let unloaded = c
+        .world
+        .active_of(Table::Recipes)
+        .iter()
+        .any(|e| e.e.row_id.is_some() && c.world.content(e.r).is_none());
     let mut steps = Vec::new();
     let enough = if narrowing {
-        loaded > 0
+        loaded > 0 && !unloaded
     } else {
         loaded > 0 && loaded >= total
     };

@@ -7,17 +7,18 @@
 //!
 //! Must only name refs that exist; never reads the store.
 
-use crate::context::{EntityCuration, RefDecision, RetentionDecision};
+use crate::context::{ConstraintChanges, EntityCuration, RefDecision, RetentionDecision};
 use crate::pipeline::{EntityMention, Resolution, UnderstandOutput, UnderstandRequest};
 
-use super::curate::{carried_exclusions, retention};
+use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
+use super::curate::retention;
 use super::lexicon::Intent;
 use super::reading::{Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label};
 use super::targets::{content_words, edit_words};
 use super::text::join_list;
 use super::understand_targets::{
-    assign_targets, delete_targets, edit_target, exclude_targets, forget_targets, narrow_to_answer,
+    assign_targets, delete_targets, edit_target, forget_targets, narrow_to_answer,
     plan_targets, save_targets, show_targets,
 };
 use super::world::World;
@@ -32,6 +33,8 @@ pub struct Draft {
     pub retain: Vec<RetentionDecision>,
     pub clear_all: bool,
     pub question: Option<String>,
+    /// Standing constraints stated, lifted or excepted.
+    pub constraints: ConstraintChanges,
 }
 
 impl Draft {
@@ -109,11 +112,6 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
             Some("user asked to start fresh".into()),
         );
     }
-    if !matches!(reading.intent, Intent::Forget | Intent::Include) {
-        carried_exclusions(&world, &mut d);
-        let gone: Vec<String> = d.demote.iter().map(|x| x.r#ref.clone()).collect();
-        world.exclude(&gone);
-    }
     if let Some(answer) = &reading.answer {
         narrow_to_answer(&mut world, &reading.last_reply, answer);
     }
@@ -142,7 +140,8 @@ fn resolve_intent(
 ) {
     let words = &reading.words.words;
     match intent {
-        Intent::Exclude(ex) => exclude_targets(world, ex, d),
+        Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
+        Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
         Intent::Include => {
             let said = content_words(words);
             match by_label(world, &said, RECIPES) {
@@ -242,6 +241,7 @@ fn finish(d: Draft, expressed: &str, summary: Option<String>) -> UnderstandOutpu
             clear_all: d.clear_all,
             curation_summary: summary,
         },
+        constraints: d.constraints,
         needs_clarification: !questions.is_empty(),
         clarification_questions: questions,
         what_user_expressed: expressed.to_string(),

@@ -6,41 +6,17 @@
 //! Writes only into the [`Draft`]; never names a ref that does not exist.
 
 use crate::context::{RefDecision, Table};
-use crate::pipeline::{EntityMention, Resolution};
 
 use super::curate::planning_options;
-use super::items::Exclusion;
 use super::reading::Reading;
 use super::resolve::{
     ANY, RECIPES, Resolved, Tables, apply_pick, by_label, is_pronoun_phrase, last_list,
-    literal_refs, matching_recipes, ordinal_pick, resolve_target, type_hint, wants_all,
+    literal_refs, ordinal_pick, resolve_target, type_hint, wants_all,
 };
 use super::targets::content_words;
 use super::text::{Words, clip};
 use super::understand::Draft;
 use super::world::World;
-
-/// The recipes each exclusion rules out, demoted with the user's words.
-pub(super) fn exclude_targets(world: &World<'_>, ex: &[Exclusion], d: &mut Draft) {
-    for e in ex {
-        let refs = matching_recipes(world, &e.term);
-        if refs.is_empty() {
-            d.unknown(&e.term);
-        }
-        for r in refs {
-            if d.demoted(&r) {
-                continue;
-            }
-            d.demote.push(RefDecision::new(&r, &e.reason()));
-            d.mentions.push(EntityMention {
-                text: e.term.clone(),
-                resolution: Resolution::Inferred,
-                resolved_ref: Some(r),
-                candidates: Vec::new(),
-            });
-        }
-    }
-}
 
 /// A named thing: by label when the words name one, else by pointer
 /// (ordinal, pronoun, the focus).

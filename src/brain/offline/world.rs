@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::context::{ContextState, EntityState, RefAction, RefEntry, Table, classify};
+use crate::context::{ContextState, EntityState, RefAction, RefEntry, Table};
 
 use super::text::{is_filler, stem, stems};
 
@@ -60,7 +60,7 @@ impl<'a> World<'a> {
             .map(|(r, e)| Ent {
                 r,
                 e,
-                state: classify(e, turn, &state.policy).0,
+                state: state.state_of(r, e, turn).0,
             })
             .collect();
         Self { state, turn, ents }

@@ -29,12 +29,14 @@ pub struct ChangeRow {
 /// The order changes are listed in: what left working memory first.
 fn rank(kind: ChangeKind) -> u8 {
     match kind {
-        ChangeKind::Demoted => 0,
-        ChangeKind::Dropped => 1,
-        ChangeKind::Moved => 2,
-        ChangeKind::Activated => 3,
-        ChangeKind::Promoted => 4,
-        ChangeKind::New => 5,
+        ChangeKind::Excluded => 0,
+        ChangeKind::Demoted => 1,
+        ChangeKind::Dropped => 2,
+        ChangeKind::AgedOut => 3,
+        ChangeKind::Moved => 4,
+        ChangeKind::Activated => 5,
+        ChangeKind::Promoted => 6,
+        ChangeKind::New => 7,
     }
 }
 

@@ -30,13 +30,16 @@ pub struct Row {
     pub collapsed: bool,
 }
 
-/// The mark and word of a change kind: `+ new`, `↓ demoted`…
+/// The mark and word of a change kind: `+ new`, `✕ excluded`, `↓ not
+/// kept`, `↘ aged out`…
 pub fn mark(kind: ChangeKind) -> (&'static str, &'static str) {
     match kind {
         ChangeKind::New => ("+", "new"),
         ChangeKind::Activated => ("+", "activated"),
         ChangeKind::Promoted => ("↑", "promoted"),
-        ChangeKind::Demoted => ("↓", "demoted"),
+        ChangeKind::Excluded => ("✕", "excluded"),
+        ChangeKind::Demoted => ("↓", "not kept"),
+        ChangeKind::AgedOut => ("↘", "aged out"),
         ChangeKind::Moved => ("→", "moved"),
         ChangeKind::Dropped => ("×", "dropped"),
     }
@@ -51,8 +54,10 @@ fn order(kind: ChangeKind) -> u8 {
         ChangeKind::Activated => 1,
         ChangeKind::Promoted => 2,
         ChangeKind::Moved => 3,
-        ChangeKind::Demoted => 4,
-        ChangeKind::Dropped => 5,
+        ChangeKind::AgedOut => 4,
+        ChangeKind::Excluded => 5,
+        ChangeKind::Demoted => 6,
+        ChangeKind::Dropped => 7,
     }
 }
 

@@ -1,0 +1,231 @@
+//! Understand's standing constraints: what an exclusion rules out, as a
+//! constraint with the user's clause verbatim (an ingredient or family, a
+//! cuisine, a kind of dish, or named recipes), and which constraint "bring
+//! back the wings" or "actually cod is fine" lifts.
+//!
+//! Decides only; the pipeline applies the changes and judges every loaded
+//! recipe against them.
+
+use crate::context::taxonomy::{self, cuisine, diet, dish_kind, is_family, is_known_ingredient};
+use crate::context::{
+    ConstraintException, ConstraintMatch, LiftConstraint, MatchKind, NewConstraint, Rule, Table,
+};
+use crate::pipeline::{EntityMention, Resolution};
+
+use super::items::Exclusion;
+use super::resolve::{ANY, Resolved, by_label, matching_recipes};
+use super::text::{Words, stems};
+use super::understand::Draft;
+use super::world::{World, ingredient_names};
+
+/// Words people end a clause with that carry no meaning of it.
+const TRAILING_FILLER: &[&str] = &[
+    "lol", "lmao", "haha", "hahaha", "please", "pls", "plz", "thanks", "thx", "ty", "tbh",
+    "ok", "okay", "x", "xx", "either", "then",
+];
+/// Words that join a clause to the one before it.
+const LEADING_JOINERS: &[&str] = &["and", "but", "also", "oh", "plus", "so", "ok", "okay", "um"];
+
+/// The constraint each exclusion states, with the recipes it names now.
+pub(super) fn exclusion_constraints(
+    world: &World<'_>,
+    ex: &[Exclusion],
+    message: &str,
+    d: &mut Draft,
+) {
+    for e in ex {
+        let refs = matching_recipes(world, &e.term);
+        let Some(kind) = match_kind(world, &e.term, &refs) else {
+            d.unknown(&e.term);
+            continue;
+        };
+        for r in &refs {
+            d.mentions.push(EntityMention {
+                text: e.term.clone(),
+                resolution: Resolution::Inferred,
+                resolved_ref: Some(r.clone()),
+                candidates: Vec::new(),
+            });
+        }
+        let value = match kind {
+            MatchKind::Entity => String::new(),
+            MatchKind::Cuisine => cuisine(&e.term).unwrap_or_default().to_string(),
+            MatchKind::Tag => dish_kind(&e.term).unwrap_or_default().to_string(),
+            MatchKind::Diet => diet(&e.term).unwrap_or_default().to_string(),
+            _ => e.term.clone(),
+        };
+        let clause = clause_of(message, &e.term);
+        if d.constraints.add.iter().any(|c| c.clause == clause && c.value == value) {
+            continue;
+        }
+        d.constraints.add.push(NewConstraint {
+            clause,
+            rule: Rule::Exclude,
+            kind,
+            value,
+            refs: if kind == MatchKind::Entity { refs } else { Vec::new() },
+        });
+    }
+}
+
+/// What a ruled-out term matches: an ingredient or family, a cuisine, a kind
+/// of dish, or the recipes it names (`None` when it names nothing known).
+fn match_kind(world: &World<'_>, term: &str, refs: &[String]) -> Option<MatchKind> {
+    if is_family(term) || is_known_ingredient(term) {
+        return Some(MatchKind::Ingredient);
+    }
+    if cuisine(term).is_some() {
+        return Some(MatchKind::Cuisine);
+    }
+    if dish_kind(term).is_some() {
+        return Some(MatchKind::Tag);
+    }
+    if diet(term).is_some() {
+        return Some(MatchKind::Diet);
+    }
+    let phrase = taxonomy::words(term).join(" ");
+    let in_ingredients = world.of(Table::Recipes).any(|e| {
+        world.content(e.r).is_some_and(|c| {
+            ingredient_names(c)
+                .iter()
+                .any(|i| taxonomy::contains_phrase(&taxonomy::words(i), &phrase))
+        })
+    });
+    if in_ingredients {
+        Some(MatchKind::Ingredient)
+    } else if refs.is_empty() {
+        None
+    } else {
+        Some(MatchKind::Entity)
+    }
+}
+
+/// The user's clause that states `term`: the piece of the message (split at
+/// punctuation, and at "and"/"but" before a clause of its own) holding it,
+/// verbatim, without joining words in front or filler at the end.
+pub(super) fn clause_of(message: &str, term: &str) -> String {
+    let term_stems = stems(term);
+    let pieces: Vec<&str> = message
+        .split(['.', ',', ';', '!', '?', '\n'])
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let holds = |p: &str| {
+        let s = stems(p);
+        term_stems.iter().all(|t| s.contains(t))
+    };
+    let piece = pieces
+        .iter()
+        .copied()
+        .find(|p| holds(p))
+        .unwrap_or(message.trim());
+    tidy_clause(piece)
+}
+
+/// A clause without joining words in front or filler at the end.
+fn tidy_clause(piece: &str) -> String {
+    let mut words: Vec<&str> = piece.split_whitespace().collect();
+    let bare = |w: &str| {
+        w.trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase()
+    };
+    while words.len() > 1 && LEADING_JOINERS.contains(&bare(words[0]).as_str()) {
+        words.remove(0);
+    }
+    while words.len() > 1
+        && words
+            .last()
+            .is_some_and(|w| bare(w).is_empty() || TRAILING_FILLER.contains(&bare(w).as_str()))
+    {
+        words.pop();
+    }
+    crate::context::constraints::clean_clause(&words.join(" "))
+}
+
+/// "bring back the wings", "actually cod is fine": lifts the constraints
+/// the words name, or, when they name one recipe a broader constraint
+/// covers, brings that recipe back while the constraint stands. True when
+/// anything was lifted or brought back.
+pub(super) fn lift_constraints(world: &World<'_>, said: &[String], message: &str, d: &mut Draft) -> bool {
+    let said_stems: Vec<String> = said.iter().flat_map(|w| stems(w)).collect();
+    if said_stems.is_empty() {
+        return false;
+    }
+    let clause = tidy_clause(message);
+    let named = |c: &crate::context::Constraint| match &c.matches {
+        ConstraintMatch::Ingredient { name }
+        | ConstraintMatch::Cuisine { name }
+        | ConstraintMatch::Tag { name }
+        | ConstraintMatch::Diet { name } => {
+            let n = stems(name);
+            !n.is_empty() && n.iter().all(|w| said_stems.contains(w))
+        }
+        ConstraintMatch::Entity { refs } | ConstraintMatch::Free { refs, .. } => {
+            refs.iter().any(|r| {
+                let label = stems(&world.label(r));
+                said_stems.iter().all(|w| label.contains(w))
+            })
+        }
+    };
+    let lifted: Vec<String> = world
+        .state
+        .constraints
+        .active()
+        .filter(|c| named(c))
+        .map(|c| c.id.clone())
+        .collect();
+    for id in &lifted {
+        d.constraints.lift.push(LiftConstraint {
+            id: id.clone(),
+            clause: clause.clone(),
+        });
+    }
+    if !lifted.is_empty() {
+        return true;
+    }
+    // One recipe back while a broader constraint stands.
+    let Resolved::One(r) = by_label(world, said, ANY) else {
+        return false;
+    };
+    let Some((c, _)) = world.state.constraints.covering(&r) else {
+        return false;
+    };
+    d.constraints.except.push(ConstraintException {
+        id: c.id.clone(),
+        r#ref: r.clone(),
+    });
+    d.reference(&said.join(" "), &r);
+    true
+}
+
+/// The words of a message, for [`lift_constraints`].
+pub(super) fn lift_words(message: &str) -> Vec<String> {
+    super::targets::content_words(&Words::new(message).words)
+        .into_iter()
+        .filter(|w| !matches!(w.as_str(), "actually" | "fine" | "back" | "bring" | "ok" | "okay" | "after" | "put" | "add" | "keep" | "include"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clauses_are_the_users_words_without_joiners_or_filler() {
+        assert_eq!(clause_of("skip anything with cod please", "cod"), "skip anything with cod");
+        assert_eq!(
+            clause_of("no french toast, and I don't feel like wings lol", "wings"),
+            "I don't feel like wings"
+        );
+        assert_eq!(
+            clause_of("no french toast, and I don't feel like wings lol", "french toast"),
+            "no french toast"
+        );
+        assert_eq!(
+            clause_of("had curry all last week so no curry", "curry"),
+            "had curry all last week so no curry"
+        );
+        assert_eq!(clause_of("not the wings either.", "wings"), "not the wings");
+        assert_eq!(clause_of("Nothing with fish!!", "fish"), "Nothing with fish");
+    }
+}
