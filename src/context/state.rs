@@ -272,15 +272,17 @@ impl ContextState {
         }
     }
 
-    /// Keeps only the rows of active entities (recent, retained, pending).
+    /// Keeps only the rows of active entities (recent, retained, pending)
+    /// and of those a standing constraint rules out, which come back without
+    /// a re-read when the user lifts it.
     pub fn prune_rows(&mut self) {
-        let active: std::collections::BTreeSet<String> = self
+        let keep: std::collections::BTreeSet<String> = self
             .entity_states()
             .into_iter()
-            .filter(|(_, s)| s.is_active())
+            .filter(|(r, s)| s.is_active() || self.constraints.covering(r).is_some())
             .map(|(r, _)| r)
             .collect();
-        self.rows.retain(|r, _| active.contains(r));
+        self.rows.retain(|r, _| keep.contains(r));
     }
 
     /// The state of every live entity at the current turn.

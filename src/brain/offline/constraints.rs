@@ -3,12 +3,16 @@
 //! cuisine, a kind of dish, or named recipes), and which constraint "bring
 //! back the wings" or "actually cod is fine" lifts.
 //!
+//! A draft the user sets aside ("not feeling the shakshuka") is not a
+//! standing rule: Understand lets it go (demotes it) with their words.
+//!
 //! Decides only; the pipeline applies the changes and judges every loaded
 //! recipe against them.
 
 use crate::context::taxonomy::{self, cuisine, diet, dish_kind, is_family, is_known_ingredient};
 use crate::context::{
-    ConstraintException, ConstraintMatch, LiftConstraint, MatchKind, NewConstraint, Rule, Table,
+    ConstraintException, ConstraintMatch, LiftConstraint, MatchKind, NewConstraint, RefDecision,
+    Rule, Table,
 };
 use crate::pipeline::{EntityMention, Resolution};
 
@@ -35,6 +39,16 @@ pub(super) fn exclusion_constraints(
 ) {
     for e in ex {
         let refs = matching_recipes(world, &e.term);
+        // A draft set aside is Understand's to let go, not a standing rule.
+        if !refs.is_empty() && refs.iter().all(|r| world.get(r).is_some_and(|x| x.e.is_pending())) {
+            let reason = format!("“{}”", clause_of(message, &e.term));
+            for r in refs {
+                if !d.demoted(&r) {
+                    d.demote.push(RefDecision::new(&r, &reason));
+                }
+            }
+            continue;
+        }
         let Some(kind) = match_kind(world, &e.term, &refs) else {
             d.unknown(&e.term);
             continue;

@@ -295,10 +295,6 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
     if lifted.is_empty() {
         return None;
     }
-    let what: Vec<String> = lifted
-        .iter()
-        .map(|k| k.label.trim_start_matches("no ").trim_start_matches("not ").to_string())
-        .collect();
     let mut back = Vec::new();
     let mut still = Vec::new();
     for r in lifted.iter().flat_map(|k| &k.covers) {
@@ -308,7 +304,25 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
             None => {}
         }
     }
-    let mut out = format!("{} — {} is back on the table.", ack(c, 3), join_list(&what, "and"));
+    // "no wings" over the one recipe named for them: "Dry Rub Wings is back in".
+    let named = |k: &&crate::context::ConstraintView| {
+        k.covers.len() == 1
+            && taxonomy::contains_phrase(
+                &taxonomy::words(&c.label(&k.covers[0])),
+                k.label.trim_start_matches("no ").trim_start_matches("not "),
+            )
+    };
+    let mut out = if lifted.iter().all(named) && !back.is_empty() {
+        let out = format!("{} — {} is back in.", ack(c, 3), join_list(&back, "and"));
+        back.clear();
+        out
+    } else {
+        let what: Vec<String> = lifted
+            .iter()
+            .map(|k| k.label.trim_start_matches("no ").trim_start_matches("not ").to_string())
+            .collect();
+        format!("{} — {} is back on the table.", ack(c, 3), join_list(&what, "and"))
+    };
     if !back.is_empty() {
         out.push_str(&format!(" That brings back {}.", join_list(&back, "and")));
     }

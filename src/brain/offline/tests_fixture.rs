@@ -6,8 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::context::{
-    AnnotatedTurn, ContextPolicy, ContextState, ConversationTurn, EntityNote, RefAction, Table,
-    TurnExecutionSummary,
+    AnnotatedTurn, ConstraintChanges, ContextPolicy, ContextState, ConversationTurn, EntityNote,
+    MatchKind, NewConstraint, RefAction, Rule, Table, TurnExecutionSummary,
 };
 use crate::pipeline::{
     ActAction, ActRequest, ThinkOutput, ThinkRequest, ThinkStep, UnderstandOutput,
@@ -139,6 +139,20 @@ pub fn turn_three() -> ContextState {
         s.rows.insert(r.clone(), row);
         refs.push(r);
     }
+    // "no cod" stands from turn 2: the cod recipes are ruled out there
+    // (and their rows let go, as the pipeline does at the end of a turn).
+    s.apply_constraints(&ConstraintChanges {
+        add: vec![NewConstraint {
+            clause: "let's not do cod this week".into(),
+            rule: Rule::Exclude,
+            kind: MatchKind::Ingredient,
+            value: "cod".into(),
+            refs: Vec::new(),
+        }],
+        ..ConstraintChanges::default()
+    });
+    s.refresh_constraints(&|_| None);
+    s.prune_rows();
     let reply = "Got it — no cod this week. Here are the 6 options left:\n- Air Fryer Paneer Tikka\n\
                  - Chicken Tikka Bites\n- Chai French Toast\n- Dry Rub Wings\n- Thai Pad See Ew\n- Thai Yellow Curry";
     record(
@@ -175,13 +189,16 @@ pub fn understand(state: &ContextState, message: &str) -> UnderstandOutput {
     })
 }
 
-/// Applies Understand's output as the pipeline does (touch, then curate).
+/// Applies Understand's output as the pipeline does (touch, curate, then
+/// the standing constraints, judged by the loaded rows).
 pub fn apply(state: &mut ContextState, u: &UnderstandOutput) {
     let turn = state.turn;
     for r in &u.referenced_entities {
         state.registry.touch(r, turn);
     }
     state.apply_curation(&u.entity_curation);
+    state.apply_constraints(&u.constraints);
+    state.refresh_constraints(&|_| None);
 }
 
 /// Think's decision for `message` after Understand's output was applied.

@@ -20,55 +20,61 @@ const TURN_THREE: &[&str] = &[
     "lets not do the french toast or the wings this week",
 ];
 
-fn demote_reason(u: &crate::pipeline::UnderstandOutput, r: &str) -> Option<String> {
-    u.entity_curation
-        .demote
-        .iter()
-        .find(|d| d.r#ref == r)
-        .map(|d| d.reason.clone())
+/// The constraint covering `r` after `m` is applied at turn 3, with its
+/// clause and the turn it began to cover `r`.
+fn ruled_out(state: &crate::context::ContextState, r: &str) -> Option<(String, u32)> {
+    state
+        .constraints
+        .covering(r)
+        .map(|(c, since)| (c.clause.clone(), since))
 }
 
 #[test]
-fn turn_three_phrasings_demote_french_toast_and_wings_in_the_users_words() {
+fn turn_three_phrasings_rule_out_french_toast_and_wings_in_the_users_words() {
     for m in TURN_THREE {
-        let u = understand(&turn_three(), m);
-        let toast = demote_reason(&u, "recipe_5").unwrap_or_else(|| panic!("{m}: {u:?}"));
-        let wings = demote_reason(&u, "recipe_6").unwrap_or_else(|| panic!("{m}: {u:?}"));
-        assert!(
-            toast.starts_with("user ") && toast.contains("toast"),
-            "{m}: {toast}"
-        );
-        assert!(
-            wings.starts_with("user ") && wings.contains("wings"),
-            "{m}: {wings}"
-        );
-        for cod in ["recipe_1", "recipe_2", "recipe_7"] {
-            let reason = demote_reason(&u, cod).unwrap_or_default();
+        let mut state = turn_three();
+        let u = understand(&state, m);
+        assert!(!u.constraints.add.is_empty(), "{m}: {u:?}");
+        assert!(u.entity_curation.demote.is_empty(), "{m}: constraints, not demotions");
+        apply(&mut state, &u);
+        for r in ["recipe_5", "recipe_6"] {
+            let (clause, since) = ruled_out(&state, r).unwrap_or_else(|| panic!("{m}: {r}"));
+            assert_eq!(since, 3, "{m}: {r} is ruled out the turn it is said");
             assert!(
-                reason.contains("cod"),
-                "{m}: {cod} kept out by the turn-2 exclusion"
+                m.to_lowercase().contains(&clause.to_lowercase()),
+                "{m}: the clause is the user's words, got {clause:?}"
             );
         }
+        for cod in ["recipe_1", "recipe_2", "recipe_7"] {
+            let (clause, since) = ruled_out(&state, cod).unwrap_or_else(|| panic!("{m}: {cod}"));
+            assert_eq!((clause.as_str(), since), ("let's not do cod this week", 2), "{m}");
+        }
         for kept in ["recipe_3", "recipe_4", "recipe_8", "recipe_9"] {
-            assert!(demote_reason(&u, kept).is_none(), "{m}: {kept}");
+            assert!(ruled_out(&state, kept).is_none(), "{m}: {kept}");
         }
         assert!(!u.needs_clarification, "{m}");
         assert!(
             u.referenced_entities.is_empty(),
-            "{m}: demoted refs are not touched"
+            "{m}: ruled-out refs are not touched"
         );
     }
-    let u = understand(
-        &turn_three(),
-        "no french toast, and I don't feel like wings",
-    );
+    let mut state = turn_three();
+    let m = "no french toast, and I don't feel like wings lol";
+    let u = understand(&state, m);
+    apply(&mut state, &u);
+    assert_eq!(ruled_out(&state, "recipe_5").unwrap().0, "no french toast");
+    assert_eq!(ruled_out(&state, "recipe_6").unwrap().0, "I don't feel like wings");
+    let snap = state.snapshot();
+    let reasons: Vec<Option<&str>> = snap
+        .entities
+        .excluded
+        .iter()
+        .map(|e| e.reason.as_deref())
+        .collect();
     assert_eq!(
-        demote_reason(&u, "recipe_5").as_deref(),
-        Some("user said no french toast")
-    );
-    assert_eq!(
-        demote_reason(&u, "recipe_6").as_deref(),
-        Some("user doesn't feel like wings")
+        reasons,
+        [Some("“no french toast”"), Some("“I don't feel like wings”")],
+        "only what this turn ruled out is excluded this turn"
     );
 }
 
@@ -90,7 +96,7 @@ fn turn_three_plans_one_analyze_step_and_no_read() {
 }
 
 #[test]
-fn turn_three_analysis_keeps_four_options_without_touching_the_demoted() {
+fn turn_three_analysis_keeps_four_options_and_leaves_the_ruled_out_out() {
     let m = "let's not do the french toast or wings";
     let mut state = turn_three();
     let u = understand(&state, m);
@@ -112,19 +118,10 @@ fn turn_three_analysis_keeps_four_options_without_touching_the_demoted() {
         .collect();
     assert_eq!(viable, ["recipe_3", "recipe_4", "recipe_8", "recipe_9"]);
     assert!(result_summary.starts_with("4 recipes"), "{result_summary}");
-    let text = data.to_string();
-    for demoted in ["recipe_1\"", "recipe_5\"", "recipe_6\"", "recipe_7\""] {
-        assert!(
-            !text.contains(demoted),
-            "{demoted} would be touched back: {text}"
-        );
+    let options = data["options"].to_string();
+    for out in ["recipe_1\"", "recipe_5\"", "recipe_6\"", "recipe_7\""] {
+        assert!(!options.contains(out), "{out} is offered: {options}");
     }
-    assert!(
-        data["excluded"]["Chai French Toast"]
-            .as_str()
-            .unwrap()
-            .contains("french toast")
-    );
 }
 
 #[test]
