@@ -4,11 +4,13 @@
 //! still standing. A commitment Think was not shown is a lapse of recall.
 //!
 //! Commitments, rule-based:
-//! - **exclusion** — Understand demoted entities at the user's word ("no cod
-//!   this week"); it stands until the user uses one of them again, drops
-//!   them, or starts over. Think has it when an excluded ref is listed as
-//!   excluded, or a line of its prompt names the excluded thing beside a
-//!   negation, or quotes the user's words.
+//! - **exclusion** — the user ruled something out: a standing constraint
+//!   was stated ("no cod this week"; it stands until the record shows it
+//!   lifted, or the user starts over), or Understand demoted entities at
+//!   the user's word (it stands until the user uses one of them again,
+//!   drops them, or starts over). Think has it when an excluded ref is
+//!   listed as excluded, or a line of its prompt names the excluded thing
+//!   beside a negation, or quotes the user's words.
 //! - **goal** — Think proposed, or generated a draft; it stands until a
 //!   recipe or a meal plan is saved, or the user starts over. Think has it
 //!   when its prompt states the goal.
@@ -58,9 +60,12 @@ pub struct Commitment {
     pub refs: Vec<String>,
     /// Words that name it (exclusions: "cod"; goals: the goal itself).
     pub terms: Vec<String>,
-    /// The user's own message, for exclusions.
+    /// The user's own words, for exclusions.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub quote: Option<String>,
+    /// The standing constraint it comes from, when it does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constraint: Option<String>,
 }
 
 impl Commitment {
@@ -121,9 +126,14 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
             .iter()
             .map(|v| v.r#ref.as_str())
             .collect();
+        let lifted = &r.constraint_changes.lifted;
         for c in out.iter_mut().filter(|c| open(c)) {
             // Some(t): Think needs it once more, to finish it (a save);
             // Some(t - 1): this turn's message undid it.
+            if let Some(id) = &c.constraint {
+                c.ended = lifted.contains(id).then(|| t - 1);
+                continue;
+            }
             c.ended = match c.kind {
                 // Used again, and not excluded again (an analysis that rules
                 // rows out lists them too).
@@ -146,6 +156,11 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
             };
         }
         // Then what this turn commits to.
+        for id in &r.constraint_changes.added {
+            if let Some(v) = r.constraints.iter().find(|v| &v.id == id) {
+                out.push(standing(o, v));
+            }
+        }
         let demoted: Vec<&str> = o
             .understand
             .entity_curation
@@ -178,6 +193,7 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
                 refs: Vec::new(),
                 terms: vec![goal.to_string()],
                 quote: None,
+                constraint: None,
             });
         }
         let before: BTreeSet<String> = i
@@ -208,6 +224,7 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
                 refs: new_pending.iter().map(|v| v.r#ref.clone()).collect(),
                 terms: Vec::new(),
                 quote: None,
+                constraint: None,
             });
         }
     }
@@ -258,6 +275,43 @@ fn exclusion(turns: &[Observation], refs: &[&str]) -> Commitment {
         refs: refs.iter().map(|x| x.to_string()).collect(),
         terms,
         quote: Some(r.user.trim().to_string()),
+        constraint: None,
+    }
+}
+
+/// The exclusion a standing constraint states, in the user's clause.
+fn standing(o: &Observation, v: &crate::context::ConstraintView) -> Commitment {
+    use crate::context::ConstraintMatch;
+    let label_of = |x: &str| {
+        o.record
+            .entities
+            .find(x)
+            .map(|(_, e)| e.label.clone())
+            .unwrap_or_else(|| x.to_string())
+    };
+    let labels: Vec<String> = v.covers.iter().map(|x| label_of(x)).collect();
+    let terms = match &v.matches {
+        ConstraintMatch::Ingredient { name }
+        | ConstraintMatch::Cuisine { name }
+        | ConstraintMatch::Tag { name }
+        | ConstraintMatch::Diet { name } => vec![name.clone()],
+        ConstraintMatch::Entity { .. } | ConstraintMatch::Free { .. } => {
+            let named: Vec<String> = words(&v.clause)
+                .into_iter()
+                .filter(|w| labels.iter().any(|l| words(l).contains(w)))
+                .collect();
+            if named.is_empty() { labels.clone() } else { named }
+        }
+    };
+    Commitment {
+        kind: Kind::Exclusion,
+        made: o.record.turn,
+        ended: None,
+        what: format!("{} (\"{}\"): {}", v.label, v.clause, labels.join(", ")),
+        refs: v.covers.clone(),
+        terms,
+        quote: Some(v.clause.clone()),
+        constraint: Some(v.id.clone()),
     }
 }
 

@@ -5,8 +5,9 @@
 //!   read worked on them. A plain listing ("what's in my fridge?") refers to
 //!   nothing: it reads.
 //! - **Regret**: a referent Think did not have (it had to be re-read, or the
-//!   reference failed), or a mention Understand could not resolve that names
-//!   a known entity outside the active set.
+//!   reference failed), a mention Understand could not resolve that names
+//!   a known entity outside the active set, or a step other than a read that
+//!   used an entity a standing constraint of the user's rules out.
 //! - **Rescued**: a referent outside the active set when the turn began that
 //!   Understand brought back (its window is longer than the entity window).
 //! - **Waste**: rows read although Think already had them; and idle
@@ -16,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::context::EntitiesView;
+use crate::context::{ConstraintStatus, EntitiesView};
 use crate::pipeline::Resolution;
 use crate::record::TurnRecord;
 
@@ -110,13 +111,16 @@ pub struct TurnFacts {
     pub rescued: BTreeSet<String>,
     /// Unresolved mentions naming a known entity outside the active set.
     pub failed_mentions: Vec<String>,
+    /// Entities a step other than a read used although a standing
+    /// constraint ruled them out.
+    pub violations: BTreeSet<String>,
     pub tokens: NodeTokens,
 }
 
 impl TurnFacts {
     /// True when the turn needed something Think did not have.
     pub fn regret(&self) -> bool {
-        !self.missing.is_empty() || !self.failed_mentions.is_empty()
+        !self.missing.is_empty() || !self.failed_mentions.is_empty() || !self.violations.is_empty()
     }
 }
 
@@ -259,7 +263,22 @@ pub fn facts(turns: &[Observation], baseline: Option<&[Observation]>) -> Vec<Tur
                 failed_mentions.push(label.clone());
             }
         }
+        let ruled_out: BTreeSet<&String> = r
+            .constraints
+            .iter()
+            .filter(|c| c.status == ConstraintStatus::Active)
+            .flat_map(|c| &c.covers)
+            .collect();
+        let violations = r
+            .steps
+            .iter()
+            .filter(|s| s.step_type != "read")
+            .flat_map(|s| &s.entities_affected)
+            .filter(|x| ruled_out.contains(x))
+            .cloned()
+            .collect();
         out.push(TurnFacts {
+            violations,
             turn: r.turn,
             active,
             referents,
@@ -306,6 +325,9 @@ pub struct RegretTurn {
     /// Mentions that could not be resolved.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub failed_mentions: Vec<String>,
+    /// Ruled-out entities a step used anyway.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub violations: Vec<String>,
 }
 
 /// The memory figures of a run.
@@ -333,6 +355,7 @@ pub fn score(facts: &[TurnFacts]) -> MemoryScore {
             turn: f.turn,
             missing: f.missing.iter().cloned().collect(),
             failed_mentions: f.failed_mentions.clone(),
+            violations: f.violations.iter().cloned().collect(),
         })
         .collect();
     // Walking backwards, `later` holds what any turn from t on uses.

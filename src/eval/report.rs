@@ -138,12 +138,23 @@ impl Report {
         for s in &mut summary {
             s.think_last_vs_naive = ratio(naive_sum, s.think_last_sum);
         }
-        let best = summary
+        let clean: Vec<&Summary> = summary.iter().filter(|s| s.clean()).collect();
+        let best = clean
             .iter()
-            .filter(|s| s.clean())
+            .copied()
             .min_by(|a, b| a.tokens_per_turn.total_cmp(&b.tokens_per_turn));
+        let others: Vec<&str> = clean
+            .iter()
+            .filter(|s| best.is_some_and(|b| b.policy != s.policy))
+            .map(|s| s.policy.as_str())
+            .collect();
+        let also = if others.is_empty() {
+            String::new()
+        } else {
+            format!("; also clean: {}", others.join(", "))
+        };
         let (suggested, suggestion) = match best {
-            Some(s) if Some(&s.policy) == baseline.as_ref() => (
+            Some(s) if Some(&s.policy) == baseline.as_ref() && others.is_empty() => (
                 Some(s.policy.clone()),
                 format!(
                     "{}: only the baseline had zero regret and full recall ({} prompt tokens a turn)",
@@ -154,10 +165,11 @@ impl Report {
             Some(s) => (
                 Some(s.policy.clone()),
                 format!(
-                    "{}: the cheapest with zero regret and full recall ({} prompt tokens a turn{})",
+                    "{}: the cheapest with zero regret and full recall ({} prompt tokens a turn{}){also}",
                     s.policy,
                     thousands(s.tokens_per_turn.round() as usize),
                     s.think_last_vs_naive
+                        .filter(|_| Some(&s.policy) != baseline.as_ref())
                         .map(|x| format!(
                             "; last-turn Think prompts {x:.1}× smaller than the naive baseline's"
                         ))
@@ -302,6 +314,12 @@ impl Report {
                     what.push(format!(
                         "unresolved \"{}\"",
                         g.failed_mentions.join("\", \"")
+                    ));
+                }
+                if !g.violations.is_empty() {
+                    what.push(format!(
+                        "used {} though a standing constraint rules them out",
+                        g.violations.join(", ")
                     ));
                 }
                 out.push(format!(

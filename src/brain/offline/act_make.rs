@@ -85,8 +85,9 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
             RecipeFacts::from_content(&c.world.label(r), row)
                 .and_then(|f| constraints.ruling_out(&f))
         });
+        // By label: naming the ref would make the analysis use it.
         if let Some(k) = ruled.filter(|_| r.starts_with("recipe_")) {
-            excluded.insert(r.to_string(), json!(format!("“{}”", k.clause)));
+            excluded.insert(c.world.label(r), json!(format!("“{}”", k.clause)));
         }
     }
     let exclusions = match &c.intent {
@@ -96,7 +97,7 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
     let mut entries = Vec::new();
     for (r, row) in &rows_of(c, Table::Recipes, true) {
         let label = c.world.label(r);
-        if excluded.contains_key(r.as_str()) {
+        if excluded.contains_key(label.as_str()) {
             continue;
         }
         if let Some(why) = exclusions.iter().find_map(|e| ruled_out_by(row, &label, e)) {
