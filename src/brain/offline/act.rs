@@ -214,6 +214,8 @@ fn read_recipes(c: &ActCtx<'_>) -> Value {
         Intent::FindByIngredient(x) => {
             json!({"table": "recipes", "filters": [filter("ingredients", "ilike", json!(format!("%{x}%")))]})
         }
+        // "show me my recipes" lists the store as it is, not memory.
+        Intent::ListRecipes if c.reading.lists_everything() => json!({"table": "recipes"}),
         _ => {
             let loaded = c.loaded_refs(Table::Recipes, |_| true);
             if loaded.is_empty() {

@@ -203,9 +203,42 @@ fn options_reply(c: &ReplyCtx<'_>, o: &Value) -> String {
         out.push('\n');
         out.push_str(&option_line(o));
     }
+    if c.reading.intent == Intent::ListRecipes
+        && let Some(line) = ruled_out_line(c)
+    {
+        out.push_str("\n\n");
+        out.push_str(&line);
+    }
     out.push_str("\n\n");
     out.push_str(&options_bridge(c, n));
     out
+}
+
+/// "Also in your recipes, ruled out for now: …": a listing never hides a
+/// saved recipe without saying so.
+fn ruled_out_line(c: &ReplyCtx<'_>) -> Option<String> {
+    let s = c.req.input.snapshot;
+    let standing: Vec<_> = s
+        .constraints
+        .iter()
+        .filter(|k| k.status == ConstraintStatus::Active && !k.covers.is_empty())
+        .collect();
+    let mut labels: Vec<String> = Vec::new();
+    for r in standing.iter().flat_map(|k| &k.covers) {
+        let l = c.label(r);
+        if !labels.contains(&l) {
+            labels.push(l);
+        }
+    }
+    if labels.is_empty() {
+        return None;
+    }
+    let why: Vec<&str> = standing.iter().map(|k| k.label.as_str()).collect();
+    Some(format!(
+        "Also in your recipes, ruled out for now ({}): {}.",
+        why.join("; "),
+        join_list(&labels, "and")
+    ))
 }
 
 /// What this turn's new standing constraints rule out: for each, how to

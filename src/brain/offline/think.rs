@@ -225,9 +225,8 @@ fn saved_loaded(w: &World<'_>, table: Table) -> usize {
 
 /// Options: analyze what is loaded; read only what is missing.
 fn options_plan(c: &Ctx<'_>, goal: &str, want_all: bool) -> ThinkOutput {
-    let total = c.session.dashboard.recipes_total as usize;
     let loaded = saved_loaded(&c.world, Table::Recipes);
-    let narrowing = !want_all || c.reading.words.has_any(&["left", "options", "remaining"]);
+    let narrowing = !want_all || !c.reading.lists_everything();
     // Recipes back in working memory whose rows were let go (a lifted
     // constraint brought them back) must be read again.
     let unloaded = c
@@ -236,11 +235,9 @@ fn options_plan(c: &Ctx<'_>, goal: &str, want_all: bool) -> ThinkOutput {
         .iter()
         .any(|e| e.e.row_id.is_some() && c.world.content(e.r).is_none());
     let mut steps = Vec::new();
-    let enough = if narrowing {
-        loaded > 0 && !unloaded
-    } else {
-        loaded > 0 && loaded >= total
-    };
+    // A listing of every recipe reads the store, whatever memory holds:
+    // the store is the truth, and what was ruled out still exists.
+    let enough = narrowing && loaded > 0 && !unloaded;
     if !enough {
         let what = if loaded > 0 {
             "the saved recipes not loaded yet"
