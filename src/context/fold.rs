@@ -63,6 +63,20 @@ impl FoldRequest {
         lines.extend(self.lines.iter().map(|l| l.trim().to_string()));
         fit_lines(lines, self.max_chars)
     }
+
+    /// True when the extractive fold keeps every line under the cap: then a
+    /// model has nothing to compress, and asking one only costs a prompt.
+    pub fn fits_extractive(&self) -> bool {
+        let earlier: usize = self
+            .earlier
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && *l != "…")
+            .map(|l| l.chars().count() + 1)
+            .sum();
+        let new: usize = self.lines.iter().map(|l| l.trim().chars().count() + 1).sum();
+        !self.earlier.lines().any(|l| l.trim() == "…") && earlier + new <= self.max_chars
+    }
 }
 
 /// Joins lines under a character cap, keeping the first and the newest.

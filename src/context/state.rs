@@ -249,10 +249,17 @@ impl ContextState {
         }
     }
 
-    /// Performs every waiting fold with `compressor`.
+    /// True when a fold is worth a compressor: compression is on and the
+    /// extractive summary would have to shed lines. Until then the folded
+    /// turns are kept as their lines, and no prompt is spent on them.
+    pub fn needs_compression(&self, request: &FoldRequest) -> bool {
+        self.policy.compress_older_turns && !request.fits_extractive()
+    }
+
+    /// Performs every waiting fold with `compressor` (when it needs one).
     pub fn fold_all(&mut self, compressor: &mut dyn Compressor) {
         for req in self.fold_requests() {
-            let out = if self.policy.compress_older_turns {
+            let out = if self.needs_compression(&req) {
                 compressor.compress(&req)
             } else {
                 None

@@ -238,6 +238,10 @@ impl<'a> Run<'a> {
     /// finished) are done before Understand reads the layers.
     async fn fold_pending(&mut self, state: &mut ContextState) -> Result<(), String> {
         for fold in state.fold_requests() {
+            if !state.needs_compression(&fold) {
+                state.complete_fold(&fold, None);
+                continue;
+            }
             let (_, out) = self.compress(&fold).await.map_err(|e| e.to_string())?;
             state.complete_fold(&fold, out.value);
         }

@@ -14,8 +14,9 @@ use super::entities::{collapse_alike, compact_refs, plural, seen_turn};
 /// Rows of the known-entities table before the rest is only counted.
 pub const TABLE_ROWS: usize = 40;
 
-/// The marker on an entity that leaves the recent window after this turn.
-pub const AT_RISK: &str = "← leaves the window next turn unless retained";
+/// The marker on an entity that leaves the recent window after this turn
+/// (explained once, above the list in `recent_conversation`).
+pub const AT_RISK: &str = "at risk";
 
 /// Recent entities that fall out of the window after this turn unless they
 /// are referenced again or retained (seeds/003: "at risk!").
@@ -49,22 +50,24 @@ struct Row<'a> {
     members: Vec<&'a EntityView>,
 }
 
-/// The grouping key of an entity without a reason.
-type Key<'a> = (EntityState, &'a str, &'a str, u32, u32);
+/// The grouping key of an entity: what its table row says.
+type Key<'a> = (EntityState, &'a str, &'a str, u32, u32, Option<&'a str>);
 
-/// Groups alike entities (same type, state, action, turns, no reason) when
-/// there are more than [`COLLAPSE_OVER`](super::entities::COLLAPSE_OVER);
-/// most recently referenced first.
+/// Groups alike entities (same type, state, action, turns and reason — 59
+/// pantry items warm for the same reason are one row) when there are more
+/// than [`COLLAPSE_OVER`](super::entities::COLLAPSE_OVER); most recently
+/// referenced first.
 fn rows<'a>(s: &'a ContextSnapshot) -> Vec<Row<'a>> {
     let mut all: Vec<(EntityState, &EntityView)> = s.entities.all().collect();
     all.sort_by_key(|(_, v)| std::cmp::Reverse(seen_turn(v)));
     let key = |(st, v): &(EntityState, &'a EntityView)| -> Option<Key<'a>> {
-        v.reason.is_none().then_some((
+        Some((
             *st,
             v.entity_type.as_str(),
             v.action.as_str(),
             v.turn_created,
             v.last_ref_turn,
+            v.reason.as_deref(),
         ))
     };
     collapse_alike(&all, key)
@@ -114,7 +117,7 @@ pub fn render_known_entities(s: &ContextSnapshot) -> String {
             state.push_str(&format!(" (demoted at turn {turn})"));
         }
         if risky.contains(&first.r#ref.as_str()) {
-            state = format!("{state} {AT_RISK}");
+            state = format!("{state}, {AT_RISK}");
         }
         out.push(format!(
             "| {refs} | {} | {label} | {state} | {} | {} | {} | {} |",

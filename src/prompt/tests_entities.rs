@@ -170,7 +170,7 @@ fn at_risk_marks_only_entities_at_the_window_edge() {
     s.begin_turn();
     let table = render_known_entities(&s.snapshot());
     assert!(
-        table.contains(&format!("| recipe_1 | recipe | Old | recent {AT_RISK} |")),
+        table.contains(&format!("| recipe_1 | recipe | Old | recent, {AT_RISK} |")),
         "{table}"
     );
     assert!(table.contains("| recipe_2 | recipe | Newer | recent | read |"));

@@ -13,7 +13,7 @@ use crate::context::snapshot::ContextSnapshot;
 use crate::context::state::{AnnotatedTurn, EntityNote};
 
 use super::entities::{collapse_alike, compact_refs, items, list, plural};
-use super::entity_table::{AT_RISK, at_risk, render_decision_log, render_known_entities};
+use super::entity_table::{at_risk, render_decision_log, render_known_entities};
 use super::section::{Prompt, PromptNode, Section};
 
 /// Everything Understand's prompt is built from.
@@ -99,9 +99,7 @@ fn render_recent(input: &UnderstandInput<'_>) -> String {
             "\nAt risk — these leave the window after this turn unless referenced or retained:"
                 .to_string(),
         );
-        out.push(list(&items(risky), |v| {
-            format!("{}: {} {AT_RISK}", v.r#ref, v.label)
-        }));
+        out.push(list(&items(risky), |v| format!("{}: {}", v.r#ref, v.label)));
     }
     out.join("\n")
 }

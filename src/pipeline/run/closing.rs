@@ -125,6 +125,10 @@ impl Run<'_> {
         );
         state.prune_rows();
         for fold in state.fold_requests() {
+            if !state.needs_compression(&fold) {
+                state.complete_fold(&fold, None);
+                continue;
+            }
             let (prompt, out) = self
                 .compress(&fold)
                 .await
