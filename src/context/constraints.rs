@@ -61,7 +61,10 @@ impl ConstraintMatch {
             ConstraintMatch::Entity { refs } | ConstraintMatch::Free { refs, .. }
                 if !refs.is_empty() && matches!(self, ConstraintMatch::Entity { .. }) =>
             {
-                refs.iter().map(|r| labels(r)).collect::<Vec<_>>().join(", ")
+                refs.iter()
+                    .map(|r| labels(r))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
             ConstraintMatch::Entity { .. } => "those".to_string(),
             ConstraintMatch::Ingredient { name }
@@ -254,9 +257,10 @@ impl RecipeFacts {
     pub fn is_kind(&self, kind: &str) -> bool {
         let kind_words = taxonomy::words(kind);
         let tagged = |k: &[String]| {
-            self.tags
-                .iter()
-                .any(|t| taxonomy::words(t) == k || taxonomy::contains_phrase(&taxonomy::words(t), &k.join(" ")))
+            self.tags.iter().any(|t| {
+                taxonomy::words(t) == k
+                    || taxonomy::contains_phrase(&taxonomy::words(t), &k.join(" "))
+            })
         };
         if kind_words == ["spicy"] {
             return tagged(&kind_words)
@@ -413,7 +417,11 @@ impl Constraints {
     ) -> ConstraintOutcome {
         let mut out = ConstraintOutcome::default();
         for lift in &changes.lift {
-            match self.list.iter_mut().find(|c| c.id == lift.id && c.is_active()) {
+            match self
+                .list
+                .iter_mut()
+                .find(|c| c.id == lift.id && c.is_active())
+            {
                 Some(c) => {
                     c.status = ConstraintStatus::Lifted;
                     c.lifted = Some(Lifted {
@@ -424,13 +432,18 @@ impl Constraints {
                     out.released.extend(c.covers.keys().cloned());
                     out.lifted.push(c.id.clone());
                 }
-                None => out
-                    .rejected
-                    .push(format!("lift {}: no active constraint has that id", lift.id)),
+                None => out.rejected.push(format!(
+                    "lift {}: no active constraint has that id",
+                    lift.id
+                )),
             }
         }
         for ex in &changes.except {
-            match self.list.iter_mut().find(|c| c.id == ex.id && c.is_active()) {
+            match self
+                .list
+                .iter_mut()
+                .find(|c| c.id == ex.id && c.is_active())
+            {
                 Some(c) if registry.is_live_ref(&ex.r#ref) => {
                     if !c.except.contains(&ex.r#ref) {
                         c.except.push(ex.r#ref.clone());
@@ -441,9 +454,10 @@ impl Constraints {
                 Some(_) => out
                     .rejected
                     .push(format!("except {}: unknown ref `{}`", ex.id, ex.r#ref)),
-                None => out
-                    .rejected
-                    .push(format!("except {}: no active constraint has that id", ex.id)),
+                None => out.rejected.push(format!(
+                    "except {}: no active constraint has that id",
+                    ex.id
+                )),
             }
         }
         for new in &changes.add {
@@ -495,11 +509,17 @@ impl Constraints {
                 refs: new.refs.clone(),
             },
             MatchKind::Free => ConstraintMatch::Free {
-                text: if value.is_empty() { clause.clone() } else { new.value.trim().to_string() },
+                text: if value.is_empty() {
+                    clause.clone()
+                } else {
+                    new.value.trim().to_string()
+                },
                 refs: new.refs.clone(),
             },
             _ if value.is_empty() => {
-                return Err(format!("\"{clause}\": the constraint names nothing to match"));
+                return Err(format!(
+                    "\"{clause}\": the constraint names nothing to match"
+                ));
             }
             MatchKind::Ingredient => ConstraintMatch::Ingredient { name: value },
             MatchKind::Cuisine => ConstraintMatch::Cuisine { name: value },
@@ -534,7 +554,11 @@ impl Constraints {
             status: ConstraintStatus::Active,
             lifted: None,
         };
-        let labels = |r: &str| registry.get(r).map_or_else(|| r.to_string(), |e| e.label.clone());
+        let labels = |r: &str| {
+            registry
+                .get(r)
+                .map_or_else(|| r.to_string(), |e| e.label.clone())
+        };
         c.label = c.name(&labels);
         self.list.push(c);
         Ok((id, replaced))
@@ -641,10 +665,34 @@ mod tests {
         let mut reg = SessionIdRegistry::new();
         let mut facts = BTreeMap::new();
         for (id, name, cuisine, tags, ings) in [
-            ("a", "Kerala Cod Curry", "indian", vec!["curry"], vec!["cod fillet", "coconut milk"]),
-            ("b", "Chai French Toast", "fusion", vec!["sweet"], vec!["brioche", "egg", "milk"]),
-            ("c", "Thai Pad See Ew", "thai", vec!["noodles"], vec!["wide rice noodles", "chicken thigh"]),
-            ("d", "Prawn Laksa", "malaysian", vec!["spicy"], vec!["king prawns", "sambal"]),
+            (
+                "a",
+                "Kerala Cod Curry",
+                "indian",
+                vec!["curry"],
+                vec!["cod fillet", "coconut milk"],
+            ),
+            (
+                "b",
+                "Chai French Toast",
+                "fusion",
+                vec!["sweet"],
+                vec!["brioche", "egg", "milk"],
+            ),
+            (
+                "c",
+                "Thai Pad See Ew",
+                "thai",
+                vec!["noodles"],
+                vec!["wide rice noodles", "chicken thigh"],
+            ),
+            (
+                "d",
+                "Prawn Laksa",
+                "malaysian",
+                vec!["spicy"],
+                vec!["king prawns", "sambal"],
+            ),
         ] {
             let r = reg
                 .register_row(Table::Recipes, id, name, RefAction::Read, 2)
@@ -656,7 +704,13 @@ mod tests {
         (reg, facts)
     }
 
-    fn add(kind: MatchKind, rule: Rule, value: &str, refs: &[&str], clause: &str) -> ConstraintChanges {
+    fn add(
+        kind: MatchKind,
+        rule: Rule,
+        value: &str,
+        refs: &[&str],
+        clause: &str,
+    ) -> ConstraintChanges {
         ConstraintChanges {
             add: vec![NewConstraint {
                 clause: clause.into(),
@@ -677,12 +731,25 @@ mod tests {
     fn an_ingredient_family_covers_its_members_the_turn_it_is_said() {
         let (reg, facts) = kitchen();
         let mut c = Constraints::default();
-        let out = c.apply(&add(MatchKind::Ingredient, Rule::Exclude, "seafood", &[], "nothing with seafood please."), &reg, 3);
+        let out = c.apply(
+            &add(
+                MatchKind::Ingredient,
+                Rule::Exclude,
+                "seafood",
+                &[],
+                "nothing with seafood please.",
+            ),
+            &reg,
+            3,
+        );
         assert_eq!(out.added, ["c1"]);
         c.refresh(&reg, &|r| facts.get(r).cloned(), 3);
         assert_eq!(covered(&c, "c1"), ["recipe_1", "recipe_4"]);
         assert_eq!(c.get("c1").unwrap().clause, "nothing with seafood please");
-        assert_eq!(c.covering("recipe_1").map(|(k, t)| (k.id.as_str(), t)), Some(("c1", 3)));
+        assert_eq!(
+            c.covering("recipe_1").map(|(k, t)| (k.id.as_str(), t)),
+            Some(("c1", 3))
+        );
         // Later turns keep the turn coverage began.
         c.refresh(&reg, &|r| facts.get(r).cloned(), 5);
         assert_eq!(c.covering("recipe_4").map(|(_, t)| t), Some(3));
@@ -692,8 +759,28 @@ mod tests {
     fn require_rules_cover_what_does_not_match() {
         let (reg, facts) = kitchen();
         let mut c = Constraints::default();
-        c.apply(&add(MatchKind::Diet, Rule::Require, "veggie", &[], "vegetarian for the kids"), &reg, 2);
-        c.apply(&add(MatchKind::Cuisine, Rule::Require, "thai", &[], "only thai tonight"), &reg, 2);
+        c.apply(
+            &add(
+                MatchKind::Diet,
+                Rule::Require,
+                "veggie",
+                &[],
+                "vegetarian for the kids",
+            ),
+            &reg,
+            2,
+        );
+        c.apply(
+            &add(
+                MatchKind::Cuisine,
+                Rule::Require,
+                "thai",
+                &[],
+                "only thai tonight",
+            ),
+            &reg,
+            2,
+        );
         c.refresh(&reg, &|r| facts.get(r).cloned(), 2);
         assert_eq!(covered(&c, "c1"), ["recipe_1", "recipe_3", "recipe_4"]);
         assert_eq!(covered(&c, "c2"), ["recipe_1", "recipe_2", "recipe_4"]);
@@ -706,8 +793,16 @@ mod tests {
     fn tags_cover_by_tag_or_name_and_spicy_by_heat() {
         let (reg, facts) = kitchen();
         let mut c = Constraints::default();
-        c.apply(&add(MatchKind::Tag, Rule::Exclude, "curry", &[], "no curry"), &reg, 2);
-        c.apply(&add(MatchKind::Tag, Rule::Exclude, "spicy", &[], "nothing spicy"), &reg, 2);
+        c.apply(
+            &add(MatchKind::Tag, Rule::Exclude, "curry", &[], "no curry"),
+            &reg,
+            2,
+        );
+        c.apply(
+            &add(MatchKind::Tag, Rule::Exclude, "spicy", &[], "nothing spicy"),
+            &reg,
+            2,
+        );
         c.refresh(&reg, &|r| facts.get(r).cloned(), 2);
         assert_eq!(covered(&c, "c1"), ["recipe_1"]);
         assert_eq!(covered(&c, "c2"), ["recipe_4"]);
@@ -718,21 +813,77 @@ mod tests {
         let (reg, facts) = kitchen();
         let f = |r: &str| facts.get(r).cloned();
         let mut c = Constraints::default();
-        c.apply(&add(MatchKind::Ingredient, Rule::Exclude, "cod", &[], "no cod this week"), &reg, 2);
-        c.apply(&add(MatchKind::Entity, Rule::Exclude, "", &["recipe_2"], "not the french toast"), &reg, 2);
+        c.apply(
+            &add(
+                MatchKind::Ingredient,
+                Rule::Exclude,
+                "cod",
+                &[],
+                "no cod this week",
+            ),
+            &reg,
+            2,
+        );
+        c.apply(
+            &add(
+                MatchKind::Entity,
+                Rule::Exclude,
+                "",
+                &["recipe_2"],
+                "not the french toast",
+            ),
+            &reg,
+            2,
+        );
         c.refresh(&reg, &f, 2);
         // The same target said again replaces the older wording.
-        let out = c.apply(&add(MatchKind::Ingredient, Rule::Exclude, "Cod", &[], "seriously no cod"), &reg, 4);
-        assert_eq!((out.added.as_slice(), out.lifted.as_slice()), (&["c3".to_string()][..], &["c1".to_string()][..]));
-        assert_eq!(c.get("c1").unwrap().lifted.as_ref().unwrap().by, "replaced by c3");
+        let out = c.apply(
+            &add(
+                MatchKind::Ingredient,
+                Rule::Exclude,
+                "Cod",
+                &[],
+                "seriously no cod",
+            ),
+            &reg,
+            4,
+        );
+        assert_eq!(
+            (out.added.as_slice(), out.lifted.as_slice()),
+            (&["c3".to_string()][..], &["c1".to_string()][..])
+        );
+        assert_eq!(
+            c.get("c1").unwrap().lifted.as_ref().unwrap().by,
+            "replaced by c3"
+        );
         c.refresh(&reg, &f, 4);
         assert_eq!(c.covering("recipe_1").unwrap().0.id, "c3");
         // An exception brings one entity back; the constraint stands.
-        c.apply(&ConstraintChanges { except: vec![ConstraintException { id: "c3".into(), r#ref: "recipe_1".into() }], ..Default::default() }, &reg, 5);
+        c.apply(
+            &ConstraintChanges {
+                except: vec![ConstraintException {
+                    id: "c3".into(),
+                    r#ref: "recipe_1".into(),
+                }],
+                ..Default::default()
+            },
+            &reg,
+            5,
+        );
         c.refresh(&reg, &f, 5);
         assert!(c.covering("recipe_1").is_none());
         // Lifting ends it.
-        let out = c.apply(&ConstraintChanges { lift: vec![LiftConstraint { id: "c2".into(), clause: "actually the toast is fine".into() }], ..Default::default() }, &reg, 6);
+        let out = c.apply(
+            &ConstraintChanges {
+                lift: vec![LiftConstraint {
+                    id: "c2".into(),
+                    clause: "actually the toast is fine".into(),
+                }],
+                ..Default::default()
+            },
+            &reg,
+            6,
+        );
         assert_eq!(out.lifted, ["c2"]);
         assert!(c.covering("recipe_2").is_none());
         assert_eq!(c.active().count(), 1);
@@ -744,11 +895,35 @@ mod tests {
     fn bad_changes_are_rejected_with_a_reason() {
         let (reg, _) = kitchen();
         let mut c = Constraints::default();
-        let out = c.apply(&add(MatchKind::Entity, Rule::Exclude, "", &["recipe_99"], "not that one"), &reg, 2);
+        let out = c.apply(
+            &add(
+                MatchKind::Entity,
+                Rule::Exclude,
+                "",
+                &["recipe_99"],
+                "not that one",
+            ),
+            &reg,
+            2,
+        );
         assert!(out.rejected[0].contains("recipe_99"), "{out:?}");
-        let out = c.apply(&add(MatchKind::Ingredient, Rule::Exclude, "cod", &[], "  "), &reg, 2);
+        let out = c.apply(
+            &add(MatchKind::Ingredient, Rule::Exclude, "cod", &[], "  "),
+            &reg,
+            2,
+        );
         assert!(out.rejected[0].contains("clause"));
-        let out = c.apply(&ConstraintChanges { lift: vec![LiftConstraint { id: "c9".into(), clause: "x".into() }], ..Default::default() }, &reg, 2);
+        let out = c.apply(
+            &ConstraintChanges {
+                lift: vec![LiftConstraint {
+                    id: "c9".into(),
+                    clause: "x".into(),
+                }],
+                ..Default::default()
+            },
+            &reg,
+            2,
+        );
         assert!(out.rejected[0].contains("c9"));
         assert!(c.is_empty());
     }
@@ -757,13 +932,26 @@ mod tests {
     fn unloaded_recipes_keep_their_earlier_judgement_and_drafts_are_never_covered() {
         let (mut reg, facts) = kitchen();
         let mut c = Constraints::default();
-        c.apply(&add(MatchKind::Ingredient, Rule::Exclude, "cod", &[], "no cod"), &reg, 2);
+        c.apply(
+            &add(MatchKind::Ingredient, Rule::Exclude, "cod", &[], "no cod"),
+            &reg,
+            2,
+        );
         c.refresh(&reg, &|r| facts.get(r).cloned(), 2);
         c.refresh(&reg, &|_| None, 3);
         assert_eq!(covered(&c, "c1"), ["recipe_1"]);
-        let g = reg.register_generated(Table::Recipes, "Cod Tacos", json!({"ingredients": ["cod"]}), 3);
+        let g = reg.register_generated(
+            Table::Recipes,
+            "Cod Tacos",
+            json!({"ingredients": ["cod"]}),
+            3,
+        );
         let row = json!({"name": "Cod Tacos", "ingredients": ["cod"]});
-        c.refresh(&reg, &|r| RecipeFacts::from_content(r, &row).filter(|_| r == g), 3);
+        c.refresh(
+            &reg,
+            &|r| RecipeFacts::from_content(r, &row).filter(|_| r == g),
+            3,
+        );
         assert!(!c.get("c1").unwrap().covers.contains_key(&g));
     }
 }

@@ -10,7 +10,10 @@ use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-use super::fold::{Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, truncate_chars};
+use super::fold::{
+    Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, clip_words, first_sentence,
+    truncate_chars,
+};
 use super::policy::{ContextPolicy, PolicyKind};
 
 /// Replies longer than this get a one-sentence summary for context.
@@ -42,15 +45,15 @@ impl Foldable for ConversationTurn {
         self.turn
     }
 
+    /// One tidy line: `Turn 4: "what's in my fridge?" → Here's your fridge
+    /// (9 items)` — the user's words and the reply's first sentence, each
+    /// cut at a word boundary.
     fn fold_line(&self) -> String {
-        truncate_chars(
-            &format!(
-                "Turn {}: user said \"{}\"; Alfred: {}",
-                self.turn,
-                truncate_chars(self.user.trim(), 120),
-                truncate_chars(self.assistant_for_context().trim(), 120)
-            ),
-            280,
+        format!(
+            "Turn {}: \"{}\" → {}",
+            self.turn,
+            clip_words(&self.user, 100),
+            first_sentence(self.assistant_for_context(), 120)
         )
     }
 

@@ -80,7 +80,11 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
             }
             Some((from, _)) if from == to => None,
             // An exclusion settling into the background is not news.
-            Some((from, old)) if !from.is_active() && !to.is_active() && old.cause.same_origin(&view.cause) => None,
+            Some((from, old))
+                if !from.is_active() && !to.is_active() && old.cause.same_origin(&view.cause) =>
+            {
+                None
+            }
             Some((from, _)) => Some((classify_move(from, to, &view.cause), Some(from))),
         };
         if let Some((kind, from)) = change {

@@ -5,14 +5,17 @@
 //! (async, off the reply's critical path), the offline brain, or the
 //! extractive fallback here: `push` moves overflow aside, `fold_request`
 //! describes the work, `complete_fold` applies the result. Nothing grows
-//! without bound: the earlier summary is capped at [`EARLIER_MAX_CHARS`].
+//! without bound: the earlier summary is capped (the policy's
+//! `earlier_max_chars`, [`EARLIER_MAX_CHARS`] by default).
 
 use std::collections::VecDeque;
 
 use serde::{Deserialize, Serialize};
 
-/// Upper bound of an earlier summary, in characters.
-pub const EARLIER_MAX_CHARS: usize = 1200;
+/// The default upper bound of an earlier summary, in characters: the
+/// arena's cheapest cap with zero regret and full recall on every built-in
+/// scenario (400 loses a goal; see BENCHMARKS.md).
+pub const EARLIER_MAX_CHARS: usize = 600;
 
 /// An item that can be folded into an earlier summary.
 pub trait Foldable {
@@ -74,7 +77,11 @@ impl FoldRequest {
             .filter(|l| !l.is_empty() && *l != "…")
             .map(|l| l.chars().count() + 1)
             .sum();
-        let new: usize = self.lines.iter().map(|l| l.trim().chars().count() + 1).sum();
+        let new: usize = self
+            .lines
+            .iter()
+            .map(|l| l.trim().chars().count() + 1)
+            .sum();
         !self.earlier.lines().any(|l| l.trim() == "…") && earlier + new <= self.max_chars
     }
 }
@@ -114,6 +121,35 @@ pub fn truncate_chars(s: &str, max: usize) -> String {
     let mut out: String = s.chars().take(keep).collect();
     out.push('…');
     out
+}
+
+/// `s` on one line (whitespace runs become one space), cut at a word
+/// boundary to at most `max` characters, the cut marked with "…".
+pub fn clip_words(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= max {
+        return flat;
+    }
+    let keep: String = flat.chars().take(max.saturating_sub(1)).collect();
+    let cut = match keep.rfind(' ') {
+        Some(i) if i > 0 => &keep[..i],
+        _ => keep.as_str(),
+    };
+    format!("{}…", cut.trim_end_matches([',', ';', ':', '-', '—', ' ']))
+}
+
+/// The first sentence of `s` on one line (up to `.`, `!`, `?` or a `:`
+/// that opens a list), cut at a word boundary to `max` characters.
+pub fn first_sentence(s: &str, max: usize) -> String {
+    let flat = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    let end = flat
+        .char_indices()
+        .find(|(i, c)| {
+            matches!(c, '.' | '!' | '?' | ':') && flat[i + c.len_utf8()..].starts_with(' ')
+        })
+        .map(|(i, c)| i + c.len_utf8())
+        .unwrap_or(flat.len());
+    clip_words(flat[..end].trim_end_matches(':'), max)
 }
 
 /// Something that can compress a fold (an LLM, the offline brain).

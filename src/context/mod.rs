@@ -26,8 +26,8 @@ pub mod why;
 
 pub use active::{Cause, EntityState, classify};
 pub use constraints::{
-    Constraint, ConstraintChanges, ConstraintException, ConstraintMatch, ConstraintOutcome, ConstraintStatus,
-    Constraints, LiftConstraint, MatchKind, NewConstraint, RecipeFacts, Rule,
+    Constraint, ConstraintChanges, ConstraintException, ConstraintMatch, ConstraintOutcome,
+    ConstraintStatus, Constraints, LiftConstraint, MatchKind, NewConstraint, RecipeFacts, Rule,
 };
 pub use conversation::{ConversationLayer, ConversationTurn};
 pub use curation::{

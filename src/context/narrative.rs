@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::fold::{Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, truncate_chars};
+use super::fold::{Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, clip_words};
 
 /// Where the conversation is heading, for Reply's continuity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -103,7 +103,7 @@ impl Foldable for TurnExecutionSummary {
         } else {
             &self.goal
         };
-        truncate_chars(
+        clip_words(
             &format!(
                 "Turn {}: {}{} ({})",
                 self.turn_number,

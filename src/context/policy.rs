@@ -64,6 +64,9 @@ pub struct ContextPolicy {
     pub narrative_turns: usize,
     /// Fold older turns with the brain's compression (else extractive only).
     pub compress_older_turns: bool,
+    /// The folded summary of older turns, per layer, is cut to this many
+    /// characters (the opening and the newest lines are kept).
+    pub earlier_max_chars: usize,
     /// Turns Understand sees, annotated with their entities.
     pub understand_window: usize,
     /// Entries kept in the Understand decision log.
@@ -82,6 +85,7 @@ impl Default for ContextPolicy {
             full_detail_turns: 3,
             narrative_turns: 2,
             compress_older_turns: true,
+            earlier_max_chars: super::fold::EARLIER_MAX_CHARS,
             understand_window: 5,
             decision_log_cap: 20,
             decision_log_shown: 10,
@@ -123,6 +127,12 @@ impl ContextPolicy {
         }
         if self.narrative_turns == 0 {
             return Err("context.narrative_turns must be at least 1".into());
+        }
+        if self.earlier_max_chars < 200 {
+            return Err(format!(
+                "context.earlier_max_chars ({}) must be at least 200",
+                self.earlier_max_chars
+            ));
         }
         if self.decision_log_cap == 0 {
             return Err("context.decision_log_cap must be at least 1".into());

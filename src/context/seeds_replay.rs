@@ -298,7 +298,10 @@ fn why_explains_an_exclusion_in_plain_words() {
         text.contains("recipe_5 (Chai French Toast) is excluded at turn 3"),
         "{text}"
     );
-    assert!(text.contains("chose not to keep it (demoted at turn 3)"), "{text}");
+    assert!(
+        text.contains("chose not to keep it (demoted at turn 3)"),
+        "{text}"
+    );
     assert!(text.contains("“user said no french toast”"), "{text}");
     assert!(text.contains("last referenced at turn 2"), "{text}");
     let recent = why(&snaps, "recipe_3", 3);

@@ -12,10 +12,10 @@ use super::active::{Cause, EntityState, classify};
 use super::constraints::{ConstraintChanges, ConstraintOutcome, Constraints, RecipeFacts};
 use super::conversation::{ConversationLayer, ConversationTurn};
 use super::curation::{self, CurationOutcome, DecisionLog, EntityCuration};
+use super::entity::Table;
 use super::fold::{Compressor, FoldKind, FoldRequest};
 use super::narrative::{NarrativeLayer, TurnExecutionSummary};
 use super::policy::ContextPolicy;
-use super::entity::Table;
 use super::registry::{RefEntry, SessionIdRegistry};
 use super::snapshot::{
     ConstraintView, ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView,
@@ -224,7 +224,8 @@ impl ContextState {
         self.conversation.push(exchange, &self.policy);
     }
 
-    /// The folds waiting to be done (at most one per layer).
+    /// The folds waiting to be done (at most one per layer), each cut to the
+    /// policy's `earlier_max_chars`.
     pub fn fold_requests(&self) -> Vec<FoldRequest> {
         [
             self.narrative.fold_request(),
@@ -232,6 +233,10 @@ impl ContextState {
         ]
         .into_iter()
         .flatten()
+        .map(|mut r| {
+            r.max_chars = self.policy.earlier_max_chars;
+            r
+        })
         .collect()
     }
 

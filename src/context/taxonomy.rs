@@ -319,8 +319,7 @@ pub fn ingredient_matches(ingredient: &str, name: &str) -> bool {
         if not.iter().any(|n| contains_phrase(&text, n)) {
             return false;
         }
-        return members.iter().any(|m| contains_phrase(&text, m))
-            || contains_phrase(&text, name);
+        return members.iter().any(|m| contains_phrase(&text, m)) || contains_phrase(&text, name);
     }
     let own_not: &[&str] = match words(name).join(" ").as_str() {
         "milk" | "cream" | "butter" => DAIRY_NOT,
@@ -503,7 +502,10 @@ mod tests {
 
     #[test]
     fn singular_handles_the_usual_endings() {
-        assert_eq!(words("Curries, prawns & dishes"), ["curry", "prawn", "dish"]);
+        assert_eq!(
+            words("Curries, prawns & dishes"),
+            ["curry", "prawn", "dish"]
+        );
         assert_eq!(singular("glass"), "glass");
         assert_eq!(singular("cod"), "cod");
     }

@@ -300,7 +300,11 @@ fn standing(o: &Observation, v: &crate::context::ConstraintView) -> Commitment {
                 .into_iter()
                 .filter(|w| labels.iter().any(|l| words(l).contains(w)))
                 .collect();
-            if named.is_empty() { labels.clone() } else { named }
+            if named.is_empty() {
+                labels.clone()
+            } else {
+                named
+            }
         }
     };
     Commitment {

@@ -9,7 +9,7 @@ use crate::session::migrate::{Unreadable, decode};
 use crate::session::{SessionFile, SessionStore};
 
 /// The scenarios shipped in `assets/scenarios/`, by name.
-pub const BUILT_IN: [(&str, &str); 11] = [
+pub const BUILT_IN: [(&str, &str); 12] = [
     (
         "meal-planning",
         include_str!("../../assets/scenarios/meal-planning.txt"),
@@ -53,6 +53,10 @@ pub const BUILT_IN: [(&str, &str); 11] = [
     (
         "long-week",
         include_str!("../../assets/scenarios/long-week.txt"),
+    ),
+    (
+        "busy-fortnight",
+        include_str!("../../assets/scenarios/busy-fortnight.txt"),
     ),
 ];
 

@@ -289,7 +289,8 @@ impl<'a> Run<'a> {
             }
         }
         self.record.curation = curation;
-        self.record.constraint_changes = super::standing::apply(state, &out.constraints, self.kitchen)?;
+        self.record.constraint_changes =
+            super::standing::apply(state, &out.constraints, self.kitchen)?;
         self.record.prompts.understand = Some(PromptRecord::new(prompt, Some(response)));
         self.finish_node(Node::Understand, started, usage);
         self.sink.send(|id| PipelineEvent::ContextUpdated {

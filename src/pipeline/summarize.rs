@@ -162,7 +162,9 @@ fn long_reply_summary(reply: &str, flow: &SummarizeOutput) -> Option<String> {
 }
 
 fn response_summary(reply: &str, flow: &SummarizeOutput) -> String {
-    long_reply_summary(reply, flow).unwrap_or_else(|| truncate_chars(reply.trim(), 200))
+    // "in one line": a short reply's first sentence, not its list.
+    long_reply_summary(reply, flow)
+        .unwrap_or_else(|| crate::context::fold::first_sentence(reply, 200))
 }
 
 fn first_sentence(text: &str) -> String {

@@ -25,8 +25,7 @@ pub fn render_standing(s: &ContextSnapshot, reader: Reader) -> String {
     if s.constraints.is_empty() {
         return "None: the user has not ruled anything out.".to_string();
     }
-    let mut out =
-        vec!["## In force until the user lifts them (their words, verbatim)".to_string()];
+    let mut out = vec!["## In force until the user lifts them (their words, verbatim)".to_string()];
     for c in &s.constraints {
         out.push(constraint_line(s, c, reader));
     }
@@ -103,7 +102,11 @@ mod tests {
     fn constraints_read_in_the_users_words_with_what_they_cover() {
         let mut s = ContextSnapshot::default();
         assert!(render_standing(&s, Reader::Planner).starts_with("None"));
-        s.constraints = vec![view("c1", &["recipe_1", "recipe_7"], ConstraintStatus::Active)];
+        s.constraints = vec![view(
+            "c1",
+            &["recipe_1", "recipe_7"],
+            ConstraintStatus::Active,
+        )];
         let text = render_standing(&s, Reader::Planner);
         assert!(
             text.contains("- no cod — \"skip anything with cod please\" (turn 2) → rules out recipe_1, recipe_7"),
@@ -115,6 +118,9 @@ mod tests {
         assert!(text.contains("constraints.lift"));
         s.constraints = vec![view("c1", &[], ConstraintStatus::Lifted)];
         let text = render_standing(&s, Reader::Planner);
-        assert!(text.contains("lifted this turn (actually cod is fine)"), "{text}");
+        assert!(
+            text.contains("lifted this turn (actually cod is fine)"),
+            "{text}"
+        );
     }
 }

@@ -214,8 +214,10 @@ pub fn render_working_memory(e: &EntitiesView, window: u32) -> String {
         &e.excluded,
         named,
     );
+    // What is left to plan with, beside what was ruled out (seeds/001);
+    // with nothing ruled out it would only repeat the lists above.
     let viable = viable(e);
-    if !viable.is_empty() {
+    if !viable.is_empty() && !e.excluded.is_empty() {
         out.push(format!("\n### Viable\n{}", compact_refs(&viable)));
     }
     if !e.background.is_empty() {

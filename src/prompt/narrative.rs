@@ -6,6 +6,7 @@
 //! Shows which refs Understand demoted or kept, never why: reasons belong to
 //! Understand alone.
 
+use crate::context::active::Cause;
 use crate::context::curation::DecisionAction;
 use crate::context::narrative::TurnExecutionSummary;
 use crate::context::snapshot::ContextSnapshot;
@@ -21,8 +22,11 @@ pub fn turn_age(turn: u32, current: u32) -> String {
     }
 }
 
-/// One past turn: User asked / Goal / Steps / Result / Understand decided / Note.
-pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32) -> String {
+/// One past turn: User asked / Goal / Steps / Result / Understand decided /
+/// Note. `with_result` is false when the prompt shows the reply in full
+/// elsewhere (Think's conversation history); a conclusion that only repeats
+/// the last step's outcome is left out.
+pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: bool) -> String {
     let mut out = vec![
         format!(
             "### Turn {} ({})",
@@ -52,9 +56,17 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32) -> String {
             ));
         }
     }
+    let last_outcome = t.steps.last().map(|s| s.outcome.trim());
+    let conclusion = t
+        .analysis_conclusions
+        .as_deref()
+        .filter(|c| Some(c.trim()) != last_outcome);
     let optional = [
-        ("Result", Some(t.response_summary.as_str())),
-        ("Conclusion", t.analysis_conclusions.as_deref()),
+        (
+            "Result",
+            Some(t.response_summary.as_str()).filter(|_| with_result),
+        ),
+        ("Conclusion", conclusion),
         ("Understand decided", t.curation_summary.as_deref()),
         ("Stopped short", t.blocked_reason.as_deref()),
     ];
@@ -86,8 +98,11 @@ pub fn this_turn_curation(s: &ContextSnapshot) -> Option<String> {
             .collect()
     };
     let mut demoted = refs_for(DecisionAction::Demote);
+    let mut ruled_out = Vec::new();
     for v in &s.entities.excluded {
-        if !demoted.contains(&v.r#ref.as_str()) {
+        if matches!(v.cause, Cause::RuledOut { .. }) {
+            ruled_out.push(v.r#ref.as_str());
+        } else if !demoted.contains(&v.r#ref.as_str()) {
             demoted.push(&v.r#ref);
         }
     }
@@ -102,6 +117,7 @@ pub fn this_turn_curation(s: &ContextSnapshot) -> Option<String> {
         parts.push(format!("forgot {}", compact_refs(&forgot)));
     }
     let verbs = [
+        ("ruled out (the user's standing constraints)", ruled_out),
         ("demoted", demoted),
         ("kept", refs_for(DecisionAction::Retain)),
         ("pinned (by the user)", refs_for(DecisionAction::Pin)),
@@ -123,13 +139,14 @@ pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
     if n.turns.is_empty() && n.earlier.trim().is_empty() {
         out.push("Nothing yet — this is the start of the conversation.".to_string());
     }
+    let in_full = |turn: u32| s.conversation.recent.iter().any(|c| c.turn == turn);
     for t in n.turns.iter().rev() {
-        out.push(format!("\n{}", render_turn_summary(t, s.turn)));
+        let summary = render_turn_summary(t, s.turn, !in_full(t.turn_number));
+        out.push(format!("\n{summary}"));
     }
-    out.push(String::new());
-    match this_turn_curation(s) {
-        Some(line) => out.push(format!("### This turn — {line}")),
-        None => out.push("### This turn — no curation changes".to_string()),
+    if let Some(line) = this_turn_curation(s) {
+        out.push(String::new());
+        out.push(format!("### This turn — {line}"));
     }
     let viable = viable(&s.entities);
     if !s.entities.excluded.is_empty() && !viable.is_empty() {
@@ -146,7 +163,7 @@ pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
 pub fn render_prior_turn(s: &ContextSnapshot, user_message: &str) -> String {
     let mut out = vec!["## What happened before this plan\n".to_string()];
     match s.narrative.turns.last() {
-        Some(t) => out.push(render_turn_summary(t, s.turn)),
+        Some(t) => out.push(render_turn_summary(t, s.turn, true)),
         None if !s.narrative.earlier.trim().is_empty() => {
             out.push(format!("Earlier: {}", s.narrative.earlier.trim()))
         }

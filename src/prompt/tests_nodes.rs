@@ -228,7 +228,7 @@ fn tiered_conversation_shows_its_bullet_tier() {
         s.fold_all(&mut Extractive);
     }
     s.begin_turn();
-    let text = super::think::render_conversation(&s.snapshot().conversation, "next");
+    let text = super::think::render_conversation(&s.snapshot().conversation, "next", false);
     assert!(text.contains("User: message 6\nAlfred: reply 6"));
     assert!(
         text.contains("### Before that (one line per turn)\n- Turn 1: user said \"message 1\""),

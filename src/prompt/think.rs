@@ -46,7 +46,11 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
         render_working_memory(&s.entities, s.window),
         render_standing(s, Reader::Planner),
         render_turn_narrative(s),
-        render_conversation(&s.conversation, input.user_message),
+        render_conversation(
+            &s.conversation,
+            input.user_message,
+            !s.narrative.earlier.trim().is_empty(),
+        ),
         render_current_task(input),
     ];
     Prompt::with_sections(PromptNode::Think, input.system, THINK_SECTIONS, bodies)
@@ -54,7 +58,10 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
 
 /// `conversation_history`: recent turns in full (long replies by their
 /// summary), the bullet tier, the current message, then the earlier summary.
-pub fn render_conversation(c: &ConversationView, user_message: &str) -> String {
+/// When `narrated` (the turn narrative's earlier story covers the same
+/// turns), the earlier summary is its opening line only: the prompt does not
+/// list the folded turns twice.
+pub fn render_conversation(c: &ConversationView, user_message: &str, narrated: bool) -> String {
     let mut out = vec!["## Recent Conversation".to_string()];
     if c.recent.is_empty() && c.bullets.is_empty() && c.earlier.trim().is_empty() {
         out.push("(This is the first message of the session.)".to_string());
@@ -74,8 +81,14 @@ pub fn render_conversation(c: &ConversationView, user_message: &str) -> String {
         out.push("\n### Before that (one line per turn)".to_string());
         out.extend(c.bullets.iter().map(|b| format!("- {}", b.trim())));
     }
-    if !c.earlier.trim().is_empty() {
-        out.push(format!("\n### Earlier\n{}", c.earlier.trim()));
+    let earlier = c.earlier.trim();
+    if narrated && earlier.lines().count() > 1 {
+        let opening = earlier.lines().next().unwrap_or_default();
+        out.push(format!(
+            "\n### Earlier\n{opening}\n… (the later folded turns are in turn_narrative, under Earlier)"
+        ));
+    } else if !earlier.is_empty() {
+        out.push(format!("\n### Earlier\n{earlier}"));
     }
     out.join("\n")
 }

@@ -24,8 +24,8 @@ use super::world::{World, ingredient_names};
 
 /// Words people end a clause with that carry no meaning of it.
 const TRAILING_FILLER: &[&str] = &[
-    "lol", "lmao", "haha", "hahaha", "please", "pls", "plz", "thanks", "thx", "ty", "tbh",
-    "ok", "okay", "x", "xx", "either", "then",
+    "lol", "lmao", "haha", "hahaha", "please", "pls", "plz", "thanks", "thx", "ty", "tbh", "ok",
+    "okay", "x", "xx", "either", "then",
 ];
 /// Words that join a clause to the one before it.
 const LEADING_JOINERS: &[&str] = &["and", "but", "also", "oh", "plus", "so", "ok", "okay", "um"];
@@ -40,7 +40,11 @@ pub(super) fn exclusion_constraints(
     for e in ex {
         let refs = matching_recipes(world, &e.term);
         // A draft set aside is Understand's to let go, not a standing rule.
-        if !refs.is_empty() && refs.iter().all(|r| world.get(r).is_some_and(|x| x.e.is_pending())) {
+        if !refs.is_empty()
+            && refs
+                .iter()
+                .all(|r| world.get(r).is_some_and(|x| x.e.is_pending()))
+        {
             let reason = format!("“{}”", clause_of(message, &e.term));
             for r in refs {
                 if !d.demoted(&r) {
@@ -69,7 +73,11 @@ pub(super) fn exclusion_constraints(
             _ => e.term.clone(),
         };
         let clause = clause_of(message, &e.term);
-        if d.constraints.add.iter().any(|c| c.clause == clause && c.value == value) {
+        if d.constraints
+            .add
+            .iter()
+            .any(|c| c.clause == clause && c.value == value)
+        {
             continue;
         }
         d.constraints.add.push(NewConstraint {
@@ -77,7 +85,11 @@ pub(super) fn exclusion_constraints(
             rule: Rule::Exclude,
             kind,
             value,
-            refs: if kind == MatchKind::Entity { refs } else { Vec::new() },
+            refs: if kind == MatchKind::Entity {
+                refs
+            } else {
+                Vec::new()
+            },
         });
     }
 }
@@ -160,7 +172,12 @@ fn tidy_clause(piece: &str) -> String {
 /// the words name, or, when they name one recipe a broader constraint
 /// covers, brings that recipe back while the constraint stands. True when
 /// anything was lifted or brought back.
-pub(super) fn lift_constraints(world: &World<'_>, said: &[String], message: &str, d: &mut Draft) -> bool {
+pub(super) fn lift_constraints(
+    world: &World<'_>,
+    said: &[String],
+    message: &str,
+    d: &mut Draft,
+) -> bool {
     let said_stems: Vec<String> = said.iter().flat_map(|w| stems(w)).collect();
     if said_stems.is_empty() {
         return false;
@@ -216,7 +233,22 @@ pub(super) fn lift_constraints(world: &World<'_>, said: &[String], message: &str
 pub(super) fn lift_words(message: &str) -> Vec<String> {
     super::targets::content_words(&Words::new(message).words)
         .into_iter()
-        .filter(|w| !matches!(w.as_str(), "actually" | "fine" | "back" | "bring" | "ok" | "okay" | "after" | "put" | "add" | "keep" | "include"))
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "actually"
+                    | "fine"
+                    | "back"
+                    | "bring"
+                    | "ok"
+                    | "okay"
+                    | "after"
+                    | "put"
+                    | "add"
+                    | "keep"
+                    | "include"
+            )
+        })
         .collect()
 }
 
@@ -226,13 +258,19 @@ mod tests {
 
     #[test]
     fn clauses_are_the_users_words_without_joiners_or_filler() {
-        assert_eq!(clause_of("skip anything with cod please", "cod"), "skip anything with cod");
+        assert_eq!(
+            clause_of("skip anything with cod please", "cod"),
+            "skip anything with cod"
+        );
         assert_eq!(
             clause_of("no french toast, and I don't feel like wings lol", "wings"),
             "I don't feel like wings"
         );
         assert_eq!(
-            clause_of("no french toast, and I don't feel like wings lol", "french toast"),
+            clause_of(
+                "no french toast, and I don't feel like wings lol",
+                "french toast"
+            ),
             "no french toast"
         );
         assert_eq!(
@@ -240,6 +278,9 @@ mod tests {
             "had curry all last week so no curry"
         );
         assert_eq!(clause_of("not the wings either.", "wings"), "not the wings");
-        assert_eq!(clause_of("Nothing with fish!!", "fish"), "Nothing with fish");
+        assert_eq!(
+            clause_of("Nothing with fish!!", "fish"),
+            "Nothing with fish"
+        );
     }
 }

@@ -34,8 +34,7 @@ impl Reading {
     /// "show me my recipes": every saved recipe, from the store; not "what's
     /// left?", which narrows what memory holds.
     pub fn lists_everything(&self) -> bool {
-        self.intent == Intent::ListRecipes
-            && !self.words.has_any(&["left", "options", "remaining"])
+        self.intent == Intent::ListRecipes && !self.words.has_any(&["left", "options", "remaining"])
     }
 
     /// Reads `message` after the last exchange (`None` on the first turn).

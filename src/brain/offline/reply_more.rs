@@ -309,6 +309,51 @@ pub(super) fn read_reply(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String 
 }
 
 fn recipes_read_reply(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
+    // What the user asked for by name is shown; anything else a standing
+    // constraint rules out is named in a note, not offered.
+    let named = &c.req.understand.referenced_entities;
+    let mut ruled_out: Vec<String> = Vec::new();
+    let rows: Vec<Value> = rows
+        .iter()
+        .filter(|row| {
+            let r = row.get("id").and_then(Value::as_str).unwrap_or_default();
+            let out = !named.iter().any(|n| n == r) && is_ruled_out(c, r);
+            if out {
+                ruled_out.push(c.label(r));
+            }
+            !out
+        })
+        .cloned()
+        .collect();
+    let them = if ruled_out.len() == 1 { "it" } else { "them" };
+    if rows.is_empty() && !ruled_out.is_empty() {
+        return format!(
+            "Only {} would fit, and you ruled {them} out — say so if you want {them} back.",
+            join_list(&ruled_out, "and")
+        );
+    }
+    let reply = recipes_listing(c, &rows);
+    if ruled_out.is_empty() {
+        return reply;
+    }
+    format!(
+        "{reply}\n\n({} would fit too, but you ruled {them} out.)",
+        join_list(&ruled_out, "and")
+    )
+}
+
+/// True when a standing constraint rules `r` out now.
+fn is_ruled_out(c: &ReplyCtx<'_>, r: &str) -> bool {
+    c.req
+        .input
+        .snapshot
+        .constraints
+        .iter()
+        .filter(|k| k.status == crate::context::ConstraintStatus::Active)
+        .any(|k| k.covers.iter().any(|x| x == r))
+}
+
+fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
     if rows.is_empty() {
         return "I couldn't find that in your saved recipes — want me to create one?".to_string();
     }

@@ -352,9 +352,18 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
     } else {
         let what: Vec<String> = lifted
             .iter()
-            .map(|k| k.label.trim_start_matches("no ").trim_start_matches("not ").to_string())
+            .map(|k| {
+                k.label
+                    .trim_start_matches("no ")
+                    .trim_start_matches("not ")
+                    .to_string()
+            })
             .collect();
-        format!("{} — {} is back on the table.", ack(c, 3), join_list(&what, "and"))
+        format!(
+            "{} — {} is back on the table.",
+            ack(c, 3),
+            join_list(&what, "and")
+        )
     };
     if !back.is_empty() {
         out.push_str(&format!(" That brings back {}.", join_list(&back, "and")));

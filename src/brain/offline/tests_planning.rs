@@ -35,7 +35,10 @@ fn turn_three_phrasings_rule_out_french_toast_and_wings_in_the_users_words() {
         let mut state = turn_three();
         let u = understand(&state, m);
         assert!(!u.constraints.add.is_empty(), "{m}: {u:?}");
-        assert!(u.entity_curation.demote.is_empty(), "{m}: constraints, not demotions");
+        assert!(
+            u.entity_curation.demote.is_empty(),
+            "{m}: constraints, not demotions"
+        );
         apply(&mut state, &u);
         for r in ["recipe_5", "recipe_6"] {
             let (clause, since) = ruled_out(&state, r).unwrap_or_else(|| panic!("{m}: {r}"));
@@ -47,7 +50,11 @@ fn turn_three_phrasings_rule_out_french_toast_and_wings_in_the_users_words() {
         }
         for cod in ["recipe_1", "recipe_2", "recipe_7"] {
             let (clause, since) = ruled_out(&state, cod).unwrap_or_else(|| panic!("{m}: {cod}"));
-            assert_eq!((clause.as_str(), since), ("let's not do cod this week", 2), "{m}");
+            assert_eq!(
+                (clause.as_str(), since),
+                ("let's not do cod this week", 2),
+                "{m}"
+            );
         }
         for kept in ["recipe_3", "recipe_4", "recipe_8", "recipe_9"] {
             assert!(ruled_out(&state, kept).is_none(), "{m}: {kept}");
@@ -63,7 +70,10 @@ fn turn_three_phrasings_rule_out_french_toast_and_wings_in_the_users_words() {
     let u = understand(&state, m);
     apply(&mut state, &u);
     assert_eq!(ruled_out(&state, "recipe_5").unwrap().0, "no french toast");
-    assert_eq!(ruled_out(&state, "recipe_6").unwrap().0, "I don't feel like wings");
+    assert_eq!(
+        ruled_out(&state, "recipe_6").unwrap().0,
+        "I don't feel like wings"
+    );
     let snap = state.snapshot();
     let reasons: Vec<Option<&str>> = snap
         .entities

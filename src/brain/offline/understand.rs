@@ -7,7 +7,7 @@
 //!
 //! Must only name refs that exist; never reads the store.
 
-use crate::context::{ConstraintChanges, EntityCuration, RefDecision, RetentionDecision};
+use crate::context::{ConstraintChanges, EntityCuration, RefDecision, RetentionDecision, Table};
 use crate::pipeline::{EntityMention, Resolution, UnderstandOutput, UnderstandRequest};
 
 use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
@@ -16,10 +16,10 @@ use super::lexicon::Intent;
 use super::reading::{Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label};
 use super::targets::{content_words, edit_words};
-use super::text::join_list;
+use super::text::{Words, join_list};
 use super::understand_targets::{
-    assign_targets, delete_targets, edit_target, forget_targets, narrow_to_answer,
-    plan_targets, save_targets, show_targets,
+    assign_targets, delete_targets, edit_target, forget_targets, narrow_to_answer, plan_targets,
+    save_targets, show_targets,
 };
 use super::world::World;
 
@@ -166,6 +166,14 @@ fn resolve_intent(
         Intent::Delete => delete_targets(world, reading, d),
         Intent::Assign => assign_targets(world, reading, d),
         Intent::ShowPlan => plan_targets(world, d),
+        // "which ones use coconut milk?": the kitchen's own coconut milk is
+        // what the user named.
+        Intent::FindByIngredient(x) => {
+            let said = content_words(&Words::new(x).words);
+            if let Resolved::One(r) = by_label(world, &said, &[Table::Inventory]) {
+                d.reference(x, &r);
+            }
+        }
         _ => {}
     }
 }
