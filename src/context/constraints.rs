@@ -604,10 +604,9 @@ impl Constraints {
             let coverable = |r: &str| {
                 !c.except.iter().any(|x| x == r)
                     && registry.get(r).is_some_and(|e| {
-                        !e.is_pending()
-                            && !e.is_pinned()
-                            && !(e.turn_created > since
-                                && matches!(e.action, RefAction::Created | RefAction::Generated))
+                        let made_since = e.turn_created > since
+                            && matches!(e.action, RefAction::Created | RefAction::Generated);
+                        !(e.is_pending() || e.is_pinned() || made_since)
                     })
             };
             let mut next: BTreeMap<String, u32> = BTreeMap::new();

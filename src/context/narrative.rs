@@ -62,6 +62,9 @@ pub struct TurnExecutionSummary {
     pub steps: Vec<StepExecutionSummary>,
     /// Understand's curation: "Demoted recipe_5, recipe_6".
     pub curation_summary: Option<String>,
+    /// Standing constraints stated or lifted this turn, in the user's words:
+    /// "added no cod (“let's not do cod this week”)".
+    pub standing: Vec<String>,
     pub retained_refs: Vec<String>,
     pub demoted_refs: Vec<String>,
     /// "4 recipes fit the constraints".

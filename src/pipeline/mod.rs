@@ -10,7 +10,7 @@ pub mod act;
 pub mod brain;
 pub mod events;
 pub mod run;
-mod standing;
+pub(crate) mod standing;
 pub mod summarize;
 pub mod support;
 pub mod templates;

@@ -43,6 +43,24 @@ pub(crate) fn refresh(
     Ok(())
 }
 
+/// This turn's constraint changes in words, for the turn narrative:
+/// "added no cod (“let's not do cod this week”)", "lifted no cod (“actually
+/// cod is fine”)".
+pub(crate) fn describe(state: &ContextState, outcome: &ConstraintOutcome) -> Vec<String> {
+    let named = |id: &str| state.constraints.get(id);
+    let mut out: Vec<String> = outcome
+        .added
+        .iter()
+        .filter_map(|id| named(id))
+        .map(|c| format!("added {} (“{}”)", c.label, c.clause))
+        .collect();
+    out.extend(outcome.lifted.iter().filter_map(|id| named(id)).map(|c| {
+        let by = c.lifted.as_ref().map_or("", |l| l.by.as_str());
+        format!("lifted {} ({by})", c.label)
+    }));
+    out
+}
+
 /// The facts of recipe refs, from their rows in the kitchen.
 fn fetch_facts(
     state: &ContextState,

@@ -73,6 +73,8 @@ pub struct TurnFacts<'a> {
     pub reply: &'a str,
     pub understand: &'a UnderstandOutput,
     pub curation: &'a CurationOutcome,
+    /// Standing constraints added or lifted, in words.
+    pub standing: &'a [String],
     pub think: &'a ThinkOutput,
     pub steps: &'a [StepOutcome],
     pub flow: &'a SummarizeOutput,
@@ -114,6 +116,7 @@ pub fn build_summary(f: &TurnFacts<'_>) -> TurnExecutionSummary {
         decision: f.think.decision.as_str().to_string(),
         steps: step_summaries(f.steps),
         curation_summary,
+        standing: f.standing.to_vec(),
         retained_refs: refs_of(DecisionAction::Retain),
         demoted_refs: refs_of(DecisionAction::Demote),
         analysis_conclusions: analysis,

@@ -57,6 +57,7 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
         }
     }
     let last_outcome = t.steps.last().map(|s| s.outcome.trim());
+    let standing = t.standing.join("; ");
     let conclusion = t
         .analysis_conclusions
         .as_deref()
@@ -68,6 +69,7 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
         ),
         ("Conclusion", conclusion),
         ("Understand decided", t.curation_summary.as_deref()),
+        ("Standing constraints", Some(standing.as_str())),
         ("Stopped short", t.blocked_reason.as_deref()),
     ];
     for (label, value) in optional {

@@ -231,7 +231,7 @@ fn tiered_conversation_shows_its_bullet_tier() {
     let text = super::think::render_conversation(&s.snapshot().conversation, "next", false);
     assert!(text.contains("User: message 6\nAlfred: reply 6"));
     assert!(
-        text.contains("### Before that (one line per turn)\n- Turn 1: user said \"message 1\""),
+        text.contains("### Before that (one line per turn)\n- Turn 1: \"message 1\" → reply 1"),
         "{text}"
     );
 }

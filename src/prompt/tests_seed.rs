@@ -181,7 +181,7 @@ fn understand_prompt_annotates_turns_and_flags_what_is_at_risk() {
     assert_eq!(risk.len(), 1, "{risk:?}");
     assert!(risk[0].starts_with("- inv_1..inv_59: 59 inventory items"));
     let known = text(&p, "known_entities");
-    assert!(known.contains("| inv_1..inv_59 | inventory | 59 inventory items | recent ← leaves the window next turn unless retained |"));
+    assert!(known.contains("| inv_1..inv_59 | inventory | 59 inventory items | recent, at risk |"));
     assert!(!known.contains("| recipe_3 | recipe | Air Fryer Paneer Tikka | recent ←"));
 
     let with_question = build_understand(&UnderstandInput {

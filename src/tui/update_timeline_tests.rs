@@ -71,13 +71,13 @@ fn f_cycles_types_and_slash_filters_by_text_with_the_why_of_the_cell() {
     press(&mut m, KeyCode::Enter);
     assert!(!state(&m).editing);
     assert_eq!(state(&m).shown.len(), 1);
-    // recipe_5 at turn 3: excluded, with Understand's reason.
+    // recipe_5 at turn 3: excluded, by the user's standing constraint.
     press(&mut m, KeyCode::Left);
     press(&mut m, KeyCode::Left);
     assert_eq!(selected(&m), ("recipe_5".to_string(), 3));
     let why = &state(&m).why;
     assert!(
-        why.contains("excluded at turn 3") && why.contains("no french toast"),
+        why.contains("excluded at turn 3") && why.contains("the french toast"),
         "{why}"
     );
     // q typed into the filter is text, not quit.

@@ -108,7 +108,9 @@ impl Run<'_> {
             .push(PromptRecord::new(prompt, Some(response)));
         let flow = decided.value;
         let curation = self.record.curation.clone();
+        let standing = crate::pipeline::standing::describe(state, &self.record.constraint_changes);
         let facts = TurnFacts {
+            standing: &standing,
             turn: acted.turn,
             user_message: self.message,
             reply,

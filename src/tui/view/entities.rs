@@ -1,7 +1,8 @@
 //! The Entities panel: layer 1, which entities are in working memory and why.
 //!
 //! Sections Recent / Retained / Pending / Excluded this turn / Dropped this
-//! turn, then the background count. Each row shows ref, label, type,
+//! turn, the Standing constraints (`standing.rs`), then the background
+//! count. Each row shows ref, label, type,
 //! `[action]` and `t{last_ref_turn}`, marked with this turn's change from the
 //! diff (`+` new, `↑` promoted, `↓` demoted, `×` dropped, `→` moved); reasons
 //! wrap under their row. Large same-type groups collapse to one row. Columns
@@ -18,7 +19,7 @@ use super::entity_rows::{
     Counts, Row, changes_text, count, counts_text, dropped_rows, mark, section_rows,
 };
 use super::text::{ScrolledPanel, fit, labeled, one_line, width, wrap_hanging, wrap_styled};
-use crate::context::{ContextDiff, ContextSnapshot, EntityState};
+use crate::context::{ChangeKind, ContextDiff, ContextSnapshot, EntityState};
 use crate::tui::theme::Theme;
 
 /// The Entities panel over a snapshot and the diff from the previous turn.
@@ -61,7 +62,8 @@ impl EntityPanel<'_> {
         let e = &self.snapshot.entities;
         let mut out = self.summary(width);
         let sections = self.sections();
-        if sections.is_empty() && e.background.is_empty() {
+        let standing = super::standing::standing_lines(self.snapshot, width, t);
+        if sections.is_empty() && e.background.is_empty() && standing.is_empty() {
             out.push(Line::default());
             out.extend(wrap_styled(
                 "No entities yet — refs appear here as Alfred reads, creates or mentions them.",
@@ -77,9 +79,10 @@ impl EntityPanel<'_> {
             out.push(Line::styled(one_line(&s.title), style));
             for row in &s.rows {
                 out.push(self.row_line(row, s.state, &cols));
-                out.extend(self.reason_lines(row, width));
+                out.extend(self.reason_lines(row, s.state, width));
             }
         }
+        out.extend(standing);
         out.push(Line::default());
         out.push(self.background_line());
         out
@@ -171,13 +174,17 @@ impl EntityPanel<'_> {
     }
 
     /// The reason under a row, with this turn's change word: "demoted: …".
-    fn reason_lines(&self, row: &Row, width: usize) -> Vec<Line<'static>> {
+    fn reason_lines(&self, row: &Row, state: EntityState, width: usize) -> Vec<Line<'static>> {
         let Some(reason) = row.reason.as_deref().filter(|r| !r.trim().is_empty()) else {
             return Vec::new();
         };
         let t = self.theme;
         const INDENT: usize = 4;
-        let tag = row.change.map(|k| format!("{}: ", mark(k).1));
+        // A row read and ruled out in the same turn is new *and* excluded.
+        let tag = row.change.map(|k| match (k, state) {
+            (ChangeKind::New, EntityState::Excluded) => "new, excluded: ".to_string(),
+            _ => format!("{}: ", mark(k).1),
+        });
         let tag_w = tag.as_deref().map(super::text::width).unwrap_or(0);
         let avail = width.saturating_sub(INDENT);
         let style = t.text.add_modifier(Modifier::ITALIC);

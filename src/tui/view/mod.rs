@@ -21,6 +21,7 @@ mod narrative;
 mod overlays;
 mod pipeline_bar;
 mod sessions;
+mod standing;
 mod tabs;
 mod text;
 pub mod timeline;

@@ -86,6 +86,7 @@ impl NarrativePanel<'_> {
             }
         }
         field(&mut out, "curation: ", &curation(s), t.accent);
+        field(&mut out, "standing: ", &s.standing.join("; "), t.accent);
         if let Some(c) = &s.analysis_conclusions {
             field(&mut out, "concluded: ", c, t.text);
         }

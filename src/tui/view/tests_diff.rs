@@ -35,15 +35,15 @@ fn turns_2_to_3_move_recipe_5_and_6_to_excluded_with_their_reasons() {
     let lines: Vec<&str> = screen.lines().collect();
     assert!(lines[0].contains("Changes · turn 2 → 3"), "{}", lines[0]);
     for (r, label, reason) in [
-        ("recipe_5", "Chai French Toast", "user said no french toast"),
+        ("recipe_5", "Chai French Toast", "french toast"),
         ("recipe_6", "Dry Rub Wings", "wings"),
     ] {
-        let row = at(&lines, &format!("↓ {r} "), &screen);
+        let row = at(&lines, &format!("✕ {r} "), &screen);
         assert!(lines[row].contains(label), "{}", lines[row]);
         assert!(lines[row].contains("recent → excluded"), "{}", lines[row]);
         let why = lines[row + 1];
         assert!(
-            why.contains("why: demoted at turn 3:") && why.contains(reason),
+            why.contains("why: ruled out by c") && why.contains(reason),
             "reason under {r}: {why}"
         );
     }

@@ -129,7 +129,7 @@ fn narrow_60x20_entities_tab() {
         screen.contains(" Chat | Entities | Narrative | History"),
         "{screen}"
     );
-    assert!(screen.contains("Entities · 67 active"), "{screen}");
+    assert!(screen.contains("Entities · 64 active"), "{screen}");
     assert!(screen.contains("↓ more"), "{screen}");
 }
 

@@ -1,5 +1,6 @@
-//! The seeds' turn-3 state (no french toast, no wings) through the panels:
-//! what a developer sees after the demotion.
+//! The seeds' turn-3 state (no cod since turn 2, no french toast or wings
+//! now) through the panels: what a developer sees when the user rules
+//! things out.
 
 use super::tests_support::{model_with, render_screen, render_widget, seed_turn3, seed_turn5};
 use super::{EntityPanel, HistoryPanel, NarrativePanel};
@@ -34,10 +35,14 @@ fn row_of(screen: &str, needle: &str) -> usize {
 }
 
 #[test]
-fn seed_turn3_entities_show_the_demotions_with_reasons() {
+fn seed_turn3_entities_show_the_exclusions_and_what_stands() {
     let (_, after, d) = seed_turn3();
-    let screen = entities_screen(&after, &d, true, 60, 30);
-    insta::assert_snapshot!("seed_turn3_entities_60x30", screen);
+    let screen = entities_screen(&after, &d, true, 60, 34);
+    insta::assert_snapshot!("seed_turn3_entities_60x34", screen);
+    assert!(
+        screen.contains("Background: 3"),
+        "the cod recipes: {screen}"
+    );
 
     let lines: Vec<&str> = screen.lines().collect();
     let at = |needle: &str| row_of(&screen, needle);
@@ -46,15 +51,15 @@ fn seed_turn3_entities_show_the_demotions_with_reasons() {
         (
             "recipe_5",
             "Chai French Toast",
-            "demoted: user said no french toast",
+            "excluded: “lets not do the french toast”",
         ),
         (
             "recipe_6",
             "Dry Rub Wings",
-            "demoted: user doesn't feel like wings",
+            "excluded: “I don't feel like wings”",
         ),
     ] {
-        let row = at(&format!("↓ {r}"));
+        let row = at(&format!("✕ {r}"));
         assert!(row > excluded, "{r} listed under Excluded this turn");
         assert!(
             lines[row].contains(label) && lines[row].contains("[read]"),
@@ -68,7 +73,7 @@ fn seed_turn3_entities_show_the_demotions_with_reasons() {
         );
     }
     assert!(
-        lines[1].contains("turn 3 · window 2 · ↓2 demoted"),
+        lines[1].contains("turn 3 · window 2 · ✕2 excluded"),
         "{}",
         lines[1]
     );
@@ -81,14 +86,26 @@ fn seed_turn3_entities_show_the_demotions_with_reasons() {
         inv[0]
     );
     assert!(inv[0].ends_with(" [read] t2 │"), "{}", inv[0]);
-    // The seven remaining recipes are listed one per row.
-    let recent = at("Recent (66)");
-    for r in ["recipe_1", "recipe_3", "recipe_4", "recipe_8", "recipe_9"] {
+    // The four remaining recipes are listed one per row; no cod recipe is.
+    let recent = at("Recent (63)");
+    for r in ["recipe_3", "recipe_4", "recipe_8", "recipe_9"] {
         assert!(at(&format!("  {r} ")) > recent, "{r} under Recent");
     }
+    assert!(!screen.contains("recipe_1 "), "{screen}");
     assert!(at("Pending, unsaved (1)") > recent);
     assert!(lines[at("gen_meal_1") + 1].contains("needs save confirmation"));
-    assert!(screen.contains("Background: 0"));
+    // What stands, in the user's words, with what it covers now.
+    let standing = at("Standing (3)");
+    assert!(standing > excluded);
+    assert!(
+        lines[standing + 1].contains("no cod · t2 → Kerala Cod Curry"),
+        "{screen}"
+    );
+    assert!(screen.contains("“lets not do cod this week”"), "{screen}");
+    assert!(
+        screen.contains("not Dry Rub Wings · t3 → Dry Rub Wings"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -102,8 +119,15 @@ fn seed_turn2_marks_the_new_reads_and_counts_them_on_the_collapsed_line() {
         screen.contains("+ inv_1..inv_59  59 inventory items (+59 new)"),
         "{screen}"
     );
+    for r in [
+        "recipe_3", "recipe_4", "recipe_5", "recipe_6", "recipe_8", "recipe_9",
+    ] {
+        assert!(screen.contains(&format!("+ {r} ")), "{r}: {screen}");
+    }
+    // "No cod" is ruled out the turn it is said, not one turn later.
+    assert!(screen.contains("Excluded this turn (3)"), "{screen}");
     assert!(
-        screen.contains("+ recipe_1..recipe_9  9 recipes (+9 new)"),
+        screen.contains("new, excluded: “lets not do cod this week”"),
         "{screen}"
     );
 }
@@ -125,7 +149,7 @@ fn seed_turn3_narrative_newest_first() {
     let earlier = screen.find("Earlier (compressed)").expect("earlier");
     assert!(t3 < t2 && t2 < earlier, "{screen}");
     assert!(
-        screen.contains("curation: Demoted recipe_5, recipe_6"),
+        screen.contains("standing: added not Chai French Toast"),
         "{screen}"
     );
     assert!(
@@ -176,8 +200,8 @@ fn seed_turn3_wide_screen_120x40() {
 #[test]
 fn seed_turn5_shows_retained_dropped_and_aged_out() {
     let (after, d) = seed_turn5();
-    let screen = entities_screen(&after, &d, true, 60, 16);
-    insta::assert_snapshot!("seed_turn5_entities_60x16", screen);
+    let screen = entities_screen(&after, &d, true, 60, 28);
+    insta::assert_snapshot!("seed_turn5_entities_60x28", screen);
     let lines: Vec<&str> = screen.lines().collect();
     let at = |needle: &str| row_of(&screen, needle);
     assert!(
@@ -191,8 +215,10 @@ fn seed_turn5_shows_retained_dropped_and_aged_out() {
     assert!(dropped > at("Dropped this turn (1)"));
     assert!(lines[dropped].contains("Weekly Plan") && lines[dropped].contains("[dropped] t5"));
     assert!(lines[dropped + 1].contains("dropped: user said forget the plan"));
+    // Leaving the window is ageing out, not a demotion.
     assert!(
-        screen.contains("Background: 67 · ↓65 demoted this turn"),
+        screen.contains("Background: 67 · ↘62 aged out this turn"),
         "{screen}"
     );
+    assert!(!screen.contains("demoted"), "{screen}");
 }

@@ -9,9 +9,10 @@ use unicode_width::UnicodeWidthStr;
 
 use super::{ScreenLayout, layout, render_panels};
 use crate::context::{
-    ContextDiff, ContextPolicy, ContextSnapshot, ContextState, ConversationPhase, ConversationTurn,
-    EntityCuration, Extractive, RefAction, RefDecision, RetentionDecision, StepExecutionSummary,
-    Table, TurnExecutionSummary, diff,
+    ConstraintChanges, ContextDiff, ContextPolicy, ContextSnapshot, ContextState,
+    ConversationPhase, ConversationTurn, EntityCuration, Extractive, MatchKind, NewConstraint,
+    RecipeFacts, RefAction, RefDecision, RetentionDecision, Rule, StepExecutionSummary, Table,
+    TurnExecutionSummary, diff,
 };
 use crate::session::SessionFile;
 use crate::tui::model::Model;
@@ -216,6 +217,25 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
             t,
         );
     }
+    // "no cod" stands from turn 2: the cod recipes are ruled out there.
+    s.apply_constraints(&ConstraintChanges {
+        add: vec![NewConstraint {
+            clause: "lets not do cod this week".into(),
+            rule: Rule::Exclude,
+            kind: MatchKind::Ingredient,
+            value: "cod".into(),
+            refs: Vec::new(),
+        }],
+        ..Default::default()
+    });
+    s.refresh_constraints(&|r| {
+        let cod = ["recipe_1", "recipe_2", "recipe_7"].contains(&r);
+        Some(RecipeFacts {
+            label: r.to_string(),
+            ingredients: vec![if cod { "cod fillet" } else { "onion" }.to_string()],
+            ..Default::default()
+        })
+    });
     let turn2 = TurnExecutionSummary {
         turn_number: t,
         user_message: "lets not do cod this week?".into(),
@@ -233,6 +253,7 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
         ],
         retained_refs: vec![plan.clone()],
         curation_summary: Some(format!("Retained {plan} (user's ongoing weekly plan)")),
+        standing: vec!["added no cod (“lets not do cod this week”)".into()],
         analysis_conclusions: Some("6 recipes work with the inventory, no cod".into()),
         response_summary: "Presented 6 cod-free options".into(),
         conversation_phase: ConversationPhase::Narrowing,
@@ -250,15 +271,23 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
     );
     let before = s.snapshot();
 
-    let t = s.begin_turn();
-    s.apply_curation(&EntityCuration {
-        demote: vec![
-            RefDecision::new("recipe_5", "user said no french toast"),
-            RefDecision::new("recipe_6", "user doesn't feel like wings"),
+    s.begin_turn();
+    let entity = |clause: &str, r: &str| NewConstraint {
+        clause: clause.into(),
+        rule: Rule::Exclude,
+        kind: MatchKind::Entity,
+        value: String::new(),
+        refs: vec![r.into()],
+    };
+    s.apply_constraints(&ConstraintChanges {
+        add: vec![
+            entity("lets not do the french toast", "recipe_5"),
+            entity("I don't feel like wings", "recipe_6"),
         ],
-        curation_summary: Some("Demoted recipe_5, recipe_6".into()),
         ..Default::default()
     });
+    s.refresh_constraints(&|_| None);
+    let t = s.turn;
     let turn3 = TurnExecutionSummary {
         turn_number: t,
         user_message: "lets not do the french toast or wings".into(),
@@ -270,8 +299,10 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
             "Apply the user's exclusions",
             "4 options remain: recipe_3, recipe_4, recipe_8, recipe_9",
         )],
-        curation_summary: Some("Demoted recipe_5, recipe_6".into()),
-        demoted_refs: vec!["recipe_5".into(), "recipe_6".into()],
+        standing: vec![
+            "added not Chai French Toast (“lets not do the french toast”)".into(),
+            "added not Dry Rub Wings (“I don't feel like wings”)".into(),
+        ],
         response_summary: "Acknowledged and presented the remaining 4 options".into(),
         conversation_phase: ConversationPhase::Narrowing,
         natural_next: "User picks finals or filters more".into(),

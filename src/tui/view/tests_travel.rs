@@ -23,10 +23,10 @@ fn viewing_turn_2_of_3_marks_the_title_the_panels_and_the_hints() {
         3,
         "every panel is marked:\n{screen}"
     );
-    // Turn 2's own snapshot: the recipes just read, marked new, nothing
-    // excluded yet (that happens at turn 3).
-    assert!(screen.contains("+ recipe_1..recipe_9"), "{screen}");
-    assert!(!screen.contains("Excluded this turn"), "{screen}");
+    // Turn 2's own snapshot: the recipes just read, marked new, and the cod
+    // ones excluded in the turn "no cod" was said.
+    assert!(screen.contains("+ recipe_3 "), "{screen}");
+    assert!(screen.contains("Excluded this turn (3)"), "{screen}");
     assert!(screen.contains("] next"), "travel hints:\n{screen}");
     // The chat shows the same turn: its message at the top.
     let second = screen.lines().nth(2).unwrap_or_default();
