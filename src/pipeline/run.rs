@@ -222,11 +222,14 @@ impl<'a> Run<'a> {
         let steps = self.act(&mut state, &understand, &think, turn).await?;
         // What the steps loaded is judged against the standing constraints
         // before Reply, Summarize and the snapshot see it.
+        let judged = state.constraints.clone();
         super::standing::refresh(&mut state, self.kitchen, false)?;
-        self.sink.send(|id| PipelineEvent::ContextUpdated {
-            id,
-            snapshot: Box::new(state.snapshot()),
-        });
+        if state.constraints != judged {
+            self.sink.send(|id| PipelineEvent::ContextUpdated {
+                id,
+                snapshot: Box::new(state.snapshot()),
+            });
+        }
         let acted = Acted::new(&state, &understand, &think, &steps, turn);
         let reply = self.reply(&acted).await?;
         self.summarize(&mut state, &acted, &reply).await?;

@@ -14,9 +14,10 @@ pub const MESSAGES: [&str; 3] = [
     "let's not do the french toast or wings",
 ];
 
-pub const FRENCH_TOAST: &str = "user said no french toast";
-pub const WINGS: &str = "user said no wings";
-pub const COD: &str = "user said no cod this week";
+/// The reasons the excluded recipes carry: the user's clause, quoted.
+pub const FRENCH_TOAST: &str = "“let's not do the french toast or wings”";
+pub const WINGS: &str = FRENCH_TOAST;
+pub const COD: &str = "“let's not do cod this week”";
 
 fn options(refs: &[(&str, &str)]) -> Value {
     refs.iter()
@@ -41,10 +42,14 @@ pub fn script(fake: &FakeOpenAi) {
     );
     fake.reply("You usually cook on Sundays and Wednesdays. Want to pick from your saved recipes (you have 9), or try something new?");
     // 2. "let's not do cod this week" → read both tables at once, then analyze.
-    fake.answer(Node::Understand, json!({
-        "entity_mentions": [{"text": "cod", "resolution": "unknown", "resolved_ref": null, "candidates": []}],
-        "what_user_expressed": "wants to exclude cod"
-    }));
+    fake.answer(
+        Node::Understand,
+        json!({
+            "constraints": {"add": [{"clause": "let's not do cod this week", "rule": "exclude",
+                "kind": "ingredient", "value": "cod", "refs": []}], "lift": [], "except": []},
+            "what_user_expressed": "wants to exclude cod"
+        }),
+    );
     fake.answer(Node::Think, json!({
         "goal": "Leave out cod and show what's left", "decision": "plan_direct",
         "steps": [
@@ -73,20 +78,21 @@ pub fn script(fake: &FakeOpenAi) {
             "options": options(&[("recipe_3", "Air Fryer Paneer Tikka"), ("recipe_4", "Chicken Tikka Bites"),
                 ("recipe_5", "Chai French Toast"), ("recipe_6", "Dry Rub Wings"),
                 ("recipe_8", "Thai Pad See Ew"), ("recipe_9", "Thai Yellow Curry")]),
-            "excluded": {"recipe_1": COD, "recipe_2": COD, "recipe_7": COD}
+            "excluded": {"Kerala Cod Curry": COD, "Miso Glazed Air Fryer Cod": COD, "Cod Assam Pedas": COD}
         }
     })]);
     fake.reply("Got it — no cod this week. Here are the 6 options left:\n- Air Fryer Paneer Tikka\n- Chicken Tikka Bites\n- Chai French Toast\n- Dry Rub Wings\n- Thai Pad See Ew\n- Thai Yellow Curry\n\nWhich ones sound good?");
-    // 3. "let's not do the french toast or wings" → demote, analyze what is loaded.
+    // 3. "let's not do the french toast or wings" → two standing
+    // constraints, analyze what is loaded.
     fake.answer(Node::Understand, json!({
         "entity_mentions": [
             {"text": "french toast", "resolution": "inferred", "resolved_ref": "recipe_5", "candidates": []},
             {"text": "wings", "resolution": "inferred", "resolved_ref": "recipe_6", "candidates": []}
         ],
-        "entity_curation": {"demote": [
-            {"ref": "recipe_1", "reason": COD}, {"ref": "recipe_2", "reason": COD}, {"ref": "recipe_7", "reason": COD},
-            {"ref": "recipe_5", "reason": FRENCH_TOAST}, {"ref": "recipe_6", "reason": WINGS}
-        ], "curation_summary": "Demoted recipe_1, recipe_2, recipe_7, recipe_5, recipe_6"},
+        "constraints": {"add": [
+            {"clause": "let's not do the french toast or wings", "rule": "exclude", "kind": "entity", "value": "", "refs": ["recipe_5"]},
+            {"clause": "let's not do the french toast or wings", "rule": "exclude", "kind": "ingredient", "value": "wings", "refs": []}
+        ], "lift": [], "except": []},
         "what_user_expressed": "wants to exclude french toast and wings"
     }));
     fake.answer(Node::Think, json!({
