@@ -9,6 +9,7 @@
 //! views built on top ([`snapshot`], [`diff`], [`why`]).
 
 pub mod active;
+pub mod archive;
 pub mod constraints;
 pub mod conversation;
 pub mod curation;

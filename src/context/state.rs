@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::active::{Cause, EntityState, classify};
+use super::archive::Archive;
 use super::constraints::{ConstraintChanges, ConstraintOutcome, Constraints, RecipeFacts};
 use super::conversation::{ConversationLayer, ConversationTurn};
 use super::curation::{self, CurationOutcome, DecisionLog, EntityCuration};
@@ -36,6 +37,9 @@ pub struct ContextState {
     /// every window and fold.
     #[serde(default)]
     pub constraints: Constraints,
+    /// Every turn, compactly: the cold tier `search_history` reads.
+    #[serde(default)]
+    pub archive: Archive,
     /// The last `understand_window` turns, annotated with their entities,
     /// for Understand (which looks further back than Think).
     #[serde(default)]

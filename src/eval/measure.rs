@@ -9,7 +9,8 @@
 //!   a known entity outside the active set, or a step other than a read that
 //!   used an entity a standing constraint of the user's rules out.
 //! - **Rescued**: a referent outside the active set when the turn began that
-//!   Understand brought back (its window is longer than the entity window).
+//!   Understand brought back (its window is longer than the entity window),
+//!   or an entity a `search_history` call found in the cold tier.
 //! - **Waste**: rows read although Think already had them; and idle
 //!   entity-turns, an entity active at a turn and never used again.
 
@@ -17,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
+use crate::context::archive::SEARCH_HISTORY;
 use crate::context::{ConstraintStatus, EntitiesView};
 use crate::pipeline::Resolution;
 use crate::record::TurnRecord;
@@ -219,9 +221,17 @@ pub fn facts(turns: &[Observation], baseline: Option<&[Observation]>) -> Vec<Tur
             .filter(|x| !(reads.contains(*x) && inherent.is_some_and(|b| b.contains(*x))))
             .cloned()
             .collect();
+        // What a look back through the history found and brought back.
+        let from_history = r
+            .steps
+            .iter()
+            .filter(|s| s.tool_calls.iter().any(|c| c.tool == SEARCH_HISTORY))
+            .flat_map(|s| &s.entities_affected)
+            .filter(|x| !before.contains(*x) && !active.contains(*x));
         let rescued = referents
             .iter()
             .filter(|x| active.contains(*x) && !before.contains(*x))
+            .chain(from_history)
             .cloned()
             .collect();
         let mut failed_mentions: Vec<String> = o

@@ -9,7 +9,7 @@ use crate::session::migrate::{Unreadable, decode};
 use crate::session::{SessionFile, SessionStore};
 
 /// The scenarios shipped in `assets/scenarios/`, by name.
-pub const BUILT_IN: [(&str, &str); 12] = [
+pub const BUILT_IN: [(&str, &str); 13] = [
     (
         "meal-planning",
         include_str!("../../assets/scenarios/meal-planning.txt"),
@@ -57,6 +57,10 @@ pub const BUILT_IN: [(&str, &str); 12] = [
     (
         "busy-fortnight",
         include_str!("../../assets/scenarios/busy-fortnight.txt"),
+    ),
+    (
+        "cold-recall",
+        include_str!("../../assets/scenarios/cold-recall.txt"),
     ),
 ];
 

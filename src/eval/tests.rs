@@ -190,3 +190,44 @@ fn saved_sessions_replay_their_user_messages_by_id_or_by_file() {
     assert!(e.contains("is not a usable session file"), "{e}");
     assert!(broken.exists(), "a file the user named is left where it is");
 }
+
+#[test]
+fn a_cold_recipe_comes_back_through_search_history_and_counts_as_rescued() {
+    let tiered = ContextPolicy {
+        policy: crate::context::PolicyKind::Tiered,
+        ..ContextPolicy::default()
+    };
+    let r = run(tiered.clone(), "cold-recall");
+    let ask = r
+        .turns
+        .iter()
+        .find(|o| o.record.user == "what was that paneer dish?")
+        .expect("the look back");
+    let calls: Vec<&str> = ask
+        .record
+        .steps
+        .iter()
+        .flat_map(|s| &s.tool_calls)
+        .map(|c| c.tool.as_str())
+        .collect();
+    assert_eq!(calls, ["search_history"]);
+    assert!(
+        !ask.before
+            .recent
+            .iter()
+            .chain(&ask.before.retained)
+            .any(|e| e.r#ref == "recipe_3"),
+        "the recipe was cold before the turn"
+    );
+    assert!(
+        ask.record
+            .entities
+            .recent
+            .iter()
+            .any(|e| e.r#ref == "recipe_3"),
+        "and is back after it"
+    );
+    let scored = scored(tiered, "cold-recall", None);
+    assert!(scored.memory.rescued >= 1, "{:?}", scored.memory);
+    assert_eq!(scored.memory.regret_turns, 0, "{:?}", scored.memory.regret);
+}

@@ -13,7 +13,7 @@ use std::sync::Mutex;
 
 use serde_json::{Map, Value};
 
-use crate::context::{ContextState, Table};
+use crate::context::{ContextState, Table, archive};
 use crate::kitchen::{Kitchen, ToolCall, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
@@ -166,6 +166,7 @@ async fn run_step(
             prompt: &prompt,
             step,
             this_step_results: &run.results,
+            this_step_history: &run.history,
             last_error: run.last_error.as_deref(),
             understand: env.understand,
             state: &state_now,
@@ -276,6 +277,8 @@ struct StepRun<'s> {
     index: usize,
     step: &'s ThinkStep,
     results: Vec<ToolResult>,
+    /// What `search_history` found.
+    history: Vec<Value>,
     calls: Vec<ToolCallRecord>,
     last_error: Option<String>,
     empty_reads: BTreeMap<String, u32>,
@@ -295,6 +298,7 @@ impl<'s> StepRun<'s> {
             index,
             step,
             results: Vec::new(),
+            history: Vec::new(),
             calls: Vec::new(),
             last_error: None,
             empty_reads: BTreeMap::new(),
@@ -323,8 +327,52 @@ impl<'s> StepRun<'s> {
             .collect()
     }
 
+    /// Searches the session's own history (the cold tier): what it finds
+    /// that is still live comes back into working memory (touched now).
+    fn search_history(&mut self, env: &ActEnv<'_>, call: &ToolCall) {
+        let query = call
+            .params
+            .get("query")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let hits = {
+            let mut state = lock(env.state);
+            let hits = state
+                .archive
+                .search(&query, &state.constraints, &state.registry);
+            for r in archive::found_refs(&hits) {
+                if state.registry.touch(&r, env.turn) {
+                    push_unique(&mut self.entities, &r);
+                }
+            }
+            hits
+        };
+        let rows = hits.len();
+        self.history.extend(hits);
+        self.last_error = None;
+        self.calls.push(ToolCallRecord {
+            tool: archive::SEARCH_HISTORY.to_string(),
+            table: "history".to_string(),
+            rows,
+            error: None,
+        });
+        env.events.send(|id| PipelineEvent::ToolCalled {
+            id,
+            step: self.index,
+            tool: archive::SEARCH_HISTORY.to_string(),
+            table: "history".to_string(),
+            rows,
+            error: None,
+        });
+    }
+
     /// Executes a tool call on the kitchen with the registry.
     fn call_tool(&mut self, env: &ActEnv<'_>, call: ToolCall) {
+        if call.tool == archive::SEARCH_HISTORY {
+            self.search_history(env, &call);
+            return;
+        }
         let table = call
             .params
             .get("table")
@@ -387,6 +435,7 @@ impl<'s> StepRun<'s> {
             StepType::Generate => {
                 register_artifacts(&mut state, data, env.turn, &mut self.entities)
             }
+            _ if data.is_null() && !self.history.is_empty() => Value::Array(self.history.clone()),
             _ if data.is_null() => {
                 Value::Array(self.results.iter().flat_map(|r| r.rows.clone()).collect())
             }

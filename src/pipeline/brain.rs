@@ -131,6 +131,9 @@ pub struct ActRequest<'a> {
     pub step: &'a ThinkStep,
     /// The tool results of this step so far (full rows, with refs).
     pub this_step_results: &'a [ToolResult],
+    /// What `search_history` found this step (turns and constraints of the
+    /// session, entities with their refs).
+    pub this_step_history: &'a [serde_json::Value],
     /// The last tool call's error, which the model must see and correct.
     pub last_error: Option<&'a str>,
     pub understand: &'a UnderstandOutput,

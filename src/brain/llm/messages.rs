@@ -31,6 +31,20 @@ pub fn act_user_text(req: &ActRequest<'_>) -> String {
         ));
     }
     parts.push(req.prompt.user_text());
+    if !req.this_step_history.is_empty() {
+        let hits: Vec<String> = req
+            .this_step_history
+            .iter()
+            .map(|h| serde_json::to_string(h).unwrap_or_default())
+            .collect();
+        parts.push(tagged_block(
+            "history_results",
+            &format!(
+                "search_history found (an entity with an id is back in working memory):\n{}",
+                hits.join("\n")
+            ),
+        ));
+    }
     if !req.this_step_results.is_empty() {
         parts.push(tagged_block(
             "this_step_results",

@@ -17,6 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::config::LlmNode;
+use crate::context::archive::SEARCH_HISTORY;
 use crate::kitchen::TOOLS;
 use crate::pipeline::{
     ActAction, BrainError, Decided, SUBDOMAINS, SummarizeOutput, ThinkOutput, UnderstandOutput,
@@ -71,9 +72,17 @@ impl Checked for ThinkOutput {
 impl Checked for ActAction {
     fn check(&self) -> Result<(), String> {
         if let ActAction::ToolCall { tool, params } = self {
+            if tool == SEARCH_HISTORY {
+                if params.get("query").and_then(Value::as_str).is_none() {
+                    return Err(format!(
+                        "params of {SEARCH_HISTORY} must be a JSON object with a \"query\", got {params}"
+                    ));
+                }
+                return Ok(());
+            }
             if !TOOLS.contains(&tool.as_str()) {
                 return Err(format!(
-                    "tool \"{tool}\" is not one of {}",
+                    "tool \"{tool}\" is not one of {}, {SEARCH_HISTORY}",
                     TOOLS.join(", ")
                 ));
             }

@@ -7,6 +7,7 @@
 //! channel is needed. A refused call is never retried blindly: the step
 //! stops with the refusal as its reason.
 
+use crate::context::archive::SEARCH_HISTORY;
 use serde_json::{Value, json};
 
 use crate::context::Table;
@@ -162,6 +163,17 @@ fn act_read(c: &ActCtx<'_>) -> ActAction {
             (0, _) => format!("No {} matched", table.name().replace('_', " ")),
             (n, true) => format!("Read {} (not saved yet)", plural(n, "generated item")),
             (n, false) => format!("Found {}", plural(n, noun(table))),
+        };
+        return complete(summary, Value::Null, None);
+    }
+    if c.req.step.subdomain == "history" {
+        if c.req.input.this_step_calls.is_empty() {
+            return call(SEARCH_HISTORY, json!({"query": c.req.input.user_message}));
+        }
+        let found = c.req.this_step_history.len();
+        let summary = match found {
+            0 => "Nothing in the history matched".to_string(),
+            n => format!("Found {} in the history", plural(n, "match")),
         };
         return complete(summary, Value::Null, None);
     }

@@ -81,6 +81,9 @@ pub enum Intent {
     Unsaved,
     /// "what did I just add?".
     Recall,
+    /// "what did I say I didn't want?", "what was that recipe from Monday?":
+    /// a look back through the session's own history.
+    SearchHistory,
     Help,
     /// "save it", "save only the first one", "looks good, save the plan".
     Save,
@@ -129,6 +132,7 @@ impl Intent {
             Intent::Delete => "delete",
             Intent::Unsaved => "unsaved",
             Intent::Recall => "recall",
+            Intent::SearchHistory => "search_history",
             Intent::Help => "help",
             Intent::Save => "save",
             Intent::ShoppingMissing => "shopping_missing",
@@ -184,7 +188,24 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
     short_reply(w, cues)
 }
 
-/// Forget, start fresh, what isn't saved, what did I just add.
+/// Phrases that look back through the conversation itself.
+const LOOK_BACK: &[&str] = &[
+    "what did i say",
+    "what did i tell you",
+    "what was that",
+    "what were those",
+    "remind me what",
+    "did i mention",
+    "what did we talk",
+    "search my history",
+    "search the history",
+    "look back",
+    "what did i rule out",
+    "what did i not want",
+    "what didnt i want",
+];
+
+/// Forget, start fresh, what isn't saved, what did I just add, look back.
 fn memory_intent(w: &Words) -> Option<Intent> {
     if w.has_any(CLEAR_ALL) || w.words == ["reset"] {
         return Some(Intent::ClearAll);
@@ -204,6 +225,9 @@ fn memory_intent(w: &Words) -> Option<Intent> {
     }
     if w.has_any(RECALL) || (w.has("remind") && w.has_any(&["added", "saved", "created"])) {
         return Some(Intent::Recall);
+    }
+    if w.has_any(LOOK_BACK) {
+        return Some(Intent::SearchHistory);
     }
     None
 }

@@ -39,6 +39,7 @@ mod options;
 mod plan;
 mod reading;
 mod reply;
+mod reply_history;
 mod reply_more;
 mod reply_parts;
 mod reply_results;

@@ -105,6 +105,9 @@ impl<'a> Facts<'a> {
 
 /// The reply built from results, or `None` when there are none.
 pub fn compose_results(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<String> {
+    if c.reading.intent == Intent::SearchHistory {
+        return Some(super::reply_history::history_reply(c));
+    }
     if let Some(o) = f.options {
         return Some(options_reply(c, o));
     }

@@ -254,6 +254,7 @@ pub fn act(
         prompt: &p,
         step,
         this_step_results: &[],
+        this_step_history: &[],
         last_error: None,
         understand: u,
         state,

@@ -106,6 +106,15 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::Edit(op) => edit_plan(c, op),
         Intent::Show => show_target_plan(c),
         Intent::Recall => recall_plan(c),
+        Intent::SearchHistory => plan(
+            "Look back through the conversation",
+            vec![step(
+                "Search the conversation's history for what the user asks about".into(),
+                StepType::Read,
+                "history",
+                0,
+            )],
+        ),
         Intent::Unsaved => plan(
             "List what isn't saved yet",
             vec![step(

@@ -121,10 +121,22 @@ impl Run<'_> {
             flow: &flow,
             phase: acted.phase,
         };
-        state.record_turn(
-            summarize::build_summary(&facts),
-            summarize::build_exchange(&facts),
-        );
+        let summary = summarize::build_summary(&facts);
+        let exchange = summarize::build_exchange(&facts);
+        let entities = exchange
+            .entities_mentioned
+            .iter()
+            .filter_map(|r| state.registry.get(r).map(|e| (r.clone(), e.label.clone())))
+            .collect();
+        state.archive.push(crate::context::archive::digest(
+            acted.turn,
+            self.today,
+            self.message,
+            reply,
+            &acted.think.goal,
+            entities,
+        ));
+        state.record_turn(summary, exchange);
         state.prune_rows();
         for fold in state.fold_requests() {
             if !state.needs_compression(&fold) {
