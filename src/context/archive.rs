@@ -302,7 +302,7 @@ mod tests {
         );
         let monday = a.search("what was that recipe from Monday?", &c, &reg);
         assert_eq!(monday.len(), 1, "{monday:?}");
-        assert_eq!(found_refs(&monday), [paneer.clone()]);
+        assert_eq!(found_refs(&monday), [paneer]);
         let fridge = a.search("the fridge", &c, &reg);
         assert_eq!(fridge[0]["turn"], 2);
         assert_eq!(fridge[0]["reply"], "Your fridge (9 items)");
