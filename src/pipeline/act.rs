@@ -220,6 +220,11 @@ async fn run_step(
             break;
         }
     }
+    env.events.send(|id| PipelineEvent::StepFinished {
+        id,
+        index,
+        outcome: run.summary.clone(),
+    });
     let snapshot = {
         let mut state = lock(env.state);
         // What the step loaded is judged against the standing constraints

@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::context::{ContextSnapshot, ContextState};
+use crate::context::{ContextSnapshot, ContextState, TurnExecutionSummary};
 use crate::record::TurnRecord;
 
 /// Identifies one run of the pipeline (unique within a process).
@@ -85,6 +85,19 @@ pub enum PipelineEvent {
         rows: usize,
         error: Option<String>,
     },
+    /// A step finished, with its outcome ("Found 9 recipes").
+    StepFinished {
+        id: TurnId,
+        index: usize,
+        outcome: String,
+    },
+    /// The turn's narrative so far, as nodes finish: what the user expressed
+    /// and the curation (after Understand), the plan (after Think), the
+    /// result (after Reply). Steps not yet run have an empty outcome.
+    NarrativeProgress {
+        id: TurnId,
+        turn: Box<TurnExecutionSummary>,
+    },
     /// A piece of the reply, as it is produced.
     ReplyChunk { id: TurnId, text: String },
     /// A fresh snapshot of the layers: after Understand, after each step, after Summarize.
@@ -111,6 +124,8 @@ impl PipelineEvent {
             | PipelineEvent::NodeFinished { id, .. }
             | PipelineEvent::StepStarted { id, .. }
             | PipelineEvent::ToolCalled { id, .. }
+            | PipelineEvent::StepFinished { id, .. }
+            | PipelineEvent::NarrativeProgress { id, .. }
             | PipelineEvent::ReplyChunk { id, .. }
             | PipelineEvent::ContextUpdated { id, .. }
             | PipelineEvent::TurnDone { id, .. }

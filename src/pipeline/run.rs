@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use tokio::sync::mpsc;
 
-use crate::context::{ContextState, FoldRequest};
+use crate::context::{ContextState, FoldRequest, StepExecutionSummary, TurnExecutionSummary};
 use crate::kitchen::Kitchen;
 use crate::prompt::think::{ThinkInput, build_think};
 use crate::prompt::understand::{UnderstandInput, build_understand};
@@ -128,6 +128,8 @@ struct Run<'a> {
     record: TurnRecord,
     timings: BTreeMap<String, f64>,
     usage: Usage,
+    /// The turn's narrative so far, sent as nodes finish.
+    running: TurnExecutionSummary,
 }
 
 impl<'a> Run<'a> {
@@ -154,7 +156,19 @@ impl<'a> Run<'a> {
             record,
             timings: BTreeMap::new(),
             usage: Usage::sum(),
+            running: TurnExecutionSummary {
+                user_message: req.message.clone(),
+                ..TurnExecutionSummary::default()
+            },
         }
+    }
+
+    /// Updates the running narrative and sends it.
+    fn progress(&mut self, update: impl FnOnce(&mut TurnExecutionSummary)) {
+        update(&mut self.running);
+        let turn = Box::new(self.running.clone());
+        self.sink
+            .send(|id| PipelineEvent::NarrativeProgress { id, turn });
     }
 
     fn record(&mut self, status: TurnStatus, error: Option<String>) -> TurnRecord {
@@ -218,7 +232,30 @@ impl<'a> Run<'a> {
             .map_err(|e| format!("the kitchen store could not be read: {e}"))?;
 
         let understand = self.understand(&mut state, turn).await?;
+        let standing = super::standing::describe(&state, &self.record.constraint_changes);
+        let curation = summarize::describe_curation(&self.record.curation);
+        self.progress(|r| {
+            r.turn_number = turn;
+            r.what_user_expressed = understand.what_user_expressed.clone();
+            r.curation_summary = curation;
+            r.standing = standing;
+        });
         let think = self.think(&state, &understand, &session).await?;
+        self.progress(|r| {
+            r.goal = think.goal.clone();
+            r.decision = think.decision.as_str().to_string();
+            r.steps = think
+                .steps
+                .iter()
+                .filter(|_| think.decision == Decision::PlanDirect)
+                .map(|s| StepExecutionSummary {
+                    description: s.description.clone(),
+                    step_type: s.step_type.as_str().to_string(),
+                    subdomain: s.subdomain.clone(),
+                    ..StepExecutionSummary::default()
+                })
+                .collect();
+        });
         let steps = self.act(&mut state, &understand, &think, turn).await?;
         // What the steps loaded is judged against the standing constraints
         // before Reply, Summarize and the snapshot see it.
@@ -232,6 +269,11 @@ impl<'a> Run<'a> {
         }
         let acted = Acted::new(&state, &understand, &think, &steps, turn);
         let reply = self.reply(&acted).await?;
+        let summaries = acted.summaries();
+        self.progress(|r| {
+            r.steps = summaries;
+            r.response_summary = crate::context::fold::first_sentence(&reply, 200);
+        });
         self.summarize(&mut state, &acted, &reply).await?;
         tx.commit()?;
         Ok(state)

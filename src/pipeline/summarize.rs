@@ -179,7 +179,7 @@ fn first_sentence(text: &str) -> String {
     truncate_chars(&flat[..end], 200)
 }
 
-fn describe_curation(c: &CurationOutcome) -> Option<String> {
+pub(crate) fn describe_curation(c: &CurationOutcome) -> Option<String> {
     let mut parts = Vec::new();
     for (action, verb) in [
         (DecisionAction::Demote, "Demoted"),

@@ -87,6 +87,7 @@ fn pane_text(m: &Model) -> String {
         .lines(COPY_WIDTH),
         Pane::Narrative => NarrativePanel {
             narrative: &snapshot.narrative,
+            running: m.running.as_ref().filter(|_| m.inspect.is_none()),
             scroll: 0,
             focused: false,
             theme,

@@ -18,6 +18,7 @@ pub mod keymap;
 pub mod line_edit;
 pub mod model;
 pub mod pickers;
+pub mod running;
 pub mod scroll;
 pub mod search;
 pub mod theme;
@@ -35,6 +36,8 @@ mod test_records;
 mod update_copy_tests;
 #[cfg(test)]
 mod update_inspector_tests;
+#[cfg(test)]
+mod update_running_tests;
 #[cfg(test)]
 mod update_search_tests;
 #[cfg(test)]

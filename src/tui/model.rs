@@ -216,8 +216,11 @@ pub struct Model {
     pub snapshot: ContextSnapshot,
     /// What changed since the previous turn's final snapshot.
     pub diff: Option<ContextDiff>,
-    /// The previous turn's final snapshot: the baseline of `diff`.
+    /// The state before the turn shown (live: the running turn's start):
+    /// the baseline of `diff`.
     pub baseline: Option<ContextSnapshot>,
+    /// The turn running now, as far as it got.
+    pub running: Option<crate::tui::running::RunningTurn>,
     /// Time travel: the stored turn the panels show instead of the live one.
     pub inspect: Option<Inspected>,
     /// The Entities panel shows the turn's diff instead (`d`).
@@ -278,6 +281,7 @@ impl Model {
             snapshot,
             diff: None,
             baseline: None,
+            running: None,
             inspect: None,
             show_diff: false,
             focus: Pane::Input,

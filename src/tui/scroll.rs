@@ -38,7 +38,18 @@ pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
     }
     let Some(s) = m.scroll_mut(pane) else { return };
     // A panel never follows its bottom (only the chat does): the offset
-    // alone moves, and the view clamps it to the content.
+    // alone moves, and the view clamps it to the content. History counts
+    // its offset up from the bottom (the newest turn is there).
+    let dir = if pane == Pane::History {
+        match dir {
+            Dir::Up(n) => Dir::Down(n),
+            Dir::Down(n) => Dir::Up(n),
+            Dir::Top => Dir::Bottom,
+            Dir::Bottom => Dir::Top,
+        }
+    } else {
+        dir
+    };
     s.offset = match dir {
         Dir::Up(n) => s.offset.saturating_sub(n),
         Dir::Down(n) => s.offset.saturating_add(n),

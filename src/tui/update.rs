@@ -18,6 +18,7 @@ use super::inspector;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
 use super::pickers;
+use super::running::RunningTurn;
 use super::scroll::{Dir, STEP, WHEEL, page, scroll, scroll_target};
 use super::search;
 use super::timeline;
@@ -353,6 +354,7 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
         m.set_input(&message);
         m.turn = TurnState::Idle;
         m.bar = PipelineBar::default();
+        end_running(m);
         m.set_snapshot(m.session.context.snapshot());
         m.focus = Pane::Input;
         m.status = Some((
@@ -374,7 +376,27 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
         return Vec::new();
     }
     match ev {
-        PipelineEvent::TurnStarted { .. } => {}
+        PipelineEvent::TurnStarted { turn, .. } => {
+            // Change markers count from the state this turn started from.
+            let message = match &m.turn {
+                TurnState::Running { message, .. } => message.clone(),
+                _ => String::new(),
+            };
+            let start = m.session.context.snapshot();
+            let previous = m.baseline.replace(start);
+            m.running = Some(RunningTurn::new(turn, &message, previous));
+            m.set_snapshot(m.snapshot.clone());
+        }
+        PipelineEvent::NarrativeProgress { turn, .. } => {
+            if let Some(r) = &mut m.running {
+                r.progress(*turn);
+            }
+        }
+        PipelineEvent::StepFinished { index, outcome, .. } => {
+            if let Some(r) = &mut m.running {
+                r.step_finished(index, outcome);
+            }
+        }
         PipelineEvent::NodeStarted { node, .. } => {
             m.bar.set(node, NodeStatus::Running);
             if let TurnState::Running { node: n, .. } = &mut m.turn {
@@ -397,7 +419,10 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
             m.bar.total_tokens += tokens;
         }
         PipelineEvent::StepStarted { index, total, .. } => {
-            m.bar.act_step = Some((index + 1, total))
+            m.bar.act_step = Some((index + 1, total));
+            if let Some(r) = &mut m.running {
+                r.step = Some(index);
+            }
         }
         PipelineEvent::ToolCalled { .. } => {}
         PipelineEvent::ReplyChunk { text, .. } => {
@@ -446,6 +471,7 @@ fn turn_done(
     m.bar.total_ms = record.timings_ms.get("total").copied();
     m.bar.cost_usd = record.cost_usd;
     m.baseline = Some(m.session.context.snapshot());
+    m.running = None;
     push_turn(m, record, Some(state));
     m.set_snapshot(m.session.context.snapshot());
     m.header.title = m.session.title.clone();
@@ -467,6 +493,7 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
         m.chat.pop();
     }
     m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
+    end_running(m);
     push_turn(m, record, None);
     m.set_snapshot(m.session.context.snapshot());
     if m.input.is_empty() {
@@ -474,6 +501,14 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
     }
     m.turn = TurnState::Failed { reason, message };
     vec![Effect::Save]
+}
+
+/// A turn that will not finish: its running block goes, and the panels'
+/// change markers count from the last finished turn again.
+fn end_running(m: &mut Model) {
+    if let Some(r) = m.running.take() {
+        m.baseline = r.previous_baseline;
+    }
 }
 
 /// Records a finished, failed or cancelled turn in the session, dated by

@@ -183,6 +183,11 @@ pub(super) struct Acted<'t> {
 }
 
 impl<'t> Acted<'t> {
+    /// The narrative view of each step, as it ran.
+    pub(super) fn summaries(&self) -> Vec<StepExecutionSummary> {
+        self.summaries.clone()
+    }
+
     pub(super) fn new(
         state: &ContextState,
         understand: &'t UnderstandOutput,

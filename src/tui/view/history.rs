@@ -1,69 +1,82 @@
 //! The History panel: layer 3, what was said.
 //!
-//! The recent turns in full, newest first (long replies as their
-//! one-sentence summary, marked "(summary)"), the bullet tier of the tiered
-//! policy, then the compressed history summary. A view: it reads the
-//! `ConversationView`, writes nothing.
+//! One chronological order, oldest at the top and the newest turn at the
+//! bottom, nearest the input box: the folded earlier turns (one tidy line
+//! each, with how many turns the fold holds), the bullet tier of the tiered
+//! policy, then the recent turns (a short reply word for word; a long one
+//! by its opening, with the one-sentence summary the prompts carry in its
+//! place — the chat has it in full). The panel
+//! is anchored at its bottom: its scroll counts lines up from the newest.
+//! A view: it reads the `ConversationView`, writes nothing.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::text::{ScrolledPanel, labeled, wrap_styled};
+use crate::context::fold::clip_words;
 use crate::context::snapshot::ConversationView;
 use crate::tui::theme::Theme;
+
+/// Characters of a long reply shown before its summary.
+const OPENING_CHARS: usize = 160;
 
 /// The History panel.
 pub struct HistoryPanel<'a> {
     pub conversation: &'a ConversationView,
-    /// Lines scrolled from the top.
+    /// Lines scrolled up from the bottom (the newest turn).
     pub scroll: usize,
     pub focused: bool,
     pub theme: &'a Theme,
 }
 
 impl HistoryPanel<'_> {
-    /// The panel's content laid out for `width` cells.
+    /// How many turns the earlier summary holds: those before the first
+    /// bullet or recent turn.
+    fn folded(&self) -> usize {
+        let c = self.conversation;
+        let first = c.recent.first().map_or(0, |t| t.turn as usize);
+        first.saturating_sub(1).saturating_sub(c.bullets.len())
+    }
+
+    /// The panel's content laid out for `width` cells, oldest first.
     pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let c = self.conversation;
         if c.recent.is_empty() && c.bullets.is_empty() && c.earlier.trim().is_empty() {
             return wrap_styled(
-                "Nothing said yet — each exchange appears here in full, older ones compressed.",
+                "Nothing said yet — each exchange appears here word for word, older ones folded.",
                 width,
                 t.dim,
             );
         }
         let mut blocks: Vec<Vec<Line<'static>>> = Vec::new();
-        for turn in c.recent.iter().rev() {
-            let mut b = vec![Line::styled(format!("Turn {}", turn.turn), t.heading)];
-            b.extend(labeled(
-                Span::styled("User: ", t.user),
-                turn.user.trim(),
-                t.text,
-                width,
-                2,
-            ));
-            let (label, text) = match turn.assistant_summary.as_deref() {
-                Some(s) if !s.trim().is_empty() => ("Alfred (summary): ", s),
-                _ => ("Alfred: ", turn.assistant.as_str()),
+        let earlier = c.earlier.trim();
+        if !earlier.is_empty() {
+            let n = self.folded();
+            let head = if n > 0 {
+                format!(
+                    "Earlier · {n} turn{} folded ({} characters)",
+                    if n == 1 { "" } else { "s" },
+                    earlier.chars().count()
+                )
+            } else {
+                format!("Earlier · folded ({} characters)", earlier.chars().count())
             };
-            b.extend(labeled(
-                Span::styled(label, t.alfred),
-                text.trim(),
-                t.text,
-                width,
-                2,
-            ));
+            let mut b = vec![Line::styled(head, t.heading)];
+            for line in earlier.lines().map(str::trim).filter(|l| !l.is_empty()) {
+                b.extend(labeled(Span::raw(""), line, t.dim, width, 2));
+            }
             blocks.push(b);
         }
         if !c.bullets.is_empty() {
             let mut b = vec![Line::styled(
-                format!("Condensed ({})", c.bullets.len()),
+                format!("Condensed · {} turns, one line each", c.bullets.len()),
                 t.heading,
             )];
-            for bullet in c.bullets.iter().rev() {
+            for bullet in &c.bullets {
                 b.extend(labeled(
                     Span::styled("• ", t.dim),
                     bullet.trim(),
@@ -74,9 +87,42 @@ impl HistoryPanel<'_> {
             }
             blocks.push(b);
         }
-        if !c.earlier.trim().is_empty() {
-            let mut b = vec![Line::styled("Earlier (compressed)", t.heading)];
-            b.extend(wrap_styled(c.earlier.trim(), width, t.dim));
+        for turn in &c.recent {
+            let mut b = vec![Line::styled(format!("Turn {}", turn.turn), t.heading)];
+            b.extend(labeled(
+                Span::styled("User: ", t.user),
+                turn.user.trim(),
+                t.text,
+                width,
+                2,
+            ));
+            let summary = turn
+                .assistant_summary
+                .as_deref()
+                .filter(|s| !s.trim().is_empty());
+            let (label, reply) = match summary {
+                Some(_) => (
+                    "Alfred (opening): ",
+                    clip_words(&turn.assistant, OPENING_CHARS),
+                ),
+                None => ("Alfred: ", turn.assistant.trim().to_string()),
+            };
+            b.extend(labeled(
+                Span::styled(label, t.alfred),
+                &reply,
+                t.text,
+                width,
+                2,
+            ));
+            if let Some(s) = summary {
+                b.extend(labeled(
+                    Span::styled("in prompts as: ", t.dim),
+                    s.trim(),
+                    t.dim.add_modifier(Modifier::ITALIC),
+                    width,
+                    2,
+                ));
+            }
             blocks.push(b);
         }
         let mut out = Vec::new();
@@ -93,16 +139,35 @@ impl HistoryPanel<'_> {
 impl Widget for HistoryPanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines(ScrolledPanel::inner_width(area));
-        let n = self.conversation.recent.len();
-        let title = if n == 0 {
+        let c = self.conversation;
+        let mut parts = Vec::new();
+        if !c.recent.is_empty() {
+            parts.push(format!("{} recent", c.recent.len()));
+        }
+        if !c.bullets.is_empty() {
+            parts.push(format!("{} condensed", c.bullets.len()));
+        }
+        if !c.earlier.trim().is_empty() {
+            match self.folded() {
+                0 => parts.push("earlier folded".to_string()),
+                n => parts.push(format!("{n} folded")),
+            }
+        }
+        let title = if parts.is_empty() {
             " History ".to_string()
         } else {
-            format!(" History · {n} in full ")
+            format!(" History · {} ", parts.join(" · "))
         };
+        // Anchored at the bottom: the newest turn shows first.
+        let height = usize::from(area.height.saturating_sub(2));
+        let top = lines
+            .len()
+            .saturating_sub(height)
+            .saturating_sub(self.scroll);
         ScrolledPanel {
             title: Line::from(title),
             lines,
-            scroll: self.scroll,
+            scroll: top,
             focused: self.focused,
             theme: self.theme,
         }

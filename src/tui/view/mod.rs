@@ -42,7 +42,7 @@ mod tests_panels;
 #[cfg(test)]
 mod tests_seed;
 #[cfg(test)]
-mod tests_support;
+pub(crate) mod tests_support;
 #[cfg(test)]
 mod tests_timeline;
 #[cfg(test)]
@@ -154,6 +154,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     if let Some(area) = m.narrative {
         let panel = NarrativePanel {
             narrative: &snapshot.narrative,
+            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
             scroll: offset(model.narrative_scroll),
             focused: focused(Pane::Narrative),
             theme,

@@ -2,7 +2,9 @@
 //!
 //! The turns kept in full, newest first — what was asked, the steps and their
 //! outcomes, Understand's curation, the result — then the compressed
-//! earlier narrative. A view: it reads the `NarrativeView`, writes nothing.
+//! earlier narrative. While a turn runs, a "Turn N · running" block on top
+//! fills as its nodes and steps finish. A view: it reads the
+//! `NarrativeView` and the running turn, writes nothing.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -13,11 +15,14 @@ use ratatui::widgets::Widget;
 use super::text::{ScrolledPanel, labeled, wrap_styled};
 use crate::context::TurnExecutionSummary;
 use crate::context::snapshot::NarrativeView;
+use crate::tui::running::RunningTurn;
 use crate::tui::theme::Theme;
 
 /// The Narrative panel.
 pub struct NarrativePanel<'a> {
     pub narrative: &'a NarrativeView,
+    /// The turn running now (live view only).
+    pub running: Option<&'a RunningTurn>,
     /// Lines scrolled from the top.
     pub scroll: usize,
     pub focused: bool,
@@ -29,14 +34,18 @@ impl NarrativePanel<'_> {
     pub fn lines(&self, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let n = self.narrative;
-        if n.turns.is_empty() && n.earlier.trim().is_empty() {
+        let mut out = Vec::new();
+        if let Some(r) = self.running {
+            out.extend(self.running_lines(r, width));
+            out.push(Line::default());
+        }
+        if n.turns.is_empty() && n.earlier.trim().is_empty() && out.is_empty() {
             return wrap_styled(
                 "Nothing yet — the narrative of each turn appears here.",
                 width,
                 t.dim,
             );
         }
-        let mut out = Vec::new();
         for turn in n.turns.iter().rev() {
             out.extend(self.turn_lines(turn, width));
             out.push(Line::default());
@@ -47,6 +56,67 @@ impl NarrativePanel<'_> {
         } else if !out.is_empty() {
             out.pop();
         }
+        out
+    }
+
+    /// "Turn 4 · running": what is known so far; steps still to run are
+    /// marked waiting, the running one running.
+    fn running_lines(&self, r: &RunningTurn, width: usize) -> Vec<Line<'static>> {
+        let t = self.theme;
+        let s = &r.summary;
+        let mut out = vec![Line::styled(
+            format!("Turn {} · running", s.turn_number),
+            t.heading.add_modifier(Modifier::ITALIC),
+        )];
+        let label = |text: &str| Span::styled(text.to_string(), t.dim);
+        let field = |out: &mut Vec<Line<'static>>, name: &str, text: &str, style: Style| {
+            if !text.trim().is_empty() {
+                out.extend(labeled(label(name), text.trim(), style, width, 2));
+            }
+        };
+        field(
+            &mut out,
+            "asked: ",
+            &format!("“{}”", s.user_message.trim()),
+            t.user.remove_modifier(Modifier::BOLD),
+        );
+        field(&mut out, "expressed: ", &s.what_user_expressed, t.text);
+        field(
+            &mut out,
+            "curation: ",
+            s.curation_summary.as_deref().unwrap_or(""),
+            t.accent,
+        );
+        field(&mut out, "standing: ", &s.standing.join("; "), t.accent);
+        field(&mut out, "goal: ", &s.goal, t.text);
+        for (i, step) in s.steps.iter().enumerate() {
+            let number = format!("{:>2}. ", i + 1);
+            let indent = super::text::width(&number);
+            let text = if !step.outcome.trim().is_empty() {
+                step_text(step)
+            } else if r.step == Some(i) {
+                format!(
+                    "{} {}: {} … running",
+                    step.step_type,
+                    step.subdomain,
+                    step.description.trim()
+                )
+            } else {
+                format!(
+                    "{} {}: {} (waiting)",
+                    step.step_type,
+                    step.subdomain,
+                    step.description.trim()
+                )
+            };
+            out.extend(labeled(label(&number), &text, t.text, width, indent));
+        }
+        field(
+            &mut out,
+            "result: ",
+            &s.response_summary,
+            t.alfred.remove_modifier(Modifier::BOLD),
+        );
         out
     }
 

@@ -243,6 +243,7 @@ fn empty_panels_say_what_will_appear() {
         ),
         render_widget(
             NarrativePanel {
+                running: None,
                 narrative: &snap.narrative,
                 scroll: 0,
                 focused: false,
@@ -270,7 +271,7 @@ fn empty_panels_say_what_will_appear() {
 }
 
 #[test]
-fn history_shows_summaries_bullets_and_the_compressed_tier() {
+fn history_is_one_chronological_order_with_the_newest_at_the_bottom() {
     let turn = |n: u32, user: &str, assistant: &str, summary: Option<&str>| ConversationTurn {
         turn: n,
         user: user.to_string(),
@@ -295,10 +296,11 @@ fn history_shows_summaries_bullets_and_the_compressed_tier() {
             ),
         ],
         bullets: vec![
-            "Turn 9: user said \"what's expiring?\"; Alfred: milk and paneer".to_string(),
-            "Turn 10: user said \"use the paneer\"; Alfred: suggested tikka".to_string(),
+            "Turn 9: \"what's expiring?\" → milk and paneer".to_string(),
+            "Turn 10: \"use the paneer\" → suggested tikka".to_string(),
         ],
-        earlier: "User set up weekly meal planning and cleared the pantry of cod.".to_string(),
+        earlier: "Turn 1: \"help me plan\" → You usually cook on Sundays\n…\nTurn 8: \"no cod\" → Got it, no cod"
+            .to_string(),
     };
     let theme = Theme::dark();
     let panel = HistoryPanel {
@@ -307,20 +309,32 @@ fn history_shows_summaries_bullets_and_the_compressed_tier() {
         focused: true,
         theme: &theme,
     };
-    let screen = render_widget(panel, 50, 24);
-    insta::assert_snapshot!("history_tiers_50x24", screen);
+    let screen = render_widget(panel, 50, 30);
+    insta::assert_snapshot!("history_tiers_50x30", screen);
+    // The title says what the panel holds: 2 recent, 2 condensed, 8 folded.
     assert!(
-        screen.contains("Alfred (summary): Planned four"),
+        screen.contains("History · 2 recent · 2 condensed · 8 folded"),
         "{screen}"
     );
-    assert!(!screen.contains("Here is the full plan"), "{screen}");
+    // A long reply by its opening, cut at a word, and what the prompts carry.
+    assert!(
+        screen.contains("Alfred (opening): Here is the full plan."),
+        "{screen}"
+    );
+    assert!(screen.contains("in prompts as: Planned four"), "{screen}");
+    assert!(
+        !screen.contains("pla…") && !screen.contains("Here is th…"),
+        "{screen}"
+    );
+    // Oldest at the top, the newest turn at the bottom, nearest the input.
     let order = [
-        "Turn 12",
-        "Turn 11",
-        "Condensed (2)",
-        "• Turn 10",
+        "Earlier · 8 turns folded",
+        "Turn 1: \"help me plan\"",
+        "Condensed · 2 turns",
         "• Turn 9",
-        "Earlier (compressed)",
+        "• Turn 10",
+        "Turn 11",
+        "Turn 12",
     ];
     let at: Vec<usize> = order
         .iter()

@@ -137,6 +137,7 @@ fn seed_turn3_narrative_newest_first() {
     let (_, after, _) = seed_turn3();
     let theme = Theme::dark();
     let panel = NarrativePanel {
+        running: None,
         narrative: &after.narrative,
         scroll: 0,
         focused: false,
@@ -159,7 +160,7 @@ fn seed_turn3_narrative_newest_first() {
 }
 
 #[test]
-fn seed_turn3_history_in_full_newest_first() {
+fn seed_turn3_history_oldest_first_newest_nearest_the_input() {
     let (_, after, _) = seed_turn3();
     let theme = Theme::dark();
     let panel = HistoryPanel {
@@ -171,8 +172,9 @@ fn seed_turn3_history_in_full_newest_first() {
     let screen = render_widget(panel, 60, 30);
     insta::assert_snapshot!("seed_turn3_history_60x30", screen);
     let t3 = screen.find("Turn 3").expect("turn 3");
-    let t1 = screen.find("Turn 1").expect("turn 1");
-    assert!(t3 < t1, "{screen}");
+    let t2 = screen.find("Turn 2").expect("turn 2");
+    assert!(t2 < t3, "{screen}");
+    assert!(screen.contains("History · 3 recent"), "{screen}");
     assert!(
         screen.contains("User: lets not do the french toast or wings"),
         "{screen}"
