@@ -1,5 +1,8 @@
-//! End to end: the built binary in a pseudo-terminal with the offline brain.
-//! Keys in, the screen parsed with vt100, nothing mocked.
+//! End to end: the built binary in a pseudo-terminal, with the offline brain
+//! or the LLM brain against the local fake OpenAI-compatible server. Keys
+//! in, the screen parsed with vt100.
+
+mod support;
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
@@ -32,6 +35,11 @@ struct Tui {
 impl Tui {
     /// Starts `alfred --data-dir TMP ARGS…` in a `rows`×`cols` terminal.
     fn start(rows: u16, cols: u16, args: &[&str]) -> Tui {
+        Tui::start_with(rows, cols, args, &[])
+    }
+
+    /// [`Tui::start`] with environment variables set.
+    fn start_with(rows: u16, cols: u16, args: &[&str], env: &[(&str, &str)]) -> Tui {
         let dir = tempfile::tempdir().unwrap();
         let pty = native_pty_system()
             .openpty(pty_size(rows, cols))
@@ -40,6 +48,9 @@ impl Tui {
         cmd.env_clear();
         cmd.env("HOME", dir.path());
         cmd.env("TERM", "xterm-256color");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
         cmd.arg("--data-dir");
         cmd.arg(dir.path());
         cmd.args(args);
@@ -232,4 +243,68 @@ fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
     tui.keys(b"q");
     let status = tui.wait_exit();
     assert!(status.success(), "exit status {status:?}");
+}
+
+/// The row of the first screen line holding `needle`.
+fn row_of(screen: &str, needle: &str) -> Option<usize> {
+    screen.lines().position(|l| l.contains(needle))
+}
+
+#[test]
+fn the_narrative_panel_fills_while_a_slow_turn_runs_and_history_reads_in_order() {
+    let fake = support::FakeOpenAi::start();
+    support::meal_planning::script(&fake);
+    let base_url = fake.base_url();
+    let mut tui = Tui::start_with(
+        45,
+        150,
+        &["--llm", "openai", "--base-url", &base_url, "--new"],
+        &[("OPENAI_API_KEY", support::KEY)],
+    );
+    tui.wait_for(&["Entities", "Narrative", "History"]);
+    tui.send("can you help me plan some meals?");
+    tui.wait_for(&["turn 1", "Summarize ✓"]);
+    // Every model call now takes 700 ms: the turn runs for seconds.
+    fake.set_latency(Duration::from_millis(700));
+    tui.send("let's not do cod this week");
+    tui.wait_for(&["Turn 2 · running", "asked: “let's not do cod this week”"]);
+    // After Understand: what the user expressed and the new constraint.
+    tui.wait_for(&["expressed: wants to exclude cod", "standing: added no cod"]);
+    // After Think: the plan, its steps waiting or running.
+    tui.wait_for(&["goal: Leave out cod"]);
+    let mid = tui.contents();
+    assert!(
+        mid.contains("(waiting)") || mid.contains("… running"),
+        "steps not yet run are marked: {mid}"
+    );
+    assert!(
+        !mid.contains("Summarize ✓"),
+        "the turn is still running: {mid}"
+    );
+    // A step's outcome appears when it ends, before the turn is done.
+    tui.wait_for(&["→ Found 9 recipes"]);
+    // Then the turn ends: the running block gives way to the turn's summary.
+    tui.wait_for(&["Turn 2 · narrowing", "Summarize ✓"]);
+    let done = tui.contents();
+    assert!(!done.contains("Turn 2 · running"), "{done}");
+    // History, shown alone (Tab to it, z): one order, oldest at the top,
+    // the newest turn at the bottom, nearest the input box.
+    tui.keys(b"\t\t\t\t");
+    tui.keys(b"z");
+    tui.wait_for(&[
+        "History · 2 recent",
+        "User: can you help me plan some meals?",
+        "User: let's not do cod this week",
+    ]);
+    let history = tui.contents();
+    let older = row_of(&history, "User: can you help me plan some meals?");
+    let newest = row_of(&history, "User: let's not do cod this week");
+    assert!(
+        matches!((older, newest), (Some(a), Some(b)) if a < b),
+        "oldest above newest:\n{history}"
+    );
+    tui.escape();
+    tui.keys(b"\x03");
+    let status = tui.wait_exit();
+    assert!(status.success(), "{status:?}");
 }
