@@ -148,10 +148,17 @@ impl Archive {
             if !hit {
                 continue;
             }
+            // The entities the words name, when any does; else all of them.
+            let named = |l: &str| {
+                let lw = words(l);
+                terms.iter().any(|t| lw.contains(t))
+            };
+            let any_named = d.entities.iter().any(|(_, l)| named(l));
             let entities: Vec<Value> = d
                 .entities
                 .iter()
                 .filter(|(r, _)| !wants_recipe || r.contains("recipe_"))
+                .filter(|(_, l)| !any_named || named(l))
                 .map(|(r, l)| {
                     if registry.is_live_ref(r) {
                         json!({"id": r, "label": l})
@@ -195,17 +202,22 @@ pub fn digest(
     }
 }
 
-/// The refs of entities a search found (those still live).
+/// The refs of the turns' entities a search found (those still live): what
+/// comes back into working memory. What a constraint covers is listed, not
+/// brought back — it stays ruled out.
 pub fn found_refs(hits: &[Value]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for h in hits {
-        for list in ["entities", "covers"] {
-            for e in h.get(list).and_then(Value::as_array).into_iter().flatten() {
-                if let Some(r) = e.get("id").and_then(Value::as_str)
-                    && !out.iter().any(|x| x == r)
-                {
-                    out.push(r.to_string());
-                }
+        for e in h
+            .get("entities")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(r) = e.get("id").and_then(Value::as_str)
+                && !out.iter().any(|x| x == r)
+            {
+                out.push(r.to_string());
             }
         }
     }

@@ -227,7 +227,8 @@ pub fn facts(turns: &[Observation], baseline: Option<&[Observation]>) -> Vec<Tur
             .iter()
             .filter(|s| s.tool_calls.iter().any(|c| c.tool == SEARCH_HISTORY))
             .flat_map(|s| &s.entities_affected)
-            .filter(|x| !before.contains(*x) && !active.contains(*x));
+            .filter(|x| !before.contains(*x) && !active.contains(*x))
+            .filter(|x| active_refs(&r.entities).contains(*x));
         let rescued = referents
             .iter()
             .filter(|x| active.contains(*x) && !before.contains(*x))
