@@ -223,17 +223,8 @@ impl RecipeFacts {
     /// not list its ingredients (a read of a few columns), so nothing can be
     /// judged from it.
     pub fn from_content(label: &str, content: &Value) -> Option<Self> {
-        let ingredients = content.get("ingredients")?.as_array()?;
-        let names = ingredients
-            .iter()
-            .filter_map(|l| match l {
-                Value::String(s) => Some(s.to_lowercase()),
-                other => other
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .map(str::to_lowercase),
-            })
-            .collect();
+        content.get("ingredients")?.as_array()?;
+        let names = ingredient_names(content);
         let text = |k: &str| content.get(k).and_then(Value::as_str).map(str::to_string);
         Some(Self {
             label: text("name").unwrap_or_else(|| label.to_string()),
@@ -269,6 +260,26 @@ impl RecipeFacts {
         }
         tagged(&kind_words) || taxonomy::contains_phrase(&taxonomy::words(&self.label), kind)
     }
+}
+
+/// The ingredient names of a recipe row or artifact (lowercase): lines as
+/// strings or as objects with a `name`.
+pub fn ingredient_names(content: &Value) -> Vec<String> {
+    content
+        .get("ingredients")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|l| match l {
+                    Value::String(s) => Some(s.to_lowercase()),
+                    other => other
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .map(str::to_lowercase),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// A constraint a brain asks to add.

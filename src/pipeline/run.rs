@@ -28,7 +28,7 @@ use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
 use super::support::{EventSink, TxGuard, lock, ms, usage_of};
 use super::templates::SystemPrompts;
-use super::types::{Decision, SUBDOMAINS, ThinkOutput, UnderstandOutput};
+use super::types::{Decision, SUBDOMAINS, StepType, ThinkOutput, UnderstandOutput};
 
 mod closing;
 
@@ -437,12 +437,14 @@ fn node_error(node: Node, e: BrainError) -> String {
     format!("{} failed: {e}", node.as_str())
 }
 
-/// Enforces the step limit and the known subdomains; a plan with no steps
-/// but a proposal is a proposal.
+/// Enforces the step limit and the known subdomains (history only read); a
+/// plan with no steps but a proposal is a proposal.
 fn validate_plan(mut think: ThinkOutput, max_steps: usize) -> ThinkOutput {
-    think
-        .steps
-        .retain(|s| SUBDOMAINS.contains(&s.subdomain.as_str()));
+    // The history subdomain is the session itself: it can only be read.
+    think.steps.retain(|s| {
+        SUBDOMAINS.contains(&s.subdomain.as_str())
+            && (s.subdomain != "history" || s.step_type == StepType::Read)
+    });
     think.steps.truncate(max_steps);
     if think.decision == Decision::PlanDirect
         && think.steps.is_empty()

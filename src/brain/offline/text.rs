@@ -152,25 +152,10 @@ pub fn find_any<'p>(words: &[String], phrases: &[&'p str]) -> Option<(usize, &'p
 
 /// A light stemmer: plural → singular, weekday → three-letter abbreviation.
 pub fn stem(w: &str) -> String {
-    if let Some(day) = weekday_abbrev(w) {
-        return day.to_string();
+    match weekday_abbrev(w) {
+        Some(day) => day.to_string(),
+        None => crate::context::taxonomy::singular(w),
     }
-    let n = w.chars().count();
-    if n <= 3 || !w.is_ascii() {
-        return w.to_string();
-    }
-    if let Some(s) = w.strip_suffix("ies") {
-        return format!("{s}y");
-    }
-    for suffix in ["oes", "ches", "shes", "xes"] {
-        if w.ends_with(suffix) {
-            return w[..w.len() - 2].to_string();
-        }
-    }
-    if w.ends_with("ss") || w.ends_with("us") || w.ends_with("is") {
-        return w.to_string();
-    }
-    w.strip_suffix('s').unwrap_or(w).to_string()
 }
 
 /// Stems of every word of `text`.

@@ -147,24 +147,7 @@ impl<'a> World<'a> {
     }
 }
 
-/// The ingredient names of a recipe row or artifact (lowercase).
-pub fn ingredient_names(content: &Value) -> Vec<String> {
-    content
-        .get("ingredients")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|l| match l {
-                    Value::String(s) => Some(s.to_lowercase()),
-                    other => other
-                        .get("name")
-                        .and_then(Value::as_str)
-                        .map(str::to_lowercase),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
+pub use crate::context::constraints::ingredient_names;
 
 /// Every word a recipe can be matched by: name, ingredients, cuisine, tags.
 pub fn recipe_vocabulary(label: &str, content: Option<&Value>) -> Vec<String> {
