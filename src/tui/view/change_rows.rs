@@ -92,7 +92,7 @@ fn group_row(key: &str, moved: String, changes: &[&EntityChange]) -> ChangeRow {
     }
 }
 
-/// "↓2 demoted · +59 new": the changes counted by kind.
+/// "✕2 excluded · +59 new": the changes counted by kind.
 pub fn summary(diff: &ContextDiff) -> String {
     if diff.entities.is_empty() {
         return "no entity changes".to_string();

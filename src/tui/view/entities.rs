@@ -4,7 +4,8 @@
 //! turn, the Standing constraints (`standing.rs`), then the background
 //! count. Each row shows ref, label, type,
 //! `[action]` and `t{last_ref_turn}`, marked with this turn's change from the
-//! diff (`+` new, `↑` promoted, `↓` demoted, `×` dropped, `→` moved); reasons
+//! diff (`+` new, `↑` promoted, `✕` excluded, `↓` not kept, `↘` aged out,
+//! `×` dropped, `→` moved); reasons
 //! wrap under their row. Large same-type groups collapse to one row. Columns
 //! are measured in cells, so wide labels keep everything aligned.
 //! A view: it reads the snapshot and diff, and writes nothing.
@@ -88,7 +89,7 @@ impl EntityPanel<'_> {
         out
     }
 
-    /// "turn 3 · window 2 · ↓2 demoted (recipe_5, recipe_6)", wrapped.
+    /// "turn 3 · window 2 · ✕2 excluded (recipe_5, recipe_6)", wrapped.
     fn summary(&self, width: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let s = self.snapshot;
@@ -173,7 +174,7 @@ impl EntityPanel<'_> {
         Line::from(spans)
     }
 
-    /// The reason under a row, with this turn's change word: "demoted: …".
+    /// The reason under a row, with this turn's change word: "excluded: …".
     fn reason_lines(&self, row: &Row, state: EntityState, width: usize) -> Vec<Line<'static>> {
         let Some(reason) = row.reason.as_deref().filter(|r| !r.trim().is_empty()) else {
             return Vec::new();
@@ -201,7 +202,7 @@ impl EntityPanel<'_> {
             .collect()
     }
 
-    /// "Background: 12 · ↓3 demoted" (changes into the background this turn).
+    /// "Background: 12 · ↘3 aged out" (changes into the background this turn).
     fn background_line(&self) -> Line<'static> {
         let t = self.theme;
         let n = self.snapshot.entities.background.len();

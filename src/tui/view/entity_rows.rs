@@ -66,7 +66,7 @@ pub fn count(counts: &mut Counts, kind: ChangeKind) {
     counts.entry(order(kind)).or_insert((kind, 0)).1 += 1;
 }
 
-/// "+59 new · ↓2 demoted".
+/// "+59 new · ✕2 excluded".
 pub fn counts_text(counts: &Counts) -> String {
     counts
         .values()
@@ -79,7 +79,7 @@ pub fn counts_text(counts: &Counts) -> String {
 }
 
 /// Every change of the diff by kind, naming the refs when there are few:
-/// "↓2 demoted (recipe_5, recipe_6) · +59 new".
+/// "✕2 excluded (recipe_5, recipe_6) · +59 new".
 pub fn changes_text(diff: &ContextDiff) -> String {
     let mut by_kind: BTreeMap<u8, (ChangeKind, Vec<&str>)> = BTreeMap::new();
     for c in &diff.entities {
