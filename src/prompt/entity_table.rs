@@ -113,8 +113,14 @@ pub fn render_known_entities(s: &ContextSnapshot) -> String {
         if first.pinned {
             state.push_str(" (pinned)");
         }
-        if let (EntityState::Background, Cause::Demoted { turn, .. }) = (row.state, &first.cause) {
-            state.push_str(&format!(" (demoted at turn {turn})"));
+        match (row.state, &first.cause) {
+            (EntityState::Background, Cause::Demoted { turn, .. }) => {
+                state.push_str(&format!(" (demoted at turn {turn})"));
+            }
+            (_, Cause::RuledOut { constraint, .. }) => {
+                state.push_str(&format!(" (ruled out by {constraint})"));
+            }
+            _ => {}
         }
         if risky.contains(&first.r#ref.as_str()) {
             state = format!("{state}, {AT_RISK}");
