@@ -400,7 +400,7 @@ pub fn dish_kind(word: &str) -> Option<&'static str> {
 const DIETS: &[(&str, &[&str], &[&str])] = &[
     (
         "vegetarian",
-        &["veggie", "meat free", "no meat"],
+        &["veggie", "meat free"],
         &["meat", "seafood", "fish sauce", "gelatin", "anchovy"],
     ),
     (
@@ -417,9 +417,9 @@ const DIETS: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
     ("pescatarian", &["pescetarian"], &["meat"]),
-    ("dairy free", &["lactose free", "no dairy"], &["dairy"]),
+    ("dairy free", &["lactose free"], &["dairy"]),
     ("gluten free", &["coeliac", "celiac"], &["gluten"]),
-    ("nut free", &["no nut"], &["nut"]),
+    ("nut free", &[], &["nut"]),
 ];
 
 /// The diet a word or phrase names ("veggie" → "vegetarian").

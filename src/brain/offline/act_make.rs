@@ -90,8 +90,14 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
             excluded.insert(c.world.label(r), json!(format!("“{}”", k.clause)));
         }
     }
-    let exclusions = match &c.intent {
-        Intent::Exclude(ex) => ex.clone(),
+    // What the message rules out by name; what it asks to keep to ("only
+    // thai", "vegetarian") is judged by the standing constraints above.
+    let exclusions: Vec<_> = match &c.intent {
+        Intent::Exclude(ex) => ex
+            .iter()
+            .filter(|e| e.how != super::items::Refusal::Requires)
+            .cloned()
+            .collect(),
         _ => Vec::new(),
     };
     let mut entries = Vec::new();

@@ -16,7 +16,7 @@ use crate::context::{
 };
 use crate::pipeline::{EntityMention, Resolution};
 
-use super::items::Exclusion;
+use super::items::{Exclusion, Refusal};
 use super::resolve::{ANY, Resolved, by_label, matching_recipes};
 use super::text::{Words, stems};
 use super::understand::Draft;
@@ -80,9 +80,14 @@ pub(super) fn exclusion_constraints(
         {
             continue;
         }
+        let rule = if e.how == Refusal::Requires {
+            Rule::Require
+        } else {
+            Rule::Exclude
+        };
         d.constraints.add.push(NewConstraint {
             clause,
-            rule: Rule::Exclude,
+            rule,
             kind,
             value,
             refs: if kind == MatchKind::Entity {

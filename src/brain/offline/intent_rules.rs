@@ -5,7 +5,9 @@
 //! Lexical only, like the rest of the lexicon: no state is read here.
 
 use super::edits::parse_edit;
-use super::items::{Item, exclusions, has_trigger, location, parse_item, parse_items};
+use super::items::{
+    Item, exclusions, has_trigger, location, parse_item, parse_items, requirements,
+};
 use super::lexicon::{Cues, GenerateAsk, Intent};
 use super::synonyms::*;
 use super::text::{Words, find_any, is_filler, number, weekday_abbrev};
@@ -110,7 +112,8 @@ pub(super) fn planning_intent(w: &Words) -> Option<Intent> {
         w.words.first().map(String::as_str),
         Some("what" | "which" | "whats" | "should")
     );
-    if days && content && !generating && !question {
+    let requiring = !requirements(&w.words, false).is_empty();
+    if days && content && !generating && !question && !requiring {
         let excluding = w.segments.iter().all(|s| has_trigger(s));
         if !excluding {
             return Some(Intent::Assign);
@@ -153,7 +156,8 @@ pub(super) fn recipe_intent(w: &Words, cues: Cues) -> Option<Intent> {
         return Some(Intent::Edit(op));
     }
     let this_week = w.has_any(&["this week", "this weekend", "for the week"]);
-    let ex = exclusions(&w.segments, this_week);
+    let mut ex = exclusions(&w.segments, this_week);
+    ex.extend(requirements(&w.words, this_week));
     if !ex.is_empty() {
         return Some(Intent::Exclude(ex));
     }

@@ -199,6 +199,8 @@ pub enum Refusal {
     TiredOf,
     /// "I don't like …", "not a fan of …".
     DoesNotLike,
+    /// Asked for only some things: "vegetarian for the kids", "only thai".
+    Requires,
 }
 
 /// One thing the user ruled out, in their words.
@@ -222,6 +224,7 @@ impl Exclusion {
             Refusal::DoesNotWant => format!("user doesn't want {}{week}", self.term),
             Refusal::TiredOf => format!("user is tired of {}", self.term),
             Refusal::DoesNotLike => format!("user doesn't like {}", self.term),
+            Refusal::Requires => format!("user asked for {} only{week}", self.term),
         }
     }
 }
@@ -387,6 +390,35 @@ pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
     out
 }
 
+/// What the message asks to keep to: a diet ("vegetarian for the kids",
+/// "keep it veggie") or a cuisine after "only" / "just" ("only thai
+/// tonight"). Each is a requirement: it rules out what does not fit.
+pub fn requirements(words: &[String], this_week: bool) -> Vec<Exclusion> {
+    use crate::context::taxonomy::{cuisine, diet};
+    let mut out: Vec<Exclusion> = Vec::new();
+    let mut push = |term: &str| {
+        if !out.iter().any(|e| e.term == term) {
+            out.push(Exclusion {
+                term: term.to_string(),
+                how: Refusal::Requires,
+                this_week,
+            });
+        }
+    };
+    for (i, w) in words.iter().enumerate() {
+        let pair = words.get(i + 1).map(|n| format!("{w} {n}"));
+        if let Some(d) = pair.as_deref().and_then(diet).or_else(|| diet(w)) {
+            push(d);
+        }
+        if matches!(w.as_str(), "only" | "just")
+            && let Some(c) = words.get(i + 1).and_then(|n| cuisine(n))
+        {
+            push(c);
+        }
+    }
+    out
+}
+
 /// True when a segment opens with an exclusion trigger.
 pub fn has_trigger(words: &[String]) -> bool {
     let phrases: Vec<&str> = TRIGGERS.iter().map(|(p, _)| *p).collect();
@@ -444,6 +476,37 @@ mod tests {
         assert!(exclusions(&w.segments, false).is_empty());
         let w = Words::new("I'm not in the mood for curry");
         assert_eq!(exclusions(&w.segments, false)[0].how, Refusal::NotInTheMood);
+    }
+
+    #[test]
+    fn requirements_are_diets_and_only_cuisines() {
+        let req = |s: &str| {
+            requirements(&Words::new(s).words, false)
+                .into_iter()
+                .map(|e| (e.term, e.how))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            req("vegetarian for the kids"),
+            [("vegetarian".to_string(), Refusal::Requires)]
+        );
+        assert_eq!(
+            req("keep it veggie this week"),
+            [("vegetarian".to_string(), Refusal::Requires)]
+        );
+        assert_eq!(
+            req("we're gluten-free"),
+            [("gluten free".to_string(), Refusal::Requires)]
+        );
+        assert_eq!(
+            req("only thai tonight"),
+            [("thai".to_string(), Refusal::Requires)]
+        );
+        assert!(
+            req("thai basil chicken").is_empty(),
+            "a cuisine alone asks for nothing"
+        );
+        assert!(req("no cod please").is_empty());
     }
 
     #[test]

@@ -471,3 +471,21 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
     sim.expect("steps none");
     assert!(sim.reply().contains("never saved"), "{}", sim.reply());
 }
+
+#[test]
+fn asking_for_a_diet_rules_out_what_does_not_fit_until_lifted() {
+    let mut sim = Sim::new();
+    sim.run(&["can you help me plan some meals?", "from my saved ones"]);
+    let rec = sim.say("vegetarian for the kids");
+    assert!(rec.reply.contains("vegetarian"), "{}", rec.reply);
+    assert!(
+        rec.reply.contains("Air Fryer Paneer Tikka"),
+        "{}",
+        rec.reply
+    );
+    sim.expect("excluded recipe_1 recipe_4 recipe_6 recipe_8 recipe_9");
+    sim.expect("reason recipe_4 ~ vegetarian for the kids");
+    sim.expect("recent recipe_3 recipe_5");
+    sim.say("lets start over");
+    sim.expect("not-active recipe_1");
+}

@@ -93,11 +93,21 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::ListRecipes => options_plan(c, "Show the saved recipes", true),
         Intent::Include => options_plan(c, "Bring the recipe back into the options", false),
         Intent::Exclude(ex) => {
-            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
-            let goal = format!(
-                "Leave out {} and show what's left",
-                join_list(&terms, "and")
-            );
+            let (kept, out): (Vec<_>, Vec<_>) = ex
+                .iter()
+                .partition(|e| e.how == super::items::Refusal::Requires);
+            let names = |v: &[&super::items::Exclusion]| {
+                join_list(&v.iter().map(|e| e.term.clone()).collect::<Vec<_>>(), "and")
+            };
+            let goal = match (kept.is_empty(), out.is_empty()) {
+                (true, _) => format!("Leave out {} and show what's left", names(&out)),
+                (false, true) => format!("Keep to {} and show what fits", names(&kept)),
+                (false, false) => format!(
+                    "Keep to {}, leave out {} and show what fits",
+                    names(&kept),
+                    names(&out)
+                ),
+            };
             options_plan(c, &goal, false)
         }
         Intent::Assign => assign_plan(c),
