@@ -9,7 +9,6 @@ use crate::context::{
 };
 use crate::pipeline::{PipelineEvent, TurnId};
 use crate::record::TurnRecord;
-use crate::session::{LlmSettings, SessionFile};
 
 use super::event::Event;
 use super::keymap::Keymap;
@@ -20,14 +19,7 @@ use super::view::NarrativePanel;
 use super::view::tests_support::render_widget;
 
 fn model_after_one_turn() -> Model {
-    let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().unwrap();
-    let session = SessionFile::new(
-        "20260113-100000-abcd".into(),
-        now,
-        LlmSettings::new("offline", None, ""),
-        ContextPolicy::default(),
-    );
-    let mut m = Model::new(session, "offline", Theme::dark());
+    let mut m = super::update_tests::model();
     // Turn 1 read nine recipes: the panel marks them new.
     send(&mut m, "show me my recipes");
     let mut state = ContextState::new(ContextPolicy::default());

@@ -15,7 +15,7 @@ use super::model::{Level, Model, NodeStatus, Overlay, Pane, Role, TurnState};
 use super::theme::Theme;
 use super::update::update;
 
-fn model() -> Model {
+pub(super) fn model() -> Model {
     let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().unwrap();
     let session = SessionFile::new(
         "20260113-100000-abcd".into(),
