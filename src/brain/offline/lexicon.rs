@@ -191,6 +191,8 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
 /// Phrases that look back through the conversation itself.
 const LOOK_BACK: &[&str] = &[
     "what did i say",
+    "did i say",
+    "did we say",
     "what did i tell you",
     "what was that",
     "what were those",

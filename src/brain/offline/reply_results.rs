@@ -333,10 +333,22 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
     }
     let mut back = Vec::new();
     let mut still = Vec::new();
+    let mut why: Vec<String> = Vec::new();
     for r in lifted.iter().flat_map(|k| &k.covers) {
         match s.entities.find(r) {
             Some((state, _)) if state.is_active() => back.push(c.label(r)),
-            Some(_) => still.push(c.label(r)),
+            Some(_) => {
+                still.push(c.label(r));
+                let other = s
+                    .constraints
+                    .iter()
+                    .find(|k| k.status == ConstraintStatus::Active && k.covers.contains(r));
+                if let Some(k) = other
+                    && !why.contains(&k.label)
+                {
+                    why.push(k.label.clone());
+                }
+            }
             None => {}
         }
     }
@@ -372,8 +384,18 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
         out.push_str(&format!(" That brings back {}.", join_list(&back, "and")));
     }
     if !still.is_empty() {
+        let (verb, them) = if still.len() == 1 {
+            ("stays", "it")
+        } else {
+            ("stay", "them")
+        };
+        let reason = if why.is_empty() {
+            "for another reason".to_string()
+        } else {
+            format!("too ({})", join_list(&why, "and"))
+        };
         out.push_str(&format!(
-            " {} stays out — you ruled it out for another reason.",
+            " {} {verb} out — you ruled {them} out {reason}.",
             join_list(&still, "and")
         ));
     }
