@@ -172,6 +172,25 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
                 Err("reply needs `~ TEXT` or `!~ TEXT`".into())
             }
         }
+        "writes" => check_writes(rec, rest),
+        "understood" => {
+            let reply = lower(&rec["reply"]);
+            (!reply.contains(NOT_UNDERSTOOD))
+                .then_some(())
+                .ok_or(format!("not understood: {:?}", rec["reply"]))
+        }
+        "asks" => {
+            let writes = writes_of(rec);
+            let reply = rec["reply"].as_str().unwrap_or_default().trim_end();
+            if !writes.is_empty() {
+                Err(format!("wrote {writes:?} instead of asking"))
+            } else if !reply.ends_with('?') {
+                Err(format!("no question at the end: {:?}", rec["reply"]))
+            } else {
+                Ok(())
+            }
+        }
+        "cap" => Ok(()),
         "active-count" => {
             let (ty, n) = rest.split_once(' ').ok_or("active-count needs `TYPE N`")?;
             let n: usize = n
@@ -187,6 +206,38 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
         }
         other => Err(format!("unknown expectation `{other}`")),
     }
+}
+
+/// The words of the offline brain's last-resort reply, which the
+/// `understood` expectation looks for.
+pub const NOT_UNDERSTOOD: &str = "didn't catch that";
+
+/// Every write of a turn as `table:op` (`shopping_list:create`), in order.
+pub fn writes_of(rec: &Value) -> Vec<String> {
+    rec["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|s| s["tool_calls"].as_array().cloned().unwrap_or_default())
+        .filter(|c| c["error"].is_null())
+        .filter_map(|c| {
+            let op = c["tool"].as_str()?.strip_prefix("db_")?.to_string();
+            (op != "read").then(|| format!("{}:{op}", lower(&c["table"])))
+        })
+        .collect()
+}
+
+/// `writes none`, or `writes TABLE:OP,…`: exactly these kinds of write
+/// happened (each at least once, nothing else).
+fn check_writes(rec: &Value, rest: &str) -> Result<(), String> {
+    let got = writes_of(rec);
+    let want: Vec<String> = if rest == "none" {
+        Vec::new()
+    } else {
+        rest.split(',').map(|s| s.trim().to_lowercase()).collect()
+    };
+    let same = got.iter().all(|g| want.contains(g)) && want.iter().all(|w| got.contains(w));
+    same.then_some(()).ok_or(format!("writes were {got:?}"))
 }
 
 fn state_of(rec: &Value, r: &str) -> String {
@@ -240,5 +291,28 @@ mod tests {
         assert!(check(&rec, "active-count recipe 1").is_ok());
         assert!(check(&rec, "reply !~ hello").is_ok());
         assert!(check(&rec, "frobnicate x").is_err());
+        assert!(check(&rec, "writes none").is_ok());
+        assert!(check(&rec, "asks").is_err(), "no question mark");
+        assert!(check(&rec, "understood").is_ok());
+    }
+
+    #[test]
+    fn writes_and_questions_are_read_from_the_tool_calls() {
+        let rec: Value = serde_json::json!({"reply": "Which one do you mean?", "steps": [
+            {"tool_calls": [{"tool": "db_read", "table": "recipes", "rows": 9},
+                            {"tool": "db_create", "table": "shopping_list", "rows": 2},
+                            {"tool": "db_update", "table": "tasks", "rows": 0, "error": "no such column"}]}]});
+        assert_eq!(writes_of(&rec), vec!["shopping_list:create"]);
+        assert!(check(&rec, "writes shopping_list:create").is_ok());
+        assert!(check(&rec, "writes none").is_err());
+        assert!(check(&rec, "writes shopping_list:create,tasks:update").is_err());
+        assert!(
+            check(&rec, "asks").is_err(),
+            "a turn that wrote did not only ask"
+        );
+        let asked: Value = serde_json::json!({"reply": "Which one do you mean?\n", "steps": []});
+        assert!(check(&asked, "asks").is_ok());
+        let lost: Value = serde_json::json!({"reply": "Sorry, I didn't catch that.", "steps": []});
+        assert!(check(&lost, "understood").is_err());
     }
 }

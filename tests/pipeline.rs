@@ -93,6 +93,7 @@ impl Brain for Scripted {
         }
         ready(Ok(ReplyOutput {
             response: self.reply.clone(),
+            dialogue: None,
         }))
     }
     fn summarize<'a>(&'a self, _: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {

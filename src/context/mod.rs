@@ -13,6 +13,7 @@ pub mod archive;
 pub mod constraints;
 pub mod conversation;
 pub mod curation;
+pub mod dialogue;
 pub mod diff;
 pub mod entity;
 pub mod fold;
@@ -35,6 +36,7 @@ pub use curation::{
     CurationOutcome, DecisionAction, DecisionLog, DecisionLogEntry, EntityCuration, RefDecision,
     RetentionDecision,
 };
+pub use dialogue::{Dialogue, Offer, OfferKind, Question, QuestionKind, Shown};
 pub use diff::{ChangeKind, ContextDiff, EntityChange, diff};
 pub use entity::{RefAction, Table, parse_ref};
 pub use fold::{Compressor, Extractive, FoldKind, FoldRequest};

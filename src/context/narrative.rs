@@ -7,6 +7,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::dialogue::Dialogue;
 use super::fold::{Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, clip_words};
 
 /// Where the conversation is heading, for Reply's continuity.
@@ -82,6 +83,10 @@ pub struct TurnExecutionSummary {
     pub natural_next: String,
     /// Why the turn stopped short, when it did.
     pub blocked_reason: Option<String>,
+    /// What the reply presented, offered and asked: what the next message
+    /// can point at ("the 2nd one") or answer ("yes", "the curry").
+    #[serde(skip_serializing_if = "Dialogue::is_empty")]
+    pub dialogue: Dialogue,
 }
 
 impl Foldable for TurnExecutionSummary {

@@ -268,13 +268,13 @@ impl<'a> Run<'a> {
             });
         }
         let acted = Acted::new(&state, &understand, &think, &steps, turn);
-        let reply = self.reply(&acted).await?;
+        let (reply, dialogue) = self.reply(&acted).await?;
         let summaries = acted.summaries();
         self.progress(|r| {
             r.steps = summaries;
             r.response_summary = crate::context::fold::first_sentence(&reply, 200);
         });
-        self.summarize(&mut state, &acted, &reply).await?;
+        self.summarize(&mut state, &acted, &reply, dialogue).await?;
         tx.commit()?;
         Ok(state)
     }

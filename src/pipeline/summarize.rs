@@ -2,10 +2,11 @@
 //! `TurnExecutionSummary`, the conversation exchange, and the step records.
 
 use crate::context::conversation::SUMMARY_THRESHOLD_CHARS;
+use crate::context::dialogue::presented_in;
 use crate::context::fold::truncate_chars;
 use crate::context::{
-    ConversationPhase, ConversationTurn, CurationOutcome, DecisionAction, StepExecutionSummary,
-    TurnExecutionSummary,
+    ConversationPhase, ConversationTurn, CurationOutcome, DecisionAction, Dialogue, Offer,
+    OfferKind, Question, QuestionKind, Shown, StepExecutionSummary, TurnExecutionSummary,
 };
 use crate::record::StepRecord;
 
@@ -79,6 +80,8 @@ pub struct TurnFacts<'a> {
     pub steps: &'a [StepOutcome],
     pub flow: &'a SummarizeOutput,
     pub phase: ConversationPhase,
+    /// What the reply presented, offered and asked.
+    pub dialogue: &'a Dialogue,
 }
 
 /// Builds the turn's `TurnExecutionSummary`.
@@ -130,6 +133,54 @@ pub fn build_summary(f: &TurnFacts<'_>) -> TurnExecutionSummary {
         what_we_acknowledged: f.flow.what_we_acknowledged.clone(),
         natural_next: f.flow.natural_next.clone(),
         blocked_reason: blocked,
+        dialogue: f.dialogue.clone(),
+    }
+}
+
+/// The dialogue state of a reply whose brain did not state it: the known
+/// entities it names, in order; a proposal is an offer to plan from the
+/// saved recipes; a clarification (Understand's or Think's) is the open
+/// question, with the ambiguous mention's candidates.
+pub fn derive_dialogue(
+    reply: &str,
+    user_message: &str,
+    think: &ThinkOutput,
+    understand: &UnderstandOutput,
+    known: &[(String, String)],
+) -> Dialogue {
+    let presented = presented_in(reply, known);
+    let offer = (think.decision == Decision::Propose).then(|| Offer {
+        kind: OfferKind::PlanFromSaved,
+        items: Vec::new(),
+    });
+    let asked = understand
+        .clarification_questions
+        .first()
+        .or(think.clarification_questions.first())
+        .filter(|_| understand.needs_clarification || think.decision == Decision::Clarify);
+    let question = asked.map(|text| {
+        let candidates: Vec<Shown> = understand
+            .entity_mentions
+            .iter()
+            .flat_map(|m| m.candidates.iter())
+            .filter_map(|c| known.iter().find(|(r, _)| r == c))
+            .map(|(r, l)| Shown::new(r, l))
+            .collect();
+        Question {
+            kind: if candidates.is_empty() {
+                QuestionKind::Open
+            } else {
+                QuestionKind::WhichOne
+            },
+            text: text.clone(),
+            candidates,
+            request: user_message.to_string(),
+        }
+    });
+    Dialogue {
+        presented,
+        offer,
+        question,
     }
 }
 

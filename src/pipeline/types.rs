@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::context::{ConstraintChanges, EntityCuration};
+use crate::context::{ConstraintChanges, Dialogue, EntityCuration};
 
 /// How a mention in the user's message was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -179,6 +179,12 @@ pub enum ActAction {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ReplyOutput {
     pub response: String,
+    /// What the reply presented, offered and asked, when the brain knows
+    /// (the offline brain does); otherwise the pipeline derives it from the
+    /// text and the turn's decision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub dialogue: Option<Dialogue>,
 }
 
 /// Summarize's brain-made parts: the conversation flow and a one-sentence

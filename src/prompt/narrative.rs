@@ -8,6 +8,7 @@
 
 use crate::context::active::Cause;
 use crate::context::curation::DecisionAction;
+use crate::context::dialogue::Dialogue;
 use crate::context::narrative::TurnExecutionSummary;
 use crate::context::snapshot::ContextSnapshot;
 
@@ -77,6 +78,11 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
             out.push(format!("**{label}:** {v}"));
         }
     }
+    // What the last reply left open is what this message can point at or
+    // answer; older turns' lists and offers no longer stand.
+    if current.saturating_sub(t.turn_number) <= 1 {
+        out.extend(render_dialogue(&t.dialogue));
+    }
     let notes: Vec<&str> = t
         .steps
         .iter()
@@ -87,6 +93,37 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
         out.push(format!("**Note:** {}", notes.join(" ")));
     }
     out.join("\n")
+}
+
+/// What a turn's reply presented (numbered, with refs, so "the 2nd one"
+/// can be resolved), offered and asked.
+fn render_dialogue(d: &Dialogue) -> Vec<String> {
+    let mut out = Vec::new();
+    if !d.presented.is_empty() {
+        let list: Vec<String> = d
+            .presented
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{}. {} {}", i + 1, s.r#ref, s.label))
+            .collect();
+        out.push(format!("**Presented, in order:** {}", list.join("; ")));
+    }
+    if let Some(o) = &d.offer {
+        let items: Vec<String> = o
+            .items
+            .iter()
+            .map(|s| format!("{} {}", s.r#ref, s.label))
+            .collect();
+        out.push(
+            format!("**Offered:** {} {}", o.kind.describe(), items.join(", "))
+                .trim_end()
+                .to_string(),
+        );
+    }
+    if let Some(q) = &d.question {
+        out.push(format!("**Asked, awaiting an answer:** {}", q.text.trim()));
+    }
+    out
 }
 
 /// This turn's curation as one line: "Understand: demoted recipe_5, recipe_6;

@@ -100,7 +100,10 @@ impl LlmBrain {
             self.config.price_for(model),
         );
         Ok(Decided {
-            value: ReplyOutput { response: got.text },
+            value: ReplyOutput {
+                response: got.text,
+                dialogue: None,
+            },
             usage: Some(usage),
         })
     }

@@ -7,7 +7,9 @@
 
 use crate::context::{RetentionDecision, Table};
 
-use super::lexicon::{Cues, Intent, PROPOSAL_MARK, classify as classify_words};
+use crate::context::OfferKind;
+
+use super::lexicon::{Cues, Intent, classify as classify_words};
 use super::text::Words;
 use super::understand::Draft;
 use super::world::World;
@@ -20,16 +22,16 @@ fn last_planning_turn(world: &World<'_>) -> Option<u32> {
     let intent =
         |t: &crate::context::AnnotatedTurn| classify_words(&Words::new(&t.user), Cues::default());
     let planning = turns.iter().any(|t| {
-        t.assistant.contains(PROPOSAL_MARK)
-            || matches!(
-                intent(t),
-                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
-            )
-    }) || world
-        .state
-        .conversation
-        .recent()
-        .any(|t| t.assistant.contains(PROPOSAL_MARK));
+        matches!(
+            intent(t),
+            Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
+        )
+    }) || world.state.narrative.recent().any(|t| {
+        t.dialogue
+            .offer
+            .as_ref()
+            .is_some_and(|o| o.kind == OfferKind::PlanFromSaved)
+    });
     if !planning {
         return None;
     }

@@ -6,6 +6,9 @@
 //! the same intent for the same message. Which entity a phrase names is not
 //! decided here: that is `resolve.rs`, over the context state.
 
+use crate::context::{OfferKind, QuestionKind};
+
+use super::dialogue::Before;
 use super::edits::EditOp;
 use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
 use super::items::{Exclusion, Item};
@@ -14,7 +17,7 @@ use super::synonyms::{
 };
 use super::text::{Words, find};
 
-/// What Alfred asked last turn, read from its last reply.
+/// What Alfred offered or asked last turn, from its dialogue state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Cues {
     /// Alfred proposed (saved recipes or something new?).
@@ -29,27 +32,15 @@ pub struct Cues {
     pub asked_plan: bool,
 }
 
-/// Marks a proposal reply (Think's proposal message contains it).
-pub const PROPOSAL_MARK: &str = "or try something new?";
-/// Marks a "which one" clarification question.
-pub const WHICH_MARK: &str = "which one do you mean";
-/// Marks a reply that offers to save a pending artifact.
-pub const SAVE_MARK: &str = "not saved yet";
-/// Marks a reply that offers to fill the shopping list.
-pub const SHOPPING_MARK: &str = "on your shopping list?";
-/// Marks the question asking which recipes go on the plan.
-pub const PLAN_ASK_MARK: &str = "would you like on the plan";
-
 impl Cues {
-    /// Reads the cues from Alfred's last reply.
-    pub fn from_reply(last_reply: Option<&str>) -> Self {
-        let text = last_reply.unwrap_or_default().to_lowercase();
+    /// The cues of what the last turn left open.
+    pub fn from_before(before: &Before) -> Self {
         Self {
-            proposal: text.contains(PROPOSAL_MARK),
-            which: text.contains(WHICH_MARK),
-            offered_save: text.contains(SAVE_MARK),
-            offered_shopping: text.contains(SHOPPING_MARK),
-            asked_plan: text.contains(PLAN_ASK_MARK),
+            proposal: before.offered(OfferKind::PlanFromSaved),
+            which: before.asked(QuestionKind::WhichOne),
+            offered_save: before.offered(OfferKind::SaveDraft),
+            offered_shopping: before.offered(OfferKind::AddMissing),
+            asked_plan: before.asked(QuestionKind::WhichDays),
         }
     }
 }

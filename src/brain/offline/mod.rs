@@ -28,6 +28,7 @@ mod act_make;
 mod act_write;
 mod constraints;
 mod curate;
+mod dialogue;
 mod edit_apply;
 mod edits;
 mod generate;
@@ -141,11 +142,14 @@ impl Brain for OfflineBrain {
         sink: &'a ReplySink,
     ) -> BrainFuture<'a, ReplyOutput> {
         Box::pin(async move {
-            let text = reply::compose(req);
+            let (text, dialogue) = reply::compose(req);
             for chunk in reply_chunks(&text) {
                 sink.send(chunk);
             }
-            Ok(Decided::new(ReplyOutput { response: text }))
+            Ok(Decided::new(ReplyOutput {
+                response: text,
+                dialogue: Some(dialogue),
+            }))
         })
     }
 

@@ -1,15 +1,17 @@
-//! One message as every node reads it: its words, the cues of Alfred's last
-//! reply, and the intent — including an answer to a "which one do you
-//! mean?" question, which carries on the request that raised it.
+//! One message as every node reads it: its words, what the last turn left
+//! open (its dialogue state: the list presented, the offer, the question),
+//! and the intent — including an answer to a "which one do you mean?"
+//! question, which carries on the request that raised it.
 //!
-//! Built from the message and the conversation layer only (which does not
+//! Built from the message and the narrative layer only (which does not
 //! change during a turn), so Understand, Think, Act and Reply agree. The
 //! state-dependent refinements (an exclusion that is really "take the eggs
 //! out of this recipe") are in [`refine`].
 
-use crate::context::{ContextSnapshot, ContextState, ConversationTurn, Table};
+use crate::context::{ContextSnapshot, ContextState, Table};
 use crate::pipeline::UnderstandOutput;
 
+use super::dialogue::Before;
 use super::edits::EditOp;
 use super::items::{Exclusion, Refusal};
 use super::lexicon::{Cues, Intent, classify};
@@ -23,8 +25,8 @@ pub struct Reading {
     pub words: Words,
     pub intent: Intent,
     pub cues: Cues,
-    /// Alfred's last reply ("" on the first turn).
-    pub last_reply: String,
+    /// What the last exchange left open.
+    pub before: Before,
     /// When this message answers "which one do you mean?": its own words
     /// (then `words` and `intent` are those of the request that raised it).
     pub answer: Option<Words>,
@@ -37,40 +39,41 @@ impl Reading {
         self.intent == Intent::ListRecipes && !self.words.has_any(&["left", "options", "remaining"])
     }
 
-    /// Reads `message` after the last exchange (`None` on the first turn).
-    pub fn new(
-        message: &str,
-        last: Option<&ConversationTurn>,
-        pending_question: Option<&str>,
-    ) -> Self {
+    /// Reads `message` after the last exchange.
+    pub fn new(message: &str, before: Before) -> Self {
         let words = Words::new(message);
-        let last_reply = last.map(|t| t.assistant.clone()).unwrap_or_default();
-        let last_user = last.map(|t| t.user.as_str()).unwrap_or_default();
-        let mut cues = Cues::from_reply(Some(&last_reply));
-        if let Some(q) = pending_question {
-            cues.which |= Cues::from_reply(Some(q)).which;
-        }
+        let cues = Cues::from_before(&before);
         let own = classify(&words, cues);
         let weak = matches!(
             own,
             Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
         );
-        if cues.asked_plan && weak {
+        // A question of the user's own ("wait how long does the third one
+        // take?") is never taken as the answer to Alfred's.
+        let answers = weak && !is_question(&words);
+        if cues.asked_plan && answers {
             return Self {
                 words,
                 intent: Intent::Assign,
                 cues,
-                last_reply,
+                before,
                 answer: None,
             };
         }
-        if cues.which && weak && !last_user.is_empty() {
-            let asked = Words::new(last_user);
+        let request = before
+            .dialogue
+            .question
+            .as_ref()
+            .map(|q| q.request.clone())
+            .filter(|r| !r.trim().is_empty())
+            .unwrap_or_else(|| before.user.clone());
+        if cues.which && answers && !request.trim().is_empty() {
+            let asked = Words::new(&request);
             return Self {
                 intent: classify(&asked, Cues::default()),
                 words: asked,
                 cues,
-                last_reply,
+                before,
                 answer: Some(words),
             };
         }
@@ -78,20 +81,57 @@ impl Reading {
             words,
             intent: own,
             cues,
-            last_reply,
+            before,
             answer: None,
         }
     }
 
-    /// Reads a message against a conversation's last full turn.
-    pub fn from_turns<'t>(
-        message: &str,
-        recent: impl DoubleEndedIterator<Item = &'t ConversationTurn>,
-        pending_question: Option<&str>,
-    ) -> Self {
-        let mut recent = recent;
-        Self::new(message, recent.next_back(), pending_question)
+    /// Reads a message against the session's narrative (Understand, Think,
+    /// Act).
+    pub fn of_state(message: &str, state: &ContextState) -> Self {
+        Self::new(message, Before::from_turns(state.narrative.recent()))
     }
+
+    /// Reads a message against a snapshot's narrative (Reply).
+    pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
+        Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
+    }
+}
+
+/// True when the words ask something of their own: a question mark, or a
+/// question word first ("how long…", "what about…", "wait which…").
+pub fn is_question(w: &Words) -> bool {
+    if w.question_mark {
+        return true;
+    }
+    let first = w.words.iter().map(String::as_str).find(|x| {
+        !matches!(
+            *x,
+            "wait" | "hmm" | "ok" | "okay" | "so" | "and" | "but" | "um" | "oh"
+        )
+    });
+    matches!(
+        first,
+        Some(
+            "what"
+                | "whats"
+                | "which"
+                | "how"
+                | "hows"
+                | "when"
+                | "where"
+                | "why"
+                | "who"
+                | "is"
+                | "are"
+                | "does"
+                | "do"
+                | "can"
+                | "could"
+                | "should"
+                | "would"
+        )
+    )
 }
 
 /// Refines the lexical intent with the state: an exclusion whose words are
@@ -194,7 +234,7 @@ pub fn after_understand<'s>(
     understand: &UnderstandOutput,
 ) -> (World<'s>, Reading, Intent) {
     let world = World::new(state, snapshot.turn.max(state.turn));
-    let reading = Reading::from_turns(message, state.conversation.recent(), None);
+    let reading = Reading::of_state(message, state);
     let intent = effective_intent(&reading, &world, Some(understand));
     (world, reading, intent)
 }

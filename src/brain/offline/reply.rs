@@ -13,7 +13,10 @@ use serde_json::Value;
 use crate::pipeline::{ReplyRequest, StepType};
 use crate::prompt::ReplyPath;
 
-use super::lexicon::{Intent, PROPOSAL_MARK};
+use crate::context::{Dialogue, Offer, OfferKind, QuestionKind, Shown};
+use crate::pipeline::summarize::derive_dialogue;
+
+use super::lexicon::Intent;
 use super::reading::Reading;
 use super::reply_results::{Facts, compose_results};
 use super::text::{join_list, pick};
@@ -83,7 +86,7 @@ impl ReplyCtx<'_> {
     /// True when the conversation is about planning the week: Alfred
     /// proposed a plan, or the user asked for one, in the recent exchanges.
     pub fn planning(&self) -> bool {
-        let conv = &self.req.input.snapshot.conversation;
+        let snapshot = self.req.input.snapshot;
         let plans = |user: &str| {
             matches!(
                 super::lexicon::classify(
@@ -93,16 +96,14 @@ impl ReplyCtx<'_> {
                 Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
             )
         };
-        let said_earlier = conv
-            .earlier
-            .split("user said \"")
-            .skip(1)
-            .filter_map(|rest| rest.split('"').next())
-            .any(plans);
-        conv.recent
-            .iter()
-            .any(|t| t.assistant.contains(PROPOSAL_MARK) || plans(&t.user))
-            || said_earlier
+        let proposed = snapshot.narrative.turns.iter().any(|t| {
+            t.dialogue
+                .offer
+                .as_ref()
+                .is_some_and(|o| o.kind == OfferKind::PlanFromSaved)
+        });
+        proposed
+            || snapshot.conversation.recent.iter().any(|t| plans(&t.user))
             || matches!(
                 self.reading.intent,
                 Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
@@ -124,18 +125,16 @@ impl ReplyCtx<'_> {
     }
 }
 
-/// Writes the reply for one turn.
-pub fn compose(req: &ReplyRequest<'_>) -> String {
-    let reading = Reading::from_turns(
-        req.input.user_message,
-        req.input.snapshot.conversation.recent.iter(),
-        None,
-    );
+/// Writes the reply for one turn, with what it presented, offered and
+/// asked.
+pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
+    let reading = Reading::of_snapshot(req.input.user_message, req.input.snapshot);
     let c = ReplyCtx {
         req,
         reading,
         turn: req.input.turn_number,
     };
+    let mut offer = None;
     let text = match &req.input.path {
         ReplyPath::Propose { message } => {
             let m = if message.trim().is_empty() {
@@ -143,8 +142,12 @@ pub fn compose(req: &ReplyRequest<'_>) -> String {
             } else {
                 message.clone()
             };
+            offer = Some(Offer {
+                kind: OfferKind::PlanFromSaved,
+                items: Vec::new(),
+            });
             if m.trim().is_empty() {
-                format!("Want to pick from your saved recipes, {PROPOSAL_MARK}")
+                "Want to pick from your saved recipes, or try something new?".to_string()
             } else {
                 m
             }
@@ -153,10 +156,102 @@ pub fn compose(req: &ReplyRequest<'_>) -> String {
         ReplyPath::Blocked { reason } => blocked(&c, reason),
         ReplyPath::Normal => {
             let facts = Facts::gather(&c);
-            compose_results(&c, &facts).unwrap_or_else(|| talk(&c))
+            match compose_results(&c, &facts) {
+                Some(text) => {
+                    offer = offer_of(&c, &facts);
+                    text
+                }
+                None => talk(&c),
+            }
         }
     };
-    text.trim().to_string()
+    let text = text.trim().to_string();
+    let dialogue = dialogue_of(&c, &text, offer);
+    (text, dialogue)
+}
+
+/// The dialogue state of the reply: the pipeline's reading of the text and
+/// the decision, with the offer this brain knows it made, and a question
+/// about the plan marked as such.
+fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
+    let known: Vec<(String, String)> = c
+        .req
+        .input
+        .snapshot
+        .entities
+        .all()
+        .map(|(_, v)| (v.r#ref.clone(), v.label.clone()))
+        .collect();
+    let mut d = derive_dialogue(
+        text,
+        c.req.input.user_message,
+        c.req.think,
+        c.req.understand,
+        &known,
+    );
+    if offer.is_some() {
+        d.offer = offer;
+    }
+    if let Some(q) = d.question.as_mut()
+        && q.kind == QuestionKind::Open
+        && c.reading.intent == Intent::Assign
+    {
+        q.kind = QuestionKind::WhichDays;
+    }
+    d
+}
+
+/// What a reply over results offers to do next, from what it presented:
+/// saving the drafts it showed or made, filling the shopping list for a
+/// saved plan, putting a saved recipe it showed on the plan.
+fn offer_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Offer> {
+    let pending: Vec<String> = c
+        .req
+        .input
+        .snapshot
+        .entities
+        .pending
+        .iter()
+        .map(|v| v.r#ref.clone())
+        .collect();
+    let offer = |kind: OfferKind, refs: &[String]| {
+        Some(Offer {
+            kind,
+            items: refs.iter().map(|r| Shown::new(r, c.label(r))).collect(),
+        })
+    };
+    let ids = |rows: &[&Value]| -> Vec<String> {
+        rows.iter()
+            .filter_map(|v| v.get("id").and_then(Value::as_str).map(String::from))
+            .collect()
+    };
+    if c.reading.intent == Intent::SearchHistory || f.options.is_some() {
+        return None;
+    }
+    let drafts_shown = !f.edited.is_empty() || !f.new_recipes.is_empty() || !f.new_slots.is_empty();
+    if drafts_shown || f.unsaved.is_some() {
+        return offer(OfferKind::SaveDraft, &pending);
+    }
+    if !f.written.is_empty() || f.plan.is_some() {
+        if !pending.is_empty() {
+            return offer(OfferKind::SaveDraft, &pending);
+        }
+        let plan = f.written.iter().any(|(s, _)| s == "meal_plans") || f.plan.is_some();
+        return plan.then(|| Offer {
+            kind: OfferKind::AddMissing,
+            items: Vec::new(),
+        });
+    }
+    if !f.show.is_empty() {
+        let shown = ids(&f.show);
+        let drafts: Vec<String> = shown.iter().filter(|r| c.is_pending(r)).cloned().collect();
+        return if drafts.is_empty() {
+            offer(OfferKind::PutOnPlan, &shown)
+        } else {
+            offer(OfferKind::SaveDraft, &drafts)
+        };
+    }
+    None
 }
 
 fn clarify(c: &ReplyCtx<'_>, questions: &[String]) -> String {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::lexicon::{Intent, SAVE_MARK, SHOPPING_MARK};
+use super::lexicon::Intent;
 use super::reply::ReplyCtx;
 use super::reply_parts::{
     ingredient_text, inventory_text, item_text, recipe_block, serving_time, slot_day, slot_line,
@@ -33,7 +33,7 @@ pub(super) fn written_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
         let options: &[&str] = match f.written.first().map(|(s, _)| s.as_str()) {
             Some("meal_plans") => {
                 return format!(
-                    "{}\n\nWant me to put what's missing {SHOPPING_MARK}",
+                    "{}\n\nWant me to put what's missing on your shopping list?",
                     parts.join("\n\n")
                 );
             }
@@ -129,7 +129,7 @@ pub(super) fn plan_reply(c: &ReplyCtx<'_>, p: &Value) -> String {
         _ => "Here's what's planned:",
     };
     let tail = if unsaved {
-        format!("It's {SAVE_MARK} — say \"save it\" when you're happy.")
+        format!("It's not saved yet — say \"save it\" when you're happy.")
     } else {
         "Want to change a day, or put what's missing on the shopping list?".to_string()
     };
@@ -157,7 +157,7 @@ pub(super) fn show_reply(c: &ReplyCtx<'_>, items: &[&Value]) -> String {
         0,
     );
     let tail = if pending {
-        format!("It's {SAVE_MARK} — want me to save it, or change something?")
+        format!("It's not saved yet — want me to save it, or change something?")
     } else {
         "Want to put it on the plan, or tweak it?".to_string()
     };
@@ -246,7 +246,7 @@ pub(super) fn unsaved_reply(c: &ReplyCtx<'_>, u: &Value) -> String {
         .filter_map(|p| p["label"].as_str().map(String::from))
         .collect();
     let mut out = format!(
-        "{} {SAVE_MARK}:\n",
+        "{} not saved yet:\n",
         if pending.len() == 1 {
             "One thing is"
         } else {
@@ -405,7 +405,7 @@ fn pending_note(pending: &[crate::context::EntityView]) -> String {
     } else {
         "is"
     };
-    let text = format!("{} {verb} {SAVE_MARK}.", parts.join(" and "));
+    let text = format!("{} {verb} not saved yet.", parts.join(" and "));
     let mut chars = text.chars();
     chars
         .next()

@@ -12,7 +12,7 @@ use crate::context::{ConstraintMatch, ConstraintStatus, Rule};
 use crate::pipeline::StepType;
 
 use super::edits::EditOp;
-use super::lexicon::{Intent, SAVE_MARK};
+use super::lexicon::Intent;
 use super::reply::{ReplyCtx, kind};
 use super::reply_more::{
     inventory_reply, plan_reply, read_reply, recall_reply, show_reply, unsaved_reply, written_reply,
@@ -585,7 +585,7 @@ fn plan_draft_reply(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {
         pick(&["Nice picks", "Love it", "Great choices"], c.turn, 0)
     };
     format!(
-        "{lead} — here's the plan:\n{}\n\nIt's {SAVE_MARK} — say \"save it\" when you're happy, or swap anything.",
+        "{lead} — here's the plan:\n{}\n\nIt's not saved yet — say \"save it\" when you're happy, or swap anything.",
         slot_lines(c, slots)
     )
 }

@@ -196,29 +196,14 @@ pub fn ordinal_pick(words: &[String]) -> Option<Pick> {
     None
 }
 
-/// The list last shown: live entities of the allowed tables in the order
-/// their labels first appear in Alfred's last reply (active ones first).
-pub fn last_list(world: &World<'_>, last_reply: &str, tables: Tables<'_>) -> Vec<String> {
-    let text = last_reply.to_lowercase();
-    let mut found: Vec<(bool, usize, String)> = world
-        .ents
+/// The list last shown (the refs a reply presented, in order), kept to
+/// the live entities of the allowed tables: what "the 2nd one" counts in.
+pub fn last_list(world: &World<'_>, presented: &[String], tables: Tables<'_>) -> Vec<String> {
+    presented
         .iter()
-        .filter(|e| allowed(e, tables) && e.e.label.chars().count() >= 3)
-        .filter_map(|e| {
-            text.find(&e.e.label.to_lowercase())
-                .map(|pos| (!e.active(), pos, e.r.to_string()))
-        })
-        .collect();
-    found.sort();
-    let active: Vec<String> = found
-        .iter()
-        .filter(|(inactive, _, _)| !inactive)
-        .map(|(_, _, r)| r.clone())
-        .collect();
-    if !active.is_empty() {
-        return active;
-    }
-    found.into_iter().map(|(_, _, r)| r).collect()
+        .filter(|r| world.get(r).is_some_and(|e| allowed(e, tables)))
+        .cloned()
+        .collect()
 }
 
 /// Applies a pick to a list.
@@ -280,7 +265,7 @@ pub fn resolve_target(
     world: &World<'_>,
     words: &[String],
     tables: Tables<'_>,
-    last_reply: &str,
+    presented: &[String],
 ) -> Resolved {
     let literal = literal_refs(world, words);
     if !literal.is_empty() {
@@ -291,7 +276,7 @@ pub fn resolve_target(
         };
     }
     if let Some(pick) = ordinal_pick(words) {
-        let list = last_list(world, last_reply, tables);
+        let list = last_list(world, presented, tables);
         let r = apply_pick(&list, pick);
         if r != Resolved::None {
             return r;
@@ -369,17 +354,17 @@ mod tests {
             by_label(&world, &w("thai curry"), RECIPES),
             Resolved::One("recipe_4".into())
         );
-        let reply = "Options:\n- Chicken Tikka Bites\n- Thai Yellow Curry";
+        let shown = ["recipe_3".to_string(), "recipe_4".to_string()];
         assert_eq!(
-            resolve_target(&world, &w("the first one"), RECIPES, reply),
+            resolve_target(&world, &w("the first one"), RECIPES, &shown),
             Resolved::One("recipe_3".into())
         );
         assert_eq!(
-            resolve_target(&world, &w("last one"), RECIPES, reply),
+            resolve_target(&world, &w("last one"), RECIPES, &shown),
             Resolved::One("recipe_4".into())
         );
         assert_eq!(
-            resolve_target(&world, &w("the one with chickpeas"), RECIPES, ""),
+            resolve_target(&world, &w("the one with chickpeas"), RECIPES, &[]),
             Resolved::One("recipe_4".into())
         );
         assert!(matches!(focus(&world, RECIPES), Resolved::Many(v) if v.len() == 4));

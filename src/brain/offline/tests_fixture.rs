@@ -299,4 +299,5 @@ pub fn reply(
         data: &data,
         changed: &[],
     })
+    .0
 }

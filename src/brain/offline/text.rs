@@ -20,6 +20,8 @@ pub struct Words {
     pub words: Vec<String>,
     /// The words split at punctuation and conjunctions ("and", "or", "but").
     pub segments: Vec<Vec<String>>,
+    /// The message ends with a question mark.
+    pub question_mark: bool,
 }
 
 impl Words {
@@ -44,7 +46,11 @@ impl Words {
             words.push(t);
         }
         segments.retain(|s| !s.is_empty());
-        Self { words, segments }
+        Self {
+            words,
+            segments,
+            question_mark: text.trim_end().ends_with('?'),
+        }
     }
 
     /// True when the message has no words at all.

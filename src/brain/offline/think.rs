@@ -222,10 +222,8 @@ fn propose(c: &Ctx<'_>) -> ThinkOutput {
         0 => String::new(),
         n => format!(" (you have {n})"),
     };
-    let message = format!(
-        "{first}. Want to pick from your saved recipes{saved}, {}",
-        super::lexicon::PROPOSAL_MARK
-    );
+    let message =
+        format!("{first}. Want to pick from your saved recipes{saved}, or try something new?");
     ThinkOutput {
         goal: "Plan meals for the week".to_string(),
         decision: Decision::Propose,
@@ -300,10 +298,7 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         return lookup_assign_plan(c, &said.join(" "));
     }
     if recipes.is_empty() {
-        let q = format!(
-            "Which recipes {}, and for which days?",
-            super::lexicon::PLAN_ASK_MARK
-        );
+        let q = "Which recipes would you like on the plan, and for which days?".to_string();
         return clarify("Put recipes on the plan", q);
     }
     let usual = cooking_days(&c.session.profile, &c.session.preferences);

@@ -96,11 +96,7 @@ impl Draft {
 /// Understand's decision for one message.
 pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let turn = req.input.snapshot.turn.max(req.state.turn);
-    let reading = Reading::from_turns(
-        req.input.user_message,
-        req.state.conversation.recent(),
-        req.input.pending_clarification.as_deref(),
-    );
+    let reading = Reading::of_state(req.input.user_message, req.state);
     let mut world = World::new(req.state, turn);
     let mut d = Draft::default();
     let message = req.input.user_message.trim();
@@ -113,7 +109,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         );
     }
     if let Some(answer) = &reading.answer {
-        narrow_to_answer(&mut world, &reading.last_reply, answer);
+        narrow_to_answer(&mut world, &reading.before.candidates(), answer);
     }
     let mut intent = effective_intent(&reading, &world, None);
     if intent == Intent::Unknown
@@ -153,7 +149,7 @@ fn resolve_intent(
         Intent::Save => save_targets(world, reading, d),
         Intent::Edit(op) => {
             let target = edit_words(words, op);
-            match edit_target(world, &target, &reading.last_reply) {
+            match edit_target(world, &target, &reading.before.presented) {
                 Resolved::One(r) => d.reference(&target.join(" "), &r),
                 Resolved::Many(v) | Resolved::Ambiguous(v) => {
                     d.ask_which(world, &target.join(" "), &v, false)

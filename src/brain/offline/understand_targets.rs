@@ -20,10 +20,15 @@ use super::world::World;
 
 /// A named thing: by label when the words name one, else by pointer
 /// (ordinal, pronoun, the focus).
-fn named(world: &World<'_>, words: &[String], tables: Tables<'_>, last_reply: &str) -> Resolved {
+fn named(
+    world: &World<'_>,
+    words: &[String],
+    tables: Tables<'_>,
+    presented: &[String],
+) -> Resolved {
     let said = content_words(words);
     if said.is_empty() || is_pronoun_phrase(words) || ordinal_pick(words).is_some() {
-        resolve_target(world, words, tables, last_reply)
+        resolve_target(world, words, tables, presented)
     } else {
         by_label(world, &said, tables)
     }
@@ -34,7 +39,7 @@ pub(super) fn show_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
     let words = &reading.words.words;
     let tables = type_hint(words).unwrap_or(&[Table::Recipes, Table::MealPlans, Table::Inventory]);
     let said = content_words(words).join(" ");
-    match named(world, words, tables, &reading.last_reply) {
+    match named(world, words, tables, &reading.before.presented) {
         Resolved::One(r) => d.reference(&said, &r),
         Resolved::Many(v) => v.iter().for_each(|r| d.reference(&said, r)),
         Resolved::Ambiguous(v) => d.ask_which(world, &said, &v, false),
@@ -47,7 +52,7 @@ pub(super) fn forget_targets(world: &World<'_>, reading: &Reading, message: &str
     let words = &reading.words.words;
     let tables = type_hint(words).unwrap_or(ANY);
     let reason = format!("user said \"{}\"", clip(message, 60));
-    match resolve_target(world, words, tables, &reading.last_reply) {
+    match resolve_target(world, words, tables, &reading.before.presented) {
         Resolved::One(r) => d.drop.push(RefDecision::new(&r, &reason)),
         Resolved::Many(v) => v
             .iter()
@@ -63,7 +68,7 @@ pub(super) fn delete_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
     let words = &reading.words.words;
     let tables = type_hint(words).unwrap_or(&[Table::Recipes, Table::MealPlans]);
     let said = content_words(words).join(" ");
-    let refs = match named(world, words, tables, &reading.last_reply) {
+    let refs = match named(world, words, tables, &reading.before.presented) {
         Resolved::One(x) => vec![x],
         Resolved::Many(v) => v,
         Resolved::Ambiguous(v) => return d.ask_which(world, &said, &v, false),
@@ -80,8 +85,8 @@ pub(super) fn delete_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
 
 /// An answer to "which one do you mean: A or B?": the candidates it does
 /// not pick leave this view, so the original request resolves cleanly.
-pub(super) fn narrow_to_answer(world: &mut World<'_>, question: &str, answer: &Words) {
-    let candidates = last_list(world, question, ANY);
+pub(super) fn narrow_to_answer(world: &mut World<'_>, asked: &[String], answer: &Words) {
+    let candidates = last_list(world, asked, ANY);
     if candidates.len() < 2 {
         return;
     }
@@ -129,6 +134,20 @@ pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
         literal.iter().for_each(|r| d.reference(r, r));
         return;
     }
+    // A "yes" to "want me to save it?" saves what was offered.
+    let offered: Vec<String> = reading
+        .before
+        .offered_refs()
+        .into_iter()
+        .filter(|r| pending.contains(r))
+        .collect();
+    if reading.cues.offered_save
+        && !reading.words.has_any(super::synonyms::SAVE)
+        && !offered.is_empty()
+    {
+        offered.iter().for_each(|r| d.reference(&world.label(r), r));
+        return;
+    }
     if pending.is_empty() {
         if let Resolved::One(r) = by_label(world, &content_words(words), ANY) {
             d.reference(&world.label(&r), &r);
@@ -136,7 +155,7 @@ pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
         return;
     }
     if let Some(pick) = ordinal_pick(words) {
-        let list: Vec<String> = last_list(world, &reading.last_reply, ANY)
+        let list: Vec<String> = last_list(world, &reading.before.presented, ANY)
             .into_iter()
             .filter(|r| pending.contains(r))
             .collect();
@@ -186,12 +205,12 @@ pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
 }
 
 /// The recipe an edit applies to.
-pub(super) fn edit_target(world: &World<'_>, words: &[String], last_reply: &str) -> Resolved {
+pub(super) fn edit_target(world: &World<'_>, words: &[String], presented: &[String]) -> Resolved {
     let said = content_words(words);
     if !said.is_empty() && !is_pronoun_phrase(words) && ordinal_pick(words).is_none() {
         return by_label(world, &said, RECIPES);
     }
-    match resolve_target(world, words, RECIPES, last_reply) {
+    match resolve_target(world, words, RECIPES, presented) {
         Resolved::Many(v) if v.len() == 1 => Resolved::One(v[0].clone()),
         other => other,
     }
@@ -207,7 +226,7 @@ pub(super) fn assign_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
             continue;
         }
         let r = if pointer {
-            resolve_target(world, seg, RECIPES, &reading.last_reply)
+            resolve_target(world, seg, RECIPES, &reading.before.presented)
         } else {
             by_label(world, &said, RECIPES)
         };

@@ -3,7 +3,7 @@
 //! pruned, older turns folded). Both read the turn through one [`Acted`].
 
 use crate::context::{
-    ContextSnapshot, ContextState, ConversationPhase, RefAction, StepExecutionSummary,
+    ContextSnapshot, ContextState, ConversationPhase, Dialogue, RefAction, StepExecutionSummary,
 };
 use crate::pipeline::act::{StepOutcome, Stop, step_data};
 use crate::pipeline::brain::{ReplyRequest, ReplySink, SummarizeRequest};
@@ -20,7 +20,10 @@ use super::{Run, node_error};
 
 impl Run<'_> {
     /// Writes the reply, forwarding its chunks as they stream.
-    pub(super) async fn reply(&mut self, acted: &Acted<'_>) -> Result<String, String> {
+    pub(super) async fn reply(
+        &mut self,
+        acted: &Acted<'_>,
+    ) -> Result<(String, Option<Dialogue>), String> {
         let started = self.start_node(Node::Reply);
         let data: Vec<StepData> = acted.steps.iter().map(step_data).collect();
         let input = ReplyInput {
@@ -67,7 +70,7 @@ impl Run<'_> {
         self.record.reply = text.clone();
         self.record.prompts.reply = Some(PromptRecord::new(prompt, Some(text.clone())));
         self.finish_node(Node::Reply, started, usage);
-        Ok(text)
+        Ok((text, decided.value.dialogue))
     }
 
     /// Records the turn in the layers and folds what left the windows.
@@ -76,6 +79,7 @@ impl Run<'_> {
         state: &mut ContextState,
         acted: &Acted<'_>,
         reply: &str,
+        dialogue: Option<Dialogue>,
     ) -> Result<(), String> {
         let started = self.start_node(Node::Summarize);
         let labels: Vec<String> = acted
@@ -109,7 +113,17 @@ impl Run<'_> {
         let flow = decided.value;
         let curation = self.record.curation.clone();
         let standing = crate::pipeline::standing::describe(state, &self.record.constraint_changes);
+        let dialogue = dialogue.unwrap_or_else(|| {
+            let known: Vec<(String, String)> = state
+                .registry
+                .entries()
+                .into_iter()
+                .map(|(r, e)| (r.to_string(), e.label.clone()))
+                .collect();
+            summarize::derive_dialogue(reply, self.message, acted.think, acted.understand, &known)
+        });
         let facts = TurnFacts {
+            dialogue: &dialogue,
             standing: &standing,
             turn: acted.turn,
             user_message: self.message,

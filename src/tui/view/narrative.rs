@@ -170,6 +170,9 @@ impl NarrativePanel<'_> {
             t.alfred.remove_modifier(Modifier::BOLD),
         );
         field(&mut out, "next: ", &s.natural_next, t.dim);
+        for (name, text) in s.dialogue.lines() {
+            field(&mut out, &format!("{name}: "), &text, t.accent);
+        }
         out
     }
 }

@@ -1,0 +1,71 @@
+//! What the last turn left open, as the offline brain reads it: the offer
+//! and the question of the last turn's dialogue state, the latest list a
+//! reply presented, and the user's last message. All of it is data in the
+//! turn narrative (`context::dialogue`); nothing is searched for in the
+//! text of past replies.
+
+use crate::context::{Dialogue, OfferKind, QuestionKind, TurnExecutionSummary};
+
+/// What the last exchange left open.
+#[derive(Debug, Clone, Default)]
+pub struct Before {
+    /// The user's last message ("" on the first turn).
+    pub user: String,
+    /// The last turn's dialogue state.
+    pub dialogue: Dialogue,
+    /// The latest list a reply presented, in order (refs).
+    pub presented: Vec<String>,
+}
+
+impl Before {
+    /// From the narrative turns kept in full, oldest first.
+    pub fn from_turns<'a>(
+        turns: impl DoubleEndedIterator<Item = &'a TurnExecutionSummary>,
+    ) -> Self {
+        let mut turns = turns.rev();
+        let Some(last) = turns.next() else {
+            return Self::default();
+        };
+        let presented = std::iter::once(last)
+            .chain(turns)
+            .find(|t| !t.dialogue.presented.is_empty())
+            .map(|t| t.dialogue.presented_refs())
+            .unwrap_or_default();
+        Self {
+            user: last.user_message.clone(),
+            dialogue: last.dialogue.clone(),
+            presented,
+        }
+    }
+
+    /// True when the last reply offered this.
+    pub fn offered(&self, kind: OfferKind) -> bool {
+        self.dialogue.offer.as_ref().is_some_and(|o| o.kind == kind)
+    }
+
+    /// The refs of the last reply's offer.
+    pub fn offered_refs(&self) -> Vec<String> {
+        self.dialogue
+            .offer
+            .iter()
+            .flat_map(|o| o.items.iter().map(|s| s.r#ref.clone()))
+            .collect()
+    }
+
+    /// True when the last reply asked this kind of question.
+    pub fn asked(&self, kind: QuestionKind) -> bool {
+        self.dialogue
+            .question
+            .as_ref()
+            .is_some_and(|q| q.kind == kind)
+    }
+
+    /// The candidates of the last question (refs).
+    pub fn candidates(&self) -> Vec<String> {
+        self.dialogue
+            .question
+            .iter()
+            .flat_map(|q| q.candidates.iter().map(|s| s.r#ref.clone()))
+            .collect()
+    }
+}

@@ -1,0 +1,296 @@
+//! The dialogue state of a turn: what Alfred's reply presented (the ordered
+//! list that "the 2nd one" counts in), what it offered to do if the user
+//! agrees, and the question it is waiting on.
+//!
+//! Data, not words: the next turn reads this instead of searching the
+//! reply's text, and the Narrative panel and the prompts show it. A brain
+//! may state it with its reply; otherwise the pipeline derives it from the
+//! reply and the turn's decision ([`presented_in`]).
+//!
+//! Pure: no IO.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One entity as a reply showed it, at its place in the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Shown {
+    #[serde(rename = "ref")]
+    pub r#ref: String,
+    pub label: String,
+}
+
+/// What Alfred offered to do next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OfferKind {
+    /// Save the unsaved drafts in `refs`.
+    SaveDraft,
+    /// Put what the recipes in `refs` need and the kitchen lacks on the
+    /// shopping list.
+    AddMissing,
+    /// Put the recipes in `refs` on the meal plan.
+    PutOnPlan,
+    /// Show the full recipe of `refs`.
+    ShowRecipe,
+    /// Plan from the saved recipes (or try something new).
+    PlanFromSaved,
+}
+
+impl OfferKind {
+    /// A few words for panels and prompts.
+    pub fn describe(self) -> &'static str {
+        match self {
+            OfferKind::SaveDraft => "save",
+            OfferKind::AddMissing => "add what's missing to the shopping list for",
+            OfferKind::PutOnPlan => "put on the plan",
+            OfferKind::ShowRecipe => "show the full recipe of",
+            OfferKind::PlanFromSaved => "plan from the saved recipes",
+        }
+    }
+}
+
+/// An offer the user can take with a "yes".
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Offer {
+    pub kind: OfferKind,
+    /// What the offer is about (may be empty for a proposal).
+    #[serde(default)]
+    pub items: Vec<Shown>,
+}
+
+/// What kind of answer a question waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum QuestionKind {
+    /// Which of `candidates` the user meant.
+    WhichOne,
+    /// Which days (or which recipes) go on the plan.
+    WhichDays,
+    /// Whether to go ahead with `request` as read (a yes or a no).
+    Confirm,
+    /// Anything else.
+    Open,
+}
+
+/// The question Alfred asked and is waiting on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Question {
+    pub kind: QuestionKind,
+    /// The question as the user read it.
+    pub text: String,
+    /// What an answer chooses from.
+    #[serde(default)]
+    pub candidates: Vec<Shown>,
+    /// The user's words that raised it, carried on by an answer.
+    #[serde(default)]
+    pub request: String,
+}
+
+/// What a turn's reply left open for the next message.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(default)]
+pub struct Dialogue {
+    /// What the reply showed, in the order shown.
+    pub presented: Vec<Shown>,
+    /// What Alfred offered to do if the user agrees.
+    pub offer: Option<Offer>,
+    /// The question Alfred is waiting on.
+    pub question: Option<Question>,
+}
+
+impl Shown {
+    /// A ref and its label.
+    pub fn new(r: impl Into<String>, label: impl Into<String>) -> Self {
+        Self {
+            r#ref: r.into(),
+            label: label.into(),
+        }
+    }
+}
+
+impl Dialogue {
+    /// Nothing presented, offered or asked.
+    pub fn is_empty(&self) -> bool {
+        self.presented.is_empty() && self.offer.is_none() && self.question.is_none()
+    }
+
+    /// The presented refs, in order.
+    pub fn presented_refs(&self) -> Vec<String> {
+        self.presented.iter().map(|s| s.r#ref.clone()).collect()
+    }
+
+    /// One line per part, for panels and prompts:
+    /// `("presented", "1 Air Fryer Paneer Tikka · 2 Thai Pad See Ew")`.
+    pub fn lines(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if !self.presented.is_empty() {
+            let list: Vec<String> = self
+                .presented
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{} {}", i + 1, s.label))
+                .collect();
+            out.push(("presented", list.join(" · ")));
+        }
+        if let Some(o) = &self.offer {
+            let what: Vec<&str> = o.items.iter().map(|s| s.label.as_str()).collect();
+            let text = if what.is_empty() {
+                o.kind.describe().to_string()
+            } else {
+                format!("{} {}", o.kind.describe(), what.join(", "))
+            };
+            out.push(("offered", text));
+        }
+        if let Some(q) = &self.question {
+            out.push(("asked", q.text.trim().to_string()));
+        }
+        out
+    }
+}
+
+/// The entities a reply presents, in order: those named on its list lines
+/// (`- `, `• `, `* `, `1. `) when it has any — a list is what "the 2nd one"
+/// counts in, not the prose around it ("that rules out A and B") — else
+/// every entity its text names.
+pub fn presented_in(reply: &str, known: &[(String, String)]) -> Vec<Shown> {
+    let listed: String = reply
+        .lines()
+        .filter(|l| is_list_line(l))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let on_lists = named_in(&listed, known);
+    if on_lists.is_empty() {
+        named_in(reply, known)
+    } else {
+        on_lists
+    }
+}
+
+fn is_list_line(line: &str) -> bool {
+    let l = line.trim_start();
+    let numbered = l.split_once(['.', ')']).is_some_and(|(n, _)| {
+        !n.is_empty() && n.len() <= 2 && n.chars().all(|c| c.is_ascii_digit())
+    });
+    numbered || ["- ", "• ", "* ", "· "].iter().any(|b| l.starts_with(b))
+}
+
+/// The entities a text names, in the order it names them: each known label
+/// found (case-insensitive, whole words), longest labels first so a label
+/// inside a longer one is not counted twice.
+fn named_in(reply: &str, known: &[(String, String)]) -> Vec<Shown> {
+    let text = reply.to_lowercase();
+    let mut by_length: Vec<&(String, String)> = known
+        .iter()
+        .filter(|(_, label)| label.chars().count() >= 3)
+        .collect();
+    by_length.sort_by_key(|(_, l)| std::cmp::Reverse(l.len()));
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(usize, Shown)> = Vec::new();
+    for (r, label) in by_length {
+        if found.iter().any(|(_, s)| &s.r#ref == r) {
+            continue;
+        }
+        let needle = label.to_lowercase();
+        let mut from = 0;
+        while let Some(pos) = text[from..].find(&needle).map(|p| p + from) {
+            let end = pos + needle.len();
+            let whole = !text[..pos].ends_with(char::is_alphanumeric)
+                && !text[end..].starts_with(char::is_alphanumeric);
+            let overlaps = taken.iter().any(|&(a, b)| pos < b && a < end);
+            if whole && !overlaps {
+                taken.push((pos, end));
+                found.push((
+                    pos,
+                    Shown {
+                        r#ref: r.clone(),
+                        label: label.clone(),
+                    },
+                ));
+                break;
+            }
+            from = end;
+        }
+    }
+    found.sort_by_key(|(p, _)| *p);
+    found.into_iter().map(|(_, s)| s).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn known() -> Vec<(String, String)> {
+        [
+            ("recipe_8", "Thai Pad See Ew"),
+            ("recipe_9", "Thai Yellow Curry"),
+            ("recipe_3", "Air Fryer Paneer Tikka"),
+            ("inv_1", "paneer"),
+            ("inv_2", "egg"),
+        ]
+        .iter()
+        .map(|(r, l)| (r.to_string(), l.to_string()))
+        .collect()
+    }
+
+    #[test]
+    fn a_reply_presents_what_it_names_in_its_order() {
+        let reply = "Two left: Thai Yellow Curry (40 min) and Air Fryer Paneer Tikka. \
+                     Or the thai pad see ew?";
+        let refs: Vec<String> = presented_in(reply, &known())
+            .into_iter()
+            .map(|s| s.r#ref)
+            .collect();
+        assert_eq!(refs, ["recipe_9", "recipe_3", "recipe_8"]);
+    }
+
+    #[test]
+    fn a_list_is_what_is_presented_not_the_prose_around_it() {
+        let reply = "Right — no curry. That rules out Thai Yellow Curry.\n\nLeft:\n\
+                     - Air Fryer Paneer Tikka (serves 2)\n2. Thai Pad See Ew\nWant one?";
+        let refs: Vec<String> = presented_in(reply, &known())
+            .into_iter()
+            .map(|s| s.r#ref)
+            .collect();
+        assert_eq!(refs, ["recipe_3", "recipe_8"]);
+    }
+
+    #[test]
+    fn a_label_inside_a_longer_one_or_a_word_is_not_counted() {
+        let shown = presented_in("Air Fryer Paneer Tikka needs eggplant", &known());
+        let refs: Vec<&str> = shown.iter().map(|s| s.r#ref.as_str()).collect();
+        assert_eq!(
+            refs,
+            ["recipe_3"],
+            "paneer is inside the label, egg inside eggplant"
+        );
+        assert!(presented_in("", &known()).is_empty());
+    }
+
+    #[test]
+    fn lines_name_each_part() {
+        let d = Dialogue {
+            presented: vec![Shown::new("recipe_9", "Thai Yellow Curry")],
+            offer: Some(Offer {
+                kind: OfferKind::SaveDraft,
+                items: vec![Shown::new("gen_recipe_1", "Thai Basil Chicken")],
+            }),
+            question: Some(Question {
+                kind: QuestionKind::Open,
+                text: "Want me to save it? ".into(),
+                candidates: vec![],
+                request: String::new(),
+            }),
+        };
+        let lines = d.lines();
+        assert_eq!(
+            lines,
+            vec![
+                ("presented", "1 Thai Yellow Curry".to_string()),
+                ("offered", "save Thai Basil Chicken".to_string()),
+                ("asked", "Want me to save it?".to_string()),
+            ]
+        );
+        assert!(Dialogue::default().is_empty() && !d.is_empty());
+    }
+}
