@@ -191,6 +191,14 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
             }
         }
         "cap" => Ok(()),
+        "presents" | "not-presented" => {
+            let shown = presented(rec);
+            let needle = rest.to_lowercase();
+            let found = shown.iter().any(|l| l.to_lowercase().contains(&needle));
+            (found == (verb == "presents"))
+                .then_some(())
+                .ok_or(format!("presented {shown:?}"))
+        }
         "active-count" => {
             let (ty, n) = rest.split_once(' ').ok_or("active-count needs `TYPE N`")?;
             let n: usize = n
@@ -211,6 +219,24 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
 /// The words of the offline brain's last-resort reply, which the
 /// `understood` expectation looks for.
 pub const NOT_UNDERSTOOD: &str = "didn't catch that";
+
+/// The labels the turn's reply presented, in order (its dialogue state in
+/// the narrative).
+pub fn presented(rec: &Value) -> Vec<String> {
+    rec["narrative"]["turns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|t| t["turn_number"] == rec["turn"])
+        .flat_map(|t| {
+            t["dialogue"]["presented"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|s| s["label"].as_str().map(String::from))
+        .collect()
+}
 
 /// Every write of a turn as `table:op` (`shopping_list:create`), in order.
 pub fn writes_of(rec: &Value) -> Vec<String> {
@@ -312,6 +338,15 @@ mod tests {
         );
         let asked: Value = serde_json::json!({"reply": "Which one do you mean?\n", "steps": []});
         assert!(check(&asked, "asks").is_ok());
+        let shown: Value = serde_json::json!({"turn": 2, "narrative": {"turns": [
+            {"turn_number": 1, "dialogue": {"presented": [{"ref": "recipe_9", "label": "Thai Yellow Curry"}]}},
+            {"turn_number": 2, "dialogue": {"presented": [{"ref": "recipe_8", "label": "Thai Pad See Ew"}]}}]}});
+        assert!(check(&shown, "presents pad see ew").is_ok());
+        assert!(
+            check(&shown, "not-presented yellow curry").is_ok(),
+            "turn 1's list is not this turn's"
+        );
+        assert!(check(&shown, "not-presented Pad See Ew").is_err());
         let lost: Value = serde_json::json!({"reply": "Sorry, I didn't catch that.", "steps": []});
         assert!(check(&lost, "understood").is_err());
     }

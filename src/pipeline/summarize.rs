@@ -159,13 +159,21 @@ pub fn derive_dialogue(
         .or(think.clarification_questions.first())
         .filter(|_| understand.needs_clarification || think.decision == Decision::Clarify);
     let question = asked.map(|text| {
-        let candidates: Vec<Shown> = understand
+        let mut candidates: Vec<Shown> = understand
             .entity_mentions
             .iter()
             .flat_map(|m| m.candidates.iter())
             .filter_map(|c| known.iter().find(|(r, _)| r == c))
             .map(|(r, l)| Shown::new(r, l))
             .collect();
+        // "Which one do you mean: A or B?" from a brain that named no
+        // candidates: the ones the question names.
+        if candidates.is_empty() {
+            let named = presented_in(text, known);
+            if named.len() >= 2 {
+                candidates = named;
+            }
+        }
         Question {
             kind: if candidates.is_empty() {
                 QuestionKind::Open

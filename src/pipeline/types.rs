@@ -51,6 +51,12 @@ pub struct UnderstandOutput {
     pub clarification_questions: Vec<String>,
     /// The user's intent in a few words: "wants to exclude french toast and wings".
     pub what_user_expressed: String,
+    /// The offline brain's reading of the message (its intent and what it
+    /// carries), made once here and carried to Think, Act and Reply; shown
+    /// in the inspector. Not part of the LLM's schema.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub reading: Option<serde_json::Value>,
 }
 
 /// Think's decision about the turn.

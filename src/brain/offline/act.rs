@@ -243,7 +243,8 @@ fn read_inventory(c: &ActCtx<'_>) -> Value {
     match &c.intent {
         Intent::Pantry(loc) => {
             let at = |row: &Value| {
-                loc.is_none_or(|l| row.get("location").and_then(Value::as_str) == Some(l))
+                loc.as_deref()
+                    .is_none_or(|l| row.get("location").and_then(Value::as_str) == Some(l))
             };
             let loaded = c.loaded_refs(Table::Inventory, at);
             let mut filters = Vec::new();

@@ -30,7 +30,7 @@ pub fn act_analyze(c: &ActCtx<'_>) -> ActAction {
         (Intent::Recall, _) => recall(c),
         (Intent::Show, _) => show(c),
         (_, "meal_plans") => plan_view(c),
-        (Intent::Pantry(loc), _) => inventory_view(c, *loc),
+        (Intent::Pantry(loc), _) => inventory_view(c, loc.as_deref()),
         (Intent::HaveItem(x), _) => have_view(c, x),
         (_, "inventory") => inventory_view(c, None),
         (Intent::FindByIngredient(x), _) => options(c, Some(x)),
@@ -197,7 +197,7 @@ fn plan_view(c: &ActCtx<'_>) -> ActAction {
 }
 
 /// The inventory at a location, from this turn's rows and loaded ones.
-fn inventory_view(c: &ActCtx<'_>, loc: Option<&'static str>) -> ActAction {
+fn inventory_view(c: &ActCtx<'_>, loc: Option<&str>) -> ActAction {
     let items: Vec<Value> = rows_of(c, Table::Inventory, false)
         .into_iter()
         .filter(|(_, v)| loc.is_none_or(|l| text_field(v, "location") == Some(l)))

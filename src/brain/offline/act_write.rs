@@ -26,7 +26,7 @@ pub fn act_write(c: &ActCtx<'_>) -> ActAction {
     let done = c.req.this_step_results.len();
     match (&c.intent, c.req.step.subdomain.as_str()) {
         (Intent::Edit(op), "recipes") => edit_saved(c, op, done),
-        (Intent::InventoryAdd(items, loc), _) => inventory_add(c, items, *loc, done),
+        (Intent::InventoryAdd(items, loc), _) => inventory_add(c, items, loc.as_deref(), done),
         (Intent::InventoryRemove(items), _) => inventory_remove(c, items, done),
         (Intent::ShoppingAdd(items), _) => once(c, done, || shopping_add(items)),
         (Intent::ShoppingMissing, _) => shopping_missing(c, done),
@@ -140,12 +140,7 @@ fn item_unit(item: &Item) -> String {
 
 /// "add 12 eggs to my fridge": new rows are created; an item already in
 /// the loaded inventory (same item, place and unit) is topped up instead.
-fn inventory_add(
-    c: &ActCtx<'_>,
-    items: &[Item],
-    loc: Option<&'static str>,
-    done: usize,
-) -> ActAction {
+fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize) -> ActAction {
     let rows = c.inventory_rows();
     let mut calls = Vec::new();
     let mut fresh = Vec::new();

@@ -10,7 +10,8 @@ use super::items::{Item, parse_items};
 use super::text::{Words, find, find_any, number};
 
 /// One change to a recipe.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum EditOp {
     Add(Vec<Item>),
     Remove(Vec<String>),

@@ -74,7 +74,7 @@ pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
         out.push(generic(&dish, n, ctx));
     }
     out.truncate(ask.count.max(1));
-    if let Some(meal) = ask.meal {
+    if let Some(meal) = &ask.meal {
         for r in &mut out {
             r["tags"] = json!([meal, "generated"]);
         }

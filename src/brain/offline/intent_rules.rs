@@ -57,11 +57,11 @@ pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
     if (store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) {
         let items = items_after(w, STOCK_ADD_VERBS);
         if !items.is_empty() {
-            return Some(Intent::InventoryAdd(items, loc));
+            return Some(Intent::InventoryAdd(items, loc.map(String::from)));
         }
     }
     if store_word && (w.has_any(PANTRY_ASK) || w.words.len() <= 4) {
-        return Some(Intent::Pantry(loc));
+        return Some(Intent::Pantry(loc.map(String::from)));
     }
     None
 }
@@ -234,7 +234,7 @@ fn generate_ask(w: &Words) -> GenerateAsk {
     GenerateAsk {
         count: count.clamp(1, 4),
         dish: dish.join(" "),
-        meal,
+        meal: meal.map(String::from),
         without,
     }
 }

@@ -7,7 +7,7 @@
 use super::text::{find_any, is_filler, number, stem};
 
 /// One food item the user named, with an amount when they gave one.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Item {
     /// Singular, lowercase: "egg", "lime juice", "feta".
     pub name: String,
@@ -185,7 +185,7 @@ pub fn parse_items(segments: &[Vec<String>]) -> Vec<Item> {
 }
 
 /// How the user said no, which shapes the reason Understand records.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Refusal {
     /// "no", "skip", "drop", "not", "without", "exclude"…
     SaidNo,
@@ -204,7 +204,7 @@ pub enum Refusal {
 }
 
 /// One thing the user ruled out, in their words.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Exclusion {
     /// The words naming it: "french toast", "wings", "cod".
     pub term: String,

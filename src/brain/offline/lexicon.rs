@@ -6,6 +6,8 @@
 //! the same intent for the same message. Which entity a phrase names is not
 //! decided here: that is `resolve.rs`, over the context state.
 
+use serde::{Deserialize, Serialize};
+
 use crate::context::{OfferKind, QuestionKind};
 
 use super::dialogue::Before;
@@ -46,20 +48,21 @@ impl Cues {
 }
 
 /// How much the user asked for when generating.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GenerateAsk {
     /// 1 to 4 recipes.
     pub count: usize,
     /// The dish words: "thai basil chicken", "chicken", "" (any).
     pub dish: String,
     /// "dinner", "lunch", "breakfast" when said.
-    pub meal: Option<&'static str>,
+    pub meal: Option<String>,
     /// Ingredients to leave out ("without coconut").
     pub without: Vec<String>,
 }
 
 /// The intents of the offline brain, checked in this order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "intent", content = "with", rename_all = "snake_case")]
 pub enum Intent {
     Empty,
     /// "start fresh", "let's start over", "clear everything".
@@ -83,9 +86,9 @@ pub enum Intent {
     ShoppingAdd(Vec<Item>),
     ShoppingList,
     InventoryRemove(Vec<Item>),
-    InventoryAdd(Vec<Item>, Option<&'static str>),
+    InventoryAdd(Vec<Item>, Option<String>),
     /// "what's in my pantry?"; the location when one was named.
-    Pantry(Option<&'static str>),
+    Pantry(Option<String>),
     /// "do I have eggs?".
     HaveItem(String),
     /// "ok back to the meal plan", "show me the plan".
@@ -343,17 +346,20 @@ mod tests {
     fn kitchen_stock() {
         assert_eq!(
             intent("what's in my pantry?"),
-            Intent::Pantry(Some("pantry"))
+            Intent::Pantry(Some("pantry".into()))
         );
         assert_eq!(
             intent("Whats in the FRIDGE"),
-            Intent::Pantry(Some("fridge"))
+            Intent::Pantry(Some("fridge".into()))
         );
         assert_eq!(intent("show me my inventory"), Intent::Pantry(None));
         let Intent::InventoryAdd(items, loc) = intent("add 12 eggs to my fridge") else {
             panic!("not an add");
         };
-        assert_eq!((items[0].name.as_str(), loc), ("egg", Some("fridge")));
+        assert_eq!(
+            (items[0].name.as_str(), loc.as_deref()),
+            ("egg", Some("fridge"))
+        );
         assert!(matches!(
             intent("I bought 2 litres of milk"),
             Intent::InventoryAdd(..)
@@ -380,7 +386,7 @@ mod tests {
             panic!("not generate");
         };
         assert_eq!(
-            (g.count, g.dish.as_str(), g.meal),
+            (g.count, g.dish.as_str(), g.meal.as_deref()),
             (2, "chicken", Some("dinner"))
         );
         assert!(matches!(

@@ -26,6 +26,7 @@
 mod act;
 mod act_make;
 mod act_write;
+mod consent;
 mod constraints;
 mod curate;
 mod dialogue;

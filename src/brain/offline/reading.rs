@@ -8,9 +8,14 @@
 //! state-dependent refinements (an exclusion that is really "take the eggs
 //! out of this recipe") are in [`refine`].
 
+use serde::{Deserialize, Serialize};
+
 use crate::context::{ContextSnapshot, ContextState, Table};
 use crate::pipeline::UnderstandOutput;
 
+use crate::context::QuestionKind;
+
+use super::consent::is_bare_consent;
 use super::dialogue::Before;
 use super::edits::EditOp;
 use super::items::{Exclusion, Refusal};
@@ -18,6 +23,36 @@ use super::lexicon::{Cues, Intent, classify};
 use super::resolve::{RECIPES, Resolved, by_label, focus};
 use super::text::{Words, stems};
 use super::world::World;
+
+/// What Understand read, carried in its output to the later nodes: the
+/// intent as refined by its own resolution, the words acted on (the
+/// request an answer completes), and the answer's own words.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Carried {
+    pub intent: Intent,
+    pub words: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub confirmed: bool,
+}
+
+impl Carried {
+    /// The reading as Understand hands it on.
+    pub fn of(reading: &Reading, intent: Intent) -> Self {
+        Self {
+            intent,
+            words: reading.words.words.join(" "),
+            answer: reading.answer.as_ref().map(|a| a.words.join(" ")),
+            confirmed: reading.confirmed,
+        }
+    }
+
+    /// As the JSON value Understand's output carries.
+    pub fn to_value(&self) -> Option<serde_json::Value> {
+        serde_json::to_value(self).ok()
+    }
+}
 
 /// A message read in the light of the last exchange.
 #[derive(Debug, Clone)]
@@ -30,6 +65,9 @@ pub struct Reading {
     /// When this message answers "which one do you mean?": its own words
     /// (then `words` and `intent` are those of the request that raised it).
     pub answer: Option<Words>,
+    /// A plain "yes" to Alfred's "should I …?": the request it confirms may
+    /// write.
+    pub confirmed: bool,
 }
 
 impl Reading {
@@ -43,7 +81,25 @@ impl Reading {
     pub fn new(message: &str, before: Before) -> Self {
         let words = Words::new(message);
         let cues = Cues::from_before(&before);
-        let own = classify(&words, cues);
+        let request = before
+            .dialogue
+            .question
+            .as_ref()
+            .map(|q| q.request.clone())
+            .filter(|r| !r.trim().is_empty())
+            .unwrap_or_else(|| before.user.clone());
+        if before.asked(QuestionKind::Confirm) && is_bare_consent(&words) {
+            let asked = Words::new(&request);
+            return Self {
+                intent: classify(&asked, Cues::default()),
+                words: asked,
+                cues,
+                before,
+                answer: Some(words),
+                confirmed: true,
+            };
+        }
+        let (words, own) = without_opener(words, cues);
         let weak = matches!(
             own,
             Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
@@ -58,15 +114,9 @@ impl Reading {
                 cues,
                 before,
                 answer: None,
+                confirmed: false,
             };
         }
-        let request = before
-            .dialogue
-            .question
-            .as_ref()
-            .map(|q| q.request.clone())
-            .filter(|r| !r.trim().is_empty())
-            .unwrap_or_else(|| before.user.clone());
         if cues.which && answers && !request.trim().is_empty() {
             let asked = Words::new(&request);
             return Self {
@@ -75,6 +125,7 @@ impl Reading {
                 cues,
                 before,
                 answer: Some(words),
+                confirmed: false,
             };
         }
         Self {
@@ -83,7 +134,24 @@ impl Reading {
             cues,
             before,
             answer: None,
+            confirmed: false,
         }
+    }
+
+    /// The reading Understand carried, against what the last exchange left
+    /// open; `None` when Understand carried none (not the offline brain's).
+    pub fn carried(before: Before, understand: &UnderstandOutput) -> Option<Self> {
+        let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
+        let mut words = Words::new(&c.words);
+        words.question_mark = false;
+        Some(Self {
+            cues: Cues::from_before(&before),
+            words,
+            intent: c.intent,
+            before,
+            answer: c.answer.map(|a| Words::new(&a)),
+            confirmed: c.confirmed,
+        })
     }
 
     /// Reads a message against the session's narrative (Understand, Think,
@@ -95,6 +163,31 @@ impl Reading {
     /// Reads a message against a snapshot's narrative (Reply).
     pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
         Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
+    }
+}
+
+/// "ok what about something with chickpeas": a discourse opener ("ok",
+/// "hmm", "so") in front of a message is not a "yes" — when the rest reads
+/// as something of its own, the rest is the message.
+fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
+    let own = classify(&words, cues);
+    let weak = matches!(own, Intent::Affirm | Intent::Thanks | Intent::Unknown);
+    let openers = [
+        "ok", "okay", "hmm", "so", "well", "alright", "right", "cool", "nice", "oh",
+    ];
+    let skip = words
+        .words
+        .iter()
+        .take_while(|w| openers.contains(&w.as_str()))
+        .count();
+    if !weak || skip == 0 || skip + 2 > words.words.len() {
+        return (words, own);
+    }
+    let mut rest = Words::new(&words.words[skip..].join(" "));
+    rest.question_mark = words.question_mark;
+    match classify(&rest, cues) {
+        Intent::Affirm | Intent::Thanks | Intent::Unknown | Intent::Greeting => (words, own),
+        other => (rest, other),
     }
 }
 
@@ -234,9 +327,18 @@ pub fn after_understand<'s>(
     understand: &UnderstandOutput,
 ) -> (World<'s>, Reading, Intent) {
     let world = World::new(state, snapshot.turn.max(state.turn));
-    let reading = Reading::of_state(message, state);
-    let intent = effective_intent(&reading, &world, Some(understand));
-    (world, reading, intent)
+    let before = Before::from_turns(state.narrative.recent());
+    match Reading::carried(before, understand) {
+        Some(reading) => {
+            let intent = reading.intent.clone();
+            (world, reading, intent)
+        }
+        None => {
+            let reading = Reading::of_state(message, state);
+            let intent = effective_intent(&reading, &world, Some(understand));
+            (world, reading, intent)
+        }
+    }
 }
 
 /// The intent a node acts on: the reading refined by the state (and, after

@@ -14,8 +14,11 @@ use crate::pipeline::{ReplyRequest, StepType};
 use crate::prompt::ReplyPath;
 
 use crate::context::{Dialogue, Offer, OfferKind, QuestionKind, Shown};
+use crate::pipeline::Decision;
 use crate::pipeline::summarize::derive_dialogue;
 
+use super::consent::permits_write;
+use super::dialogue::Before;
 use super::lexicon::Intent;
 use super::reading::Reading;
 use super::reply_results::{Facts, compose_results};
@@ -128,7 +131,9 @@ impl ReplyCtx<'_> {
 /// Writes the reply for one turn, with what it presented, offered and
 /// asked.
 pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
-    let reading = Reading::of_snapshot(req.input.user_message, req.input.snapshot);
+    let before = Before::from_turns(req.input.snapshot.narrative.turns.iter());
+    let reading = Reading::carried(before, req.understand)
+        .unwrap_or_else(|| Reading::of_snapshot(req.input.user_message, req.input.snapshot));
     let c = ReplyCtx {
         req,
         reading,
@@ -194,11 +199,31 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
     }
     if let Some(q) = d.question.as_mut()
         && q.kind == QuestionKind::Open
-        && c.reading.intent == Intent::Assign
     {
-        q.kind = QuestionKind::WhichDays;
+        let held_back = c.req.think.decision == Decision::Clarify
+            && !c.req.understand.needs_clarification
+            && !permits_write(&c.reading)
+            && would_write(&c.reading.intent);
+        if c.reading.intent == Intent::Assign {
+            q.kind = QuestionKind::WhichDays;
+        } else if held_back {
+            q.kind = QuestionKind::Confirm;
+        }
     }
     d
+}
+
+/// The intents whose plan writes to the kitchen and can be confirmed with
+/// a "yes" (an add with no clear item asks what to add instead).
+fn would_write(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Save
+            | Intent::ShoppingMissing
+            | Intent::InventoryRemove(_)
+            | Intent::Delete
+            | Intent::Edit(_)
+    )
 }
 
 /// What a reply over results offers to do next, from what it presented:

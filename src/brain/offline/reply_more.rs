@@ -129,7 +129,7 @@ pub(super) fn plan_reply(c: &ReplyCtx<'_>, p: &Value) -> String {
         _ => "Here's what's planned:",
     };
     let tail = if unsaved {
-        format!("It's not saved yet — say \"save it\" when you're happy.")
+        "It's not saved yet — say \"save it\" when you're happy.".to_string()
     } else {
         "Want to change a day, or put what's missing on the shopping list?".to_string()
     };
@@ -157,7 +157,7 @@ pub(super) fn show_reply(c: &ReplyCtx<'_>, items: &[&Value]) -> String {
         0,
     );
     let tail = if pending {
-        format!("It's not saved yet — want me to save it, or change something?")
+        "It's not saved yet — want me to save it, or change something?".to_string()
     } else {
         "Want to put it on the plan, or tweak it?".to_string()
     };
@@ -281,10 +281,10 @@ pub(super) fn read_reply(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String 
     match sub {
         "inventory" => {
             let loc = match &c.reading.intent {
-                Intent::Pantry(l) => *l,
+                Intent::Pantry(l) => l.clone(),
                 _ => None,
             };
-            inventory_reply(c, rows, loc)
+            inventory_reply(c, rows, loc.as_deref())
         }
         "meal_plans" => {
             let slots: Vec<&Value> = rows.iter().collect();

@@ -11,6 +11,7 @@ use crate::context::Table;
 use crate::pipeline::{Decision, StepType, ThinkOutput, ThinkRequest, ThinkStep};
 use crate::prompt::SessionContext;
 
+use super::consent::permits_write;
 use super::edits::EditOp;
 use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
@@ -74,7 +75,32 @@ pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
     };
     let mut out = plan_for(&intent, &ctx);
     out.steps.truncate(req.input.max_steps.clamp(1, 8));
+    let writes = out.decision == Decision::PlanDirect
+        && out.steps.iter().any(|s| s.step_type == StepType::Write);
+    if writes && !permits_write(&ctx.reading) {
+        return confirm_first(&intent, &out);
+    }
     out
+}
+
+/// A plan that would write although the message did not ask for a change
+/// in words: nothing runs, Alfred asks first (a plain "yes" confirms).
+fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
+    let question = match intent {
+        Intent::InventoryAdd(..) | Intent::ShoppingAdd(_) => {
+            "What would you like me to add, and how much (like 6 eggs to the fridge)?".to_string()
+        }
+        _ => {
+            let goal = planned.goal.trim().trim_end_matches('.');
+            let mut chars = goal.chars();
+            let goal: String = match chars.next() {
+                Some(c) => c.to_lowercase().chain(chars).collect(),
+                None => "make that change".to_string(),
+            };
+            format!("Should I {goal}?")
+        }
+    };
+    clarify(&planned.goal, question)
 }
 
 fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
@@ -134,7 +160,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
                 0,
             )],
         ),
-        Intent::Pantry(loc) => pantry_plan(c, *loc),
+        Intent::Pantry(loc) => pantry_plan(c, loc.as_deref()),
         Intent::HaveItem(item) => {
             let all = c.session.dashboard.inventory_total as usize;
             let kind = if all > 0 && c.world.loaded(Table::Inventory).len() >= all {
@@ -150,7 +176,9 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         }
         Intent::InventoryAdd(items, loc) => {
             let names: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
-            let place = loc.map_or("the kitchen".to_string(), |l| format!("the {l}"));
+            let place = loc
+                .as_deref()
+                .map_or("the kitchen".to_string(), |l| format!("the {l}"));
             let d = format!("Add {} to {place}", join_list(&names, "and"));
             plan(&d, vec![step(d.clone(), StepType::Write, "inventory", 0)])
         }
@@ -367,7 +395,7 @@ fn named_days(c: &Ctx<'_>) -> Vec<u8> {
 }
 
 /// Inventory: analyze what is loaded, read what is missing.
-fn pantry_plan(c: &Ctx<'_>, loc: Option<&'static str>) -> ThinkOutput {
+fn pantry_plan(c: &Ctx<'_>, loc: Option<&str>) -> ThinkOutput {
     let place = loc.unwrap_or("kitchen");
     let goal = format!("Show what's in the {place}");
     let expected = match loc {
@@ -467,7 +495,11 @@ fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
     let what = match (ask.count, ask.dish.is_empty()) {
         (1, false) => format!("a {} recipe", ask.dish),
         (1, true) => "a new recipe".to_string(),
-        (n, false) => format!("{n} {} {} ideas", ask.dish, ask.meal.unwrap_or("recipe")),
+        (n, false) => format!(
+            "{n} {} {} ideas",
+            ask.dish,
+            ask.meal.as_deref().unwrap_or("recipe")
+        ),
         (n, true) => format!("{n} new recipe ideas"),
     };
     let d = format!("Create {what} {}", hints::note(servings, &avoid));

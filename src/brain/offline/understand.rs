@@ -13,7 +13,7 @@ use crate::pipeline::{EntityMention, Resolution, UnderstandOutput, UnderstandReq
 use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
 use super::curate::retention;
 use super::lexicon::Intent;
-use super::reading::{Reading, effective_intent};
+use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label};
 use super::targets::{content_words, edit_words};
 use super::text::{Words, join_list};
@@ -102,11 +102,13 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let message = req.input.user_message.trim();
     if reading.intent == Intent::ClearAll {
         d.clear_all = true;
-        return finish(
+        let mut out = finish(
             d,
             "wants a fresh start",
             Some("user asked to start fresh".into()),
         );
+        out.reading = Carried::of(&reading, Intent::ClearAll).to_value();
+        return out;
     }
     if let Some(answer) = &reading.answer {
         narrow_to_answer(&mut world, &reading.before.candidates(), answer);
@@ -123,7 +125,16 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     }
     let expressed = expressed(&intent, &world, &d);
     let summary = summary(&d);
-    finish(d, &expressed, summary)
+    let mut out = finish(d, &expressed, summary);
+    // The one reading of this turn: refined by what was just resolved and
+    // curated, and carried to every later node.
+    let settled = effective_intent(&reading, &world, Some(&out));
+    let settled = match (settled, &intent) {
+        (Intent::Unknown, Intent::Show) => Intent::Show,
+        (settled, _) => settled,
+    };
+    out.reading = Carried::of(&reading, settled).to_value();
+    out
 }
 
 /// Resolves and curates for one intent.
@@ -249,5 +260,6 @@ fn finish(d: Draft, expressed: &str, summary: Option<String>) -> UnderstandOutpu
         needs_clarification: !questions.is_empty(),
         clarification_questions: questions,
         what_user_expressed: expressed.to_string(),
+        reading: None,
     }
 }
