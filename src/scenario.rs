@@ -194,7 +194,23 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
         "presents" | "not-presented" => {
             let shown = presented(rec);
             let needle = rest.to_lowercase();
-            let found = shown.iter().any(|l| l.to_lowercase().contains(&needle));
+            let stated = rec["narrative"]["turns"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .any(|t| t["turn_number"] == rec["turn"] && t.get("dialogue").is_some());
+            // A record from before dialogue states: the reply's list lines.
+            let found = if stated {
+                shown.iter().any(|l| l.to_lowercase().contains(&needle))
+            } else {
+                lower(&rec["reply"])
+                    .lines()
+                    .filter(|l| {
+                        let l = l.trim_start();
+                        l.starts_with("- ") || l.starts_with("• ") || l.starts_with("* ")
+                    })
+                    .any(|l| l.contains(&needle))
+            };
             (found == (verb == "presents"))
                 .then_some(())
                 .ok_or(format!("presented {shown:?}"))

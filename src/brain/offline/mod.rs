@@ -70,6 +70,8 @@ mod tests_recipes;
 #[cfg(test)]
 mod tests_robustness;
 #[cfg(test)]
+mod tests_safety;
+#[cfg(test)]
 mod tests_scenarios;
 
 use crate::pipeline::{

@@ -355,6 +355,12 @@ fn is_ruled_out(c: &ReplyCtx<'_>, r: &str) -> bool {
 
 fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
     if rows.is_empty() {
+        if let Intent::FindByIngredient(x) = &c.reading.intent {
+            return format!(
+                "None of your saved recipes use {} — want me to come up with one?",
+                super::text::plural_noun(x)
+            );
+        }
         return "I couldn't find that in your saved recipes — want me to create one?".to_string();
     }
     if rows.len() <= 2 {

@@ -1,0 +1,216 @@
+//! The safety invariant, end to end through the pipeline: a message with
+//! no change verb never writes to the kitchen, whatever Alfred offered or
+//! asked before it; and the unasked writes users met are regression tests.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::scenario::writes_of;
+
+use super::tests_harness::Sim;
+
+/// Where a conversation stands before the random message: nothing yet, a
+/// proposal, an unsaved draft (save offered), two drafts, a list shown, a
+/// saved plan, a "which one do you mean?" about showing something (an
+/// answer to one about a change completes that change, asked in words).
+const SETUPS: &[&[&str]] = &[
+    &[],
+    &["can you help me plan some meals?"],
+    &["give me a thai basil chicken recipe"],
+    &["give me 2 chicken dinner ideas"],
+    &["show me my recipes"],
+    &[
+        "let's do the paneer on sunday and the curry on wednesday",
+        "save the plan",
+    ],
+    &["show me my recipes", "show me the curry"],
+];
+
+/// Words people type that ask for no change: questions, pronouns,
+/// ordinals, dishes, hedges, chatter. No change verb, and no word that is
+/// a "yes" on its own.
+const WORDS: &[&str] = &[
+    "what",
+    "about",
+    "which",
+    "the",
+    "2nd",
+    "one",
+    "it",
+    "that",
+    "hmm",
+    "how",
+    "long",
+    "does",
+    "is",
+    "saved",
+    "should",
+    "i",
+    "chickpeas",
+    "paneer",
+    "curry",
+    "tonight",
+    "for",
+    "dinner",
+    "wait",
+    "third",
+    "first",
+    "last",
+    "those",
+    "quickest",
+    "much",
+    "rice",
+    "have",
+    "eggs",
+    "in",
+    "my",
+    "fridge",
+    "not",
+    "unsure",
+    "yet",
+    "maybe",
+    "thai",
+    "basil",
+    "chicken",
+    "with",
+    "something",
+    "spicy",
+    "lol",
+    "would",
+    "be",
+    "wednesday",
+    "plan",
+    "list",
+    "shopping",
+    "recipe",
+    "tell",
+    "me",
+    "more",
+    "there",
+    "any",
+    "left",
+    "was",
+    "lunch",
+    "tomorrow",
+];
+
+fn message(words: &[usize], question: bool) -> String {
+    let mut m = words
+        .iter()
+        .map(|i| WORDS[i % WORDS.len()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    if question {
+        m.push('?');
+    }
+    m
+}
+
+fn writes(sim: &Sim) -> Vec<String> {
+    let rec: Value = sim.json();
+    writes_of(&rec)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A message without a change verb writes nothing, in any state.
+    #[test]
+    fn no_message_without_a_change_verb_writes(
+        setup in 0..SETUPS.len(),
+        words in proptest::collection::vec(0usize..WORDS.len(), 1..8),
+        question in any::<bool>(),
+    ) {
+        let mut sim = Sim::new();
+        for m in SETUPS[setup] {
+            sim.say(m);
+        }
+        let m = message(&words, question);
+        sim.say(&m);
+        prop_assert!(writes(&sim).is_empty(), "{m:?} after {:?} wrote {:?}: {}", SETUPS[setup], writes(&sim), sim.reply());
+    }
+}
+
+#[test]
+fn a_question_after_a_clarifying_question_edits_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "add some garlic to that recipe"]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("wait how long does the third one take?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let reply = sim.reply().to_lowercase();
+    assert!(!reply.contains("about the third"), "{reply}");
+}
+
+#[test]
+fn a_new_request_while_a_draft_waits_is_not_consent_to_save_it() {
+    let mut sim = Sim::new();
+    sim.say("give me a thai basil chicken recipe");
+    sim.say("ok what about something with chickpeas");
+    assert!(writes(&sim).is_empty(), "saved: {}", sim.reply());
+    assert!(
+        sim.reply().to_lowercase().contains("chickpea"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("hmm not sure about saving either of them yet");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("should i save it?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn an_answer_completes_the_change_it_was_asked_about() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "add some garlic to the curry"]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let question = sim
+        .last()
+        .narrative
+        .turns
+        .last()
+        .unwrap()
+        .dialogue
+        .question
+        .clone();
+    assert!(
+        question.is_some_and(|q| q.candidates.len() == 2),
+        "{}",
+        sim.reply()
+    );
+    sim.say("the thai one");
+    let wrote = writes(&sim);
+    assert!(
+        wrote.contains(&"recipe_ingredients:create".to_string()),
+        "{wrote:?}"
+    );
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+}
+
+#[test]
+fn a_plain_yes_to_an_offer_does_what_was_offered() {
+    let mut sim = Sim::new();
+    sim.say("give me a thai basil chicken recipe");
+    let offer = &sim.last().narrative.turns.last().unwrap().dialogue;
+    assert!(offer.offer.is_some(), "{:?}", offer);
+    sim.say("yes please");
+    assert!(
+        writes(&sim).contains(&"recipes:create".to_string()),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn questions_about_the_kitchen_write_nothing() {
+    let mut sim = Sim::new();
+    for m in [
+        "which chicken have i got in the freezer",
+        "just got back from the shops",
+        "how much rice have i got",
+        "is it saved?",
+    ] {
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+    }
+}
