@@ -149,17 +149,20 @@ impl Dialogue {
     }
 }
 
-/// The entities a reply presents, in order: those named on its list lines
-/// (`- `, `• `, `* `, `1. `) when it has any — a list is what "the 2nd one"
-/// counts in, not the prose around it ("that rules out A and B") — else
-/// every entity its text names.
+/// The entities a reply presents, in order: one per list line (`- `, `• `,
+/// `* `, `1. `), the first it names, when its lines name any — a list is
+/// what "the 2nd one" counts in, not the prose around it ("that rules out A
+/// and B") nor the rest of a line ("— you'd need egg") — else every entity
+/// its text names.
 pub fn presented_in(reply: &str, known: &[(String, String)]) -> Vec<Shown> {
-    let listed: String = reply
-        .lines()
-        .filter(|l| is_list_line(l))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let on_lists = named_in(&listed, known);
+    let mut on_lists: Vec<Shown> = Vec::new();
+    for line in reply.lines().filter(|l| is_list_line(l)) {
+        if let Some(first) = named_in(line, known).into_iter().next()
+            && !on_lists.iter().any(|s| s.r#ref == first.r#ref)
+        {
+            on_lists.push(first);
+        }
+    }
     if on_lists.is_empty() {
         named_in(reply, known)
     } else {
@@ -247,7 +250,7 @@ mod tests {
     #[test]
     fn a_list_is_what_is_presented_not_the_prose_around_it() {
         let reply = "Right — no curry. That rules out Thai Yellow Curry.\n\nLeft:\n\
-                     - Air Fryer Paneer Tikka (serves 2)\n2. Thai Pad See Ew\nWant one?";
+                     - Air Fryer Paneer Tikka (serves 2) — you'd need egg\n2. Thai Pad See Ew\nWant one?";
         let refs: Vec<String> = presented_in(reply, &known())
             .into_iter()
             .map(|s| s.r#ref)

@@ -140,6 +140,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         turn: req.input.turn_number,
     };
     let mut offer = None;
+    let mut shown = None;
     let text = match &req.input.path {
         ReplyPath::Propose { message } => {
             let m = if message.trim().is_empty() {
@@ -164,6 +165,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
             match compose_results(&c, &facts) {
                 Some(text) => {
                     offer = offer_of(&c, &facts);
+                    shown = shown_of(&c, &facts);
                     text
                 }
                 None => talk(&c),
@@ -171,8 +173,29 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         }
     };
     let text = text.trim().to_string();
-    let dialogue = dialogue_of(&c, &text, offer);
+    let mut dialogue = dialogue_of(&c, &text, offer);
+    if let Some(shown) = shown.filter(|s| !s.is_empty()) {
+        dialogue.presented = shown;
+    }
     (text, dialogue)
+}
+
+/// What a reply over results presented, when this brain knows it better
+/// than the text does: the recipes it made or changed, or the items it
+/// showed, in order (a recipe's own ingredient lines are not a list of
+/// choices).
+fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
+    let id = |v: &Value| v.get("id").and_then(Value::as_str).map(String::from);
+    let refs: Vec<String> = if !f.edited.is_empty() {
+        f.edited.iter().map(|(r, _)| r.to_string()).collect()
+    } else if !f.new_recipes.is_empty() {
+        f.new_recipes.iter().filter_map(|v| id(v)).collect()
+    } else if !f.show.is_empty() && f.options.is_none() {
+        f.show.iter().filter_map(|v| id(v)).collect()
+    } else {
+        return None;
+    };
+    Some(refs.iter().map(|r| Shown::new(r, c.label(r))).collect())
 }
 
 /// The dialogue state of the reply: the pipeline's reading of the text and
