@@ -11,7 +11,7 @@
 //! `tests/corpus/README.md`.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use alfred::brain::offline::OfflineBrain;
@@ -19,6 +19,8 @@ use alfred::pipeline::{Brain, TurnResult};
 use alfred::scenario::{ScriptTurn, check, parse_script};
 use serde_json::Value;
 
+#[path = "support/scripts.rs"]
+mod scripts;
 #[path = "support/turns.rs"]
 mod turns;
 
@@ -37,17 +39,6 @@ struct Outcome {
     message: String,
     failures: Vec<String>,
     reply: String,
-}
-
-fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// The first column of the first row of `sql`, as text ("null" for NULL,
@@ -160,7 +151,7 @@ fn report(outcomes: &[Outcome]) -> String {
 
 #[test]
 fn the_offline_brain_meets_the_free_typed_corpus() {
-    let files = corpus_files();
+    let files = scripts::script_files("tests/corpus");
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

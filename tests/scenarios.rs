@@ -3,11 +3,14 @@
 //! `#=` expectations of each script checked against the turn records.
 //! The expectation language is documented in `assets/scenarios/README.md`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use alfred::scenario::{check, parse_script};
 use serde_json::Value;
+
+#[path = "support/scripts.rs"]
+mod scripts;
 
 fn run_script(path: &Path) -> Vec<Value> {
     let dir = tempfile::tempdir().unwrap();
@@ -37,20 +40,9 @@ fn run_script(path: &Path) -> Vec<Value> {
     records
 }
 
-fn scenario_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn every_scenario_meets_its_expectations() {
-    let files = scenario_files();
+    let files = scripts::script_files("assets/scenarios");
     assert!(
         files.len() >= 8,
         "expected the shipped scenarios, found {files:?}"

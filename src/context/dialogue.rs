@@ -120,18 +120,25 @@ impl Dialogue {
         self.presented.iter().map(|s| s.r#ref.clone()).collect()
     }
 
+    /// The presented list numbered as "the 2nd one" counts: `1 Thai Pad See
+    /// Ew` (panels), or `1. recipe_8 Thai Pad See Ew` with refs (prompts).
+    pub fn numbered(&self, with_refs: bool) -> Vec<String> {
+        self.presented
+            .iter()
+            .enumerate()
+            .map(|(i, s)| match with_refs {
+                true => format!("{}. {} {}", i + 1, s.r#ref, s.label),
+                false => format!("{} {}", i + 1, s.label),
+            })
+            .collect()
+    }
+
     /// One line per part, for panels and prompts:
     /// `("presented", "1 Air Fryer Paneer Tikka · 2 Thai Pad See Ew")`.
     pub fn lines(&self) -> Vec<(&'static str, String)> {
         let mut out = Vec::new();
         if !self.presented.is_empty() {
-            let list: Vec<String> = self
-                .presented
-                .iter()
-                .enumerate()
-                .map(|(i, s)| format!("{} {}", i + 1, s.label))
-                .collect();
-            out.push(("presented", list.join(" · ")));
+            out.push(("presented", self.numbered(false).join(" · ")));
         }
         if let Some(o) = &self.offer {
             let what: Vec<&str> = o.items.iter().map(|s| s.label.as_str()).collect();

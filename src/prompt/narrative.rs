@@ -100,13 +100,8 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
 fn render_dialogue(d: &Dialogue) -> Vec<String> {
     let mut out = Vec::new();
     if !d.presented.is_empty() {
-        let list: Vec<String> = d
-            .presented
-            .iter()
-            .enumerate()
-            .map(|(i, s)| format!("{}. {} {}", i + 1, s.r#ref, s.label))
-            .collect();
-        out.push(format!("**Presented, in order:** {}", list.join("; ")));
+        let list = d.numbered(true).join("; ");
+        out.push(format!("**Presented, in order:** {list}"));
     }
     if let Some(o) = &d.offer {
         let items: Vec<String> = o

@@ -89,6 +89,15 @@ fn got_something(w: &Words) -> bool {
     })
 }
 
+/// True when the words ask something of their own — a question mark, or a
+/// question word first ("wait how long…", "can you…") — and so are not
+/// the answer to a question of Alfred's.
+pub fn is_question(w: &Words) -> bool {
+    w.question_mark
+        || first_real(w)
+            .is_some_and(|f| ASKING.contains(&f) || matches!(f, "do" | "can" | "could" | "would"))
+}
+
 /// True when the words ask for a change to the kitchen.
 pub fn asks_for_change(w: &Words) -> bool {
     if asks_information(w) || w.has_any(HEDGES) {
@@ -113,7 +122,8 @@ pub fn permits_write(r: &Reading) -> bool {
         return true;
     }
     let own = r.answer.as_ref().unwrap_or(&r.words);
-    let offered = r.cues.offered_save || r.cues.offered_shopping;
+    let cues = r.cues();
+    let offered = cues.offered_save || cues.offered_shopping;
     asks_for_change(&r.words) || (offered && is_bare_consent(own))
 }
 

@@ -15,7 +15,7 @@ use crate::pipeline::UnderstandOutput;
 
 use crate::context::QuestionKind;
 
-use super::consent::is_bare_consent;
+use super::consent::{is_bare_consent, is_question};
 use super::dialogue::Before;
 use super::edits::EditOp;
 use super::items::{Exclusion, Refusal};
@@ -59,7 +59,6 @@ impl Carried {
 pub struct Reading {
     pub words: Words,
     pub intent: Intent,
-    pub cues: Cues,
     /// What the last exchange left open.
     pub before: Before,
     /// When this message answers "which one do you mean?": its own words
@@ -71,6 +70,24 @@ pub struct Reading {
 }
 
 impl Reading {
+    /// What Alfred offered or asked last turn.
+    pub fn cues(&self) -> Cues {
+        Cues::from_before(&self.before)
+    }
+
+    /// A message that completes the request a question of Alfred's was
+    /// about: `words` and `intent` are the request's, `answer` the
+    /// message's own words.
+    fn completing(request: &str, answer: Words, before: Before, confirmed: bool) -> Self {
+        let asked = Words::new(request);
+        Self {
+            intent: classify(&asked, Cues::default()),
+            words: asked,
+            before,
+            answer: Some(answer),
+            confirmed,
+        }
+    }
     /// "show me my recipes": every saved recipe, from the store; not "what's
     /// left?", which narrows what memory holds.
     pub fn lists_everything(&self) -> bool {
@@ -89,15 +106,7 @@ impl Reading {
             .filter(|r| !r.trim().is_empty())
             .unwrap_or_else(|| before.user.clone());
         if before.asked(QuestionKind::Confirm) && is_bare_consent(&words) {
-            let asked = Words::new(&request);
-            return Self {
-                intent: classify(&asked, Cues::default()),
-                words: asked,
-                cues,
-                before,
-                answer: Some(words),
-                confirmed: true,
-            };
+            return Self::completing(&request, words, before, true);
         }
         let (words, own) = without_opener(words, cues);
         let weak = matches!(
@@ -111,27 +120,17 @@ impl Reading {
             return Self {
                 words,
                 intent: Intent::Assign,
-                cues,
                 before,
                 answer: None,
                 confirmed: false,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
-            let asked = Words::new(&request);
-            return Self {
-                intent: classify(&asked, Cues::default()),
-                words: asked,
-                cues,
-                before,
-                answer: Some(words),
-                confirmed: false,
-            };
+            return Self::completing(&request, words, before, false);
         }
         Self {
             words,
             intent: own,
-            cues,
             before,
             answer: None,
             confirmed: false,
@@ -142,11 +141,8 @@ impl Reading {
     /// open; `None` when Understand carried none (not the offline brain's).
     pub fn carried(before: Before, understand: &UnderstandOutput) -> Option<Self> {
         let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
-        let mut words = Words::new(&c.words);
-        words.question_mark = false;
         Some(Self {
-            cues: Cues::from_before(&before),
-            words,
+            words: Words::new(&c.words),
             intent: c.intent,
             before,
             answer: c.answer.map(|a| Words::new(&a)),
@@ -189,42 +185,6 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
         Intent::Affirm | Intent::Thanks | Intent::Unknown | Intent::Greeting => (words, own),
         other => (rest, other),
     }
-}
-
-/// True when the words ask something of their own: a question mark, or a
-/// question word first ("how long…", "what about…", "wait which…").
-pub fn is_question(w: &Words) -> bool {
-    if w.question_mark {
-        return true;
-    }
-    let first = w.words.iter().map(String::as_str).find(|x| {
-        !matches!(
-            *x,
-            "wait" | "hmm" | "ok" | "okay" | "so" | "and" | "but" | "um" | "oh"
-        )
-    });
-    matches!(
-        first,
-        Some(
-            "what"
-                | "whats"
-                | "which"
-                | "how"
-                | "hows"
-                | "when"
-                | "where"
-                | "why"
-                | "who"
-                | "is"
-                | "are"
-                | "does"
-                | "do"
-                | "can"
-                | "could"
-                | "should"
-                | "would"
-        )
-    )
 }
 
 /// Refines the lexical intent with the state: an exclusion whose words are
@@ -350,9 +310,9 @@ pub fn effective_intent(
 ) -> Intent {
     let refined = refine(&reading.intent, world, understand);
     match refined {
-        Intent::Affirm if reading.cues.offered_save => Intent::Save,
-        Intent::Affirm if reading.cues.offered_shopping => Intent::ShoppingMissing,
-        Intent::Affirm if reading.cues.proposal => Intent::ListRecipes,
+        Intent::Affirm if reading.cues().offered_save => Intent::Save,
+        Intent::Affirm if reading.cues().offered_shopping => Intent::ShoppingMissing,
+        Intent::Affirm if reading.cues().proposal => Intent::ListRecipes,
         Intent::Affirm => Intent::Thanks,
         Intent::Unknown if understand.is_some_and(|u| !u.referenced_entities.is_empty()) => {
             Intent::Show

@@ -291,7 +291,7 @@ fn options_plan(c: &Ctx<'_>, goal: &str, want_all: bool) -> ThinkOutput {
         };
         steps.push(step(format!("Read {what}"), StepType::Read, "recipes", 0));
     }
-    let planning = c.reading.cues.proposal || !matches!(c.reading.intent, Intent::ListRecipes);
+    let planning = c.reading.cues().proposal || !matches!(c.reading.intent, Intent::ListRecipes);
     if planning && c.world.loaded(Table::Inventory).is_empty() && !enough {
         steps.push(step(
             "Read the inventory".into(),

@@ -141,7 +141,7 @@ pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
         .into_iter()
         .filter(|r| pending.contains(r))
         .collect();
-    if reading.cues.offered_save
+    if reading.cues().offered_save
         && !reading.words.has_any(super::synonyms::SAVE)
         && !offered.is_empty()
     {
