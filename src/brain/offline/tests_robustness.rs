@@ -111,3 +111,17 @@ proptest! {
         prop_assert!(!rec.reply.trim().is_empty());
     }
 }
+
+#[test]
+fn typed_in_a_hurry_and_pointing_at_the_list() {
+    let mut sim = Sim::new();
+    sim.say("show me my recipies");
+    sim.expect("understood");
+    sim.expect("reply ~ Thai Yellow Curry");
+    // The list above is what "the 2nd one" counts in.
+    sim.say("the 2nd one");
+    sim.expect("reply ~ Miso Glazed Air Fryer Cod");
+    sim.expect("writes none");
+    sim.say("wht about the chiken ones");
+    sim.expect("understood");
+}

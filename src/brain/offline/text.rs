@@ -117,7 +117,35 @@ fn tokens(text: &str) -> Vec<String> {
     if !cur.is_empty() {
         out.push(cur);
     }
+    let out = out.into_iter().map(|t| respell(&t)).collect();
     split_number_units(out)
+}
+
+/// Common misspellings of the words the rules listen for, as people type
+/// them in a hurry: "recipies", "chiken", "tommorow", "wht".
+#[rustfmt::skip]
+const RESPELL: &[(&str, &str)] = &[
+    ("recipies", "recipes"), ("recipie", "recipe"), ("receipes", "recipes"),
+    ("receipe", "recipe"), ("recepies", "recipes"), ("recepie", "recipe"),
+    ("reciepes", "recipes"), ("reciepe", "recipe"), ("chiken", "chicken"),
+    ("chicekn", "chicken"), ("tommorow", "tomorrow"), ("tomorow", "tomorrow"),
+    ("tmrw", "tomorrow"), ("wht", "what"), ("wat", "what"), ("whta", "what"),
+    ("shoping", "shopping"), ("frige", "fridge"), ("fridgee", "fridge"),
+    ("freezr", "freezer"), ("pantree", "pantry"), ("tomatos", "tomatoes"),
+    ("potatos", "potatoes"), ("chikpeas", "chickpeas"),
+    ("yoghurt", "yogurt"), ("insted", "instead"), ("wedensday", "wednesday"),
+    ("wensday", "wednesday"), ("thurs", "thursday"), ("saturady", "saturday"),
+    ("somethin", "something"), ("anythin", "anything"), ("ingrediants", "ingredients"),
+    ("ingredents", "ingredients"), ("u", "you"), ("ur", "your"), ("pls", "please"),
+    ("plz", "please"),
+];
+
+/// The word as the rules know it.
+fn respell(word: &str) -> String {
+    RESPELL
+        .iter()
+        .find(|(typo, _)| *typo == word)
+        .map_or_else(|| word.to_string(), |(_, right)| right.to_string())
 }
 
 /// "500g" → "500", "g"; "2kg" → "2", "kg".
@@ -129,7 +157,12 @@ fn split_number_units(tokens: Vec<String>) -> Vec<String> {
             .take_while(|c| c.is_ascii_digit() || *c == '.')
             .collect();
         let rest = &t[digits.len()..];
-        if !digits.is_empty() && !rest.is_empty() && rest.chars().all(|c| c.is_ascii_alphabetic()) {
+        let ordinal_suffix = matches!(rest, "st" | "nd" | "rd" | "th");
+        if !digits.is_empty()
+            && !rest.is_empty()
+            && !ordinal_suffix
+            && rest.chars().all(|c| c.is_ascii_alphabetic())
+        {
             out.push(digits);
             out.push(rest.to_string());
         } else {
@@ -255,13 +288,24 @@ pub fn number(w: &str) -> Option<f64> {
 
 /// An ordinal word as a list index from the front (0-based), or `None`.
 pub fn ordinal(w: &str) -> Option<usize> {
+    let numbered = ["st", "nd", "rd", "th"]
+        .iter()
+        .find_map(|s| w.strip_suffix(s))
+        .and_then(|n| n.parse::<usize>().ok())
+        .filter(|n| (1..=20).contains(n));
+    if let Some(n) = numbered {
+        return Some(n - 1);
+    }
     Some(match w {
-        "first" | "1st" => 0,
-        "second" | "2nd" => 1,
-        "third" | "3rd" => 2,
-        "fourth" | "4th" => 3,
-        "fifth" | "5th" => 4,
-        "sixth" | "6th" => 5,
+        "first" => 0,
+        "second" => 1,
+        "third" => 2,
+        "fourth" => 3,
+        "fifth" => 4,
+        "sixth" => 5,
+        "seventh" => 6,
+        "eighth" => 7,
+        "ninth" => 8,
         _ => return None,
     })
 }

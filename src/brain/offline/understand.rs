@@ -14,7 +14,7 @@ use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
 use super::curate::retention;
 use super::lexicon::Intent;
 use super::reading::{Carried, Reading, effective_intent};
-use super::resolve::{ANY, RECIPES, Resolved, by_label};
+use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
 use super::targets::{content_words, edit_words};
 use super::text::{Words, join_list};
 use super::understand_targets::{
@@ -114,8 +114,17 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         narrow_to_answer(&mut world, &reading.before.candidates(), answer);
     }
     let mut intent = effective_intent(&reading, &world, None);
+    // "the 2nd one", "the last one" against the list just shown, or a
+    // label on its own: show it.
+    let words = &reading.words.words;
+    let points = ordinal_pick(words).is_some()
+        && !last_list(&world, &reading.before.presented, ANY).is_empty();
     if intent == Intent::Unknown
-        && let Resolved::One(_) = by_label(&world, &content_words(&reading.words.words), ANY)
+        && (points
+            || matches!(
+                by_label(&world, &content_words(words), ANY),
+                Resolved::One(_)
+            ))
     {
         intent = Intent::Show;
     }
