@@ -236,6 +236,11 @@ fn edit_saved(c: &ActCtx<'_>, op: &EditOp, done: usize) -> ActAction {
     let label = c.world.label(&r);
     let content = c.world.content(&r).cloned().unwrap_or(Value::Null);
     let (new, summary) = apply_edit(&content, op);
+    // An edit that changes nothing ("it had no tomatoes to take out")
+    // writes nothing, so the reply cannot claim it did.
+    if new == content {
+        return complete(summary, Value::Null, None);
+    }
     let mut calls = line_calls(&r, &content, &new, op);
     calls.truncate(2);
     // Always last: set the instructions; its answer is the recipe row with

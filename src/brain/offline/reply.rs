@@ -181,8 +181,8 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
 }
 
 /// What a reply over results presented, when this brain knows it better
-/// than the text does: the recipes it made or changed, or the items it
-/// showed, in order (a recipe's own ingredient lines are not a list of
+/// than the text does: the recipes it made, changed or saved, or the items
+/// it showed, in order (a recipe's own ingredient lines are not a list of
 /// choices).
 fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
     let id = |v: &Value| v.get("id").and_then(Value::as_str).map(String::from);
@@ -192,6 +192,8 @@ fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
         f.new_recipes.iter().filter_map(|v| id(v)).collect()
     } else if !f.show.is_empty() && f.options.is_none() {
         f.show.iter().filter_map(|v| id(v)).collect()
+    } else if let Some((_, rows)) = f.written.iter().find(|(s, _)| s == "recipes") {
+        rows.iter().filter_map(id).collect()
     } else {
         return None;
     };

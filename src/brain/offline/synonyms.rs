@@ -156,7 +156,7 @@ pub(super) const NOT_DISH: &[&str] = &[
     "suggestions", "inspiration", "something", "dish", "some", "please", "for", "generate",
     "quick", "easy", "simple", "nice", "good", "tasty", "another", "different", "few", "couple",
     "of", "us", "to", "try", "the", "this", "week", "tonight", "lets", "let", "do", "would",
-    "love", "dishes",
+    "love", "dishes", "thing", "things", "meal",
 ];
 #[rustfmt::skip]
 pub(super) const SHOPPING_MISSING: &[&str] = &[
@@ -196,6 +196,7 @@ pub(super) const ASKING_WITH: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const RECIPE_WORDS: &[&str] = &[
     "recipe", "recipes", "ideas", "idea", "suggestions", "dinner", "lunch", "something", "dish",
+    "thing", "meal",
 ];
 #[rustfmt::skip]
 pub(super) const MAKE_ME: &[&str] = &[

@@ -214,3 +214,12 @@ fn questions_about_the_kitchen_write_nothing() {
         assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
     }
 }
+
+#[test]
+fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "the 8th one"]);
+    sim.say("take the mushrooms out of it");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(!sim.reply().starts_with("Done"), "{}", sim.reply());
+}
