@@ -122,6 +122,10 @@ fn typed_in_a_hurry_and_pointing_at_the_list() {
     sim.say("the 2nd one");
     sim.expect("reply ~ Miso Glazed Air Fryer Cod");
     sim.expect("writes none");
+    // "that" is the one recipe just shown.
+    sim.say("put that on wednesday");
+    sim.expect("steps generate:meal_plans");
+    sim.expect("reply ~ Miso Glazed Air Fryer Cod");
     sim.say("wht about the chiken ones");
     sim.expect("understood");
 }

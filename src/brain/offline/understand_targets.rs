@@ -218,14 +218,19 @@ pub(super) fn edit_target(world: &World<'_>, words: &[String], presented: &[Stri
 
 /// The recipes of "the paneer on sunday and the curry on wednesday".
 pub(super) fn assign_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) {
+    // "put that on wednesday" right after one recipe was shown: that one.
+    let shown = last_list(world, &reading.before.presented, RECIPES);
     for seg in &reading.words.segments {
         let said = content_words(seg);
         let text = seg.join(" ");
         let pointer = ordinal_pick(seg).is_some() || !literal_refs(world, seg).is_empty();
-        if said.is_empty() && !pointer {
+        let that_one = is_pronoun_phrase(seg) && shown.len() == 1 && !pointer;
+        if said.is_empty() && !pointer && !that_one {
             continue;
         }
-        let r = if pointer {
+        let r = if that_one && !matches!(by_label(world, &said, RECIPES), Resolved::One(_)) {
+            Resolved::One(shown[0].clone())
+        } else if pointer {
             resolve_target(world, seg, RECIPES, &reading.before.presented)
         } else {
             by_label(world, &said, RECIPES)
