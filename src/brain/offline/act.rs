@@ -142,6 +142,9 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
         reading,
         intent,
     };
+    if let Intent::Skill(ask) = &c.intent {
+        return super::skills::act(ask, &c);
+    }
     match req.step.step_type {
         StepType::Read => act_read(&c),
         StepType::Write => act_write(&c),
@@ -260,7 +263,7 @@ fn read_inventory(c: &ActCtx<'_>) -> Value {
             let like = format!("%{}%", stems(x).join(" "));
             json!({"table": "inventory", "filters": [filter("name", "ilike", json!(like))]})
         }
-        Intent::InventoryRemove(items) => {
+        Intent::InventoryRemove(items) | Intent::InventoryAdd(items, _) => {
             let ors: Vec<Value> = items
                 .iter()
                 .map(|i| {

@@ -118,7 +118,9 @@ fn default_location(name: &str) -> &'static str {
         "lettuce",
         "ham",
     ];
-    if name.contains("frozen") || name.contains("ice") {
+    if name.contains("coconut") || name.contains("paste") || name.contains("sauce") {
+        "pantry"
+    } else if name.contains("frozen") || name.contains("ice") {
         "freezer"
     } else if COLD.iter().any(|c| name.contains(c)) {
         "fridge"
@@ -148,9 +150,10 @@ fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize)
         let unit = item_unit(i);
         let place = loc.unwrap_or_else(|| default_location(&i.name));
         let quantity = i.quantity.unwrap_or(1.0);
+        // Unsaid, the place is wherever the kitchen already keeps it.
         let same = rows.iter().find(|r| {
             same_item(text_field(r, "name").unwrap_or_default(), &i.name)
-                && text_field(r, "location") == Some(place)
+                && loc.is_none_or(|l| text_field(r, "location") == Some(l))
                 && text_field(r, "unit") == Some(unit.as_str())
         });
         match same.and_then(|r| Some((r.get("id")?.as_str()?, r))) {

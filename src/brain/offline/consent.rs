@@ -21,7 +21,9 @@ const CHANGE: &[&str] = &[
     "out of", "ran out", "run out", "clear", "empty", "wipe", "plan", "schedule", "update",
     "edit", "rename", "double", "halve", "scale", "increase", "reduce", "lets do", "let's do",
     "go with", "set", "assign", "include", "drop", "buy", "need", "take", "off the list",
-    "off my list", "from the list", "from my list",
+    "off my list", "from the list", "from my list", "remind", "make the", "reschedule",
+    "push it", "cancel", "finished with", "did the", "one for", "using", "usin", "binned",
+    "tossed", "threw out", "throw out", "chucked", "polished off",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.
@@ -35,7 +37,7 @@ const HEDGES: &[&str] = &[
 #[rustfmt::skip]
 const ASKING: &[&str] = &[
     "what", "whats", "which", "how", "hows", "when", "where", "why", "who", "is", "are",
-    "does", "did", "should", "have", "has", "am", "was", "were",
+    "does", "did", "should", "have", "has", "am",
 ];
 
 /// Words a plain "yes" is made of.
@@ -100,10 +102,16 @@ pub fn is_question(w: &Words) -> bool {
 
 /// True when the words ask for a change to the kitchen.
 pub fn asks_for_change(w: &Words) -> bool {
-    if asks_information(w) || w.has_any(HEDGES) {
+    if asks_information(w) {
         return false;
     }
-    find_any(&w.words, CHANGE).is_some() || got_something(w)
+    let Some((at, _)) = find_any(&w.words, CHANGE) else {
+        return got_something(w);
+    };
+    // A hedge holds back the change it comes before ("not sure about
+    // saving yet"), not one already asked for ("take it off, dont need
+    // it").
+    find_any(&w.words, HEDGES).is_none_or(|(hedge, _)| hedge > at)
 }
 
 /// True when the message is only a "yes" ("sure, go ahead", "yes pls").

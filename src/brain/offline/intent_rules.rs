@@ -32,7 +32,18 @@ fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
             segs.push(seg.clone());
         }
     }
+    // "put them in the fridge", "pop it in": a verb and a pronoun are not
+    // an item.
     parse_items(&segs)
+        .into_iter()
+        .filter(|i| {
+            let first = i.name.split_whitespace().next().unwrap_or_default();
+            !matches!(
+                first,
+                "put" | "pop" | "stick" | "them" | "it" | "those" | "these" | "that" | "all"
+            )
+        })
+        .collect()
 }
 
 /// Shopping list, inventory adds and removals, pantry questions.

@@ -14,6 +14,7 @@ use super::dialogue::Before;
 use super::edits::EditOp;
 use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
 use super::items::{Exclusion, Item};
+use super::skills::{self, SkillAsk, Topic};
 use super::synonyms::{
     AFFIRM, CLEAR_ALL, DECLINE, FORGET, GREETING, HELP, RECALL, SAVE, THANKS, UNSAVED,
 };
@@ -32,6 +33,8 @@ pub struct Cues {
     pub offered_shopping: bool,
     /// Alfred asked which recipes go on the plan.
     pub asked_plan: bool,
+    /// The skill the user's last message was about.
+    pub topic: Topic,
 }
 
 impl Cues {
@@ -43,6 +46,10 @@ impl Cues {
             offered_save: before.offered(OfferKind::SaveDraft),
             offered_shopping: before.offered(OfferKind::AddMissing),
             asked_plan: before.asked(QuestionKind::WhichDays),
+            topic: match classify(&Words::new(&before.user), Cues::default()) {
+                Intent::Skill(ask) => ask.topic(),
+                _ => skills::topic_of_refs(&before.dialogue.presented_refs()),
+            },
         }
     }
 }
@@ -65,6 +72,8 @@ pub struct GenerateAsk {
 #[serde(tag = "intent", content = "with", rename_all = "snake_case")]
 pub enum Intent {
     Empty,
+    /// An ask one of the skills recognised (tasks, …).
+    Skill(SkillAsk),
     /// "start fresh", "let's start over", "clear everything".
     ClearAll,
     /// "forget that", "never mind that recipe".
@@ -121,6 +130,7 @@ impl Intent {
     pub fn name(&self) -> &'static str {
         match self {
             Intent::Empty => "empty",
+            Intent::Skill(ask) => ask.name(),
             Intent::ClearAll => "clear_all",
             Intent::Forget => "forget",
             Intent::Delete => "delete",
@@ -160,6 +170,9 @@ impl Intent {
 pub fn classify(w: &Words, cues: Cues) -> Intent {
     if w.is_empty() {
         return Intent::Empty;
+    }
+    if let Some(ask) = skills::read(w, cues) {
+        return Intent::Skill(ask);
     }
     if let Some(i) = memory_intent(w) {
         return i;

@@ -308,6 +308,11 @@ pub fn effective_intent(
     world: &World<'_>,
     understand: Option<&UnderstandOutput>,
 ) -> Intent {
+    if !matches!(reading.intent, Intent::Skill(_))
+        && let Some(ask) = super::skills::refine(&reading.words, world)
+    {
+        return Intent::Skill(ask);
+    }
     let refined = refine(&reading.intent, world, understand);
     match refined {
         Intent::Affirm if reading.cues().offered_save => Intent::Save,

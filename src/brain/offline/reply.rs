@@ -160,17 +160,25 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         }
         ReplyPath::Clarify { questions } => clarify(&c, questions),
         ReplyPath::Blocked { reason } => blocked(&c, reason),
-        ReplyPath::Normal => {
-            let facts = Facts::gather(&c);
-            match compose_results(&c, &facts) {
-                Some(text) => {
-                    offer = offer_of(&c, &facts);
-                    shown = shown_of(&c, &facts);
-                    text
-                }
-                None => talk(&c),
+        ReplyPath::Normal => match &c.reading.intent {
+            Intent::Skill(ask) => {
+                let said = super::skills::reply(ask, &c);
+                offer = said.offer;
+                shown = Some(said.presented);
+                said.text
             }
-        }
+            _ => {
+                let facts = Facts::gather(&c);
+                match compose_results(&c, &facts) {
+                    Some(text) => {
+                        offer = offer_of(&c, &facts);
+                        shown = shown_of(&c, &facts);
+                        text
+                    }
+                    None => talk(&c),
+                }
+            }
+        },
     };
     let text = text.trim().to_string();
     let mut dialogue = dialogue_of(&c, &text, offer);

@@ -177,7 +177,8 @@ pub(super) const STOCK_REMOVE_VERBS: &[&str] = &[
 ];
 #[rustfmt::skip]
 pub(super) const BOUGHT: &[&str] = &[
-    "i bought", "i got", "picked up", "just bought", "just got", "we bought",
+    "i bought", "i got", "picked up", "just bought", "just got", "we bought", "got a", "got some",
+    "grabbed",
 ];
 #[rustfmt::skip]
 pub(super) const STORE_ADD_VERBS: &[&str] = &["add", "put", "stock", "store", "place"];

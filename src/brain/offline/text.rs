@@ -137,7 +137,8 @@ const RESPELL: &[(&str, &str)] = &[
     ("wensday", "wednesday"), ("thurs", "thursday"), ("saturady", "saturday"),
     ("somethin", "something"), ("anythin", "anything"), ("ingrediants", "ingredients"),
     ("ingredents", "ingredients"), ("u", "you"), ("ur", "your"), ("pls", "please"),
-    ("plz", "please"),
+    ("plz", "please"), ("wats", "whats"), ("hw", "how"), ("filet", "fillet"),
+    ("filets", "fillets"), ("tonite", "tonight"), ("usin", "using"), ("n", "and"),
 ];
 
 /// The word as the rules know it.

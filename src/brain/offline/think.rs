@@ -109,6 +109,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             plan("Tell the user what the offline brain can do", vec![])
         }
         Intent::Help => plan("Explain what Alfred can do offline", vec![]),
+        Intent::Skill(ask) => super::skills::plan(ask, c),
         Intent::Greeting | Intent::Thanks | Intent::Decline | Intent::Affirm => {
             plan("Keep the conversation going", vec![])
         }
@@ -180,7 +181,24 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
                 .as_deref()
                 .map_or("the kitchen".to_string(), |l| format!("the {l}"));
             let d = format!("Add {} to {place}", join_list(&names, "and"));
-            plan(&d, vec![step(d.clone(), StepType::Write, "inventory", 0)])
+            // What the kitchen already holds is topped up, not doubled: look
+            // the items up first unless the inventory is loaded.
+            let mut steps = Vec::new();
+            if c.world.loaded(Table::Inventory).is_empty() {
+                let what = join_list(
+                    &items.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
+                    "and",
+                );
+                steps.push(step(
+                    format!("Look up {what} in the inventory"),
+                    StepType::Read,
+                    "inventory",
+                    0,
+                ));
+            }
+            let g = steps.len() as u32;
+            steps.push(step(d.clone(), StepType::Write, "inventory", g));
+            plan(&d, steps)
         }
         Intent::InventoryRemove(items) => {
             let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();

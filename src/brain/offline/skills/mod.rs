@@ -1,0 +1,183 @@
+//! Skills: one folder per part of the kitchen the offline brain can help
+//! with, each owning its understanding (`read`), its plan, its act and its
+//! reply. A new ask is a variant of its skill's `Ask`; the compiler then
+//! finds every node that must handle it, because every match over an
+//! `Ask` is exhaustive.
+//!
+//! The older intents (recipes, planning, memory, small talk) still live in
+//! the lexicon beside these; the skills run first for the messages they
+//! recognise.
+
+pub mod stock;
+pub mod tasks;
+pub mod when;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::context::{Offer, Shown, Table};
+use crate::pipeline::{ActAction, ThinkOutput};
+
+use super::act::ActCtx;
+use super::lexicon::Cues;
+use super::reply::ReplyCtx;
+use super::text::Words;
+use super::think::Ctx;
+use super::world::World;
+
+/// What a message asks of one skill.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "skill", content = "ask", rename_all = "snake_case")]
+pub enum SkillAsk {
+    Tasks(tasks::Ask),
+    Stock(stock::Ask),
+}
+
+/// The skill a message was about, so "and one for friday" or "and the
+/// noodles?" carry on the last one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Topic {
+    #[default]
+    None,
+    Tasks,
+    /// How much of something there is.
+    Amounts,
+    /// When things go off.
+    Expiry,
+}
+
+impl SkillAsk {
+    /// A short name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            SkillAsk::Tasks(a) => a.name(),
+            SkillAsk::Stock(a) => a.name(),
+        }
+    }
+
+    /// The skill this ask belongs to.
+    pub fn topic(&self) -> Topic {
+        match self {
+            SkillAsk::Tasks(_) => Topic::Tasks,
+            SkillAsk::Stock(a) => a.topic(),
+        }
+    }
+}
+
+/// The skill a list of presented refs belongs to (the tasks just shown).
+pub fn topic_of_refs(refs: &[String]) -> Topic {
+    match refs.first().and_then(|r| table_of_ref(r)) {
+        Some(Table::Tasks) => Topic::Tasks,
+        Some(Table::Inventory) => Topic::Amounts,
+        _ => Topic::None,
+    }
+}
+
+/// A message the lexicon read otherwise that names something a skill owns
+/// and the session knows, with that skill's verb.
+pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
+    tasks::refine(w, world).map(SkillAsk::Tasks)
+}
+
+/// The skills' reading of a message, first match wins.
+pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
+    tasks::read(w, cues)
+        .map(SkillAsk::Tasks)
+        .or_else(|| stock::read(w, cues).map(SkillAsk::Stock))
+}
+
+/// Think's plan for a skill's ask.
+pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
+    match ask {
+        SkillAsk::Tasks(a) => tasks::plan::plan(a, c),
+        SkillAsk::Stock(a) => stock::plan::plan(a, c),
+    }
+}
+
+/// Act's next call (or completion) for a skill's ask.
+pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
+    match ask {
+        SkillAsk::Tasks(a) => tasks::act::act(a, c),
+        SkillAsk::Stock(a) => stock::act::act(a, c),
+    }
+}
+
+/// What a skill's reply says, presents and offers.
+pub struct Said {
+    pub text: String,
+    pub presented: Vec<Shown>,
+    pub offer: Option<Offer>,
+}
+
+impl Said {
+    /// A reply that presents nothing and offers nothing.
+    pub fn text(text: String) -> Self {
+        Self {
+            text,
+            presented: Vec::new(),
+            offer: None,
+        }
+    }
+}
+
+/// The reply for a skill's ask.
+pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
+    match ask {
+        SkillAsk::Tasks(a) => tasks::reply::reply(a, c),
+        SkillAsk::Stock(a) => stock::reply::reply(a, c),
+    }
+}
+
+/// The rows of `table` a step can choose from: this turn's, then those
+/// loaded earlier (latest copy of each ref wins).
+pub fn known_rows<'a>(c: &ActCtx<'a>, table: Table) -> Vec<&'a Value> {
+    let mut out: Vec<&Value> = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    let rows = c
+        .data_rows()
+        .into_iter()
+        .rev()
+        .chain(c.world.loaded(table).into_iter().map(|(_, v)| v));
+    for row in rows {
+        let Some(id) = row.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        if table_of_ref(id) == Some(table) && !seen.contains(&id) {
+            seen.push(id);
+            out.push(row);
+        }
+    }
+    out
+}
+
+/// The table a ref names by its prefix ("task_3" → tasks).
+pub fn table_of_ref(r: &str) -> Option<Table> {
+    let prefix = r.strip_prefix("gen_").unwrap_or(r).rsplit_once('_')?.0;
+    Table::from_prefix(prefix)
+}
+
+/// Rows of `table` that steps of `kind` returned this turn.
+pub fn rows_of_kind<'a>(
+    c: &ReplyCtx<'a>,
+    table: Table,
+    kind: crate::pipeline::StepType,
+) -> Vec<&'a Value> {
+    c.req
+        .data
+        .iter()
+        .filter(|d| c.step_type(d.step_index) == Some(kind))
+        .filter_map(|d| d.content.as_array())
+        .flatten()
+        .filter(|row| row.get("id").and_then(Value::as_str).and_then(table_of_ref) == Some(table))
+        .collect()
+}
+
+/// The step outcomes of this turn, one line each ("No task matched …").
+pub fn outcomes(c: &ReplyCtx<'_>) -> Vec<String> {
+    c.req
+        .input
+        .steps
+        .iter()
+        .map(|s| s.outcome.clone())
+        .collect()
+}

@@ -1,0 +1,325 @@
+//! Act for stock: find the rows an ask is about, then lower or remove the
+//! one used.
+
+use serde_json::{Value, json};
+
+use crate::context::Table;
+use crate::pipeline::{ActAction, StepType};
+
+use super::super::super::act::{ActCtx, call, complete, filter, id_filter};
+use super::super::super::text::{fmt_number, stems};
+use super::super::super::world::{num_field, text_field};
+use super::super::when::days_after;
+use super::super::{known_rows, table_of_ref};
+use super::{Amount, Ask, Named};
+
+/// Days ahead that count as "going off soon".
+pub const SOON_DAYS: i64 = 4;
+
+/// The next call of a stock step, or its completion.
+pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    let done = c.req.this_step_results.len();
+    match c.req.step.step_type {
+        StepType::Read if done == 0 => call("db_read", read_params(ask, c)),
+        StepType::Analyze => {
+            let rows: Vec<Value> = matching(ask, c, &known_rows(c, Table::Inventory))
+                .into_iter()
+                .cloned()
+                .collect();
+            let n = rows.len();
+            complete(
+                format!("Found {n} matching items"),
+                Value::Array(rows),
+                None,
+            )
+        }
+        StepType::Write if done == 0 => match ask {
+            Ask::Use { item, used } => use_up(c, item, used.as_ref()),
+            _ => complete("Nothing to change".into(), Value::Null, None),
+        },
+        StepType::Write => {
+            let removed = c
+                .req
+                .input
+                .this_step_calls
+                .last()
+                .is_some_and(|v| v.tool == "db_delete");
+            let names: Vec<String> = c
+                .step_rows()
+                .iter()
+                .filter_map(|r| text_field(r, "name").map(String::from))
+                .collect();
+            let verb = if removed { "Removed" } else { "Lowered" };
+            complete(
+                format!(
+                    "{verb} {}",
+                    super::super::super::text::join_list(&names, "and")
+                ),
+                Value::Null,
+                None,
+            )
+        }
+        _ => {
+            let n = c.step_rows().len();
+            complete(format!("Found {n} matching items"), Value::Null, None)
+        }
+    }
+}
+
+/// The refs of the inventory items the last reply presented.
+fn shown_refs(c: &ActCtx<'_>) -> Vec<String> {
+    c.reading
+        .before
+        .presented
+        .iter()
+        .filter(|r| table_of_ref(r) == Some(Table::Inventory))
+        .cloned()
+        .collect()
+}
+
+fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
+    let today = c.req.input.today;
+    let (items, place): (&[Named], Option<&String>) = match ask {
+        Ask::Expiring { location } => {
+            let mut filters = vec![filter(
+                "expiry_date",
+                "<=",
+                json!(days_after(today, SOON_DAYS).unwrap_or_else(|| today.to_string())),
+            )];
+            if let Some(l) = location {
+                filters.push(filter("location", "=", json!(l)));
+            }
+            return json!({"table": "inventory", "filters": filters, "order_by": "expiry_date"});
+        }
+        Ask::ExpiryOf { items } => (items, None),
+        Ask::HowMuch { items, location } => (items, location.as_ref()),
+        Ask::Use { item, .. } => (std::slice::from_ref(item), None),
+    };
+    let mut ors = Vec::new();
+    let mut shown = Vec::new();
+    for n in items {
+        match n {
+            Named::Item(x) => ors.push(filter("name", "ilike", json!(pattern(x)))),
+            Named::Shown => shown.extend(shown_refs(c)),
+        }
+    }
+    if !shown.is_empty() {
+        ors.push(id_filter(&shown));
+    }
+    let mut params = json!({"table": "inventory", "or_filters": ors});
+    if let Some(l) = place {
+        params["filters"] = json!([filter("location", "=", json!(l))]);
+    }
+    params
+}
+
+/// True when a row is the item named: every word of the name in the row's
+/// name ("rice" → jasmine rice; "thigh" → chicken thigh).
+pub fn holds(row: &Value, name: &str) -> bool {
+    let have = stems(text_field(row, "name").unwrap_or_default());
+    let want = stems(name);
+    !want.is_empty() && want.iter().all(|w| have.iter().any(|h| near(h, w)))
+}
+
+/// The same word, or one typo away in a word of five letters or more
+/// ("filet" / "fillet").
+pub fn near(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().min(b.len()) < 5 || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    // One insertion, deletion or substitution.
+    let (mut i, mut j, mut edits) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        edits += 1;
+        match a.len().cmp(&b.len()) {
+            std::cmp::Ordering::Greater => i += 1,
+            std::cmp::Ordering::Less => j += 1,
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    edits + (a.len() - i) + (b.len() - j) <= 1
+}
+
+/// The name pattern a read looks items up by: the first word, cut to five
+/// letters so a typo further on still finds the row.
+fn pattern(name: &str) -> String {
+    let first = name.split_whitespace().next().unwrap_or(name);
+    let cut: String = first.chars().take(5).collect();
+    format!("%{cut}%")
+}
+
+/// The rows exactly named when there are any ("milk", not coconut milk),
+/// else every row holding the name.
+pub fn best<'a>(rows: &[&'a Value], name: &str) -> Vec<&'a Value> {
+    let exact: Vec<&Value> = rows
+        .iter()
+        .copied()
+        .filter(|r| stems(text_field(r, "name").unwrap_or_default()) == stems(name))
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    rows.iter().copied().filter(|r| holds(r, name)).collect()
+}
+
+/// The loaded rows an ask is about (for an analyze step).
+fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value> {
+    let today = c.req.input.today;
+    let id = |r: &Value| r.get("id").and_then(Value::as_str).map(String::from);
+    let pick = |items: &[Named]| -> Vec<&'a Value> {
+        let shown = shown_refs(c);
+        let mut out: Vec<&Value> = Vec::new();
+        for n in items {
+            let found = match n {
+                Named::Item(x) => best(rows, x),
+                Named::Shown => rows
+                    .iter()
+                    .copied()
+                    .filter(|r| id(r).is_some_and(|i| shown.contains(&i)))
+                    .collect(),
+            };
+            out.extend(found);
+        }
+        out
+    };
+    match ask {
+        Ask::Expiring { location } => {
+            let until = days_after(today, SOON_DAYS).unwrap_or_default();
+            let mut v: Vec<&Value> = rows
+                .iter()
+                .copied()
+                .filter(|r| text_field(r, "expiry_date").is_some_and(|d| d <= until.as_str()))
+                .filter(|r| {
+                    location
+                        .as_deref()
+                        .is_none_or(|l| text_field(r, "location") == Some(l))
+                })
+                .collect();
+            v.sort_by_key(|r| text_field(r, "expiry_date").unwrap_or_default().to_string());
+            v
+        }
+        Ask::ExpiryOf { items } => pick(items),
+        Ask::HowMuch { items, location } => pick(items)
+            .into_iter()
+            .filter(|r| {
+                location
+                    .as_deref()
+                    .is_none_or(|l| text_field(r, "location") == Some(l))
+            })
+            .collect(),
+        Ask::Use { item, .. } => pick(std::slice::from_ref(item)),
+    }
+}
+
+/// Grams or millilitres per unit, for taking 500 g off 2 kg.
+fn base(unit: &str) -> Option<(f64, &'static str)> {
+    Some(match unit {
+        "g" => (1.0, "mass"),
+        "kg" => (1000.0, "mass"),
+        "ml" => (1.0, "volume"),
+        "l" => (1000.0, "volume"),
+        _ => return None,
+    })
+}
+
+/// What is left of `had` `unit` after using `used`, in `unit`; `None` when
+/// the units cannot be compared.
+pub fn left_after(had: f64, unit: &str, used: &Amount) -> Option<f64> {
+    let used_unit = used.unit.as_deref().unwrap_or(unit);
+    if used_unit == unit || (used.unit.is_none()) {
+        return Some(had - used.quantity);
+    }
+    let (a, ka) = base(unit)?;
+    let (b, kb) = base(used_unit)?;
+    (ka == kb).then(|| (had * a - used.quantity * b) / a)
+}
+
+fn use_up(c: &ActCtx<'_>, item: &Named, used: Option<&Amount>) -> ActAction {
+    let rows = known_rows(c, Table::Inventory);
+    let found: Vec<&Value> = match item {
+        Named::Item(x) => best(&rows, x),
+        Named::Shown => {
+            let shown = shown_refs(c);
+            rows.iter()
+                .copied()
+                .filter(|r| {
+                    r.get("id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|i| shown.iter().any(|s| s == i))
+                })
+                .collect()
+        }
+    };
+    let what = match item {
+        Named::Item(x) => x.clone(),
+        Named::Shown => "that".to_string(),
+    };
+    let ids: Vec<String> = found
+        .iter()
+        .filter_map(|r| r.get("id").and_then(Value::as_str).map(String::from))
+        .collect();
+    match (ids.as_slice(), used) {
+        ([], _) => complete(
+            format!("No {what} in the kitchen to take off"),
+            Value::Null,
+            None,
+        ),
+        ([one], Some(amount)) => {
+            let row = found[0];
+            let had = num_field(row, "quantity").unwrap_or(0.0);
+            let unit = text_field(row, "unit").unwrap_or_default();
+            match left_after(had, unit, amount) {
+                Some(left) if left > 0.0 => call(
+                    "db_update",
+                    json!({"table": "inventory", "filters": [filter("id", "=", json!(one))],
+                        "data": {"quantity": (left * 1000.0).round() / 1000.0}}),
+                ),
+                Some(_) => call(
+                    "db_delete",
+                    json!({"table": "inventory", "filters": [filter("id", "=", json!(one))]}),
+                ),
+                None => ActAction::AskUser {
+                    question: format!(
+                        "You have {} {unit} of {what} — how much of that did you use?",
+                        fmt_number(had)
+                    ),
+                },
+            }
+        }
+        (_, _) if distinct_names(&found) > 1 || used.is_some() => ActAction::AskUser {
+            question: format!(
+                "Which {what} did you use: {}?",
+                super::super::super::text::join_list(
+                    &found
+                        .iter()
+                        .filter_map(|r| text_field(r, "name").map(String::from))
+                        .collect::<Vec<_>>(),
+                    "or"
+                )
+            ),
+        },
+        (ids, _) => call(
+            "db_delete",
+            json!({"table": "inventory", "filters": [id_filter(ids)]}),
+        ),
+    }
+}
+
+fn distinct_names(rows: &[&Value]) -> usize {
+    let mut names: Vec<&str> = rows.iter().filter_map(|r| text_field(r, "name")).collect();
+    names.sort_unstable();
+    names.dedup();
+    names.len()
+}

@@ -1,0 +1,507 @@
+//! Stock: what the kitchen holds — how much of something, what is going
+//! off and when, and what was used up, finished or thrown out.
+
+pub mod act;
+pub mod plan;
+pub mod reply;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::consent::asks_information;
+use super::super::items::{location, parse_item};
+use super::super::lexicon::Cues;
+use super::super::text::{Words, find_any, is_filler, stem};
+use super::Topic;
+
+/// What the user asks about their stock.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Ask {
+    /// "what's going off soon", "anything in the fridge to use up asap".
+    Expiring { location: Option<String> },
+    /// "when does the milk go off", "and the yoghurt?".
+    ExpiryOf { items: Vec<Named> },
+    /// "how much rice have I got", "do we have soy sauce", "which chicken
+    /// is in the freezer".
+    HowMuch {
+        items: Vec<Named>,
+        location: Option<String>,
+    },
+    /// "I used 500g of the jasmine rice", "finished the milk", "chuck the
+    /// coriander": less of it, or none.
+    Use { item: Named, used: Option<Amount> },
+}
+
+/// An item as the user named it, or "it"/"them": what was just shown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Named {
+    Item(String),
+    Shown,
+}
+
+/// An amount used.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Amount {
+    pub quantity: f64,
+    pub unit: Option<String>,
+}
+
+impl Ask {
+    /// A short name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ask::Expiring { .. } => "stock_expiring",
+            Ask::ExpiryOf { .. } => "stock_expiry_of",
+            Ask::HowMuch { .. } => "stock_how_much",
+            Ask::Use { .. } => "stock_use",
+        }
+    }
+
+    /// The topic a follow-up ("and the noodles?") carries on.
+    pub fn topic(&self) -> Topic {
+        match self {
+            Ask::Expiring { .. } | Ask::ExpiryOf { .. } => Topic::Expiry,
+            Ask::HowMuch { .. } | Ask::Use { .. } => Topic::Amounts,
+        }
+    }
+}
+
+const EXPIRY: &[&str] = &[
+    "going off",
+    "go off",
+    "goes off",
+    "gone off",
+    "went off",
+    "expire",
+    "expiring",
+    "expires",
+    "expiry",
+    "about to turn",
+    "use up first",
+    "use first",
+    "use up asap",
+    "need to use up",
+    "need using",
+    "best before",
+    "use by",
+    "out of date",
+    "spoil",
+    "going bad",
+    "go bad",
+    "turn soon",
+    "on the turn",
+];
+const AMOUNT: &[&str] = &[
+    "how much",
+    "how many",
+    "hw many",
+    "hw much",
+    "do i have",
+    "do we have",
+    "have i got",
+    "have we got",
+    "is there any",
+    "are there any",
+    "got any",
+    "i have",
+    "any left",
+    "is left",
+    "are left",
+    "which",
+    "whats left of",
+];
+const USE: &[&str] = &[
+    "used",
+    "using",
+    "usin",
+    "finished",
+    "ate",
+    "were out of",
+    "im out of",
+    "all out of",
+    "we are out of",
+    "i am out of",
+    "ran out of",
+    "run out of",
+    "ran out",
+    "run out",
+    "chuck",
+    "chucked",
+    "bin",
+    "binned",
+    "threw out",
+    "throw out",
+    "toss",
+    "tossed",
+    "used up",
+    "polished off",
+    "cooked the",
+];
+/// Asked about a recipe, not the kitchen ("how much yogurt goes in").
+const IN_RECIPE: &[&str] = &[
+    "goes in",
+    "go in",
+    "does it need",
+    "does that need",
+    "it need",
+    "it take",
+    "does it take",
+    "that one",
+    "those two",
+    "in those",
+    "in it",
+    "recipe",
+    "need for",
+    "does the",
+    "in the curry",
+    "enough",
+    "cook with",
+    "make with",
+    "can i cook",
+    "can i make",
+    "for that",
+];
+/// Words that are not the item's name.
+const NOT_ITEM: &[&str] = &[
+    "much",
+    "many",
+    "hw",
+    "got",
+    "left",
+    "when",
+    "going",
+    "soon",
+    "anything",
+    "stuff",
+    "first",
+    "asap",
+    "need",
+    "actually",
+    "hang",
+    "tho",
+    "though",
+    "lol",
+    "oh",
+    "hmm",
+    "ya",
+    "yeah",
+    "ugh",
+    "wait",
+    "thought",
+    "already",
+    "had",
+    "still",
+    "enough",
+    "before",
+    "expire",
+    "expiring",
+    "expires",
+    "expiry",
+    "off",
+    "gone",
+    "go",
+    "goes",
+    "went",
+    "turn",
+    "use",
+    "used",
+    "using",
+    "usin",
+    "finished",
+    "ate",
+    "chuck",
+    "chucked",
+    "bin",
+    "binned",
+    "threw",
+    "throw",
+    "toss",
+    "tossed",
+    "ran",
+    "run",
+    "last",
+    "night",
+    "morning",
+    "tonight",
+    "tonite",
+    "today",
+    "yesterday",
+    "slimy",
+    "mouldy",
+    "moldy",
+    "bad",
+    "dodgy",
+    "dont",
+    "i",
+    "we",
+    "fridge",
+    "freezer",
+    "pantry",
+    "counter",
+    "cupboard",
+    "kitchen",
+    "inventory",
+    "isnt",
+    "arent",
+    "left",
+    "remaining",
+    "date",
+    "best",
+    "polished",
+    "cooked",
+    "when",
+    "does",
+    "which",
+    "whats",
+    "there",
+    "theres",
+    "get",
+    "getting",
+    "ive",
+    "weve",
+    "were",
+    "im",
+    "lemme",
+    "let",
+    "see",
+    "check",
+    "now",
+    "should",
+    "need",
+    "ill",
+    "meal",
+    "prep",
+    "dinner",
+    "lunch",
+    "breakfast",
+];
+const POINTING: &[&str] = &["it", "them", "those", "that", "these", "this"];
+
+/// The items named in each segment of the words ("when does it go off,
+/// and the bananas?" → it, banana).
+fn named(w: &Words) -> Vec<Named> {
+    let mut out = Vec::new();
+    for seg in &w.segments {
+        let words: Vec<String> = seg
+            .iter()
+            .filter(|x| !is_filler(x) && !NOT_ITEM.contains(&x.as_str()))
+            .filter(|x| super::super::text::number(x).is_none())
+            .map(|x| stem(x))
+            .collect();
+        if !words.is_empty() {
+            out.push(Named::Item(words.join(" ")));
+        } else if seg.iter().any(|x| POINTING.contains(&x.as_str())) && out.is_empty() {
+            out.push(Named::Shown);
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// The skill's reading of a message.
+pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
+    let place = location(&w.words).map(String::from);
+    let in_recipe = w.has_any(IN_RECIPE);
+    if w.has_any(EXPIRY) && !w.has_any(&["cook", "make", "recipe", "recipes"]) {
+        let items = named(w);
+        let about_one = w.has_any(&[
+            "when",
+            "will",
+            "how long",
+            "does the",
+            "is the",
+            "about the",
+        ]);
+        return Some(if about_one && !items.is_empty() {
+            Ask::ExpiryOf { items }
+        } else {
+            Ask::Expiring { location: place }
+        });
+    }
+    let asking = asks_information(w) || w.has_any(&["dont i", "didnt i", "dont we"]);
+    if let Some((i, p)) = find_any(&w.words, USE)
+        && !asking
+        && !in_recipe
+    {
+        let rest = &w.words[i + p.split_whitespace().count()..];
+        let rest: Vec<String> = rest
+            .iter()
+            .skip_while(|x| matches!(x.as_str(), "up" | "all" | "off"))
+            .take_while(|x| {
+                !matches!(
+                    x.as_str(),
+                    "its"
+                        | "it"
+                        | "is"
+                        | "cause"
+                        | "because"
+                        | "for"
+                        | "last"
+                        | "this"
+                        | "tonight"
+                        | "tonite"
+                        | "today"
+                        | "yesterday"
+                        | "so"
+                        | "as"
+                )
+            })
+            .cloned()
+            .collect();
+        let item = parse_item(&rest);
+        let used = item.as_ref().and_then(|i| {
+            i.quantity.map(|q| Amount {
+                quantity: q,
+                unit: i.unit.clone(),
+            })
+        });
+        let name = item
+            .map(|i| {
+                Words::new(&i.name)
+                    .words
+                    .iter()
+                    .filter(|x| !is_filler(x) && !NOT_ITEM.contains(&x.as_str()))
+                    .map(|x| stem(x))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        let item = if name.is_empty() {
+            let pointing = rest.iter().any(|x| POINTING.contains(&x.as_str()))
+                || w.words
+                    .iter()
+                    .any(|x| matches!(x.as_str(), "them" | "it" | "those"));
+            if !pointing {
+                return None;
+            }
+            Named::Shown
+        } else {
+            Named::Item(name)
+        };
+        return Some(Ask::Use { item, used });
+    }
+    let follow_up = matches!(cues.topic, Topic::Amounts | Topic::Expiry)
+        && w.words.len() <= 6
+        && (w.question_mark
+            || w.words
+                .first()
+                .is_some_and(|x| matches!(x.as_str(), "and" | "what" | "whats")));
+    if (w.has_any(AMOUNT) || follow_up) && !in_recipe && (asking || follow_up) {
+        let items: Vec<Named> = named(w)
+            .into_iter()
+            .filter(|n| *n != Named::Shown)
+            .collect();
+        if items.is_empty() {
+            return None;
+        }
+        if follow_up && cues.topic == Topic::Expiry && !w.has_any(AMOUNT) {
+            return Some(Ask::ExpiryOf { items });
+        }
+        return Some(Ask::HowMuch {
+            items,
+            location: place,
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(s: &str) -> Option<Ask> {
+        read(&Words::new(s), Cues::default())
+    }
+    fn item(s: &str) -> Named {
+        Named::Item(s.into())
+    }
+
+    #[test]
+    fn stock_as_people_type_it() {
+        assert_eq!(
+            ask("whats going off soon"),
+            Some(Ask::Expiring { location: None })
+        );
+        assert_eq!(
+            ask("wats going off first in the fridge, might do a side with it"),
+            Some(Ask::Expiring {
+                location: Some("fridge".into())
+            })
+        );
+        assert_eq!(
+            ask("anything about to expire?"),
+            Some(Ask::Expiring { location: None })
+        );
+        assert_eq!(
+            ask("when does the milk go off"),
+            Some(Ask::ExpiryOf {
+                items: vec![item("milk")]
+            })
+        );
+        assert_eq!(
+            ask("when does it go off, and the bananas?"),
+            Some(Ask::ExpiryOf {
+                items: vec![Named::Shown, item("banana")]
+            })
+        );
+        assert_eq!(
+            ask("how much rice have i got"),
+            Some(Ask::HowMuch {
+                items: vec![item("rice")],
+                location: None
+            })
+        );
+        assert_eq!(
+            ask("which chicken have i got in the freezer"),
+            Some(Ask::HowMuch {
+                items: vec![item("chicken")],
+                location: Some("freezer".into())
+            })
+        );
+        assert_eq!(
+            ask("hw many eggs"),
+            Some(Ask::HowMuch {
+                items: vec![item("egg")],
+                location: None
+            })
+        );
+        assert_eq!(
+            ask("i used 500g of the jasmine rice for meal prep"),
+            Some(Ask::Use {
+                item: item("jasmine rice"),
+                used: Some(Amount {
+                    quantity: 500.0,
+                    unit: Some("g".into())
+                })
+            })
+        );
+        assert_eq!(
+            ask("we're out of milk actually, finished it this morning"),
+            Some(Ask::Use {
+                item: item("milk"),
+                used: None
+            })
+        );
+        assert_eq!(
+            ask("and chuck the coriander its gone slimy"),
+            Some(Ask::Use {
+                item: item("coriander"),
+                used: None
+            })
+        );
+        assert_eq!(ask("how much yogurt goes in"), None);
+        assert_eq!(ask("what can i make tonight"), None);
+        let amounts = Cues {
+            topic: Topic::Amounts,
+            ..Cues::default()
+        };
+        assert_eq!(
+            read(&Words::new("and the noodles?"), amounts),
+            Some(Ask::HowMuch {
+                items: vec![item("noodle")],
+                location: None
+            })
+        );
+    }
+}

@@ -1,0 +1,65 @@
+//! Think for stock: look the items up (from what is loaded when the whole
+//! inventory is), then change the one used.
+
+use crate::context::Table;
+use crate::pipeline::{StepType, ThinkOutput};
+
+use super::super::super::think::{self, Ctx, step};
+use super::{Ask, Named};
+
+fn names(items: &[Named]) -> String {
+    let v: Vec<String> = items
+        .iter()
+        .map(|n| match n {
+            Named::Item(x) => x.clone(),
+            Named::Shown => "the items just shown".to_string(),
+        })
+        .collect();
+    super::super::super::text::join_list(&v, "and")
+}
+
+/// The plan for a stock ask.
+pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
+    let all = c.session.dashboard.inventory_total as usize;
+    let loaded = c.world.loaded(Table::Inventory).len();
+    let kind = if all > 0 && loaded >= all {
+        StepType::Analyze
+    } else {
+        StepType::Read
+    };
+    let look = |what: String| step(what, kind, "inventory", 0);
+    match ask {
+        Ask::Expiring { location } => {
+            let place = location.as_deref().unwrap_or("kitchen");
+            think::plan(
+                &format!("Show what in the {place} is going off soon"),
+                vec![look(format!(
+                    "Find the items in the {place} that expire in the next few days"
+                ))],
+            )
+        }
+        Ask::ExpiryOf { items } => think::plan(
+            &format!("Say when {} goes off", names(items)),
+            vec![look(format!("Look up {} and their dates", names(items)))],
+        ),
+        Ask::HowMuch { items, .. } => think::plan(
+            &format!("Say how much {} the kitchen holds", names(items)),
+            vec![look(format!("Look up {} in the inventory", names(items)))],
+        ),
+        Ask::Use { item, .. } => {
+            let what = names(std::slice::from_ref(item));
+            think::plan(
+                &format!("Take what was used of {what} off the inventory"),
+                vec![
+                    look(format!("Look up {what} in the inventory")),
+                    step(
+                        format!("Lower or remove {what} in the inventory"),
+                        StepType::Write,
+                        "inventory",
+                        1,
+                    ),
+                ],
+            )
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! Reply for stock: amounts with where they are, dates with how far off,
+//! and what changed.
+
+use serde_json::Value;
+
+use crate::context::{Shown, Table};
+use crate::pipeline::StepType;
+
+use super::super::super::reply::ReplyCtx;
+use super::super::super::text::{fmt_number, join_list};
+use super::super::super::world::{num_field, text_field};
+use super::super::when::short_date;
+use super::super::{Said, outcomes, rows_of_kind};
+use super::act::best;
+use super::{Ask, Named};
+
+/// "jasmine rice — 2 kg (pantry)".
+fn amount(row: &Value) -> String {
+    let name = text_field(row, "name").unwrap_or("?");
+    let q = num_field(row, "quantity")
+        .map(fmt_number)
+        .unwrap_or_default();
+    let unit = text_field(row, "unit").unwrap_or_default();
+    let place = text_field(row, "location").unwrap_or("kitchen");
+    format!("{name} — {q} {unit} ({place})")
+}
+
+/// "milk (fridge) — goes off Thu Jan 15".
+fn dated(row: &Value) -> String {
+    let name = text_field(row, "name").unwrap_or("?");
+    let place = text_field(row, "location").unwrap_or("kitchen");
+    match text_field(row, "expiry_date") {
+        Some(d) => format!("{name} ({place}) — goes off {}", short_date(d)),
+        None => format!("{name} ({place}) — no use-by date, it keeps"),
+    }
+}
+
+fn shown(rows: &[&Value]) -> Vec<Shown> {
+    rows.iter()
+        .filter_map(|r| {
+            let id = r.get("id")?.as_str()?;
+            Some(Shown::new(id, text_field(r, "name").unwrap_or(id)))
+        })
+        .collect()
+}
+
+fn bullets(rows: &[&Value], f: impl Fn(&Value) -> String) -> String {
+    rows.iter()
+        .map(|r| format!("- {}", f(r)))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The reply for a stock ask.
+pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
+    let mut found: Vec<&Value> = rows_of_kind(c, Table::Inventory, StepType::Read);
+    found.extend(rows_of_kind(c, Table::Inventory, StepType::Analyze));
+    match ask {
+        Ask::Expiring { location } => {
+            let place = location
+                .as_deref()
+                .map_or(String::new(), |l| format!(" in the {l}"));
+            if found.is_empty() {
+                return Said::text(format!(
+                    "Nothing{place} goes off in the next few days — you're fine for now."
+                ));
+            }
+            Said {
+                text: format!(
+                    "Going off soonest{place}:\n{}\n\nWant a recipe that uses some of these?",
+                    bullets(&found, dated)
+                ),
+                presented: shown(&found),
+                offer: None,
+            }
+        }
+        Ask::ExpiryOf { items } => {
+            let (hits, missing) = split(items, &found);
+            let mut text = match hits.as_slice() {
+                [] => String::new(),
+                [one] => format!("{}.", capital(&dated(one))),
+                many => bullets(many, dated),
+            };
+            if !missing.is_empty() {
+                if !text.is_empty() {
+                    text.push_str("\n\n");
+                }
+                text.push_str(&format!(
+                    "There's no {} in the kitchen.",
+                    join_list(&missing, "or")
+                ));
+            }
+            Said {
+                text,
+                presented: shown(&hits),
+                offer: None,
+            }
+        }
+        Ask::HowMuch { items, location } => {
+            let (hits, missing) = split(items, &found);
+            let place = location
+                .as_deref()
+                .map_or("the kitchen".to_string(), |l| format!("the {l}"));
+            let mut text = match hits.as_slice() {
+                [] => String::new(),
+                [one] => format!("You've got {}.", amount(one)),
+                many => format!("You've got:\n{}", bullets(many, amount)),
+            };
+            if !missing.is_empty() {
+                if !text.is_empty() {
+                    text.push_str("\n\n");
+                }
+                text.push_str(&format!(
+                    "No {} in {place} right now — want it on the shopping list?",
+                    join_list(&missing, "or")
+                ));
+            }
+            Said {
+                text,
+                presented: shown(&hits),
+                offer: None,
+            }
+        }
+        Ask::Use { .. } => {
+            let written = rows_of_kind(c, Table::Inventory, StepType::Write);
+            let deleted: Vec<String> = c
+                .req
+                .changed
+                .iter()
+                .filter(|r| {
+                    !written
+                        .iter()
+                        .any(|w| w.get("id").and_then(Value::as_str) == Some(r.as_str()))
+                })
+                .filter(|r| super::super::table_of_ref(r) == Some(Table::Inventory))
+                .map(|r| c.label(r))
+                .collect();
+            let removed = outcomes(c).iter().any(|o| o.starts_with("Removed"));
+            if !removed
+                && let Some(row) = written
+                    .first()
+                    .filter(|r| num_field(r, "quantity").is_some())
+            {
+                return Said {
+                    text: format!("Got it — that leaves {}.", amount(row)),
+                    presented: shown(&[row]),
+                    offer: None,
+                };
+            }
+            if removed {
+                let names: Vec<String> = written
+                    .iter()
+                    .filter_map(|r| text_field(r, "name").map(String::from))
+                    .chain(deleted)
+                    .collect();
+                let mut names = names;
+                names.dedup();
+                return Said::text(format!(
+                    "Got it — {} is off the inventory.",
+                    join_list(&names, "and")
+                ));
+            }
+            let why = outcomes(c)
+                .into_iter()
+                .rfind(|o| o.starts_with("No "))
+                .unwrap_or_else(|| "I couldn't tell which item you meant".into());
+            Said::text(format!("{why}, so nothing changed."))
+        }
+    }
+}
+
+/// The rows that answer each named item, and the names nothing answered.
+fn split<'a>(items: &[Named], found: &[&'a Value]) -> (Vec<&'a Value>, Vec<String>) {
+    let mut hits: Vec<&Value> = Vec::new();
+    let mut missing = Vec::new();
+    for n in items {
+        let rows = match n {
+            Named::Item(x) => best(found, x),
+            Named::Shown => found
+                .iter()
+                .copied()
+                .filter(|r| {
+                    !items
+                        .iter()
+                        .any(|o| matches!(o, Named::Item(x) if best(&[r], x).len() == 1))
+                })
+                .collect(),
+        };
+        match (rows.is_empty(), n) {
+            (true, Named::Item(x)) => missing.push(x.clone()),
+            (true, Named::Shown) => {}
+            (false, _) => {
+                for r in rows {
+                    if !hits.iter().any(|h| h.get("id") == r.get("id")) {
+                        hits.push(r);
+                    }
+                }
+            }
+        }
+    }
+    (hits, missing)
+}
+
+fn capital(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}

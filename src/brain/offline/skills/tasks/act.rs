@@ -1,0 +1,188 @@
+//! Act for tasks: read them, create one, or change the one the user means.
+
+use serde_json::{Value, json};
+
+use crate::context::Table;
+use crate::pipeline::{ActAction, StepType};
+
+use super::super::super::act::{ActCtx, call, complete, filter};
+use super::super::super::text::{join_list, stems};
+use super::super::super::world::text_field;
+use super::super::when::{Day, days_after, short_date};
+use super::super::{known_rows, table_of_ref};
+use super::{Ask, Window};
+
+/// The next call of a tasks step, or its completion.
+pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    let done = c.req.this_step_results.len();
+    match c.req.step.step_type {
+        StepType::Read if done == 0 => call("db_read", read_params(ask, c)),
+        StepType::Write if done == 0 => write(ask, c),
+        _ => complete(summary(c), Value::Null, None),
+    }
+}
+
+fn summary(c: &ActCtx<'_>) -> String {
+    let rows = c.step_rows();
+    let titles: Vec<String> = rows
+        .iter()
+        .filter_map(|r| text_field(r, "title").map(String::from))
+        .collect();
+    match (c.req.step.step_type, titles.len()) {
+        (_, 0) => "No tasks matched".to_string(),
+        (StepType::Read, n) => format!("Found {n} task{}", if n == 1 { "" } else { "s" }),
+        _ => format!("Changed {}", join_list(&titles, "and")),
+    }
+}
+
+fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
+    let today = c.req.input.today;
+    let mut filters = Vec::new();
+    match ask {
+        Ask::List { window, .. } => {
+            filters.push(filter("completed", "=", json!(false)));
+            let until = match window {
+                Window::All => None,
+                Window::Today => Some(today.to_string()),
+                Window::ThisWeek => days_after(today, 6),
+                Window::BeforeWeekend => Day::Weekday(4).date(today),
+            };
+            if let Some(until) = until {
+                filters.push(filter("due_date", "<=", json!(until)));
+            }
+        }
+        Ask::Done { .. } | Ask::Move { .. } | Ask::Delete { .. } | Ask::Add { .. } => {
+            let loaded = c.loaded_refs(Table::Tasks, |_| true);
+            if !loaded.is_empty() {
+                filters.push(filter("id", "not_in", json!(loaded)));
+            }
+        }
+    }
+    json!({"table": "tasks", "filters": filters, "order_by": "due_date"})
+}
+
+fn write(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    let today = c.req.input.today;
+    let (about, change) = match ask {
+        Ask::Add { title, due } => {
+            let mut row = json!({"title": title, "category": category(title), "completed": false});
+            if let Some(date) = due.and_then(|d| d.date(today)) {
+                row["due_date"] = json!(date);
+            }
+            return call("db_create", json!({"table": "tasks", "data": [row]}));
+        }
+        Ask::List { .. } => return complete("Nothing to change".into(), Value::Null, None),
+        Ask::Done { about } => (about, Some(json!({"completed": true}))),
+        Ask::Move { about, due } => (about, due.date(today).map(|d| json!({"due_date": d}))),
+        Ask::Delete { about } => (about, None),
+    };
+    let candidates = known_rows(c, Table::Tasks);
+    let meant = meant(c, &candidates, about, matches!(ask, Ask::Done { .. }));
+    let r = match meant.as_slice() {
+        [one] => one.clone(),
+        [] => {
+            return complete(
+                format!("No task matched \"{}\"", about.join(" ")),
+                Value::Null,
+                None,
+            );
+        }
+        several => {
+            let titles: Vec<String> = several.iter().map(|r| c.world.label(r)).collect();
+            return ActAction::AskUser {
+                question: format!("Which task do you mean: {}?", join_list(&titles, "or")),
+            };
+        }
+    };
+    let target = [filter("id", "=", json!(r))];
+    match change {
+        Some(data) => call(
+            "db_update",
+            json!({"table": "tasks", "filters": target, "data": data}),
+        ),
+        None => call("db_delete", json!({"table": "tasks", "filters": target})),
+    }
+}
+
+/// "prep" for getting food ready, "shopping" for buying, "cleanup" for
+/// cleaning, else "other".
+fn category(title: &str) -> &'static str {
+    let s = stems(title);
+    let has = |w: &[&str]| s.iter().any(|x| w.contains(&x.as_str()));
+    if has(&["buy", "shop", "pick", "order", "groceries", "grocery"]) {
+        "shopping"
+    } else if has(&["clean", "wash", "wipe", "tidy", "descale", "empty"]) {
+        "cleanup"
+    } else if has(&[
+        "defrost", "thaw", "marinate", "prep", "soak", "chop", "use", "make", "making", "cook",
+        "bake", "take", "freeze",
+    ]) {
+        "prep"
+    } else {
+        "other"
+    }
+}
+
+/// The task refs the words point at. With no words ("mark it done", "the
+/// new one"): the task just presented or made; otherwise the tasks whose
+/// title or category hold the most of the words.
+fn meant(c: &ActCtx<'_>, rows: &[&Value], about: &[String], open_only: bool) -> Vec<String> {
+    let id = |r: &&Value| r.get("id").and_then(Value::as_str).map(String::from);
+    let rows: Vec<&Value> = rows
+        .iter()
+        .copied()
+        .filter(|r| !open_only || r.get("completed").and_then(Value::as_bool) != Some(true))
+        .collect();
+    if about.is_empty() {
+        let shown = c
+            .reading
+            .before
+            .presented
+            .iter()
+            .find(|r| table_of_ref(r) == Some(Table::Tasks))
+            .cloned();
+        let made = c
+            .world
+            .last_created()
+            .into_iter()
+            .find(|e| e.e.table == Table::Tasks)
+            .map(|e| e.r.to_string());
+        let new_one = c
+            .reading
+            .words
+            .has_any(&["new one", "last one", "one i just"]);
+        let pick = if new_one {
+            made.or(shown)
+        } else {
+            shown.or(made)
+        };
+        return match pick {
+            Some(r) => vec![r],
+            None if rows.len() == 1 => rows.iter().filter_map(id).collect(),
+            None => Vec::new(),
+        };
+    }
+    let score = |r: &Value| {
+        let mut words = stems(text_field(r, "title").unwrap_or_default());
+        words.extend(stems(text_field(r, "category").unwrap_or_default()));
+        about.iter().filter(|a| words.contains(a)).count()
+    };
+    let best = rows.iter().map(|r| score(r)).max().unwrap_or(0);
+    if best == 0 {
+        return Vec::new();
+    }
+    let top: Vec<String> = rows
+        .iter()
+        .filter(|r| score(r) == best)
+        .filter_map(id)
+        .collect();
+    // Two rows of one task (loaded and read again) are one.
+    let mut top = top;
+    top.dedup();
+    top
+}
+
+/// "Thu Jan 15" for a task row's due date.
+pub fn due_text(row: &Value) -> Option<String> {
+    text_field(row, "due_date").map(short_date)
+}

@@ -1,0 +1,50 @@
+//! Think for tasks: read what is needed, then change one task.
+
+use crate::context::Table;
+use crate::pipeline::{StepType, ThinkOutput};
+
+use super::super::super::think::{self, Ctx, step};
+use super::Ask;
+
+/// The plan for a tasks ask.
+pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
+    let read = step("Read the open tasks".into(), StepType::Read, "tasks", 0);
+    // Which task is meant is chosen from every task: the ones loaded
+    // already and the rest, read now (a loaded row is never read again).
+    let loaded = !c.world.loaded(Table::Tasks).is_empty();
+    let rest = step(
+        if loaded {
+            "Read the tasks not loaded yet"
+        } else {
+            "Read the tasks"
+        }
+        .into(),
+        StepType::Read,
+        "tasks",
+        0,
+    );
+    let then = |d: &str| {
+        vec![
+            rest.clone(),
+            step(d.to_string(), StepType::Write, "tasks", 1),
+        ]
+    };
+    match ask {
+        Ask::List { .. } => think::plan("Show the open tasks", vec![read.clone()]),
+        Ask::Add { title, .. } => {
+            let d = format!("Add the task \"{title}\"");
+            think::plan(&d, vec![step(d.clone(), StepType::Write, "tasks", 0)])
+        }
+        Ask::Done { .. } => think::plan(
+            "Mark the task done",
+            then("Mark the task the user means done"),
+        ),
+        Ask::Move { .. } => think::plan(
+            "Move the task to the day the user named",
+            then("Set the task's due date to the day the user named"),
+        ),
+        Ask::Delete { .. } => {
+            think::plan("Delete the task", then("Delete the task the user means"))
+        }
+    }
+}
