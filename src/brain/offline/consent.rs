@@ -132,7 +132,15 @@ pub fn permits_write(r: &Reading) -> bool {
     let own = r.answer.as_ref().unwrap_or(&r.words);
     let cues = r.cues();
     let offered = cues.offered_save || cues.offered_shopping;
-    asks_for_change(&r.words) || (offered && is_bare_consent(own))
+    // "the tikka ones on sunday then": a recipe named for a day is an
+    // assignment in words, whatever the verb.
+    let assigns = matches!(
+        r.intent,
+        super::lexicon::Intent::Skill(super::skills::SkillAsk::Planning(
+            super::skills::planning::Ask::Put { .. }
+        ))
+    ) && !asks_information(&r.words);
+    asks_for_change(&r.words) || assigns || (offered && is_bare_consent(own))
 }
 
 #[cfg(test)]

@@ -63,6 +63,7 @@ pub(super) const SHOW_PLAN: &[&str] = &[
     "our meal plan", "the meal plan", "our plan", "my plan", "what did we plan", "whats planned",
     "what is planned", "what are we cooking", "this weeks plan", "resume", "the weekly plan",
     "continue planning", "carry on planning", "the plan", "whats for dinner", "whats on for",
+    "the week look", "whole week", "plan looking", "plan look", "the plan now", "week looking",
 ];
 #[rustfmt::skip]
 pub(super) const PLAN_MEALS: &[&str] = &[

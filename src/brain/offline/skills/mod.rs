@@ -8,6 +8,7 @@
 //! the lexicon beside these; the skills run first for the messages they
 //! recognise.
 
+pub mod planning;
 pub mod stock;
 pub mod tasks;
 pub mod when;
@@ -31,6 +32,7 @@ use super::world::World;
 pub enum SkillAsk {
     Tasks(tasks::Ask),
     Stock(stock::Ask),
+    Planning(planning::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -44,6 +46,8 @@ pub enum Topic {
     Amounts,
     /// When things go off.
     Expiry,
+    /// Meals on days.
+    Planning,
 }
 
 impl SkillAsk {
@@ -52,6 +56,7 @@ impl SkillAsk {
         match self {
             SkillAsk::Tasks(a) => a.name(),
             SkillAsk::Stock(a) => a.name(),
+            SkillAsk::Planning(a) => a.name(),
         }
     }
 
@@ -60,6 +65,7 @@ impl SkillAsk {
         match self {
             SkillAsk::Tasks(_) => Topic::Tasks,
             SkillAsk::Stock(a) => a.topic(),
+            SkillAsk::Planning(_) => Topic::Planning,
         }
     }
 }
@@ -69,6 +75,7 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
     match refs.first().and_then(|r| table_of_ref(r)) {
         Some(Table::Tasks) => Topic::Tasks,
         Some(Table::Inventory) => Topic::Amounts,
+        Some(Table::MealPlans) => Topic::Planning,
         _ => Topic::None,
     }
 }
@@ -84,6 +91,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
     tasks::read(w, cues)
         .map(SkillAsk::Tasks)
         .or_else(|| stock::read(w, cues).map(SkillAsk::Stock))
+        .or_else(|| planning::read(w, cues).map(SkillAsk::Planning))
 }
 
 /// Think's plan for a skill's ask.
@@ -91,6 +99,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
     match ask {
         SkillAsk::Tasks(a) => tasks::plan::plan(a, c),
         SkillAsk::Stock(a) => stock::plan::plan(a, c),
+        SkillAsk::Planning(a) => planning::plan::plan(a, c),
     }
 }
 
@@ -99,6 +108,7 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
     match ask {
         SkillAsk::Tasks(a) => tasks::act::act(a, c),
         SkillAsk::Stock(a) => stock::act::act(a, c),
+        SkillAsk::Planning(a) => planning::act::act(a, c),
     }
 }
 
@@ -125,6 +135,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
     match ask {
         SkillAsk::Tasks(a) => tasks::reply::reply(a, c),
         SkillAsk::Stock(a) => stock::reply::reply(a, c),
+        SkillAsk::Planning(a) => planning::reply::reply(a, c),
     }
 }
 

@@ -1,0 +1,295 @@
+//! Act for planning by day: find the recipes meant, then create or replace
+//! the day's slot (or move it).
+
+use serde_json::{Value, json};
+
+use crate::context::Table;
+use crate::pipeline::{ActAction, StepType};
+
+use super::super::super::act::{ActCtx, call, complete, filter};
+use super::super::super::reading::focused_recipe;
+use super::super::super::text::{join_list, stems};
+use super::super::super::world::{recipe_vocabulary, text_field};
+use super::super::known_rows;
+use super::super::stock::act::near;
+use super::super::table_of_ref;
+use super::super::when::{Day, short_date};
+use super::{Ask, Pick};
+
+/// The next call of a planning step, or its completion.
+pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    let done = c.req.this_step_results.len();
+    match (c.req.step.step_type, c.req.step.subdomain.as_str()) {
+        (StepType::Read, "recipes") if done == 0 => {
+            let loaded = c.loaded_refs(Table::Recipes, |_| true);
+            let filters: Vec<Value> = if loaded.is_empty() {
+                Vec::new()
+            } else {
+                vec![filter("id", "not_in", json!(loaded))]
+            };
+            call("db_read", json!({"table": "recipes", "filters": filters}))
+        }
+        (StepType::Read, _) if done == 0 => {
+            let loaded = c.loaded_refs(Table::MealPlans, |_| true);
+            let mut filters = vec![filter("date", ">=", json!(c.req.input.today))];
+            if !loaded.is_empty() {
+                filters.push(filter("id", "not_in", json!(loaded)));
+            }
+            call(
+                "db_read",
+                json!({"table": "meal_plans", "filters": filters, "order_by": "date"}),
+            )
+        }
+        (StepType::Write, _) => match calls(ask, c) {
+            Ok(calls) => match calls.get(done) {
+                Some((tool, params)) => call(tool, params.clone()),
+                None => complete(summary(c), Value::Null, None),
+            },
+            Err(stop) => stop,
+        },
+        _ => complete(
+            format!("Found {} rows", c.step_rows().len()),
+            Value::Null,
+            None,
+        ),
+    }
+}
+
+fn summary(c: &ActCtx<'_>) -> String {
+    let slots: Vec<String> = c
+        .step_rows()
+        .iter()
+        .map(|r| {
+            let recipe = text_field(r, "recipe_id")
+                .map(|x| c.world.label(x))
+                .unwrap_or_default();
+            format!(
+                "{} {}: {recipe}",
+                short_date(text_field(r, "date").unwrap_or_default()),
+                text_field(r, "meal_type").unwrap_or("dinner")
+            )
+        })
+        .collect();
+    if slots.is_empty() {
+        "Nothing was planned".to_string()
+    } else {
+        format!("Planned {}", join_list(&slots, "and"))
+    }
+}
+
+/// Servings Think wrote into the step ("serves 4").
+fn servings(c: &ActCtx<'_>) -> u32 {
+    let d = &c.req.step.description;
+    d.split("serves ")
+        .nth(1)
+        .and_then(|t| t.split(|ch: char| !ch.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(2)
+}
+
+type Calls = Vec<(&'static str, Value)>;
+
+/// Every call the write step makes, in order; or the question to ask
+/// instead when the recipe or the slot meant is unclear.
+fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
+    let today = c.req.input.today;
+    let slots = known_rows(c, Table::MealPlans);
+    let slot_on = |date: &str, meal: Option<&str>| -> Option<String> {
+        let on_day: Vec<&&Value> = slots
+            .iter()
+            .filter(|r| text_field(r, "date") == Some(date))
+            .collect();
+        let hit = match meal {
+            Some(m) => on_day
+                .iter()
+                .find(|r| text_field(r, "meal_type") == Some(m)),
+            None => on_day
+                .iter()
+                .find(|r| text_field(r, "meal_type") == Some("dinner"))
+                .or(on_day.first()),
+        };
+        hit.and_then(|r| r.get("id")?.as_str().map(String::from))
+    };
+    let date_of = |d: Day| d.date(today).unwrap_or_else(|| today.to_string());
+    let mut out: Calls = Vec::new();
+    let mut fresh = Vec::new();
+    let mut put = |recipe: String, date: String, meal: Option<&str>, out: &mut Calls| match slot_on(
+        &date, meal,
+    ) {
+        Some(slot) => out.push((
+            "db_update",
+            json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
+                    "data": {"recipe_id": recipe}}),
+        )),
+        None => fresh.push(json!({"date": date, "meal_type": meal.unwrap_or("dinner"),
+                "recipe_id": recipe, "servings": servings(c)})),
+    };
+    match ask {
+        Ask::Put { slots: asked } => {
+            for s in asked {
+                let r = recipe(c, &s.recipe, &short_date(&date_of(s.day)))?;
+                put(r, date_of(s.day), s.meal.as_deref(), &mut out);
+            }
+        }
+        Ask::Swap {
+            day,
+            meal,
+            recipe: pick,
+        } => {
+            let r = recipe(c, pick, &short_date(&date_of(*day)))?;
+            put(r, date_of(*day), meal.as_deref(), &mut out);
+        }
+        Ask::Move { from, to } => {
+            let from_slot = match from {
+                Some(d) => slot_on(&date_of(*d), None),
+                None => shown_slot(c),
+            };
+            let Some(slot) = from_slot else {
+                return Err(complete(
+                    "No planned meal to move on that day".into(),
+                    Value::Null,
+                    None,
+                ));
+            };
+            out.push((
+                "db_update",
+                json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
+                    "data": {"date": date_of(*to)}}),
+            ));
+        }
+    }
+    if !fresh.is_empty() {
+        out.insert(
+            0,
+            ("db_create", json!({"table": "meal_plans", "data": fresh})),
+        );
+    }
+    Ok(out)
+}
+
+/// The planned slot of the recipe just shown ("move them to friday").
+fn shown_slot(c: &ActCtx<'_>) -> Option<String> {
+    let shown = shown_recipe(c)?;
+    known_rows(c, Table::MealPlans)
+        .iter()
+        .find(|r| text_field(r, "recipe_id") == Some(shown.as_str()))
+        .and_then(|r| r.get("id")?.as_str().map(String::from))
+}
+
+/// Saved recipes (not drafts) the step can choose from.
+fn saved(c: &ActCtx<'_>) -> Vec<(String, String, Vec<String>, Vec<String>)> {
+    known_rows(c, Table::Recipes)
+        .into_iter()
+        .filter_map(|r| {
+            let id = r.get("id")?.as_str()?;
+            if id.starts_with("gen_") || table_of_ref(id) != Some(Table::Recipes) {
+                return None;
+            }
+            let name = text_field(r, "name").unwrap_or_default().to_string();
+            let label = stems(&name);
+            let vocab = recipe_vocabulary(&name, Some(r));
+            Some((id.to_string(), name, label, vocab))
+        })
+        .collect()
+}
+
+/// The recipe "it" means: the one Understand resolved, the one just shown,
+/// else the one in focus.
+fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
+    let saved_ref = |r: &String| table_of_ref(r) == Some(Table::Recipes) && !r.starts_with("gen_");
+    c.referenced_in(Table::Recipes)
+        .into_iter()
+        .find(saved_ref)
+        .or_else(|| {
+            let shown: Vec<&String> = c
+                .reading
+                .before
+                .presented
+                .iter()
+                .filter(|r| saved_ref(r))
+                .collect();
+            (shown.len() == 1).then(|| shown[0].clone())
+        })
+        .or_else(|| focused_recipe(&c.world).filter(saved_ref))
+        .or_else(|| {
+            c.world
+                .last_created()
+                .into_iter()
+                .find(|e| e.e.table == Table::Recipes && e.e.row_id.is_some())
+                .map(|e| e.r.to_string())
+        })
+}
+
+/// The saved recipe a pick means, or the question to ask.
+fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
+    let all = saved(c);
+    let ask = |names: Vec<String>| ActAction::AskUser {
+        question: format!("Which one for {day}: {}?", join_list(&names, "or")),
+    };
+    let (words, pool): (Vec<String>, Vec<_>) = match pick {
+        Pick::Shown => {
+            return shown_recipe(c).ok_or_else(|| ActAction::AskUser {
+                question: format!("Which recipe should go on {day}?"),
+            });
+        }
+        Pick::Named(w) => (w.clone(), all.clone()),
+        Pick::Search(w) => {
+            let pool: Vec<_> = all
+                .iter()
+                .filter(|(_, _, _, vocab)| w.iter().all(|x| vocab.iter().any(|v| near(v, x))))
+                .cloned()
+                .collect();
+            match &c.reading.answer {
+                Some(answer) => (super::recipe_words(&answer.words), pool),
+                None if pool.len() == 1 => return Ok(pool[0].0.clone()),
+                None if pool.is_empty() => {
+                    return Err(ActAction::AskUser {
+                        question: format!(
+                            "None of your saved recipes has {} — which recipe should go on {day}?",
+                            join_list(w, "and")
+                        ),
+                    });
+                }
+                None => return Err(ask(pool.iter().map(|p| p.1.clone()).collect())),
+            }
+        }
+    };
+    let score = |label: &[String], vocab: &[String]| -> usize {
+        words
+            .iter()
+            .map(|w| {
+                if label.iter().any(|l| near(l, w)) {
+                    2
+                } else {
+                    usize::from(vocab.iter().any(|v| near(v, w)))
+                }
+            })
+            .sum()
+    };
+    let best = pool
+        .iter()
+        .map(|(_, _, l, v)| score(l, v))
+        .max()
+        .unwrap_or(0);
+    if best == 0 {
+        return Err(ActAction::AskUser {
+            question: format!(
+                "I couldn't find \"{}\" in your saved recipes — which one should go on {day}?",
+                words.join(" ")
+            ),
+        });
+    }
+    let top: Vec<_> = pool
+        .iter()
+        .filter(|(_, _, l, v)| score(l, v) == best)
+        .collect();
+    if let [one] = top.as_slice() {
+        return Ok(one.0.clone());
+    }
+    // Several fit: the one the last reply put first wins.
+    let presented = &c.reading.before.presented;
+    if let Some(r) = presented.iter().find(|p| top.iter().any(|t| &t.0 == *p)) {
+        return Ok(r.clone());
+    }
+    Err(ask(top.iter().map(|t| t.1.clone()).collect()))
+}

@@ -1,0 +1,58 @@
+//! Reply for planning by day: the slots as they now stand.
+
+use serde_json::Value;
+
+use crate::context::{Offer, OfferKind, Shown, Table};
+use crate::pipeline::StepType;
+
+use super::super::super::reply::ReplyCtx;
+use super::super::super::world::text_field;
+use super::super::when::short_date;
+use super::super::{Said, outcomes, rows_of_kind};
+use super::Ask;
+
+/// "- Wed Jan 14 (dinner): Air Fryer Paneer Tikka".
+fn line(c: &ReplyCtx<'_>, row: &Value) -> String {
+    let recipe = text_field(row, "recipe_id")
+        .map(|r| c.label(r))
+        .unwrap_or_default();
+    format!(
+        "- {} ({}): {recipe}",
+        short_date(text_field(row, "date").unwrap_or_default()),
+        text_field(row, "meal_type").unwrap_or("dinner")
+    )
+}
+
+/// The reply for a planning ask.
+pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
+    let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
+    if written.is_empty() {
+        let why = outcomes(c)
+            .into_iter()
+            .rfind(|o| o.starts_with("No "))
+            .unwrap_or_else(|| "Nothing was planned".into());
+        return Said::text(format!("{why}, so the plan is unchanged."));
+    }
+    let lead = match ask {
+        Ask::Put { .. } => "Done — it's on the plan:",
+        Ask::Swap { .. } => "Swapped — the plan now has:",
+        Ask::Move { .. } => "Moved — the plan now has:",
+    };
+    let lines: Vec<String> = written.iter().map(|r| line(c, r)).collect();
+    let recipes: Vec<Shown> = written
+        .iter()
+        .filter_map(|r| text_field(r, "recipe_id"))
+        .map(|r| Shown::new(r, c.label(r)))
+        .collect();
+    Said {
+        text: format!(
+            "{lead}\n{}\n\nWant me to put what's missing for it on the shopping list?",
+            lines.join("\n")
+        ),
+        presented: recipes.clone(),
+        offer: Some(Offer {
+            kind: OfferKind::AddMissing,
+            items: recipes,
+        }),
+    }
+}
