@@ -15,6 +15,9 @@ pub struct Before {
     pub dialogue: Dialogue,
     /// The latest list a reply presented, in order (refs).
     pub presented: Vec<String>,
+    /// The one recipe the latest reply that presented recipes showed
+    /// ("put it on friday" after a recipe card and a pantry question).
+    pub last_recipe: Option<String>,
 }
 
 impl Before {
@@ -26,15 +29,26 @@ impl Before {
         let Some(last) = turns.next() else {
             return Self::default();
         };
-        let presented = std::iter::once(last)
-            .chain(turns)
+        let all: Vec<&TurnExecutionSummary> = std::iter::once(last).chain(turns).collect();
+        let presented = all
+            .iter()
             .find(|t| !t.dialogue.presented.is_empty())
             .map(|t| t.dialogue.presented_refs())
             .unwrap_or_default();
+        let recipe = |r: &String| r.starts_with("recipe_") || r.starts_with("gen_recipe_");
+        let last_recipe = all
+            .iter()
+            .map(|t| t.dialogue.presented_refs())
+            .find(|refs| refs.iter().any(recipe))
+            .and_then(|refs| {
+                let recipes: Vec<String> = refs.into_iter().filter(recipe).collect();
+                (recipes.len() == 1).then(|| recipes[0].clone())
+            });
         Self {
             user: last.user_message.clone(),
             dialogue: last.dialogue.clone(),
             presented,
+            last_recipe,
         }
     }
 

@@ -93,7 +93,21 @@ type Calls = Vec<(&'static str, Value)>;
 /// instead when the recipe or the slot meant is unclear.
 fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
     let today = c.req.input.today;
-    let slots = known_rows(c, Table::MealPlans);
+    // The slots as they were before this step wrote: the call plan must
+    // not change under it between calls.
+    let written: Vec<&str> = c
+        .step_rows()
+        .iter()
+        .filter_map(|r| r.get("id")?.as_str())
+        .collect();
+    let slots: Vec<&Value> = known_rows(c, Table::MealPlans)
+        .into_iter()
+        .filter(|r| {
+            r.get("id")
+                .and_then(Value::as_str)
+                .is_none_or(|id| !written.contains(&id))
+        })
+        .collect();
     let slot_on = |date: &str, meal: Option<&str>| -> Option<String> {
         let on_day: Vec<&&Value> = slots
             .iter()
@@ -210,6 +224,7 @@ fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
                 .collect();
             (shown.len() == 1).then(|| shown[0].clone())
         })
+        .or_else(|| c.reading.before.last_recipe.clone().filter(saved_ref))
         .or_else(|| focused_recipe(&c.world).filter(saved_ref))
         .or_else(|| {
             c.world
