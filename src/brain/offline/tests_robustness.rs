@@ -122,9 +122,9 @@ fn typed_in_a_hurry_and_pointing_at_the_list() {
     sim.say("the 2nd one");
     sim.expect("reply ~ Miso Glazed Air Fryer Cod");
     sim.expect("writes none");
-    // "that" is the one recipe just shown.
+    // "that" is the one recipe just shown; "put" saves it on the plan.
     sim.say("put that on wednesday");
-    sim.expect("steps generate:meal_plans");
+    sim.expect("writes meal_plans:create");
     sim.expect("reply ~ Miso Glazed Air Fryer Cod");
     sim.say("wht about the chiken ones");
     sim.expect("understood");

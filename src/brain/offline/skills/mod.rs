@@ -9,6 +9,7 @@
 //! recognise.
 
 pub mod planning;
+pub mod shopping;
 pub mod stock;
 pub mod tasks;
 pub mod when;
@@ -33,6 +34,7 @@ pub enum SkillAsk {
     Tasks(tasks::Ask),
     Stock(stock::Ask),
     Planning(planning::Ask),
+    Shopping(shopping::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -48,6 +50,8 @@ pub enum Topic {
     Expiry,
     /// Meals on days.
     Planning,
+    /// The shopping list.
+    Shopping,
 }
 
 impl SkillAsk {
@@ -57,6 +61,7 @@ impl SkillAsk {
             SkillAsk::Tasks(a) => a.name(),
             SkillAsk::Stock(a) => a.name(),
             SkillAsk::Planning(a) => a.name(),
+            SkillAsk::Shopping(a) => a.name(),
         }
     }
 
@@ -66,6 +71,7 @@ impl SkillAsk {
             SkillAsk::Tasks(_) => Topic::Tasks,
             SkillAsk::Stock(a) => a.topic(),
             SkillAsk::Planning(_) => Topic::Planning,
+            SkillAsk::Shopping(_) => Topic::Shopping,
         }
     }
 }
@@ -76,6 +82,7 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
         Some(Table::Tasks) => Topic::Tasks,
         Some(Table::Inventory) => Topic::Amounts,
         Some(Table::MealPlans) => Topic::Planning,
+        Some(Table::ShoppingList) => Topic::Shopping,
         _ => Topic::None,
     }
 }
@@ -90,6 +97,7 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
 pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
     tasks::read(w, cues)
         .map(SkillAsk::Tasks)
+        .or_else(|| shopping::read(w, cues).map(SkillAsk::Shopping))
         .or_else(|| stock::read(w, cues).map(SkillAsk::Stock))
         .or_else(|| planning::read(w, cues).map(SkillAsk::Planning))
 }
@@ -100,6 +108,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Tasks(a) => tasks::plan::plan(a, c),
         SkillAsk::Stock(a) => stock::plan::plan(a, c),
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
+        SkillAsk::Shopping(a) => shopping::plan(a),
     }
 }
 
@@ -109,6 +118,7 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Tasks(a) => tasks::act::act(a, c),
         SkillAsk::Stock(a) => stock::act::act(a, c),
         SkillAsk::Planning(a) => planning::act::act(a, c),
+        SkillAsk::Shopping(a) => shopping::act::act(a, c),
     }
 }
 
@@ -136,6 +146,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Tasks(a) => tasks::reply::reply(a, c),
         SkillAsk::Stock(a) => stock::reply::reply(a, c),
         SkillAsk::Planning(a) => planning::reply::reply(a, c),
+        SkillAsk::Shopping(a) => shopping::reply::reply(a, c),
     }
 }
 

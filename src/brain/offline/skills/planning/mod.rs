@@ -180,7 +180,15 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             "no" | "not" | "skip" | "without" | "nothing" | "dont" | "avoid"
         ) && Day::of_word(&p[1]).is_none()
     });
-    if refusing {
+    if refusing && !w.has_any(PUT) && !w.has_any(SWAP) {
+        return None;
+    }
+    // "put the first one on sunday" counts in the list shown: the
+    // drafting flow resolves ordinals.
+    if w.words
+        .iter()
+        .any(|x| super::super::text::ordinal(x).is_some())
+    {
         return None;
     }
     let meal = meal_of(&w.words);

@@ -104,12 +104,12 @@ const AMOUNT: &[&str] = &[
     "is there any",
     "are there any",
     "got any",
-    "i have",
     "any left",
     "is left",
     "are left",
-    "which",
     "whats left of",
+    "i have any",
+    "i have some",
 ];
 const USE: &[&str] = &[
     "used",
@@ -381,13 +381,17 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         };
         return Some(Ask::Use { item, used });
     }
+    let elsewhere = w.has_any(&[
+        "dish", "recipe", "recipes", "ones", "use", "uses", "make", "cook", "shopping", "list",
+        "plan", "were we", "on there", "that",
+    ]);
     let follow_up = matches!(cues.topic, Topic::Amounts | Topic::Expiry)
-        && w.words.len() <= 6
-        && (w.question_mark
-            || w.words
-                .first()
-                .is_some_and(|x| matches!(x.as_str(), "and" | "what" | "whats")));
-    if (w.has_any(AMOUNT) || follow_up) && !in_recipe && (asking || follow_up) {
+        && w.words.len() <= 5
+        && w.words.first().is_some_and(|x| x == "and")
+        && !elsewhere;
+    let amount =
+        w.has_any(AMOUNT) || (w.has_any(&["dont i", "didnt i", "dont we"]) && w.has("have"));
+    if (amount || follow_up) && !in_recipe && !elsewhere && (asking || follow_up) {
         let items: Vec<Named> = named(w)
             .into_iter()
             .filter(|n| *n != Named::Shown)

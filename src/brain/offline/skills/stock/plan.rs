@@ -21,8 +21,26 @@ fn names(items: &[Named]) -> String {
 /// The plan for a stock ask.
 pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     let all = c.session.dashboard.inventory_total as usize;
-    let loaded = c.world.loaded(Table::Inventory).len();
-    let kind = if all > 0 && loaded >= all {
+    let rows: Vec<&serde_json::Value> = c
+        .world
+        .loaded(Table::Inventory)
+        .into_iter()
+        .map(|(_, v)| v)
+        .collect();
+    let loaded = rows.len();
+    // Every item named is among the rows loaded already: no read again.
+    let named_loaded = |items: &[Named]| {
+        !items.is_empty()
+            && items.iter().all(|n| match n {
+                Named::Item(x) => !super::act::best(&rows, x).is_empty(),
+                Named::Shown => false,
+            })
+    };
+    let found = match ask {
+        Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } => named_loaded(items),
+        _ => false,
+    };
+    let kind = if found || (all > 0 && loaded >= all) {
         StepType::Analyze
     } else {
         StepType::Read

@@ -14,15 +14,26 @@ use super::super::{Said, outcomes, rows_of_kind};
 use super::act::best;
 use super::{Ask, Named};
 
-/// "jasmine rice — 2 kg (pantry)".
-fn amount(row: &Value) -> String {
-    let name = text_field(row, "name").unwrap_or("?");
+/// "1 l".
+fn qty(row: &Value) -> String {
     let q = num_field(row, "quantity")
         .map(fmt_number)
         .unwrap_or_default();
     let unit = text_field(row, "unit").unwrap_or_default();
+    let many = num_field(row, "quantity").is_some_and(|n| n != 1.0);
+    let unit = if many && !matches!(unit, "g" | "kg" | "ml" | "l" | "pcs" | "") {
+        super::super::super::text::plural_noun(unit)
+    } else {
+        unit.to_string()
+    };
+    format!("{q} {unit}")
+}
+
+/// "jasmine rice (2 kg) in the pantry".
+fn amount(row: &Value) -> String {
+    let name = text_field(row, "name").unwrap_or("?");
     let place = text_field(row, "location").unwrap_or("kitchen");
-    format!("{name} — {q} {unit} ({place})")
+    format!("{name} ({}) in the {place}", qty(row))
 }
 
 /// "milk (fridge) — goes off Thu Jan 15".
@@ -30,8 +41,15 @@ fn dated(row: &Value) -> String {
     let name = text_field(row, "name").unwrap_or("?");
     let place = text_field(row, "location").unwrap_or("kitchen");
     match text_field(row, "expiry_date") {
-        Some(d) => format!("{name} ({place}) — goes off {}", short_date(d)),
-        None => format!("{name} ({place}) — no use-by date, it keeps"),
+        Some(d) => format!(
+            "{name} ({}) in the {place} — goes off {}",
+            qty(row),
+            short_date(d)
+        ),
+        None => format!(
+            "{name} ({}) in the {place} — no use-by date, it keeps",
+            qty(row)
+        ),
     }
 }
 
@@ -78,7 +96,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             let (hits, missing) = split(items, &found);
             let mut text = match hits.as_slice() {
                 [] => String::new(),
-                [one] => format!("{}.", capital(&dated(one))),
+                [one] => format!("Your {}.", dated(one)),
                 many => bullets(many, dated),
             };
             if !missing.is_empty() {
@@ -103,7 +121,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 .map_or("the kitchen".to_string(), |l| format!("the {l}"));
             let mut text = match hits.as_slice() {
                 [] => String::new(),
-                [one] => format!("You've got {}.", amount(one)),
+                [one] => format!("Yes — you have {}.", amount(one)),
                 many => format!("You've got:\n{}", bullets(many, amount)),
             };
             if !missing.is_empty() {
@@ -112,7 +130,13 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 }
                 text.push_str(&format!(
                     "No {} in {place} right now — want it on the shopping list?",
-                    join_list(&missing, "or")
+                    join_list(
+                        &missing
+                            .iter()
+                            .map(|m| super::super::super::text::plural_noun(m))
+                            .collect::<Vec<_>>(),
+                        "or"
+                    )
                 ));
             }
             Said {
@@ -199,12 +223,4 @@ fn split<'a>(items: &[Named], found: &[&'a Value]) -> (Vec<&'a Value>, Vec<Strin
         }
     }
     (hits, missing)
-}
-
-fn capital(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }

@@ -371,8 +371,12 @@ mod tests {
                 due: Some(Day::Weekday(2))
             })
         );
+        let tasks = Cues {
+            topic: Topic::Tasks,
+            ..Cues::default()
+        };
         assert_eq!(
-            ask("mark the air fryer one done"),
+            read(&Words::new("mark the air fryer one done"), tasks),
             Some(Ask::Done {
                 about: vec!["air".into(), "fryer".into()]
             })
@@ -382,7 +386,10 @@ mod tests {
             Some(Ask::Done { .. })
         ));
         assert!(matches!(
-            ask("actually make the defrost one thursday not tomorrow"),
+            read(
+                &Words::new("actually make the defrost one thursday not tomorrow"),
+                tasks
+            ),
             Some(Ask::Move {
                 due: Day::Weekday(3),
                 ..

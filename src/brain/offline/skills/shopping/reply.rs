@@ -1,0 +1,107 @@
+//! Reply for the shopping list: what came off, what is left, or whether
+//! an item is on it.
+
+use serde_json::Value;
+
+use crate::context::{Shown, Table};
+use crate::pipeline::StepType;
+
+use super::super::super::reply::ReplyCtx;
+use super::super::super::text::{fmt_number, join_list};
+use super::super::super::world::{num_field, text_field};
+use super::super::stock::Named;
+use super::super::stock::act::best;
+use super::super::{Said, rows_of_kind};
+use super::Ask;
+
+fn line(row: &Value) -> String {
+    let name = text_field(row, "name").unwrap_or("?");
+    let q = num_field(row, "quantity")
+        .map(fmt_number)
+        .unwrap_or_default();
+    let unit = text_field(row, "unit").unwrap_or_default();
+    let bought = if row.get("is_purchased").and_then(Value::as_bool) == Some(true) {
+        " — bought"
+    } else {
+        ""
+    };
+    format!("- {name} ({q} {unit}){bought}")
+}
+
+fn shown(rows: &[&Value]) -> Vec<Shown> {
+    rows.iter()
+        .filter_map(|r| {
+            let id = r.get("id")?.as_str()?;
+            Some(Shown::new(id, text_field(r, "name").unwrap_or(id)))
+        })
+        .collect()
+}
+
+/// The reply for a shopping ask.
+pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
+    let read = rows_of_kind(c, Table::ShoppingList, StepType::Read);
+    let gone = rows_of_kind(c, Table::ShoppingList, StepType::Write);
+    let gone_ids: Vec<&Value> = gone.iter().filter_map(|r| r.get("id")).collect();
+    let left: Vec<&Value> = read
+        .iter()
+        .copied()
+        .filter(|r| r.get("id").is_none_or(|i| !gone_ids.contains(&i)))
+        .collect();
+    let rest = if left.is_empty() {
+        "The list is empty now.".to_string()
+    } else {
+        format!(
+            "Still on the list ({}):\n{}",
+            left.len(),
+            left.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
+        )
+    };
+    match ask {
+        Ask::Has { items } => {
+            let mut text = Vec::new();
+            let mut hits = Vec::new();
+            for n in items {
+                match n {
+                    Named::Item(x) => match best(&read, x).first() {
+                        Some(r) => {
+                            text.push(format!(
+                                "Yes — {} is on the list.",
+                                line(r).trim_start_matches("- ")
+                            ));
+                            hits.push(*r);
+                        }
+                        None => text.push(format!("No, {x} isn't on the list.")),
+                    },
+                    Named::Shown => {}
+                }
+            }
+            Said {
+                text: text.join("\n"),
+                presented: shown(&hits),
+                offer: None,
+            }
+        }
+        Ask::Remove { .. } | Ask::ClearBought | Ask::ClearAll => {
+            if gone.is_empty() {
+                let what = match ask {
+                    Ask::ClearBought => "Nothing on the list is marked bought".to_string(),
+                    _ => "I couldn't find that on the shopping list".to_string(),
+                };
+                return Said {
+                    text: format!("{what}, so nothing changed.\n\n{rest}"),
+                    presented: shown(&left),
+                    offer: None,
+                };
+            }
+            let names: Vec<String> = gone
+                .iter()
+                .filter_map(|r| text_field(r, "name").map(String::from))
+                .collect();
+            Said {
+                text: format!("Took {} off the list.\n\n{rest}", join_list(&names, "and")),
+                presented: shown(&left),
+                offer: None,
+            }
+        }
+    }
+}
