@@ -139,13 +139,15 @@ pub fn build_summary(f: &TurnFacts<'_>) -> TurnExecutionSummary {
 
 /// The dialogue state of a reply whose brain did not state it: the known
 /// entities it names, in order; a proposal is an offer to plan from the
-/// saved recipes; a clarification (Understand's or Think's) is the open
-/// question, with the ambiguous mention's candidates.
+/// saved recipes; a clarification (Understand's or Think's, or the
+/// question a step stopped to ask) is the open question, with the ambiguous
+/// mention's candidates.
 pub fn derive_dialogue(
     reply: &str,
     user_message: &str,
     think: &ThinkOutput,
     understand: &UnderstandOutput,
+    act_question: Option<&str>,
     known: &[(String, String)],
 ) -> Dialogue {
     let presented = presented_in(reply, known);
@@ -157,7 +159,9 @@ pub fn derive_dialogue(
         .clarification_questions
         .first()
         .or(think.clarification_questions.first())
-        .filter(|_| understand.needs_clarification || think.decision == Decision::Clarify);
+        .filter(|_| understand.needs_clarification || think.decision == Decision::Clarify)
+        .map(String::as_str)
+        .or(act_question);
     let question = asked.map(|text| {
         let mut candidates: Vec<Shown> = understand
             .entity_mentions
@@ -180,7 +184,7 @@ pub fn derive_dialogue(
             } else {
                 QuestionKind::WhichOne
             },
-            text: text.clone(),
+            text: text.to_string(),
             candidates,
             request: user_message.to_string(),
         }

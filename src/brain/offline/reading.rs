@@ -67,18 +67,26 @@ pub struct Reading {
     /// A plain "yes" to Alfred's "should I …?": the request it confirms may
     /// write.
     pub confirmed: bool,
+    /// What Alfred offered or asked last turn, read once from `before`.
+    cues: Cues,
 }
 
 impl Reading {
     /// What Alfred offered or asked last turn.
     pub fn cues(&self) -> Cues {
-        Cues::from_before(&self.before)
+        self.cues
     }
 
     /// A message that completes the request a question of Alfred's was
     /// about: `words` and `intent` are the request's, `answer` the
     /// message's own words.
-    fn completing(request: &str, answer: Words, before: Before, confirmed: bool) -> Self {
+    fn completing(
+        request: &str,
+        answer: Words,
+        before: Before,
+        cues: Cues,
+        confirmed: bool,
+    ) -> Self {
         let asked = Words::new(request);
         Self {
             intent: classify(&asked, Cues::default()),
@@ -86,6 +94,7 @@ impl Reading {
             before,
             answer: Some(answer),
             confirmed,
+            cues,
         }
     }
     /// "show me my recipes": every saved recipe, from the store; not "what's
@@ -106,7 +115,7 @@ impl Reading {
             .filter(|r| !r.trim().is_empty())
             .unwrap_or_else(|| before.user.clone());
         if before.asked(QuestionKind::Confirm) && is_bare_consent(&words) {
-            return Self::completing(&request, words, before, true);
+            return Self::completing(&request, words, before, cues, true);
         }
         let (words, own) = without_opener(words, cues);
         let weak = matches!(
@@ -123,10 +132,11 @@ impl Reading {
                 before,
                 answer: None,
                 confirmed: false,
+                cues,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
-            return Self::completing(&request, words, before, false);
+            return Self::completing(&request, words, before, cues, false);
         }
         Self {
             words,
@@ -134,6 +144,7 @@ impl Reading {
             before,
             answer: None,
             confirmed: false,
+            cues,
         }
     }
 
@@ -144,6 +155,7 @@ impl Reading {
         Some(Self {
             words: Words::new(&c.words),
             intent: c.intent,
+            cues: Cues::from_before(&before),
             before,
             answer: c.answer.map(|a| Words::new(&a)),
             confirmed: c.confirmed,

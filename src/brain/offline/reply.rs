@@ -220,33 +220,24 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
         .all()
         .map(|(_, v)| (v.r#ref.clone(), v.label.clone()))
         .collect();
+    // A step that stopped to ask ("Which one for Wed Jan 14: A or B?")
+    // made the reply a clarification whatever Think decided.
+    let act_question = match &c.req.input.path {
+        ReplyPath::Clarify { questions } if c.req.think.decision == Decision::PlanDirect => {
+            questions.first().map(String::as_str)
+        }
+        _ => None,
+    };
     let mut d = derive_dialogue(
         text,
         c.req.input.user_message,
         c.req.think,
         c.req.understand,
+        act_question,
         &known,
     );
     if offer.is_some() {
         d.offer = offer;
-    }
-    // A question Act stopped to ask ("Which one for Wed Jan 14: A or B?")
-    // is the turn's open question, with the recipes it names.
-    if d.question.is_none()
-        && let ReplyPath::Clarify { questions } = &c.req.input.path
-        && let Some(q) = questions.first()
-    {
-        let candidates = crate::context::dialogue::presented_in(q, &known);
-        d.question = Some(crate::context::Question {
-            kind: if candidates.len() >= 2 {
-                QuestionKind::WhichOne
-            } else {
-                QuestionKind::Open
-            },
-            text: q.clone(),
-            candidates,
-            request: c.req.input.user_message.to_string(),
-        });
     }
     if let Some(q) = d.question.as_mut()
         && q.kind == QuestionKind::Open

@@ -203,6 +203,37 @@ pub fn stems(text: &str) -> Vec<String> {
     Words::new(text).words.iter().map(|w| stem(w)).collect()
 }
 
+/// The same word, or one typo away in a word of five letters or more
+/// ("filet" / "fillet").
+pub fn near(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len().min(b.len()) < 5 || a.len().abs_diff(b.len()) > 1 {
+        return false;
+    }
+    // One insertion, deletion or substitution.
+    let (mut i, mut j, mut edits) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            i += 1;
+            j += 1;
+            continue;
+        }
+        edits += 1;
+        match a.len().cmp(&b.len()) {
+            std::cmp::Ordering::Greater => i += 1,
+            std::cmp::Ordering::Less => j += 1,
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    edits + (a.len() - i) + (b.len() - j) <= 1
+}
+
 /// Words that never identify an entity on their own.
 #[rustfmt::skip]
 const FILLER: &[&str] = &[

@@ -120,7 +120,14 @@ impl Run<'_> {
                 .into_iter()
                 .map(|(r, e)| (r.to_string(), e.label.clone()))
                 .collect();
-            summarize::derive_dialogue(reply, self.message, acted.think, acted.understand, &known)
+            summarize::derive_dialogue(
+                reply,
+                self.message,
+                acted.think,
+                acted.understand,
+                act_question(acted.steps),
+                &known,
+            )
         });
         let facts = TurnFacts {
             dialogue: &dialogue,
@@ -232,6 +239,14 @@ fn changed_refs(state: &ContextState, turn: u32) -> Vec<String> {
         .filter(|(_, e)| !matches!(e.action, RefAction::Read | RefAction::Linked))
         .map(|(r, _)| r.to_string())
         .collect()
+}
+
+/// The question a step stopped to ask the user, if one did.
+fn act_question(steps: &[StepOutcome]) -> Option<&str> {
+    steps.iter().find_map(|s| match &s.stop {
+        Some(Stop::AskUser(q)) => Some(q.as_str()),
+        _ => None,
+    })
 }
 
 /// Reply's path, from Think's decision and how the steps ended.

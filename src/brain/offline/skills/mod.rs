@@ -23,9 +23,10 @@ use crate::pipeline::{ActAction, ThinkOutput};
 use super::act::ActCtx;
 use super::lexicon::Cues;
 use super::reply::ReplyCtx;
-use super::text::Words;
+use super::text::{Words, is_filler, near, number, stem, stems};
 use super::think::Ctx;
 use super::world::World;
+use super::world::text_field;
 
 /// What a message asks of one skill.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -120,6 +121,86 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Planning(a) => planning::act::act(a, c),
         SkillAsk::Shopping(a) => shopping::act::act(a, c),
     }
+}
+
+/// An item as the user named it (stemmed), or "it"/"them": what was just
+/// shown.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Named {
+    Item(String),
+    Shown,
+}
+
+/// Words that point at what was just shown.
+pub const POINTING: &[&str] = &["it", "them", "those", "that", "these", "this"];
+
+/// The items named in each segment of the words, without the words in
+/// `not_item` or amounts ("when does it go off, and the bananas?" → it,
+/// banana); "it" only when nothing was named before it.
+pub fn named_items(w: &Words, not_item: &[&str]) -> Vec<Named> {
+    let mut out = Vec::new();
+    for seg in &w.segments {
+        let words: Vec<String> = seg
+            .iter()
+            .filter(|x| !is_filler(x) && !not_item.contains(&x.as_str()))
+            .filter(|x| number(x).is_none())
+            .map(|x| stem(x))
+            .collect();
+        if !words.is_empty() {
+            out.push(Named::Item(words.join(" ")));
+        } else if seg.iter().any(|x| POINTING.contains(&x.as_str())) && out.is_empty() {
+            out.push(Named::Shown);
+        }
+    }
+    out.dedup();
+    out
+}
+
+/// True when a row is the item named: every word of the name in the row's
+/// name, give or take a typo ("rice" → jasmine rice; "thigh" → chicken
+/// thigh).
+pub fn holds(row: &Value, name: &str) -> bool {
+    let have = stems(text_field(row, "name").unwrap_or_default());
+    let want = stems(name);
+    !want.is_empty() && want.iter().all(|w| have.iter().any(|h| near(h, w)))
+}
+
+/// The rows exactly named when there are any ("milk", not coconut milk),
+/// else every row holding the name.
+pub fn best<'a>(rows: &[&'a Value], name: &str) -> Vec<&'a Value> {
+    let exact: Vec<&Value> = rows
+        .iter()
+        .copied()
+        .filter(|r| stems(text_field(r, "name").unwrap_or_default()) == stems(name))
+        .collect();
+    if !exact.is_empty() {
+        return exact;
+    }
+    rows.iter().copied().filter(|r| holds(r, name)).collect()
+}
+
+/// Rows as a reply's presented list: their refs with their names (or
+/// titles).
+pub fn shown(rows: &[&Value]) -> Vec<Shown> {
+    rows.iter()
+        .filter_map(|r| {
+            let id = r.get("id")?.as_str()?;
+            let label = ["name", "title"]
+                .iter()
+                .find_map(|k| r.get(*k).and_then(Value::as_str))
+                .unwrap_or(id);
+            Some(Shown::new(id, label))
+        })
+        .collect()
+}
+
+/// Why a step changed nothing: its "No …" outcome, else `otherwise`.
+pub fn why_unchanged(c: &ReplyCtx<'_>, otherwise: &str) -> String {
+    outcomes(c)
+        .into_iter()
+        .rfind(|o| o.starts_with("No "))
+        .unwrap_or_else(|| otherwise.to_string())
 }
 
 /// What a skill's reply says, presents and offers.

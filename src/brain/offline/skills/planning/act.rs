@@ -8,10 +8,9 @@ use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete, filter};
 use super::super::super::reading::focused_recipe;
-use super::super::super::text::{join_list, stems};
+use super::super::super::text::{join_list, near, stems};
 use super::super::super::world::{recipe_vocabulary, text_field};
 use super::super::known_rows;
-use super::super::stock::act::near;
 use super::super::table_of_ref;
 use super::super::when::{Day, short_date};
 use super::{Ask, Pick};

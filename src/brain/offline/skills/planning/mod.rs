@@ -12,8 +12,8 @@ use serde::{Deserialize, Serialize};
 use super::super::consent::is_question;
 use super::super::lexicon::Cues;
 use super::super::text::{Words, find_any, is_filler, stem};
-use super::Topic;
 use super::when::{DAY_PARTS, Day, day_in};
+use super::{POINTING, Topic};
 
 /// What the user asks of the meal plan.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -122,7 +122,6 @@ const NOT_RECIPE: &[&str] = &[
     "can",
     "wait",
 ];
-const POINTING: &[&str] = &["it", "that", "them", "this", "those"];
 
 fn meal_of(words: &[String]) -> Option<String> {
     words.iter().find_map(|w| match w.as_str() {

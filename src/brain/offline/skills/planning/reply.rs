@@ -8,7 +8,7 @@ use crate::pipeline::StepType;
 use super::super::super::reply::ReplyCtx;
 use super::super::super::world::text_field;
 use super::super::when::short_date;
-use super::super::{Said, outcomes, rows_of_kind};
+use super::super::{Said, rows_of_kind, why_unchanged};
 use super::Ask;
 
 /// "- Wed Jan 14 (dinner): Air Fryer Paneer Tikka".
@@ -27,10 +27,7 @@ fn line(c: &ReplyCtx<'_>, row: &Value) -> String {
 pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
     if written.is_empty() {
-        let why = outcomes(c)
-            .into_iter()
-            .rfind(|o| o.starts_with("No "))
-            .unwrap_or_else(|| "Nothing was planned".into());
+        let why = why_unchanged(c, "Nothing was planned");
         return Said::text(format!("{why}, so the plan is unchanged."));
     }
     let lead = match ask {

@@ -8,9 +8,8 @@ use crate::pipeline::{ActAction, StepType};
 use super::super::super::act::{ActCtx, call, complete, filter, id_filter};
 use super::super::super::text::join_list;
 use super::super::super::world::text_field;
-use super::super::stock::Named;
-use super::super::stock::act::best;
-use super::super::{known_rows, table_of_ref};
+use super::super::Named;
+use super::super::{best, known_rows, table_of_ref};
 use super::Ask;
 
 /// The next call of a shopping step, or its completion.

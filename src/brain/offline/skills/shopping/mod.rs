@@ -8,9 +8,9 @@ pub mod reply;
 use serde::{Deserialize, Serialize};
 
 use super::super::lexicon::Cues;
-use super::super::text::{Words, is_filler, stem};
+use super::super::text::Words;
 use super::Topic;
-use super::stock::Named;
+use super::{Named, named_items};
 
 /// What the user asks of the shopping list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,24 +61,9 @@ const NOT_ITEM: &[&str] = &[
     "shopping", "there", "need", "dont", "already", "too", "then", "yeah", "ok", "okay", "on",
     "right", "thought", "had", "some", "i", "is", "are", "needs", "wait", "still", "ya", "please",
 ];
-const POINTING: &[&str] = &["it", "them", "those", "that", "these"];
-
 /// The items named, segment by segment; "it"/"them" for what was shown.
 fn named(w: &Words) -> Vec<Named> {
-    let mut out = Vec::new();
-    for seg in &w.segments {
-        let words: Vec<String> = seg
-            .iter()
-            .filter(|x| !is_filler(x) && !NOT_ITEM.contains(&x.as_str()))
-            .map(|x| stem(x))
-            .collect();
-        if !words.is_empty() {
-            out.push(Named::Item(words.join(" ")));
-        } else if seg.iter().any(|x| POINTING.contains(&x.as_str())) && out.is_empty() {
-            out.push(Named::Shown);
-        }
-    }
-    out
+    named_items(w, NOT_ITEM)
 }
 
 /// The skill's reading of a message.
@@ -179,7 +164,7 @@ mod tests {
         assert_eq!(
             ask("is olive oil on there"),
             None,
-            "no question mark, no list word"
+            "without a question mark it is not read as asking"
         );
         assert_eq!(
             ask("is olive oil on the list?"),

@@ -3,14 +3,13 @@
 
 use serde_json::Value;
 
-use crate::context::{Shown, Table};
+use crate::context::Table;
 use crate::pipeline::StepType;
 
 use super::super::super::reply::ReplyCtx;
 use super::super::super::text::{fmt_number, join_list};
 use super::super::super::world::{num_field, text_field};
-use super::super::stock::Named;
-use super::super::stock::act::best;
+use super::super::{Named, best, shown};
 use super::super::{Said, rows_of_kind};
 use super::Ask;
 
@@ -26,15 +25,6 @@ fn line(row: &Value) -> String {
         ""
     };
     format!("- {name} ({q} {unit}){bought}")
-}
-
-fn shown(rows: &[&Value]) -> Vec<Shown> {
-    rows.iter()
-        .filter_map(|r| {
-            let id = r.get("id")?.as_str()?;
-            Some(Shown::new(id, text_field(r, "name").unwrap_or(id)))
-        })
-        .collect()
 }
 
 /// The reply for a shopping ask.

@@ -7,11 +7,12 @@ use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete, filter, id_filter};
-use super::super::super::text::{fmt_number, stems};
+use super::super::super::text::fmt_number;
 use super::super::super::world::{num_field, text_field};
+use super::super::Named;
 use super::super::when::days_after;
-use super::super::{known_rows, table_of_ref};
-use super::{Amount, Ask, Named};
+use super::super::{best, known_rows, table_of_ref};
+use super::{Amount, Ask};
 
 /// Days ahead that count as "going off soon".
 pub const SOON_DAYS: i64 = 4;
@@ -113,65 +114,12 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
     params
 }
 
-/// True when a row is the item named: every word of the name in the row's
-/// name ("rice" → jasmine rice; "thigh" → chicken thigh).
-pub fn holds(row: &Value, name: &str) -> bool {
-    let have = stems(text_field(row, "name").unwrap_or_default());
-    let want = stems(name);
-    !want.is_empty() && want.iter().all(|w| have.iter().any(|h| near(h, w)))
-}
-
-/// The same word, or one typo away in a word of five letters or more
-/// ("filet" / "fillet").
-pub fn near(a: &str, b: &str) -> bool {
-    if a == b {
-        return true;
-    }
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    if a.len().min(b.len()) < 5 || a.len().abs_diff(b.len()) > 1 {
-        return false;
-    }
-    // One insertion, deletion or substitution.
-    let (mut i, mut j, mut edits) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        if a[i] == b[j] {
-            i += 1;
-            j += 1;
-            continue;
-        }
-        edits += 1;
-        match a.len().cmp(&b.len()) {
-            std::cmp::Ordering::Greater => i += 1,
-            std::cmp::Ordering::Less => j += 1,
-            std::cmp::Ordering::Equal => {
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    edits + (a.len() - i) + (b.len() - j) <= 1
-}
-
 /// The name pattern a read looks items up by: the first word, cut to five
 /// letters so a typo further on still finds the row.
 fn pattern(name: &str) -> String {
     let first = name.split_whitespace().next().unwrap_or(name);
     let cut: String = first.chars().take(5).collect();
     format!("%{cut}%")
-}
-
-/// The rows exactly named when there are any ("milk", not coconut milk),
-/// else every row holding the name.
-pub fn best<'a>(rows: &[&'a Value], name: &str) -> Vec<&'a Value> {
-    let exact: Vec<&Value> = rows
-        .iter()
-        .copied()
-        .filter(|r| stems(text_field(r, "name").unwrap_or_default()) == stems(name))
-        .collect();
-    if !exact.is_empty() {
-        return exact;
-    }
-    rows.iter().copied().filter(|r| holds(r, name)).collect()
 }
 
 /// The loaded rows an ask is about (for an analyze step).

@@ -11,7 +11,7 @@ use super::super::consent::asks_information;
 use super::super::items::{location, parse_item};
 use super::super::lexicon::Cues;
 use super::super::text::{Words, find_any, is_filler, stem};
-use super::Topic;
+use super::{Named, POINTING, Topic, named_items};
 
 /// What the user asks about their stock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,14 +30,6 @@ pub enum Ask {
     /// "I used 500g of the jasmine rice", "finished the milk", "chuck the
     /// coriander": less of it, or none.
     Use { item: Named, used: Option<Amount> },
-}
-
-/// An item as the user named it, or "it"/"them": what was just shown.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Named {
-    Item(String),
-    Shown,
 }
 
 /// An amount used.
@@ -276,27 +268,9 @@ const NOT_ITEM: &[&str] = &[
     "lunch",
     "breakfast",
 ];
-const POINTING: &[&str] = &["it", "them", "those", "that", "these", "this"];
-
-/// The items named in each segment of the words ("when does it go off,
-/// and the bananas?" → it, banana).
+/// The items named ("when does it go off, and the bananas?" → it, banana).
 fn named(w: &Words) -> Vec<Named> {
-    let mut out = Vec::new();
-    for seg in &w.segments {
-        let words: Vec<String> = seg
-            .iter()
-            .filter(|x| !is_filler(x) && !NOT_ITEM.contains(&x.as_str()))
-            .filter(|x| super::super::text::number(x).is_none())
-            .map(|x| stem(x))
-            .collect();
-        if !words.is_empty() {
-            out.push(Named::Item(words.join(" ")));
-        } else if seg.iter().any(|x| POINTING.contains(&x.as_str())) && out.is_empty() {
-            out.push(Named::Shown);
-        }
-    }
-    out.dedup();
-    out
+    named_items(w, NOT_ITEM)
 }
 
 /// The skill's reading of a message.

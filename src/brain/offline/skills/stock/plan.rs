@@ -32,7 +32,7 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     let named_loaded = |items: &[Named]| {
         !items.is_empty()
             && items.iter().all(|n| match n {
-                Named::Item(x) => !super::act::best(&rows, x).is_empty(),
+                Named::Item(x) => !super::super::best(&rows, x).is_empty(),
                 Named::Shown => false,
             })
     };

@@ -3,16 +3,16 @@
 
 use serde_json::Value;
 
-use crate::context::{Shown, Table};
+use crate::context::Table;
 use crate::pipeline::StepType;
 
 use super::super::super::reply::ReplyCtx;
 use super::super::super::text::{fmt_number, join_list};
 use super::super::super::world::{num_field, text_field};
 use super::super::when::short_date;
+use super::super::{Named, best, shown, why_unchanged};
 use super::super::{Said, outcomes, rows_of_kind};
-use super::act::best;
-use super::{Ask, Named};
+use super::Ask;
 
 /// "1 l".
 fn qty(row: &Value) -> String {
@@ -51,15 +51,6 @@ fn dated(row: &Value) -> String {
             qty(row)
         ),
     }
-}
-
-fn shown(rows: &[&Value]) -> Vec<Shown> {
-    rows.iter()
-        .filter_map(|r| {
-            let id = r.get("id")?.as_str()?;
-            Some(Shown::new(id, text_field(r, "name").unwrap_or(id)))
-        })
-        .collect()
 }
 
 fn bullets(rows: &[&Value], f: impl Fn(&Value) -> String) -> String {
@@ -184,10 +175,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     join_list(&names, "and")
                 ));
             }
-            let why = outcomes(c)
-                .into_iter()
-                .rfind(|o| o.starts_with("No "))
-                .unwrap_or_else(|| "I couldn't tell which item you meant".into());
+            let why = why_unchanged(c, "I couldn't tell which item you meant");
             Said::text(format!("{why}, so nothing changed."))
         }
     }

@@ -171,13 +171,12 @@ fn meant(c: &ActCtx<'_>, rows: &[&Value], about: &[String], open_only: bool) -> 
     if best == 0 {
         return Vec::new();
     }
-    let top: Vec<String> = rows
+    let mut top: Vec<String> = rows
         .iter()
         .filter(|r| score(r) == best)
         .filter_map(id)
         .collect();
     // Two rows of one task (loaded and read again) are one.
-    let mut top = top;
     top.dedup();
     top
 }

@@ -2,13 +2,13 @@
 
 use serde_json::Value;
 
-use crate::context::{Shown, Table};
+use crate::context::Table;
 use crate::pipeline::StepType;
 
 use super::super::super::reply::ReplyCtx;
 use super::super::super::text::{plural, stems};
 use super::super::super::world::text_field;
-use super::super::{Said, outcomes, rows_of_kind};
+use super::super::{Said, rows_of_kind, shown, why_unchanged};
 use super::act::due_text;
 use super::{Ask, Window};
 
@@ -19,15 +19,6 @@ fn line(row: &Value) -> String {
         Some(d) => format!("- {title} (due {d})"),
         None => format!("- {title}"),
     }
-}
-
-fn shown(rows: &[&Value]) -> Vec<Shown> {
-    rows.iter()
-        .filter_map(|r| {
-            let id = r.get("id")?.as_str()?;
-            Some(Shown::new(id, text_field(r, "title").unwrap_or(id)))
-        })
-        .collect()
 }
 
 fn open(row: &&Value) -> bool {
@@ -100,10 +91,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
 
 /// Nothing was changed: say what the step found and what is open.
 fn unchanged(c: &ReplyCtx<'_>, read: &[&Value]) -> Said {
-    let why = outcomes(c)
-        .into_iter()
-        .rfind(|o| o.starts_with("No "))
-        .unwrap_or_else(|| "I couldn't tell which task you meant".into());
+    let why = why_unchanged(c, "I couldn't tell which task you meant");
     let open: Vec<&Value> = read.iter().copied().filter(open).collect();
     let mut text = format!("{why}, so nothing changed.");
     if !open.is_empty() {
