@@ -86,6 +86,29 @@ pub(super) fn retention(world: &World<'_>, d: &mut Draft) {
     } else {
         planning_options(world)
     };
+    // A recipe kept because it was chosen for a slot is kept for what is
+    // true now: the plan may have changed under it ("swap wednesday for
+    // the wings").
+    for e in world.active() {
+        let Some(old) = e.e.retention.as_ref() else {
+            continue;
+        };
+        let Some(slot) = old.reason.strip_prefix("chosen for ") else {
+            continue;
+        };
+        let slot = slot.trim_end_matches(" in the weekly plan");
+        if chosen.iter().any(|(r, s)| r == e.r && s == slot) {
+            continue;
+        }
+        let reason = match chosen.iter().find(|(r, _)| r == e.r) {
+            Some((_, now)) => format!("chosen for {now} in the weekly plan"),
+            None => format!("was chosen for {slot} until the plan changed"),
+        };
+        d.retain.push(RetentionDecision {
+            r#ref: e.r.to_string(),
+            reason,
+        });
+    }
     for e in world.active() {
         let leaving = !world.state.state_of(e.r, e.e, next).0.is_active();
         if !leaving || e.e.is_pending() || e.e.retention.is_some() {

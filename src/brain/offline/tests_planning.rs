@@ -489,3 +489,16 @@ fn asking_for_a_diet_rules_out_what_does_not_fit_until_lifted() {
     sim.say("lets start over");
     sim.expect("not-active recipe_1");
 }
+
+/// A recipe kept "chosen for Wed" says what is true once Wednesday is
+/// swapped for another recipe: the panel must not go on claiming it.
+#[test]
+fn a_swapped_out_recipe_is_no_longer_called_chosen_for_the_day() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipies", "the 2nd one", "put it on wednesday"]);
+    sim.expect("reply ~ Wed Jan 14 (dinner): Miso Glazed Air Fryer Cod");
+    sim.say("actually swap wed for the wings");
+    sim.expect("reply ~ Wed Jan 14 (dinner): Dry Rub Wings");
+    sim.say("whats the plan looking like");
+    sim.expect("reason recipe_2 ~ was chosen for Wed Jan 14 [dinner] until the plan changed");
+}

@@ -129,3 +129,20 @@ fn typed_in_a_hurry_and_pointing_at_the_list() {
     sim.say("wht about the chiken ones");
     sim.expect("understood");
 }
+
+/// After the list was shown, taking one item off says truly what is left,
+/// and "is X on the list?" answers from the whole list, not only the rows
+/// read this turn.
+#[test]
+fn the_shopping_list_after_a_removal_is_the_whole_list() {
+    let mut sim = Sim::new();
+    sim.say("whats on my shoping list");
+    sim.expect("reply ~ thai basil");
+    sim.say("take the olive oil off");
+    sim.expect("writes shopping_list:delete");
+    sim.expect("reply ~ thai basil");
+    sim.expect("reply ~ chinese broccoli");
+    sim.say("is thai basil on the list?");
+    sim.expect("writes none");
+    sim.expect("reply ~ yes");
+}

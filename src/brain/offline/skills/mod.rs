@@ -106,7 +106,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
 /// Think's plan for a skill's ask.
 pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
     match ask {
-        SkillAsk::Tasks(a) => tasks::plan::plan(a, c),
+        SkillAsk::Tasks(a) => tasks::plan::plan(a),
         SkillAsk::Stock(a) => stock::plan::plan(a, c),
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
         SkillAsk::Shopping(a) => shopping::plan(a),

@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete, filter, id_filter};
+use super::super::super::act::{ActCtx, call, complete, id_filter};
 use super::super::super::text::join_list;
 use super::super::super::world::text_field;
 use super::super::Named;
@@ -16,18 +16,9 @@ use super::Ask;
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
     let done = c.req.this_step_results.len();
     match c.req.step.step_type {
-        StepType::Read if done == 0 => {
-            let loaded = c.loaded_refs(Table::ShoppingList, |_| true);
-            let filters: Vec<Value> = if loaded.is_empty() {
-                Vec::new()
-            } else {
-                vec![filter("id", "not_in", json!(loaded))]
-            };
-            call(
-                "db_read",
-                json!({"table": "shopping_list", "filters": filters}),
-            )
-        }
+        // The whole list, every time: the reply says what is still on it,
+        // and a list half from memory would leave items out.
+        StepType::Read if done == 0 => call("db_read", json!({"table": "shopping_list"})),
         StepType::Write if done == 0 => {
             let refs = meant(ask, c);
             if refs.is_empty() {

@@ -14,6 +14,14 @@ use super::super::{Named, best, shown, why_unchanged};
 use super::super::{Said, outcomes, rows_of_kind};
 use super::Ask;
 
+/// "in the fridge", "on the counter".
+fn at(place: &str) -> String {
+    match place {
+        "counter" | "shelf" => format!("on the {place}"),
+        _ => format!("in the {place}"),
+    }
+}
+
 /// "1 l".
 fn qty(row: &Value) -> String {
     let q = num_field(row, "quantity")
@@ -33,7 +41,7 @@ fn qty(row: &Value) -> String {
 fn amount(row: &Value) -> String {
     let name = text_field(row, "name").unwrap_or("?");
     let place = text_field(row, "location").unwrap_or("kitchen");
-    format!("{name} ({}) in the {place}", qty(row))
+    format!("{name} ({}) {}", qty(row), at(place))
 }
 
 /// "milk (fridge) — goes off Thu Jan 15".
@@ -42,13 +50,15 @@ fn dated(row: &Value) -> String {
     let place = text_field(row, "location").unwrap_or("kitchen");
     match text_field(row, "expiry_date") {
         Some(d) => format!(
-            "{name} ({}) in the {place} — goes off {}",
+            "{name} ({}) {} — goes off {}",
             qty(row),
+            at(place),
             short_date(d)
         ),
         None => format!(
-            "{name} ({}) in the {place} — no use-by date, it keeps",
-            qty(row)
+            "{name} ({}) {} — no use-by date, it keeps",
+            qty(row),
+            at(place)
         ),
     }
 }

@@ -51,12 +51,9 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
                 filters.push(filter("due_date", "<=", json!(until)));
             }
         }
-        Ask::Done { .. } | Ask::Move { .. } | Ask::Delete { .. } | Ask::Add { .. } => {
-            let loaded = c.loaded_refs(Table::Tasks, |_| true);
-            if !loaded.is_empty() {
-                filters.push(filter("id", "not_in", json!(loaded)));
-            }
-        }
+        // Every task: the one meant is chosen among them, and when none
+        // fits the reply lists the open ones in full.
+        Ask::Done { .. } | Ask::Move { .. } | Ask::Delete { .. } | Ask::Add { .. } => {}
     }
     json!({"table": "tasks", "filters": filters, "order_by": "due_date"})
 }

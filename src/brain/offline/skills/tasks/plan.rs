@@ -1,28 +1,16 @@
 //! Think for tasks: read what is needed, then change one task.
 
-use crate::context::Table;
 use crate::pipeline::{StepType, ThinkOutput};
 
-use super::super::super::think::{self, Ctx, step};
+use super::super::super::think::{self, step};
 use super::Ask;
 
 /// The plan for a tasks ask.
-pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
+pub fn plan(ask: &Ask) -> ThinkOutput {
     let read = step("Read the open tasks".into(), StepType::Read, "tasks", 0);
-    // Which task is meant is chosen from every task: the ones loaded
-    // already and the rest, read now (a loaded row is never read again).
-    let loaded = !c.world.loaded(Table::Tasks).is_empty();
-    let rest = step(
-        if loaded {
-            "Read the tasks not loaded yet"
-        } else {
-            "Read the tasks"
-        }
-        .into(),
-        StepType::Read,
-        "tasks",
-        0,
-    );
+    // Which task is meant is chosen from every task, read now: the reply
+    // lists the open ones in full when none fits.
+    let rest = step("Read the tasks".into(), StepType::Read, "tasks", 0);
     let then = |d: &str| {
         vec![
             rest.clone(),
