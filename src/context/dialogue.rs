@@ -97,6 +97,11 @@ pub struct Dialogue {
     pub offer: Option<Offer>,
     /// The question Alfred is waiting on.
     pub question: Option<Question>,
+    /// The earlier list "the 2nd one" still counts in, when the reply
+    /// presented one of its items rather than a list of its own ("the last
+    /// one?" after "the 2nd one, what goes in it").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub listed: Vec<Shown>,
 }
 
 impl Shown {
@@ -112,7 +117,10 @@ impl Shown {
 impl Dialogue {
     /// Nothing presented, offered or asked.
     pub fn is_empty(&self) -> bool {
-        self.presented.is_empty() && self.offer.is_none() && self.question.is_none()
+        self.presented.is_empty()
+            && self.offer.is_none()
+            && self.question.is_none()
+            && self.listed.is_empty()
     }
 
     /// The presented refs, in order.
@@ -139,6 +147,15 @@ impl Dialogue {
         let mut out = Vec::new();
         if !self.presented.is_empty() {
             out.push(("presented", self.numbered(false).join(" · ")));
+        }
+        if !self.listed.is_empty() {
+            let names: Vec<String> = self
+                .listed
+                .iter()
+                .enumerate()
+                .map(|(i, s)| format!("{} {}", i + 1, s.label))
+                .collect();
+            out.push(("counting in", names.join(" · ")));
         }
         if let Some(o) = &self.offer {
             let what: Vec<&str> = o.items.iter().map(|s| s.label.as_str()).collect();
@@ -291,12 +308,20 @@ mod tests {
                 candidates: vec![],
                 request: String::new(),
             }),
+            listed: vec![
+                Shown::new("recipe_8", "Thai Pad See Ew"),
+                Shown::new("recipe_9", "Thai Yellow Curry"),
+            ],
         };
         let lines = d.lines();
         assert_eq!(
             lines,
             vec![
                 ("presented", "1 Thai Yellow Curry".to_string()),
+                (
+                    "counting in",
+                    "1 Thai Pad See Ew · 2 Thai Yellow Curry".to_string()
+                ),
                 ("offered", "save Thai Basil Chicken".to_string()),
                 ("asked", "Want me to save it?".to_string()),
             ]

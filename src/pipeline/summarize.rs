@@ -193,6 +193,7 @@ pub fn derive_dialogue(
         presented,
         offer,
         question,
+        listed: Vec::new(),
     }
 }
 

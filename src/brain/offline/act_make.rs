@@ -100,8 +100,14 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
             .collect(),
         _ => Vec::new(),
     };
+    // Ruling something out narrows the list just shown, not every recipe.
+    let listed = &c.reading.before.listed;
+    let narrowing = matches!(c.intent, Intent::Exclude(_)) && !listed.is_empty();
     let mut entries = Vec::new();
     for (r, row) in &rows_of(c, Table::Recipes, true) {
+        if narrowing && !listed.contains(r) {
+            continue;
+        }
         let label = c.world.label(r);
         if excluded.contains_key(label.as_str()) {
             continue;

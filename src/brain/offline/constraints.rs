@@ -189,6 +189,15 @@ pub(super) fn lift_constraints(
     }
     let clause = tidy_clause(message);
     let named = |c: &crate::context::Constraint| match &c.matches {
+        // "cod's fine" lifts "no fish": cod is what it ruled out.
+        ConstraintMatch::Ingredient { name }
+            if crate::context::taxonomy::is_family(name)
+                && said_stems
+                    .iter()
+                    .any(|w| crate::context::taxonomy::ingredient_matches(w, name)) =>
+        {
+            true
+        }
         ConstraintMatch::Ingredient { name }
         | ConstraintMatch::Cuisine { name }
         | ConstraintMatch::Tag { name }

@@ -18,6 +18,9 @@ pub struct Before {
     /// The one recipe the latest reply that presented recipes showed
     /// ("put it on friday" after a recipe card and a pantry question).
     pub last_recipe: Option<String>,
+    /// The latest list of two or more recipes a reply presented: what
+    /// "the 2nd one" and "the last one" count in.
+    pub listed: Vec<String>,
 }
 
 impl Before {
@@ -44,7 +47,29 @@ impl Before {
                 let recipes: Vec<String> = refs.into_iter().filter(recipe).collect();
                 (recipes.len() == 1).then(|| recipes[0].clone())
             });
+        // Newest first: a list of two or more recipes presented, or the
+        // list a reply carried on while it answered about one of them.
+        let listed = all
+            .iter()
+            .find_map(|t| {
+                // Recipes, or the plan's meals (the recipes on them).
+                let recipes: Vec<String> = t
+                    .dialogue
+                    .presented_refs()
+                    .into_iter()
+                    .filter(|r| r.starts_with("recipe_") || r.starts_with("meal_"))
+                    .collect();
+                if recipes.len() >= 2 {
+                    Some(recipes)
+                } else if !t.dialogue.listed.is_empty() {
+                    Some(t.dialogue.listed.iter().map(|s| s.r#ref.clone()).collect())
+                } else {
+                    None
+                }
+            })
+            .unwrap_or_default();
         Self {
+            listed,
             user: last.user_message.clone(),
             dialogue: last.dialogue.clone(),
             presented,

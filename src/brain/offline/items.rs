@@ -249,6 +249,7 @@ const TRIGGERS: &[(&str, Refusal)] = &[
     ("not a fan of", Refusal::DoesNotLike),
     ("not a big fan of", Refusal::DoesNotLike),
     ("hate", Refusal::DoesNotLike),
+    ("hates", Refusal::DoesNotLike),
     ("dislike", Refusal::DoesNotLike),
     ("leave out", Refusal::SaidNo),
     ("leave off", Refusal::SaidNo),
@@ -274,6 +275,12 @@ const TRIGGERS: &[(&str, Refusal)] = &[
     ("lose", Refusal::SaidNo),
     ("no", Refusal::SaidNo),
     ("not", Refusal::SaidNo),
+];
+
+/// Words that start a new clause after an exclusion's term.
+const CLAUSE_START: &[&str] = &[
+    "thats", "because", "cos", "cause", "since", "so", "she", "he", "they", "which", "whats",
+    "what", "we", "i", "im", "forgot",
 ];
 
 /// Words that never make an exclusion term.
@@ -305,6 +312,10 @@ fn term_stop(w: &str) -> bool {
                 | "thank"
                 | "worries"
                 | "lol"
+                | "tho"
+                | "though"
+                | "btw"
+                | "anyway"
                 | "lmao"
                 | "haha"
                 | "hahaha"
@@ -348,7 +359,13 @@ fn segment_exclusion(seg: &[String]) -> (Option<Refusal>, Vec<String>) {
                 .find(|(q, _)| *q == p)
                 .map_or(Refusal::SaidNo, |(_, h)| *h);
             let after = &seg[i + p.split_whitespace().count()..];
-            (Some(how), term_words(after))
+            // The term ends where a new clause begins ("no wings tho thats
+            // a game day thing", "hates curry lol so what's left").
+            let end = after
+                .iter()
+                .position(|w| CLAUSE_START.contains(&w.as_str()))
+                .unwrap_or(after.len());
+            (Some(how), term_words(&after[..end]))
         }
         None => (None, term_words(seg)),
     }

@@ -185,6 +185,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     if let Some(shown) = shown.filter(|s| !s.is_empty()) {
         dialogue.presented = shown;
     }
+    dialogue.listed = still_listed(&c, &dialogue);
     (text, dialogue)
 }
 
@@ -211,6 +212,22 @@ fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
 /// The dialogue state of the reply: the pipeline's reading of the text and
 /// the decision, with the offer this brain knows it made, and a question
 /// about the plan marked as such.
+/// The earlier list "the 2nd one" still counts in: carried on while a
+/// reply presents one or some of its recipes (an answer about one of them),
+/// dropped once a reply presents a list of its own or something else.
+fn still_listed(c: &ReplyCtx<'_>, d: &Dialogue) -> Vec<Shown> {
+    let listed = &c.reading.before.listed;
+    let recipes: Vec<String> = d
+        .presented_refs()
+        .into_iter()
+        .filter(|r| r.starts_with("recipe_"))
+        .collect();
+    if listed.is_empty() || recipes.len() >= 2 || recipes.len() != d.presented.len() {
+        return Vec::new();
+    }
+    listed.iter().map(|r| Shown::new(r, c.label(r))).collect()
+}
+
 fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
     let known: Vec<(String, String)> = c
         .req

@@ -158,6 +158,17 @@ fn resolve_intent(
     match intent {
         Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
         Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
+        // "cod's fine, so what's quickest now": the lift, then the question.
+        Intent::Skill(super::skills::SkillAsk::Recipes(_)) => {
+            if let Some(seg) = reading
+                .words
+                .segments
+                .iter()
+                .find(|s| super::text::find_any(s, super::synonyms::INCLUDE).is_some())
+            {
+                lift_constraints(world, &lift_words(&seg.join(" ")), message, d);
+            }
+        }
         Intent::Include => {
             let said = content_words(words);
             match by_label(world, &said, RECIPES) {

@@ -9,6 +9,7 @@
 //! recognise.
 
 pub mod planning;
+pub mod recipes;
 pub mod shopping;
 pub mod stock;
 pub mod tasks;
@@ -36,6 +37,7 @@ pub enum SkillAsk {
     Stock(stock::Ask),
     Planning(planning::Ask),
     Shopping(shopping::Ask),
+    Recipes(recipes::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -53,6 +55,8 @@ pub enum Topic {
     Planning,
     /// The shopping list.
     Shopping,
+    /// Saved recipes, and the kind of question last asked about one.
+    Recipes(recipes::DetailKind),
 }
 
 impl SkillAsk {
@@ -63,6 +67,7 @@ impl SkillAsk {
             SkillAsk::Stock(a) => a.name(),
             SkillAsk::Planning(a) => a.name(),
             SkillAsk::Shopping(a) => a.name(),
+            SkillAsk::Recipes(a) => a.name(),
         }
     }
 
@@ -73,6 +78,7 @@ impl SkillAsk {
             SkillAsk::Stock(a) => a.topic(),
             SkillAsk::Planning(_) => Topic::Planning,
             SkillAsk::Shopping(_) => Topic::Shopping,
+            SkillAsk::Recipes(a) => a.topic(),
         }
     }
 }
@@ -84,6 +90,7 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
         Some(Table::Inventory) => Topic::Amounts,
         Some(Table::MealPlans) => Topic::Planning,
         Some(Table::ShoppingList) => Topic::Shopping,
+        Some(Table::Recipes) => Topic::Recipes(recipes::DetailKind::Ingredients),
         _ => Topic::None,
     }
 }
@@ -98,6 +105,7 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
 pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
     tasks::read(w, cues)
         .map(SkillAsk::Tasks)
+        .or_else(|| recipes::read(w, cues).map(SkillAsk::Recipes))
         .or_else(|| shopping::read(w, cues).map(SkillAsk::Shopping))
         .or_else(|| stock::read(w, cues).map(SkillAsk::Stock))
         .or_else(|| planning::read(w, cues).map(SkillAsk::Planning))
@@ -110,6 +118,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Stock(a) => stock::plan::plan(a, c),
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
         SkillAsk::Shopping(a) => shopping::plan(a),
+        SkillAsk::Recipes(a) => recipes::plan(a),
     }
 }
 
@@ -120,6 +129,7 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Stock(a) => stock::act::act(a, c),
         SkillAsk::Planning(a) => planning::act::act(a, c),
         SkillAsk::Shopping(a) => shopping::act::act(a, c),
+        SkillAsk::Recipes(a) => recipes::act::act(a, c),
     }
 }
 
@@ -228,6 +238,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Stock(a) => stock::reply::reply(a, c),
         SkillAsk::Planning(a) => planning::reply::reply(a, c),
         SkillAsk::Shopping(a) => shopping::reply::reply(a, c),
+        SkillAsk::Recipes(a) => recipes::reply::reply(a, c),
     }
 }
 

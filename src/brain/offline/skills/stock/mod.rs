@@ -294,9 +294,17 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         });
     }
     let asking = asks_information(w) || w.has_any(&["dont i", "didnt i", "dont we"]);
+    // "the paneer needs using up": a reason, not a use.
+    let should_use = w.has_any(&[
+        "needs using",
+        "need using",
+        "needs to be used",
+        "needs eating",
+    ]);
     if let Some((i, p)) = find_any(&w.words, USE)
         && !asking
         && !in_recipe
+        && !should_use
     {
         let rest = &w.words[i + p.split_whitespace().count()..];
         let rest: Vec<String> = rest

@@ -1,0 +1,786 @@
+//! Recipes: finding saved recipes by what they are ("any thai ones", "my
+//! chicken recipes, quickest first", "what can I make tonight without
+//! going to the shops"), comparing the ones just shown ("which of those is
+//! quickest", "out of the first two which needs less shopping") and
+//! questions about one of them ("the 2nd one, what do I need for it", "how
+//! much coconut milk does that one take", "is it spicy?").
+//!
+//! Never writes: every ask reads the recipes (and the inventory when what is
+//! missing matters), then an analysis picks and orders them.
+
+pub mod act;
+pub mod reply;
+
+use serde::{Deserialize, Serialize};
+
+use super::super::lexicon::Cues;
+use super::super::text::{Words, find, is_filler, number, ordinal, stem};
+use super::super::think::{self, step};
+use super::Topic;
+use crate::pipeline::{StepType, ThinkOutput};
+
+/// What the user asks about their recipes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Ask {
+    /// Saved recipes that are what the words say, in an order.
+    Find(Find),
+    /// The best of some recipes just shown, by one measure.
+    Compare { among: Among, by: By },
+    /// A question about one recipe (or the ones just shown).
+    About { which: Which, what: Detail },
+}
+
+/// What a search keeps.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Find {
+    /// Words every recipe found must match (cuisine, tag, kind, diet,
+    /// ingredient or name): "thai", "chicken", "air fryer".
+    pub words: Vec<String>,
+    /// Words no recipe found may match: "spicy" in "anything not spicy".
+    pub not: Vec<String>,
+    /// Cookable from the kitchen as it is ("without going to the shops").
+    pub ready: bool,
+    /// Recipes that use these (the items just shown, or what goes off soon).
+    pub using: Option<Using>,
+    /// For an evening meal ("tonight"): breakfasts are left out.
+    pub dinner: bool,
+    /// The order asked for ("quickest first").
+    pub by: Option<By>,
+}
+
+/// What a search's recipes should use up.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Using {
+    /// The inventory items just shown ("which recipes use those").
+    Shown,
+    /// What goes off in the next few days.
+    Expiring,
+}
+
+/// A measure to compare recipes by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum By {
+    Quickest,
+    Slowest,
+    ServesMost,
+    FewestMissing,
+}
+
+/// Which recipes a comparison is among.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Among {
+    /// The list just shown ("of those", "of whats left").
+    Shown,
+    /// The first n of it ("out of the first two").
+    First(usize),
+    /// Those whose name or ingredients hold a word ("the cod ones").
+    Matching(String),
+}
+
+/// Which recipe a question is about.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Which {
+    /// "the 2nd one" (0-based) in the last list shown.
+    Nth(usize),
+    /// "the last one".
+    Last,
+    /// "the one after that": next in the order last talked about.
+    Next,
+    /// "the kerala one", "the wings one".
+    Named(String),
+    /// "it", "that one", "those": what was just shown.
+    Shown,
+}
+
+/// What a question asks of a recipe.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Detail {
+    /// "what do I need for it", "what goes in it".
+    Ingredients,
+    /// "how much coconut milk does that one take".
+    AmountOf(String),
+    /// "is it spicy?".
+    Spicy,
+    /// "do I have everything for that one", "what do I need to buy".
+    Missing,
+}
+
+/// The kind of a detail question, carried to "and the last one?".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DetailKind {
+    #[default]
+    Ingredients,
+    Spicy,
+    Missing,
+}
+
+impl Ask {
+    /// A short name for logs and tests.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ask::Find(_) => "recipes_find",
+            Ask::Compare { .. } => "recipes_compare",
+            Ask::About { .. } => "recipes_about",
+        }
+    }
+
+    /// The topic a follow-up carries on.
+    pub fn topic(&self) -> Topic {
+        match self {
+            Ask::About { what, .. } => Topic::Recipes(match what {
+                Detail::Spicy => DetailKind::Spicy,
+                Detail::Missing => DetailKind::Missing,
+                Detail::Ingredients | Detail::AmountOf(_) => DetailKind::Ingredients,
+            }),
+            Ask::Find(_) | Ask::Compare { .. } => Topic::Recipes(DetailKind::Ingredients),
+        }
+    }
+
+    /// True when the kitchen's stock matters to the answer.
+    fn needs_inventory(&self) -> bool {
+        match self {
+            Ask::Find(f) => f.ready || f.using.is_some() || f.by == Some(By::FewestMissing),
+            Ask::Compare { by, .. } => *by == By::FewestMissing,
+            Ask::About { what, .. } => !matches!(what, Detail::Spicy),
+        }
+    }
+}
+
+const QUICKEST: &[&str] = &[
+    "quickest",
+    "fastest",
+    "quicker",
+    "faster",
+    "shortest",
+    "least time",
+];
+const SLOWEST: &[&str] = &["longer", "longest", "slowest", "slower", "more time"];
+const SERVES_MOST: &[&str] = &[
+    "serves the most",
+    "serves most",
+    "serves more",
+    "most portions",
+    "more portions",
+    "most servings",
+    "feeds the most",
+    "feeds more",
+    "makes the most",
+    "makes more",
+    "biggest",
+];
+const FEWEST_MISSING: &[&str] = &[
+    "fewest",
+    "less shopping",
+    "least shopping",
+    "needs less",
+    "needs the least",
+    "least to buy",
+    "less to buy",
+    "fewer things",
+];
+
+/// The measure a message compares by.
+fn by(w: &Words) -> Option<By> {
+    if w.has_any(FEWEST_MISSING) {
+        Some(By::FewestMissing)
+    } else if w.has_any(SERVES_MOST) {
+        Some(By::ServesMost)
+    } else if w.has_any(SLOWEST) {
+        Some(By::Slowest)
+    } else if w.has_any(QUICKEST) {
+        Some(By::Quickest)
+    } else {
+        None
+    }
+}
+
+const READY: &[&str] = &[
+    "right now",
+    "without going to the shops",
+    "without going shopping",
+    "without shopping",
+    "without going out",
+    "no shopping",
+    "with what i have",
+    "with what ive got",
+    "from what i have",
+    "from what ive got",
+    "already have",
+    "without buying",
+];
+const EXPIRING: &[&str] = &[
+    "about to turn",
+    "about to go",
+    "going off",
+    "goes off",
+    "expiring",
+    "use up",
+    "using up",
+    "needs using",
+];
+/// Words that are part of asking, never what a recipe must match.
+const NOT_FILTER: &[&str] = &[
+    "recipe",
+    "recipes",
+    "recipies",
+    "saved",
+    "show",
+    "list",
+    "got",
+    "gonna",
+    "plan",
+    "cook",
+    "cooking",
+    "wht",
+    "wat",
+    "ones",
+    "anything",
+    "something",
+    "stuff",
+    "can",
+    "could",
+    "right",
+    "now",
+    "tonight",
+    "dinner",
+    "lunch",
+    "breakfast",
+    "tea",
+    "next",
+    "day",
+    "days",
+    "week",
+    "first",
+    "quickest",
+    "fastest",
+    "quick",
+    "which",
+    "use",
+    "uses",
+    "using",
+    "those",
+    "them",
+    "these",
+    "there",
+    "good",
+    "nice",
+    "idea",
+    "ideas",
+    "options",
+    "option",
+    "mine",
+    "have",
+    "ive",
+    "does",
+    "do",
+    "left",
+    "shops",
+    "shop",
+    "going",
+    "without",
+    "eat",
+    "are",
+    "is",
+    "any",
+    "of",
+    "my",
+    "want",
+    "need",
+    "easy",
+    "done",
+    "hey",
+    "pls",
+    "please",
+    "thx",
+    "lol",
+    "tho",
+    "btw",
+    "ok",
+    "okay",
+    "yeah",
+    "hmm",
+    "um",
+    "cos",
+    "fancy",
+    "even",
+    "about",
+    "turn",
+    "off",
+    "expiring",
+    "in",
+    "the",
+];
+
+/// The search words of a message: what is left once asking words,
+/// fillers and the ready/expiring phrases are taken out; "air fryer" stays
+/// one phrase.
+fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
+    let mut words: Vec<String> = Vec::new();
+    let mut not: Vec<String> = Vec::new();
+    let skip_phrases: Vec<&str> = READY.iter().chain(EXPIRING).copied().collect();
+    let mut skip = vec![false; w.words.len()];
+    for p in &skip_phrases {
+        if let Some(i) = find(&w.words, p) {
+            let n = p.split(' ').count();
+            for s in skip.iter_mut().skip(i).take(n) {
+                *s = true;
+            }
+        }
+    }
+    let mut negate = false;
+    let mut i = 0;
+    while i < w.words.len() {
+        let x = w.words[i].as_str();
+        if skip[i] {
+            i += 1;
+            continue;
+        }
+        if matches!(x, "not" | "nothing" | "no" | "without" | "non") {
+            negate = true;
+            i += 1;
+            continue;
+        }
+        let phrase = if x == "air" && w.words.get(i + 1).is_some_and(|n| n.starts_with("fr")) {
+            i += 1;
+            "air fryer".to_string()
+        } else if x == "stir" && w.words.get(i + 1).is_some_and(|n| n.starts_with("fr")) {
+            i += 1;
+            "stir fry".to_string()
+        } else {
+            x.to_string()
+        };
+        i += 1;
+        let keep = !NOT_FILTER.contains(&phrase.as_str())
+            && !is_filler(&phrase)
+            && number(&phrase).is_none()
+            && ordinal(&phrase).is_none()
+            && !["veg"].contains(&phrase.as_str());
+        if keep {
+            if negate {
+                not.push(stem(&phrase));
+            } else {
+                words.push(stem(&phrase));
+            }
+        }
+        negate = false;
+    }
+    (words, not)
+}
+
+/// True when the message asks for saved recipes by what they are.
+fn asks_to_find(w: &Words) -> bool {
+    let recipes = w.has_any(&["recipes", "recipies", "my recipe", "recipe have i"]);
+    let asking = w.has_any(&[
+        "show", "list", "what", "wht", "wat", "which", "any", "got", "have", "saved",
+    ]);
+    let can_cook = (w.has_any(&["i can", "can i", "could i", "i could", "can we", "we can"])
+        && w.has_any(&["make", "cook", "do"])
+        && w.has_any(&["what", "wht", "wat", "anything", "which", "any"]))
+        || w.has_any(&["what have i got", "what ive got", "wht have i got"]);
+    let ones = w.has_any(&["ones", "curries"]) && w.has_any(&["any", "what", "wht", "which"]);
+    (recipes && asking) || can_cook || ones
+}
+
+const GENERATE: &[&str] = &[
+    "come up with",
+    "give me a",
+    "gimme",
+    "make me",
+    "recipe for",
+    "new recipe",
+    "create",
+    "invent",
+    "idea for",
+];
+const RULING_OUT: &[&str] = &[
+    "not feeling",
+    "doesnt eat",
+    "dont eat",
+    "hates",
+    "leave out",
+    "skip",
+    "allergic",
+];
+
+/// Which recipe a question points at.
+fn which(w: &Words) -> Option<Which> {
+    let ws = &w.words;
+    for (i, x) in ws.iter().enumerate() {
+        if let Some(n) = ordinal(x) {
+            let next = ws.get(i + 1).map(String::as_str);
+            if matches!(next, Some("one") | None | Some("recipe")) || i > 0 && ws[i - 1] == "the" {
+                return Some(Which::Nth(n));
+            }
+        }
+    }
+    if w.has_any(&["last one", "the last", "last recipe"]) {
+        return Some(Which::Last);
+    }
+    if w.has_any(&["one after", "after that", "next one", "the next"]) {
+        return Some(Which::Next);
+    }
+    // "the kerala one", "the wings one": the word before "one".
+    if let Some(i) = find(ws, "one").filter(|i| *i >= 2 && ws[i - 2] == "the") {
+        let name = &ws[i - 1];
+        if !is_filler(name) && !["other", "new", "same", "that", "this"].contains(&name.as_str()) {
+            return Some(Which::Named(stem(name)));
+        }
+    }
+    if w.has_any(super::POINTING) {
+        return Some(Which::Shown);
+    }
+    None
+}
+
+/// What a question asks of a recipe.
+fn detail(w: &Words) -> Option<Detail> {
+    if w.has_any(&["spicy", "spice", "heat", "too hot", "hot"]) {
+        return Some(Detail::Spicy);
+    }
+    if let Some(i) = find(&w.words, "how much").or_else(|| find(&w.words, "how many")) {
+        let stop = [
+            "does", "do", "goes", "go", "is", "in", "for", "it", "that", "needed", "will", "would",
+            "are", "they", "those", "this", "should", "did",
+        ];
+        let item: Vec<String> = w.words[i + 2..]
+            .iter()
+            .take_while(|x| !stop.contains(&x.as_str()))
+            .filter(|x| !is_filler(x))
+            .map(|x| stem(x))
+            .collect();
+        let in_recipe = w.has_any(&[
+            "goes in",
+            "go in",
+            "take",
+            "takes",
+            "does it need",
+            "does that",
+            "does the",
+            "in it",
+            "in those",
+            "in them",
+            "in that",
+            "in the",
+            "for it",
+            "for that",
+            "needed",
+            "does it use",
+            "it need",
+            "it use",
+            "one need",
+            "one use",
+            "recipe",
+        ]);
+        if !item.is_empty() && in_recipe {
+            return Some(Detail::AmountOf(item.join(" ")));
+        }
+    }
+    if w.has_any(&[
+        "have everything",
+        "got everything",
+        "everything for",
+        "need to buy",
+        "have to buy",
+        "need to get",
+        "need to pick up",
+        "am i missing",
+        "im missing",
+        "missing for",
+        "buy anything",
+    ]) {
+        return Some(Detail::Missing);
+    }
+    if w.has_any(&[
+        "what do i need",
+        "wht do i need",
+        "wat do i need",
+        "what goes in",
+        "wht goes in",
+        "what goes into",
+        "whats in it",
+        "whats in that",
+        "whats in the",
+        "ingredients",
+        "what does it need",
+        "what does it take",
+        "whats it need",
+    ]) {
+        return Some(Detail::Ingredients);
+    }
+    None
+}
+
+/// The skill's reading of a message.
+pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
+    if w.has_any(GENERATE) {
+        return None;
+    }
+    let on_recipes = matches!(cues.topic, Topic::Recipes(_));
+    let measure = by(w);
+    // "no fish", "cod's fine": the exclusions' to rule in or out.
+    let ruling_out = w.has_any(RULING_OUT)
+        || w.words
+            .windows(2)
+            .any(|p| p[0] == "no" && !["shopping", "more"].contains(&p[1].as_str()));
+    let day = w
+        .words
+        .iter()
+        .any(|x| super::super::text::weekday_index(x).is_some() || x == "tomorrow");
+    let finding = asks_to_find(w) && !day && !ruling_out;
+    // A question about one of them ("anything not spicy i can do" is a
+    // search).
+    if let Some(what) = detail(w).filter(|d| !(finding && *d == Detail::Spicy)) {
+        if let Some(which) = which(w) {
+            return Some(Ask::About { which, what });
+        }
+        if matches!(what, Detail::AmountOf(_) | Detail::Spicy) {
+            return Some(Ask::About {
+                which: Which::Shown,
+                what,
+            });
+        }
+    }
+    // "and the last one?" carries on the last question: only the pointing
+    // words are said, and no question of Alfred's is waiting on them.
+    let only_pointing = w.words.iter().all(|x| {
+        is_filler(x)
+            || ordinal(x).is_some()
+            || ["last", "next", "after", "wht", "wat"].contains(&x.as_str())
+    });
+    if on_recipes
+        && only_pointing
+        && !cues.which
+        && measure.is_none()
+        && let Some(which @ (Which::Nth(_) | Which::Last | Which::Next)) = which(w)
+    {
+        let what = match cues.topic {
+            Topic::Recipes(DetailKind::Spicy) => Detail::Spicy,
+            Topic::Recipes(DetailKind::Missing) => Detail::Missing,
+            _ => Detail::Ingredients,
+        };
+        return Some(Ask::About { which, what });
+    }
+    if let Some(by) = measure {
+        let comparing = w.has_any(&["which", "whats", "what", "wht", "wat", "out of", "of the"]);
+        let listing = w.has_any(&["recipes", "recipies", "show me", "list"]);
+        if !listing && !ruling_out && comparing {
+            return Some(Ask::Compare {
+                among: among(w),
+                by,
+            });
+        }
+    }
+    if !finding {
+        return None;
+    }
+    let (words, not) = search_words(w);
+    let using = if w.has_any(EXPIRING) {
+        Some(Using::Expiring)
+    } else if w.has_any(&[
+        "use those",
+        "use them",
+        "with those",
+        "with them",
+        "use these",
+    ]) {
+        Some(Using::Shown)
+    } else {
+        None
+    };
+    let find = Find {
+        words,
+        not,
+        ready: w.has_any(READY),
+        using,
+        dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea"]),
+        by: measure,
+    };
+    // A plain "show me my recipes" is the lexicon's listing.
+    let plain = find == Find::default();
+    (!plain).then_some(Ask::Find(find))
+}
+
+/// Which recipes a comparison is among.
+fn among(w: &Words) -> Among {
+    let ws = &w.words;
+    if let Some(i) = find(ws, "first")
+        && let Some(n) = ws.get(i + 1).and_then(|x| number(x))
+    {
+        return Among::First(n as usize);
+    }
+    // "the cod ones": the word before "ones".
+    if let Some(i) = find(ws, "ones").filter(|i| *i >= 2 && ws[i - 2] == "the") {
+        let name = &ws[i - 1];
+        if !is_filler(name) {
+            return Among::Matching(stem(name));
+        }
+    }
+    Among::Shown
+}
+
+/// Think's plan: read the recipes (and the inventory when stock matters),
+/// then pick and order them.
+pub fn plan(ask: &Ask) -> ThinkOutput {
+    let mut steps = vec![step(
+        "Read the saved recipes".into(),
+        StepType::Read,
+        "recipes",
+        0,
+    )];
+    if ask.needs_inventory() {
+        steps.push(step(
+            "Read what the kitchen holds".into(),
+            StepType::Read,
+            "inventory",
+            0,
+        ));
+    }
+    let (goal, analysis) = match ask {
+        Ask::Find(_) => ("Find the saved recipes asked for", "Pick and order them"),
+        Ask::Compare { .. } => (
+            "Compare the recipes just shown",
+            "Rank them by what was asked",
+        ),
+        Ask::About { .. } => ("Answer about the recipe", "Look at the recipe asked about"),
+    };
+    steps.push(step(analysis.into(), StepType::Analyze, "recipes", 1));
+    think::plan(goal, steps)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ask(s: &str) -> Option<Ask> {
+        read(&Words::new(s), Cues::default())
+    }
+
+    fn found(s: &str) -> Find {
+        match ask(s) {
+            Some(Ask::Find(f)) => f,
+            other => panic!("{s:?} read as {other:?}"),
+        }
+    }
+
+    #[test]
+    fn searches_as_people_type_them() {
+        assert_eq!(found("any thai ones").words, vec!["thai"]);
+        let f = found("show me my chiken recipes, quickest first");
+        assert_eq!(f.words, vec!["chicken"], "respelled");
+        assert_eq!(f.by, Some(By::Quickest));
+        let f = found("what can i make tonight without going to the shops");
+        assert!(f.ready && f.dinner && f.words.is_empty(), "{f:?}");
+        let f = found("anything not spicy i can do in the air fryer");
+        assert_eq!(
+            (f.words, f.not),
+            (vec!["air fryer".into()], vec!["spicy".into()])
+        );
+        assert_eq!(
+            found("which of my recipes are vegetarian").words,
+            vec!["vegetarian"]
+        );
+        assert_eq!(
+            found("ok which recipes use those").using,
+            Some(Using::Shown)
+        );
+        assert_eq!(
+            found("anything i can cook with the stuff thats about to turn").using,
+            Some(Using::Expiring)
+        );
+        assert_eq!(
+            found("i want stuff that does leftovers for lunch the next day, what have i got").words,
+            vec!["leftover"]
+        );
+        assert_eq!(
+            found("which curries can i make right now").words,
+            vec!["curry"]
+        );
+        assert!(found("which curries can i make right now").ready);
+    }
+
+    #[test]
+    fn not_searches() {
+        for s in [
+            "can u make me a quick noodle thing with chicken",
+            "give me a thai basil chicken recipe",
+            "what could i do wednesday thats not a curry",
+            "hmm not feeling curry this week",
+            "whats in my pantry",
+            "how much chicken have i got",
+            "put it on friday",
+        ] {
+            assert_eq!(ask(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn comparisons_and_questions() {
+        assert_eq!(
+            ask("out of the first two which needs less shopping"),
+            Some(Ask::Compare {
+                among: Among::First(2),
+                by: By::FewestMissing
+            })
+        );
+        assert_eq!(
+            ask("what about the cod ones, which is quickest"),
+            Some(Ask::Compare {
+                among: Among::Matching("cod".into()),
+                by: By::Quickest
+            })
+        );
+        assert_eq!(
+            ask("which of them makes the most portions, want leftovers for lunch"),
+            Some(Ask::Compare {
+                among: Among::Shown,
+                by: By::ServesMost
+            })
+        );
+        assert_eq!(
+            ask("the 2nd one, wht do i need for it"),
+            Some(Ask::About {
+                which: Which::Nth(1),
+                what: Detail::Ingredients
+            })
+        );
+        assert_eq!(
+            ask("how much coconut milk does that one take"),
+            Some(Ask::About {
+                which: Which::Shown,
+                what: Detail::AmountOf("coconut milk".into())
+            })
+        );
+        assert_eq!(
+            ask("is the kerala one spicy"),
+            Some(Ask::About {
+                which: Which::Named("kerala".into()),
+                what: Detail::Spicy
+            })
+        );
+        assert_eq!(
+            ask("do i have everything for that one"),
+            Some(Ask::About {
+                which: Which::Shown,
+                what: Detail::Missing
+            })
+        );
+        let after_a_question = Cues {
+            topic: Topic::Recipes(DetailKind::Ingredients),
+            ..Cues::default()
+        };
+        assert_eq!(
+            read(&Words::new("and the last one?"), after_a_question),
+            Some(Ask::About {
+                which: Which::Last,
+                what: Detail::Ingredients
+            })
+        );
+        assert_eq!(ask("and the last one?"), None);
+    }
+}
