@@ -19,7 +19,7 @@ fn after<'a>(words: &'a [String], verbs: &[&str]) -> Option<&'a [String]> {
 }
 
 /// Items following `verbs` in the message, one per segment.
-fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
+pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
     let mut segs: Vec<Vec<String>> = Vec::new();
     let mut started = false;
     for seg in &w.segments {

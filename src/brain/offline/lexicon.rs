@@ -16,7 +16,7 @@ use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
 use super::items::{Exclusion, Item};
 use super::skills::{self, SkillAsk, Topic};
 use super::synonyms::{
-    AFFIRM, CLEAR_ALL, DECLINE, FORGET, GREETING, HELP, RECALL, SAVE, THANKS, UNSAVED,
+    AFFIRM, CLEAR_ALL, DECLINE, FORGET, GREETING, HELP, OFF_TOPIC, RECALL, SAVE, THANKS, UNSAVED,
 };
 use super::text::{Words, find};
 
@@ -177,7 +177,7 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
     if let Some(i) = memory_intent(w) {
         return i;
     }
-    if w.words == ["help"] || w.has_any(HELP) {
+    if w.words == ["help"] || w.has_any(HELP) || w.has_any(OFF_TOPIC) {
         return Intent::Help;
     }
     if w.has_any(SAVE) {
@@ -383,9 +383,12 @@ mod tests {
         ));
         assert!(matches!(
             intent("add lentils to my shopping list"),
-            Intent::ShoppingAdd(_)
+            Intent::Skill(SkillAsk::Shopping(skills::shopping::Ask::Add { .. }))
         ));
-        assert_eq!(intent("what's on my shopping list?"), Intent::ShoppingList);
+        assert_eq!(
+            intent("what's on my shopping list?"),
+            Intent::Skill(SkillAsk::Shopping(skills::shopping::Ask::Show))
+        );
         assert!(matches!(
             intent("do I have eggs?"),
             Intent::Skill(SkillAsk::Stock(skills::stock::Ask::HowMuch { .. }))

@@ -22,6 +22,7 @@ use super::dialogue::Before;
 use super::lexicon::Intent;
 use super::reading::Reading;
 use super::reply_results::{Facts, compose_results};
+use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
 /// What a reply may look up: the request and the message's reading.
@@ -405,32 +406,67 @@ pub fn not_understood(turn: u32) -> String {
 fn talk(c: &ReplyCtx<'_>) -> String {
     let u = c.req.understand;
     match &c.reading.intent {
-        Intent::Greeting if c.turn <= 1 => "Hi! I'm Alfred, running on the offline brain. I can plan meals, show your \
+        Intent::Greeting if c.turn <= 1 => {
+            "Hi! I'm Alfred, running on the offline brain. I can plan meals, show your \
              recipes or pantry, and create or tweak recipes. What are we cooking?"
-            .to_string(),
-        Intent::Greeting => "Hey! Want to pick up where we left off, or start something new?".to_string(),
+                .to_string()
+        }
+        Intent::Greeting => {
+            "Hey! Want to pick up where we left off, or start something new?".to_string()
+        }
         Intent::Thanks | Intent::Affirm => format!(
             "{} {}",
-            pick(&["Any time!", "You're welcome!", "Glad that helps!"], c.turn, 0),
-            pick(&["Anything else?", "What's next?", "Shout if you need anything else."], c.turn, 1)
+            pick(
+                &["Any time!", "You're welcome!", "Glad that helps!"],
+                c.turn,
+                0
+            ),
+            pick(
+                &[
+                    "Anything else?",
+                    "What's next?",
+                    "Shout if you need anything else."
+                ],
+                c.turn,
+                1
+            )
         ),
         Intent::Decline => format!(
             "{} {}",
             pick(&["No problem.", "Sure, no rush.", "Okay."], c.turn, 0),
             "What would you like to do instead?"
         ),
-        Intent::Help => "Here's what I can do offline:\n- show your recipes, pantry, fridge or shopping list\n\
-             - plan meals (\"help me plan some meals\", \"no cod this week\", \"the paneer on sunday\")\n\
-             - create a recipe and tweak it (\"add a squeeze of lime\"), then save it\n\
-             - remember things (\"what did I just add?\", \"what isn't saved yet?\", \"forget that\", \"start fresh\")"
-            .to_string(),
+        Intent::Help => {
+            let outside = if c.reading.words.has_any(OFF_TOPIC) {
+                "That's outside my kitchen — I can't look it up. "
+            } else {
+                ""
+            };
+            format!(
+                "{outside}Here's what I can do offline:\n\
+                 - find and compare your recipes (\"any thai ones\", \"which of those is quickest\", \"what can I make tonight\")\n\
+                 - your pantry (\"how much rice have I got\", \"what's going off soon\", \"used up the paneer\")\n\
+                 - the shopping list and tasks (\"stick eggs on the list\", \"what tasks do I have\")\n\
+                 - plan meals (\"help me plan some meals\", \"no cod this week\", \"put the paneer on sunday\")\n\
+                 - create a recipe and tweak it (\"add a squeeze of lime\"), then save it\n\
+                 - remember things (\"what did I just add?\", \"what isn't saved yet?\", \"forget that\", \"start fresh\")"
+            )
+        }
         Intent::ClearAll => clear_all_reply(c),
         Intent::Forget => {
-            let dropped: Vec<String> = u.entity_curation.drop.iter().map(|d| c.label(&d.r#ref)).collect();
+            let dropped: Vec<String> = u
+                .entity_curation
+                .drop
+                .iter()
+                .map(|d| c.label(&d.r#ref))
+                .collect();
             if dropped.is_empty() {
                 "There's nothing in front of us to forget right now.".to_string()
             } else {
-                format!("Done — I've forgotten {}. What next?", join_list(&dropped, "and"))
+                format!(
+                    "Done — I've forgotten {}. What next?",
+                    join_list(&dropped, "and")
+                )
             }
         }
         Intent::Delete => {
@@ -450,14 +486,37 @@ fn talk(c: &ReplyCtx<'_>) -> String {
             }
         }
         Intent::Save => {
-            let already: Vec<String> = u.referenced_entities.iter().filter(|r| !c.is_pending(r)).map(|r| c.label(r)).collect();
+            let already: Vec<String> = u
+                .referenced_entities
+                .iter()
+                .filter(|r| !c.is_pending(r))
+                .map(|r| c.label(r))
+                .collect();
             if already.is_empty() {
                 "There's nothing waiting to be saved — everything we've made is already in your kitchen.".to_string()
             } else {
-                format!("{} is already saved — nothing to do there.", join_list(&already, "and"))
+                format!(
+                    "{} is already saved — nothing to do there.",
+                    join_list(&already, "and")
+                )
             }
         }
         Intent::Recall => "You haven't added anything yet this session.".to_string(),
+        // "👍": no words, but not nothing.
+        Intent::Empty
+            if c.req
+                .input
+                .user_message
+                .chars()
+                .any(|ch| "👍👌🙏❤✅🙂😊".contains(ch)) =>
+        {
+            pick(
+                &["👍 Anything else?", "👍 Shout if you need anything."],
+                c.turn,
+                2,
+            )
+            .to_string()
+        }
         Intent::Unknown | Intent::Empty => not_understood(c.turn),
         _ => {
             let goal = c.req.think.goal.trim();

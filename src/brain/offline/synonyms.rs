@@ -28,6 +28,12 @@ pub(super) const RECALL: &[&str] = &[
     "did i put", "what i added", "what we added", "did you just save", "did i create",
     "did we create", "did we just create",
 ];
+/// Questions about the world outside the kitchen.
+#[rustfmt::skip]
+pub(super) const OFF_TOPIC: &[&str] = &[
+    "weather", "forecast", "the news", "football", "the score", "traffic", "stock market",
+    "what time is it",
+];
 #[rustfmt::skip]
 pub(super) const HELP: &[&str] = &[
     "what can you do", "what do you do", "how does this work", "who are you", "what are you",

@@ -409,7 +409,7 @@ const RULING_OUT: &[&str] = &[
 ];
 
 /// Which recipe a question points at.
-fn which(w: &Words) -> Option<Which> {
+pub fn which(w: &Words) -> Option<Which> {
     let ws = &w.words;
     for (i, x) in ws.iter().enumerate() {
         if let Some(n) = ordinal(x) {
@@ -535,7 +535,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let finding = asks_to_find(w) && !day && !ruling_out;
     // A question about one of them ("anything not spicy i can do" is a
     // search).
-    if let Some(what) = detail(w).filter(|d| !(finding && *d == Detail::Spicy)) {
+    let adding = w.has_any(super::shopping::ADD) && !w.has_any(&["need to buy", "do i need"]);
+    if let Some(what) = detail(w)
+        .filter(|d| !(finding && *d == Detail::Spicy))
+        .filter(|d| !(adding && *d == Detail::Missing))
+    {
         if let Some(which) = which(w) {
             return Some(Ask::About { which, what });
         }
@@ -601,8 +605,9 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea"]),
         by: measure,
     };
-    // A plain "show me my recipes" is the lexicon's listing.
-    let plain = find == Find::default();
+    // A plain "show me my recipes" is the lexicon's listing ("what recipes
+    // have I got saved" is this skill's: the lexicon reads "have I got").
+    let plain = find == Find::default() && !w.has_any(&["have i got", "ive got", "got saved"]);
     (!plain).then_some(Ask::Find(find))
 }
 

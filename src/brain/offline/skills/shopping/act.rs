@@ -6,10 +6,14 @@ use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete, id_filter};
+use super::super::super::items::Item;
+use super::super::super::lexicon::{Cues, Intent, classify};
+use super::super::super::text::Words;
 use super::super::super::text::join_list;
 use super::super::super::world::text_field;
 use super::super::Named;
-use super::super::{best, known_rows, table_of_ref};
+use super::super::recipes::{self, Detail, Which};
+use super::super::{SkillAsk, best, known_rows, table_of_ref};
 use super::Ask;
 
 /// The next call of a shopping step, or its completion.
@@ -18,7 +22,47 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
     match c.req.step.step_type {
         // The whole list, every time: the reply says what is still on it,
         // and a list half from memory would leave items out.
-        StepType::Read if done == 0 => call("db_read", json!({"table": "shopping_list"})),
+        StepType::Read if done == 0 => {
+            let table = match c.req.step.subdomain.as_str() {
+                "recipes" => "recipes",
+                "inventory" => "inventory",
+                _ => "shopping_list",
+            };
+            call("db_read", json!({"table": table}))
+        }
+        StepType::Write if done == 0 && matches!(ask, Ask::Add { .. } | Ask::Missing { .. }) => {
+            let items = match ask {
+                Ask::Add { items, amount } => added(items, *amount, c),
+                Ask::Missing { which } => missing_items(which, c),
+                _ => Vec::new(),
+            };
+            if items.is_empty() {
+                let why = match ask {
+                    Ask::Missing { .. } => "No missing ingredients to add",
+                    _ => "No item named to add",
+                };
+                return complete(why.into(), Value::Null, None);
+            }
+            call(
+                "db_create",
+                json!({"table": "shopping_list", "data": items}),
+            )
+        }
+        StepType::Write if done == 0 && matches!(ask, Ask::MarkBought { .. }) => {
+            let refs = meant(ask, c);
+            if refs.is_empty() {
+                return complete(
+                    "No such item on the shopping list".into(),
+                    Value::Null,
+                    None,
+                );
+            }
+            call(
+                "db_update",
+                json!({"table": "shopping_list", "filters": [id_filter(&refs)],
+                       "data": {"is_purchased": true}}),
+            )
+        }
         StepType::Write if done == 0 => {
             let refs = meant(ask, c);
             if refs.is_empty() {
@@ -39,10 +83,11 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 .iter()
                 .filter_map(|r| text_field(r, "name").map(String::from))
                 .collect();
-            let verb = if c.req.step.step_type == StepType::Write {
-                "Removed"
-            } else {
-                "Found"
+            let verb = match (c.req.step.step_type, ask) {
+                (StepType::Write, Ask::Add { .. } | Ask::Missing { .. }) => "Added",
+                (StepType::Write, Ask::MarkBought { .. }) => "Marked bought",
+                (StepType::Write, _) => "Removed",
+                _ => "Found",
             };
             complete(
                 format!("{verb} {}", join_list(&names, "and")),
@@ -64,7 +109,8 @@ pub fn meant(ask: &Ask, c: &ActCtx<'_>) -> Vec<String> {
             .filter(|r| r.get("is_purchased").and_then(Value::as_bool) == Some(true))
             .filter_map(id)
             .collect(),
-        Ask::Remove { items } | Ask::Has { items } => {
+        Ask::Show | Ask::Add { .. } | Ask::Missing { .. } => Vec::new(),
+        Ask::Remove { items } | Ask::Has { items } | Ask::MarkBought { items } => {
             let mut out = Vec::new();
             for n in items {
                 let found: Vec<String> = match n {
@@ -101,4 +147,94 @@ fn shown_names(c: &ActCtx<'_>) -> Vec<String> {
         })
         .map(|r| c.world.label(r))
         .collect()
+}
+
+/// A shopping row to create.
+fn row(name: &str, quantity: f64, unit: &str, notes: Option<String>) -> Value {
+    json!({"name": name, "quantity": quantity, "unit": unit,
+           "source": if notes.is_some() { "recipe" } else { "manual" },
+           "notes": notes, "is_purchased": false})
+}
+
+/// The rows an add creates: the items named, or "a dozen" / "them" of what
+/// the last message asked about ("hw many eggs" → eggs) or showed.
+fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
+    if !items.is_empty() {
+        return items
+            .iter()
+            .map(|i| {
+                let unit = i
+                    .unit
+                    .clone()
+                    .unwrap_or_else(|| if i.quantity.is_some() { "pcs" } else { "pack" }.into());
+                row(&i.name, i.quantity.unwrap_or(1.0), &unit, None)
+            })
+            .collect();
+    }
+    let (quantity, unit) = match amount {
+        Some(n) if n > 1.0 => (n, "pcs"),
+        _ => (1.0, "pack"),
+    };
+    asked_about(c)
+        .iter()
+        .map(|name| row(name, quantity, unit, None))
+        .collect()
+}
+
+/// What the user's last message asked about ("do i have cashews tho",
+/// "hw many eggs"), else the items the last reply showed.
+fn asked_about(c: &ActCtx<'_>) -> Vec<String> {
+    let last = Words::new(&c.reading.before.user);
+    let named = match classify(&last, Cues::default()) {
+        Intent::HaveItem(x) => vec![x],
+        Intent::Skill(SkillAsk::Stock(a)) => a
+            .items()
+            .iter()
+            .filter_map(|n| match n {
+                Named::Item(x) => Some(x.clone()),
+                Named::Shown => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !named.is_empty() {
+        return named;
+    }
+    shown_names(c)
+}
+
+/// What the recipe asked about needs and neither the kitchen nor the list
+/// has, with the recipe's amounts.
+fn missing_items(which: &Which, c: &ActCtx<'_>) -> Vec<Value> {
+    let ask = recipes::Ask::About {
+        which: which.clone(),
+        what: Detail::Missing,
+    };
+    let found = recipes::act::analyse(&ask, c);
+    let listed: Vec<String> = known_rows(c, Table::ShoppingList)
+        .iter()
+        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
+        .filter_map(|r| text_field(r, "name").map(str::to_lowercase))
+        .collect();
+    let mut out: Vec<Value> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
+    for card in &found.cards {
+        for m in &card.missing {
+            if names.contains(m)
+                || listed
+                    .iter()
+                    .any(|l| super::super::super::options::same_item(l, m))
+            {
+                continue;
+            }
+            names.push(m.clone());
+            let line = card.lines.iter().find(|l| &l.name == m);
+            let (q, unit) = line
+                .and_then(|l| l.amount.split_once(' '))
+                .and_then(|(n, u)| Some((n.parse::<f64>().ok()?, u.to_string())))
+                .unwrap_or((1.0, "pack".to_string()));
+            out.push(row(m, q, &unit, Some(format!("for {}", card.name))));
+        }
+    }
+    out
 }

@@ -1,15 +1,18 @@
-//! Shopping: taking things off the list, clearing what was bought or the
-//! whole list, and "is X on there?". (Adding and showing the list are the
-//! lexicon's `ShoppingAdd` and `ShoppingList`.)
+//! Shopping: showing the list, adding to it (by name, "a dozen" of what was
+//! just asked about, or what a recipe is missing), marking things bought,
+//! taking things off, clearing what was bought or the whole list, and "is X
+//! on the list?".
 
 pub mod act;
 pub mod reply;
 
 use serde::{Deserialize, Serialize};
 
+use super::super::items::Item;
 use super::super::lexicon::Cues;
 use super::super::text::Words;
 use super::Topic;
+use super::recipes::Which;
 use super::{Named, named_items};
 
 /// What the user asks of the shopping list.
@@ -22,8 +25,20 @@ pub enum Ask {
     ClearBought,
     /// "clear the whole list".
     ClearAll,
-    /// "is olive oil on there?".
+    /// "is olive oil on there?", "what was the thai basil for?".
     Has { items: Vec<Named> },
+    /// "whats still on there", "read me the list".
+    Show,
+    /// "stick eggs on the list", "add a dozen to the shopping list" (of
+    /// what was just asked about: `items` empty, `amount` said).
+    Add {
+        items: Vec<Item>,
+        amount: Option<f64>,
+    },
+    /// "add whatever i'm missing for the assam pedas".
+    Missing { which: Which },
+    /// "mark them as bought".
+    MarkBought { items: Vec<Named> },
 }
 
 impl Ask {
@@ -34,6 +49,10 @@ impl Ask {
             Ask::ClearBought => "shopping_clear_bought",
             Ask::ClearAll => "shopping_clear_all",
             Ask::Has { .. } => "shopping_has",
+            Ask::Show => "shopping_show",
+            Ask::Add { .. } => "shopping_add",
+            Ask::Missing { .. } => "shopping_missing",
+            Ask::MarkBought { .. } => "shopping_mark_bought",
         }
     }
 }
@@ -57,21 +76,102 @@ const REMOVE: &[&str] = &[
     "scratch",
 ];
 const NOT_ITEM: &[&str] = &[
-    "take", "remove", "delete", "cross", "drop", "get", "rid", "scratch", "off", "back", "list",
-    "shopping", "there", "need", "dont", "already", "too", "then", "yeah", "ok", "okay", "on",
-    "right", "thought", "had", "some", "i", "is", "are", "needs", "wait", "still", "ya", "please",
+    "take",
+    "remove",
+    "delete",
+    "cross",
+    "drop",
+    "get",
+    "rid",
+    "scratch",
+    "off",
+    "back",
+    "list",
+    "shopping",
+    "there",
+    "need",
+    "dont",
+    "already",
+    "too",
+    "then",
+    "yeah",
+    "ok",
+    "okay",
+    "on",
+    "right",
+    "thought",
+    "had",
+    "some",
+    "i",
+    "is",
+    "are",
+    "needs",
+    "wait",
+    "still",
+    "ya",
+    "please",
+    "mark",
+    "as",
+    "bought",
+    "purchased",
+    "got",
+    "tick",
+    "check",
+    "again",
+    "was",
+    "what",
+    "for",
+    "why",
 ];
 /// The items named, segment by segment; "it"/"them" for what was shown.
 fn named(w: &Words) -> Vec<Named> {
     named_items(w, NOT_ITEM)
 }
 
+/// Verbs that put something on the list.
+pub const ADD: &[&str] = &[
+    "add", "put", "stick", "pop", "chuck", "bung", "throw", "need", "buy", "get",
+];
+/// Amounts said without an item ("a dozen"): of what was just asked about.
+const BARE_AMOUNTS: &[(&str, f64)] = &[
+    ("half dozen", 6.0),
+    ("dozen", 12.0),
+    ("couple", 2.0),
+    ("few", 3.0),
+    ("some", 1.0),
+    ("more", 1.0),
+];
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let listy = w.has_any(LIST);
     let carrying = cues.topic == Topic::Shopping;
+    let adding = w.has_any(ADD);
+    if adding
+        && w.has_any(&[
+            "missing",
+            "whatever i need",
+            "what i need for",
+            "whatevers missing",
+        ])
+    {
+        let which = super::recipes::which(w).unwrap_or(Which::Shown);
+        return Some(Ask::Missing { which });
+    }
     if !listy && !carrying {
         return None;
+    }
+    if w.has("mark") && w.has_any(&["bought", "got", "purchased", "done"])
+        || w.has_any(&["tick off", "check off"]) && listy
+    {
+        let items = named(w);
+        return Some(Ask::MarkBought {
+            items: if items.is_empty() {
+                vec![Named::Shown]
+            } else {
+                items
+            },
+        });
     }
     if w.has_any(&["clear", "empty", "wipe", "start the list over", "new list"]) {
         if w.has_any(&["bought", "ticked", "done", "got", "purchased"]) {
@@ -88,7 +188,57 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             return Some(Ask::Remove { items });
         }
     }
-    let asking = w.question_mark || w.has_any(&["is it on", "is there", "already"]);
+    if adding && !w.has_any(&["what do i", "whats on", "what is on"]) {
+        let items: Vec<Item> = super::super::intent_rules::items_after(w, ADD)
+            .into_iter()
+            .filter(|i| {
+                let first = i.name.split_whitespace().next().unwrap_or_default();
+                !LIST.contains(&i.name.as_str())
+                    && !["on", "to", "onto", "list", "shopping"].contains(&first)
+            })
+            .filter(|i| !BARE_AMOUNTS.iter().any(|(a, _)| *a == i.name))
+            .collect();
+        let amount = BARE_AMOUNTS
+            .iter()
+            .find(|(a, _)| w.has_any(&[a]))
+            .map(|(_, n)| *n);
+        let pointing = w.has_any(super::POINTING);
+        if !items.is_empty() || amount.is_some() || pointing {
+            return Some(Ask::Add { items, amount });
+        }
+    }
+    // "what was the thai basil for again": is it on there, and why.
+    if w.has_any(&["what was", "whats the", "why is", "why do i have"]) && w.has("for")
+        || w.has_any(&["why is"])
+    {
+        let items: Vec<Named> = named(w)
+            .into_iter()
+            .filter(|n| !matches!(n, Named::Item(x) if x == "what" || x == "for"))
+            .collect();
+        if !items.is_empty() {
+            return Some(Ask::Has { items });
+        }
+    }
+    if w.has_any(&[
+        "whats on",
+        "what is on",
+        "whats still",
+        "what is still",
+        "read me",
+        "show me",
+        "hows my",
+        "how is my",
+        "see the list",
+        "whats left on",
+    ]) {
+        return Some(Ask::Show);
+    }
+    let opens_question = w
+        .words
+        .first()
+        .is_some_and(|f| ["is", "are", "do", "does", "have"].contains(&f.as_str()));
+    let asking =
+        w.question_mark || opens_question || w.has_any(&["is it on", "is there", "already"]);
     if asking && (w.has_any(&["on there", "on the list", "on my list", "on it"]) || listy) {
         let items = named(w);
         if !items.is_empty() && !w.has_any(&["whats", "what"]) {
@@ -110,6 +260,26 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
     );
     let (goal, write) = match ask {
         Ask::Has { .. } => return think::plan("Check the shopping list", vec![read]),
+        Ask::Show => return think::plan("Show the shopping list", vec![read]),
+        Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),
+        Ask::MarkBought { .. } => ("Mark items bought", "Mark the items named as bought"),
+        Ask::Missing { .. } => {
+            let look = |what: &str, table: &str| step(what.into(), StepType::Read, table, 0);
+            return think::plan(
+                "Put what the recipe is missing on the shopping list",
+                vec![
+                    read,
+                    look("Read the saved recipes", "recipes"),
+                    look("Read what the kitchen holds", "inventory"),
+                    step(
+                        "Add what the recipe needs and the kitchen lacks".into(),
+                        StepType::Write,
+                        "shopping",
+                        1,
+                    ),
+                ],
+            );
+        }
         Ask::Remove { .. } => (
             "Take the items off the shopping list",
             "Delete the items named",
@@ -163,8 +333,32 @@ mod tests {
         );
         assert_eq!(
             ask("is olive oil on there"),
-            None,
-            "without a question mark it is not read as asking"
+            Some(Ask::Has {
+                items: vec![item("olive oil")]
+            }),
+            "a message that opens like a question asks, question mark or not"
+        );
+        assert_eq!(
+            read(
+                &Words::new("ugh. stick a dozen on the shopping list"),
+                Cues::default()
+            ),
+            Some(Ask::Add {
+                items: Vec::new(),
+                amount: Some(12.0)
+            })
+        );
+        assert!(matches!(
+            ask("add whatever i'm missing for the assam pedas"),
+            Some(Ask::Missing {
+                which: Which::Named(_)
+            }) | Some(Ask::Missing {
+                which: Which::Shown
+            })
+        ));
+        assert_eq!(
+            read(&Words::new("whats still on there"), on_the_list),
+            Some(Ask::Show)
         );
         assert_eq!(
             ask("is olive oil on the list?"),
@@ -172,7 +366,7 @@ mod tests {
                 items: vec![item("olive oil")]
             })
         );
-        assert_eq!(ask("whats on the shopping list"), None);
+        assert_eq!(ask("whats on the shopping list"), Some(Ask::Show));
         let carrying = Cues {
             topic: Topic::Shopping,
             ..Cues::default()

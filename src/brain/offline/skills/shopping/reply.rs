@@ -10,7 +10,7 @@ use super::super::super::reply::ReplyCtx;
 use super::super::super::text::{fmt_number, join_list};
 use super::super::super::world::{num_field, text_field};
 use super::super::{Named, best, shown};
-use super::super::{Said, rows_of_kind};
+use super::super::{Said, rows_of_kind, why_unchanged};
 use super::Ask;
 
 fn line(row: &Value) -> String {
@@ -46,7 +46,86 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             left.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
         )
     };
+    let made = rows_of_kind(c, Table::ShoppingList, StepType::Write);
+    let names = |rows: &[&Value]| -> Vec<String> {
+        rows.iter()
+            .filter_map(|r| text_field(r, "name").map(String::from))
+            .collect()
+    };
     match ask {
+        Ask::Show => {
+            let text = if read.is_empty() {
+                "Your shopping list is empty.".to_string()
+            } else {
+                format!(
+                    "Your shopping list ({}):\n{}",
+                    read.len(),
+                    read.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
+                )
+            };
+            Said {
+                text,
+                presented: shown(&read),
+                offer: None,
+            }
+        }
+        Ask::Add { .. } | Ask::Missing { .. } => {
+            if made.is_empty() {
+                let why = why_unchanged(c, "");
+                let text = if why.contains("which recipe") || why.contains("mean") {
+                    "Which recipe should I shop for?".to_string()
+                } else if matches!(ask, Ask::Missing { .. }) {
+                    "Nothing to add — the kitchen has everything it needs, or it's on the list already.".to_string()
+                } else {
+                    "What should I put on the shopping list?".to_string()
+                };
+                return Said::text(text);
+            }
+            let total = read.len() + made.len();
+            let head = match ask {
+                Ask::Missing { .. } => {
+                    let mut fors: Vec<String> = made
+                        .iter()
+                        .filter_map(|r| text_field(r, "notes"))
+                        .map(|n| n.trim_start_matches("for ").to_string())
+                        .collect();
+                    fors.dedup();
+                    format!(
+                        "Put what {} is missing on the list:",
+                        join_list(&fors, "and")
+                    )
+                }
+                _ => "Added to the shopping list:".to_string(),
+            };
+            Said {
+                text: format!(
+                    "{head}\n{}\n\nThat's {} on the list now.",
+                    made.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n"),
+                    super::super::super::text::plural(total, "item")
+                ),
+                presented: shown(&made),
+                offer: None,
+            }
+        }
+        Ask::MarkBought { .. } => {
+            if made.is_empty() {
+                return Said {
+                    text: format!(
+                        "I couldn't find those on the list, so nothing changed.\n\n{rest}"
+                    ),
+                    presented: shown(&read),
+                    offer: None,
+                };
+            }
+            Said {
+                text: format!(
+                    "Marked {} as bought. Say “clear the bought ones” to take them off.",
+                    join_list(&names(&made), "and")
+                ),
+                presented: shown(&made),
+                offer: None,
+            }
+        }
         Ask::Has { items } => {
             let mut text = Vec::new();
             let mut hits = Vec::new();
@@ -54,8 +133,16 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 match n {
                     Named::Item(x) => match best(&read, x).first() {
                         Some(r) => {
+                            let why = text_field(r, "notes")
+                                .map(|n| format!(" ({n})"))
+                                .unwrap_or_default();
+                            let yes = if c.reading.words.has_any(&["what", "why"]) {
+                                ""
+                            } else {
+                                "Yes — "
+                            };
                             text.push(format!(
-                                "Yes — {} is on the list.",
+                                "{yes}{} is on the list{why}.",
                                 line(r).trim_start_matches("- ")
                             ));
                             hits.push(*r);
@@ -72,6 +159,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             }
         }
         Ask::Remove { .. } | Ask::ClearBought | Ask::ClearAll => {
+            let gone = &made;
             if gone.is_empty() {
                 let what = match ask {
                     Ask::ClearBought => "Nothing on the list is marked bought".to_string(),

@@ -50,6 +50,15 @@ impl Ask {
         }
     }
 
+    /// The items the ask names.
+    pub fn items(&self) -> Vec<Named> {
+        match self {
+            Ask::Expiring { .. } => Vec::new(),
+            Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } => items.clone(),
+            Ask::Use { item, .. } => vec![item.clone()],
+        }
+    }
+
     /// The topic a follow-up ("and the noodles?") carries on.
     pub fn topic(&self) -> Topic {
         match self {
