@@ -79,6 +79,8 @@ pub(super) const PLAN_MEALS: &[&str] = &[
     "meal prep", "what should i cook", "what should we cook", "what should i make",
     "what should we make", "what should i eat", "what should we eat", "what to cook",
     "what to eat", "weekly plan", "plan the weekend", "plan a few meals", "plan a week",
+    "figure out dinners", "figure out meals", "figure out what to eat", "sort out dinners",
+    "sort out meals", "dinners this week", "dinners for the week", "dinner ideas this week",
     "plan next week", "plan food",
 ];
 #[rustfmt::skip]
