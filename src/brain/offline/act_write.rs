@@ -28,19 +28,10 @@ pub fn act_write(c: &ActCtx<'_>) -> ActAction {
         (Intent::Edit(op), "recipes") => edit_saved(c, op, done),
         (Intent::InventoryAdd(items, loc), _) => inventory_add(c, items, loc.as_deref(), done),
         (Intent::InventoryRemove(items), _) => inventory_remove(c, items, done),
-        (Intent::ShoppingAdd(items), _) => once(c, done, || shopping_add(items)),
         (Intent::ShoppingMissing, _) => shopping_missing(c, done),
         (Intent::Delete, _) => delete(c, done),
         (_, sub) => save(c, sub, done),
     }
-}
-
-/// One call, then completion with the rows' labels.
-fn once(c: &ActCtx<'_>, done: usize, make: impl FnOnce() -> ActAction) -> ActAction {
-    if done == 0 {
-        return make();
-    }
-    complete(written_summary(c, "Added"), Value::Null, None)
 }
 
 fn written_summary(c: &ActCtx<'_>, verb: &str) -> String {
@@ -129,17 +120,6 @@ fn default_location(name: &str) -> &'static str {
     }
 }
 
-fn item_unit(item: &Item) -> String {
-    item.unit.clone().unwrap_or_else(|| {
-        if item.quantity.is_some() {
-            "pcs"
-        } else {
-            "pack"
-        }
-        .to_string()
-    })
-}
-
 /// "add 12 eggs to my fridge": new rows are created; an item already in
 /// the loaded inventory (same item, place and unit) is topped up instead.
 fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize) -> ActAction {
@@ -147,7 +127,7 @@ fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize)
     let mut calls = Vec::new();
     let mut fresh = Vec::new();
     for i in items {
-        let unit = item_unit(i);
+        let unit = i.unit_or_default();
         let place = loc.unwrap_or_else(|| default_location(&i.name));
         let quantity = i.quantity.unwrap_or(1.0);
         // Unsaid, the place is wherever the kitchen already keeps it.
@@ -176,22 +156,6 @@ fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize)
     calls.truncate(3);
     next_call(&calls, done)
         .unwrap_or_else(|| complete(written_summary(c, "Added"), Value::Null, None))
-}
-
-fn shopping_add(items: &[Item]) -> ActAction {
-    let data: Vec<Value> = items
-        .iter()
-        .map(|i| {
-            json!({
-                "name": i.name,
-                "quantity": i.quantity.unwrap_or(1.0),
-                "unit": item_unit(i),
-                "source": "manual",
-                "is_purchased": false,
-            })
-        })
-        .collect();
-    call("db_create", json!({"table": "shopping_list", "data": data}))
 }
 
 /// "we're out of milk": delete the rows that are exactly that item.

@@ -57,7 +57,11 @@ impl Before {
                     .dialogue
                     .presented_refs()
                     .into_iter()
-                    .filter(|r| r.starts_with("recipe_") || r.starts_with("meal_"))
+                    .filter(|r| {
+                        r.starts_with("recipe_")
+                            || r.starts_with("meal_")
+                            || r.starts_with("gen_meal_")
+                    })
                     .collect();
                 if recipes.len() >= 2 {
                     Some(recipes)

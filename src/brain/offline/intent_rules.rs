@@ -9,6 +9,7 @@ use super::items::{
     Item, exclusions, has_trigger, location, parse_item, parse_items, requirements,
 };
 use super::lexicon::{Cues, GenerateAsk, Intent};
+use super::skills::{SkillAsk, shopping};
 use super::synonyms::*;
 use super::text::{Words, find_any, is_filler, number, weekday_abbrev};
 
@@ -77,16 +78,13 @@ pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
     None
 }
 
-/// "add lentils to my shopping list", "what's on my shopping list?".
+/// "add the missing ingredients to my shopping list"; any other message
+/// about the list the shopping skill did not read shows it.
 fn shopping_intent(w: &Words) -> Intent {
     if w.has_any(SHOPPING_MISSING) {
         return Intent::ShoppingMissing;
     }
-    let adds = items_after(w, SHOPPING_ADD_VERBS);
-    if !adds.is_empty() && !w.has_any(SHOPPING_ASKS) {
-        return Intent::ShoppingAdd(adds);
-    }
-    Intent::ShoppingList
+    Intent::Skill(SkillAsk::Shopping(shopping::Ask::Show))
 }
 
 /// Planning: show the plan, start one, bring an option back, assign days.

@@ -213,6 +213,20 @@ pub struct Exclusion {
     pub this_week: bool,
 }
 
+impl Item {
+    /// The unit said, else "pcs" for a count ("6 eggs") or "pack".
+    pub fn unit_or_default(&self) -> String {
+        self.unit.clone().unwrap_or_else(|| {
+            if self.quantity.is_some() {
+                "pcs"
+            } else {
+                "pack"
+            }
+            .to_string()
+        })
+    }
+}
+
 impl Exclusion {
     /// The reason recorded for a demotion: "user said no french toast".
     pub fn reason(&self) -> String {

@@ -92,8 +92,6 @@ pub enum Intent {
     Save,
     /// "add the missing ingredients to my shopping list".
     ShoppingMissing,
-    ShoppingAdd(Vec<Item>),
-    ShoppingList,
     InventoryRemove(Vec<Item>),
     InventoryAdd(Vec<Item>, Option<String>),
     /// "what's in my pantry?"; the location when one was named.
@@ -140,8 +138,6 @@ impl Intent {
             Intent::Help => "help",
             Intent::Save => "save",
             Intent::ShoppingMissing => "shopping_missing",
-            Intent::ShoppingAdd(_) => "shopping_add",
-            Intent::ShoppingList => "shopping_list",
             Intent::InventoryRemove(_) => "inventory_remove",
             Intent::InventoryAdd(..) => "inventory_add",
             Intent::Pantry(_) => "pantry",

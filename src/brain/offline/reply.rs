@@ -405,6 +405,13 @@ pub fn not_understood(turn: u32) -> String {
 /// Replies to turns with no data: greetings, thanks, memory commands.
 fn talk(c: &ReplyCtx<'_>) -> String {
     let u = c.req.understand;
+    // What Understand let go this turn (forgotten, or drafts thrown away).
+    let dropped: Vec<String> = u
+        .entity_curation
+        .drop
+        .iter()
+        .map(|d| c.label(&d.r#ref))
+        .collect();
     match &c.reading.intent {
         Intent::Greeting if c.turn <= 1 => {
             "Hi! I'm Alfred, running on the offline brain. I can plan meals, show your \
@@ -454,12 +461,6 @@ fn talk(c: &ReplyCtx<'_>) -> String {
         }
         Intent::ClearAll => clear_all_reply(c),
         Intent::Forget => {
-            let dropped: Vec<String> = u
-                .entity_curation
-                .drop
-                .iter()
-                .map(|d| c.label(&d.r#ref))
-                .collect();
             if dropped.is_empty() {
                 "There's nothing in front of us to forget right now.".to_string()
             } else {
@@ -470,12 +471,6 @@ fn talk(c: &ReplyCtx<'_>) -> String {
             }
         }
         Intent::Delete => {
-            let dropped: Vec<String> = u
-                .entity_curation
-                .drop
-                .iter()
-                .map(|d| c.label(&d.r#ref))
-                .collect();
             if dropped.is_empty() {
                 "I couldn't find that to delete — which one do you mean?".to_string()
             } else {

@@ -172,12 +172,6 @@ pub(super) const SHOPPING_MISSING: &[&str] = &[
     "missing", "what i need for", "what we need for", "ingredients for the",
 ];
 #[rustfmt::skip]
-pub(super) const SHOPPING_ADD_VERBS: &[&str] = &["add", "put", "need", "buy", "get"];
-#[rustfmt::skip]
-pub(super) const SHOPPING_ASKS: &[&str] = &[
-    "whats on", "what is on", "show", "whats in", "list my", "list the", "read", "what do i need",
-];
-#[rustfmt::skip]
 pub(super) const STORE_REMOVE_VERBS: &[&str] = &["remove", "delete", "take out", "throw away", "toss"];
 #[rustfmt::skip]
 pub(super) const STOCK_REMOVE_VERBS: &[&str] = &[

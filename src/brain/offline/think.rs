@@ -17,6 +17,7 @@ use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
 use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
 use super::reading::{Reading, after_understand};
+use super::skills::{SkillAsk, shopping};
 use super::text::{join_list, weekday_name};
 use super::think_more::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
 use super::world::World;
@@ -87,7 +88,7 @@ pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
 /// in words: nothing runs, Alfred asks first (a plain "yes" confirms).
 fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
     let question = match intent {
-        Intent::InventoryAdd(..) | Intent::ShoppingAdd(_) => {
+        Intent::InventoryAdd(..) | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { .. })) => {
             "What would you like me to add, and how much (like 6 eggs to the fridge)?".to_string()
         }
         _ => {
@@ -217,20 +218,6 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             steps.push(step(d.clone(), StepType::Write, "inventory", g));
             plan(&d, steps)
         }
-        Intent::ShoppingAdd(items) => {
-            let names: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
-            let d = format!("Add {} to the shopping list", join_list(&names, "and"));
-            plan(&d, vec![step(d.clone(), StepType::Write, "shopping", 0)])
-        }
-        Intent::ShoppingList => plan(
-            "Show the shopping list",
-            vec![step(
-                "Read the open shopping list".into(),
-                StepType::Read,
-                "shopping",
-                0,
-            )],
-        ),
         Intent::ShoppingMissing => shopping_missing_plan(c),
         Intent::WhatCanIMake => options_plan(
             c,

@@ -158,8 +158,9 @@ fn resolve_intent(
     match intent {
         Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
         Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
-        // "cod's fine, so what's quickest now": the lift, then the question.
-        Intent::Skill(super::skills::SkillAsk::Recipes(_)) => {
+        // "cod's fine, so what's quickest now", "indian's fine, put the
+        // paneer on wednesday": the lift, then what the skill was asked.
+        Intent::Skill(_) => {
             if let Some(seg) = reading
                 .words
                 .segments

@@ -8,8 +8,9 @@ use crate::context::{RecipeFacts, Table, taxonomy};
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete};
+use super::super::super::lexicon::Cues;
 use super::super::super::options::{in_kitchen, kitchen_names};
-use super::super::super::text::{fmt_number, near, plural, stems};
+use super::super::super::text::{Words, fmt_number, is_filler, near, plural, stem, stems};
 use super::super::super::world::{num_field, text_field};
 use super::super::stock::act::SOON_DAYS;
 use super::super::when::days_after;
@@ -250,6 +251,7 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
         .map(|d| d.r#ref.as_str())
         .collect();
     let constraints = &c.world.state.constraints;
+    let listed = listed(c);
     let mut found = Found {
         kind: KIND.to_string(),
         kitchen: !kitchen.is_empty(),
@@ -279,7 +281,6 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
     match ask {
         Ask::Find(f) => find(f, &pool, c, &inventory, &kitchen, &mut found),
         Ask::Compare { among, by } => {
-            let listed = listed(c);
             let base: Vec<&Recipe<'_>> = match among {
                 Among::Shown if !listed.is_empty() => pick(&pool, &listed),
                 Among::Shown => pool.clone(),
@@ -306,7 +307,7 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
             found.cards = cards;
         }
         Ask::About { which, what } => {
-            let targets = about(which, what, c, &all);
+            let targets = about(which, what, c, &all, &listed);
             match targets {
                 Ok(refs) => {
                     found.cards = refs
@@ -321,7 +322,6 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
         }
     }
     // Say only what was kept out of the recipes the ask was about.
-    let listed = listed(c);
     let about_it = |x: &Recipe<'_>| match ask {
         Ask::Find(f) => f
             .words
@@ -473,9 +473,9 @@ fn about(
     what: &Detail,
     c: &ActCtx<'_>,
     all: &[Recipe<'_>],
+    list: &[String],
 ) -> Result<Vec<String>, String> {
     let b = &c.reading.before;
-    let list = listed(c);
     let nothing = || "which recipe do you mean?".to_string();
     match which {
         Which::Nth(n) => list.get(*n).map(|r| vec![r.clone()]).ok_or_else(|| {
@@ -487,7 +487,7 @@ fn about(
         }),
         Which::Last => list.last().map(|r| vec![r.clone()]).ok_or_else(nothing),
         Which::Next => {
-            let order = ordered_as_last_asked(c, &list, all);
+            let order = ordered_as_last_asked(c, list, all);
             let anchor = b
                 .last_recipe
                 .clone()
@@ -527,8 +527,8 @@ fn about(
                 .words
                 .words
                 .iter()
-                .filter(|w| !super::super::super::text::is_filler(w))
-                .map(|w| super::super::super::text::stem(w))
+                .filter(|w| !is_filler(w))
+                .map(|w| stem(w))
                 .filter(|w| !item.contains(w))
                 .flat_map(|w| {
                     all.iter()
@@ -548,7 +548,7 @@ fn about(
             if list.is_empty() {
                 Err(nothing())
             } else {
-                Ok(list)
+                Ok(list.to_vec())
             }
         }
     }
@@ -557,10 +557,7 @@ fn about(
 /// The last list in the order the last message asked for ("which of those
 /// is quickest" → quickest first), so "the one after that" counts on.
 fn ordered_as_last_asked(c: &ActCtx<'_>, list: &[String], all: &[Recipe<'_>]) -> Vec<String> {
-    let last = super::read(
-        &super::super::super::text::Words::new(&c.reading.before.user),
-        super::super::super::lexicon::Cues::default(),
-    );
+    let last = super::read(&Words::new(&c.reading.before.user), Cues::default());
     let by = match last {
         Some(Ask::Compare { by, .. }) => Some(by),
         Some(Ask::Find(Find { by, .. })) => by,

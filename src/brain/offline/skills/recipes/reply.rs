@@ -290,26 +290,26 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                 None => format!("{} doesn't use any {item}.", k.name),
             },
             Detail::Spicy => {
-                let hot: Vec<String> = k
-                    .lines
-                    .iter()
-                    .filter(|l| l.hot)
-                    .map(|l| format!("{} {}", l.amount, l.name).trim().to_string())
-                    .collect();
-                let warm: Vec<String> = k
-                    .lines
-                    .iter()
-                    .filter(|l| l.warm)
-                    .map(|l| format!("{} {}", l.amount, l.name).trim().to_string())
-                    .collect();
+                let lines_where = |keep: fn(&Line) -> bool| -> Vec<String> {
+                    k.lines
+                        .iter()
+                        .filter(|l| keep(l))
+                        .map(|l| format!("{} {}", l.amount, l.name).trim().to_string())
+                        .collect()
+                };
+                let hot = lines_where(|l| l.hot);
+                let warm = lines_where(|l| l.warm);
+                let (gentle, them) = if warm.len() > 1 {
+                    ("both gentle", "them")
+                } else {
+                    ("which is gentle", "it")
+                };
                 if hot.is_empty() && !warm.is_empty() {
                     format!(
-                        "{} is mild — its only heat is {}, both gentle. Leave {} out for none at all.",
+                        "{} is mild — its only heat is {}, {gentle}. Leave {them} out for none at all.",
                         k.name,
                         join_list(&warm, "and"),
-                        if warm.len() > 1 { "them" } else { "it" }
                     )
-                    .replace(", both gentle", if warm.len() > 1 { ", both gentle" } else { ", which is gentle" })
                 } else if hot.is_empty() {
                     format!("{} isn't spicy — there's no chili or pepper heat in it.", k.name)
                 } else {

@@ -1,4 +1,5 @@
-//! Act for the shopping list: read it, then delete what was asked.
+//! Act for the shopping list: read it (and, for what a recipe is missing,
+//! the recipes and the kitchen), then add, mark bought or delete.
 
 use serde_json::{Value, json};
 
@@ -48,21 +49,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 json!({"table": "shopping_list", "data": items}),
             )
         }
-        StepType::Write if done == 0 && matches!(ask, Ask::MarkBought { .. }) => {
-            let refs = meant(ask, c);
-            if refs.is_empty() {
-                return complete(
-                    "No such item on the shopping list".into(),
-                    Value::Null,
-                    None,
-                );
-            }
-            call(
-                "db_update",
-                json!({"table": "shopping_list", "filters": [id_filter(&refs)],
-                       "data": {"is_purchased": true}}),
-            )
-        }
+        // Marking bought or taking off: the rows the ask is about.
         StepType::Write if done == 0 => {
             let refs = meant(ask, c);
             if refs.is_empty() {
@@ -72,10 +59,18 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                     None,
                 );
             }
-            call(
-                "db_delete",
-                json!({"table": "shopping_list", "filters": [id_filter(&refs)]}),
-            )
+            let filters = json!([id_filter(&refs)]);
+            match ask {
+                Ask::MarkBought { .. } => call(
+                    "db_update",
+                    json!({"table": "shopping_list", "filters": filters,
+                           "data": {"is_purchased": true}}),
+                ),
+                _ => call(
+                    "db_delete",
+                    json!({"table": "shopping_list", "filters": filters}),
+                ),
+            }
         }
         _ => {
             let names: Vec<String> = c
@@ -163,11 +158,12 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
         return items
             .iter()
             .map(|i| {
-                let unit = i
-                    .unit
-                    .clone()
-                    .unwrap_or_else(|| if i.quantity.is_some() { "pcs" } else { "pack" }.into());
-                row(&i.name, i.quantity.unwrap_or(1.0), &unit, None)
+                row(
+                    &i.name,
+                    i.quantity.unwrap_or(1.0),
+                    &i.unit_or_default(),
+                    None,
+                )
             })
             .collect();
     }

@@ -59,6 +59,9 @@ impl Ask {
 
 const LIST: &[&str] = &[
     "shopping list",
+    "grocery list",
+    "groceries",
+    "grocery",
     "shopping",
     "the list",
     "my list",
