@@ -304,3 +304,37 @@ fn several_ideas_and_allergies() {
         sim.reply()
     );
 }
+
+#[test]
+fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
+    let mut sim = Sim::new();
+    sim.say("show me my chiken recipes, quickest first");
+    let listed: Vec<String> = sim
+        .last()
+        .narrative
+        .turns
+        .last()
+        .unwrap()
+        .dialogue
+        .presented_refs();
+    assert_eq!(listed.len(), 4, "{}", sim.reply());
+    sim.say("the 2nd one, wht do i need for it");
+    assert!(
+        sim.reply().contains("Chicken Tikka Bites"),
+        "{}",
+        sim.reply()
+    );
+    let carried = &sim.last().narrative.turns.last().unwrap().dialogue;
+    let refs: Vec<&str> = carried.listed.iter().map(|s| s.r#ref.as_str()).collect();
+    assert_eq!(refs, listed, "the answer about one carries the list on");
+    // Two more turns about single recipes: past the 2-turn narrative window.
+    sim.say("is it spicy?");
+    sim.say("and the last one?");
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    assert!(
+        !sim.reply().contains("Chicken Tikka Bites"),
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.last().steps.iter().all(|s| s.step_type != "write"));
+}
