@@ -9,8 +9,12 @@
 use serde_json::{Value, json};
 
 use super::lexicon::GenerateAsk;
+use super::skills::cook::build::{
+    Avoid, Request, build, dish_in, dishes_for, read_dish, round_qty,
+};
+use super::skills::cook::dishes::Kind;
 use super::templates::{Line, TEMPLATES, Template};
-use super::text::{stem, stems, title_case};
+use super::text::{stem, stems};
 
 /// What generation must respect.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -20,6 +24,8 @@ pub struct GenCtx {
     pub avoid: Vec<String>,
     /// Names already in use, so ideas do not repeat.
     pub taken: Vec<String>,
+    /// The same words with their reasons, for built recipes to say why.
+    pub why: Avoid,
 }
 
 /// Expands allergy words into the ingredients they cover.
@@ -45,19 +51,27 @@ pub fn expand_avoid(words: &[String]) -> Vec<String> {
     out
 }
 
-/// Recipes for a request: `ask.count` of them, each a full artifact.
+/// Recipes for a request: `ask.count` of them, each a full artifact. A
+/// named dish whose template fits the request ("thai basil chicken") comes
+/// from the cookbook; anything else is built from its dish family with
+/// what was named ("a quick noodle thing with chicken").
 pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
     let dish = ask.dish.trim().to_lowercase();
+    let mut req = read_dish(&dish);
+    req.quick |= ask.quick;
     let mut picked: Vec<Template> = Vec::new();
-    if let Some(t) = best_keyword_match(&dish) {
+    if let Some(t) = best_keyword_match(&dish).filter(|t| fits(t, &req) && !avoided(t, &ctx.avoid))
+    {
         picked.push(t);
     }
     let protein = protein_of(&dish).or_else(|| picked.first().map(|t| t.protein));
     let unused = |t: &Template, picked: &[Template]| {
         !picked.iter().any(|p| p.name == t.name)
             && !ctx.taken.iter().any(|n| n.eq_ignore_ascii_case(t.name))
+            && !ctx.avoid.iter().any(|a| stems(t.name).contains(a))
     };
-    if picked.len() < ask.count && (protein.is_some() || dish.is_empty()) {
+    let open = req.dish.is_none() && (protein.is_some() || dish.is_empty());
+    if picked.len() < ask.count && open {
         for t in TEMPLATES {
             if picked.len() >= ask.count {
                 break;
@@ -69,17 +83,55 @@ pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
         }
     }
     let mut out: Vec<Value> = picked.iter().map(|t| from_template(t, ctx)).collect();
-    while out.len() < ask.count {
-        let n = out.len();
-        out.push(generic(&dish, n, ctx));
+    // The family asked for first, then the others the main can go in.
+    let main = req.foods.first().map(|n| n.food);
+    let asked = (req.dish.is_some() || main.is_some() || picked.is_empty()).then_some(None);
+    let others = dishes_for(main).into_iter().map(Some);
+    for family in asked.into_iter().chain(others) {
+        if out.len() >= ask.count.max(1) {
+            break;
+        }
+        let r = build(&req, &ctx.why, ctx.servings, family);
+        let taken = ctx.taken.iter().any(|n| {
+            r["name"]
+                .as_str()
+                .is_some_and(|x| x.eq_ignore_ascii_case(n))
+        });
+        if !taken && !out.iter().any(|o| o["name"] == r["name"]) {
+            out.push(r);
+        }
     }
     out.truncate(ask.count.max(1));
     if let Some(meal) = &ask.meal {
         for r in &mut out {
-            r["tags"] = json!([meal, "generated"]);
+            let tags = r["tags"].as_array().cloned().unwrap_or_default();
+            let mut tags: Vec<Value> = tags.into_iter().filter(|t| t != "generated").collect();
+            if !tags.iter().any(|t| t == meal.as_str()) {
+                tags.push(json!(meal));
+            }
+            tags.push(json!("generated"));
+            r["tags"] = json!(tags);
         }
     }
     out
+}
+
+/// A template fits when it is the dish family asked for and has the main
+/// asked for ("egg fried rice" is not "chicken fried rice").
+fn fits(t: &Template, req: &Request) -> bool {
+    let own = dish_in(&stems(t.name)).map(|(d, _)| d.key);
+    let family = req.dish.is_none_or(|d| own == Some(d.key));
+    let main = req
+        .foods
+        .iter()
+        .find(|n| n.food.kind == Kind::Protein)
+        .is_none_or(|n| {
+            n.food.names.contains(&t.protein)
+                || stems(t.name)
+                    .iter()
+                    .any(|w| n.food.names.contains(&w.as_str()))
+        });
+    family && main
 }
 
 /// The template whose longest keyword appears in the dish words.
@@ -133,13 +185,6 @@ fn line_json(lines: &[Line], factor: f64, avoid: &[String]) -> Vec<Value> {
         .collect()
 }
 
-fn round_qty(q: f64, unit: &str) -> f64 {
-    match unit {
-        "g" | "ml" => (q / 5.0).round().max(1.0) * 5.0,
-        _ => ((q * 2.0).round() / 2.0).max(0.5),
-    }
-}
-
 fn from_template(t: &Template, ctx: &GenCtx) -> Value {
     let servings = ctx.servings.max(1);
     let factor = f64::from(servings) / 2.0;
@@ -158,133 +203,6 @@ fn from_template(t: &Template, ctx: &GenCtx) -> Value {
     })
 }
 
-/// A simple recipe built from the dish words when no template fits.
-fn generic(dish: &str, n: usize, ctx: &GenCtx) -> Value {
-    let asked = protein_of(dish);
-    let mut protein = asked.unwrap_or("chickpea");
-    let mut note = String::new();
-    if ctx.avoid.iter().any(|a| a == protein) {
-        protein = if matches!(protein, "prawn" | "shrimp" | "fish") {
-            "cod"
-        } else {
-            "chickpea"
-        };
-        note = format!(
-            " Made with {protein} instead of {}, which you avoid.",
-            asked.unwrap_or_default()
-        );
-    }
-    let base = if dish.is_empty() {
-        format!("{protein} traybake")
-    } else {
-        match asked {
-            Some(a) if a != protein => dish.replace(a, protein),
-            _ => dish.to_string(),
-        }
-    };
-    let name = match n {
-        0 => title_case(&base),
-        1 => format!("Easy {}", title_case(&base)),
-        _ => format!("{} Bowl", title_case(&base)),
-    };
-    let (style_lines, steps) = style(&stems(dish), protein);
-    let servings = ctx.servings.max(1);
-    let factor = f64::from(servings) / 2.0;
-    let main: Line = match protein {
-        "chickpea" | "bean" => ("chickpeas", 1.0, "can"),
-        "lentil" => ("red lentils", 200.0, "g"),
-        "egg" => ("egg", 4.0, "pcs"),
-        _ => (protein, 300.0, "g"),
-    };
-    let mut lines: Vec<Line> = vec![main, ("onion", 1.0, "pcs"), ("garlic", 2.0, "clove")];
-    lines.extend(style_lines);
-    json!({
-        "table": "recipes",
-        "name": name,
-        "description": format!(
-            "A simple {base} from the offline brain's basic templates — a starting point to tweak.{note}"
-        ),
-        "cuisine": "home-style",
-        "difficulty": "easy",
-        "servings": servings,
-        "prep_time_minutes": 10,
-        "cook_time_minutes": 25,
-        "instructions": steps,
-        "ingredients": line_json(&lines, factor, &ctx.avoid),
-        "tags": ["generated"],
-    })
-}
-
-/// Extra lines and the 5 steps of a dish style.
-fn style(words: &[String], protein: &str) -> (Vec<Line>, Vec<String>) {
-    let has = |w: &str| words.iter().any(|x| x == w);
-    let p = protein.to_string();
-    if has("soup") || has("stew") {
-        return (
-            vec![
-                ("vegetable stock", 1.0, "l"),
-                ("potato", 2.0, "pcs"),
-                ("chopped tomatoes", 1.0, "can"),
-            ],
-            vec![
-                "Soften the onion and garlic in a large pot for 5 minutes.".into(),
-                format!("Add the {p} and cook for 3 minutes."),
-                "Add the stock, diced potato and tomatoes and simmer for 20 minutes.".into(),
-                "Season to taste.".into(),
-                "Serve hot with bread.".into(),
-            ],
-        );
-    }
-    if has("pasta") || has("spaghetti") || has("lasagna") {
-        return (
-            vec![
-                ("spaghetti", 200.0, "g"),
-                ("chopped tomatoes", 1.0, "can"),
-                ("olive oil", 1.0, "tbsp"),
-            ],
-            vec![
-                "Cook the pasta in salted water.".into(),
-                "Soften the onion and garlic in the oil for 5 minutes.".into(),
-                format!(
-                    "Add the {p} and cook until done, then add the tomatoes and simmer for 10 minutes."
-                ),
-                "Toss the pasta through the sauce with a splash of pasta water.".into(),
-                "Season and serve.".into(),
-            ],
-        );
-    }
-    if has("salad") {
-        return (
-            vec![
-                ("mixed salad leaves", 100.0, "g"),
-                ("lemon", 1.0, "pcs"),
-                ("olive oil", 2.0, "tbsp"),
-            ],
-            vec![
-                format!("Cook the {p} (air fry at 200°C for 10–12 minutes if it needs cooking)."),
-                "Whisk the lemon juice, oil, crushed garlic and a pinch of salt.".into(),
-                "Slice the onion very thinly.".into(),
-                "Toss the leaves and onion with the dressing.".into(),
-                format!("Top with the {p} and serve."),
-            ],
-        );
-    }
-    (
-        vec![
-            ("coconut milk", 400.0, "ml"),
-            ("curry paste", 2.0, "tbsp"),
-            ("jasmine rice", 150.0, "g"),
-        ],
-        vec![
-            "Cook the rice.".into(),
-            "Soften the onion and garlic in a pan for 5 minutes.".into(),
-            "Stir in the curry paste for 1 minute.".into(),
-            format!("Add the {p} and the coconut milk and simmer for 15 minutes."),
-            "Season and serve over the rice.".into(),
-        ],
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,6 +213,7 @@ mod tests {
             dish: dish.into(),
             meal: None,
             without: Vec::new(),
+            quick: false,
         }
     }
 
@@ -303,6 +222,7 @@ mod tests {
             servings: 2,
             avoid: expand_avoid(&["shellfish".into(), "mushroom".into()]),
             taken: Vec::new(),
+            why: Avoid::default(),
         }
     }
 
@@ -338,15 +258,22 @@ mod tests {
     }
 
     #[test]
-    fn unknown_dishes_get_a_simple_recipe_and_allergies_are_respected() {
-        let r = generate_recipes(&ask(1, "prawn curry"), &ctx());
+    fn other_dishes_are_built_from_their_family_and_allergies_are_respected() {
+        let allergic = GenCtx {
+            why: Avoid {
+                allergic: vec!["shellfish".into()],
+                ..Avoid::default()
+            },
+            ..ctx()
+        };
+        let r = generate_recipes(&ask(1, "prawn curry"), &allergic);
         let text = r[0].to_string();
-        assert!(!text.contains("\"prawn\""), "{text}");
+        assert!(!text.contains("prawn\""), "{text}");
+        assert_eq!(r[0]["name"], "Chicken Curry");
+        let d = r[0]["description"].as_str().unwrap();
         assert!(
-            r[0]["description"]
-                .as_str()
-                .unwrap()
-                .contains("offline brain")
+            d.contains("instead of prawn — you're allergic to shellfish"),
+            "{d}"
         );
         let r = generate_recipes(
             &ask(1, "lasagna"),
@@ -356,6 +283,6 @@ mod tests {
             },
         );
         assert_eq!(r[0]["servings"], 4);
-        assert_eq!(r[0]["name"], "Lasagna");
+        assert_eq!(r[0]["name"], "Tomato Pasta Bake");
     }
 }

@@ -29,24 +29,56 @@ pub fn wants_leftovers(session: &SessionContext) -> bool {
     text.to_lowercase().contains("leftover")
 }
 
-/// Allergies and dislikes, as words to avoid.
-pub fn avoid_words(session: &SessionContext) -> Vec<String> {
-    let p = &session.profile;
-    p.allergies
-        .iter()
-        .chain(&p.disliked_ingredients)
+/// The profile's allergies, lowercase.
+pub fn allergy_words(session: &SessionContext) -> Vec<String> {
+    clean(&session.profile.allergies)
+}
+
+/// The profile's dislikes, lowercase.
+pub fn dislike_words(session: &SessionContext) -> Vec<String> {
+    clean(&session.profile.disliked_ingredients)
+}
+
+fn clean(list: &[String]) -> Vec<String> {
+    list.iter()
         .map(|s| s.trim().to_lowercase())
         .filter(|s| !s.is_empty())
         .collect()
 }
 
-/// "(serves 2; avoid shellfish, mushroom)".
-pub fn note(servings: u32, avoid: &[String]) -> String {
-    if avoid.is_empty() {
-        format!("(serves {servings})")
-    } else {
-        format!("(serves {servings}; avoid {})", avoid.join(", "))
+/// "(serves 2; allergic to shellfish; dislikes mushroom; avoid nut)": the
+/// note with each word's reason, so a built recipe can say why it swapped.
+pub fn note_why(
+    servings: u32,
+    allergic: &[String],
+    disliked: &[String],
+    without: &[String],
+) -> String {
+    let mut parts = vec![format!("serves {servings}")];
+    if !allergic.is_empty() {
+        parts.push(format!("allergic to {}", allergic.join(", ")));
     }
+    if !disliked.is_empty() {
+        parts.push(format!("dislikes {}", disliked.join(", ")));
+    }
+    if !without.is_empty() {
+        parts.push(format!("avoid {}", without.join(", ")));
+    }
+    format!("({})", parts.join("; "))
+}
+
+/// The words after `label` in a note, up to the next `;` or `)`.
+pub fn listed(description: &str, label: &str) -> Vec<String> {
+    let lower = description.to_lowercase();
+    let Some(i) = lower.find(label) else {
+        return Vec::new();
+    };
+    let rest = &lower[i + label.len()..];
+    let rest = rest.split([')', ';']).next().unwrap_or(rest);
+    rest.split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// The servings a description names ("serves 4").
@@ -59,32 +91,19 @@ pub fn serves(description: &str) -> Option<u32> {
         .map(|n| n as u32)
 }
 
-/// The words a description asks to avoid ("avoid shellfish, mushroom)").
-pub fn avoid(description: &str) -> Vec<String> {
-    let lower = description.to_lowercase();
-    let Some(i) = lower.find("avoid ") else {
-        return Vec::new();
-    };
-    let rest = &lower[i + "avoid ".len()..];
-    let rest = rest.split(')').next().unwrap_or(rest);
-    rest.split([',', ';'])
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn notes_round_trip() {
-        let n = note(4, &["shellfish".into(), "mushroom".into()]);
-        assert_eq!(n, "(serves 4; avoid shellfish, mushroom)");
+        let n = note_why(4, &["shellfish".into()], &["mushroom".into()], &[]);
+        assert_eq!(n, "(serves 4; allergic to shellfish; dislikes mushroom)");
         let d = format!("Create a curry recipe {n}");
         assert_eq!(serves(&d), Some(4));
-        assert_eq!(avoid(&d), vec!["shellfish", "mushroom"]);
+        assert_eq!(listed(&d, "allergic to "), vec!["shellfish"]);
+        assert_eq!(listed(&d, "dislikes "), vec!["mushroom"]);
+        assert!(listed(&d, "avoid ").is_empty());
         assert_eq!(serves("Create a curry"), None);
-        assert!(avoid("no hints").is_empty());
     }
 }

@@ -196,6 +196,7 @@ fn generate_request(w: &Words) -> Option<GenerateAsk> {
         dish: String::new(),
         meal: None,
         without: Vec::new(),
+        quick: false,
     })
 }
 
@@ -245,5 +246,6 @@ fn generate_ask(w: &Words) -> GenerateAsk {
         dish: dish.join(" "),
         meal: meal.map(String::from),
         without,
+        quick: w.has_any(&["quick", "fast"]),
     }
 }

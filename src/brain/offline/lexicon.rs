@@ -65,6 +65,9 @@ pub struct GenerateAsk {
     pub meal: Option<String>,
     /// Ingredients to leave out ("without coconut").
     pub without: Vec<String>,
+    /// "quick", "fast".
+    #[serde(default)]
+    pub quick: bool,
 }
 
 /// The intents of the offline brain, checked in this order.
@@ -166,6 +169,9 @@ impl Intent {
 pub fn classify(w: &Words, cues: Cues) -> Intent {
     if w.is_empty() {
         return Intent::Empty;
+    }
+    if let Some(ask) = skills::cook::request(w) {
+        return Intent::Generate(ask);
     }
     if let Some(ask) = skills::read(w, cues) {
         return Intent::Skill(ask);

@@ -79,7 +79,7 @@ const WORDS: &[&str] = &[
     "would",
     "be",
     "wednesday",
-    "plan",
+    "week",
     "list",
     "shopping",
     "recipe",

@@ -495,8 +495,8 @@ fn shopping_missing_plan(c: &Ctx<'_>) -> ThinkOutput {
 /// "give me a thai basil chicken recipe", "2 chicken dinner ideas".
 fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
     let servings = hints::household(c.session);
-    let mut avoid = hints::avoid_words(c.session);
-    avoid.extend(ask.without.iter().cloned());
+    let allergic = hints::allergy_words(c.session);
+    let disliked = hints::dislike_words(c.session);
     let what = match (ask.count, ask.dish.is_empty()) {
         (1, false) => format!("a {} recipe", ask.dish),
         (1, true) => "a new recipe".to_string(),
@@ -507,7 +507,10 @@ fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
         ),
         (n, true) => format!("{n} new recipe ideas"),
     };
-    let d = format!("Create {what} {}", hints::note(servings, &avoid));
+    let d = format!(
+        "Create {what} {}",
+        hints::note_why(servings, &allergic, &disliked, &ask.without)
+    );
     plan(
         &format!("Create {what}"),
         vec![step(d, StepType::Generate, "recipes", 0)],

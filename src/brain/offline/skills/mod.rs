@@ -8,6 +8,7 @@
 //! the lexicon beside these; the skills run first for the messages they
 //! recognise.
 
+pub mod cook;
 pub mod planning;
 pub mod recipes;
 pub mod shopping;
