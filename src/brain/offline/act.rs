@@ -214,11 +214,7 @@ fn read_recipes(c: &ActCtx<'_>) -> Value {
         Intent::Show | Intent::Edit(_) if !uncached.is_empty() => {
             json!({"table": "recipes", "filters": [id_filter(&uncached)]})
         }
-        Intent::Show => {
-            let name = content_words(&c.reading.words.words).join(" ");
-            json!({"table": "recipes", "filters": [filter("name", "ilike", json!(format!("%{name}%")))]})
-        }
-        Intent::Assign => {
+        Intent::Show | Intent::Assign => {
             // Every named word must appear in the name ("pad … ew").
             let filters: Vec<Value> = content_words(&c.reading.words.words)
                 .iter()

@@ -210,11 +210,20 @@ fn edit_saved(c: &ActCtx<'_>, op: &EditOp, done: usize) -> ActAction {
     }
     let mut calls = line_calls(&r, &content, &new, op);
     calls.truncate(2);
-    // Always last: set the instructions; its answer is the recipe row with
-    // its new lines, which refreshes the cached row.
-    calls.push(json!({"tool": "db_update", "params": {"table": "recipes",
-        "filters": [id_filter(std::slice::from_ref(&r))],
-        "data": {"instructions": new.get("instructions").cloned().unwrap_or(json!([]))}}}));
+    // Always last: set the instructions, or, when only lines were added
+    // (the saved steps stay the user's own) or the steps did not change,
+    // read the recipe back. Either answer is the recipe row with its new
+    // lines, which refreshes the cached row.
+    let additive = op.parts().iter().all(|p| matches!(p, EditOp::Add(_)));
+    let id = [id_filter(std::slice::from_ref(&r))];
+    if additive || new.get("instructions") == content.get("instructions") {
+        calls.push(json!({"tool": "db_read", "params": {"table": "recipes", "filters": id}}));
+    } else {
+        calls.push(
+            json!({"tool": "db_update", "params": {"table": "recipes", "filters": id,
+            "data": {"instructions": new.get("instructions").cloned().unwrap_or(json!([]))}}}),
+        );
+    }
     next_call(&calls, done)
         .unwrap_or_else(|| complete(format!("{summary} in {label} (saved)"), Value::Null, None))
 }
@@ -264,7 +273,11 @@ fn line_calls(r: &str, old: &Value, new: &Value, op: &EditOp) -> Vec<Value> {
             );
         }
     }
-    if let EditOp::Remove(_) = op {
+    if op
+        .parts()
+        .iter()
+        .any(|p| matches!(p, EditOp::Remove(_) | EditOp::Swap { .. }))
+    {
         for (n, _) in before
             .iter()
             .filter(|(n, _)| !after.iter().any(|(a, _)| a == n))

@@ -23,14 +23,17 @@ const CHANGE: &[&str] = &[
     "go with", "set", "assign", "include", "drop", "buy", "need", "take", "off the list",
     "off my list", "from the list", "from my list", "remind", "make the", "reschedule",
     "push it", "cancel", "finished with", "did the", "one for", "using", "usin", "binned",
-    "tossed", "threw out", "throw out", "chucked", "polished off",
+    "tossed", "threw out", "throw out", "chucked", "polished off", "instead", "insted",
+    "less spicy", "milder", "spicier", "throw", "bung", "serve", "for 4", "for 6",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.
+/// ("nvm" is not one: "actually nvm, take it back out" takes back the last
+/// change by asking for another.)
 #[rustfmt::skip]
 const HEDGES: &[&str] = &[
     "not sure", "dont", "do not", "not yet", "hold off", "no need", "not now", "maybe later",
-    "wait on", "never mind", "nvm",
+    "wait on",
 ];
 
 /// Words that start a question asking for information, not a change.
@@ -120,6 +123,23 @@ pub fn is_bare_consent(w: &Words) -> bool {
         && w.words.len() <= 6
         && find(&w.words, "not").is_none_or(|_| w.has_any(&["why not"]))
         && w.words.iter().all(|x| CONSENT.contains(&x.as_str()))
+}
+
+/// True when the message is a "yes" that only says to go on and do it
+/// ("ok yeah chuck some in", "go on then, add them").
+pub fn is_consent_to_do(w: &Words) -> bool {
+    const DOING: &[&str] = &[
+        "chuck", "add", "throw", "pop", "put", "stick", "bung", "some", "them", "in", "on", "then",
+        "go", "those", "a", "few", "bit", "swap", "make", "one", "version", "that", "it", "do",
+    ];
+    !w.is_empty()
+        && w.words.len() <= 8
+        && w.words
+            .iter()
+            .any(|x| CONSENT.contains(&x.as_str()) && !DOING.contains(&x.as_str()))
+        && w.words
+            .iter()
+            .all(|x| CONSENT.contains(&x.as_str()) || DOING.contains(&x.as_str()))
 }
 
 /// True when this turn may write to the kitchen: the request asks for a

@@ -116,6 +116,21 @@ fn scale_line(line: &mut Value, factor: f64) {
 
 /// Applies `op` to a recipe; returns the new content and what changed.
 pub fn apply_edit(recipe: &Value, op: &EditOp) -> (Value, String) {
+    if let EditOp::Several(ops) = op {
+        let mut r = recipe.clone();
+        let mut said = Vec::new();
+        for o in ops {
+            let (next, s) = apply_edit(&r, o);
+            r = next;
+            said.push(s);
+        }
+        let said: Vec<String> = said
+            .iter()
+            .enumerate()
+            .map(|(i, s)| if i == 0 { s.clone() } else { lower_first(s) })
+            .collect();
+        return (r, super::text::join_list(&said, "and"));
+    }
     let mut r = recipe.as_object().cloned().unwrap_or_default();
     let mut ings = lines(&r);
     let mut st = texts(r.get("instructions"));
@@ -129,6 +144,7 @@ pub fn apply_edit(recipe: &Value, op: &EditOp) -> (Value, String) {
         EditOp::Spicier => heat(&mut ings, &mut st, 1.5),
         EditOp::Milder => heat(&mut ings, &mut st, 0.5),
         EditOp::Vegetarian => vegetarian(&mut r, &mut ings, &mut st),
+        EditOp::Several(_) => unreachable!("folded above"),
     };
     r.insert("ingredients".into(), Value::Array(ings));
     r.insert("instructions".into(), json!(st));
@@ -239,6 +255,13 @@ fn swap(
     } else {
         format!("It had no {from}, so nothing to swap")
     }
+}
+
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// Case-insensitive replacement of a word (or its plural) in a sentence.

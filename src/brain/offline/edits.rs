@@ -15,17 +15,47 @@ use super::text::{Words, find, find_any, number};
 pub enum EditOp {
     Add(Vec<Item>),
     Remove(Vec<String>),
-    Swap { from: String, to: String },
-    Scale { servings: u32 },
+    Swap {
+        from: String,
+        to: String,
+    },
+    Scale {
+        servings: u32,
+    },
     Double,
     Halve,
     Spicier,
     Milder,
     Vegetarian,
+    /// Two or more changes in one message ("less spicy and add spinach").
+    Several(Vec<EditOp>),
+}
+
+impl EditOp {
+    /// The single changes this is made of.
+    pub fn parts(&self) -> Vec<&EditOp> {
+        match self {
+            EditOp::Several(ops) => ops.iter().flat_map(|o| o.parts()).collect(),
+            op => vec![op],
+        }
+    }
 }
 
 const ADD_VERBS: &[&str] = &[
     "add",
+    "chuck in",
+    "chuck some",
+    "chuck a",
+    "chuck the",
+    "throw some",
+    "throw a",
+    "throw the",
+    "pop in",
+    "pop some",
+    "bung in",
+    "bung some",
+    "stick some",
+    "stick in",
     "put in",
     "put some",
     "put a",
@@ -44,8 +74,32 @@ const ADD_VERBS: &[&str] = &[
 ];
 const REMOVE_VERBS: &[&str] = &["remove", "take out", "take the", "hold the", "minus"];
 
-/// Reads a recipe change from the message, if it asks for one.
+/// Reads the recipe changes a message asks for: the first one found, and
+/// any other its other clauses ask for ("bit less spicy pls and add
+/// spinach").
 pub fn parse_edit(w: &Words) -> Option<EditOp> {
+    let first = parse_one(w)?;
+    let mut ops = vec![first.clone()];
+    if w.segments.len() > 1 && !matches!(first, EditOp::Add(_)) {
+        for seg in &w.segments {
+            let clause = Words::new(&seg.join(" "));
+            if let Some(op) = parse_one(&clause)
+                && !ops.contains(&op)
+                && !matches!((&first, &op), (EditOp::Swap { .. }, EditOp::Add(_)))
+            {
+                ops.push(op);
+            }
+        }
+    }
+    Some(if ops.len() == 1 {
+        first
+    } else {
+        EditOp::Several(ops)
+    })
+}
+
+/// One recipe change, if the words ask for one.
+fn parse_one(w: &Words) -> Option<EditOp> {
     if let Some(op) = parse_swap(w) {
         return Some(op);
     }
@@ -118,10 +172,33 @@ fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
             segs.push(seg.clone());
         }
     }
+    let segs: Vec<Vec<String>> = segs.into_iter().map(|s| item_words(&s)).collect();
     parse_items(&segs)
         .into_iter()
-        .filter(|i| !matches!(i.name.as_str(), "back" | "it" | "them" | "plan"))
+        .filter(|i| {
+            !matches!(
+                i.name.as_str(),
+                "back" | "it" | "them" | "plan" | "double" | "triple" | "spicy" | "heat" | "kick"
+            )
+        })
         .collect()
+}
+
+/// An item's words without where it goes or why ("the bananas in too
+/// theyre going off" → "the bananas"; "like double" → "double").
+fn item_words(seg: &[String]) -> Vec<String> {
+    const ENDS: &[&str] = &[
+        "in", "into", "too", "theyre", "its", "because", "cos", "since", "as", "so", "ive", "to",
+        "pls", "please", "plz", "then", "on", "onto", "over",
+    ];
+    let start = usize::from(seg.first().is_some_and(|w| w == "like"));
+    let end = seg
+        .iter()
+        .enumerate()
+        .skip(start + 1)
+        .find(|(_, w)| ENDS.contains(&w.as_str()))
+        .map_or(seg.len(), |(i, _)| i);
+    seg[start..end].to_vec()
 }
 
 fn removal(w: &Words) -> Option<Vec<String>> {
@@ -131,7 +208,15 @@ fn removal(w: &Words) -> Option<Vec<String>> {
 }
 
 fn parse_swap(w: &Words) -> Option<EditOp> {
-    let words = &w.words;
+    let words: Vec<String> = w
+        .words
+        .iter()
+        .map(|x| match x.as_str() {
+            "insted" | "instaed" | "instad" | "insteed" => "instead".to_string(),
+            _ => x.clone(),
+        })
+        .collect();
+    let words = &words;
     let pair = |a: &[String], b: &[String]| {
         let a = parse_items(&[a.to_vec()]).into_iter().next()?.name;
         let b = parse_items(&[b.to_vec()]).into_iter().next()?.name;
@@ -146,6 +231,11 @@ fn parse_swap(w: &Words) -> Option<EditOp> {
         ("change", "to", false),
         ("substitute", "for", true),
         ("use", "instead of", true),
+        ("do", "instead of", true),
+        ("put", "instead of", true),
+        ("have", "instead of", true),
+        ("use", "not", true),
+        ("use", "rather than", true),
     ] {
         let (Some(v), Some(s)) = (find(words, verb), find(words, sep)) else {
             continue;
@@ -172,7 +262,16 @@ fn servings(w: &Words) -> Option<u32> {
         let next = words.get(i + 1).map(String::as_str);
         let people = matches!(
             next,
-            Some("people" | "servings" | "portions" | "persons" | "of us")
+            Some(
+                "people"
+                    | "ppl"
+                    | "servings"
+                    | "portions"
+                    | "persons"
+                    | "of us"
+                    | "peeps"
+                    | "adults"
+            )
         );
         let serves = matches!(before, Some("serves" | "serve" | "feed" | "feeds"));
         let for_it =

@@ -173,6 +173,19 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
     if let Some(ask) = skills::cook::request(w) {
         return Intent::Generate(ask);
     }
+    // With a draft on offer, a change asked in words is a change to it
+    // ("bit less spicy pls and add spinach", "chuck some peas in").
+    if cues.offered_save
+        && !w.has_any(ELSEWHERE)
+        && !w
+            .words
+            .iter()
+            .any(|x| super::text::weekday_abbrev(x).is_some())
+        && super::consent::asks_for_change(w)
+        && let Some(op) = super::edits::parse_edit(w)
+    {
+        return Intent::Edit(op);
+    }
     if let Some(ask) = skills::read(w, cues) {
         return Intent::Skill(ask);
     }
@@ -196,6 +209,22 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
     }
     short_reply(w, cues)
 }
+
+/// Words that send a change somewhere other than the recipe in front of us.
+const ELSEWHERE: &[&str] = &[
+    "list",
+    "shopping",
+    "fridge",
+    "freezer",
+    "pantry",
+    "inventory",
+    "cupboard",
+    "plan",
+    "counter",
+    "my recipes",
+    "task",
+    "tasks",
+];
 
 /// Phrases that look back through the conversation itself.
 const LOOK_BACK: &[&str] = &[

@@ -114,10 +114,13 @@ impl Reading {
             .map(|q| q.request.clone())
             .filter(|r| !r.trim().is_empty())
             .unwrap_or_else(|| before.user.clone());
-        if before.asked(QuestionKind::Confirm) && is_bare_consent(&words) {
+        if before.asked(QuestionKind::Confirm)
+            && (is_bare_consent(&words) || super::consent::is_consent_to_do(&words))
+        {
             return Self::completing(&request, words, before, cues, true);
         }
         let (words, own) = without_opener(words, cues);
+        let own = undo_of_last_add(&words, &before).unwrap_or(own);
         let weak = matches!(
             own,
             Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
@@ -172,6 +175,39 @@ impl Reading {
     pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
         Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
     }
+}
+
+/// "hmm actually nvm take it back out" right after "add a squeeze of lime
+/// to it": the lines just added come out again.
+fn undo_of_last_add(words: &Words, before: &Before) -> Option<Intent> {
+    const UNDO: &[&str] = &[
+        "take it back out",
+        "take that back out",
+        "take them back out",
+        "take it out again",
+        "take that out again",
+        "take them out again",
+        "undo that",
+        "undo it",
+        "remove it again",
+        "leave it out after all",
+    ];
+    if !words.has_any(UNDO) {
+        return None;
+    }
+    let Intent::Edit(op) = classify(&Words::new(&before.user), Cues::default()) else {
+        return None;
+    };
+    let names: Vec<String> = op
+        .parts()
+        .into_iter()
+        .filter_map(|p| match p {
+            EditOp::Add(items) => Some(items.iter().map(|i| i.name.clone())),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    (!names.is_empty()).then_some(Intent::Edit(EditOp::Remove(names)))
 }
 
 /// "ok what about something with chickpeas": a discourse opener ("ok",

@@ -13,7 +13,7 @@ use serde_json::Value;
 use crate::pipeline::{ReplyRequest, StepType};
 use crate::prompt::ReplyPath;
 
-use crate::context::{Dialogue, Offer, OfferKind, QuestionKind, Shown};
+use crate::context::{Dialogue, Offer, OfferKind, Question, QuestionKind, Shown};
 use crate::pipeline::Decision;
 use crate::pipeline::summarize::derive_dialogue;
 
@@ -22,6 +22,7 @@ use super::dialogue::Before;
 use super::lexicon::Intent;
 use super::reading::Reading;
 use super::reply_results::{Facts, compose_results};
+use super::skills::SkillAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
@@ -142,6 +143,8 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     };
     let mut offer = None;
     let mut shown = None;
+    // The change a plain "yes" to this reply's question makes.
+    let mut confirm: Option<String> = None;
     let text = match &req.input.path {
         ReplyPath::Propose { message } => {
             let m = if message.trim().is_empty() {
@@ -162,6 +165,11 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         ReplyPath::Clarify { questions } => clarify(&c, questions),
         ReplyPath::Blocked { reason } => blocked(&c, reason),
         ReplyPath::Normal => match &c.reading.intent {
+            Intent::Skill(SkillAsk::Cook(super::skills::cook::Ask::Pairing(_))) => {
+                let (said, change) = super::skills::cook::pairing::reply(&c);
+                confirm = change;
+                said.text
+            }
             Intent::Skill(ask) => {
                 let said = super::skills::reply(ask, &c);
                 offer = said.offer;
@@ -187,6 +195,20 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         dialogue.presented = shown;
     }
     dialogue.listed = still_listed(&c, &dialogue);
+    if let Some(request) = confirm {
+        let asked = text
+            .rsplit(['.', '\n'])
+            .next()
+            .unwrap_or(&text)
+            .trim()
+            .to_string();
+        dialogue.question = Some(Question {
+            kind: QuestionKind::Confirm,
+            text: asked,
+            candidates: Vec::new(),
+            request,
+        });
+    }
     (text, dialogue)
 }
 

@@ -33,9 +33,15 @@ fn labels(list: Option<&Value>) -> Vec<String> {
 /// The reply.
 pub(super) fn history_reply(c: &ReplyCtx<'_>) -> String {
     let hits = hits(c);
+    let profile = profile_line(c);
     if hits.is_empty() {
-        return "I couldn't find that in our conversation — can you tell me a bit more about it?"
-            .to_string();
+        return match profile {
+            Some(p) => format!("You haven't ruled anything out in this chat. {p}"),
+            None => {
+                "I couldn't find that in our conversation — can you tell me a bit more about it?"
+                    .to_string()
+            }
+        };
     }
     let text = |h: &Value, k: &str| {
         h.get(k)
@@ -90,5 +96,45 @@ pub(super) fn history_reply(c: &ReplyCtx<'_>) -> String {
             "Those are back in front of me — want to use one of them?",
         )
     };
-    format!("{lead}\n{}\n\n{tail}", lines.join("\n"))
+    let profile = profile.map(|p| format!("\n{p}")).unwrap_or_default();
+    format!("{lead}\n{}\n{profile}\n{tail}", lines.join("\n"))
+}
+
+/// "Your profile says you're allergic to shellfish and don't like
+/// mushroom.", when the question is about what the user avoids.
+fn profile_line(c: &ReplyCtx<'_>) -> Option<String> {
+    let w = &c.reading.words;
+    let about_avoiding = w.has_any(&[
+        "didnt want",
+        "dont want",
+        "not want",
+        "avoid",
+        "rule out",
+        "ruled out",
+        "allergic",
+        "allergy",
+        "allergies",
+        "dislike",
+        "dont like",
+        "didnt like",
+        "cant eat",
+        "not eat",
+    ]);
+    let d = c.req.input.steps.first()?.description.as_str();
+    let allergic = super::hints::listed(d, "allergic to ");
+    let disliked = super::hints::listed(d, "dislikes ");
+    if !about_avoiding || (allergic.is_empty() && disliked.is_empty()) {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !allergic.is_empty() {
+        parts.push(format!(
+            "you're allergic to {}",
+            join_list(&allergic, "and")
+        ));
+    }
+    if !disliked.is_empty() {
+        parts.push(format!("you don't like {}", join_list(&disliked, "or")));
+    }
+    Some(format!("Your profile says {}.", join_list(&parts, "and")))
 }

@@ -7,12 +7,14 @@ pub(super) const CLEAR_ALL: &[&str] = &[
     "start fresh", "start over", "start again", "fresh start", "clear everything", "clear all",
     "clear it all", "clear the context", "clear your memory", "clear memory", "reset everything",
     "wipe everything", "wipe it all", "forget everything", "forget all of it", "forget all that",
-    "from scratch", "clean slate", "blank slate", "new start",
+    "from scratch", "clean slate", "blank slate", "new start", "scrap everything",
+    "scrap it all", "ditch everything",
 ];
 #[rustfmt::skip]
 pub(super) const FORGET: &[&str] = &[
     "forget", "never mind", "nevermind", "nvm", "scratch that", "scrap that", "disregard",
-    "ignore that", "ignore it", "bin that", "throw that away",
+    "ignore that", "ignore it", "bin that", "throw that away", "ditch it", "ditch that",
+    "bin it", "scrap it", "lose it", "lose that", "drop it", "drop that one",
 ];
 #[rustfmt::skip]
 pub(super) const UNSAVED: &[&str] = &[
@@ -20,6 +22,8 @@ pub(super) const UNSAVED: &[&str] = &[
     "havent saved", "not been saved", "havent been saved", "still need to save", "need saving",
     "needs saving", "whats pending", "what is pending", "anything pending", "still pending",
     "everything saved", "all saved", "yet to save", "not yet saved", "left to save",
+    "is it saved", "is that saved", "is this saved", "saved yet", "still saved", "havent i saved",
+    "have i saved", "did it save", "did that save", "did it get saved", "is it in my recipes",
 ];
 #[rustfmt::skip]
 pub(super) const RECALL: &[&str] = &[

@@ -154,17 +154,19 @@ pub fn content_words(words: &[String]) -> Vec<String> {
 pub fn edit_words(words: &[String], op: &EditOp) -> Vec<String> {
     let mut item_words: Vec<String> = Vec::new();
     let mut push = |s: &str| item_words.extend(s.split_whitespace().map(String::from));
-    match op {
-        EditOp::Add(items) => items.iter().for_each(|i| {
-            push(&i.phrase);
-            push(&i.name);
-        }),
-        EditOp::Remove(names) => names.iter().for_each(|n| push(n)),
-        EditOp::Swap { from, to } => {
-            push(from);
-            push(to);
+    for part in op.parts() {
+        match part {
+            EditOp::Add(items) => items.iter().for_each(|i| {
+                push(&i.phrase);
+                push(&i.name);
+            }),
+            EditOp::Remove(names) => names.iter().for_each(|n| push(n)),
+            EditOp::Swap { from, to } => {
+                push(from);
+                push(to);
+            }
+            _ => {}
         }
-        _ => {}
     }
     let stem_item: Vec<String> = item_words.iter().map(|w| super::text::stem(w)).collect();
     words

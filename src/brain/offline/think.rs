@@ -147,7 +147,16 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::SearchHistory => plan(
             "Look back through the conversation",
             vec![step(
-                "Search the conversation's history for what the user asks about".into(),
+                format!(
+                    "Search the conversation's history for what the user asks about (profile: {})",
+                    hints::note_why(
+                        hints::household(c.session),
+                        &hints::allergy_words(c.session),
+                        &hints::dislike_words(c.session),
+                        &[]
+                    )
+                    .trim_matches(['(', ')'])
+                ),
                 StepType::Read,
                 "history",
                 0,
@@ -535,5 +544,6 @@ pub fn op_phrase(op: &EditOp) -> String {
         EditOp::Spicier => "make it spicier".to_string(),
         EditOp::Milder => "make it milder".to_string(),
         EditOp::Vegetarian => "make it vegetarian".to_string(),
+        EditOp::Several(ops) => join_list(&ops.iter().map(op_phrase).collect::<Vec<_>>(), "and"),
     }
 }

@@ -177,7 +177,7 @@ pub fn edit_plan(c: &Ctx<'_>, op: &EditOp) -> ThinkOutput {
     };
     let label = c.world.label(r);
     let change = op_phrase(op);
-    let goal = format!("{} — {change}", label);
+    let goal = format!("Change {label}: {change}");
     let pending = c.world.get(r).is_some_and(|e| e.e.is_pending());
     if pending {
         return plan(
@@ -190,7 +190,11 @@ pub fn edit_plan(c: &Ctx<'_>, op: &EditOp) -> ThinkOutput {
             )],
         );
     }
-    if matches!(op, EditOp::Add(_) | EditOp::Remove(_)) {
+    if op
+        .parts()
+        .iter()
+        .all(|p| matches!(p, EditOp::Add(_) | EditOp::Remove(_)))
+    {
         return plan(
             &goal,
             vec![step(

@@ -39,6 +39,7 @@ pub enum SkillAsk {
     Planning(planning::Ask),
     Shopping(shopping::Ask),
     Recipes(recipes::Ask),
+    Cook(cook::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -69,6 +70,7 @@ impl SkillAsk {
             SkillAsk::Planning(a) => a.name(),
             SkillAsk::Shopping(a) => a.name(),
             SkillAsk::Recipes(a) => a.name(),
+            SkillAsk::Cook(a) => a.name(),
         }
     }
 
@@ -80,6 +82,7 @@ impl SkillAsk {
             SkillAsk::Planning(_) => Topic::Planning,
             SkillAsk::Shopping(_) => Topic::Shopping,
             SkillAsk::Recipes(a) => a.topic(),
+            SkillAsk::Cook(_) => Topic::Recipes(recipes::DetailKind::Ingredients),
         }
     }
 }
@@ -104,8 +107,9 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
 
 /// The skills' reading of a message, first match wins.
 pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
-    tasks::read(w, cues)
-        .map(SkillAsk::Tasks)
+    cook::read(w)
+        .map(SkillAsk::Cook)
+        .or_else(|| tasks::read(w, cues).map(SkillAsk::Tasks))
         .or_else(|| recipes::read(w, cues).map(SkillAsk::Recipes))
         .or_else(|| shopping::read(w, cues).map(SkillAsk::Shopping))
         .or_else(|| stock::read(w, cues).map(SkillAsk::Stock))
@@ -120,6 +124,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
         SkillAsk::Shopping(a) => shopping::plan(a),
         SkillAsk::Recipes(a) => recipes::plan(a),
+        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(),
     }
 }
 
@@ -131,6 +136,7 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Planning(a) => planning::act::act(a, c),
         SkillAsk::Shopping(a) => shopping::act::act(a, c),
         SkillAsk::Recipes(a) => recipes::act::act(a, c),
+        SkillAsk::Cook(cook::Ask::Pairing(a)) => cook::pairing::act(a, c),
     }
 }
 
@@ -240,6 +246,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Planning(a) => planning::reply::reply(a, c),
         SkillAsk::Shopping(a) => shopping::reply::reply(a, c),
         SkillAsk::Recipes(a) => recipes::reply::reply(a, c),
+        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::reply(c).0,
     }
 }
 

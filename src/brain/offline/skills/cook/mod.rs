@@ -9,10 +9,35 @@
 
 pub mod build;
 pub mod dishes;
+pub mod pairing;
+
+use serde::{Deserialize, Serialize};
 
 use super::super::lexicon::GenerateAsk;
 use super::super::text::{Words, find_any, weekday_abbrev};
 use build::{dish_in, read_dish};
+
+/// What a message asks of the cook, besides a new dish (which travels as
+/// the lexicon's `Intent::Generate`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "ask", rename_all = "snake_case")]
+pub enum Ask {
+    /// "would it be good with peas?"
+    Pairing(pairing::Ask),
+}
+
+impl Ask {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Ask::Pairing(_) => "pairing",
+        }
+    }
+}
+
+/// The cook's reading of a message.
+pub fn read(w: &Words) -> Option<Ask> {
+    pairing::read(w).map(Ask::Pairing)
+}
 
 /// Words that ask for something to be made.
 #[rustfmt::skip]

@@ -245,6 +245,9 @@ fn line_of<'a>(k: &'a Card, item: &str) -> Option<&'a Line> {
 }
 
 fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
+    if f.cards.is_empty() {
+        return Said::text("I couldn't tell which recipe you mean — which one?".into());
+    }
     let mut parts = Vec::new();
     for k in &f.cards {
         parts.push(match what {
