@@ -160,7 +160,22 @@ fn resolve_intent(
         Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
         // "cod's fine, so what's quickest now", "indian's fine, put the
         // paneer on wednesday": the lift, then what the skill was asked.
-        Intent::Skill(_) => {
+        Intent::Skill(ask) => {
+            // "skip the french toast, which of the rest is quickest": the
+            // clauses that rule out are ruled out first.
+            if matches!(ask, super::skills::SkillAsk::Recipes(_)) {
+                let ruling: Vec<Vec<String>> = reading
+                    .words
+                    .segments
+                    .iter()
+                    .filter(|s| super::items::has_trigger(s))
+                    .cloned()
+                    .collect();
+                let ex = super::items::exclusions(&ruling, false);
+                if !ex.is_empty() {
+                    exclusion_constraints(world, &ex, message, d);
+                }
+            }
             if let Some(seg) = reading
                 .words
                 .segments

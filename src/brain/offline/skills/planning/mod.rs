@@ -240,10 +240,17 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
                 "whats" | "what" | "which" | "how" | "is" | "does"
             )
         });
-        if question {
+        let d = day_in(seg);
+        // "ugh no eggs. put it on wednesday": a clause that names no day
+        // and asks for nothing is chatter, not a recipe to plan.
+        let segw = Words::new(&seg.join(" "));
+        let chatter = d.is_none()
+            && w.segments.len() > 1
+            && (segw.has_any(&["no", "not", "dont", "without", "ugh", "need", "needs"])
+                || !segw.has_any(PUT));
+        if question || chatter {
             continue;
         }
-        let d = day_in(seg);
         let pick = pick_of(seg);
         match (d, pick, slots.last_mut()) {
             (Some(d), Some(p), _) => slots.push(Slot {

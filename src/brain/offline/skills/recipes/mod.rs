@@ -538,6 +538,21 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let adding = w.has_any(super::shopping::ADD) && !w.has_any(&["need to buy", "do i need"]);
     if let Some(what) = detail(w)
         .filter(|d| !(finding && *d == Detail::Spicy))
+        // "nothing too spicy" rules out; "bit less spicy" changes a recipe;
+        // "is it spicy?" asks.
+        .filter(|d| {
+            *d != Detail::Spicy
+                || (!ruling_out
+                    && (super::super::consent::is_question(w)
+                        || w.has_any(&[
+                            "is it",
+                            "is that",
+                            "is this",
+                            "are they",
+                            "how spicy",
+                            "how hot",
+                        ])))
+        })
         .filter(|d| !(adding && *d == Detail::Missing))
     {
         if let Some(which) = which(w) {
@@ -573,7 +588,13 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if let Some(by) = measure {
         let comparing = w.has_any(&["which", "whats", "what", "wht", "wat", "out of", "of the"]);
         let listing = w.has_any(&["recipes", "recipies", "show me", "list"]);
-        if !listing && !ruling_out && comparing {
+        // "skip the french toast. which of the rest is quickest": the
+        // ruling out is its own clause; Understand rules it out first.
+        let own_clause = w.segments.iter().any(|s| {
+            let seg = Words::new(&s.join(" "));
+            self::by(&seg).is_some() && !seg.has_any(RULING_OUT) && !seg.has("no")
+        });
+        if !listing && (!ruling_out || own_clause) && comparing {
             return Some(Ask::Compare {
                 among: among(w),
                 by,
