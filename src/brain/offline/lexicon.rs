@@ -173,6 +173,12 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
     if let Some(ask) = skills::cook::request(w) {
         return Intent::Generate(ask);
     }
+    // While drafting, "what about something with chickpeas" is another idea.
+    if cues.offered_save
+        && let Some(ask) = skills::cook::another(w)
+    {
+        return Intent::Generate(ask);
+    }
     // With a draft on offer, a change asked in words is a change to it
     // ("bit less spicy pls and add spinach", "chuck some peas in").
     if cues.offered_save
@@ -196,7 +202,23 @@ pub fn classify(w: &Words, cues: Cues) -> Intent {
         return Intent::Help;
     }
     if w.has_any(SAVE) {
-        return Intent::Save;
+        // "hmm not sure about saving either of them yet" holds the save.
+        let holding = w.has_any(&[
+            "not sure",
+            "not yet",
+            "hold off",
+            "maybe later",
+            "dont save",
+            "do not save",
+            "no need to save",
+            "not saving",
+            "dont want to save",
+        ]);
+        return if holding {
+            Intent::Decline
+        } else {
+            Intent::Save
+        };
     }
     if let Some(i) = stock_intent(w) {
         return i;

@@ -460,6 +460,10 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                 1
             )
         ),
+        Intent::Decline if c.reading.words.has_any(super::synonyms::SAVE) => {
+            "No rush — nothing gets saved until you say so. Want to keep tweaking, or try something else?"
+                .to_string()
+        }
         Intent::Decline => format!(
             "{} {}",
             pick(&["No problem.", "Sure, no rush.", "Okay."], c.turn, 0),

@@ -127,7 +127,23 @@ pub(super) fn narrow_to_answer(world: &mut World<'_>, asked: &[String], answer: 
 
 /// Which pending artifacts "save …" means.
 pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) {
-    let words = &reading.words.words;
+    // "save the soup, not the salad": what is not to be saved is not named.
+    let kept: Vec<String> = reading
+        .words
+        .segments
+        .iter()
+        .filter(|s| {
+            !s.iter()
+                .any(|w| matches!(w.as_str(), "not" | "except" | "without" | "dont"))
+        })
+        .flatten()
+        .cloned()
+        .collect();
+    let words = if kept.is_empty() {
+        &reading.words.words
+    } else {
+        &kept
+    };
     let pending: Vec<String> = world.pending().iter().map(|e| e.r.to_string()).collect();
     let literal = literal_refs(world, words);
     if !literal.is_empty() {
@@ -208,7 +224,11 @@ pub(super) fn save_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
 pub(super) fn edit_target(world: &World<'_>, words: &[String], presented: &[String]) -> Resolved {
     let said = content_words(words);
     if !said.is_empty() && !is_pronoun_phrase(words) && ordinal_pick(words).is_none() {
-        return by_label(world, &said, RECIPES);
+        // One candidate is not a question worth asking.
+        return match by_label(world, &said, RECIPES) {
+            Resolved::Ambiguous(v) if v.len() == 1 => Resolved::One(v[0].clone()),
+            other => other,
+        };
     }
     match resolve_target(world, words, RECIPES, presented) {
         Resolved::Many(v) if v.len() == 1 => Resolved::One(v[0].clone()),

@@ -115,6 +115,27 @@ pub fn request(w: &Words) -> Option<GenerateAsk> {
     (!ask.dish.is_empty()).then_some(ask)
 }
 
+/// "ok what about somethin with chikpeas" while drafting: another idea,
+/// built around what was named.
+pub fn another(w: &Words) -> Option<GenerateAsk> {
+    if !w.has_any(&[
+        "what about",
+        "how about",
+        "something with",
+        "somethin with",
+        "one with",
+    ]) {
+        return None;
+    }
+    let req = read_dish(&w.words.join(" "));
+    if req.foods.is_empty() {
+        return None;
+    }
+    let mut ask = ask_for(w, dish_phrase(&req), req.quick);
+    ask.without.clear();
+    Some(ask)
+}
+
 /// Adjectives and foods that can stand before a dish name.
 fn describes(word: &str) -> bool {
     const ADJECTIVES: &[&str] = &[

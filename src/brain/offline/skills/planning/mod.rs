@@ -171,6 +171,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if w.has_any(DRAFT) || w.has_any(&["save", "task", "remind", "shopping", "list"]) {
         return None;
     }
+    // "got 6 eggs today, pop them in the fridge": the day is when, the
+    // fridge is where; that is the pantry's.
+    if super::super::items::location(&w.words).is_some() {
+        return None;
+    }
     // "no curry on friday" rules something out; "wait no friday" corrects
     // the day.
     let refusing = w.words.windows(2).any(|p| {
