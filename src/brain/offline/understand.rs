@@ -64,6 +64,11 @@ impl Draft {
         candidates: &[String],
         or_both: bool,
     ) {
+        // One candidate is the answer, not a question.
+        if let [only] = candidates {
+            self.reference(text, only);
+            return;
+        }
         let labels: Vec<String> = candidates.iter().map(|r| world.label(r)).collect();
         let tail = if or_both && candidates.len() == 2 {
             " Or both?"
@@ -195,9 +200,24 @@ fn resolve_intent(
         }
         Intent::Save => save_targets(world, reading, d),
         Intent::Edit(op) => {
-            let target = edit_words(words, op);
+            // "chuck some peas in, ive got frozen ones": the reason after
+            // the change names no recipe.
+            let cut = words
+                .iter()
+                .skip(1)
+                .position(|w| {
+                    matches!(
+                        w.as_str(),
+                        "ive" | "theyre" | "its" | "cos" | "because" | "since" | "as" | "so"
+                    )
+                })
+                .map_or(words.len(), |i| i + 1);
+            let target = edit_words(&words[..cut], op);
             match edit_target(world, &target, &reading.before.presented) {
                 Resolved::One(r) => d.reference(&target.join(" "), &r),
+                Resolved::Many(v) | Resolved::Ambiguous(v) if v.len() == 1 => {
+                    d.reference(&target.join(" "), &v[0])
+                }
                 Resolved::Many(v) | Resolved::Ambiguous(v) => {
                     d.ask_which(world, &target.join(" "), &v, false)
                 }

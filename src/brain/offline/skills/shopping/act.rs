@@ -105,7 +105,10 @@ pub fn meant(ask: &Ask, c: &ActCtx<'_>) -> Vec<String> {
             .filter_map(id)
             .collect(),
         Ask::Show | Ask::Add { .. } | Ask::Missing { .. } => Vec::new(),
-        Ask::Remove { items } | Ask::Has { items } | Ask::MarkBought { items } => {
+        Ask::Remove { items }
+        | Ask::Has { items }
+        | Ask::WhatFor { items }
+        | Ask::MarkBought { items } => {
             let mut out = Vec::new();
             for n in items {
                 let found: Vec<String> = match n {

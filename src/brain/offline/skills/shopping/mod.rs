@@ -27,6 +27,8 @@ pub enum Ask {
     ClearAll,
     /// "is olive oil on there?", "what was the thai basil for?".
     Has { items: Vec<Named> },
+    /// "what was the thai basil for": the item and the recipe it is for.
+    WhatFor { items: Vec<Named> },
     /// "whats still on there", "read me the list".
     Show,
     /// "stick eggs on the list", "add a dozen to the shopping list" (of
@@ -49,6 +51,7 @@ impl Ask {
             Ask::ClearBought => "shopping_clear_bought",
             Ask::ClearAll => "shopping_clear_all",
             Ask::Has { .. } => "shopping_has",
+            Ask::WhatFor { .. } => "shopping_what_for",
             Ask::Show => "shopping_show",
             Ask::Add { .. } => "shopping_add",
             Ask::Missing { .. } => "shopping_missing",
@@ -219,7 +222,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             .filter(|n| !matches!(n, Named::Item(x) if x == "what" || x == "for"))
             .collect();
         if !items.is_empty() {
-            return Some(Ask::Has { items });
+            return Some(Ask::WhatFor { items });
         }
     }
     if w.has_any(&[
@@ -262,7 +265,17 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
         0,
     );
     let (goal, write) = match ask {
+        // "what was the thai basil for": the recipe its note names, too.
         Ask::Has { .. } => return think::plan("Check the shopping list", vec![read]),
+        Ask::WhatFor { .. } => {
+            let recipes = step(
+                "Read the saved recipes".into(),
+                StepType::Read,
+                "recipes",
+                0,
+            );
+            return think::plan("Check the shopping list", vec![read, recipes]);
+        }
         Ask::Show => return think::plan("Show the shopping list", vec![read]),
         Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),
         Ask::MarkBought { .. } => ("Mark items bought", "Mark the items named as bought"),

@@ -126,7 +126,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 offer: None,
             }
         }
-        Ask::Has { items } => {
+        Ask::Has { items } | Ask::WhatFor { items } => {
             let mut text = Vec::new();
             let mut hits = Vec::new();
             for n in items {
@@ -152,9 +152,27 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     Named::Shown => {}
                 }
             }
+            // "what was the thai basil for?" — "Thai Yellow Curry": that
+            // recipe is what "that one" means next.
+            let recipes = rows_of_kind(c, Table::Recipes, StepType::Read);
+            let for_recipes: Vec<&Value> = hits
+                .iter()
+                .filter_map(|h| text_field(h, "notes"))
+                .flat_map(|note| {
+                    let note = note.to_lowercase();
+                    recipes.iter().copied().filter(move |r| {
+                        text_field(r, "name").is_some_and(|n| note.contains(&n.to_lowercase()))
+                    })
+                })
+                .collect();
+            let asked_what_for = matches!(ask, Ask::WhatFor { .. });
             Said {
                 text: text.join("\n"),
-                presented: shown(&hits),
+                presented: if asked_what_for && !for_recipes.is_empty() {
+                    shown(&for_recipes)
+                } else {
+                    shown(&hits)
+                },
                 offer: None,
             }
         }

@@ -309,7 +309,18 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         "need using",
         "needs to be used",
         "needs eating",
-    ]);
+        "gets used",
+        "get used",
+        "so it",
+        "so that",
+        "before it goes",
+        "to use it",
+        "to use up",
+    ]) || (w
+        .words
+        .iter()
+        .any(|x| super::super::text::weekday_abbrev(x).is_some())
+        && w.has_any(&["put", "plan", "stick"]));
     if let Some((i, p)) = find_any(&w.words, USE)
         && !asking
         && !in_recipe
