@@ -26,7 +26,7 @@ mod turns;
 
 /// The share of turns that must meet their expected outcome: the rate last
 /// measured, so it can only go up (the goal is 90%).
-const FLOOR: f64 = 0.84;
+const FLOOR: f64 = 0.85;
 /// The least the corpus must hold.
 const MIN_TURNS: usize = 200;
 const MIN_CONVERSATIONS: usize = 30;

@@ -194,7 +194,16 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             // What the kitchen already holds is topped up, not doubled: look
             // the items up first unless the inventory is loaded.
             let mut steps = Vec::new();
-            if c.world.loaded(Table::Inventory).is_empty() {
+            let loaded = c.world.loaded(Table::Inventory);
+            let known = |name: &str| {
+                loaded.iter().any(|(_, row)| {
+                    super::options::same_item(
+                        super::world::text_field(row, "name").unwrap_or_default(),
+                        name,
+                    )
+                })
+            };
+            if !items.iter().all(|i| known(&i.name)) {
                 let what = join_list(
                     &items.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
                     "and",

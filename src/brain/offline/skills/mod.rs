@@ -102,7 +102,9 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
 /// A message the lexicon read otherwise that names something a skill owns
 /// and the session knows, with that skill's verb.
 pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
-    tasks::refine(w, world).map(SkillAsk::Tasks)
+    tasks::refine(w, world)
+        .map(SkillAsk::Tasks)
+        .or_else(|| shopping::refine(w, world).map(SkillAsk::Shopping))
 }
 
 /// The skills' reading of a message, first match wins.

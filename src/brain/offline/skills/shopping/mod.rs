@@ -11,9 +11,11 @@ use serde::{Deserialize, Serialize};
 use super::super::items::Item;
 use super::super::lexicon::Cues;
 use super::super::text::Words;
+use super::super::world::World;
 use super::Topic;
 use super::recipes::Which;
 use super::{Named, named_items};
+use crate::context::Table;
 
 /// What the user asks of the shopping list.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -147,6 +149,34 @@ const BARE_AMOUNTS: &[(&str, f64)] = &[
     ("some", 1.0),
     ("more", 1.0),
 ];
+
+/// "remove olive oil too dont need it" with no list named: the item is on
+/// the shopping list the session has seen, and not in the kitchen's stock.
+pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
+    if !w.has_any(&[
+        "remove",
+        "take off",
+        "take the",
+        "get rid of",
+        "delete",
+        "scratch",
+    ]) {
+        return None;
+    }
+    let items = named(w);
+    let on = |table: Table, name: &str| {
+        world
+            .loaded(table)
+            .iter()
+            .any(|(_, row)| super::holds(row, name))
+    };
+    let all_listed = !items.is_empty()
+        && items.iter().all(|n| match n {
+            Named::Item(x) => on(Table::ShoppingList, x) && !on(Table::Inventory, x),
+            Named::Shown => false,
+        });
+    all_listed.then_some(Ask::Remove { items })
+}
 
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
