@@ -203,7 +203,18 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
                     )
                 })
             };
-            if !items.iter().all(|i| known(&i.name)) {
+            // After a listing (the pantry, the fridge) the kitchen is known
+            // well enough; after a couple of items looked up ("any brioche
+            // left?") it is not, and the named items are looked up so what
+            // is there is topped up, not doubled.
+            const LISTING: usize = 10;
+            let place_listed = loc.as_deref().is_some_and(|l| {
+                loaded
+                    .iter()
+                    .any(|(_, row)| super::world::text_field(row, "location") == Some(l))
+            });
+            let listed = loaded.len() >= LISTING || place_listed;
+            if !listed && !items.iter().all(|i| known(&i.name)) {
                 let what = join_list(
                     &items.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
                     "and",
