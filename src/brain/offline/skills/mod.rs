@@ -126,7 +126,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
         SkillAsk::Shopping(a) => shopping::plan(a),
         SkillAsk::Recipes(a) => recipes::plan(a),
-        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(),
+        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(c),
     }
 }
 

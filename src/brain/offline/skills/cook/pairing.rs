@@ -122,11 +122,18 @@ fn item_after(words: &[String]) -> Option<String> {
     (!item.is_empty()).then(|| item.join(" "))
 }
 
-pub fn plan() -> ThinkOutput {
+pub fn plan(c: &super::super::super::think::Ctx<'_>) -> ThinkOutput {
+    use super::super::super::hints;
+    let note = hints::note_why(
+        hints::household(c.session),
+        &hints::allergy_words(c.session),
+        &hints::dislike_words(c.session),
+        &[],
+    );
     think_plan(
         "Answer what goes with the recipe",
         vec![step(
-            "Look at the recipe in front of us".into(),
+            format!("Look at the recipe in front of us {note}"),
             StepType::Analyze,
             "recipes",
             0,
@@ -158,9 +165,15 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             .iter()
             .any(|l| ingredient_matches(l, &crate::context::taxonomy::singular(name)))
     };
+    let d = &c.req.step.description;
+    let why = super::build::Avoid {
+        allergic: super::super::super::hints::listed(d, "allergic to "),
+        disliked: super::super::super::hints::listed(d, "dislikes "),
+        without: Vec::new(),
+    };
     let item = ask.item.as_ref().map(|i| {
         let line = food_named_loose(i);
-        json!({"said": i, "line": line, "has": has(i)})
+        json!({"said": i, "line": line, "has": has(i), "avoid": why.reason(&line)})
     });
     let suggest: Vec<String> = suggestions(&label, c.world.content(&r))
         .into_iter()
@@ -272,6 +285,12 @@ pub fn reply(c: &ReplyCtx<'_>) -> (Said, Option<String>) {
     };
     let said = item["said"].as_str().unwrap_or_default();
     let has = item["has"].as_bool().unwrap_or(false);
+    if let Some(why) = item["avoid"].as_str() {
+        return (
+            Said::text(format!("I'd leave {said} out of {label} — {why}.")),
+            None,
+        );
+    }
     if has {
         return (
             Said::text(format!(
