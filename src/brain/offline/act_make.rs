@@ -14,12 +14,11 @@ use crate::pipeline::ActAction;
 use super::act::{ActCtx, complete};
 use super::edit_apply::apply_edit;
 use super::edits::EditOp;
-use super::generate::{GenCtx, expand_avoid, generate_recipes};
+use super::generate::{GenCtx, generate_recipes};
 use super::hints;
 use super::lexicon::Intent;
 use super::options::{kitchen_names, missing, option_entry, ruled_out_by};
 use super::plan::{Slot, days_in, fill_days, meal_type_of, slot_artifact, slot_label};
-use super::skills::cook::build::Avoid;
 use super::text::{join_list, plural, stems};
 use super::think::op_phrase;
 use super::world::{ingredient_names, text_field};
@@ -313,25 +312,11 @@ pub fn act_generate(c: &ActCtx<'_>) -> ActAction {
         (Intent::Edit(op), _) => edit(c, op),
         (Intent::Generate(ask), _) => {
             let d = &c.req.step.description;
-            let why = Avoid {
-                allergic: hints::listed(d, "allergic to "),
-                disliked: hints::listed(d, "dislikes "),
-                without: hints::listed(d, "avoid ")
-                    .into_iter()
-                    .chain(ask.without.iter().cloned())
-                    .collect(),
-            };
-            let avoid: Vec<String> = why
-                .allergic
-                .iter()
-                .chain(&why.disliked)
-                .chain(&why.without)
-                .cloned()
-                .collect();
+            let mut avoid = hints::avoid_of(d);
+            avoid.without.extend(ask.without.iter().cloned());
             let ctx = GenCtx {
-                why,
                 servings: hints::serves(d).unwrap_or(2),
-                avoid: expand_avoid(&avoid),
+                avoid,
                 taken: c
                     .world
                     .of(Table::Recipes)

@@ -14,41 +14,16 @@ use super::skills::cook::build::{
 };
 use super::skills::cook::dishes::Kind;
 use super::templates::{Line, TEMPLATES, Template};
-use super::text::{stem, stems};
+use super::text::stems;
 
 /// What generation must respect.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GenCtx {
     pub servings: u32,
-    /// Ingredient words to leave out (allergies, dislikes, "without …").
-    pub avoid: Vec<String>,
+    /// What to leave out (allergies, dislikes, "without …"), with why.
+    pub avoid: Avoid,
     /// Names already in use, so ideas do not repeat.
     pub taken: Vec<String>,
-    /// The same words with their reasons, for built recipes to say why.
-    pub why: Avoid,
-}
-
-/// Expands allergy words into the ingredients they cover.
-pub fn expand_avoid(words: &[String]) -> Vec<String> {
-    let mut out = Vec::new();
-    for w in words {
-        let w = stem(&w.to_lowercase());
-        if w.contains("shellfish") || w == "seafood" {
-            out.extend(
-                [
-                    "prawn", "shrimp", "crab", "lobster", "mussel", "clam", "scallop", "oyster",
-                ]
-                .map(String::from),
-            );
-        } else if w.contains("nut") && w != "nutmeg" {
-            out.extend(["peanut", "cashew", "almond", "walnut"].map(String::from));
-        } else if !w.is_empty() {
-            out.push(w);
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 /// Recipes for a request: `ask.count` of them, each a full artifact. A
@@ -68,7 +43,7 @@ pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
     let unused = |t: &Template, picked: &[Template]| {
         !picked.iter().any(|p| p.name == t.name)
             && !ctx.taken.iter().any(|n| n.eq_ignore_ascii_case(t.name))
-            && !ctx.avoid.iter().any(|a| stems(t.name).contains(a))
+            && ctx.avoid.reason(t.name).is_none()
     };
     let open = req.dish.is_none() && (protein.is_some() || dish.is_empty());
     if picked.len() < ask.count && open {
@@ -91,7 +66,7 @@ pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
         if out.len() >= ask.count.max(1) {
             break;
         }
-        let r = build(&req, &ctx.why, ctx.servings, family);
+        let r = build(&req, &ctx.avoid, ctx.servings, family);
         let taken = ctx.taken.iter().any(|n| {
             r["name"]
                 .as_str()
@@ -168,19 +143,14 @@ fn protein_of(dish: &str) -> Option<&'static str> {
     PROTEINS.iter().copied().find(|p| s.iter().any(|w| w == p))
 }
 
-fn avoided(t: &Template, avoid: &[String]) -> bool {
-    t.lines.iter().any(|(n, _, _)| is_avoided(n, avoid))
+fn avoided(t: &Template, avoid: &Avoid) -> bool {
+    t.lines.iter().any(|(n, _, _)| avoid.reason(n).is_some())
 }
 
-fn is_avoided(name: &str, avoid: &[String]) -> bool {
-    let s = stems(name);
-    avoid.iter().any(|a| s.iter().any(|w| w == a))
-}
-
-fn line_json(lines: &[Line], factor: f64, avoid: &[String]) -> Vec<Value> {
+fn line_json(lines: &[Line], factor: f64, avoid: &Avoid) -> Vec<Value> {
     lines
         .iter()
-        .filter(|(n, _, _)| !is_avoided(n, avoid))
+        .filter(|(n, _, _)| avoid.reason(n).is_none())
         .map(|(n, q, u)| json!({"name": n, "quantity": round_qty(q * factor, u), "unit": u}))
         .collect()
 }
@@ -220,9 +190,12 @@ mod tests {
     fn ctx() -> GenCtx {
         GenCtx {
             servings: 2,
-            avoid: expand_avoid(&["shellfish".into(), "mushroom".into()]),
+            avoid: Avoid {
+                allergic: vec!["shellfish".into()],
+                disliked: vec!["mushroom".into()],
+                without: Vec::new(),
+            },
             taken: Vec::new(),
-            why: Avoid::default(),
         }
     }
 
@@ -260,7 +233,7 @@ mod tests {
     #[test]
     fn other_dishes_are_built_from_their_family_and_allergies_are_respected() {
         let allergic = GenCtx {
-            why: Avoid {
+            avoid: Avoid {
                 allergic: vec!["shellfish".into()],
                 ..Avoid::default()
             },

@@ -7,6 +7,8 @@
 
 use crate::prompt::SessionContext;
 
+use super::skills::cook::build::Avoid;
+
 use super::text::{Words, number};
 
 /// How many the user cooks for: adults + kids, at least one (2 if unset).
@@ -46,6 +48,17 @@ fn clean(list: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// The note for a step that must respect the profile: the household's
+/// servings, its allergies and dislikes, and the request's `without` words.
+pub fn profile_note(session: &SessionContext, without: &[String]) -> String {
+    note_why(
+        household(session),
+        &allergy_words(session),
+        &dislike_words(session),
+        without,
+    )
+}
+
 /// "(serves 2; allergic to shellfish; dislikes mushroom; avoid nut)": the
 /// note with each word's reason, so a built recipe can say why it swapped.
 pub fn note_why(
@@ -65,6 +78,16 @@ pub fn note_why(
         parts.push(format!("avoid {}", without.join(", ")));
     }
     format!("({})", parts.join("; "))
+}
+
+/// What a step's note rules out, with why: the profile's allergies and
+/// dislikes and the request's own "without …" words.
+pub fn avoid_of(description: &str) -> Avoid {
+    Avoid {
+        allergic: listed(description, "allergic to "),
+        disliked: listed(description, "dislikes "),
+        without: listed(description, "avoid "),
+    }
 }
 
 /// The words after `label` in a note, up to the next `;` or `)`.

@@ -22,7 +22,6 @@ use super::dialogue::Before;
 use super::lexicon::Intent;
 use super::reading::Reading;
 use super::reply_results::{Facts, compose_results};
-use super::skills::SkillAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
@@ -144,7 +143,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     let mut offer = None;
     let mut shown = None;
     // The change a plain "yes" to this reply's question makes.
-    let mut confirm: Option<String> = None;
+    let mut confirm = None;
     let text = match &req.input.path {
         ReplyPath::Propose { message } => {
             let m = if message.trim().is_empty() {
@@ -165,14 +164,10 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         ReplyPath::Clarify { questions } => clarify(&c, questions),
         ReplyPath::Blocked { reason } => blocked(&c, reason),
         ReplyPath::Normal => match &c.reading.intent {
-            Intent::Skill(SkillAsk::Cook(super::skills::cook::Ask::Pairing(_))) => {
-                let (said, change) = super::skills::cook::pairing::reply(&c);
-                confirm = change;
-                said.text
-            }
             Intent::Skill(ask) => {
                 let said = super::skills::reply(ask, &c);
                 offer = said.offer;
+                confirm = said.confirm;
                 shown = Some(said.presented);
                 said.text
             }
@@ -195,18 +190,12 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         dialogue.presented = shown;
     }
     dialogue.listed = still_listed(&c, &dialogue);
-    if let Some(request) = confirm {
-        let asked = text
-            .rsplit(['.', '\n'])
-            .next()
-            .unwrap_or(&text)
-            .trim()
-            .to_string();
+    if let Some(c) = confirm {
         dialogue.question = Some(Question {
             kind: QuestionKind::Confirm,
-            text: asked,
+            text: c.question,
             candidates: Vec::new(),
-            request,
+            request: c.change,
         });
     }
     (text, dialogue)

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::scenario::check;
 
-use crate::context::{ContextPolicy, ContextState};
+use crate::context::{ContextPolicy, ContextState, Dialogue};
 use crate::kitchen::Kitchen;
 use crate::pipeline::{Brain, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
 use crate::record::TurnRecord;
@@ -89,6 +89,18 @@ impl Sim {
     /// The last turn's record.
     pub fn last(&self) -> &TurnRecord {
         self.records.last().expect("a turn ran")
+    }
+
+    /// What the last turn's reply left open: what it presented, offered
+    /// and asked.
+    pub fn dialogue(&self) -> &Dialogue {
+        &self
+            .last()
+            .narrative
+            .turns
+            .last()
+            .expect("the turn is in the narrative")
+            .dialogue
     }
 
     /// The last turn's record as the JSON contract.

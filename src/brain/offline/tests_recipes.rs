@@ -309,14 +309,7 @@ fn several_ideas_and_allergies() {
 fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
     let mut sim = Sim::new();
     sim.say("show me my chiken recipes, quickest first");
-    let listed: Vec<String> = sim
-        .last()
-        .narrative
-        .turns
-        .last()
-        .unwrap()
-        .dialogue
-        .presented_refs();
+    let listed: Vec<String> = sim.dialogue().presented_refs();
     assert_eq!(listed.len(), 4, "{}", sim.reply());
     sim.say("the 2nd one, wht do i need for it");
     assert!(
@@ -324,7 +317,7 @@ fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
         "{}",
         sim.reply()
     );
-    let carried = &sim.last().narrative.turns.last().unwrap().dialogue;
+    let carried = sim.dialogue();
     let refs: Vec<&str> = carried.listed.iter().map(|s| s.r#ref.as_str()).collect();
     assert_eq!(refs, listed, "the answer about one carries the list on");
     // Two more turns about single recipes: past the 2-turn narrative window.

@@ -164,15 +164,7 @@ fn an_answer_completes_the_change_it_was_asked_about() {
     let mut sim = Sim::new();
     sim.run(&["show me my recipes", "add some garlic to the curry"]);
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
-    let question = sim
-        .last()
-        .narrative
-        .turns
-        .last()
-        .unwrap()
-        .dialogue
-        .question
-        .clone();
+    let question = sim.dialogue().question.clone();
     assert!(
         question.is_some_and(|q| q.candidates.len() == 2),
         "{}",

@@ -149,13 +149,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             vec![step(
                 format!(
                     "Search the conversation's history for what the user asks about (profile: {})",
-                    hints::note_why(
-                        hints::household(c.session),
-                        &hints::allergy_words(c.session),
-                        &hints::dislike_words(c.session),
-                        &[]
-                    )
-                    .trim_matches(['(', ')'])
+                    hints::profile_note(c.session, &[]).trim_matches(['(', ')'])
                 ),
                 StepType::Read,
                 "history",
@@ -523,9 +517,6 @@ fn shopping_missing_plan(c: &Ctx<'_>) -> ThinkOutput {
 
 /// "give me a thai basil chicken recipe", "2 chicken dinner ideas".
 fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
-    let servings = hints::household(c.session);
-    let allergic = hints::allergy_words(c.session);
-    let disliked = hints::dislike_words(c.session);
     let what = match (ask.count, ask.dish.is_empty()) {
         (1, false) => format!("a {} recipe", ask.dish),
         (1, true) => "a new recipe".to_string(),
@@ -538,7 +529,7 @@ fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
     };
     let d = format!(
         "Create {what} {}",
-        hints::note_why(servings, &allergic, &disliked, &ask.without)
+        hints::profile_note(c.session, &ask.without)
     );
     plan(
         &format!("Create {what}"),

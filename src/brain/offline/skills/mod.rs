@@ -227,6 +227,17 @@ pub struct Said {
     pub text: String,
     pub presented: Vec<Shown>,
     pub offer: Option<Offer>,
+    /// The reply's closing question when a plain "yes" to it makes a
+    /// change ("Want me to add some?" → "add peas to it").
+    pub confirm: Option<Confirm>,
+}
+
+/// A question whose "yes" makes a change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Confirm {
+    pub question: String,
+    /// The request the "yes" carries out, in words the brain reads.
+    pub change: String,
 }
 
 impl Said {
@@ -236,6 +247,7 @@ impl Said {
             text,
             presented: Vec::new(),
             offer: None,
+            confirm: None,
         }
     }
 }
@@ -248,7 +260,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Planning(a) => planning::reply::reply(a, c),
         SkillAsk::Shopping(a) => shopping::reply::reply(a, c),
         SkillAsk::Recipes(a) => recipes::reply::reply(a, c),
-        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::reply(c).0,
+        SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::reply(c),
     }
 }
 

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::context::taxonomy::{self, ingredient_matches};
 
 use super::dishes::{DISHES, Dish, FOODS, Food, Kind, Line, cuisine_lines, stand_ins, usual_dish};
-use crate::brain::offline::text::{Words, join_list, near, title_case};
+use crate::brain::offline::text::{Words, find, join_list, near, title_case};
 
 /// A food the request named, with the word the user used for it.
 #[derive(Debug, Clone, Copy)]
@@ -32,11 +32,12 @@ pub struct Request {
 /// Reads dish words: the family, the foods (one typo allowed), a cuisine,
 /// and whether it should be quick.
 pub fn read_dish(text: &str) -> Request {
-    let words: Vec<String> = Words::new(text)
-        .words
-        .iter()
-        .map(|w| taxonomy::singular(w))
-        .collect();
+    read_words(&Words::new(text).words)
+}
+
+/// [`read_dish`] over a message's words.
+pub fn read_words(words: &[String]) -> Request {
+    let words: Vec<String> = words.iter().map(|w| taxonomy::singular(w)).collect();
     let mut req = Request {
         quick: words
             .iter()
@@ -67,7 +68,7 @@ pub fn dish_in(words: &[String]) -> Option<(&'static Dish, usize)> {
     for d in DISHES {
         for n in d.names {
             let n_words: Vec<String> = n.split_whitespace().map(taxonomy::singular).collect();
-            if let Some(at) = position(words, &n_words)
+            if let Some(at) = find(words, &n_words.join(" "))
                 && best.is_none_or(|(_, _, len)| n_words.len() > len)
             {
                 best = Some((d, at, n_words.len()));
@@ -75,13 +76,6 @@ pub fn dish_in(words: &[String]) -> Option<(&'static Dish, usize)> {
         }
     }
     best.map(|(d, at, _)| (d, at))
-}
-
-fn position(words: &[String], phrase: &[String]) -> Option<usize> {
-    if phrase.is_empty() || phrase.len() > words.len() {
-        return None;
-    }
-    (0..=words.len() - phrase.len()).find(|&i| phrase.iter().zip(&words[i..]).all(|(a, b)| a == b))
 }
 
 /// The food whose name starts at `i` (longest first), with its words' count.
@@ -141,7 +135,7 @@ pub fn build(req: &Request, avoid: &Avoid, servings: u32, dish: Option<&'static 
     let dish = dish
         .or(req.dish)
         .or_else(|| requested_main.map(|m| by_key(usual_dish(m.food))))
-        .unwrap_or(&DISHES[1]);
+        .unwrap_or_else(|| by_key(FALLBACK));
     let mut main = requested_main.or_else(|| {
         food_named(dish.default_main).map(|food| Named {
             food,
@@ -267,8 +261,15 @@ pub fn names_part(dish: &Dish, word: &str) -> bool {
         .any(|n| n.split_whitespace().any(|x| taxonomy::singular(x) == word))
 }
 
+/// The family built when the request names neither a dish nor a food.
+const FALLBACK: &str = "stir fry";
+
 fn by_key(key: &str) -> &'static Dish {
-    DISHES.iter().find(|d| d.key == key).unwrap_or(&DISHES[1])
+    DISHES
+        .iter()
+        .find(|d| d.key == key)
+        .or_else(|| DISHES.iter().find(|d| d.key == FALLBACK))
+        .expect("the fallback dish is in the book")
 }
 
 /// "Quick Thai Chicken Noodles", "Greek Salad", "Mango Smoothie".

@@ -9,7 +9,7 @@
 pub type Line = (&'static str, f64, &'static str);
 
 /// What a food is, which decides where it can go in a dish.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     Protein,
     Veg,

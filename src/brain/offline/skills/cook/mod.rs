@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::lexicon::GenerateAsk;
 use super::super::text::{Words, find_any, weekday_abbrev};
-use build::{dish_in, read_dish};
+use build::{dish_in, read_dish, read_words};
 
 /// What a message asks of the cook, besides a new dish (which travels as
 /// the lexicon's `Intent::Generate`).
@@ -56,12 +56,12 @@ const POINTING: &[&str] = &[
     "no", "not", "without", "hate", "hates", "dont", "saved",
 ];
 
-/// Messages that start like a question about what exists.
 /// Words that rule a dish out when they come before it.
 const NEGATING: &[&str] = &[
     "no", "not", "dont", "without", "hate", "hates", "skip", "exclude", "avoid", "nothing", "never",
 ];
 
+/// Messages that start like a question about what exists.
 const QUESTION_START: &[&str] = &[
     "what", "whats", "which", "is", "are", "does", "do", "how", "any", "show", "list", "find",
 ];
@@ -104,7 +104,7 @@ pub fn request(w: &Words) -> Option<GenerateAsk> {
     if question || planning || shopping || !(asking || indefinite || opens) {
         return None;
     }
-    let mut req = read_dish(&w.words.join(" "));
+    let mut req = read_words(&w.words);
     let mut ask = ask_for(w, String::new(), req.quick);
     req.foods.retain(|n| {
         !ask.without
@@ -127,7 +127,7 @@ pub fn another(w: &Words) -> Option<GenerateAsk> {
     ]) {
         return None;
     }
-    let req = read_dish(&w.words.join(" "));
+    let req = read_words(&w.words);
     if req.foods.is_empty() {
         return None;
     }

@@ -5,20 +5,20 @@
 //! makes it.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::context::Table;
 use crate::context::taxonomy::ingredient_matches;
 use crate::pipeline::{ActAction, StepType, ThinkOutput};
 
 use super::super::super::act::{ActCtx, complete};
+use super::super::super::hints;
 use super::super::super::reading::focused_recipe;
 use super::super::super::reply::ReplyCtx;
 use super::super::super::resolve::{RECIPES, Resolved, by_label};
 use super::super::super::text::{Words, find_any, is_filler};
-use super::super::super::think::{plan as think_plan, step};
-use super::super::Said;
-use super::build::{food_named, read_dish};
+use super::super::super::think::{Ctx, plan as think_plan, step};
+use super::super::{Confirm, Said};
+use super::build::read_dish;
 use super::dishes::{DISHES, Kind};
 
 /// What the question asks about.
@@ -122,18 +122,14 @@ fn item_after(words: &[String]) -> Option<String> {
     (!item.is_empty()).then(|| item.join(" "))
 }
 
-pub fn plan(c: &super::super::super::think::Ctx<'_>) -> ThinkOutput {
-    use super::super::super::hints;
-    let note = hints::note_why(
-        hints::household(c.session),
-        &hints::allergy_words(c.session),
-        &hints::dislike_words(c.session),
-        &[],
-    );
+pub fn plan(c: &Ctx<'_>) -> ThinkOutput {
     think_plan(
         "Answer what goes with the recipe",
         vec![step(
-            format!("Look at the recipe in front of us {note}"),
+            format!(
+                "Look at the recipe in front of us {}",
+                hints::profile_note(c.session, &[])
+            ),
             StepType::Analyze,
             "recipes",
             0,
@@ -144,6 +140,30 @@ pub fn plan(c: &super::super::super::think::Ctx<'_>) -> ThinkOutput {
 /// The kind of step data the answer reads.
 const KIND: &str = "pairing";
 
+/// What Act found, as the step's data: the recipe asked about, the item
+/// asked about, and what else would suit it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+struct Looked {
+    kind: String,
+    /// The recipe's label; `None` when no recipe is in front of us.
+    label: Option<String>,
+    saved: bool,
+    item: Option<Looking>,
+    instead_of: Option<String>,
+    suggest: Vec<String>,
+}
+
+/// The ingredient asked about.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Looking {
+    said: String,
+    kind: Option<Kind>,
+    /// The recipe already has it.
+    has: bool,
+    /// Why the user must not have it (allergy, dislike).
+    avoid: Option<String>,
+}
+
 /// Act: the recipe asked about, whether it already has the item, and what
 /// else would suit it.
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
@@ -151,12 +171,13 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         Resolved::One(r) if !ask.recipe_words.is_empty() => Some(r),
         _ => None,
     };
+    let mut looked = Looked {
+        kind: KIND.to_string(),
+        instead_of: ask.instead_of.clone(),
+        ..Looked::default()
+    };
     let Some(r) = named.or_else(|| focused_recipe(&c.world)) else {
-        return complete(
-            "No recipe in front of us".into(),
-            json!({"kind": KIND}),
-            None,
-        );
+        return complete("No recipe in front of us".into(), to_data(&looked), None);
     };
     let label = c.world.label(&r);
     let lines = c.world.ingredient_names(&r);
@@ -165,56 +186,43 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             .iter()
             .any(|l| ingredient_matches(l, &crate::context::taxonomy::singular(name)))
     };
-    let d = &c.req.step.description;
-    let why = super::build::Avoid {
-        allergic: super::super::super::hints::listed(d, "allergic to "),
-        disliked: super::super::super::hints::listed(d, "dislikes "),
-        without: Vec::new(),
-    };
-    let item = ask.item.as_ref().map(|i| {
-        let line = food_named_loose(i);
-        json!({"said": i, "line": line, "has": has(i), "avoid": why.reason(&line)})
+    let avoid = hints::avoid_of(&c.req.step.description);
+    looked.item = ask.item.as_ref().map(|said| {
+        let food = read_dish(said).foods.first().map(|n| n.food);
+        let line = food.map_or(said.as_str(), |f| f.line.0);
+        Looking {
+            said: said.clone(),
+            kind: food.map(|f| f.kind),
+            has: has(said),
+            avoid: avoid.reason(line),
+        }
     });
-    let suggest: Vec<String> = suggestions(&label, c.world.content(&r))
+    looked.suggest = suggestions(&label, c.world.content(&r))
         .into_iter()
         .filter(|s| !has(s))
         .take(2)
         .collect();
-    let pending = c.world.get(&r).is_some_and(|e| e.e.is_pending());
-    let saved = c.world.get(&r).is_some_and(|e| e.e.table == Table::Recipes) && !pending;
-    complete(
-        format!("Looked at {label}"),
-        json!({"kind": KIND, "ref": r, "label": label, "item": item,
-               "instead_of": ask.instead_of, "holds_swap": ask.instead_of.as_deref().map(has),
-               "suggest": suggest, "saved": saved}),
-        None,
-    )
+    looked.saved = c.world.get(&r).is_some_and(|e| !e.e.is_pending());
+    let summary = format!("Looked at {label}");
+    looked.label = Some(label);
+    complete(summary, to_data(&looked), None)
 }
 
-/// The ingredient line a word stands for ("peas" → "frozen peas").
-fn food_named_loose(said: &str) -> String {
-    read_dish(said)
-        .foods
-        .first()
-        .map_or_else(|| said.to_string(), |n| n.food.line.0.to_string())
+fn to_data(looked: &Looked) -> Value {
+    serde_json::to_value(looked).unwrap_or(Value::Null)
 }
 
 /// What suits a recipe: by its dish family, else by cuisine, else fresh
 /// finishing touches.
 fn suggestions(label: &str, content: Option<&Value>) -> Vec<String> {
-    let tags: Vec<String> = content
+    let tags: Vec<&str> = content
         .and_then(|c| c.get("tags"))
         .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(String::from)
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let family = DISHES
         .iter()
-        .find(|d| tags.iter().any(|t| t == d.key))
+        .find(|d| tags.contains(&d.key))
         .map(|d| d.key)
         .or_else(|| read_dish(label).dish.map(|d| d.key));
     let list: &[&str] = match family {
@@ -236,96 +244,74 @@ fn suggestions(label: &str, content: Option<&Value>) -> Vec<String> {
 }
 
 /// The answer, and the change a "yes" makes.
-pub fn reply(c: &ReplyCtx<'_>) -> (Said, Option<String>) {
-    let data = c
+pub fn reply(c: &ReplyCtx<'_>) -> Said {
+    let looked: Looked = c
         .req
         .data
         .iter()
         .rev()
         .find(|d| d.content.get("kind").and_then(Value::as_str) == Some(KIND))
-        .map(|d| d.content.clone())
-        .unwrap_or(Value::Null);
-    let Some(label) = data.get("label").and_then(Value::as_str) else {
-        return (
-            Said::text(
-                "Which recipe do you mean? Show me one and I'll tell you what goes with it.".into(),
+        .and_then(|d| serde_json::from_value(d.content.clone()).ok())
+        .unwrap_or_default();
+    let Some(label) = looked.label.as_deref() else {
+        return Said::text(
+            "Which recipe do you mean? Show me one and I'll tell you what goes with it.".into(),
+        );
+    };
+    // The answer, then the question whose "yes" makes `change`.
+    let confirming = |answer: String, question: String, change: String| Said {
+        confirm: Some(Confirm {
+            question: question.clone(),
+            change,
+        }),
+        ..Said::text(format!("{answer} {question}"))
+    };
+    let Some(item) = &looked.item else {
+        return match looked.suggest.as_slice() {
+            [a, b, ..] => confirming(
+                format!("I'd add {a} to {label}, and maybe some {b}."),
+                format!("Want me to add the {a}?"),
+                format!("add {a} to it"),
             ),
-            None,
-        );
-    };
-    let saved = data.get("saved").and_then(Value::as_bool).unwrap_or(false);
-    let item = data.get("item").filter(|i| !i.is_null());
-    let Some(item) = item else {
-        let suggest: Vec<String> = data["suggest"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(String::from)
-                    .collect()
-            })
-            .unwrap_or_default();
-        let (a, b) = match suggest.as_slice() {
-            [a, b, ..] => (a.clone(), Some(b.clone())),
-            [a] => (a.clone(), None),
-            [] => {
-                return (
-                    Said::text(format!("{label} is good as it is — I wouldn't add much.")),
-                    None,
-                );
-            }
+            [a] => confirming(
+                format!("I'd add {a} to {label}."),
+                "Want me to?".into(),
+                format!("add {a} to it"),
+            ),
+            [] => Said::text(format!("{label} is good as it is — I wouldn't add much.")),
         };
-        let text = match &b {
-            Some(b) => {
-                format!("I'd add {a} to {label}, and maybe some {b}. Want me to add the {a}?")
-            }
-            None => format!("I'd add {a} to {label}. Want me to?"),
-        };
-        return (Said::text(text), Some(format!("add {a} to it")));
     };
-    let said = item["said"].as_str().unwrap_or_default();
-    let has = item["has"].as_bool().unwrap_or(false);
-    if let Some(why) = item["avoid"].as_str() {
-        return (
-            Said::text(format!("I'd leave {said} out of {label} — {why}.")),
-            None,
-        );
+    let said = &item.said;
+    if let Some(why) = &item.avoid {
+        return Said::text(format!("I'd leave {said} out of {label} — {why}."));
     }
-    if has {
-        return (
-            Said::text(format!(
-                "{label} already has {said} in it. Anything else you'd change?"
-            )),
-            None,
-        );
+    if item.has {
+        return Said::text(format!(
+            "{label} already has {said} in it. Anything else you'd change?"
+        ));
     }
-    let kind = food_named(crate::context::taxonomy::singular(said).as_str())
-        .or_else(|| read_dish(said).foods.first().map(|n| n.food))
-        .map(|f| f.kind);
-    let how = match kind {
+    let how = match item.kind {
         Some(Kind::Protein) => "cook it through before the sauce goes in",
         Some(Kind::Veg) => "stir them in for the last few minutes so they stay bright",
         Some(Kind::Fruit) => "add it at the end",
         _ => "add it near the end",
     };
-    let (text, request) = match data.get("instead_of").and_then(Value::as_str) {
-        Some(old) => (
-            format!(
-                "Yes — {said} would work in {label} in place of the {old}; {how}. {}",
-                if saved {
-                    format!("Want me to make a {said} version of it?")
-                } else {
-                    format!("Want me to swap the {old} for {said}?")
-                }
-            ),
+    match &looked.instead_of {
+        Some(old) => confirming(
+            format!("Yes — {said} would work in {label} in place of the {old}; {how}."),
+            if looked.saved {
+                format!("Want me to make a {said} version of it?")
+            } else {
+                format!("Want me to swap the {old} for {said}?")
+            },
             format!("swap the {old} for {said}"),
         ),
-        None => (
-            format!("Yes — {said} would go well in {label}; {how}. Want me to add some?"),
+        None => confirming(
+            format!("Yes — {said} would go well in {label}; {how}."),
+            "Want me to add some?".into(),
             format!("add {said} to it"),
         ),
-    };
-    (Said::text(text), Some(request))
+    }
 }
 
 #[cfg(test)]

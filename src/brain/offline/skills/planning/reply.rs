@@ -51,5 +51,6 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             kind: OfferKind::AddMissing,
             items: recipes,
         }),
+        confirm: None,
     }
 }

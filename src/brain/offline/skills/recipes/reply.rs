@@ -172,6 +172,7 @@ fn found_list(find: &Find, f: &Found) -> Said {
         ),
         presented: presented(&f.cards),
         offer: None,
+        confirm: None,
     }
 }
 
@@ -229,6 +230,7 @@ fn compared(by: By, f: &Found) -> Said {
         text: format!("{head}{then}"),
         presented: presented(winners),
         offer: None,
+        confirm: None,
     }
 }
 
@@ -343,6 +345,7 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
         text: parts.join("\n\n"),
         presented: presented(&f.cards),
         offer: None,
+        confirm: None,
     }
 }
 

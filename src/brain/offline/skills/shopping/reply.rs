@@ -67,6 +67,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 text,
                 presented: shown(&read),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::Add { .. } | Ask::Missing { .. } => {
@@ -105,6 +106,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 ),
                 presented: shown(&made),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::MarkBought { .. } => {
@@ -115,6 +117,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     ),
                     presented: shown(&read),
                     offer: None,
+                    confirm: None,
                 };
             }
             Said {
@@ -124,6 +127,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 ),
                 presented: shown(&made),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::Has { items } | Ask::WhatFor { items } => {
@@ -174,6 +178,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     shown(&hits)
                 },
                 offer: None,
+                confirm: None,
             }
         }
         Ask::Remove { .. } | Ask::ClearBought | Ask::ClearAll => {
@@ -187,6 +192,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     text: format!("{what}, so nothing changed.\n\n{rest}"),
                     presented: shown(&left),
                     offer: None,
+                    confirm: None,
                 };
             }
             let names: Vec<String> = gone
@@ -197,6 +203,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 text: format!("Took {} off the list.\n\n{rest}", join_list(&names, "and")),
                 presented: shown(&left),
                 offer: None,
+                confirm: None,
             }
         }
     }

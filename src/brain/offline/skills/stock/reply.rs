@@ -91,6 +91,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 ),
                 presented: shown(&found),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::ExpiryOf { items } => {
@@ -113,6 +114,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 text,
                 presented: shown(&hits),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::HowMuch { items, location } => {
@@ -144,6 +146,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 text,
                 presented: shown(&hits),
                 offer: None,
+                confirm: None,
             }
         }
         Ask::Use { .. } => {
@@ -170,6 +173,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     text: format!("Got it — that leaves {}.", amount(row)),
                     presented: shown(&[row]),
                     offer: None,
+                    confirm: None,
                 };
             }
             if removed {

@@ -39,6 +39,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 ),
                 presented: shown(&[row]),
                 offer: None,
+                confirm: None,
             },
             None => unchanged(c, &read),
         },
@@ -63,6 +64,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     text,
                     presented: shown(&[row]),
                     offer: None,
+                    confirm: None,
                 }
             }
             None => unchanged(c, &read),
@@ -76,6 +78,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 ),
                 presented: shown(&[row]),
                 offer: None,
+                confirm: None,
             },
             None => unchanged(c, &read),
         },
@@ -104,6 +107,7 @@ fn unchanged(c: &ReplyCtx<'_>, read: &[&Value]) -> Said {
         text,
         presented: shown(&open),
         offer: None,
+        confirm: None,
     }
 }
 
@@ -136,6 +140,7 @@ fn list(read: &[&Value], window: Window, about: &[String]) -> Said {
             text,
             presented: shown(&matching),
             offer: None,
+            confirm: None,
         };
     }
     if open.is_empty() {
@@ -149,5 +154,6 @@ fn list(read: &[&Value], window: Window, about: &[String]) -> Said {
         ),
         presented: shown(&open),
         offer: None,
+        confirm: None,
     }
 }
