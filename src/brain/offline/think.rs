@@ -15,12 +15,13 @@ use super::consent::permits_write;
 use super::edits::EditOp;
 use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
+use super::options::same_item;
 use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
 use super::reading::{Reading, after_understand};
 use super::skills::{SkillAsk, shopping};
 use super::text::{join_list, weekday_name};
 use super::think_more::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
-use super::world::World;
+use super::world::{World, text_field};
 
 /// Everything a planning rule looks at.
 pub struct Ctx<'a> {
@@ -185,30 +186,10 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
                 .as_deref()
                 .map_or("the kitchen".to_string(), |l| format!("the {l}"));
             let d = format!("Add {} to {place}", join_list(&names, "and"));
-            // What the kitchen already holds is topped up, not doubled: look
-            // the items up first unless the inventory is loaded.
+            // What the kitchen already holds is topped up, not doubled.
             let mut steps = Vec::new();
-            let loaded = c.world.loaded(Table::Inventory);
-            let known = |name: &str| {
-                loaded.iter().any(|(_, row)| {
-                    super::options::same_item(
-                        super::world::text_field(row, "name").unwrap_or_default(),
-                        name,
-                    )
-                })
-            };
-            // After a listing (the pantry, the fridge) the kitchen is known
-            // well enough; after a couple of items looked up ("any brioche
-            // left?") it is not, and the named items are looked up so what
-            // is there is topped up, not doubled.
-            const LISTING: usize = 10;
-            let place_listed = loc.as_deref().is_some_and(|l| {
-                loaded
-                    .iter()
-                    .any(|(_, row)| super::world::text_field(row, "location") == Some(l))
-            });
-            let listed = loaded.len() >= LISTING || place_listed;
-            if !listed && !items.iter().all(|i| known(&i.name)) {
+            let named: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
+            if !stock_known(c, &named, loc.as_deref()) {
                 let what = join_list(
                     &items.iter().map(|i| i.name.clone()).collect::<Vec<_>>(),
                     "and",
@@ -228,8 +209,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
             let d = format!("Remove {} from the inventory", join_list(&names, "and"));
             let mut steps = Vec::new();
-            let loaded = c.world.loaded(Table::Inventory);
-            if loaded.is_empty() {
+            if !stock_known(c, &names, None) {
                 steps.push(step(
                     format!("Find {} in the inventory", join_list(&names, "and")),
                     StepType::Read,
@@ -250,6 +230,26 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::FindByIngredient(x) => find_plan(c, x),
         Intent::Generate(ask) => generate_plan(c, ask),
     }
+}
+
+/// True when working memory knows the kitchen well enough to change these
+/// items without reading it: each is loaded, or a listing was shown (the
+/// pantry, or the place named). After a couple of items asked about ("any
+/// brioche left?") it is not, and the items are looked up first.
+fn stock_known(c: &Ctx<'_>, names: &[String], place: Option<&str>) -> bool {
+    const LISTING: usize = 10;
+    let loaded = c.world.loaded(Table::Inventory);
+    let place_listed = place.is_some_and(|l| {
+        loaded
+            .iter()
+            .any(|(_, row)| text_field(row, "location") == Some(l))
+    });
+    let each_loaded = names.iter().all(|n| {
+        loaded
+            .iter()
+            .any(|(_, row)| same_item(text_field(row, "name").unwrap_or_default(), n))
+    });
+    loaded.len() >= LISTING || place_listed || each_loaded
 }
 
 /// Turn 1 of meal planning: ask how, using the profile.
