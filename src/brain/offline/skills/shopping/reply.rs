@@ -27,6 +27,12 @@ fn line(row: &Value) -> String {
     format!("- {name} ({q} {unit}){bought}")
 }
 
+/// "Your shopping list (3):" and a line per row.
+fn listing(title: &str, rows: &[&Value]) -> String {
+    let lines: Vec<String> = rows.iter().map(|r| line(r)).collect();
+    format!("{title} ({}):\n{}", rows.len(), lines.join("\n"))
+}
+
 /// The reply for a shopping ask.
 pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let read = rows_of_kind(c, Table::ShoppingList, StepType::Read);
@@ -40,11 +46,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let rest = if left.is_empty() {
         "The list is empty now.".to_string()
     } else {
-        format!(
-            "Still on the list ({}):\n{}",
-            left.len(),
-            left.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
-        )
+        listing("Still on the list", &left)
     };
     let made = rows_of_kind(c, Table::ShoppingList, StepType::Write);
     let names = |rows: &[&Value]| -> Vec<String> {
@@ -57,11 +59,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             let text = if read.is_empty() {
                 "Your shopping list is empty.".to_string()
             } else {
-                format!(
-                    "Your shopping list ({}):\n{}",
-                    read.len(),
-                    read.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n")
-                )
+                listing("Your shopping list", &read)
             };
             Said {
                 text,
