@@ -179,6 +179,18 @@ impl Amount {
     }
 }
 
+/// An amount said with no item after it ("200g of it"): the quantity and
+/// its unit.
+pub fn bare_amount(words: &[String]) -> Option<(f64, Option<String>)> {
+    let mut a = Amount::default();
+    for (i, w) in words.iter().enumerate() {
+        if !a.take(w, i + 1 < words.len()) {
+            break;
+        }
+    }
+    Some((a.quantity?, a.unit))
+}
+
 /// Items in a run of segments (each segment holds at most one item).
 pub fn parse_items(segments: &[Vec<String>]) -> Vec<Item> {
     segments.iter().filter_map(|s| parse_item(s)).collect()

@@ -215,3 +215,46 @@ fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     assert!(!sim.reply().starts_with("Done"), "{}", sim.reply());
 }
+
+#[test]
+fn an_amount_used_of_it_takes_that_much_off_and_keeps_the_rest() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "hw much jasmine rice have i got",
+        "used 200g of it last nite",
+    ]);
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(sim.reply().contains("1.8 kg"), "{}", sim.reply());
+}
+
+#[test]
+fn a_draft_saved_then_planned_is_planned_and_the_reply_says_so() {
+    let mut sim = Sim::new();
+    sim.run(&["can u do me a quick noodle thing w chicken", "ok save it"]);
+    sim.say("put it on wed");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Quick Chicken Noodles"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        !sim.reply().contains('?') || sim.reply().contains("shopping list"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn nvm_take_them_off_takes_off_what_was_just_added() {
+    let mut sim = Sim::new();
+    sim.say("stick eggs on the list");
+    sim.say("actually nvm take them off");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("eggs"), "{}", sim.reply());
+}

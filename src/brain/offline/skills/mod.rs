@@ -158,11 +158,18 @@ pub const POINTING: &[&str] = &["it", "them", "those", "that", "these", "this"];
 /// `not_item` or amounts ("when does it go off, and the bananas?" → it,
 /// banana); "it" only when nothing was named before it.
 pub fn named_items(w: &Words, not_item: &[&str]) -> Vec<Named> {
+    // "actually nvm take them off": how people open a correction is not
+    // an item.
+    const DISCOURSE: &[&str] = &[
+        "actually", "nvm", "hmm", "oh", "oops", "wait", "ah", "nah", "ugh", "lol", "sorry", "mind",
+        "never", "scratch",
+    ];
     let mut out = Vec::new();
     for seg in &w.segments {
         let words: Vec<String> = seg
             .iter()
             .filter(|x| !is_filler(x) && !not_item.contains(&x.as_str()))
+            .filter(|x| !DISCOURSE.contains(&x.as_str()))
             .filter(|x| number(x).is_none())
             .map(|x| stem(x))
             .collect();

@@ -44,6 +44,9 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 Some((tool, params)) => call(tool, params.clone()),
                 None => complete(summary(c), Value::Null, None),
             },
+            // A step that has written says what it wrote; it never turns
+            // into a question that hides the write.
+            Err(_) if done > 0 => complete(summary(c), Value::Null, None),
             Err(stop) => stop,
         },
         _ => complete(
@@ -195,7 +198,7 @@ fn saved(c: &ActCtx<'_>) -> Vec<(String, String, Vec<String>, Vec<String>)> {
         .into_iter()
         .filter_map(|r| {
             let id = r.get("id")?.as_str()?;
-            if id.starts_with("gen_") || table_of_ref(id) != Some(Table::Recipes) {
+            if !is_saved_recipe(c, id) {
                 return None;
             }
             let name = text_field(r, "name").unwrap_or_default().to_string();
@@ -206,10 +209,17 @@ fn saved(c: &ActCtx<'_>) -> Vec<(String, String, Vec<String>, Vec<String>)> {
         .collect()
 }
 
+/// A recipe with a row in the store: a saved one, or a draft since saved
+/// (it keeps its `gen_` ref); not a draft waiting to be saved.
+fn is_saved_recipe(c: &ActCtx<'_>, r: &str) -> bool {
+    table_of_ref(r) == Some(Table::Recipes)
+        && (!r.starts_with("gen_") || c.world.get(r).is_some_and(|e| e.e.row_id.is_some()))
+}
+
 /// The recipe "it" means: the one Understand resolved, the one just shown,
 /// else the one in focus.
 fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
-    let saved_ref = |r: &String| table_of_ref(r) == Some(Table::Recipes) && !r.starts_with("gen_");
+    let saved_ref = |r: &String| is_saved_recipe(c, r);
     c.referenced_in(Table::Recipes)
         .into_iter()
         .find(saved_ref)

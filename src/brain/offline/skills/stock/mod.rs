@@ -352,12 +352,12 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             .cloned()
             .collect();
         let item = parse_item(&rest);
-        let used = item.as_ref().and_then(|i| {
-            i.quantity.map(|q| Amount {
-                quantity: q,
-                unit: i.unit.clone(),
-            })
-        });
+        // "used 200g of it": the amount stands without a name.
+        let used = match &item {
+            Some(i) => i.quantity.map(|q| (q, i.unit.clone())),
+            None => super::super::items::bare_amount(&rest),
+        }
+        .map(|(quantity, unit)| Amount { quantity, unit });
         let name = item
             .map(|i| {
                 Words::new(&i.name)
