@@ -258,3 +258,19 @@ fn nvm_take_them_off_takes_off_what_was_just_added() {
     );
     assert!(sim.reply().contains("eggs"), "{}", sim.reply());
 }
+
+#[test]
+fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
+    let mut sim = Sim::new();
+    sim.run(&["any recipes w the paneer", "put that on fri"]);
+    sim.say("actually nvm swap fri for the cod one");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("the miso one");
+    assert_eq!(writes(&sim), vec!["meal_plans:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Miso Glazed Air Fryer Cod"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("Kerala"), "{}", sim.reply());
+}

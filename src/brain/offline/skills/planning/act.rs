@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use crate::context::Table;
+use crate::context::{QuestionKind, Table};
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete, filter};
@@ -310,9 +310,23 @@ fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
     if let [one] = top.as_slice() {
         return Ok(one.0.clone());
     }
-    // Several fit: the one the last reply put first wins.
+    // Several fit and this answers "which one?": the answer chooses
+    // ("the miso one" among the cod ones).
+    if let Some(answer) = &c.reading.answer {
+        let said = super::recipe_words(&answer.words);
+        let chosen: Vec<_> = top
+            .iter()
+            .filter(|(_, _, label, _)| said.iter().any(|w| label.iter().any(|l| near(l, w))))
+            .collect();
+        if let [one] = chosen.as_slice() {
+            return Ok(one.0.clone());
+        }
+    }
+    // Several fit: the one the last reply put first wins — unless that
+    // reply asked which of them, when its order means nothing.
     let presented = &c.reading.before.presented;
-    if let Some(r) = presented.iter().find(|p| top.iter().any(|t| &t.0 == *p)) {
+    let asked_which = c.reading.before.asked(QuestionKind::WhichOne);
+    if !asked_which && let Some(r) = presented.iter().find(|p| top.iter().any(|t| &t.0 == *p)) {
         return Ok(r.clone());
     }
     Err(ask(top.iter().map(|t| t.1.clone()).collect()))
