@@ -204,8 +204,9 @@ fn edit_saved(c: &ActCtx<'_>, op: &EditOp, done: usize) -> ActAction {
     let content = c.world.content(&r).cloned().unwrap_or(Value::Null);
     let (new, summary) = apply_edit(&content, op);
     // An edit that changes nothing ("it had no tomatoes to take out")
-    // writes nothing, so the reply cannot claim it did.
-    if new == content {
+    // writes nothing, so the reply cannot claim it did. (Once this step
+    // has written, the content is the changed one.)
+    if done == 0 && new == content {
         return complete(summary, Value::Null, None);
     }
     let mut calls = line_calls(&r, &content, &new, op);
@@ -224,8 +225,20 @@ fn edit_saved(c: &ActCtx<'_>, op: &EditOp, done: usize) -> ActAction {
             "data": {"instructions": new.get("instructions").cloned().unwrap_or(json!([]))}}}),
         );
     }
-    next_call(&calls, done)
-        .unwrap_or_else(|| complete(format!("{summary} in {label} (saved)"), Value::Null, None))
+    // Once written, the recipe has been read back with the change in it:
+    // applying the change again would describe something else, so the
+    // outcome says the change asked for.
+    next_call(&calls, done).unwrap_or_else(|| {
+        let did = op.past(Some(&label));
+        let mut chars = did.chars();
+        let did: String = chars
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(chars)
+            .collect();
+        complete(format!("{did} (saved)"), Value::Null, None)
+    })
 }
 
 /// The next of a step's planned calls (`{tool, params}`), once `done` ran.

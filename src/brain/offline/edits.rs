@@ -7,7 +7,7 @@
 //! line. Pure; never touches the registry.
 
 use super::items::{Item, parse_items};
-use super::text::{Words, find, find_any, number};
+use super::text::{Words, find, find_any, join_list, number, plural_noun};
 
 /// One change to a recipe.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -32,6 +32,46 @@ pub enum EditOp {
 }
 
 impl EditOp {
+    /// What the change did, in the past tense ("added a squeeze of lime
+    /// to Thai Basil Chicken"); `label` names the recipe (the last of
+    /// several changes names it, the others do not).
+    pub fn past(&self, label: Option<&str>) -> String {
+        let names =
+            |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
+        let it = label.unwrap_or("it");
+        match self {
+            EditOp::Several(ops) => {
+                let parts: Vec<String> = ops
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| o.past(label.filter(|_| i + 1 == ops.len())))
+                    .collect();
+                join_list(&parts, "and")
+            }
+            EditOp::Add(items) => {
+                let what: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
+                match label {
+                    Some(l) => format!("added {} to {l}", join_list(&what, "and")),
+                    None => format!("added {}", join_list(&what, "and")),
+                }
+            }
+            EditOp::Remove(n) => match label {
+                Some(l) => format!("took the {} out of {l}", names(n)),
+                None => format!("took the {} out", names(n)),
+            },
+            EditOp::Swap { from, to } => match label {
+                Some(l) => format!("swapped the {from} for {to} in {l}"),
+                None => format!("swapped the {from} for {to}"),
+            },
+            EditOp::Scale { servings } => format!("scaled {it} to serve {servings}"),
+            EditOp::Double => format!("doubled {it}"),
+            EditOp::Halve => format!("halved {it}"),
+            EditOp::Spicier => format!("made {it} spicier"),
+            EditOp::Milder => format!("made {it} milder"),
+            EditOp::Vegetarian => format!("made {it} vegetarian"),
+        }
+    }
+
     /// The single changes this is made of.
     pub fn parts(&self) -> Vec<&EditOp> {
         match self {

@@ -11,7 +11,6 @@ use crate::context::taxonomy;
 use crate::context::{ConstraintMatch, ConstraintStatus, Rule};
 use crate::pipeline::StepType;
 
-use super::edits::EditOp;
 use super::lexicon::Intent;
 use super::reply::{ReplyCtx, kind};
 use super::reply_more::{
@@ -479,51 +478,12 @@ pub(super) fn change_text(c: &ReplyCtx<'_>, label: &str) -> String {
     let names =
         |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
     match &c.reading.intent {
-        Intent::Edit(op) => op_text(op, Some(label)),
+        Intent::Edit(op) => op.past(Some(label)),
         Intent::Exclude(ex) => {
             let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
             format!("took the {} out of {label}", names(&terms))
         }
         _ => format!("updated {label}"),
-    }
-}
-
-/// One edit in the past tense; `label` names the recipe (the last of
-/// several edits names it, the others do not).
-fn op_text(op: &EditOp, label: Option<&str>) -> String {
-    let names =
-        |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
-    let it = label.unwrap_or("it");
-    match op {
-        EditOp::Several(ops) => {
-            let parts: Vec<String> = ops
-                .iter()
-                .enumerate()
-                .map(|(i, o)| op_text(o, label.filter(|_| i + 1 == ops.len())))
-                .collect();
-            join_list(&parts, "and")
-        }
-        EditOp::Add(items) => {
-            let what: Vec<String> = items.iter().map(|i| i.phrase.clone()).collect();
-            match label {
-                Some(l) => format!("added {} to {l}", join_list(&what, "and")),
-                None => format!("added {}", join_list(&what, "and")),
-            }
-        }
-        EditOp::Remove(n) => match label {
-            Some(l) => format!("took the {} out of {l}", names(n)),
-            None => format!("took the {} out", names(n)),
-        },
-        EditOp::Swap { from, to } => match label {
-            Some(l) => format!("swapped the {from} for {to} in {l}"),
-            None => format!("swapped the {from} for {to}"),
-        },
-        EditOp::Scale { servings } => format!("scaled {it} to serve {servings}"),
-        EditOp::Double => format!("doubled {it}"),
-        EditOp::Halve => format!("halved {it}"),
-        EditOp::Spicier => format!("made {it} spicier"),
-        EditOp::Milder => format!("made {it} milder"),
-        EditOp::Vegetarian => format!("made {it} vegetarian"),
     }
 }
 

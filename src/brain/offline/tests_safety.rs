@@ -274,3 +274,24 @@ fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
     );
     assert!(!sim.reply().contains("Kerala"), "{}", sim.reply());
 }
+
+#[test]
+fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
+    let mut sim = Sim::new();
+    sim.run(&["mushroom risotto recipie pls", "save it"]);
+    sim.say("add chilli flakes to the saved one too");
+    let outcome = |sim: &Sim| sim.last().steps.last().unwrap().outcome.clone();
+    assert_eq!(writes(&sim), vec!["recipe_ingredients:create"]);
+    assert!(
+        outcome(&sim).starts_with("Added chilli flakes"),
+        "{}",
+        outcome(&sim)
+    );
+    sim.say("hmm actually nvm take it back out");
+    assert_eq!(writes(&sim), vec!["recipe_ingredients:delete"]);
+    assert!(
+        outcome(&sim).starts_with("Took the chilli flakes out"),
+        "{}",
+        outcome(&sim)
+    );
+}
