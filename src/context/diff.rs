@@ -28,6 +28,9 @@ pub enum ChangeKind {
     Moved,
     /// Removed from the registry.
     Dropped,
+    /// Changed by this turn's writes (a saved row updated or deleted, a
+    /// draft edited) while its place in working memory stayed the same.
+    Written,
 }
 
 /// One entity's change between two snapshots.
@@ -67,6 +70,17 @@ impl ContextDiff {
 /// Compares snapshot `a` (before) with `b` (after).
 pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
     let mut entities = Vec::new();
+    // What this turn's write and generate steps touched (between turns;
+    // two policies over the same turn differ only in where things sit).
+    let written: Vec<&str> = b
+        .narrative
+        .turns
+        .iter()
+        .filter(|t| t.turn_number == b.turn && a.turn < b.turn)
+        .flat_map(|t| &t.steps)
+        .filter(|s| matches!(s.step_type.as_str(), "write" | "generate"))
+        .flat_map(|s| s.entities_affected.iter().map(String::as_str))
+        .collect();
     for (to, view) in b.entities.all() {
         let before = a.entities.find(&view.r#ref);
         let change = match before {
@@ -77,6 +91,9 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
                     && view.action == "created" =>
             {
                 Some((ChangeKind::Promoted, Some(from)))
+            }
+            Some((from, _)) if from == to && written.contains(&view.r#ref.as_str()) => {
+                Some((ChangeKind::Written, Some(from)))
             }
             Some((from, _)) if from == to => None,
             // An exclusion settling into the background is not news.
@@ -146,6 +163,13 @@ fn classify_move(from: EntityState, to: EntityState, cause: &Cause) -> ChangeKin
 fn reason_for(kind: ChangeKind, view: &EntityView, turn: u32) -> String {
     if kind == ChangeKind::Promoted {
         return format!("saved at turn {turn}; the same ref now names the row");
+    }
+    if kind == ChangeKind::Written {
+        return match view.action.as_str() {
+            "updated" | "deleted" | "created" => format!("{} at turn {turn}", view.action),
+            "generated" => format!("draft changed at turn {turn}, not saved yet"),
+            _ => format!("changed at turn {turn}"),
+        };
     }
     match &view.cause {
         Cause::InWindow { last_ref_turn, .. } if kind == ChangeKind::New => {

@@ -119,7 +119,7 @@ impl Theme {
             ChangeKind::Promoted => self.promoted,
             ChangeKind::Excluded | ChangeKind::Demoted | ChangeKind::Dropped => self.demoted,
             ChangeKind::AgedOut => self.dim,
-            ChangeKind::Moved => self.accent,
+            ChangeKind::Moved | ChangeKind::Written => self.accent,
         }
     }
 }

@@ -37,6 +37,7 @@ fn rank(kind: ChangeKind) -> u8 {
         ChangeKind::Activated => 5,
         ChangeKind::Promoted => 6,
         ChangeKind::New => 7,
+        ChangeKind::Written => 8,
     }
 }
 

@@ -42,6 +42,7 @@ pub fn mark(kind: ChangeKind) -> (&'static str, &'static str) {
         ChangeKind::AgedOut => ("↘", "aged out"),
         ChangeKind::Moved => ("→", "moved"),
         ChangeKind::Dropped => ("×", "dropped"),
+        ChangeKind::Written => ("✎", "changed"),
     }
 }
 
@@ -58,6 +59,7 @@ fn order(kind: ChangeKind) -> u8 {
         ChangeKind::Excluded => 5,
         ChangeKind::Demoted => 6,
         ChangeKind::Dropped => 7,
+        ChangeKind::Written => 8,
     }
 }
 

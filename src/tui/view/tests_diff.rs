@@ -75,3 +75,19 @@ fn d_shows_the_inspected_turn_against_the_one_before() {
     assert!(first.contains("Changes · turn 1 "), "{first}");
     assert!(first.contains("turn 1 against an empty context"), "{first}");
 }
+
+#[test]
+fn a_saved_recipe_changed_this_turn_is_marked_changed_not_no_changes() {
+    let records = test_records::run(&[
+        "mushroom risotto recipie pls",
+        "save it",
+        "add chilli flakes to the saved one too",
+    ]);
+    let (before, after) = (records[1].0.snapshot(), records[2].0.snapshot());
+    let d = diff(&before, &after);
+    let changed = d
+        .change_of("gen_recipe_1")
+        .unwrap_or_else(|| panic!("the risotto's change is missing: {:?}", d.entities));
+    assert_eq!(changed.kind, crate::context::ChangeKind::Written);
+    assert!(changed.reason.contains("turn 3"), "{}", changed.reason);
+}
