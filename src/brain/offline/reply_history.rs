@@ -121,8 +121,9 @@ fn profile_line(c: &ReplyCtx<'_>) -> Option<String> {
         "not eat",
     ]);
     let d = c.req.input.steps.first()?.description.as_str();
-    let allergic = super::hints::listed(d, "allergic to ");
-    let disliked = super::hints::listed(d, "dislikes ");
+    let super::skills::cook::build::Avoid {
+        allergic, disliked, ..
+    } = super::hints::avoid_of(d);
     if !about_avoiding || (allergic.is_empty() && disliked.is_empty()) {
         return None;
     }
