@@ -21,6 +21,9 @@ pub struct Before {
     /// The latest list of two or more recipes a reply presented: what
     /// "the 2nd one" and "the last one" count in.
     pub listed: Vec<String>,
+    /// The refs the last turn's write steps touched ("put it back" after a
+    /// removal puts these back).
+    pub written: Vec<String>,
 }
 
 impl Before {
@@ -72,8 +75,15 @@ impl Before {
                 }
             })
             .unwrap_or_default();
+        let written = last
+            .steps
+            .iter()
+            .filter(|s| s.step_type == "write")
+            .flat_map(|s| s.entities_affected.iter().cloned())
+            .collect();
         Self {
             listed,
+            written,
             user: last.user_message.clone(),
             dialogue: last.dialogue.clone(),
             presented,

@@ -123,6 +123,9 @@ pub enum Intent {
     Decline,
     Thanks,
     Greeting,
+    /// "change it", "remove it", "hm and the other thing" with nothing to
+    /// point at: one short question, never a write.
+    Vague(super::vague::Vague),
     Unknown,
 }
 
@@ -160,6 +163,7 @@ impl Intent {
             Intent::Decline => "decline",
             Intent::Thanks => "thanks",
             Intent::Greeting => "greeting",
+            Intent::Vague(_) => "vague",
             Intent::Unknown => "unknown",
         }
     }
@@ -313,7 +317,10 @@ fn short_reply(w: &Words, cues: Cues) -> Intent {
     if only(GREETING) {
         return Intent::Greeting;
     }
-    Intent::Unknown
+    match super::vague::read(w) {
+        Some(v) => Intent::Vague(v),
+        None => Intent::Unknown,
+    }
 }
 
 #[cfg(test)]

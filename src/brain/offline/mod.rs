@@ -56,6 +56,7 @@ mod think;
 mod think_more;
 mod understand;
 mod understand_targets;
+mod vague;
 mod world;
 
 #[cfg(test)]

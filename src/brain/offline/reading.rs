@@ -119,8 +119,20 @@ impl Reading {
         {
             return Self::completing(&request, words, before, cues, true);
         }
+        if let Some(filled) = filled_in(&before, &words, cues) {
+            return Self {
+                intent: classify(&filled, cues),
+                words: filled,
+                before,
+                answer: None,
+                confirmed: false,
+                cues,
+            };
+        }
         let (words, own) = without_opener(words, cues);
-        let own = undo_of_last_add(&words, &before).unwrap_or(own);
+        let own = undo_of_last_add(&words, &before)
+            .or_else(|| put_back(&words, &before))
+            .unwrap_or(own);
         let weak = matches!(
             own,
             Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
@@ -177,6 +189,28 @@ impl Reading {
     }
 }
 
+/// The answer to Alfred's question about a vague request ("remove it" →
+/// "what should I take off?" → "the tomatoes. off the shopping list"),
+/// read as the request filled in; `None` when the message is a question or
+/// request of its own, or the filled-in request still reads as nothing.
+fn filled_in(before: &Before, words: &Words, cues: Cues) -> Option<Words> {
+    let q = before.dialogue.question.as_ref()?;
+    let request = Words::new(&q.request);
+    if q.kind != QuestionKind::Open
+        || !matches!(classify(&request, Cues::default()), Intent::Vague(_))
+        || is_question(words)
+        || super::vague::read(words).is_some()
+    {
+        return None;
+    }
+    let filled = super::vague::fill(&request, words);
+    (!matches!(
+        classify(&filled, cues),
+        Intent::Unknown | Intent::Vague(_) | Intent::Empty
+    ))
+    .then_some(filled)
+}
+
 /// "hmm actually nvm take it back out" right after "add a squeeze of lime
 /// to it": the lines just added come out again.
 fn undo_of_last_add(words: &Words, before: &Before) -> Option<Intent> {
@@ -208,6 +242,34 @@ fn undo_of_last_add(words: &Words, before: &Before) -> Option<Intent> {
         .flatten()
         .collect();
     (!names.is_empty()).then_some(Intent::Edit(EditOp::Remove(names)))
+}
+
+/// "actually nvm put it back" right after items came off the shopping
+/// list: those items go back on.
+fn put_back(words: &Words, before: &Before) -> Option<Intent> {
+    const PUT_BACK: &[&str] = &[
+        "put it back",
+        "put them back",
+        "put that back",
+        "put those back",
+        "add it back",
+        "add them back",
+        "add that back",
+        "stick it back",
+        "undo that",
+    ];
+    let refs: Vec<String> = before
+        .written
+        .iter()
+        .filter(|r| r.starts_with("shop_"))
+        .cloned()
+        .collect();
+    if !words.has_any(PUT_BACK) || refs.is_empty() {
+        return None;
+    }
+    Some(Intent::Skill(super::skills::SkillAsk::Shopping(
+        super::skills::shopping::Ask::PutBack { refs },
+    )))
 }
 
 /// "ok what about something with chickpeas": a discourse opener ("ok",

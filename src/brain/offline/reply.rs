@@ -355,6 +355,11 @@ fn clarify(c: &ReplyCtx<'_>, questions: &[String]) -> String {
     if qs.is_empty() {
         return "Could you tell me a bit more about what you'd like?".to_string();
     }
+    // A vague request's question is the whole reply ("What should I take
+    // off, and from where: …?").
+    if matches!(c.reading.intent, Intent::Vague(_)) {
+        return qs.iter().map(|q| q.trim()).collect::<Vec<_>>().join(" ");
+    }
     let lead = pick(
         &["Quick check —", "Just to be sure —", "One question first —"],
         c.turn,
@@ -395,21 +400,17 @@ fn blocked(c: &ReplyCtx<'_>, reason: &str) -> String {
     )
 }
 
-/// What the offline brain can do, with an example that changes each turn.
-pub fn not_understood(turn: u32) -> String {
-    let example = pick(
-        &[
-            "what's in my pantry?",
-            "give me a thai basil chicken recipe",
-            "help me plan some meals",
-            "show me my recipes",
-        ],
-        turn,
-        0,
-    );
+/// The last resort: what the offline brain can do that is closest to the
+/// message's words, as messages to try.
+pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
+    let tries: Vec<String> = super::vague::closest(words, turn)
+        .iter()
+        .map(|e| format!("\"{e}\""))
+        .collect();
     format!(
-        "I'm the offline brain, so I follow simple rules, and I didn't catch that. I can show your \
-         recipes or pantry, plan meals, create a recipe, or save and edit it — try \"{example}\"."
+        "I'm the offline brain, so I follow simple rules, and I didn't catch that. The closest \
+         things I can do: try {}.",
+        join_list(&tries, "or")
     )
 }
 
@@ -527,11 +528,11 @@ fn talk(c: &ReplyCtx<'_>) -> String {
             )
             .to_string()
         }
-        Intent::Unknown | Intent::Empty => not_understood(c.turn),
+        Intent::Unknown | Intent::Empty => not_understood(&c.reading.words, c.turn),
         _ => {
             let goal = c.req.think.goal.trim();
             if goal.is_empty() {
-                not_understood(c.turn)
+                not_understood(&c.reading.words, c.turn)
             } else {
                 format!("Done — {}.", goal.trim_end_matches('.').to_lowercase())
             }

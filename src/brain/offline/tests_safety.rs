@@ -295,3 +295,69 @@ fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
         outcome(&sim)
     );
 }
+
+#[test]
+fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
+    let mut sim = Sim::new();
+    for m in ["remove it", "change it", "hm and the other thing"] {
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+        assert!(sim.reply().ends_with('?'), "{m}: {}", sim.reply());
+        assert!(
+            !sim.reply().contains("didn't catch"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+    sim.say("remove it");
+    sim.say("the tomatoes. off the shopping list");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("tomato"), "{}", sim.reply());
+    // A question of the user's own after it is answered, not taken as what
+    // to add.
+    sim.run(&["any thai ones", "add some to that recipe"]);
+    assert!(sim.reply().contains("Thai Pad See Ew"), "{}", sim.reply());
+    sim.say("wait how long does the second one take?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn put_it_back_after_a_removal_puts_back_that_item_only() {
+    let mut sim = Sim::new();
+    sim.run(&["is olive oil on there", "take it off too"]);
+    assert_eq!(writes(&sim), vec!["shopping_list:delete"]);
+    sim.say("actually nvm put it back");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        sim.reply().contains("olive oil (1 bottle)"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("broccoli"), "{}", sim.reply());
+    // Nothing came off last turn: nothing to put back, nothing written.
+    sim.say("put it back");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn the_last_resort_offers_three_things_to_try() {
+    let mut sim = Sim::new();
+    let reply = sim.say("blorp zorp").reply.clone();
+    assert!(reply.contains("didn't catch"), "{reply}");
+    assert_eq!(reply.matches("try \"").count(), 1, "{reply}");
+    assert_eq!(
+        reply.matches('"').count(),
+        6,
+        "three things to try: {reply}"
+    );
+}

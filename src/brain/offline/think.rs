@@ -111,6 +111,21 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             plan("Tell the user what the offline brain can do", vec![])
         }
         Intent::Help => plan("Explain what Alfred can do offline", vec![]),
+        Intent::Vague(v) => {
+            let focus = super::reading::focused_recipe(&c.world).map(|r| c.world.label(&r));
+            let shown: Vec<String> = c
+                .reading
+                .before
+                .dialogue
+                .presented
+                .iter()
+                .map(|s| s.label.clone())
+                .collect();
+            clarify(
+                "Ask what the user means",
+                super::vague::question(*v, focus.as_deref(), &shown),
+            )
+        }
         Intent::Skill(ask) => super::skills::plan(ask, c),
         Intent::Greeting | Intent::Thanks | Intent::Decline | Intent::Affirm => {
             plan("Keep the conversation going", vec![])

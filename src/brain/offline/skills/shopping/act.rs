@@ -31,15 +31,23 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             };
             call("db_read", json!({"table": table}))
         }
-        StepType::Write if done == 0 && matches!(ask, Ask::Add { .. } | Ask::Missing { .. }) => {
+        StepType::Write
+            if done == 0
+                && matches!(
+                    ask,
+                    Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. }
+                ) =>
+        {
             let items = match ask {
                 Ask::Add { items, amount } => added(items, *amount, c),
+                Ask::PutBack { refs } => taken_off(refs, c),
                 Ask::Missing { which } => missing_items(which, c),
                 _ => Vec::new(),
             };
             if items.is_empty() {
                 let why = match ask {
                     Ask::Missing { .. } => "No missing ingredients to add",
+                    Ask::PutBack { .. } => "Nothing was taken off the list last turn",
                     _ => "No item named to add",
                 };
                 return complete(why.into(), Value::Null, None);
@@ -80,6 +88,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 .collect();
             let verb = match (c.req.step.step_type, ask) {
                 (StepType::Write, Ask::Add { .. } | Ask::Missing { .. }) => "Added",
+                (StepType::Write, Ask::PutBack { .. }) => "Put back",
                 (StepType::Write, Ask::MarkBought { .. }) => "Marked bought",
                 (StepType::Write, _) => "Removed",
                 _ => "Found",
@@ -104,7 +113,7 @@ pub fn meant(ask: &Ask, c: &ActCtx<'_>) -> Vec<String> {
             .filter(|r| r.get("is_purchased").and_then(Value::as_bool) == Some(true))
             .filter_map(id)
             .collect(),
-        Ask::Show | Ask::Add { .. } | Ask::Missing { .. } => Vec::new(),
+        Ask::Show | Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. } => Vec::new(),
         Ask::Remove { items }
         | Ask::Has { items }
         | Ask::WhatFor { items }
@@ -152,6 +161,31 @@ fn row(name: &str, quantity: f64, unit: &str, notes: Option<String>) -> Value {
     json!({"name": name, "quantity": quantity, "unit": unit,
            "source": if notes.is_some() { "recipe" } else { "manual" },
            "notes": notes, "is_purchased": false})
+}
+
+/// The shopping rows the last turn deleted, as they were.
+fn taken_off(refs: &[String], c: &ActCtx<'_>) -> Vec<Value> {
+    refs.iter()
+        .filter(|r| {
+            c.world.get(r).is_some_and(|e| {
+                e.e.table == Table::ShoppingList && e.e.action == crate::context::RefAction::Deleted
+            })
+        })
+        .filter_map(|r| c.world.state.rows.get(r.as_str()))
+        .filter_map(|v| {
+            let name = text_field(v, "name")?;
+            let quantity = v.get("quantity").and_then(Value::as_f64).unwrap_or(1.0);
+            let unit = text_field(v, "unit").unwrap_or("pack");
+            let mut out = row(
+                name,
+                quantity,
+                unit,
+                text_field(v, "notes").map(String::from),
+            );
+            out["source"] = v.get("source").cloned().unwrap_or(json!("manual"));
+            Some(out)
+        })
+        .collect()
 }
 
 /// The rows an add creates: the items named, or "a dozen" / "them" of what

@@ -43,6 +43,9 @@ pub enum Ask {
     Missing { which: Which },
     /// "mark them as bought".
     MarkBought { items: Vec<Named> },
+    /// "actually nvm put it back" right after a removal: the rows the last
+    /// turn took off (refs), put back as they were.
+    PutBack { refs: Vec<String> },
 }
 
 impl Ask {
@@ -58,6 +61,7 @@ impl Ask {
             Ask::Add { .. } => "shopping_add",
             Ask::Missing { .. } => "shopping_missing",
             Ask::MarkBought { .. } => "shopping_mark_bought",
+            Ask::PutBack { .. } => "shopping_put_back",
         }
     }
 }
@@ -308,6 +312,10 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
         }
         Ask::Show => return think::plan("Show the shopping list", vec![read]),
         Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),
+        Ask::PutBack { .. } => (
+            "Put back what was just taken off the list",
+            "Add back the items just removed",
+        ),
         Ask::MarkBought { .. } => ("Mark items bought", "Mark the items named as bought"),
         Ask::Missing { .. } => {
             let look = |what: &str, table: &str| step(what.into(), StepType::Read, table, 0);

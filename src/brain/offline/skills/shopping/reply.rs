@@ -68,11 +68,13 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 confirm: None,
             }
         }
-        Ask::Add { .. } | Ask::Missing { .. } => {
+        Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. } => {
             if made.is_empty() {
                 let why = why_unchanged(c, "");
                 let text = if why.contains("which recipe") || why.contains("mean") {
                     "Which recipe should I shop for?".to_string()
+                } else if matches!(ask, Ask::PutBack { .. }) {
+                    "Nothing came off the list just now, so there's nothing to put back. What should I add?".to_string()
                 } else if matches!(ask, Ask::Missing { .. }) {
                     "Nothing to add — the kitchen has everything it needs, or it's on the list already.".to_string()
                 } else {
@@ -94,6 +96,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                         join_list(&fors, "and")
                     )
                 }
+                Ask::PutBack { .. } => "Put back on the list:".to_string(),
                 _ => "Added to the shopping list:".to_string(),
             };
             Said {
