@@ -130,12 +130,19 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
             details: format!("the kitchen refused the call: {err}"),
         };
     }
-    let (world, reading, intent) = after_understand(
+    let (world, mut reading, mut intent) = after_understand(
         req.input.user_message,
         req.input.snapshot,
         req.state,
         req.understand,
     );
+    // A message of several requests: the step is one part's, by its group.
+    if let Intent::Several(parts) = &intent
+        && let Some(p) = parts.get(super::several::part_of(req.step.group))
+    {
+        reading = reading.part(p);
+        intent = p.intent.clone();
+    }
     let c = ActCtx {
         req,
         world,

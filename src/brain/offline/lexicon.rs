@@ -48,6 +48,10 @@ impl Cues {
             asked_plan: before.asked(QuestionKind::WhichDays),
             topic: match classify(&Words::new(&before.user), Cues::default()) {
                 Intent::Skill(ask) => ask.topic(),
+                Intent::Several(parts) => match parts.last().map(|p| &p.intent) {
+                    Some(Intent::Skill(ask)) => ask.topic(),
+                    _ => skills::topic_of_refs(&before.dialogue.presented_refs()),
+                },
                 _ => skills::topic_of_refs(&before.dialogue.presented_refs()),
             },
         }
@@ -126,6 +130,9 @@ pub enum Intent {
     /// "change it", "remove it", "hm and the other thing" with nothing to
     /// point at: one short question, never a write.
     Vague(super::vague::Vague),
+    /// "we're out of milk, add it to the list": two or three requests,
+    /// each with its own reading.
+    Several(Vec<super::several::Part>),
     Unknown,
 }
 
@@ -164,6 +171,7 @@ impl Intent {
             Intent::Thanks => "thanks",
             Intent::Greeting => "greeting",
             Intent::Vague(_) => "vague",
+            Intent::Several(_) => "several",
             Intent::Unknown => "unknown",
         }
     }
@@ -171,6 +179,15 @@ impl Intent {
 
 /// Classifies a message (already split into words) given what Alfred asked.
 pub fn classify(w: &Words, cues: Cues) -> Intent {
+    let whole = classify_whole(w, cues);
+    match super::several::split(w, cues, &whole) {
+        Some(parts) => Intent::Several(parts),
+        None => whole,
+    }
+}
+
+/// The intent of `w` read as one request.
+pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if w.is_empty() {
         return Intent::Empty;
     }

@@ -46,6 +46,7 @@ mod reply_more;
 mod reply_parts;
 mod reply_results;
 mod resolve;
+mod several;
 mod skills;
 mod summarize;
 mod synonyms;

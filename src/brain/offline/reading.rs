@@ -97,6 +97,19 @@ impl Reading {
             cues,
         }
     }
+    /// One part of a message that makes several requests, read as if it
+    /// were the message: its words and intent, the same last exchange.
+    pub fn part(&self, p: &super::several::Part) -> Self {
+        Self {
+            words: Words::new(&p.words),
+            intent: p.intent.clone(),
+            before: self.before.clone(),
+            answer: None,
+            confirmed: self.confirmed,
+            cues: self.cues,
+        }
+    }
+
     /// "show me my recipes": every saved recipe, from the store; not "what's
     /// left?", which narrows what memory holds.
     pub fn lists_everything(&self) -> bool {
@@ -418,6 +431,17 @@ pub fn effective_intent(
     world: &World<'_>,
     understand: Option<&UnderstandOutput>,
 ) -> Intent {
+    if let Intent::Several(parts) = &reading.intent {
+        return Intent::Several(
+            parts
+                .iter()
+                .map(|p| super::several::Part {
+                    words: p.words.clone(),
+                    intent: effective_intent(&reading.part(p), world, understand),
+                })
+                .collect(),
+        );
+    }
     if !matches!(reading.intent, Intent::Skill(_))
         && let Some(ask) = super::skills::refine(&reading.words, world)
     {

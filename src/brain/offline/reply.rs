@@ -10,8 +10,8 @@
 
 use serde_json::Value;
 
-use crate::pipeline::{ReplyRequest, StepType};
-use crate::prompt::ReplyPath;
+use crate::pipeline::{ReplyRequest, StepType, ThinkOutput};
+use crate::prompt::{ReplyInput, ReplyPath, StepData};
 
 use crate::context::{Dialogue, Offer, OfferKind, Question, QuestionKind, Shown};
 use crate::pipeline::Decision;
@@ -20,8 +20,9 @@ use crate::pipeline::summarize::derive_dialogue;
 use super::consent::permits_write;
 use super::dialogue::Before;
 use super::lexicon::Intent;
-use super::reading::Reading;
+use super::reading::{Carried, Reading};
 use super::reply_results::{Facts, compose_results};
+use super::several::{Part, part_of};
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
@@ -135,6 +136,9 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     let before = Before::from_turns(req.input.snapshot.narrative.turns.iter());
     let reading = Reading::carried(before, req.understand)
         .unwrap_or_else(|| Reading::of_snapshot(req.input.user_message, req.input.snapshot));
+    if let (Intent::Several(parts), ReplyPath::Normal) = (&reading.intent, &req.input.path) {
+        return compose_several(req, parts, reading.confirmed);
+    }
     let c = ReplyCtx {
         req,
         reading,
@@ -199,6 +203,98 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         });
     }
     (text, dialogue)
+}
+
+/// The reply to a message of several requests: each part's reply over its
+/// own steps and data, in order (a closing question of all but the last
+/// left out); the dialogue is the last part's, with the latest list any
+/// part presented.
+fn compose_several(req: &ReplyRequest<'_>, parts: &[Part], confirmed: bool) -> (String, Dialogue) {
+    let mut texts: Vec<String> = Vec::new();
+    let mut dialogue = Dialogue::default();
+    for (k, p) in parts.iter().enumerate() {
+        let mine: Vec<usize> = req
+            .think
+            .steps
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| part_of(s.group) == k)
+            .map(|(i, _)| i)
+            .collect();
+        let local = |i: usize| mine.iter().position(|&x| x == i);
+        let think = ThinkOutput {
+            goal: req.think.goal.clone(),
+            decision: req.think.decision,
+            steps: mine.iter().map(|&i| req.think.steps[i].clone()).collect(),
+            ..ThinkOutput::default()
+        };
+        let data: Vec<StepData> = req
+            .data
+            .iter()
+            .filter_map(|d| {
+                local(d.step_index).map(|j| StepData {
+                    step_index: j,
+                    ..d.clone()
+                })
+            })
+            .collect();
+        let steps: Vec<_> = mine
+            .iter()
+            .filter_map(|&i| req.input.steps.get(i).cloned())
+            .collect();
+        let input = ReplyInput {
+            user_message: &p.words,
+            snapshot: req.input.snapshot,
+            turn_number: req.input.turn_number,
+            goal: &think.goal,
+            path: ReplyPath::Normal,
+            steps: &steps,
+            data: &data,
+            phase: req.input.phase,
+            system: req.input.system,
+        };
+        let mut understand = req.understand.clone();
+        understand.reading = Carried {
+            intent: p.intent.clone(),
+            words: p.words.clone(),
+            answer: None,
+            confirmed,
+        }
+        .to_value();
+        let sub = ReplyRequest {
+            input: &input,
+            prompt: req.prompt,
+            think: &think,
+            understand: &understand,
+            data: &data,
+            changed: req.changed,
+        };
+        let (text, d) = compose(&sub);
+        let text = if k + 1 < parts.len() {
+            without_closing_question(&text)
+        } else {
+            text
+        };
+        texts.push(text);
+        if !d.presented.is_empty() {
+            dialogue.presented = d.presented;
+            dialogue.listed = d.listed;
+        }
+        dialogue.offer = d.offer.or(dialogue.offer.take());
+        dialogue.question = d.question;
+    }
+    (texts.join("\n\n"), dialogue)
+}
+
+/// `text` without its last paragraph when that is a one-line question
+/// ("Anything else to add?") after the rest.
+fn without_closing_question(text: &str) -> String {
+    match text.rsplit_once("\n\n") {
+        Some((rest, last)) if last.trim().ends_with('?') && !last.contains('\n') => {
+            rest.trim_end().to_string()
+        }
+        _ => text.to_string(),
+    }
 }
 
 /// What a reply over results presented, when this brain knows it better

@@ -361,3 +361,30 @@ fn the_last_resort_offers_three_things_to_try() {
         "three things to try: {reply}"
     );
 }
+
+#[test]
+fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
+    let mut sim = Sim::new();
+    sim.say("we're out of milk, add it to the list");
+    assert_eq!(
+        writes(&sim),
+        vec!["inventory:delete", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("milk (1 pack)"), "{}", sim.reply());
+    // The plan steps of the second part run after the first part's.
+    let groups: Vec<u32> = sim.last().steps.iter().map(|s| s.group).collect();
+    assert!(groups.windows(2).all(|g| g[0] <= g[1]), "{groups:?}");
+
+    let mut sim = Sim::new();
+    sim.run(&["can you come up with a chicken traybake"]);
+    sim.say("ok save it and put it on wed");
+    assert_eq!(
+        writes(&sim),
+        vec!["recipes:create", "meal_plans:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("Wed"), "{}", sim.reply());
+}

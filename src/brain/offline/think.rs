@@ -105,12 +105,44 @@ fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
     clarify(&planned.goal, question)
 }
 
+/// Each part planned by its own rules, its steps in its own groups (part
+/// `k` in `k * PART_GROUPS ..`), one after the other. A part that must ask
+/// first asks for the whole message.
+fn several_plan(parts: &[super::several::Part], c: &Ctx<'_>) -> ThinkOutput {
+    use super::several::PART_GROUPS;
+    let mut goals: Vec<String> = Vec::new();
+    let mut steps: Vec<ThinkStep> = Vec::new();
+    for (k, p) in parts.iter().enumerate() {
+        let ctx = Ctx {
+            world: World::new(c.world.state, c.world.turn),
+            reading: c.reading.part(p),
+            session: c.session,
+            referenced: c.referenced,
+        };
+        let out = plan_for(&p.intent, &ctx);
+        if out.decision != Decision::PlanDirect {
+            return out;
+        }
+        let offset = k as u32 * PART_GROUPS;
+        steps.extend(out.steps.into_iter().map(|mut s| {
+            s.group = offset + s.group.min(PART_GROUPS - 1);
+            s
+        }));
+        let goal = out.goal.trim().trim_end_matches('.').to_string();
+        if !goal.is_empty() {
+            goals.push(goal);
+        }
+    }
+    plan(&goals.join("; then "), steps)
+}
+
 fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
     match intent {
         Intent::Empty | Intent::Unknown => {
             plan("Tell the user what the offline brain can do", vec![])
         }
         Intent::Help => plan("Explain what Alfred can do offline", vec![]),
+        Intent::Several(parts) => several_plan(parts, c),
         Intent::Vague(v) => {
             let focus = super::reading::focused_recipe(&c.world).map(|r| c.world.label(&r));
             let shown: Vec<String> = c

@@ -161,6 +161,14 @@ fn resolve_intent(
 ) {
     let words = &reading.words.words;
     match intent {
+        // Each part resolves as its own message would; a question stops.
+        Intent::Several(parts) => {
+            for p in parts {
+                if d.question.is_none() {
+                    resolve_intent(&p.intent, &reading.part(p), world, &p.words, d);
+                }
+            }
+        }
         Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
         Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
         // "cod's fine, so what's quickest now", "indian's fine, put the
