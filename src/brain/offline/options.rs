@@ -19,12 +19,18 @@ pub fn in_kitchen(ingredient: &str, kitchen: &[String]) -> bool {
     if want.is_empty() || STAPLES.contains(&ingredient) {
         return true;
     }
-    kitchen.iter().any(|have| {
-        let h = stems(have);
-        h == want
+    kitchen.iter().any(|have| same_food(ingredient, have))
+}
+
+/// True when a recipe's ingredient and a kitchen item name the same food
+/// ("chicken thigh" / "chicken thighs", "coconut milk" / "light coconut
+/// milk"); staples are not assumed here.
+pub fn same_food(ingredient: &str, have: &str) -> bool {
+    let (want, h) = (stems(ingredient), stems(have));
+    !want.is_empty()
+        && (h == want
             || (want.len() > 1 && want.iter().all(|w| h.contains(w)))
-            || (h.len() > 1 && h.iter().all(|w| want.contains(w)))
-    })
+            || (h.len() > 1 && h.iter().all(|w| want.contains(w))))
 }
 
 /// The ingredients of a recipe the kitchen lacks.

@@ -192,7 +192,13 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
                 super::skills::recipes::Ask::Compare { .. }
             ))
         );
-        if compares && !parts.is_empty() {
+        let after_list = parts.last().is_some_and(|p| {
+            matches!(
+                p.2,
+                Some(Intent::Skill(SkillAsk::Recipes(_))) | Some(Intent::ListRecipes)
+            ) || p.2.is_none()
+        });
+        if compares && after_list {
             return None;
         }
         match strength {

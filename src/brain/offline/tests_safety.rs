@@ -388,3 +388,33 @@ fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
     );
     assert!(sim.reply().contains("Wed"), "{}", sim.reply());
 }
+
+#[test]
+fn a_plan_put_and_a_question_in_one_message_plans_and_answers() {
+    let mut sim = Sim::new();
+    sim.say("ok dinners now. paneer on wednesday, and whats quick for friday?");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("quickest"), "{}", sim.reply());
+}
+
+#[test]
+fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
+    let mut sim = Sim::new();
+    sim.run(&["whats expiring soon", "ok which recipes use those"]);
+    let reply = sim.reply().to_string();
+    let line = |name: &str| {
+        reply
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} not in {reply}"))
+            .to_string()
+    };
+    // A staple in a recipe (salt, oil) used to count as every item.
+    assert!(!line("Kerala Cod Curry").contains("brioche"), "{reply}");
+    assert!(line("Chai French Toast").contains("brioche"), "{reply}");
+}

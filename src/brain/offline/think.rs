@@ -79,10 +79,25 @@ pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
     out.steps.truncate(req.input.max_steps.clamp(1, 8));
     let writes = out.decision == Decision::PlanDirect
         && out.steps.iter().any(|s| s.step_type == StepType::Write);
-    if writes && !permits_write(&ctx.reading) {
+    if writes && !permits_write(&ctx.reading) && !parts_permit(&ctx.reading, &out) {
         return confirm_first(&intent, &out);
     }
     out
+}
+
+/// A message of several requests whose every writing part asks for its
+/// change in words ("paneer on wednesday, and whats quick for friday?").
+fn parts_permit(reading: &Reading, out: &ThinkOutput) -> bool {
+    let Intent::Several(parts) = &reading.intent else {
+        return false;
+    };
+    parts.iter().enumerate().all(|(k, p)| {
+        let writes = out
+            .steps
+            .iter()
+            .any(|s| super::several::part_of(s.group) == k && s.step_type == StepType::Write);
+        !writes || permits_write(&reading.part(p))
+    })
 }
 
 /// A plan that would write although the message did not ask for a change
@@ -128,9 +143,16 @@ fn several_plan(parts: &[super::several::Part], c: &Ctx<'_>) -> ThinkOutput {
             s.group = offset + s.group.min(PART_GROUPS - 1);
             s
         }));
-        let goal = out.goal.trim().trim_end_matches('.').to_string();
-        if !goal.is_empty() {
-            goals.push(goal);
+        let goal = out.goal.trim().trim_end_matches('.');
+        let mut chars = goal.chars();
+        if let Some(first) = chars.next() {
+            // "…; then add to the shopping list".
+            let first = if goals.is_empty() {
+                first.to_string()
+            } else {
+                first.to_lowercase().to_string()
+            };
+            goals.push(format!("{first}{}", chars.as_str()));
         }
     }
     plan(&goals.join("; then "), steps)

@@ -9,7 +9,7 @@ use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act::{ActCtx, call, complete};
 use super::super::super::lexicon::Cues;
-use super::super::super::options::{in_kitchen, kitchen_names};
+use super::super::super::options::{kitchen_names, same_food};
 use super::super::super::text::{Words, fmt_number, is_filler, near, plural, stem, stems};
 use super::super::super::world::{num_field, text_field};
 use super::super::stock::act::SOON_DAYS;
@@ -436,12 +436,7 @@ fn find(
         if f.using.is_some() {
             k.uses = using
                 .iter()
-                .filter(|item| {
-                    x.facts
-                        .ingredients
-                        .iter()
-                        .any(|i| in_kitchen(i, std::slice::from_ref(item)))
-                })
+                .filter(|item| x.facts.ingredients.iter().any(|i| same_food(i, item)))
                 .cloned()
                 .collect();
             if k.uses.is_empty() {

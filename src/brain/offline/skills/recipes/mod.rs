@@ -159,6 +159,12 @@ const QUICKEST: &[&str] = &[
     "faster",
     "shortest",
     "least time",
+    "whats quick",
+    "what is quick",
+    "whats fast",
+    "which is quick",
+    "which are quick",
+    "which ones are quick",
 ];
 const SLOWEST: &[&str] = &["longer", "longest", "slowest", "slower", "more time"];
 const SERVES_MOST: &[&str] = &[
