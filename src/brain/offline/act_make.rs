@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use crate::context::{RecipeFacts, RefAction, Table};
 use crate::pipeline::ActAction;
 
-use super::act::{ActCtx, complete};
+use super::act_ctx::{ActCtx, complete};
 use super::edit_apply::apply_edit;
 use super::edits::EditOp;
 use super::generate::{GenCtx, generate_recipes};
@@ -20,7 +20,7 @@ use super::lexicon::Intent;
 use super::options::{kitchen_names, missing, option_entry, ruled_out_by};
 use super::plan::{Slot, days_in, fill_days, meal_type_of, slot_artifact, slot_label};
 use super::text::{join_list, plural, stems};
-use super::think::op_phrase;
+use super::think_ctx::op_phrase;
 use super::world::{ingredient_names, text_field};
 
 /// Analyze steps.

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::context::Table;
 use crate::pipeline::ActAction;
 
-use super::act::{ActCtx, call, complete, filter, id_filter};
+use super::act_ctx::{ActCtx, call, complete, filter, id_filter};
 use super::curate::planning_options;
 use super::edit_apply::apply_edit;
 use super::edits::EditOp;
@@ -41,7 +41,7 @@ fn written_summary(c: &ActCtx<'_>, verb: &str) -> String {
         .filter_map(|r| {
             let named = text_field(r, "name").map(|name| {
                 if r.get("quantity").is_some() && r.get("location").is_some() {
-                    super::reply_parts::ingredient_text(r)
+                    super::render::ingredient_text(r)
                 } else {
                     name.to_string()
                 }

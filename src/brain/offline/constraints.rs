@@ -16,10 +16,10 @@ use crate::context::{
 };
 use crate::pipeline::{EntityMention, Resolution};
 
+use super::draft::Draft;
 use super::items::{Exclusion, Refusal};
 use super::resolve::{ANY, Resolved, by_label, matching_recipes};
 use super::text::{Words, stems};
-use super::understand::Draft;
 use super::world::{World, ingredient_names};
 
 /// Words people end a clause with that carry no meaning of it.

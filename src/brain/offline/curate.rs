@@ -9,9 +9,9 @@ use crate::context::{RetentionDecision, Table};
 
 use crate::context::OfferKind;
 
+use super::draft::Draft;
 use super::lexicon::{Cues, Intent, classify as classify_words};
 use super::text::Words;
-use super::understand::Draft;
 use super::world::World;
 
 /// The turn of the latest narrowing message of a meal-planning

@@ -5,33 +5,44 @@
 //! How a message flows through the rules:
 //! - `text` and `items` turn words into data (segments, amounts,
 //!   exclusions in the user's words); `lexicon`, `intent_rules` and
-//!   `synonyms` name the intent; `reading` reads it against Alfred's
-//!   last reply (answers to "which one do you mean?", a "yes" to a
-//!   proposal) and refines it with the state.
+//!   `synonyms` name the intent; `several` splits a message of two or
+//!   three requests into parts; `vague` asks about a request too vague to
+//!   act on and reads its answer; `reading` reads the message against
+//!   Alfred's last reply (answers to "which one do you mean?", a "yes" to
+//!   a proposal) and refines it with the state.
+//! - `skills/` own whole capabilities (tasks, stock, shopping, planning,
+//!   recipes, cook): each reads, plans, acts and replies for its asks.
 //! - `world` is the context state as the rules see it; `resolve` and
 //!   `targets` find which entity a phrase names.
 //! - `understand` resolves (`understand_targets`) and curates working
-//!   memory (`curate`: carried exclusions, retention).
-//! - `think` and `think_more` plan; `hints` carries profile-derived
-//!   parts of a step to Act.
-//! - `act`, `act_write` and `act_make` execute steps; `options`,
-//!   `generate`, `templates`, `edits`, `edit_apply` and `plan`
+//!   memory (`curate`: carried exclusions, retention) into its `draft`.
+//! - `think` plans from `think_ctx` (the context and step builders every
+//!   planning rule shares); `think_entities` plans for things already
+//!   named (show, save, edit, recall, delete); `hints` carries
+//!   profile-derived parts of a step to Act.
+//! - `act`, `act_write` and `act_make` execute steps over `act_ctx`;
+//!   `options`, `generate`, `templates`, `edits`, `edit_apply` and `plan`
 //!   weigh, make and change recipes and meal plans.
-//! - `reply`, `reply_results`, `reply_more` and `reply_parts` write
-//!   the answer; `summarize` describes the turn.
+//! - `reply` writes the answer over `reply_ctx`: `facts` sorts the turn's
+//!   data, `reply_results` and `reply_rows` turn it into paragraphs,
+//!   `render` formats rows (a recipe card, a plan slot); `summarize`
+//!   describes the turn.
 //!
 //! This module owns the `Brain` implementation only. It must not touch the
 //! store, the session or the registry — the pipeline does that work.
 
 mod act;
+mod act_ctx;
 mod act_make;
 mod act_write;
 mod consent;
 mod constraints;
 mod curate;
 mod dialogue;
+mod draft;
 mod edit_apply;
 mod edits;
+mod facts;
 mod generate;
 mod hints;
 mod intent_rules;
@@ -40,11 +51,12 @@ mod lexicon;
 mod options;
 mod plan;
 mod reading;
+mod render;
 mod reply;
+mod reply_ctx;
 mod reply_history;
-mod reply_more;
-mod reply_parts;
 mod reply_results;
+mod reply_rows;
 mod resolve;
 mod several;
 mod skills;
@@ -54,7 +66,8 @@ mod targets;
 mod templates;
 mod text;
 mod think;
-mod think_more;
+mod think_ctx;
+mod think_entities;
 mod understand;
 mod understand_targets;
 mod vague;

@@ -10,7 +10,7 @@
 
 use serde_json::Value;
 
-use crate::pipeline::{ReplyRequest, StepType, ThinkOutput};
+use crate::pipeline::{ReplyRequest, ThinkOutput};
 use crate::prompt::{ReplyInput, ReplyPath, StepData};
 
 use crate::context::{Dialogue, Offer, OfferKind, Question, QuestionKind, Shown};
@@ -19,116 +19,14 @@ use crate::pipeline::summarize::derive_dialogue;
 
 use super::consent::permits_write;
 use super::dialogue::Before;
+use super::facts::Facts;
 use super::lexicon::Intent;
 use super::reading::{Carried, Reading};
-use super::reply_results::{Facts, compose_results};
+use super::reply_ctx::ReplyCtx;
+use super::reply_results::compose_results;
 use super::several::{Part, part_of};
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
-
-/// What a reply may look up: the request and the message's reading.
-pub struct ReplyCtx<'a> {
-    pub req: &'a ReplyRequest<'a>,
-    pub reading: Reading,
-    pub turn: u32,
-}
-
-impl ReplyCtx<'_> {
-    /// The label of a ref in the snapshot (dropped ones included).
-    pub fn label(&self, r: &str) -> String {
-        let s = self.req.input.snapshot;
-        if let Some((_, v)) = s.entities.find(r) {
-            return v.label.clone();
-        }
-        s.entities
-            .dropped_detail
-            .iter()
-            .find(|d| d.r#ref == r)
-            .map_or_else(|| r.to_string(), |d| d.label.clone())
-    }
-
-    /// The label of the first ref Understand resolved ("" when none): what
-    /// an edit changed.
-    pub fn first_referenced_label(&self) -> String {
-        self.req
-            .understand
-            .referenced_entities
-            .first()
-            .map(|r| self.label(r))
-            .unwrap_or_default()
-    }
-
-    /// True when a ref is still a pending artifact after Act.
-    pub fn is_pending(&self, r: &str) -> bool {
-        self.req
-            .input
-            .snapshot
-            .entities
-            .pending
-            .iter()
-            .any(|v| v.r#ref == r)
-    }
-
-    /// The user's cooking days, as Think wrote them into a step.
-    pub fn days(&self) -> String {
-        let days: Vec<u8> = self
-            .req
-            .think
-            .steps
-            .iter()
-            .flat_map(|s| super::plan::days_in(&s.description))
-            .collect();
-        let mut names: Vec<String> = Vec::new();
-        for d in days {
-            let n = super::text::weekday_name(d).to_string();
-            if !names.contains(&n) {
-                names.push(n);
-            }
-        }
-        join_list(&names, "and")
-    }
-
-    /// True when the conversation is about planning the week: Alfred
-    /// proposed a plan, or the user asked for one, in the recent exchanges.
-    pub fn planning(&self) -> bool {
-        let snapshot = self.req.input.snapshot;
-        let plans = |user: &str| {
-            matches!(
-                super::lexicon::classify(
-                    &super::text::Words::new(user),
-                    super::lexicon::Cues::default()
-                ),
-                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
-            )
-        };
-        let proposed = snapshot.narrative.turns.iter().any(|t| {
-            t.dialogue
-                .offer
-                .as_ref()
-                .is_some_and(|o| o.kind == OfferKind::PlanFromSaved)
-        });
-        proposed
-            || snapshot.conversation.recent.iter().any(|t| plans(&t.user))
-            || matches!(
-                self.reading.intent,
-                Intent::PlanMeals | Intent::Assign | Intent::ShowPlan
-            )
-    }
-
-    /// The step type of a data item.
-    pub fn step_type(&self, index: usize) -> Option<StepType> {
-        self.req.think.steps.get(index).map(|s| s.step_type)
-    }
-
-    /// The subdomain of a data item.
-    pub fn subdomain(&self, index: usize) -> &str {
-        self.req
-            .think
-            .steps
-            .get(index)
-            .map_or("", |s| s.subdomain.as_str())
-    }
-}
 
 /// Writes the reply for one turn, with what it presented, offered and
 /// asked.
@@ -634,11 +532,6 @@ fn talk(c: &ReplyCtx<'_>) -> String {
             }
         }
     }
-}
-
-/// The value of a data item's `kind` field.
-pub fn kind(v: &Value) -> Option<&str> {
-    v.get("kind").and_then(Value::as_str)
 }
 
 /// "Fresh start — …", naming the standing constraints it lifted.

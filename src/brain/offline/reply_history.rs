@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::reply::ReplyCtx;
+use super::reply_ctx::ReplyCtx;
 use super::text::join_list;
 
 /// The hits of this turn's history searches.

@@ -9,98 +9,17 @@ use serde_json::Value;
 
 use crate::context::taxonomy;
 use crate::context::{ConstraintMatch, ConstraintStatus, Rule};
-use crate::pipeline::StepType;
 
+use super::facts::Facts;
 use super::lexicon::Intent;
-use super::reply::{ReplyCtx, kind};
-use super::reply_more::{
-    inventory_reply, plan_reply, read_reply, recall_reply, show_reply, unsaved_reply, written_reply,
+use super::render::{option_line, recipe_block};
+use super::reply_ctx::ReplyCtx;
+use super::reply_rows::{
+    change_text, inventory_reply, plan_reply, read_reply, recall_reply, show_reply, slot_lines,
+    unsaved_reply, written_reply,
 };
-use super::reply_parts::{option_line, recipe_block, slot_line};
-use super::text::{join_list, pick, plural, plural_noun};
+use super::text::{join_list, pick, plural};
 use super::world::{text_field, texts};
-
-/// This turn's data, sorted by what it is.
-#[derive(Default)]
-pub struct Facts<'a> {
-    pub options: Option<&'a Value>,
-    pub show: Vec<&'a Value>,
-    pub plan: Option<&'a Value>,
-    pub inventory: Option<&'a Value>,
-    pub recall: Option<&'a Value>,
-    pub unsaved: Option<&'a Value>,
-    pub new_recipes: Vec<&'a Value>,
-    pub new_slots: Vec<&'a Value>,
-    pub edited: Vec<(&'a str, &'a Value)>,
-    pub read: Vec<(String, &'a [Value])>,
-    pub written: Vec<(String, &'a [Value])>,
-}
-
-impl<'a> Facts<'a> {
-    /// Sorts every data item of the request.
-    pub fn gather(c: &ReplyCtx<'a>) -> Self {
-        let mut f = Facts::default();
-        for d in c.req.data {
-            let sub = c.subdomain(d.step_index).to_string();
-            match (c.step_type(d.step_index), &d.content) {
-                (Some(StepType::Analyze), v) => match kind(v) {
-                    Some("options") => f.options = Some(v),
-                    Some("show") => f.show.extend(v["items"].as_array().into_iter().flatten()),
-                    Some("plan") => f.plan = Some(v),
-                    Some("inventory") => f.inventory = Some(v),
-                    Some("recall") => f.recall = Some(v),
-                    Some("unsaved") => f.unsaved = Some(v),
-                    _ => {}
-                },
-                (Some(StepType::Generate), content) => f.add_generated(c, content),
-                (Some(StepType::Read), Value::Array(rows)) => f.read.push((sub, rows)),
-                (Some(StepType::Write), Value::Array(rows)) => f.written.push((sub, rows)),
-                _ => {}
-            }
-        }
-        f
-    }
-}
-
-impl<'a> Facts<'a> {
-    /// A generate step's data: the pipeline hands back each artifact with
-    /// its gen ref under `id` (an array); an edit is one whose ref
-    /// Understand resolved. The brain's own shape (`artifacts` plus gen-ref
-    /// keys) is read too.
-    fn add_generated(&mut self, c: &ReplyCtx<'_>, content: &'a Value) {
-        let referenced = |r: &str| c.req.understand.referenced_entities.iter().any(|x| x == r);
-        let mut push = |id: Option<&'a str>, v: &'a Value| {
-            if v.get("date").is_some() {
-                self.new_slots.push(v);
-            } else if let Some(r) = id.filter(|r| referenced(r)) {
-                self.edited.push((r, v));
-            } else {
-                self.new_recipes.push(v);
-            }
-        };
-        match content {
-            Value::Array(items) => {
-                for v in items {
-                    push(v.get("id").and_then(Value::as_str), v);
-                }
-            }
-            Value::Object(m) => {
-                for v in m
-                    .get("artifacts")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    push(None, v);
-                }
-                for (k, v) in m.iter().filter(|(k, _)| k.starts_with("gen_")) {
-                    push(Some(k.as_str()), v);
-                }
-            }
-            _ => {}
-        }
-    }
-}
 
 /// The reply built from results, or `None` when there are none.
 pub fn compose_results(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<String> {
@@ -472,21 +391,6 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
     }
 }
 
-/// What an edit did to `label`, in the past tense: "added a squeeze of
-/// lime to Thai Basil Chicken", "took the eggs out of Shakshuka".
-pub(super) fn change_text(c: &ReplyCtx<'_>, label: &str) -> String {
-    let names =
-        |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
-    match &c.reading.intent {
-        Intent::Edit(op) => op.past(Some(label)),
-        Intent::Exclude(ex) => {
-            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
-            format!("took the {} out of {label}", names(&terms))
-        }
-        _ => format!("updated {label}"),
-    }
-}
-
 fn edited_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
     let mut out = String::new();
     for (r, v) in &f.edited {
@@ -547,21 +451,6 @@ fn generated_reply(c: &ReplyCtx<'_>, recipes: &[&Value]) -> String {
         "They're not saved yet — save one (\"save the first one\") or both, or ask me to change something."
     });
     out
-}
-
-pub(super) fn slot_lines(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {
-    let mut sorted: Vec<&&Value> = slots.iter().collect();
-    sorted.sort_by(|a, b| a["date"].as_str().cmp(&b["date"].as_str()));
-    sorted
-        .iter()
-        .map(|s| {
-            let name = text_field(s, "recipe_name")
-                .map(String::from)
-                .unwrap_or_else(|| c.label(text_field(s, "recipe_id").unwrap_or("?")));
-            slot_line(s, &name)
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn plan_draft_reply(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {

@@ -9,10 +9,8 @@
 
 use crate::context::Table;
 use crate::pipeline::{Decision, StepType, ThinkOutput, ThinkRequest, ThinkStep};
-use crate::prompt::SessionContext;
 
 use super::consent::permits_write;
-use super::edits::EditOp;
 use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
 use super::options::same_item;
@@ -20,46 +18,9 @@ use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
 use super::reading::{Reading, after_understand};
 use super::skills::{SkillAsk, shopping};
 use super::text::{join_list, weekday_name};
-use super::think_more::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
+use super::think_ctx::{Ctx, clarify, plan, step};
+use super::think_entities::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
 use super::world::{World, text_field};
-
-/// Everything a planning rule looks at.
-pub struct Ctx<'a> {
-    pub world: World<'a>,
-    pub reading: Reading,
-    pub session: &'a SessionContext,
-    pub referenced: &'a [String],
-}
-
-/// A step.
-pub fn step(description: String, step_type: StepType, subdomain: &str, group: u32) -> ThinkStep {
-    ThinkStep {
-        description,
-        step_type,
-        subdomain: subdomain.to_string(),
-        group,
-    }
-}
-
-/// A plan that runs now.
-pub fn plan(goal: &str, steps: Vec<ThinkStep>) -> ThinkOutput {
-    ThinkOutput {
-        goal: goal.to_string(),
-        decision: Decision::PlanDirect,
-        steps,
-        ..ThinkOutput::default()
-    }
-}
-
-/// A question before anything runs.
-pub fn clarify(goal: &str, question: String) -> ThinkOutput {
-    ThinkOutput {
-        goal: goal.to_string(),
-        decision: Decision::Clarify,
-        clarification_questions: vec![question],
-        ..ThinkOutput::default()
-    }
-}
 
 /// Think's decision for one message.
 pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
@@ -186,7 +147,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         }
         Intent::ClearAll => plan("Start fresh", vec![]),
         Intent::Forget => plan("Forget what the user set aside", vec![]),
-        Intent::Delete => super::think_more::delete_plan(c),
+        Intent::Delete => super::think_entities::delete_plan(c),
         Intent::PlanMeals => propose(c),
         Intent::ListRecipes => options_plan(c, "Show the saved recipes", true),
         Intent::Include => options_plan(c, "Bring the recipe back into the options", false),
@@ -604,26 +565,4 @@ fn generate_plan(c: &Ctx<'_>, ask: &GenerateAsk) -> ThinkOutput {
         &format!("Create {what}"),
         vec![step(d, StepType::Generate, "recipes", 0)],
     )
-}
-
-/// The label of a recipe-changing operation, for goals and descriptions.
-pub fn op_phrase(op: &EditOp) -> String {
-    match op {
-        EditOp::Add(items) => format!(
-            "add {}",
-            join_list(
-                &items.iter().map(|i| i.phrase.clone()).collect::<Vec<_>>(),
-                "and"
-            )
-        ),
-        EditOp::Remove(n) => format!("take out the {}", join_list(n, "and")),
-        EditOp::Swap { from, to } => format!("swap the {from} for {to}"),
-        EditOp::Scale { servings } => format!("scale it to {servings} servings"),
-        EditOp::Double => "double it".to_string(),
-        EditOp::Halve => "halve it".to_string(),
-        EditOp::Spicier => "make it spicier".to_string(),
-        EditOp::Milder => "make it milder".to_string(),
-        EditOp::Vegetarian => "make it vegetarian".to_string(),
-        EditOp::Several(ops) => join_list(&ops.iter().map(op_phrase).collect::<Vec<_>>(), "and"),
-    }
 }

@@ -7,11 +7,12 @@
 //!
 //! Must only name refs that exist; never reads the store.
 
-use crate::context::{ConstraintChanges, EntityCuration, RefDecision, RetentionDecision, Table};
-use crate::pipeline::{EntityMention, Resolution, UnderstandOutput, UnderstandRequest};
+use crate::context::{EntityCuration, Table};
+use crate::pipeline::{UnderstandOutput, UnderstandRequest};
 
 use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
 use super::curate::retention;
+use super::draft::Draft;
 use super::lexicon::Intent;
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
@@ -22,81 +23,6 @@ use super::understand_targets::{
     save_targets, show_targets,
 };
 use super::world::World;
-
-/// Understand's working notes, turned into an [`UnderstandOutput`].
-#[derive(Debug, Default)]
-pub struct Draft {
-    pub referenced: Vec<String>,
-    pub mentions: Vec<EntityMention>,
-    pub demote: Vec<RefDecision>,
-    pub drop: Vec<RefDecision>,
-    pub retain: Vec<RetentionDecision>,
-    pub clear_all: bool,
-    pub question: Option<String>,
-    /// Standing constraints stated, lifted or excepted.
-    pub constraints: ConstraintChanges,
-}
-
-impl Draft {
-    /// Records a resolved reference (touched by the pipeline).
-    pub fn reference(&mut self, text: &str, r: &str) {
-        if !self.referenced.iter().any(|x| x == r) {
-            self.referenced.push(r.to_string());
-        }
-        self.mentions.push(EntityMention {
-            text: text.to_string(),
-            resolution: Resolution::Exact,
-            resolved_ref: Some(r.to_string()),
-            candidates: Vec::new(),
-        });
-    }
-
-    /// True when this turn's curation already demotes `r`.
-    pub fn demoted(&self, r: &str) -> bool {
-        self.demote.iter().any(|d| d.r#ref == r)
-    }
-
-    /// Asks which of `candidates` the user meant.
-    pub fn ask_which(
-        &mut self,
-        world: &World<'_>,
-        text: &str,
-        candidates: &[String],
-        or_both: bool,
-    ) {
-        // One candidate is the answer, not a question.
-        if let [only] = candidates {
-            self.reference(text, only);
-            return;
-        }
-        let labels: Vec<String> = candidates.iter().map(|r| world.label(r)).collect();
-        let tail = if or_both && candidates.len() == 2 {
-            " Or both?"
-        } else {
-            ""
-        };
-        self.question = Some(format!(
-            "Which one do you mean: {}?{tail}",
-            join_list(&labels, "or")
-        ));
-        self.mentions.push(EntityMention {
-            text: text.to_string(),
-            resolution: Resolution::Ambiguous,
-            resolved_ref: None,
-            candidates: candidates.to_vec(),
-        });
-    }
-
-    /// Records a phrase that names nothing known.
-    pub fn unknown(&mut self, text: &str) {
-        self.mentions.push(EntityMention {
-            text: text.to_string(),
-            resolution: Resolution::Unknown,
-            resolved_ref: None,
-            candidates: Vec::new(),
-        });
-    }
-}
 
 /// Understand's decision for one message.
 pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {

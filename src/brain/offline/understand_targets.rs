@@ -8,6 +8,7 @@
 use crate::context::{RefDecision, Table};
 
 use super::curate::planning_options;
+use super::draft::Draft;
 use super::reading::Reading;
 use super::resolve::{
     ANY, RECIPES, Resolved, Tables, apply_pick, by_label, is_pronoun_phrase, last_list,
@@ -15,7 +16,6 @@ use super::resolve::{
 };
 use super::targets::content_words;
 use super::text::{Words, clip};
-use super::understand::Draft;
 use super::world::World;
 
 /// A named thing: by label when the words name one, else by pointer

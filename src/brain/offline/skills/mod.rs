@@ -22,11 +22,11 @@ use serde_json::Value;
 use crate::context::{Offer, Shown, Table};
 use crate::pipeline::{ActAction, ThinkOutput};
 
-use super::act::ActCtx;
+use super::act_ctx::ActCtx;
 use super::lexicon::Cues;
-use super::reply::ReplyCtx;
+use super::reply_ctx::ReplyCtx;
 use super::text::{Words, is_filler, near, number, stem, stems};
-use super::think::Ctx;
+use super::think_ctx::Ctx;
 use super::world::World;
 use super::world::text_field;
 

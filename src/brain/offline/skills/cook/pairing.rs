@@ -10,13 +10,13 @@ use serde_json::Value;
 use crate::context::taxonomy::ingredient_matches;
 use crate::pipeline::{ActAction, StepType, ThinkOutput};
 
-use super::super::super::act::{ActCtx, complete};
+use super::super::super::act_ctx::{ActCtx, complete};
 use super::super::super::hints;
 use super::super::super::reading::focused_recipe;
-use super::super::super::reply::ReplyCtx;
+use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::resolve::{RECIPES, Resolved, by_label};
 use super::super::super::text::{Words, find_any, is_filler};
-use super::super::super::think::{Ctx, plan as think_plan, step};
+use super::super::super::think_ctx::{Ctx, plan as think_plan, step};
 use super::super::{Confirm, Said};
 use super::build::read_dish;
 use super::dishes::{DISHES, Kind};

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::context::{QuestionKind, Table};
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete, filter};
+use super::super::super::act_ctx::{ActCtx, call, complete, filter};
 use super::super::super::reading::focused_recipe;
 use super::super::super::text::{join_list, near, stems};
 use super::super::super::world::{recipe_vocabulary, text_field};

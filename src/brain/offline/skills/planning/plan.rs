@@ -5,7 +5,7 @@ use crate::context::Table;
 use crate::pipeline::{StepType, ThinkOutput};
 
 use super::super::super::hints;
-use super::super::super::think::{self, Ctx, step};
+use super::super::super::think_ctx::{self, Ctx, step};
 use super::Ask;
 
 /// The plan for a planning ask.
@@ -49,5 +49,5 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     }
     steps.push(slots);
     steps.push(step(write, StepType::Write, "meal_plans", 1));
-    think::plan(goal, steps)
+    think_ctx::plan(goal, steps)
 }

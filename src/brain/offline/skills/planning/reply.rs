@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::context::{Offer, OfferKind, Shown, Table};
 use crate::pipeline::StepType;
 
-use super::super::super::reply::ReplyCtx;
+use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::world::text_field;
 use super::super::when::short_date;
 use super::super::{Said, rows_of_kind, why_unchanged};

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use crate::context::{RecipeFacts, Table, taxonomy};
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete};
+use super::super::super::act_ctx::{ActCtx, call, complete};
 use super::super::super::lexicon::Cues;
 use super::super::super::options::{kitchen_names, same_food};
 use super::super::super::text::{Words, fmt_number, is_filler, near, plural, stem, stems};

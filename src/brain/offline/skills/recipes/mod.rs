@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::super::lexicon::Cues;
 use super::super::text::{Words, find, is_filler, number, ordinal, stem};
-use super::super::think::{self, step};
+use super::super::think_ctx::{self, step};
 use super::Topic;
 use crate::pipeline::{StepType, ThinkOutput};
 
@@ -682,7 +682,7 @@ pub fn plan(ask: &Ask) -> ThinkOutput {
         Ask::About { .. } => ("Answer about the recipe", "Look at the recipe asked about"),
     };
     steps.push(step(analysis.into(), StepType::Analyze, "recipes", 1));
-    think::plan(goal, steps)
+    think_ctx::plan(goal, steps)
 }
 
 #[cfg(test)]

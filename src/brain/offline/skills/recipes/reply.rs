@@ -3,7 +3,7 @@
 
 use crate::context::Shown;
 
-use super::super::super::reply::ReplyCtx;
+use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::text::{fmt_number, join_list, plural, stems};
 use super::super::Said;
 use super::act::{Card, Found, KIND, Line};

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete, id_filter};
+use super::super::super::act_ctx::{ActCtx, call, complete, id_filter};
 use super::super::super::items::Item;
 use super::super::super::lexicon::{Cues, Intent, classify};
 use super::super::super::text::Words;

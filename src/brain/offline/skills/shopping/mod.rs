@@ -290,7 +290,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
 
 /// Think for the shopping list: read it, then take off what was asked.
 pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
-    use super::super::think::{self, step};
+    use super::super::think_ctx::{self, step};
     use crate::pipeline::StepType;
     let read = step(
         "Read the shopping list".into(),
@@ -300,7 +300,7 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
     );
     let (goal, write) = match ask {
         // "what was the thai basil for": the recipe its note names, too.
-        Ask::Has { .. } => return think::plan("Check the shopping list", vec![read]),
+        Ask::Has { .. } => return think_ctx::plan("Check the shopping list", vec![read]),
         Ask::WhatFor { .. } => {
             let recipes = step(
                 "Read the saved recipes".into(),
@@ -308,9 +308,9 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
                 "recipes",
                 0,
             );
-            return think::plan("Check the shopping list", vec![read, recipes]);
+            return think_ctx::plan("Check the shopping list", vec![read, recipes]);
         }
-        Ask::Show => return think::plan("Show the shopping list", vec![read]),
+        Ask::Show => return think_ctx::plan("Show the shopping list", vec![read]),
         Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),
         Ask::PutBack { .. } => (
             "Put back what was just taken off the list",
@@ -319,7 +319,7 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
         Ask::MarkBought { .. } => ("Mark items bought", "Mark the items named as bought"),
         Ask::Missing { .. } => {
             let look = |what: &str, table: &str| step(what.into(), StepType::Read, table, 0);
-            return think::plan(
+            return think_ctx::plan(
                 "Put what the recipe is missing on the shopping list",
                 vec![
                     read,
@@ -341,7 +341,7 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
         Ask::ClearBought => ("Clear what was bought", "Delete the items marked bought"),
         Ask::ClearAll => ("Clear the shopping list", "Delete every item on the list"),
     };
-    think::plan(
+    think_ctx::plan(
         goal,
         vec![read, step(write.into(), StepType::Write, "shopping", 1)],
     )

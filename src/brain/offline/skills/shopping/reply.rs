@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::context::Table;
 use crate::pipeline::StepType;
 
-use super::super::super::reply::ReplyCtx;
+use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::text::{fmt_number, join_list};
 use super::super::super::world::{num_field, text_field};
 use super::super::{Named, best, shown};

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete, filter, id_filter};
+use super::super::super::act_ctx::{ActCtx, call, complete, filter, id_filter};
 use super::super::super::text::fmt_number;
 use super::super::super::world::{num_field, text_field};
 use super::super::Named;

@@ -4,7 +4,7 @@
 use crate::context::Table;
 use crate::pipeline::{StepType, ThinkOutput};
 
-use super::super::super::think::{self, Ctx, step};
+use super::super::super::think_ctx::{self, Ctx, step};
 use super::{Ask, Named};
 
 fn names(items: &[Named]) -> String {
@@ -49,24 +49,24 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     match ask {
         Ask::Expiring { location } => {
             let place = location.as_deref().unwrap_or("kitchen");
-            think::plan(
+            think_ctx::plan(
                 &format!("Show what in the {place} is going off soon"),
                 vec![look(format!(
                     "Find the items in the {place} that expire in the next few days"
                 ))],
             )
         }
-        Ask::ExpiryOf { items } => think::plan(
+        Ask::ExpiryOf { items } => think_ctx::plan(
             &format!("Say when {} goes off", names(items)),
             vec![look(format!("Look up {} and their dates", names(items)))],
         ),
-        Ask::HowMuch { items, .. } => think::plan(
+        Ask::HowMuch { items, .. } => think_ctx::plan(
             &format!("Say how much {} the kitchen holds", names(items)),
             vec![look(format!("Look up {} in the inventory", names(items)))],
         ),
         Ask::Use { item, .. } => {
             let what = names(std::slice::from_ref(item));
-            think::plan(
+            think_ctx::plan(
                 &format!("Take what was used of {what} off the inventory"),
                 vec![
                     look(format!("Look up {what} in the inventory")),

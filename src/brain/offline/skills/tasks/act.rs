@@ -5,7 +5,7 @@ use serde_json::{Value, json};
 use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
-use super::super::super::act::{ActCtx, call, complete, filter};
+use super::super::super::act_ctx::{ActCtx, call, complete, filter};
 use super::super::super::text::{join_list, stems};
 use super::super::super::world::text_field;
 use super::super::when::{Day, days_after, short_date};

@@ -2,7 +2,7 @@
 
 use crate::pipeline::{StepType, ThinkOutput};
 
-use super::super::super::think::{self, step};
+use super::super::super::think_ctx::{self, step};
 use super::Ask;
 
 /// The plan for a tasks ask.
@@ -18,21 +18,21 @@ pub fn plan(ask: &Ask) -> ThinkOutput {
         ]
     };
     match ask {
-        Ask::List { .. } => think::plan("Show the open tasks", vec![read.clone()]),
+        Ask::List { .. } => think_ctx::plan("Show the open tasks", vec![read.clone()]),
         Ask::Add { title, .. } => {
             let d = format!("Add the task \"{title}\"");
-            think::plan(&d, vec![step(d.clone(), StepType::Write, "tasks", 0)])
+            think_ctx::plan(&d, vec![step(d.clone(), StepType::Write, "tasks", 0)])
         }
-        Ask::Done { .. } => think::plan(
+        Ask::Done { .. } => think_ctx::plan(
             "Mark the task done",
             then("Mark the task the user means done"),
         ),
-        Ask::Move { .. } => think::plan(
+        Ask::Move { .. } => think_ctx::plan(
             "Move the task to the day the user named",
             then("Set the task's due date to the day the user named"),
         ),
         Ask::Delete { .. } => {
-            think::plan("Delete the task", then("Delete the task the user means"))
+            think_ctx::plan("Delete the task", then("Delete the task the user means"))
         }
     }
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 use crate::context::Table;
 use crate::pipeline::StepType;
 
-use super::super::super::reply::ReplyCtx;
+use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::text::{plural, stems};
 use super::super::super::world::text_field;
 use super::super::{Said, rows_of_kind, shown, why_unchanged};

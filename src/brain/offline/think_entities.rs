@@ -13,7 +13,7 @@ use super::curate::planning_options;
 use super::edits::EditOp;
 use super::targets::content_words;
 use super::text::join_list;
-use super::think::{Ctx, clarify, op_phrase, plan, step};
+use super::think_ctx::{Ctx, clarify, op_phrase, plan, step};
 
 /// The subdomain of a table.
 pub fn subdomain(table: Table) -> &'static str {

@@ -1,16 +1,17 @@
-//! Reply over results, continued: rows written (saved, added, removed), the
-//! plan, what was asked to be shown, the inventory, what was just added,
-//! what isn't saved, and plain reads.
+//! Replies over rows: rows written (saved, added, removed), the plan, what
+//! was asked to be shown, the inventory, what was just added, what isn't
+//! saved, plain reads — and the lines they share (an edit in the past
+//! tense, the plan's slots).
 
 use serde_json::Value;
 
+use super::facts::Facts;
 use super::lexicon::Intent;
-use super::reply::ReplyCtx;
-use super::reply_parts::{
+use super::render::{
     ingredient_text, inventory_text, item_text, recipe_block, serving_time, slot_day, slot_line,
 };
-use super::reply_results::{Facts, change_text, slot_lines};
-use super::text::{join_list, pick, plural};
+use super::reply_ctx::ReplyCtx;
+use super::text::{join_list, pick, plural, plural_noun};
 use super::world::text_field;
 
 /// The answer when the plan has no slots.
@@ -457,4 +458,34 @@ fn inventory_written(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
         .map(|f| f.to_uppercase().collect::<String>())
         .unwrap_or_default();
     format!("{first}{}.", chars.as_str())
+}
+
+/// What an edit did to `label`, in the past tense: "added a squeeze of
+/// lime to Thai Basil Chicken", "took the eggs out of Shakshuka".
+pub(super) fn change_text(c: &ReplyCtx<'_>, label: &str) -> String {
+    let names =
+        |n: &[String]| join_list(&n.iter().map(|x| plural_noun(x)).collect::<Vec<_>>(), "and");
+    match &c.reading.intent {
+        Intent::Edit(op) => op.past(Some(label)),
+        Intent::Exclude(ex) => {
+            let terms: Vec<String> = ex.iter().map(|e| e.term.clone()).collect();
+            format!("took the {} out of {label}", names(&terms))
+        }
+        _ => format!("updated {label}"),
+    }
+}
+
+pub(super) fn slot_lines(c: &ReplyCtx<'_>, slots: &[&Value]) -> String {
+    let mut sorted: Vec<&&Value> = slots.iter().collect();
+    sorted.sort_by(|a, b| a["date"].as_str().cmp(&b["date"].as_str()));
+    sorted
+        .iter()
+        .map(|s| {
+            let name = text_field(s, "recipe_name")
+                .map(String::from)
+                .unwrap_or_else(|| c.label(text_field(s, "recipe_id").unwrap_or("?")));
+            slot_line(s, &name)
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
