@@ -66,7 +66,15 @@ pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
             return Some(Intent::InventoryRemove(items));
         }
     }
-    if (store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) {
+    // "got 6 lemons in the fruit bowl": bought, with an amount.
+    let got_some = matches!(
+        w.words.first().map(String::as_str),
+        Some("got" | "bought" | "grabbed")
+    ) && w
+        .words
+        .get(1)
+        .is_some_and(|x| super::text::number(x).is_some() || x == "a" || x == "an");
+    if (store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) || got_some {
         let items = items_after(w, STOCK_ADD_VERBS);
         if !items.is_empty() {
             return Some(Intent::InventoryAdd(items, loc.map(String::from)));

@@ -27,7 +27,7 @@ pub fn location(words: &[String]) -> Option<&'static str> {
             "pantry" | "pantries" | "larder" => "pantry",
             "fridge" | "fridges" | "refrigerator" | "chiller" => "fridge",
             "freezer" | "freezers" => "freezer",
-            "counter" | "countertop" | "worktop" => "counter",
+            "counter" | "countertop" | "worktop" | "fruitbowl" | "bowl" => "counter",
             "cabinet" | "cabinets" | "cupboard" | "cupboards" => "cabinet",
             _ => return None,
         })
@@ -111,6 +111,7 @@ pub fn parse_item(words: &[String]) -> Option<Item> {
         }
         name.push(w.clone());
     }
+    amount.quantity = amount.quantity();
     while name.last().is_some_and(|w| is_filler(w) && w != "oil") {
         name.pop();
     }
@@ -141,9 +142,17 @@ struct Amount {
     quantity: Option<f64>,
     unit: Option<String>,
     more: bool,
+    /// "a" or "an" came first: "a can" is one can.
+    one: bool,
 }
 
 impl Amount {
+    /// The quantity said, "a can" being one.
+    fn quantity(&self) -> Option<f64> {
+        self.quantity
+            .or_else(|| (self.one && self.unit.is_some()).then_some(1.0))
+    }
+
     /// Takes `w` if it is part of the amount ("12", "a", "cans", "squeeze
     /// of", "more"); `has_next` says a name may still follow a unit.
     fn take(&mut self, w: &str, has_next: bool) -> bool {
@@ -157,6 +166,7 @@ impl Amount {
                 return true;
             }
             if matches!(w, "a" | "an") {
+                self.one = true;
                 return true;
             }
         }
@@ -188,7 +198,7 @@ pub fn bare_amount(words: &[String]) -> Option<(f64, Option<String>)> {
             break;
         }
     }
-    Some((a.quantity?, a.unit))
+    Some((a.quantity()?, a.unit))
 }
 
 /// Items in a run of segments (each segment holds at most one item).

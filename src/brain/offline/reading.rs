@@ -209,9 +209,15 @@ impl Reading {
 fn filled_in(before: &Before, words: &Words, cues: Cues) -> Option<Words> {
     let q = before.dialogue.question.as_ref()?;
     let request = Words::new(&q.request);
+    // "nvm. how much rice have i got": the question is dropped.
+    let dropped = matches!(
+        words.words.first().map(String::as_str),
+        Some("nvm" | "nevermind" | "never" | "forget" | "scratch")
+    );
     if q.kind != QuestionKind::Open
         || !matches!(classify(&request, Cues::default()), Intent::Vague(_))
         || is_question(words)
+        || dropped
         || super::vague::read(words).is_some()
     {
         return None;
@@ -290,6 +296,39 @@ fn put_back(words: &Words, before: &Before) -> Option<Intent> {
 /// as something of its own, the rest is the message.
 fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
     let own = classify(&words, cues);
+    // "nvm. how much rice have i got": a "never mind" in front of a new
+    // request drops what was open, it does not forget what was shown.
+    if own == Intent::Forget {
+        let lead = [
+            "nvm",
+            "nevermind",
+            "never mind",
+            "forget it",
+            "scratch that",
+        ]
+        .iter()
+        .find_map(|p| {
+            let n = p.split(' ').count();
+            (words.words.len() > n + 1 && words.words[..n].join(" ") == *p).then_some(n)
+        });
+        if let Some(n) = lead {
+            let mut rest = Words::new(&words.words[n..].join(" "));
+            rest.question_mark = words.question_mark;
+            let then = classify(&rest, cues);
+            if !matches!(
+                then,
+                Intent::Affirm
+                    | Intent::Thanks
+                    | Intent::Unknown
+                    | Intent::Greeting
+                    | Intent::Forget
+                    | Intent::Vague(_)
+                    | Intent::Empty
+            ) {
+                return (rest, then);
+            }
+        }
+    }
     let weak = matches!(own, Intent::Affirm | Intent::Thanks | Intent::Unknown);
     let openers = [
         "ok", "okay", "hmm", "so", "well", "alright", "right", "cool", "nice", "oh",

@@ -163,31 +163,53 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
         return None;
     }
     let spans = spans(w)?;
-    // Segments, each with its own reading, joined while they ask the same
-    // thing or say nothing of their own: (first word, end, reading).
-    // A segment reads in the light of the one before ("add broccolini to
-    // the list and take the chinese broccoli off": off the list).
-    let mut parts: Vec<(usize, usize, Option<Intent>, Cues)> = Vec::new();
+    let n = w.segments.len();
+    // Each segment's own reading, in the light of the one before ("add
+    // broccolini to the list and take the chinese broccoli off": off the
+    // list; "put the pad see ew on monday, how long does it take": "it" is
+    // the pad see ew) …
+    let mut reads: Vec<Seg> = Vec::with_capacity(n);
     let mut carried = cues;
-    for (seg, &(start, end)) in w.segments.iter().zip(&spans) {
-        let own = classify_whole(&Words::new(&seg.join(" ")), carried);
-        let headed = seg.iter().take(4).any(|x| HEADS.contains(&x.as_str()))
-            || matches!(own, Intent::Assign)
-            || matches!(
-                own,
-                Intent::Skill(SkillAsk::Planning(super::skills::planning::Ask::Put { .. }))
-            );
-        let strength = match weight(&own) {
-            Weight::Strong if !headed => Weight::Weak,
-            other => other,
-        };
-        if let Intent::Skill(ask) = &own {
-            carried.topic = ask.topic();
+    let mut items: Vec<String> = Vec::new();
+    for seg in &w.segments {
+        let said = with_items(&Words::new(&seg.join(" ")), &items);
+        let own = classify_whole(&said, carried);
+        let read = Seg::new(said, own, carried);
+        if read.strength == Weight::Strong {
+            if let Intent::Skill(ask) = &read.intent {
+                carried.topic = ask.topic();
+            }
+            items = items_of(&read.intent);
         }
+        reads.push(read);
+    }
+    // … and of the one after ("mark the air fryer one done, and add a
+    // task …": the task).
+    for i in (0..n.saturating_sub(1)).rev() {
+        if reads[i].strength != Weight::Weak {
+            continue;
+        }
+        if let Intent::Skill(ask) = &reads[i + 1].intent {
+            let mut after = cues;
+            after.topic = ask.topic();
+            let again = Seg::new(
+                reads[i].said.clone(),
+                classify_whole(&reads[i].said, after),
+                after,
+            );
+            if again.strength == Weight::Strong {
+                reads[i] = again;
+            }
+        }
+    }
+    // Segments joined while they ask the same thing or say nothing of
+    // their own: (first word, end, reading, cues it was read with).
+    let mut parts: Vec<(usize, usize, Option<Intent>, Cues)> = Vec::new();
+    for (k, (read, &(start, end))) in reads.into_iter().zip(&spans).enumerate() {
         // "the cod ones, which is quickest": a comparison over what the
         // message just asked for is one request.
         let compares = matches!(
-            own,
+            read.intent,
             Intent::Skill(SkillAsk::Recipes(
                 super::skills::recipes::Ask::Compare { .. }
             ))
@@ -198,24 +220,30 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
                 Some(Intent::Skill(SkillAsk::Recipes(_))) | Some(Intent::ListRecipes)
             ) || p.2.is_none()
         });
-        if compares && after_list {
+        if compares && after_list && k > 0 {
             return None;
         }
-        match strength {
+        match read.strength {
             Weight::Whole => return None,
             Weight::Weak => match parts.last_mut() {
                 Some(last) => last.1 = end,
-                None => parts.push((start, end, None, carried)),
+                None => parts.push((start, end, None, read.cues)),
             },
             Weight::Strong => match parts.last_mut() {
                 Some(last) if last.2.is_none() => {
                     last.1 = end;
-                    last.2 = Some(own);
+                    last.2 = Some(read.intent);
+                    last.3 = read.cues;
                 }
-                Some(last) if last.2.as_ref().is_some_and(|i| family(i) == family(&own)) => {
+                Some(last)
+                    if last
+                        .2
+                        .as_ref()
+                        .is_some_and(|i| family(i) == family(&read.intent)) =>
+                {
                     last.1 = end;
                 }
-                _ => parts.push((start, end, Some(own), carried)),
+                _ => parts.push((start, end, Some(read.intent), read.cues)),
             },
         }
     }
@@ -244,6 +272,41 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
         });
     }
     Some(out)
+}
+
+/// One segment's reading: its words (a pronoun replaced by what the
+/// segment before named), its intent, how it counts, and the cues it was
+/// read with.
+struct Seg {
+    said: Words,
+    intent: Intent,
+    strength: Weight,
+    cues: Cues,
+}
+
+impl Seg {
+    fn new(said: Words, intent: Intent, cues: Cues) -> Self {
+        let headed = said
+            .words
+            .iter()
+            .take(4)
+            .any(|x| HEADS.contains(&x.as_str()))
+            || matches!(intent, Intent::Assign)
+            || matches!(
+                intent,
+                Intent::Skill(SkillAsk::Planning(super::skills::planning::Ask::Put { .. }))
+            );
+        let strength = match weight(&intent) {
+            Weight::Strong if !headed => Weight::Weak,
+            other => other,
+        };
+        Self {
+            said,
+            intent,
+            strength,
+            cues,
+        }
+    }
 }
 
 /// Where each segment starts and ends in the message's words (the
@@ -335,6 +398,14 @@ mod tests {
             p[1].1, "shopping_remove",
             "off the list, as the part before"
         );
+        let p =
+            parts("mark the air fryer one done, and add a task to defrost the chicken thursday");
+        assert_eq!(
+            p.len(),
+            2,
+            "a task, read in the light of the part after: {p:?}"
+        );
+        assert_eq!(p[0].1, "tasks_done");
         let p = parts("put the cod one on friday then, do i need to buy anything for it");
         assert_eq!(p[1].0, "do i need to buy anything for the cod one");
     }

@@ -418,3 +418,33 @@ fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
     assert!(!line("Kerala Cod Curry").contains("brioche"), "{reply}");
     assert!(line("Chai French Toast").contains("brioche"), "{reply}");
 }
+
+#[test]
+fn a_can_used_is_one_can_not_the_whole_stock() {
+    let mut sim = Sim::new();
+    sim.say("used a can of coconut milk last night");
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("coconut milk (2 cans)"),
+        "{}",
+        sim.reply()
+    );
+    // One pantry row read for that does not make the pantry known: a can of
+    // chickpeas tops up the chickpeas, not a second row.
+    sim.say("add a can of chickpeas to the pantry");
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("chickpeas (3 cans)"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["whats on my shopping list", "and the other thing"]);
+    sim.say("nvm. how much rice have i got");
+    assert!(sim.reply().contains("jasmine rice"), "{}", sim.reply());
+    assert!(!sim.reply().contains("forgotten"), "{}", sim.reply());
+}

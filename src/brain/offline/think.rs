@@ -269,10 +269,22 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
 fn stock_known(c: &Ctx<'_>, names: &[String], place: Option<&str>) -> bool {
     const LISTING: usize = 10;
     let loaded = c.world.loaded(Table::Inventory);
+    // A place counts as listed when every row it holds (the dashboard's
+    // count) is loaded, not when one row of it was read for another reason
+    // ("used a can of coconut milk" reads one pantry row).
     let place_listed = place.is_some_and(|l| {
-        loaded
+        let there = loaded
             .iter()
-            .any(|(_, row)| text_field(row, "location") == Some(l))
+            .filter(|(_, row)| text_field(row, "location") == Some(l))
+            .count();
+        let holds = c
+            .session
+            .dashboard
+            .inventory_by_location
+            .iter()
+            .find(|n| n.name == l)
+            .map_or(usize::MAX, |n| n.count as usize);
+        there >= holds
     });
     let each_loaded = names.iter().all(|n| {
         loaded

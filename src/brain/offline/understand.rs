@@ -50,13 +50,15 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let words = &reading.words.words;
     let points = ordinal_pick(words).is_some()
         && !last_list(&world, &reading.before.presented, ANY).is_empty();
-    if intent == Intent::Unknown
-        && (points
-            || matches!(
-                by_label(&world, &content_words(words), ANY),
-                Resolved::One(_)
-            ))
-    {
+    // "the miso one then": one recipe by that name, though an item in the
+    // kitchen shares the word (white miso paste).
+    let one = |tables| {
+        matches!(
+            by_label(&world, &content_words(words), tables),
+            Resolved::One(_)
+        )
+    };
+    if intent == Intent::Unknown && (points || one(ANY) || one(RECIPES)) {
         intent = Intent::Show;
     }
     resolve_intent(&intent, &reading, &world, message, &mut d);

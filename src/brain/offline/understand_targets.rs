@@ -42,9 +42,30 @@ pub(super) fn show_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
     match named(world, words, tables, &reading.before.presented) {
         Resolved::One(r) => d.reference(&said, &r),
         Resolved::Many(v) => v.iter().for_each(|r| d.reference(&said, r)),
-        Resolved::Ambiguous(v) => d.ask_which(world, &said, &v, false),
+        Resolved::Ambiguous(v) => match one_in_view(&v, reading, words) {
+            Some(r) => d.reference(&said, &r),
+            None => d.ask_which(world, &said, &v, false),
+        },
         Resolved::None => d.unknown(&said),
     }
+}
+
+/// Of several things a phrase names, the one the conversation has in view:
+/// the only one in the list being counted in or just shown, or — for "the
+/// miso one" — the only recipe.
+fn one_in_view(candidates: &[String], reading: &Reading, words: &[String]) -> Option<String> {
+    let before = &reading.before;
+    let only = |keep: &dyn Fn(&String) -> bool| -> Option<String> {
+        let kept: Vec<&String> = candidates.iter().filter(|r| keep(r)).collect();
+        (kept.len() == 1).then(|| kept[0].clone())
+    };
+    only(&|r| before.listed.contains(r) || before.presented.contains(r)).or_else(|| {
+        words
+            .iter()
+            .any(|w| w == "one")
+            .then(|| only(&|r| r.starts_with("recipe_") || r.starts_with("gen_recipe_")))
+            .flatten()
+    })
 }
 
 /// "forget that", "never mind that recipe": dropped with the user's words.

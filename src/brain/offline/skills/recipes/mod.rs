@@ -109,6 +109,8 @@ pub enum Detail {
     Spicy,
     /// "do I have everything for that one", "what do I need to buy".
     Missing,
+    /// "how long does the pad see ew take".
+    Time,
 }
 
 /// The kind of a detail question, carried to "and the last one?".
@@ -136,7 +138,7 @@ impl Ask {
             Ask::About { what, .. } => Topic::Recipes(match what {
                 Detail::Spicy => DetailKind::Spicy,
                 Detail::Missing => DetailKind::Missing,
-                Detail::Ingredients | Detail::AmountOf(_) => DetailKind::Ingredients,
+                Detail::Ingredients | Detail::AmountOf(_) | Detail::Time => DetailKind::Ingredients,
             }),
             Ask::Find(_) | Ask::Compare { .. } => Topic::Recipes(DetailKind::Ingredients),
         }
@@ -449,6 +451,19 @@ fn detail(w: &Words) -> Option<Detail> {
     if w.has_any(&["spicy", "spice", "heat", "too hot", "hot"]) {
         return Some(Detail::Spicy);
     }
+    if w.has_any(&[
+        "how long does",
+        "how long do",
+        "how long is",
+        "how long will",
+        "how much time",
+        "how many minutes",
+        "cooking time",
+        "how quick is",
+        "how fast is",
+    ]) {
+        return Some(Detail::Time);
+    }
     if let Some(i) = find(&w.words, "how much").or_else(|| find(&w.words, "how many")) {
         let stop = [
             "does", "do", "goes", "go", "is", "in", "for", "it", "that", "needed", "will", "would",
@@ -564,7 +579,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         if let Some(which) = which(w) {
             return Some(Ask::About { which, what });
         }
-        if matches!(what, Detail::AmountOf(_) | Detail::Spicy) {
+        if matches!(what, Detail::AmountOf(_) | Detail::Spicy | Detail::Time) {
             return Some(Ask::About {
                 which: Which::Shown,
                 what,

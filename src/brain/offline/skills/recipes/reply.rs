@@ -294,6 +294,7 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                 }
                 None => format!("{} doesn't use any {item}.", k.name),
             },
+            Detail::Time => format!("{} takes {}, start to finish.", k.name, minutes(k)),
             Detail::Spicy => {
                 let lines_where = |keep: fn(&Line) -> bool| -> Vec<String> {
                     k.lines

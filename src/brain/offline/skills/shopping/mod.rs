@@ -201,7 +201,9 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if !listy && !carrying {
         return None;
     }
-    if w.has("mark") && w.has_any(&["bought", "got", "purchased", "done"])
+    // "mark it done" is a task's word: it marks the list only when the
+    // list is named.
+    if w.has("mark") && (w.has_any(&["bought", "got", "purchased"]) || (listy && w.has("done")))
         || w.has_any(&["tick off", "check off"]) && listy
     {
         let items = named(w);
