@@ -123,7 +123,20 @@ fn default_location(name: &str) -> &'static str {
 /// "add 12 eggs to my fridge": new rows are created; an item already in
 /// the loaded inventory (same item, place and unit) is topped up instead.
 fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize) -> ActAction {
-    let rows = c.inventory_rows();
+    // The kitchen as it was before this step: the calls are worked out
+    // again each iteration, and a row this step created is not one to top
+    // up ("4 tomatoes and a bunch of thai basil" created the basil, then
+    // topped it up to 2 bunches).
+    let made: Vec<&Value> = c
+        .step_rows()
+        .into_iter()
+        .filter_map(|r| r.get("id"))
+        .collect();
+    let rows: Vec<&Value> = c
+        .inventory_rows()
+        .into_iter()
+        .filter(|r| r.get("id").is_none_or(|id| !made.contains(&id)))
+        .collect();
     let mut calls = Vec::new();
     let mut fresh = Vec::new();
     for i in items {

@@ -209,6 +209,13 @@ fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
         f.show.iter().filter_map(|v| id(v)).collect()
     } else if let Some((_, rows)) = f.written.iter().find(|(s, _)| s == "recipes") {
         rows.iter().filter_map(id).collect()
+    } else if let (Intent::InventoryAdd(..), Some((_, rows))) = (
+        &c.reading.intent,
+        f.written.iter().find(|(s, _)| s == "inventory"),
+    ) {
+        // "put 4 tomatos … in the fridge", then "mark them as bought": the
+        // rows put away, whatever the reply's wording ("4 tomatoes").
+        rows.iter().filter_map(id).collect()
     } else {
         return None;
     };

@@ -448,3 +448,15 @@ fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
     assert!(sim.reply().contains("jasmine rice"), "{}", sim.reply());
     assert!(!sim.reply().contains("forgotten"), "{}", sim.reply());
 }
+
+#[test]
+fn items_put_away_are_added_once_and_them_means_those_items() {
+    let mut sim = Sim::new();
+    sim.say("put 4 tomatos and a bunch of thai basil in the fridge");
+    // The basil was created, then topped up by a second call to 2 bunches.
+    assert_eq!(writes(&sim), vec!["inventory:create"], "{}", sim.reply());
+    assert!(!sim.reply().contains("2 bunches"), "{}", sim.reply());
+    sim.say("mark them as bought on the shopping list");
+    assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
+    assert!(sim.reply().contains("tomato"), "{}", sim.reply());
+}
