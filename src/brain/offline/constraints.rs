@@ -244,6 +244,18 @@ pub(super) fn lift_constraints(
 }
 
 /// The words of a message, for [`lift_constraints`].
+/// True when words take something back in: "bring back the wings", "cod
+/// is fine", and "cod's fine" (typed, the apostrophe joins: "cods fine").
+pub(super) fn lifts(words: &[String]) -> bool {
+    super::text::find_any(words, super::synonyms::INCLUDE).is_some()
+        || words.windows(2).take(3).any(|p| {
+            matches!(p[1].as_str(), "fine" | "ok" | "okay")
+                && p[0].len() > 3
+                && p[0].ends_with('s')
+                && !matches!(p[0].as_str(), "thats" | "its" | "lets" | "whats" | "thanks")
+        })
+}
+
 pub(super) fn lift_words(message: &str) -> Vec<String> {
     super::targets::content_words(&Words::new(message).words)
         .into_iter()

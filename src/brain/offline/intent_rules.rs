@@ -111,7 +111,9 @@ pub(super) fn planning_intent(w: &Words) -> Option<Intent> {
     if w.has_any(PLAN_MEALS) && exclusions(&w.segments, false).is_empty() {
         return Some(Intent::PlanMeals);
     }
-    if w.has_any(INCLUDE) && !w.has_any(&["recipe for", "give me"]) {
+    if (w.has_any(INCLUDE) || w.segments.iter().any(|s| super::constraints::lifts(s)))
+        && !w.has_any(&["recipe for", "give me"])
+    {
         return Some(Intent::Include);
     }
     let days = w

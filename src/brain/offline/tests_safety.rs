@@ -460,3 +460,26 @@ fn items_put_away_are_added_once_and_them_means_those_items() {
     assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
     assert!(sim.reply().contains("tomato"), "{}", sim.reply());
 }
+
+#[test]
+fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "gonna plan the week, wht recipes have i got saved",
+        "leave out anything with fish, and the breakfast one",
+        "ok of whats left which is quickest",
+    ]);
+    assert!(!sim.reply().contains("Cod"), "{}", sim.reply());
+    sim.say("actually cod's fine, forgot i have loads in the freezer. so whats quickest now");
+    assert!(
+        sim.reply()
+            .starts_with("Miso Glazed Air Fryer Cod is the quickest"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        !sim.reply().contains("French Toast"),
+        "breakfast is still out: {}",
+        sim.reply()
+    );
+}

@@ -121,7 +121,7 @@ fn resolve_intent(
                 .words
                 .segments
                 .iter()
-                .find(|s| super::text::find_any(s, super::synonyms::INCLUDE).is_some())
+                .find(|s| super::constraints::lifts(s))
             {
                 lift_constraints(world, &lift_words(&seg.join(" ")), message, d);
             }

@@ -282,7 +282,7 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
         Ask::Find(f) => find(f, &pool, c, &inventory, &kitchen, &mut found),
         Ask::Compare { among, by } => {
             let base: Vec<&Recipe<'_>> = match among {
-                Among::Shown if !listed.is_empty() => pick(&pool, &listed),
+                Among::Shown if !listed.is_empty() => pick(&pool, &with_brought_back(&listed, c)),
                 Among::Shown => pool.clone(),
                 Among::First(n) => {
                     pick(&pool, &listed.iter().take(*n).cloned().collect::<Vec<_>>())
@@ -341,6 +341,26 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
         .collect();
     found.kept_out.retain(|(name, _)| names.contains(name));
     found
+}
+
+/// The list shown, with what this turn's words brought back into it ("cod's
+/// fine, so whats quickest now": the cod recipes the lifted rule covered).
+fn with_brought_back(listed: &[String], c: &ActCtx<'_>) -> Vec<String> {
+    let changes = &c.req.understand.constraints;
+    let state = &c.world.state.constraints;
+    let mut out = listed.to_vec();
+    let back = changes
+        .lift
+        .iter()
+        .filter_map(|l| state.get(&l.id))
+        .flat_map(|k| k.covers.keys().cloned())
+        .chain(changes.except.iter().map(|e| e.r#ref.clone()));
+    for r in back {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    }
+    out
 }
 
 /// Recipes of the pool in the order of `refs`.
