@@ -483,3 +483,21 @@ fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
         sim.reply()
     );
 }
+
+#[test]
+fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "wht about the thai ones",
+        "which of them needs the fewest things i dont have",
+        "put that one on thursday",
+    ]);
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    sim.say("and the other one sunday");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Sun") && sim.reply().contains("Thai Pad See Ew"),
+        "{}",
+        sim.reply()
+    );
+}

@@ -251,6 +251,29 @@ fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
         question: format!("Which one for {day}: {}?", join_list(&names, "or")),
     };
     let (words, pool): (Vec<String>, Vec<_>) = match pick {
+        Pick::Other => {
+            let planned: Vec<String> = c
+                .world
+                .loaded(Table::MealPlans)
+                .iter()
+                .filter_map(|(_, row)| text_field(row, "recipe_id").map(String::from))
+                .collect();
+            let left: Vec<String> = c
+                .reading
+                .before
+                .listed
+                .iter()
+                .filter(|r| is_saved_recipe(c, r) && !planned.contains(r))
+                .cloned()
+                .collect();
+            return match left.as_slice() {
+                [one] => Ok(one.clone()),
+                [] => Err(ActAction::AskUser {
+                    question: format!("Which recipe should go on {day}?"),
+                }),
+                many => Err(ask(many.iter().map(|r| c.world.label(r)).collect())),
+            };
+        }
         Pick::Shown => {
             return shown_recipe(c).ok_or_else(|| ActAction::AskUser {
                 question: format!("Which recipe should go on {day}?"),

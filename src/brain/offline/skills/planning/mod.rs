@@ -46,6 +46,9 @@ pub struct Slot {
 pub enum Pick {
     Named(Vec<String>),
     Shown,
+    /// "and the other one sunday": the one of the two listed not yet on
+    /// the plan.
+    Other,
     Search(Vec<String>),
 }
 
@@ -147,6 +150,12 @@ fn recipe_words(words: &[String]) -> Vec<String> {
 }
 
 fn pick_of(words: &[String]) -> Option<Pick> {
+    if words
+        .windows(2)
+        .any(|p| p[0] == "other" && matches!(p[1].as_str(), "one" | "recipe" | "dish"))
+    {
+        return Some(Pick::Other);
+    }
     let named = recipe_words(words);
     let searching = find_any(
         words,
