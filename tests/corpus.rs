@@ -24,9 +24,9 @@ mod scripts;
 #[path = "support/turns.rs"]
 mod turns;
 
-/// The share of turns that must meet their expected outcome: the rate last
-/// measured, so it can only go up (the goal is 90%).
-const FLOOR: f64 = 0.85;
+/// The share of turns that must meet their expected outcome: the goal,
+/// 90% (95.9% last measured).
+const FLOOR: f64 = 0.90;
 /// The least the corpus must hold.
 const MIN_TURNS: usize = 200;
 const MIN_CONVERSATIONS: usize = 30;
