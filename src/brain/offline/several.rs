@@ -59,6 +59,7 @@ fn weight(i: &Intent) -> Weight {
         | Intent::HaveItem(_)
         | Intent::ShowPlan
         | Intent::Pantry(_)
+        | Intent::ListRecipes
         | Intent::WhatCanIMake => Weight::Strong,
         Intent::Unknown
         | Intent::Vague(_)
@@ -131,12 +132,16 @@ const HEADS: &[&str] = &[
 ];
 
 /// What a reading asks, for telling one request from two: meals put on
-/// days are one request however they are phrased.
-fn family(i: &Intent) -> &'static str {
+/// days are one request however they are phrased; a look in two places is
+/// two ("whats in the fridge and whats in the freezer").
+fn family(i: &Intent) -> String {
     match i {
         Intent::Assign
-        | Intent::Skill(SkillAsk::Planning(super::skills::planning::Ask::Put { .. })) => "plan",
-        other => other.name(),
+        | Intent::Skill(SkillAsk::Planning(super::skills::planning::Ask::Put { .. })) => {
+            "plan".into()
+        }
+        Intent::Pantry(place) => format!("pantry {}", place.as_deref().unwrap_or("")),
+        other => other.name().into(),
     }
 }
 
