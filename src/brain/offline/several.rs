@@ -403,6 +403,10 @@ mod tests {
             p[1].1, "shopping_remove",
             "off the list, as the part before"
         );
+        let p = parts("whats in the fridge and whats in the freezer");
+        assert_eq!(p.len(), 2, "two places are two looks: {p:?}");
+        let p = parts("show me my recipes and put the wings on saturday");
+        assert_eq!(p.len(), 2, "{p:?}");
         let p =
             parts("mark the air fryer one done, and add a task to defrost the chicken thursday");
         assert_eq!(
