@@ -29,6 +29,36 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
                 started = true;
                 segs.push(rest.to_vec());
             }
+        } else if seg.first().is_some_and(|x| {
+            // "… and then show me it": a clause of its own ends the list.
+            matches!(
+                x.as_str(),
+                "show"
+                    | "tell"
+                    | "read"
+                    | "what"
+                    | "whats"
+                    | "how"
+                    | "is"
+                    | "are"
+                    | "do"
+                    | "does"
+                    | "can"
+                    | "could"
+                    | "send"
+                    | "give"
+                    | "let"
+                    | "lets"
+                    | "remind"
+                    | "mark"
+                    | "take"
+                    | "remove"
+                    | "clear"
+                    | "plan"
+                    | "save"
+            )
+        }) {
+            break;
         } else {
             segs.push(seg.clone());
         }

@@ -38,6 +38,9 @@ pub(super) fn written_reply(c: &ReplyCtx<'_>, f: &Facts<'_>) -> String {
                     parts.join("\n\n")
                 );
             }
+            Some("inventory") if matches!(c.reading.intent, Intent::InventoryRemove(_)) => {
+                &["Anything else?", "What's next?"]
+            }
             Some("inventory") => &["Anything else to add?", "Anything else?"],
             Some("recipes") => &["Want to put it on this week's plan?", "What's next?"],
             _ => &["What's next?", "Anything else?"],

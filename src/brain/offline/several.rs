@@ -178,8 +178,14 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     let mut items: Vec<String> = Vec::new();
     for seg in &w.segments {
         let said = with_items(&Words::new(&seg.join(" ")), &items);
-        let own = classify_whole(&said, carried);
-        let read = Seg::new(said, own, carried);
+        // Its own reading first ("what tasks have i got, and whats planned
+        // this week": the plan, not more tasks), then the carried one.
+        let alone = Seg::new(said.clone(), classify_whole(&said, cues), cues);
+        let read = if alone.strength == Weight::Strong {
+            alone
+        } else {
+            Seg::new(said.clone(), classify_whole(&said, carried), carried)
+        };
         if read.strength == Weight::Strong {
             if let Intent::Skill(ask) = &read.intent {
                 carried.topic = ask.topic();
@@ -364,9 +370,17 @@ fn items_of(intent: &Intent) -> Vec<String> {
     }
 }
 
-/// `w` with its first "it" or "them" replaced by `items`.
+/// `w` with its first "it" or "them" replaced by `items`, when `w` does
+/// something with items ("chuck them on the list"); "then show me it" means
+/// what was just changed, not the item.
 fn with_items(w: &Words, items: &[String]) -> Words {
-    if items.is_empty() {
+    let showing = w.words.first().is_some_and(|x| {
+        matches!(
+            x.as_str(),
+            "show" | "read" | "list" | "whats" | "what" | "tell" | "then"
+        )
+    }) && !w.has_any(&["for it", "for them", "in it", "in them"]);
+    if items.is_empty() || showing {
         return w.clone();
     }
     let Some(at) = w.words.iter().position(|x| x == "it" || x == "them") else {

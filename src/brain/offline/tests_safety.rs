@@ -501,3 +501,26 @@ fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
         sim.reply()
     );
 }
+
+#[test]
+fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
+    let mut sim = Sim::new();
+    sim.say("we ran out of garlic and lemons, chuck them on the list");
+    assert_eq!(
+        writes(&sim),
+        vec!["inventory:delete", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    // It was one item called "garlic lemon", which matched nothing.
+    assert!(!sim.reply().contains("garlic lemon"), "{}", sim.reply());
+    sim.say("put milk and eggs on the list and then show me it");
+    assert!(!sim.reply().contains("show (1 pack)"), "{}", sim.reply());
+    sim.say("what tasks have i got, and whats planned this week");
+    assert!(sim.reply().contains("Deep-clean"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("plan"),
+        "the plan part is answered too: {}",
+        sim.reply()
+    );
+}

@@ -351,6 +351,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             })
             .cloned()
             .collect();
+        // "ran out of garlic and lemons": a list of whole items is the
+        // pantry's removal of each, not one item called "garlic lemon".
+        if rest.iter().any(|x| x == "and" || x == "plus") {
+            return None;
+        }
         let item = parse_item(&rest);
         // "used 200g of it": the amount stands without a name.
         let used = match &item {
