@@ -41,6 +41,24 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
     {
         reading = reading.part(p);
         intent = p.intent.clone();
+        // "put the wings on friday and the paneer on saturday, and add
+        // whats missing": what the earlier part planned is what this part
+        // points at.
+        let planned: Vec<String> = req
+            .input
+            .data
+            .iter()
+            .filter_map(|d| d.content.as_array())
+            .flatten()
+            .filter(|row| row.get("recipe_id").is_some())
+            .filter_map(|row| row.get("id").and_then(Value::as_str).map(String::from))
+            .collect();
+        if !planned.is_empty() {
+            if planned.len() >= 2 {
+                reading.before.listed = planned.clone();
+            }
+            reading.before.presented = planned;
+        }
     }
     let c = ActCtx {
         req,

@@ -145,6 +145,12 @@ fn family(i: &Intent) -> String {
     }
 }
 
+/// Words that say nothing of their own between requests.
+const TALK: &[&str] = &[
+    "no", "nah", "wait", "hmm", "hm", "ok", "okay", "actually", "sorry", "oh", "um", "right",
+    "yeah", "yes", "so", "and", "also", "oops",
+];
+
 /// The parts of `w` when it makes two or three different requests; `whole`
 /// is its reading as one request.
 pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
@@ -153,7 +159,10 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     }
     // "she doesnt eat seafood, what could i make": what is ruled out
     // applies to the whole message.
-    if w.segments.iter().any(|s| super::items::has_trigger(s))
+    let talk = |s: &Vec<String>| s.iter().all(|x| TALK.contains(&x.as_str()));
+    if w.segments
+        .iter()
+        .any(|s| !talk(s) && super::items::has_trigger(s))
         || w.has_any(&[
             "doesnt eat",
             "dont eat",
@@ -178,6 +187,16 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     let mut items: Vec<String> = Vec::new();
     for seg in &w.segments {
         let said = with_items(&Words::new(&seg.join(" ")), &items);
+        // "no wait, take the eggs off …": a word or two of talk.
+        if said.words.iter().all(|x| TALK.contains(&x.as_str())) {
+            reads.push(Seg {
+                said,
+                intent: Intent::Unknown,
+                strength: Weight::Weak,
+                cues,
+            });
+            continue;
+        }
         // Its own reading first ("what tasks have i got, and whats planned
         // this week": the plan, not more tasks), then the carried one.
         let alone = Seg::new(said.clone(), classify_whole(&said, cues), cues);
@@ -264,7 +283,13 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     let last = parts.len() - 1;
     let mut out: Vec<Part> = Vec::new();
     for (k, (start, end, _, cues)) in parts.into_iter().enumerate() {
-        let mut said = Words::new(&w.words[start..end].join(" "));
+        // "no wait, put the wings on friday": the part without its talk.
+        let lead = w.words[start..end]
+            .iter()
+            .take_while(|x| TALK.contains(&x.as_str()))
+            .count()
+            .min(end - start - 1);
+        let mut said = Words::new(&w.words[start + lead..end].join(" "));
         said.question_mark = k == last && w.question_mark;
         if let Some(items) = out.last().map(|p| items_of(&p.intent)) {
             said = with_items(&said, &items);
@@ -417,6 +442,13 @@ mod tests {
             p[1].1, "shopping_remove",
             "off the list, as the part before"
         );
+        let p = parts("no wait, take the eggs off the list and add oat milk");
+        assert_eq!(
+            p.len(),
+            2,
+            "a word of talk first is not a ruling-out: {p:?}"
+        );
+        assert_eq!(p[1].1, "shopping_add");
         let p = parts("whats in the fridge and whats in the freezer");
         assert_eq!(p.len(), 2, "two places are two looks: {p:?}");
         let p = parts("show me my recipes and put the wings on saturday");

@@ -524,3 +524,19 @@ fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
         sim.reply()
     );
 }
+
+#[test]
+fn the_second_part_points_at_what_the_first_part_planned() {
+    let mut sim = Sim::new();
+    sim.say("whats on my list");
+    // After a look at the list, a day named is the plan's, not the list's.
+    sim.say("no wait, put the wings on friday and the paneer on saturday, and add whats missing");
+    assert_eq!(
+        writes(&sim),
+        vec!["meal_plans:create", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("chaat masala"), "{}", sim.reply());
+    assert!(!sim.reply().contains("wings (1 pack)"), "{}", sim.reply());
+}

@@ -185,7 +185,13 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let listy = w.has_any(LIST);
-    let carrying = cues.topic == Topic::Shopping;
+    // "put the wings on friday" after a look at the list is the plan's: a
+    // day named without the list carries nothing on.
+    let dated = w
+        .words
+        .iter()
+        .any(|x| super::super::text::weekday_abbrev(x).is_some() || x == "tomorrow");
+    let carrying = cues.topic == Topic::Shopping && !dated;
     let adding = w.has_any(ADD);
     if adding
         && w.has_any(&[
