@@ -19,6 +19,7 @@ use super::hints;
 use super::lexicon::Intent;
 use super::options::{kitchen_names, missing, option_entry, ruled_out_by};
 use super::plan::{Slot, days_in, fill_days, meal_type_of, slot_artifact, slot_label};
+use super::skills::memory::Ask as MemoryAsk;
 use super::text::{join_list, plural, stems};
 use super::think_ctx::op_phrase;
 use super::world::{ingredient_names, text_field};
@@ -26,8 +27,8 @@ use super::world::{ingredient_names, text_field};
 /// Analyze steps.
 pub fn act_analyze(c: &ActCtx<'_>) -> ActAction {
     match (&c.intent, c.req.step.subdomain.as_str()) {
-        (Intent::Unsaved, _) => unsaved(c),
-        (Intent::Recall, _) => recall(c),
+        (Intent::Memory(MemoryAsk::Unsaved), _) => unsaved(c),
+        (Intent::Memory(MemoryAsk::Recall), _) => recall(c),
         (Intent::Show, _) => show(c),
         (_, "meal_plans") => plan_view(c),
         (Intent::Pantry(loc), _) => inventory_view(c, loc.as_deref()),

@@ -18,6 +18,7 @@ use super::edits::EditOp;
 use super::items::Item;
 use super::lexicon::Intent;
 use super::options::{in_kitchen, kitchen_names, same_item};
+use super::skills::memory::Ask as MemoryAsk;
 use super::text::join_list;
 use super::world::{ingredient_names, text_field};
 
@@ -29,7 +30,7 @@ pub fn act_write(c: &ActCtx<'_>) -> ActAction {
         (Intent::InventoryAdd(items, loc), _) => inventory_add(c, items, loc.as_deref(), done),
         (Intent::InventoryRemove(items), _) => inventory_remove(c, items, done),
         (Intent::ShoppingMissing, _) => shopping_missing(c, done),
-        (Intent::Delete, _) => delete(c, done),
+        (Intent::Memory(MemoryAsk::Delete), _) => delete(c, done),
         (_, sub) => save(c, sub, done),
     }
 }

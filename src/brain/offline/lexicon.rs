@@ -15,9 +15,7 @@ use super::edits::EditOp;
 use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
 use super::items::{Exclusion, Item};
 use super::skills::{self, SkillAsk, Topic};
-use super::synonyms::{
-    AFFIRM, CLEAR_ALL, DECLINE, FORGET, GREETING, HELP, OFF_TOPIC, RECALL, SAVE, THANKS, UNSAVED,
-};
+use super::synonyms::{AFFIRM, DECLINE, GREETING, HELP, OFF_TOPIC, SAVE, THANKS};
 use super::text::{Words, find};
 
 /// What Alfred offered or asked last turn, from its dialogue state.
@@ -81,19 +79,9 @@ pub enum Intent {
     Empty,
     /// An ask one of the skills recognised (tasks, …).
     Skill(SkillAsk),
-    /// "start fresh", "let's start over", "clear everything".
-    ClearAll,
-    /// "forget that", "never mind that recipe".
-    Forget,
-    /// "delete the fajitas": a saved row is deleted, a draft thrown away.
-    Delete,
-    /// "what isn't saved yet?".
-    Unsaved,
-    /// "what did I just add?".
-    Recall,
-    /// "what did I say I didn't want?", "what was that recipe from Monday?":
-    /// a look back through the session's own history.
-    SearchHistory,
+    /// Forget, start over, delete, what isn't saved, what was just added,
+    /// a look back: the memory skill's asks.
+    Memory(skills::memory::Ask),
     Help,
     /// "save it", "save only the first one", "looks good, save the plan".
     Save,
@@ -142,12 +130,7 @@ impl Intent {
         match self {
             Intent::Empty => "empty",
             Intent::Skill(ask) => ask.name(),
-            Intent::ClearAll => "clear_all",
-            Intent::Forget => "forget",
-            Intent::Delete => "delete",
-            Intent::Unsaved => "unsaved",
-            Intent::Recall => "recall",
-            Intent::SearchHistory => "search_history",
+            Intent::Memory(ask) => ask.name(),
             Intent::Help => "help",
             Intent::Save => "save",
             Intent::ShoppingMissing => "shopping_missing",
@@ -216,8 +199,8 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if let Some(ask) = skills::read(w, cues) {
         return Intent::Skill(ask);
     }
-    if let Some(i) = memory_intent(w) {
-        return i;
+    if let Some(ask) = skills::memory::read(w) {
+        return Intent::Memory(ask);
     }
     if w.words == ["help"] || w.has_any(HELP) || w.has_any(OFF_TOPIC) {
         return Intent::Help;
@@ -269,52 +252,6 @@ const ELSEWHERE: &[&str] = &[
     "tasks",
 ];
 
-/// Phrases that look back through the conversation itself.
-const LOOK_BACK: &[&str] = &[
-    "what did i say",
-    "did i say",
-    "did we say",
-    "what did i tell you",
-    "what was that",
-    "what were those",
-    "remind me what",
-    "did i mention",
-    "what did we talk",
-    "search my history",
-    "search the history",
-    "look back",
-    "what did i rule out",
-    "what did i not want",
-    "what didnt i want",
-];
-
-/// Forget, start fresh, what isn't saved, what did I just add, look back.
-fn memory_intent(w: &Words) -> Option<Intent> {
-    if w.has_any(CLEAR_ALL) || w.words == ["reset"] {
-        return Some(Intent::ClearAll);
-    }
-    if w.has_any(FORGET) && !w.has_any(&["dont forget", "do not forget", "not forget"]) {
-        return Some(Intent::Forget);
-    }
-    if w.has_any(UNSAVED) {
-        return Some(Intent::Unsaved);
-    }
-    let store = super::items::location(&w.words).is_some() || w.has_any(&["inventory", "shopping"]);
-    let deleting = w.has_any(&["delete", "erase", "trash"])
-        || (w.has_any(&["remove", "get rid of"])
-            && w.has_any(&["recipe", "from my recipes", "from the plan", "slot"]));
-    if deleting && !store {
-        return Some(Intent::Delete);
-    }
-    if w.has_any(RECALL) || (w.has("remind") && w.has_any(&["added", "saved", "created"])) {
-        return Some(Intent::Recall);
-    }
-    if w.has_any(LOOK_BACK) {
-        return Some(Intent::SearchHistory);
-    }
-    None
-}
-
 /// Short replies: yes / no / thanks / hello, read against what Alfred asked.
 fn short_reply(w: &Words, cues: Cues) -> Intent {
     let short = w.words.len() <= 6;
@@ -342,6 +279,7 @@ fn short_reply(w: &Words, cues: Cues) -> Intent {
 
 #[cfg(test)]
 mod tests {
+    use super::super::skills::memory::Ask as MemoryAsk;
     use super::*;
 
     fn intent(s: &str) -> Intent {
@@ -356,7 +294,7 @@ mod tests {
             "clear everything",
             "START OVER please",
         ] {
-            assert_eq!(intent(s), Intent::ClearAll, "{s}");
+            assert_eq!(intent(s), Intent::Memory(MemoryAsk::ClearAll), "{s}");
         }
         for s in [
             "forget that",
@@ -364,7 +302,7 @@ mod tests {
             "Nevermind.",
             "scratch that",
         ] {
-            assert_eq!(intent(s), Intent::Forget, "{s}");
+            assert_eq!(intent(s), Intent::Memory(MemoryAsk::Forget), "{s}");
         }
         for s in [
             "what isn't saved yet?",
@@ -372,14 +310,14 @@ mod tests {
             "what haven't we saved",
             "What's not saved",
         ] {
-            assert_eq!(intent(s), Intent::Unsaved, "{s}");
+            assert_eq!(intent(s), Intent::Memory(MemoryAsk::Unsaved), "{s}");
         }
         for s in [
             "what did I just add?",
             "What did we add",
             "remind me what I added",
         ] {
-            assert_eq!(intent(s), Intent::Recall, "{s}");
+            assert_eq!(intent(s), Intent::Memory(MemoryAsk::Recall), "{s}");
         }
     }
 

@@ -11,7 +11,8 @@
 //!   Alfred's last reply (answers to "which one do you mean?", a "yes" to
 //!   a proposal) and refines it with the state.
 //! - `skills/` own whole capabilities (tasks, stock, shopping, planning,
-//!   recipes, cook): each reads, plans, acts and replies for its asks.
+//!   recipes, cook, memory): each reads and plans its asks, and acts and
+//!   replies for them.
 //! - `world` is the context state as the rules see it; `resolve` and
 //!   `targets` find which entity a phrase names.
 //! - `understand` resolves (`understand_targets`) and curates working
@@ -54,7 +55,6 @@ mod reading;
 mod render;
 mod reply;
 mod reply_ctx;
-mod reply_history;
 mod reply_results;
 mod reply_rows;
 mod resolve;

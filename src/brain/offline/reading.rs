@@ -21,6 +21,7 @@ use super::edits::EditOp;
 use super::items::{Exclusion, Refusal};
 use super::lexicon::{Cues, Intent, classify};
 use super::resolve::{RECIPES, Resolved, by_label, focus};
+use super::skills::memory::Ask as MemoryAsk;
 use super::text::{Words, stems};
 use super::world::World;
 
@@ -298,7 +299,7 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
     let own = classify(&words, cues);
     // "nvm. how much rice have i got": a "never mind" in front of a new
     // request drops what was open, it does not forget what was shown.
-    if own == Intent::Forget {
+    if own == Intent::Memory(MemoryAsk::Forget) {
         let lead = [
             "nvm",
             "nevermind",
@@ -321,7 +322,7 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
                     | Intent::Thanks
                     | Intent::Unknown
                     | Intent::Greeting
-                    | Intent::Forget
+                    | Intent::Memory(MemoryAsk::Forget)
                     | Intent::Vague(_)
                     | Intent::Empty
             ) {

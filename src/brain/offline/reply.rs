@@ -25,6 +25,7 @@ use super::reading::{Carried, Reading};
 use super::reply_ctx::ReplyCtx;
 use super::reply_results::compose_results;
 use super::several::{Part, part_of};
+use super::skills::memory::Ask as MemoryAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
@@ -293,7 +294,7 @@ fn would_write(intent: &Intent) -> bool {
         Intent::Save
             | Intent::ShoppingMissing
             | Intent::InventoryRemove(_)
-            | Intent::Delete
+            | Intent::Memory(MemoryAsk::Delete)
             | Intent::Edit(_)
     )
 }
@@ -322,7 +323,7 @@ fn offer_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Offer> {
             .filter_map(|v| v.get("id").and_then(Value::as_str).map(String::from))
             .collect()
     };
-    if c.reading.intent == Intent::SearchHistory || f.options.is_some() {
+    if c.reading.intent == Intent::Memory(MemoryAsk::SearchHistory) || f.options.is_some() {
         return None;
     }
     let drafts_shown = !f.edited.is_empty() || !f.new_recipes.is_empty() || !f.new_slots.is_empty();
@@ -476,8 +477,8 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                  - remember things (\"what did I just add?\", \"what isn't saved yet?\", \"forget that\", \"start fresh\")"
             )
         }
-        Intent::ClearAll => clear_all_reply(c),
-        Intent::Forget => {
+        Intent::Memory(MemoryAsk::ClearAll) => clear_all_reply(c),
+        Intent::Memory(MemoryAsk::Forget) => {
             if dropped.is_empty() {
                 "There's nothing in front of us to forget right now.".to_string()
             } else {
@@ -487,7 +488,7 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                 )
             }
         }
-        Intent::Delete => {
+        Intent::Memory(MemoryAsk::Delete) => {
             if dropped.is_empty() {
                 "I couldn't find that to delete — which one do you mean?".to_string()
             } else {
@@ -513,7 +514,7 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                 )
             }
         }
-        Intent::Recall => "You haven't added anything yet this session.".to_string(),
+        Intent::Memory(MemoryAsk::Recall) => "You haven't added anything yet this session.".to_string(),
         // "👍": no words, but not nothing.
         Intent::Empty
             if c.req

@@ -18,13 +18,14 @@ use super::reply_rows::{
     change_text, inventory_reply, plan_reply, read_reply, recall_reply, show_reply, slot_lines,
     unsaved_reply, written_reply,
 };
+use super::skills::memory::Ask as MemoryAsk;
 use super::text::{join_list, pick, plural};
 use super::world::{text_field, texts};
 
 /// The reply built from results, or `None` when there are none.
 pub fn compose_results(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<String> {
-    if c.reading.intent == Intent::SearchHistory {
-        return Some(super::reply_history::history_reply(c));
+    if c.reading.intent == Intent::Memory(MemoryAsk::SearchHistory) {
+        return Some(super::skills::memory::reply::history_reply(c));
     }
     if let Some(o) = f.options {
         return Some(options_reply(c, o));

@@ -11,6 +11,7 @@ use super::render::{
     ingredient_text, inventory_text, item_text, recipe_block, serving_time, slot_day, slot_line,
 };
 use super::reply_ctx::ReplyCtx;
+use super::skills::memory::Ask as MemoryAsk;
 use super::text::{join_list, pick, plural, plural_noun};
 use super::world::text_field;
 
@@ -68,7 +69,7 @@ fn written_part(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String {
     }
     let names: Vec<String> = rows.iter().map(item_label).collect();
     match (sub, &c.reading.intent) {
-        (_, Intent::Delete) => {
+        (_, Intent::Memory(MemoryAsk::Delete)) => {
             let what = if sub == "meal_plans" {
                 "your plan"
             } else {

@@ -19,7 +19,7 @@ use super::reading::{Reading, after_understand};
 use super::skills::{SkillAsk, shopping};
 use super::text::{join_list, weekday_name};
 use super::think_ctx::{Ctx, clarify, plan, step};
-use super::think_entities::{edit_plan, recall_plan, save_plan, show_plan, show_target_plan};
+use super::think_entities::{edit_plan, save_plan, show_plan, show_target_plan};
 use super::world::{World, text_field};
 
 /// Think's decision for one message.
@@ -145,9 +145,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::Greeting | Intent::Thanks | Intent::Decline | Intent::Affirm => {
             plan("Keep the conversation going", vec![])
         }
-        Intent::ClearAll => plan("Start fresh", vec![]),
-        Intent::Forget => plan("Forget what the user set aside", vec![]),
-        Intent::Delete => super::think_entities::delete_plan(c),
+        Intent::Memory(ask) => super::skills::memory::plan_for(ask, c),
         Intent::PlanMeals => propose(c),
         Intent::ListRecipes => options_plan(c, "Show the saved recipes", true),
         Intent::Include => options_plan(c, "Bring the recipe back into the options", false),
@@ -174,28 +172,6 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::Save => save_plan(c),
         Intent::Edit(op) => edit_plan(c, op),
         Intent::Show => show_target_plan(c),
-        Intent::Recall => recall_plan(c),
-        Intent::SearchHistory => plan(
-            "Look back through the conversation",
-            vec![step(
-                format!(
-                    "Search the conversation's history for what the user asks about (profile: {})",
-                    hints::profile_note(c.session, &[]).trim_matches(['(', ')'])
-                ),
-                StepType::Read,
-                "history",
-                0,
-            )],
-        ),
-        Intent::Unsaved => plan(
-            "List what isn't saved yet",
-            vec![step(
-                "List the generated items not saved yet".into(),
-                StepType::Analyze,
-                "recipes",
-                0,
-            )],
-        ),
         Intent::Pantry(loc) => pantry_plan(c, loc.as_deref()),
         Intent::HaveItem(item) => {
             let all = c.session.dashboard.inventory_total as usize;

@@ -27,7 +27,7 @@ pub fn subdomain(table: Table) -> &'static str {
     }
 }
 
-fn labels(c: &Ctx<'_>, refs: &[String]) -> String {
+pub fn labels(c: &Ctx<'_>, refs: &[String]) -> String {
     join_list(
         &refs.iter().map(|r| c.world.label(r)).collect::<Vec<_>>(),
         "and",
@@ -255,22 +255,6 @@ pub fn show_target_plan(c: &Ctx<'_>) -> ThinkOutput {
     )
 }
 
-/// "what did I just add?": the rows created most recently, from memory.
-pub fn recall_plan(c: &Ctx<'_>) -> ThinkOutput {
-    let Some(table) = c.world.last_created().first().map(|e| e.e.table) else {
-        return plan("Recall what was added — nothing yet", vec![]);
-    };
-    plan(
-        "Recall what was just added",
-        vec![step(
-            "Recall the items created last, from memory".into(),
-            StepType::Analyze,
-            subdomain(table),
-            0,
-        )],
-    )
-}
-
 /// "Recap the options still in play (the user cooks on Sundays and …)".
 fn recap_description(c: &Ctx<'_>) -> String {
     let days = super::plan::cooking_days(&c.session.profile, &c.session.preferences);
@@ -282,24 +266,4 @@ fn recap_description(c: &Ctx<'_>) -> String {
             super::plan::days_phrase(&days)
         )
     }
-}
-
-/// "delete the fajitas": one write step per table of saved rows (drafts
-/// were already thrown away by Understand).
-pub fn delete_plan(c: &Ctx<'_>) -> ThinkOutput {
-    let saved: Vec<String> = c
-        .referenced
-        .iter()
-        .filter(|r| c.world.get(r).is_some_and(|e| e.e.row_id.is_some()))
-        .cloned()
-        .collect();
-    if saved.is_empty() {
-        return plan("Delete what the user named", vec![]);
-    }
-    let table = c.world.get(&saved[0]).map_or(Table::Recipes, |e| e.e.table);
-    let d = format!("Delete {}", labels(c, &saved));
-    plan(
-        &d,
-        vec![step(d.clone(), StepType::Write, subdomain(table), 0)],
-    )
 }

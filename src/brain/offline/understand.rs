@@ -16,6 +16,7 @@ use super::draft::Draft;
 use super::lexicon::Intent;
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
+use super::skills::memory::Ask as MemoryAsk;
 use super::targets::{content_words, edit_words};
 use super::text::{Words, join_list};
 use super::understand_targets::{
@@ -31,14 +32,14 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let mut world = World::new(req.state, turn);
     let mut d = Draft::default();
     let message = req.input.user_message.trim();
-    if reading.intent == Intent::ClearAll {
+    if reading.intent == Intent::Memory(MemoryAsk::ClearAll) {
         d.clear_all = true;
         let mut out = finish(
             d,
             "wants a fresh start",
             Some("user asked to start fresh".into()),
         );
-        out.reading = Carried::of(&reading, Intent::ClearAll).to_value();
+        out.reading = Carried::of(&reading, Intent::Memory(MemoryAsk::ClearAll)).to_value();
         return out;
     }
     if let Some(answer) = &reading.answer {
@@ -161,8 +162,8 @@ fn resolve_intent(
             }
         }
         Intent::Show => show_targets(world, reading, d),
-        Intent::Forget => forget_targets(world, reading, message, d),
-        Intent::Delete => delete_targets(world, reading, d),
+        Intent::Memory(MemoryAsk::Forget) => forget_targets(world, reading, message, d),
+        Intent::Memory(MemoryAsk::Delete) => delete_targets(world, reading, d),
         Intent::Assign => assign_targets(world, reading, d),
         Intent::ShowPlan => plan_targets(world, d),
         // "which ones use coconut milk?": the kitchen's own coconut milk is
@@ -224,7 +225,7 @@ fn expressed(intent: &Intent, world: &World<'_>, d: &Draft) -> String {
         Intent::Edit(_) if !d.referenced.is_empty() => {
             format!("wants to change {}", labels(&d.referenced))
         }
-        Intent::Forget => "wants Alfred to forget that".to_string(),
+        Intent::Memory(MemoryAsk::Forget) => "wants Alfred to forget that".to_string(),
         Intent::Show if !d.referenced.is_empty() => {
             format!("wants to see {}", labels(&d.referenced))
         }

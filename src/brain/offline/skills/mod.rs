@@ -4,11 +4,16 @@
 //! finds every node that must handle it, because every match over an
 //! `Ask` is exhaustive.
 //!
-//! The older intents (recipes, planning, memory, small talk) still live in
-//! the lexicon beside these; the skills run first for the messages they
+//! Memory's asks (forget, start over, delete, what isn't saved, what was
+//! just added, a look back) are read and planned in `memory/`, with the
+//! look back's reply; their act and their other replies are still in the
+//! node files (`act_make`, `act_write`, `reply`, `reply_rows`), as are the
+//! older intents (saving and editing drafts, exclusions, the plan draft,
+//! small talk) in the lexicon. The skills run first for the messages they
 //! recognise.
 
 pub mod cook;
+pub mod memory;
 pub mod planning;
 pub mod recipes;
 pub mod shopping;

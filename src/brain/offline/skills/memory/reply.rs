@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 
-use super::reply_ctx::ReplyCtx;
-use super::text::join_list;
+use super::super::super::reply_ctx::ReplyCtx;
+use super::super::super::text::join_list;
 
 /// The hits of this turn's history searches.
 fn hits<'a>(c: &ReplyCtx<'a>) -> Vec<&'a Value> {
@@ -31,7 +31,7 @@ fn labels(list: Option<&Value>) -> Vec<String> {
 }
 
 /// The reply.
-pub(super) fn history_reply(c: &ReplyCtx<'_>) -> String {
+pub fn history_reply(c: &ReplyCtx<'_>) -> String {
     let hits = hits(c);
     let profile = profile_line(c);
     if hits.is_empty() {
@@ -121,9 +121,9 @@ fn profile_line(c: &ReplyCtx<'_>) -> Option<String> {
         "not eat",
     ]);
     let d = c.req.input.steps.first()?.description.as_str();
-    let super::skills::cook::build::Avoid {
+    let super::super::super::skills::cook::build::Avoid {
         allergic, disliked, ..
-    } = super::hints::avoid_of(d);
+    } = super::super::super::hints::avoid_of(d);
     if !about_avoiding || (allergic.is_empty() && disliked.is_empty()) {
         return None;
     }
