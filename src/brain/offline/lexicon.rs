@@ -14,9 +14,10 @@ use super::dialogue::Before;
 use super::edits::EditOp;
 use super::intent_rules::{planning_intent, recipe_intent, stock_intent};
 use super::items::{Exclusion, Item};
+use super::skills::talk::Ask as TalkAsk;
 use super::skills::{self, SkillAsk, Topic};
-use super::synonyms::{AFFIRM, DECLINE, GREETING, HELP, OFF_TOPIC, SAVE, THANKS};
-use super::text::{Words, find};
+use super::synonyms::SAVE;
+use super::text::Words;
 
 /// What Alfred offered or asked last turn, from its dialogue state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -82,7 +83,6 @@ pub enum Intent {
     /// Forget, start over, delete, what isn't saved, what was just added,
     /// a look back: the memory skill's asks.
     Memory(skills::memory::Ask),
-    Help,
     /// "save it", "save only the first one", "looks good, save the plan".
     Save,
     /// "add the missing ingredients to my shopping list".
@@ -111,10 +111,8 @@ pub enum Intent {
     Exclude(Vec<Exclusion>),
     /// "show me that shakshuka".
     Show,
-    Affirm,
-    Decline,
-    Thanks,
-    Greeting,
+    /// Hello, thanks, yes, no, help: the small-talk skill's asks.
+    Talk(skills::talk::Ask),
     /// "change it", "remove it", "hm and the other thing" with nothing to
     /// point at: one short question, never a write.
     Vague(super::vague::Vague),
@@ -131,7 +129,7 @@ impl Intent {
             Intent::Empty => "empty",
             Intent::Skill(ask) => ask.name(),
             Intent::Memory(ask) => ask.name(),
-            Intent::Help => "help",
+            Intent::Talk(ask) => ask.name(),
             Intent::Save => "save",
             Intent::ShoppingMissing => "shopping_missing",
             Intent::InventoryRemove(_) => "inventory_remove",
@@ -149,10 +147,6 @@ impl Intent {
             Intent::Edit(_) => "edit",
             Intent::Exclude(_) => "exclude",
             Intent::Show => "show",
-            Intent::Affirm => "affirm",
-            Intent::Decline => "decline",
-            Intent::Thanks => "thanks",
-            Intent::Greeting => "greeting",
             Intent::Vague(_) => "vague",
             Intent::Several(_) => "several",
             Intent::Unknown => "unknown",
@@ -202,8 +196,8 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if let Some(ask) = skills::memory::read(w) {
         return Intent::Memory(ask);
     }
-    if w.words == ["help"] || w.has_any(HELP) || w.has_any(OFF_TOPIC) {
-        return Intent::Help;
+    if let Some(ask) = skills::talk::help(w) {
+        return Intent::Talk(ask);
     }
     if w.has_any(SAVE) {
         // "hmm not sure about saving either of them yet" holds the save.
@@ -219,7 +213,7 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
             "dont want to save",
         ]);
         return if holding {
-            Intent::Decline
+            Intent::Talk(TalkAsk::Decline)
         } else {
             Intent::Save
         };
@@ -252,24 +246,11 @@ const ELSEWHERE: &[&str] = &[
     "tasks",
 ];
 
-/// Short replies: yes / no / thanks / hello, read against what Alfred asked.
+/// Short replies (yes, no, thanks, hello) are small talk; a vague request
+/// gets a question; anything else is not understood.
 fn short_reply(w: &Words, cues: Cues) -> Intent {
-    let short = w.words.len() <= 6;
-    let only = |list: &[&str]| short && list.iter().any(|p| find(&w.words, p) == Some(0));
-    if only(DECLINE) {
-        return Intent::Decline;
-    }
-    if only(AFFIRM) {
-        if cues.proposal || cues.offered_save || cues.offered_shopping {
-            return Intent::Affirm;
-        }
-        return Intent::Thanks;
-    }
-    if w.has_any(THANKS) && short {
-        return Intent::Thanks;
-    }
-    if only(GREETING) {
-        return Intent::Greeting;
+    if let Some(ask) = skills::talk::read(w, cues) {
+        return Intent::Talk(ask);
     }
     match super::vague::read(w) {
         Some(v) => Intent::Vague(v),
@@ -458,11 +439,14 @@ mod tests {
             proposal: true,
             ..Cues::default()
         };
-        assert_eq!(classify(&Words::new("sure"), proposal), Intent::Affirm);
-        assert_eq!(intent("sure"), Intent::Thanks);
-        assert_eq!(intent("thanks!"), Intent::Thanks);
-        assert_eq!(intent("hello"), Intent::Greeting);
-        assert_eq!(intent("nope"), Intent::Decline);
+        assert_eq!(
+            classify(&Words::new("sure"), proposal),
+            Intent::Talk(TalkAsk::Affirm)
+        );
+        assert_eq!(intent("sure"), Intent::Talk(TalkAsk::Thanks));
+        assert_eq!(intent("thanks!"), Intent::Talk(TalkAsk::Thanks));
+        assert_eq!(intent("hello"), Intent::Talk(TalkAsk::Greeting));
+        assert_eq!(intent("nope"), Intent::Talk(TalkAsk::Decline));
         assert_eq!(
             classify(&Words::new("from my saved ones"), proposal),
             Intent::ListRecipes

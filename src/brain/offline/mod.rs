@@ -11,8 +11,9 @@
 //!   Alfred's last reply (answers to "which one do you mean?", a "yes" to
 //!   a proposal) and refines it with the state.
 //! - `skills/` own whole capabilities (tasks, stock, shopping, planning,
-//!   recipes, cook, memory): each reads and plans its asks, and acts and
-//!   replies for them.
+//!   recipes, cook, memory, talk): each reads and plans its asks, and
+//!   acts and replies for them (memory and talk still act and reply in
+//!   the node files).
 //! - `world` is the context state as the rules see it; `resolve` and
 //!   `targets` find which entity a phrase names.
 //! - `understand` resolves (`understand_targets`) and curates working

@@ -22,6 +22,7 @@ use super::items::{Exclusion, Refusal};
 use super::lexicon::{Cues, Intent, classify};
 use super::resolve::{RECIPES, Resolved, by_label, focus};
 use super::skills::memory::Ask as MemoryAsk;
+use super::skills::talk::Ask as TalkAsk;
 use super::text::{Words, stems};
 use super::world::World;
 
@@ -149,7 +150,11 @@ impl Reading {
             .unwrap_or(own);
         let weak = matches!(
             own,
-            Intent::Unknown | Intent::Show | Intent::Affirm | Intent::Thanks | Intent::Greeting
+            Intent::Unknown
+                | Intent::Show
+                | Intent::Talk(TalkAsk::Affirm)
+                | Intent::Talk(TalkAsk::Thanks)
+                | Intent::Talk(TalkAsk::Greeting)
         );
         // A question of the user's own ("wait how long does the third one
         // take?") is never taken as the answer to Alfred's.
@@ -318,10 +323,10 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
             let then = classify(&rest, cues);
             if !matches!(
                 then,
-                Intent::Affirm
-                    | Intent::Thanks
+                Intent::Talk(TalkAsk::Affirm)
+                    | Intent::Talk(TalkAsk::Thanks)
                     | Intent::Unknown
-                    | Intent::Greeting
+                    | Intent::Talk(TalkAsk::Greeting)
                     | Intent::Memory(MemoryAsk::Forget)
                     | Intent::Vague(_)
                     | Intent::Empty
@@ -330,7 +335,10 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
             }
         }
     }
-    let weak = matches!(own, Intent::Affirm | Intent::Thanks | Intent::Unknown);
+    let weak = matches!(
+        own,
+        Intent::Talk(TalkAsk::Affirm) | Intent::Talk(TalkAsk::Thanks) | Intent::Unknown
+    );
     let openers = [
         "ok", "okay", "hmm", "so", "well", "alright", "right", "cool", "nice", "oh",
     ];
@@ -345,7 +353,10 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
     let mut rest = Words::new(&words.words[skip..].join(" "));
     rest.question_mark = words.question_mark;
     match classify(&rest, cues) {
-        Intent::Affirm | Intent::Thanks | Intent::Unknown | Intent::Greeting => (words, own),
+        Intent::Talk(TalkAsk::Affirm)
+        | Intent::Talk(TalkAsk::Thanks)
+        | Intent::Unknown
+        | Intent::Talk(TalkAsk::Greeting) => (words, own),
         other => (rest, other),
     }
 }
@@ -489,10 +500,10 @@ pub fn effective_intent(
     }
     let refined = refine(&reading.intent, world, understand);
     match refined {
-        Intent::Affirm if reading.cues().offered_save => Intent::Save,
-        Intent::Affirm if reading.cues().offered_shopping => Intent::ShoppingMissing,
-        Intent::Affirm if reading.cues().proposal => Intent::ListRecipes,
-        Intent::Affirm => Intent::Thanks,
+        Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_save => Intent::Save,
+        Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_shopping => Intent::ShoppingMissing,
+        Intent::Talk(TalkAsk::Affirm) if reading.cues().proposal => Intent::ListRecipes,
+        Intent::Talk(TalkAsk::Affirm) => Intent::Talk(TalkAsk::Thanks),
         Intent::Unknown if understand.is_some_and(|u| !u.referenced_entities.is_empty()) => {
             Intent::Show
         }

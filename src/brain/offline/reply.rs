@@ -26,6 +26,7 @@ use super::reply_ctx::ReplyCtx;
 use super::reply_results::compose_results;
 use super::several::{Part, part_of};
 use super::skills::memory::Ask as MemoryAsk;
+use super::skills::talk::Ask as TalkAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, pick};
 
@@ -427,15 +428,15 @@ fn talk(c: &ReplyCtx<'_>) -> String {
         .map(|d| c.label(&d.r#ref))
         .collect();
     match &c.reading.intent {
-        Intent::Greeting if c.turn <= 1 => {
+        Intent::Talk(TalkAsk::Greeting) if c.turn <= 1 => {
             "Hi! I'm Alfred, running on the offline brain. I can plan meals, show your \
              recipes or pantry, and create or tweak recipes. What are we cooking?"
                 .to_string()
         }
-        Intent::Greeting => {
+        Intent::Talk(TalkAsk::Greeting) => {
             "Hey! Want to pick up where we left off, or start something new?".to_string()
         }
-        Intent::Thanks | Intent::Affirm => format!(
+        Intent::Talk(TalkAsk::Thanks) | Intent::Talk(TalkAsk::Affirm) => format!(
             "{} {}",
             pick(
                 &["Any time!", "You're welcome!", "Glad that helps!"],
@@ -452,16 +453,16 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                 1
             )
         ),
-        Intent::Decline if c.reading.words.has_any(super::synonyms::SAVE) => {
+        Intent::Talk(TalkAsk::Decline) if c.reading.words.has_any(super::synonyms::SAVE) => {
             "No rush — nothing gets saved until you say so. Want to keep tweaking, or try something else?"
                 .to_string()
         }
-        Intent::Decline => format!(
+        Intent::Talk(TalkAsk::Decline) => format!(
             "{} {}",
             pick(&["No problem.", "Sure, no rush.", "Okay."], c.turn, 0),
             "What would you like to do instead?"
         ),
-        Intent::Help => {
+        Intent::Talk(TalkAsk::Help) => {
             let outside = if c.reading.words.has_any(OFF_TOPIC) {
                 "That's outside my kitchen — I can't look it up. "
             } else {

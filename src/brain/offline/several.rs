@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use super::lexicon::{Cues, Intent, classify_whole};
 use super::skills::SkillAsk;
+use super::skills::talk::Ask as TalkAsk;
 use super::text::Words;
 
 /// The groups one part's steps may use: part `k` plans in
@@ -63,9 +64,9 @@ fn weight(i: &Intent) -> Weight {
         | Intent::WhatCanIMake => Weight::Strong,
         Intent::Unknown
         | Intent::Vague(_)
-        | Intent::Affirm
-        | Intent::Thanks
-        | Intent::Greeting
+        | Intent::Talk(TalkAsk::Affirm)
+        | Intent::Talk(TalkAsk::Thanks)
+        | Intent::Talk(TalkAsk::Greeting)
         | Intent::Empty => Weight::Weak,
         _ => Weight::Whole,
     }

@@ -124,7 +124,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
         Intent::Empty | Intent::Unknown => {
             plan("Tell the user what the offline brain can do", vec![])
         }
-        Intent::Help => plan("Explain what Alfred can do offline", vec![]),
+        Intent::Talk(ask) => super::skills::talk::plan(ask),
         Intent::Several(parts) => several_plan(parts, c),
         Intent::Vague(v) => {
             let focus = super::reading::focused_recipe(&c.world).map(|r| c.world.label(&r));
@@ -142,9 +142,6 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
             )
         }
         Intent::Skill(ask) => super::skills::plan(ask, c),
-        Intent::Greeting | Intent::Thanks | Intent::Decline | Intent::Affirm => {
-            plan("Keep the conversation going", vec![])
-        }
         Intent::Memory(ask) => super::skills::memory::plan_for(ask, c),
         Intent::PlanMeals => propose(c),
         Intent::ListRecipes => options_plan(c, "Show the saved recipes", true),

@@ -17,6 +17,7 @@ use super::lexicon::Intent;
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
 use super::skills::memory::Ask as MemoryAsk;
+use super::skills::talk::Ask as TalkAsk;
 use super::targets::{content_words, edit_words};
 use super::text::{Words, join_list};
 use super::understand_targets::{
@@ -219,7 +220,7 @@ fn expressed(intent: &Intent, world: &World<'_>, d: &Draft) -> String {
             )
         ),
         Intent::Assign => format!("wants {} on the plan", labels(&d.referenced)),
-        Intent::Save | Intent::Affirm if !d.referenced.is_empty() => {
+        Intent::Save | Intent::Talk(TalkAsk::Affirm) if !d.referenced.is_empty() => {
             format!("wants to save {}", labels(&d.referenced))
         }
         Intent::Edit(_) if !d.referenced.is_empty() => {

@@ -5,12 +5,13 @@
 //! `Ask` is exhaustive.
 //!
 //! Memory's asks (forget, start over, delete, what isn't saved, what was
-//! just added, a look back) are read and planned in `memory/`, with the
-//! look back's reply; their act and their other replies are still in the
-//! node files (`act_make`, `act_write`, `reply`, `reply_rows`), as are the
-//! older intents (saving and editing drafts, exclusions, the plan draft,
-//! small talk) in the lexicon. The skills run first for the messages they
-//! recognise.
+//! just added, a look back) and small talk's (hello, thanks, yes, no,
+//! help) are typed asks read and planned in `memory/` and `talk/`; their
+//! act and most of their replies are still in the node files (`act_make`,
+//! `act_write`, `reply`, `reply_rows`). The older intents (saving and
+//! editing drafts, exclusions, the plan draft, the pantry's adds and
+//! removals) are still read in the lexicon. The skills run first for the
+//! messages they recognise.
 
 pub mod cook;
 pub mod memory;
@@ -18,6 +19,7 @@ pub mod planning;
 pub mod recipes;
 pub mod shopping;
 pub mod stock;
+pub mod talk;
 pub mod tasks;
 pub mod when;
 
