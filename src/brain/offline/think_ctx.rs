@@ -2,6 +2,7 @@
 //! the turn, the message's reading, the session, Understand's refs) and
 //! the step, plan and question builders.
 
+use crate::context::Table;
 use crate::pipeline::StepType;
 use crate::pipeline::{Decision, ThinkOutput, ThinkStep};
 use crate::prompt::SessionContext;
@@ -69,4 +70,24 @@ pub fn op_phrase(op: &EditOp) -> String {
         EditOp::Vegetarian => "make it vegetarian".to_string(),
         EditOp::Several(ops) => join_list(&ops.iter().map(op_phrase).collect::<Vec<_>>(), "and"),
     }
+}
+
+/// The subdomain of a table.
+pub fn subdomain(table: Table) -> &'static str {
+    match table {
+        Table::Recipes | Table::RecipeIngredients | Table::Ingredients => "recipes",
+        Table::Inventory => "inventory",
+        Table::ShoppingList => "shopping",
+        Table::MealPlans => "meal_plans",
+        Table::Tasks => "tasks",
+        Table::Preferences => "preferences",
+    }
+}
+
+/// The labels of refs, as a list ("A, B and C").
+pub fn labels(c: &Ctx<'_>, refs: &[String]) -> String {
+    join_list(
+        &refs.iter().map(|r| c.world.label(r)).collect::<Vec<_>>(),
+        "and",
+    )
 }

@@ -13,26 +13,7 @@ use super::curate::planning_options;
 use super::edits::EditOp;
 use super::targets::content_words;
 use super::text::join_list;
-use super::think_ctx::{Ctx, clarify, op_phrase, plan, step};
-
-/// The subdomain of a table.
-pub fn subdomain(table: Table) -> &'static str {
-    match table {
-        Table::Recipes | Table::RecipeIngredients | Table::Ingredients => "recipes",
-        Table::Inventory => "inventory",
-        Table::ShoppingList => "shopping",
-        Table::MealPlans => "meal_plans",
-        Table::Tasks => "tasks",
-        Table::Preferences => "preferences",
-    }
-}
-
-pub fn labels(c: &Ctx<'_>, refs: &[String]) -> String {
-    join_list(
-        &refs.iter().map(|r| c.world.label(r)).collect::<Vec<_>>(),
-        "and",
-    )
-}
+use super::think_ctx::{Ctx, clarify, labels, op_phrase, plan, step, subdomain};
 
 /// True when a ref's content can be used without a read: its row is in the
 /// cache (a pending artifact counts only once it was read this way).

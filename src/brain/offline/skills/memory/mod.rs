@@ -14,8 +14,7 @@ use crate::pipeline::{StepType, ThinkOutput};
 use super::super::hints;
 use super::super::synonyms::{CLEAR_ALL, FORGET, RECALL, UNSAVED};
 use super::super::text::Words;
-use super::super::think_ctx::{Ctx, plan, step};
-use super::super::think_entities::{labels, subdomain};
+use super::super::think_ctx::{Ctx, labels, plan, step, subdomain};
 
 /// What a message asks of the conversation's memory.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
