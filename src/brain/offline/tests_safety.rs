@@ -540,3 +540,21 @@ fn the_second_part_points_at_what_the_first_part_planned() {
     assert!(sim.reply().contains("chaat masala"), "{}", sim.reply());
     assert!(!sim.reply().contains("wings (1 pack)"), "{}", sim.reply());
 }
+
+#[test]
+fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add fish sauce n limes to shoping list",
+        "wait i have limes dont i",
+    ]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("ok take the limes back off then");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("lime"), "{}", sim.reply());
+}

@@ -174,9 +174,24 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
             .iter()
             .any(|(_, row)| super::holds(row, name))
     };
+    // "ok take the limes back off then", after adding them to the list and
+    // asking whether there are limes at home: the list's row this session
+    // added, though the kitchen has limes too.
+    let added_now = |name: &str| {
+        world.of(Table::ShoppingList).any(|e| {
+            e.e.action == crate::context::RefAction::Created
+                && world
+                    .state
+                    .rows
+                    .get(e.r)
+                    .is_some_and(|row| super::holds(row, name))
+        })
+    };
     let all_listed = !items.is_empty()
         && items.iter().all(|n| match n {
-            Named::Item(x) => on(Table::ShoppingList, x) && !on(Table::Inventory, x),
+            Named::Item(x) => {
+                on(Table::ShoppingList, x) && (!on(Table::Inventory, x) || added_now(x))
+            }
             Named::Shown => false,
         });
     all_listed.then_some(Ask::Remove { items })
