@@ -340,7 +340,7 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
         Intent::Talk(TalkAsk::Affirm) | Intent::Talk(TalkAsk::Thanks) | Intent::Unknown
     );
     let openers = [
-        "ok", "okay", "hmm", "so", "well", "alright", "right", "cool", "nice", "oh",
+        "ok", "okay", "hmm", "so", "well", "alright", "right", "cool", "nice", "oh", "yeah", "yep",
     ];
     let skip = words
         .words

@@ -558,3 +558,25 @@ fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it()
     );
     assert!(sim.reply().contains("lime"), "{}", sim.reply());
 }
+
+#[test]
+fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add 1kg chicken thighs, a bag of spinach and 2 onions",
+        "hang on i have onions dont i",
+    ]);
+    sim.say("yeah take those off then");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("onion"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("spinach"),
+        "still on the list: {}",
+        sim.reply()
+    );
+}

@@ -157,17 +157,41 @@ const BARE_AMOUNTS: &[(&str, f64)] = &[
 /// "remove olive oil too dont need it" with no list named: the item is on
 /// the shopping list the session has seen, and not in the kitchen's stock.
 pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
-    if !w.has_any(&[
-        "remove",
-        "take off",
-        "take the",
-        "get rid of",
-        "delete",
-        "scratch",
-    ]) {
+    let taking_off = w.has("take") && w.has("off");
+    if !taking_off
+        && !w.has_any(&[
+            "remove",
+            "take off",
+            "take the",
+            "get rid of",
+            "delete",
+            "scratch",
+        ])
+    {
         return None;
     }
-    let items = named(w);
+    // "yeah take those off then", after "i have onions dont i": the items
+    // the last reply showed, by name.
+    let shown: Vec<String> = world
+        .state
+        .narrative
+        .recent()
+        .last()
+        .map(|t| {
+            t.dialogue
+                .presented
+                .iter()
+                .map(|s| s.label.clone())
+                .collect()
+        })
+        .unwrap_or_default();
+    let items: Vec<Named> = named(w)
+        .into_iter()
+        .flat_map(|n| match n {
+            Named::Shown => shown.iter().cloned().map(Named::Item).collect(),
+            item => vec![item],
+        })
+        .collect();
     let on = |table: Table, name: &str| {
         world
             .loaded(table)
