@@ -563,7 +563,7 @@ fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it()
 fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
     let mut sim = Sim::new();
     sim.run(&[
-        "add 1kg chicken thighs, a bag of spinach and 2 onions",
+        "add 1kg chicken thighs, a bag of spinach and 2 onions to the list",
         "hang on i have onions dont i",
     ]);
     sim.say("yeah take those off then");
