@@ -45,15 +45,30 @@ impl Cues {
             offered_save: before.offered(OfferKind::SaveDraft),
             offered_shopping: before.offered(OfferKind::AddMissing),
             asked_plan: before.asked(QuestionKind::WhichDays),
-            topic: match classify(&Words::new(&before.user), Cues::default()) {
-                Intent::Skill(ask) => ask.topic(),
-                Intent::Several(parts) => match parts.last().map(|p| &p.intent) {
-                    Some(Intent::Skill(ask)) => ask.topic(),
-                    _ => skills::topic_of_refs(&before.dialogue.presented_refs()),
-                },
-                _ => skills::topic_of_refs(&before.dialogue.presented_refs()),
-            },
+            topic: topic_before(before),
         }
+    }
+}
+
+/// The skill the last exchange was about: the last message's own, unless
+/// the reply showed tasks ("and one for making the paneer tikka on
+/// thursday" read alone is a plan, but the reply added a task).
+fn topic_before(before: &Before) -> Topic {
+    let asked = match classify(&Words::new(&before.user), Cues::default()) {
+        Intent::Skill(ask) => ask.topic(),
+        Intent::Several(parts) => match parts.last().map(|p| &p.intent) {
+            Some(Intent::Skill(ask)) => ask.topic(),
+            _ => Topic::None,
+        },
+        _ => Topic::None,
+    };
+    let shown = skills::topic_of_refs(&before.dialogue.presented_refs());
+    // Task rows shown are only ever tasks; a plan's reply names recipes
+    // too, so only tasks overrule the message's own reading.
+    if asked == Topic::None || shown == Topic::Tasks {
+        shown
+    } else {
+        asked
     }
 }
 

@@ -580,3 +580,22 @@ fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
         sim.reply()
     );
 }
+
+#[test]
+fn after_a_task_was_added_the_talk_stays_on_tasks() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add a task to use up the bananas by friday",
+        "and one for making the paneer tikka on thursday",
+    ]);
+    sim.say("wait theres already a paneer one isnt there");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(sim.reply().contains("Use up the paneer"), "{}", sim.reply());
+    sim.say("delete the new one then");
+    assert_eq!(writes(&sim), vec!["tasks:delete"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Making the paneer tikka"),
+        "{}",
+        sim.reply()
+    );
+}
