@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use super::edits::EditOp;
 use super::items::Item;
-use super::text::{fmt_number, stems};
+use super::text::{fmt_number, lower_first, stems};
 use super::world::texts;
 
 /// Default amount of an added ingredient: (name, quantity, unit, garnish).
@@ -255,13 +255,6 @@ fn swap(
     } else {
         format!("It had no {from}, so nothing to swap")
     }
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    c.next()
-        .map(|f| f.to_lowercase().chain(c).collect())
-        .unwrap_or_default()
 }
 
 /// Case-insensitive replacement of a word (or its plural) in a sentence.

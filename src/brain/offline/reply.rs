@@ -28,7 +28,7 @@ use super::several::{Part, part_of};
 use super::skills::memory::Ask as MemoryAsk;
 use super::skills::talk::Ask as TalkAsk;
 use super::synonyms::OFF_TOPIC;
-use super::text::{join_list, pick};
+use super::text::{join_list, lower_first, pick};
 
 /// Writes the reply for one turn, with what it presented, offered and
 /// asked.
@@ -373,12 +373,7 @@ fn clarify(c: &ReplyCtx<'_>, questions: &[String]) -> String {
         .map(|q| q.trim().to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    let mut chars = body.chars();
-    let body: String = match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
-        None => body,
-    };
-    format!("{lead} {body}")
+    format!("{lead} {}", lower_first(&body))
 }
 
 fn blocked(c: &ReplyCtx<'_>, reason: &str) -> String {

@@ -360,6 +360,15 @@ pub fn title_case(s: &str) -> String {
         .join(" ")
 }
 
+/// `s` with its first letter lowercase ("Add to the list" → "add to the
+/// list"), for a sentence that goes on after something else.
+pub fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_lowercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 /// "a, b and c" (or "a or b" with `last = "or"`).
 pub fn join_list(items: &[String], last: &str) -> String {
     match items {

@@ -17,7 +17,7 @@ use super::options::same_item;
 use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
 use super::reading::{Reading, after_understand};
 use super::skills::{SkillAsk, shopping};
-use super::text::{join_list, weekday_name};
+use super::text::{join_list, lower_first, weekday_name};
 use super::think_ctx::{Ctx, clarify, plan, step};
 use super::think_entities::{edit_plan, save_plan, show_plan, show_target_plan};
 use super::world::{World, text_field};
@@ -69,11 +69,11 @@ fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
             "What would you like me to add, and how much (like 6 eggs to the fridge)?".to_string()
         }
         _ => {
-            let goal = planned.goal.trim().trim_end_matches('.');
-            let mut chars = goal.chars();
-            let goal: String = match chars.next() {
-                Some(c) => c.to_lowercase().chain(chars).collect(),
-                None => "make that change".to_string(),
+            let goal = lower_first(planned.goal.trim().trim_end_matches('.'));
+            let goal = if goal.is_empty() {
+                "make that change".to_string()
+            } else {
+                goal
             };
             format!("Should I {goal}?")
         }
@@ -105,15 +105,13 @@ fn several_plan(parts: &[super::several::Part], c: &Ctx<'_>) -> ThinkOutput {
             s
         }));
         let goal = out.goal.trim().trim_end_matches('.');
-        let mut chars = goal.chars();
-        if let Some(first) = chars.next() {
+        if !goal.is_empty() {
             // "…; then add to the shopping list".
-            let first = if goals.is_empty() {
-                first.to_string()
+            goals.push(if goals.is_empty() {
+                goal.to_string()
             } else {
-                first.to_lowercase().to_string()
-            };
-            goals.push(format!("{first}{}", chars.as_str()));
+                lower_first(goal)
+            });
         }
     }
     plan(&goals.join("; then "), steps)
