@@ -29,43 +29,19 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
             details: format!("the kitchen refused the call: {err}"),
         };
     }
-    let (world, mut reading, mut intent) = after_understand(
+    let (world, reading, intent) = after_understand(
         req.input.user_message,
         req.input.snapshot,
         req.state,
         req.understand,
     );
-    // A message of several requests: the step is one part's, by its group.
-    if let Intent::Several(parts) = &intent
-        && let Some(p) = parts.get(super::several::part_of(req.step.group))
-    {
-        reading = reading.part(p);
-        intent = p.intent.clone();
-        // "put the wings on friday and the paneer on saturday, and add
-        // whats missing": what the earlier part planned is what this part
-        // points at.
-        let planned: Vec<String> = req
-            .input
-            .data
-            .iter()
-            .filter_map(|d| d.content.as_array())
-            .flatten()
-            .filter(|row| row.get("recipe_id").is_some())
-            .filter_map(|row| row.get("id").and_then(Value::as_str).map(String::from))
-            .collect();
-        if !planned.is_empty() {
-            if planned.len() >= 2 {
-                reading.before.listed = planned.clone();
-            }
-            reading.before.presented = planned;
-        }
-    }
-    let c = ActCtx {
+    let mut c = ActCtx {
         req,
         world,
         reading,
         intent,
     };
+    for_its_part(&mut c);
     if let Intent::Skill(ask) = &c.intent {
         return super::skills::act(ask, &c);
     }
@@ -74,6 +50,36 @@ pub fn decide(req: &ActRequest<'_>) -> ActAction {
         StepType::Write => act_write(&c),
         StepType::Analyze => act_analyze(&c),
         StepType::Generate => act_generate(&c),
+    }
+}
+
+/// A message of several requests: the step is one part's, by its group,
+/// and acts on that part's reading. What an earlier part planned is what a
+/// later part points at ("put the wings on friday and the paneer on
+/// saturday, and add whats missing").
+fn for_its_part(c: &mut ActCtx<'_>) {
+    let Intent::Several(parts) = &c.intent else {
+        return;
+    };
+    let Some(p) = parts
+        .get(super::several::part_of(c.req.step.group))
+        .cloned()
+    else {
+        return;
+    };
+    let planned: Vec<String> = c
+        .data_rows()
+        .into_iter()
+        .filter(|row| row.get("recipe_id").is_some())
+        .filter_map(|row| row.get("id").and_then(Value::as_str).map(String::from))
+        .collect();
+    c.reading = c.reading.part(&p);
+    c.intent = p.intent;
+    if !planned.is_empty() {
+        if planned.len() >= 2 {
+            c.reading.before.listed = planned.clone();
+        }
+        c.reading.before.presented = planned;
     }
 }
 

@@ -138,6 +138,18 @@ pub enum Intent {
 }
 
 impl Intent {
+    /// True for a reading that asks for nothing of its own: a hello, a
+    /// thanks, a bare yes, a pointer at nothing, words not understood.
+    pub fn says_nothing(&self) -> bool {
+        matches!(
+            self,
+            Intent::Unknown
+                | Intent::Vague(_)
+                | Intent::Empty
+                | Intent::Talk(TalkAsk::Affirm | TalkAsk::Thanks | TalkAsk::Greeting)
+        )
+    }
+
     /// A short name for logs and tests.
     pub fn name(&self) -> &'static str {
         match self {

@@ -321,16 +321,7 @@ fn without_opener(words: Words, cues: Cues) -> (Words, Intent) {
             let mut rest = Words::new(&words.words[n..].join(" "));
             rest.question_mark = words.question_mark;
             let then = classify(&rest, cues);
-            if !matches!(
-                then,
-                Intent::Talk(TalkAsk::Affirm)
-                    | Intent::Talk(TalkAsk::Thanks)
-                    | Intent::Unknown
-                    | Intent::Talk(TalkAsk::Greeting)
-                    | Intent::Memory(MemoryAsk::Forget)
-                    | Intent::Vague(_)
-                    | Intent::Empty
-            ) {
+            if !then.says_nothing() && then != Intent::Memory(MemoryAsk::Forget) {
                 return (rest, then);
             }
         }
@@ -494,7 +485,7 @@ pub fn effective_intent(
         );
     }
     if !matches!(reading.intent, Intent::Skill(_))
-        && let Some(ask) = super::skills::refine(&reading.words, world)
+        && let Some(ask) = super::skills::refine(&reading.words, world, &reading.before)
     {
         return Intent::Skill(ask);
     }

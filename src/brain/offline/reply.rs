@@ -37,7 +37,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     let reading = Reading::carried(before, req.understand)
         .unwrap_or_else(|| Reading::of_snapshot(req.input.user_message, req.input.snapshot));
     if let (Intent::Several(parts), ReplyPath::Normal) = (&reading.intent, &req.input.path) {
-        return compose_several(req, parts, reading.confirmed);
+        return compose_several(req, parts, &reading);
     }
     let c = ReplyCtx {
         req,
@@ -109,7 +109,11 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
 /// own steps and data, in order (a closing question of all but the last
 /// left out); the dialogue is the last part's, with the latest list any
 /// part presented.
-fn compose_several(req: &ReplyRequest<'_>, parts: &[Part], confirmed: bool) -> (String, Dialogue) {
+fn compose_several(
+    req: &ReplyRequest<'_>,
+    parts: &[Part],
+    reading: &Reading,
+) -> (String, Dialogue) {
     let mut texts: Vec<String> = Vec::new();
     let mut dialogue = Dialogue::default();
     for (k, p) in parts.iter().enumerate() {
@@ -154,13 +158,7 @@ fn compose_several(req: &ReplyRequest<'_>, parts: &[Part], confirmed: bool) -> (
             system: req.input.system,
         };
         let mut understand = req.understand.clone();
-        understand.reading = Carried {
-            intent: p.intent.clone(),
-            words: p.words.clone(),
-            answer: None,
-            confirmed,
-        }
-        .to_value();
+        understand.reading = Carried::of(&reading.part(p), p.intent.clone()).to_value();
         let sub = ReplyRequest {
             input: &input,
             prompt: req.prompt,

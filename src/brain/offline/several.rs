@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 
 use super::lexicon::{Cues, Intent, classify_whole};
 use super::skills::SkillAsk;
-use super::skills::talk::Ask as TalkAsk;
 use super::text::Words;
 
 /// The groups one part's steps may use: part `k` plans in
@@ -62,12 +61,7 @@ fn weight(i: &Intent) -> Weight {
         | Intent::Pantry(_)
         | Intent::ListRecipes
         | Intent::WhatCanIMake => Weight::Strong,
-        Intent::Unknown
-        | Intent::Vague(_)
-        | Intent::Talk(TalkAsk::Affirm)
-        | Intent::Talk(TalkAsk::Thanks)
-        | Intent::Talk(TalkAsk::Greeting)
-        | Intent::Empty => Weight::Weak,
+        weak if weak.says_nothing() => Weight::Weak,
         _ => Weight::Whole,
     }
 }
@@ -236,7 +230,7 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     // Segments joined while they ask the same thing or say nothing of
     // their own: (first word, end, reading, cues it was read with).
     let mut parts: Vec<(usize, usize, Option<Intent>, Cues)> = Vec::new();
-    for (k, (read, &(start, end))) in reads.into_iter().zip(&spans).enumerate() {
+    for (read, &(start, end)) in reads.into_iter().zip(&spans) {
         // "the cod ones, which is quickest": a comparison over what the
         // message just asked for is one request.
         let compares = matches!(
@@ -251,7 +245,7 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
                 Some(Intent::Skill(SkillAsk::Recipes(_))) | Some(Intent::ListRecipes)
             ) || p.2.is_none()
         });
-        if compares && after_list && k > 0 {
+        if compares && after_list {
             return None;
         }
         match read.strength {
@@ -328,11 +322,7 @@ impl Seg {
             .iter()
             .take(4)
             .any(|x| HEADS.contains(&x.as_str()))
-            || matches!(intent, Intent::Assign)
-            || matches!(
-                intent,
-                Intent::Skill(SkillAsk::Planning(super::skills::planning::Ask::Put { .. }))
-            );
+            || family(&intent) == "plan";
         let strength = match weight(&intent) {
             Weight::Strong if !headed => Weight::Weak,
             other => other,

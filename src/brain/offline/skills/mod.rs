@@ -30,6 +30,7 @@ use crate::context::{Offer, Shown, Table};
 use crate::pipeline::{ActAction, ThinkOutput};
 
 use super::act_ctx::ActCtx;
+use super::dialogue::Before;
 use super::lexicon::Cues;
 use super::reply_ctx::ReplyCtx;
 use super::text::{Words, is_filler, near, number, stem, stems};
@@ -108,10 +109,10 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
 
 /// A message the lexicon read otherwise that names something a skill owns
 /// and the session knows, with that skill's verb.
-pub fn refine(w: &Words, world: &World<'_>) -> Option<SkillAsk> {
+pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<SkillAsk> {
     tasks::refine(w, world)
         .map(SkillAsk::Tasks)
-        .or_else(|| shopping::refine(w, world).map(SkillAsk::Shopping))
+        .or_else(|| shopping::refine(w, world, before).map(SkillAsk::Shopping))
 }
 
 /// The skills' reading of a message, first match wins.

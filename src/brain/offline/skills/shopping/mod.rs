@@ -8,6 +8,7 @@ pub mod reply;
 
 use serde::{Deserialize, Serialize};
 
+use super::super::dialogue::Before;
 use super::super::items::Item;
 use super::super::lexicon::Cues;
 use super::super::text::Words;
@@ -156,7 +157,7 @@ const BARE_AMOUNTS: &[(&str, f64)] = &[
 
 /// "remove olive oil too dont need it" with no list named: the item is on
 /// the shopping list the session has seen, and not in the kitchen's stock.
-pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
+pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<Ask> {
     let taking_off = w.has("take") && w.has("off");
     if !taking_off
         && !w.has_any(&[
@@ -172,19 +173,12 @@ pub fn refine(w: &Words, world: &World<'_>) -> Option<Ask> {
     }
     // "yeah take those off then", after "i have onions dont i": the items
     // the last reply showed, by name.
-    let shown: Vec<String> = world
-        .state
-        .narrative
-        .recent()
-        .last()
-        .map(|t| {
-            t.dialogue
-                .presented
-                .iter()
-                .map(|s| s.label.clone())
-                .collect()
-        })
-        .unwrap_or_default();
+    let shown: Vec<String> = before
+        .dialogue
+        .presented
+        .iter()
+        .map(|s| s.label.clone())
+        .collect();
     let items: Vec<Named> = named(w)
         .into_iter()
         .flat_map(|n| match n {
