@@ -5,8 +5,10 @@
 
 use serde_json::Value;
 
+use super::super::super::hints::avoid_of;
 use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::text::join_list;
+use super::super::cook::build::Avoid;
 
 /// The hits of this turn's history searches.
 fn hits<'a>(c: &ReplyCtx<'a>) -> Vec<&'a Value> {
@@ -121,9 +123,9 @@ fn profile_line(c: &ReplyCtx<'_>) -> Option<String> {
         "not eat",
     ]);
     let d = c.req.input.steps.first()?.description.as_str();
-    let super::super::super::skills::cook::build::Avoid {
+    let Avoid {
         allergic, disliked, ..
-    } = super::super::super::hints::avoid_of(d);
+    } = avoid_of(d);
     if !about_avoiding || (allergic.is_empty() && disliked.is_empty()) {
         return None;
     }
