@@ -282,3 +282,62 @@ fn read_limits_default_to_100_and_cap_at_1000() {
         "id and the requested column"
     );
 }
+
+#[test]
+fn an_open_turn_holds_no_lock_and_shows_nothing_to_others_until_committed() {
+    let (dir, mut k) = seeded();
+    let mut other = alfred::kitchen::Kitchen::open(dir.path().join("kitchen.db")).unwrap();
+    let mut reg = SessionIdRegistry::new();
+    let mut reg2 = SessionIdRegistry::new();
+    let add = |name: &str| json!({"table": "recipes", "data": {"name": name}});
+    k.begin_turn().unwrap();
+    run(&mut k, &mut reg, 1, "db_create", add("Slow Dal"));
+    // The turn reads its own write; nobody else sees it yet.
+    assert_eq!(recipe_count(&k), 10);
+    assert_eq!(recipe_count(&other), 9);
+    // While the turn is open (a model thinking), another process writes at once.
+    let started = std::time::Instant::now();
+    run(&mut other, &mut reg2, 1, "db_create", add("Quick Soup"));
+    assert!(started.elapsed() < std::time::Duration::from_secs(1));
+    // The turn sees the other write too, and commits on top of it, stamped.
+    assert_eq!(recipe_count(&k), 11);
+    let stamp = alfred::kitchen::CommitStamp {
+        commit_id: "c-1".into(),
+        session_id: "s".into(),
+        turn: 1,
+    };
+    assert!(!k.has_commit("c-1").unwrap());
+    k.commit_stamped(Some(&stamp)).unwrap();
+    assert_eq!(recipe_count(&other), 11);
+    assert!(other.has_commit("c-1").unwrap());
+    // A dropped turn leaves neither writes nor a stamp.
+    k.begin_turn().unwrap();
+    run(&mut k, &mut reg, 2, "db_create", add("Never Dal"));
+    k.rollback_turn().unwrap();
+    assert_eq!(recipe_count(&other), 11);
+    assert!(!other.has_commit("c-2").unwrap());
+}
+
+#[test]
+fn several_processes_opening_a_new_store_at_once_seed_it_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kitchen.db");
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                let mut k = alfred::kitchen::Kitchen::open(&path).map_err(|e| e.to_string())?;
+                k.seed_if_empty(kitchen_calls::today())
+                    .map(|r| r.is_some())
+                    .map_err(|e| e.to_string())
+            })
+        })
+        .collect();
+    let seeded: Vec<bool> = threads
+        .into_iter()
+        .map(|t| t.join().unwrap().expect("every opener succeeds"))
+        .collect();
+    assert_eq!(seeded.iter().filter(|s| **s).count(), 1, "{seeded:?}");
+    let k = alfred::kitchen::Kitchen::open(&path).unwrap();
+    assert_eq!(recipe_count(&k), 9);
+}

@@ -63,12 +63,14 @@ impl fmt::Display for KitchenStats {
 }
 
 impl Kitchen {
-    /// Row counts of every table.
+    /// Row counts of every table (an open turn's writes included).
     pub fn stats(&self) -> Result<KitchenStats> {
-        let tables = Table::ALL
-            .into_iter()
-            .map(|t| Ok((t, self.count_rows(t)?)))
-            .collect::<Result<_>>()?;
+        let tables = self.viewed(|k| {
+            Table::ALL
+                .into_iter()
+                .map(|t| Ok((t, k.count_rows(t)?)))
+                .collect::<Result<_>>()
+        })?;
         Ok(KitchenStats {
             path: self.path().map(PathBuf::from),
             schema_version: self.schema_version()?,
@@ -79,6 +81,10 @@ impl Kitchen {
     /// The profile, the per-subdomain guidance and the dashboard, as of
     /// `today`.
     pub fn session_context(&self, today: Date) -> Result<SessionContext> {
+        self.viewed(|k| k.session_context_now(today))
+    }
+
+    fn session_context_now(&self, today: Date) -> Result<SessionContext> {
         let prefs = self.preferences_row()?;
         let preferences = match prefs.get("subdomain_guidance") {
             Some(Value::Object(m)) => m

@@ -49,7 +49,7 @@ pub struct ToolResult {
 impl Kitchen {
     /// Runs one tool call. Refs in the call are translated through
     /// `registry`; refs of the returned rows (and their FK targets) are
-    /// registered at `turn`. Works inside or outside a turn transaction.
+    /// registered at `turn`. Works inside or outside a turn (see `store`).
     pub fn execute(
         &mut self,
         call: &ToolCall,
@@ -58,12 +58,15 @@ impl Kitchen {
     ) -> Result<ToolResult, ToolError> {
         let op = call.parse()?;
         let schema = table_schema(resolve_table(op.table_name())?);
+        // Inside a turn, the call sees the turn's earlier writes.
+        let opened = self.open_view()?;
         let result = match &op {
             Operation::Read(p) => self.run_read(schema, p, registry, turn),
             Operation::Create(p) => self.run_create(schema, p, registry, turn),
             Operation::Update(p) => self.run_update(schema, p, registry, turn),
             Operation::Delete(p) => self.run_delete(schema, p, registry, turn),
         };
+        self.close_view(opened);
         match &result {
             Ok(r) => {
                 tracing::debug!(tool = %call.tool, table = %r.table, rows = r.count, "tool call")

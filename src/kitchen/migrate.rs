@@ -121,9 +121,21 @@ CREATE TABLE preferences (
 );
 "#;
 
+/// Version 2: the turn commit stamps. A turn's writes and its stamp are
+/// committed in one transaction, so a session file that names a pending
+/// commit can tell, after a crash, whether the turn's writes landed.
+const MIGRATION_2: &str = r#"
+CREATE TABLE turn_commits (
+    commit_id TEXT PRIMARY KEY NOT NULL,
+    session_id TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    committed_at TEXT NOT NULL
+);
+"#;
+
 /// Every migration in order; entry `i` brings the store to version `i + 1`.
 /// To change the schema, append one entry.
-pub const MIGRATIONS: &[&str] = &[MIGRATION_1];
+pub const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2];
 
 /// The schema version this build of alfred writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();
@@ -147,7 +159,13 @@ pub fn migrate(conn: &mut Connection) -> Result<()> {
     for (i, sql) in MIGRATIONS.iter().enumerate().skip(start) {
         let version = i + 1;
         let apply = |conn: &mut Connection| -> rusqlite::Result<()> {
-            let tx = conn.transaction()?;
+            // Immediate, and checked again inside: several processes opening
+            // a new store at once migrate it once.
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let now: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if now >= version as i64 {
+                return Ok(());
+            }
             tx.execute_batch(sql)?;
             tx.pragma_update(None, "user_version", version as i64)?;
             tx.commit()

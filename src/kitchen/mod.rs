@@ -42,5 +42,5 @@ pub use filters::Op;
 pub use migrate::SCHEMA_VERSION;
 pub use schema::{ColumnDef, ColumnKind, SCHEMA, TableSchema, schema_text, table_schema};
 pub use seed::SeedReport;
-pub use store::{Kitchen, TurnGuard};
+pub use store::{CommitStamp, Kitchen, TurnGuard};
 pub use tools::meal_plan_label;

@@ -152,13 +152,18 @@ impl SeedFile {
 impl Kitchen {
     /// Loads the sample kitchen when every table is empty; `None` (and no
     /// change) otherwise.
+    ///
+    /// The check and the load are one immediate transaction, so several
+    /// processes starting on a new store at once seed it once.
     pub fn seed_if_empty(&mut self, today: Date) -> Result<Option<SeedReport>> {
-        for table in Table::ALL {
-            if self.count_rows(table)? > 0 {
-                return Ok(None);
+        self.exclusively(|k| {
+            for table in Table::ALL {
+                if k.count_rows(table)? > 0 {
+                    return Ok(None);
+                }
             }
-        }
-        self.atomically(|k| k.load_seed(today)).map(Some)
+            k.load_seed(today).map(Some)
+        })
     }
 
     /// Wipes every table and loads the sample kitchen again, in one

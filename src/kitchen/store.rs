@@ -1,13 +1,20 @@
 //! [`Kitchen`]: the one SQLite connection to `kitchen.db`, its pragmas, its
 //! migrations, and the per-turn transaction.
 //!
-//! A turn's writes are all-or-nothing: the pipeline calls
-//! [`Kitchen::begin_turn`] (`BEGIN IMMEDIATE`) before the first tool call and
-//! [`Kitchen::commit_turn`] or [`Kitchen::rollback_turn`] at the end, or holds
-//! a [`TurnGuard`] that rolls back when dropped uncommitted. Each tool call
-//! additionally runs inside a savepoint, so a refused call leaves no partial
-//! write, inside a turn or outside one. This module owns the connection; it
-//! must not know about tools, refs or seed files.
+//! A turn's writes are all-or-nothing, and no lock is held while a model
+//! thinks. [`Kitchen::begin_turn`] opens the turn's write log;
+//! each write of the turn runs inside a short `BEGIN IMMEDIATE` view that
+//! first replays the writes logged so far (so the turn reads its own writes),
+//! then runs the call, logs its statements and rolls back. The lock is held
+//! for the milliseconds of one tool call, never across a model call, and
+//! another process sees nothing of the turn until
+//! [`Kitchen::commit_stamped`] replays the log for good in one transaction,
+//! together with the turn's commit stamp (the session's proof that the
+//! turn's writes landed). [`Kitchen::rollback_turn`] drops the log: nothing
+//! was ever written. Each tool call additionally runs inside a savepoint,
+//! so a refused call leaves no partial write, inside a turn or outside one.
+//! This module owns the connection; it must not know about tools, refs or
+//! seed files.
 
 use std::cell::Cell;
 use std::ops::{Deref, DerefMut};
@@ -15,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use jiff::{SignedDuration, Timestamp};
-use rusqlite::{CachedStatement, Connection};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{CachedStatement, Connection, params_from_iter};
 
 use super::error::{KitchenError, Result};
 use super::migrate;
@@ -29,7 +37,10 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Kitchen {
     conn: Connection,
     path: Option<PathBuf>,
-    in_turn: bool,
+    /// The open turn's writes (statement and parameters), in order.
+    turn: Option<Vec<LoggedWrite>>,
+    /// True while a view (replayed writes, rolled back after) is open.
+    viewing: Cell<bool>,
     /// The last `created_at` handed out, so stamps strictly increase.
     last_stamp: Option<Timestamp>,
     /// Statements prepared since open (observability for tests and benches).
@@ -71,7 +82,8 @@ impl Kitchen {
         Ok(Kitchen {
             conn,
             path,
-            in_turn: false,
+            turn: None,
+            viewing: Cell::new(false),
             last_stamp: None,
             statements: Cell::new(0),
         })
@@ -94,40 +106,147 @@ impl Kitchen {
         self.statements.get()
     }
 
-    /// True while a turn transaction is open.
+    /// True while a turn is open.
     pub fn in_turn(&self) -> bool {
-        self.in_turn
+        self.turn.is_some()
     }
 
-    /// Opens the turn transaction (`BEGIN IMMEDIATE`): every write until
-    /// [`commit_turn`](Self::commit_turn) is kept or dropped together.
+    /// Writes the open turn has made so far (0 outside a turn).
+    pub fn turn_writes(&self) -> usize {
+        self.turn.as_ref().map_or(0, Vec::len)
+    }
+
+    /// Opens the turn: every write until [`commit_turn`](Self::commit_turn)
+    /// is kept or dropped together. Takes no lock.
     pub fn begin_turn(&mut self) -> Result<()> {
-        if self.in_turn {
+        if self.turn.is_some() {
             return Err(KitchenError::TurnAlreadyOpen);
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        self.in_turn = true;
+        self.turn = Some(Vec::new());
         Ok(())
     }
 
-    /// Commits the turn's writes.
+    /// Commits the turn's writes (no stamp).
     pub fn commit_turn(&mut self) -> Result<()> {
-        if !self.in_turn {
-            return Err(KitchenError::NoTurnOpen);
-        }
-        self.conn.execute_batch("COMMIT")?;
-        self.in_turn = false;
-        Ok(())
+        self.commit_stamped(None)
     }
 
-    /// Drops the turn's writes. A no-op when no turn is open, so error paths
-    /// can call it unconditionally.
-    pub fn rollback_turn(&mut self) -> Result<()> {
-        if !self.in_turn {
+    /// Commits the turn's writes in one short transaction, with `stamp`
+    /// recorded in `turn_commits` in the same transaction, so the stamp is
+    /// there exactly when the writes are. A turn without writes and without
+    /// a stamp touches nothing. On error nothing is written and the turn is
+    /// closed.
+    pub fn commit_stamped(&mut self, stamp: Option<&CommitStamp>) -> Result<()> {
+        let writes = self.turn.take().ok_or(KitchenError::NoTurnOpen)?;
+        if writes.is_empty() && stamp.is_none() {
             return Ok(());
         }
-        self.in_turn = false;
-        self.conn.execute_batch("ROLLBACK")?;
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        let applied = self.replay(&writes).and_then(|()| match stamp {
+            Some(s) => self
+                .conn
+                .execute(
+                    "INSERT INTO turn_commits (commit_id, session_id, turn, committed_at) \
+                     VALUES (?1, ?2, ?3, ?4)",
+                    rusqlite::params![
+                        s.commit_id,
+                        s.session_id,
+                        s.turn,
+                        Timestamp::now().to_string()
+                    ],
+                )
+                .map(|_| ()),
+            None => Ok(()),
+        });
+        match applied.and_then(|()| self.conn.execute_batch("COMMIT")) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
+                Err(e.into())
+            }
+        }
+    }
+
+    /// True when a turn stamped `commit_id` is committed here.
+    pub fn has_commit(&self, commit_id: &str) -> Result<bool> {
+        let n: i64 = self.conn.query_row(
+            "SELECT count(*) FROM turn_commits WHERE commit_id = ?1",
+            [commit_id],
+            |r| r.get(0),
+        )?;
+        Ok(n > 0)
+    }
+
+    /// Drops the turn's writes (none ever reached the file). A no-op when
+    /// no turn is open, so error paths can call it unconditionally.
+    pub fn rollback_turn(&mut self) -> Result<()> {
+        self.turn = None;
+        Ok(())
+    }
+
+    /// Opens a view for one call when a turn is open: `BEGIN IMMEDIATE`,
+    /// then the turn's writes replayed. Returns whether one was opened (a
+    /// call outside a turn, or inside a view already, needs none).
+    pub(crate) fn open_view(&self) -> rusqlite::Result<bool> {
+        let Some(writes) = &self.turn else {
+            return Ok(false);
+        };
+        if self.viewing.get() {
+            return Ok(false);
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        if let Err(e) = self.replay(writes) {
+            let _ = self.conn.execute_batch("ROLLBACK");
+            return Err(e);
+        }
+        self.viewing.set(true);
+        Ok(true)
+    }
+
+    /// Closes a view opened by [`open_view`](Self::open_view): rolled
+    /// back, its writes kept only in the turn's log.
+    pub(crate) fn close_view(&self, opened: bool) {
+        if opened {
+            self.viewing.set(false);
+            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
+                tracing::error!(error = %e, "closing a kitchen view");
+            }
+        }
+    }
+
+    /// Runs `f` with the open turn's writes visible (see the module doc).
+    pub(crate) fn viewed<T, E>(
+        &self,
+        f: impl FnOnce(&Kitchen) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<rusqlite::Error>,
+    {
+        let opened = self.open_view()?;
+        let out = f(self);
+        self.close_view(opened);
+        out
+    }
+
+    /// Runs one write statement, logging it when a turn is open.
+    pub(crate) fn write(&mut self, sql: &str, params: Vec<SqlValue>) -> rusqlite::Result<usize> {
+        let n = self
+            .prepare(sql)?
+            .execute(params_from_iter(params.iter()))?;
+        if let Some(log) = &mut self.turn {
+            log.push(LoggedWrite {
+                sql: sql.to_string(),
+                params,
+            });
+        }
+        Ok(n)
+    }
+
+    fn replay(&self, writes: &[LoggedWrite]) -> rusqlite::Result<()> {
+        for w in writes {
+            self.prepare(&w.sql)?
+                .execute(params_from_iter(w.params.iter()))?;
+        }
         Ok(())
     }
 
@@ -151,6 +270,7 @@ impl Kitchen {
         E: From<rusqlite::Error>,
     {
         self.conn.execute_batch("SAVEPOINT kitchen_op")?;
+        let logged = self.turn_writes();
         match f(self) {
             Ok(v) => {
                 self.conn.execute_batch("RELEASE kitchen_op")?;
@@ -159,6 +279,34 @@ impl Kitchen {
             Err(e) => {
                 self.conn
                     .execute_batch("ROLLBACK TO kitchen_op; RELEASE kitchen_op")?;
+                if let Some(log) = &mut self.turn {
+                    log.truncate(logged);
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction, committed on `Ok`.
+    /// Outside a turn only.
+    pub(crate) fn exclusively<T>(
+        &mut self,
+        f: impl FnOnce(&mut Kitchen) -> Result<T>,
+    ) -> Result<T> {
+        if self.turn.is_some() {
+            return Err(KitchenError::TurnAlreadyOpen);
+        }
+        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        match f(self) {
+            Ok(v) => match self.conn.execute_batch("COMMIT") {
+                Ok(()) => Ok(v),
+                Err(e) => {
+                    let _ = self.conn.execute_batch("ROLLBACK");
+                    Err(e.into())
+                }
+            },
+            Err(e) => {
+                let _ = self.conn.execute_batch("ROLLBACK");
                 Err(e)
             }
         }
@@ -178,7 +326,15 @@ impl Kitchen {
     /// A `created_at` stamp (UTC, microseconds) strictly after the last one,
     /// so creation order survives a coarse or stepped clock.
     pub(crate) fn next_stamp(&mut self) -> String {
-        let now = Timestamp::now();
+        // Stamps are kept to the microsecond: compare at that precision, or
+        // a `now` a few nanoseconds later prints the same stamp again.
+        let now = Timestamp::now()
+            .round(
+                jiff::TimestampRound::new()
+                    .smallest(jiff::Unit::Microsecond)
+                    .mode(jiff::RoundMode::Trunc),
+            )
+            .unwrap_or_else(|_| Timestamp::now());
         let stamp = match self.last_stamp {
             Some(last) if now <= last => last
                 .checked_add(SignedDuration::from_micros(1))
@@ -188,6 +344,23 @@ impl Kitchen {
         self.last_stamp = Some(stamp);
         stamp.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
     }
+}
+
+/// One write of an open turn, as run: replayed in each later view and at
+/// commit.
+#[derive(Debug, Clone)]
+struct LoggedWrite {
+    sql: String,
+    params: Vec<SqlValue>,
+}
+
+/// What a committed turn leaves in `turn_commits`: the session's turn and
+/// the commit id its session file names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommitStamp {
+    pub commit_id: String,
+    pub session_id: String,
+    pub turn: u32,
 }
 
 /// An open turn; dropping it without [`commit`](TurnGuard::commit) rolls

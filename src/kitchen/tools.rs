@@ -129,7 +129,7 @@ impl Kitchen {
         if ids.is_empty() {
             return Ok(Vec::new());
         }
-        let rows = self.rows_by_id(Table::Recipes, ids)?;
+        let rows = self.viewed(|k| k.rows_by_id(Table::Recipes, ids))?;
         Ok(rows.into_iter().map(Value::Object).collect())
     }
 
@@ -208,7 +208,7 @@ impl Kitchen {
             names.join(", "),
             super::filters::placeholders(names.len())
         );
-        self.prepare(&sql)?.execute(params_from_iter(params))?;
+        self.write(&sql, params)?;
         Ok(id)
     }
 
@@ -230,13 +230,13 @@ impl Kitchen {
         );
         let mut params: Vec<SqlValue> = values.iter().map(|(_, v)| v.clone()).collect();
         params.push(ids_param(ids));
-        self.prepare(&sql)?.execute(params_from_iter(params))
+        self.write(&sql, params)
     }
 
     /// Deletes the rows with these ids.
     pub(crate) fn delete_rows(&mut self, table: Table, ids: &[String]) -> rusqlite::Result<usize> {
         let sql = format!("DELETE FROM {} WHERE id {IN_IDS}", table.name());
-        self.prepare(&sql)?.execute([ids_param(ids)])
+        self.write(&sql, vec![ids_param(ids)])
     }
 
     /// Labels of rows of one table, in one query.
