@@ -243,11 +243,13 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     }
     let asked = is_question(w) && !w.has_any(PUT);
     // "the paneer on friday", "tikka bites for sunday": a recipe put on a
-    // day in words, even without a verb ("paneer tonight for" is not).
-    let on_a_day = w
-        .words
-        .windows(2)
-        .any(|p| matches!(p[0].as_str(), "on" | "for") && Day::of_word(&p[1]).is_some());
+    // day in words, even without a verb ("paneer tonight for" is not, and
+    // neither is "for wednesday paneer", where no recipe comes first).
+    let on_a_day = w.words.windows(2).enumerate().any(|(i, p)| {
+        matches!(p[0].as_str(), "on" | "for")
+            && Day::of_word(&p[1]).is_some()
+            && pick_of(&w.words[..i]).is_some()
+    });
     let putting = w.has_any(PUT) || cues.topic == Topic::Planning || on_a_day;
     if asked || !putting {
         return None;
