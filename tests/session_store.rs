@@ -50,15 +50,23 @@ fn the_version_1_fixture_migrates_in_memory_and_is_rewritten_only_on_save() {
         on_disk.contains("\"schema_version\": 1"),
         "loading does not rewrite"
     );
-    // The next save writes version 2.
+    // The next save writes the journal: a header line, one line per turn,
+    // then the rename.
     store
         .rename(&s.id, "Dinners without cod")
         .expect("rename saves");
-    let on_disk: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).expect("read")).expect("json");
-    assert_eq!(on_disk["schema_version"], alfred::session::SCHEMA_VERSION);
-    assert!(on_disk.get("turns").is_none() && on_disk["transcript"].is_array());
-    assert_eq!(on_disk["title"], "Dinners without cod");
+    let text = std::fs::read_to_string(&path).expect("read");
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("every line is JSON"))
+        .collect();
+    assert_eq!(lines[0]["k"], "header");
+    assert_eq!(
+        lines[0]["schema_version"],
+        alfred::session::journal::JOURNAL_VERSION
+    );
+    assert_eq!(lines.iter().filter(|l| l["k"] == "turn").count(), 2);
+    assert_eq!(lines.last().unwrap()["title"], "Dinners without cod");
     let again = store.load(&s.id).expect("v2 loads");
     assert_eq!(again.transcript, s.transcript, "turns are kept exactly");
     assert_eq!(again.context, s.context);

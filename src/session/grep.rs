@@ -71,13 +71,28 @@ impl SessionStore {
                     continue;
                 }
             };
-            let texts = match serde_json::from_slice::<Texts>(&bytes) {
+            let texts = if super::journal::is_journal(&bytes) {
+                super::journal::glimpse(&bytes)
+                    .map(|g| Texts {
+                        transcript: Some(
+                            g.turns
+                                .into_iter()
+                                .map(|(turn, user, reply)| TurnText { turn, user, reply })
+                                .collect(),
+                        ),
+                        turns: None,
+                    })
+                    .map_err(|e| format!("{e:?}"))
+            } else {
+                serde_json::from_slice::<Texts>(&bytes).map_err(|e| e.to_string())
+            };
+            let texts = match texts {
                 Ok(t) => t,
                 Err(e) => {
                     // The header reads but the turns do not: report, do not move.
                     report.problems.push(SessionProblem {
                         path,
-                        reason: e.to_string(),
+                        reason: e,
                         moved_to: None,
                     });
                     continue;

@@ -43,6 +43,9 @@ pub struct Header {
 
 /// Decodes a whole session, migrating older schemas in memory.
 pub fn decode(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
+    if super::journal::is_journal(bytes) {
+        return super::journal::decode(bytes).map(|l| l.session);
+    }
     let text = text_of(bytes)?;
     // The common case, a current file, is one typed pass.
     let typed_error = match serde_json::from_str::<SessionFile>(text) {
@@ -66,6 +69,17 @@ pub fn decode(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
 
 /// Reads the header and counts the turns without keeping them.
 pub fn decode_header(bytes: &[u8]) -> Result<Header, Unreadable> {
+    if super::journal::is_journal(bytes) {
+        let g = super::journal::glimpse(bytes)?;
+        return Ok(Header {
+            schema_version: g.schema_version,
+            title: g.title,
+            created_at: g.created_at,
+            updated_at: g.updated_at,
+            llm: g.llm,
+            turns: g.turns.len(),
+        });
+    }
     let text = text_of(bytes)?;
     let h = match serde_json::from_str::<HeaderRepr>(text) {
         Ok(h) => h,

@@ -23,10 +23,12 @@
 
 pub mod atomic;
 pub mod codec;
+pub mod delta;
 pub mod error;
 pub mod export;
 pub mod file;
 pub mod grep;
+pub mod journal;
 pub mod listing;
 pub mod llm;
 pub mod lock;

@@ -4,7 +4,11 @@
 //! [`spawn_persist`] starts the task and returns a [`PersistHandle`] (cheap to
 //! clone) and the receiver of [`PersistEvent`]s. `save` only queues; `flush`
 //! waits until everything queued is on disk (call it on quit: "drained on
-//! quit"). Each save is written with [`write_atomic`] on a blocking thread.
+//! quit"). A session file is a [`Journal`]: a save appends what changed
+//! since the last one (a new turn, a rename), on a blocking thread; the
+//! first save of a new or older-format session writes it whole,
+//! atomically. `append_turn` and `settle` are the turn runner's: they
+//! answer once the line is on disk.
 //!
 //! The actor saves only sessions whose [`SessionLock`] it was handed
 //! ([`PersistHandle::hold`]), so two processes can never write one session. A
@@ -21,9 +25,9 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{mpsc, oneshot};
 
-use super::atomic::write_atomic;
 use super::error::SessionError;
 use super::file::{SessionFile, is_valid_id};
+use super::journal::Journal;
 use super::lock::SessionLock;
 
 /// What happened to a save; the UI shows failures ("save failed: disk full").
@@ -46,6 +50,18 @@ enum Request {
     Hold(SessionLock),
     Release(String),
     Save(Arc<SessionFile>),
+    /// A turn (the session's last record), pending under a commit when given.
+    Append {
+        session: Arc<SessionFile>,
+        commit: Option<String>,
+        done: oneshot::Sender<Result<(), SessionError>>,
+    },
+    Settle {
+        id: String,
+        commit: String,
+        landed: bool,
+        done: oneshot::Sender<Result<(), SessionError>>,
+    },
     Flush(oneshot::Sender<Vec<(String, String)>>),
 }
 
@@ -61,6 +77,8 @@ impl std::fmt::Debug for Request {
             Request::Hold(l) => write!(f, "Hold({})", l.id()),
             Request::Release(id) => write!(f, "Release({id})"),
             Request::Save(s) => write!(f, "Save({})", s.id),
+            Request::Append { session, .. } => write!(f, "Append({})", session.id),
+            Request::Settle { id, .. } => write!(f, "Settle({id})"),
             Request::Flush(_) => f.write_str("Flush"),
         }
     }
@@ -78,6 +96,7 @@ pub fn spawn_persist(
     let actor = Actor {
         dir: sessions_dir.into(),
         locks: HashMap::new(),
+        journals: HashMap::new(),
         unsaved: BTreeMap::new(),
         events,
     };
@@ -110,6 +129,34 @@ impl PersistHandle {
         self.send(Request::Save(session.into()))
     }
 
+    /// Writes the session's last turn and waits until it is on disk; with
+    /// `commit`, the turn stays pending until [`settle`](Self::settle).
+    pub async fn append_turn(
+        &self,
+        session: Arc<SessionFile>,
+        commit: Option<String>,
+    ) -> Result<(), SessionError> {
+        let (done, wait) = oneshot::channel();
+        self.send(Request::Append {
+            session,
+            commit,
+            done,
+        })?;
+        wait.await.map_err(|_| SessionError::PersistStopped)?
+    }
+
+    /// Settles a pending commit: `landed` keeps the turn, else it is dropped.
+    pub async fn settle(&self, id: &str, commit: &str, landed: bool) -> Result<(), SessionError> {
+        let (done, wait) = oneshot::channel();
+        self.send(Request::Settle {
+            id: id.to_string(),
+            commit: commit.to_string(),
+            landed,
+            done,
+        })?;
+        wait.await.map_err(|_| SessionError::PersistStopped)?
+    }
+
     /// Waits until every save queued before this call has been applied.
     ///
     /// Fails with [`SessionError::NotSaved`] when the newest save of some
@@ -137,6 +184,8 @@ impl PersistHandle {
 struct Actor {
     dir: PathBuf,
     locks: HashMap<String, SessionLock>,
+    /// The open journal of each session saved since it was held.
+    journals: HashMap<String, Journal>,
     /// Session → error of its newest save, while that save has failed.
     unsaved: BTreeMap<String, String>,
     events: mpsc::UnboundedSender<PersistEvent>,
@@ -167,8 +216,32 @@ impl Actor {
             }
             Request::Release(id) => {
                 self.locks.remove(&id);
+                self.journals.remove(&id);
             }
-            Request::Save(session) => self.save(session).await,
+            Request::Save(session) => {
+                let id = session.id.clone();
+                let _ = self.write(id, move |j| j.sync(&session)).await;
+            }
+            Request::Append {
+                session,
+                commit,
+                done,
+            } => {
+                let id = session.id.clone();
+                let result = self
+                    .write(id, move |j| j.append_turn(&session, commit.as_deref()))
+                    .await;
+                let _ = done.send(result);
+            }
+            Request::Settle {
+                id,
+                commit,
+                landed,
+                done,
+            } => {
+                let result = self.write(id, move |j| j.settle(&commit, landed)).await;
+                let _ = done.send(result);
+            }
             Request::Flush(done) => {
                 let unsaved = self
                     .unsaved
@@ -180,25 +253,53 @@ impl Actor {
         }
     }
 
-    async fn save(&mut self, session: Arc<SessionFile>) {
-        let id = session.id.clone();
+    /// Runs one write on the session's journal (opened on first use) on a
+    /// blocking thread, reporting the outcome as an event too.
+    async fn write(
+        &mut self,
+        id: String,
+        op: impl FnOnce(&mut Journal) -> Result<u64, SessionError> + Send + 'static,
+    ) -> Result<(), SessionError> {
         if !is_valid_id(&id) {
-            return self.report_failure(id.clone(), SessionError::InvalidId { id });
+            let error = SessionError::InvalidId { id: id.clone() };
+            self.report_failure(id.clone(), error);
+            return Err(SessionError::InvalidId { id });
         }
         if !self.locks.contains_key(&id) {
-            return self.report_failure(id.clone(), SessionError::NotLocked { id });
+            self.report_failure(id.clone(), SessionError::NotLocked { id: id.clone() });
+            return Err(SessionError::NotLocked { id });
         }
         let path = self.dir.join(format!("{id}.json"));
+        let journal = self.journals.remove(&id);
         let started = Instant::now();
         let written = tokio::task::spawn_blocking(move || {
-            // `to_bytes` writes the current schema version whatever the session says.
-            let bytes = session.to_bytes()?;
-            write_atomic(&path, &bytes)?;
-            Ok::<u64, SessionError>(bytes.len() as u64)
+            let opened = match journal {
+                Some(j) => Ok(j),
+                None => Journal::open(path, jiff::Timestamp::now()),
+            };
+            match opened {
+                Ok(mut journal) => {
+                    let out = op(&mut journal);
+                    (Some(journal), out)
+                }
+                Err(e) => (None, Err(e)),
+            }
         })
-        .await;
-        match written {
-            Ok(Ok(bytes)) => {
+        .await
+        .unwrap_or_else(|join| {
+            let error = SessionError::io(
+                "save",
+                self.dir.join(format!("{id}.json")),
+                std::io::Error::other(format!("the save task stopped: {join}")),
+            );
+            (None, Err(error))
+        });
+        let (journal, outcome) = written;
+        if let Some(j) = journal {
+            self.journals.insert(id.clone(), j);
+        }
+        match outcome {
+            Ok(bytes) => {
                 self.unsaved.remove(&id);
                 let duration = started.elapsed();
                 tracing::debug!(%id, bytes, ?duration, "session saved");
@@ -207,15 +308,16 @@ impl Actor {
                     bytes,
                     duration,
                 });
+                Ok(())
             }
-            Ok(Err(error)) => self.report_failure(id, error),
-            Err(join) => {
-                let error = SessionError::io(
-                    "save",
-                    self.dir.join(format!("{id}.json")),
-                    std::io::Error::other(format!("the save task stopped: {join}")),
-                );
+            Err(error) => {
+                let message = error.to_string();
                 self.report_failure(id, error);
+                Err(SessionError::io(
+                    "save",
+                    &self.dir,
+                    std::io::Error::other(message),
+                ))
             }
         }
     }

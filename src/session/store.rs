@@ -17,9 +17,10 @@ use std::sync::Arc;
 
 use jiff::Timestamp;
 
-use super::atomic::{move_aside, sync_dir, write_atomic};
+use super::atomic::{move_aside, sync_dir};
 use super::error::SessionError;
 use super::file::{SessionFile, is_valid_id, new_id};
+use super::journal::Journal;
 use super::listing::id_of;
 use super::llm::LlmSettings;
 use super::lock::SessionLock;
@@ -125,6 +126,43 @@ impl SessionStore {
         }
     }
 
+    /// Opens session `id` for a chat and settles a turn a crash left
+    /// pending: `landed(commit)` asks the kitchen whether that turn's writes
+    /// are there. If they are, the turn is kept (a `done` line); if not, it
+    /// is dropped (a `void` line) and its message returned, so the caller
+    /// can offer it again. Nothing else changes.
+    pub fn open_settled(
+        &self,
+        id: &str,
+        landed: &dyn Fn(&str) -> Result<bool, String>,
+    ) -> Result<(SessionFile, SessionLock, Option<String>), SessionError> {
+        let (session, lock) = self.open(id)?;
+        let path = self.path_of(id);
+        let bytes = std::fs::read(&path).map_err(|e| SessionError::io("read", &path, e))?;
+        if !super::journal::is_journal(&bytes) {
+            return Ok((session, lock, None));
+        }
+        let pending = super::journal::decode(&bytes).ok().and_then(|l| l.pending);
+        let Some(commit) = pending else {
+            return Ok((session, lock, None));
+        };
+        let kept = landed(&commit).map_err(|e| {
+            SessionError::io(
+                "settle the last turn of",
+                &path,
+                std::io::Error::other(format!("the kitchen could not be asked: {e}")),
+            )
+        })?;
+        tracing::info!(%id, %commit, kept, "settled a turn left pending by a crash");
+        Journal::open(path, self.now())?.settle(&commit, kept)?;
+        if kept {
+            return Ok((session, lock, None));
+        }
+        let message = session.last_user_message().map(str::to_string);
+        let session = self.load(id)?;
+        Ok((session, lock, message))
+    }
+
     /// Takes the lock of session `id` (see [`SessionLock`]).
     pub fn lock(&self, id: &str) -> Result<SessionLock, SessionError> {
         SessionLock::acquire(&self.dir, id)
@@ -173,7 +211,7 @@ impl SessionStore {
     pub fn rename(&self, id: &str, title: &str) -> Result<SessionFile, SessionError> {
         let (mut session, _lock) = self.open(id)?;
         session.set_title(title);
-        write_atomic(&self.path_of(id), &session.to_bytes()?)?;
+        Journal::open(self.path_of(id), self.now())?.sync(&session)?;
         Ok(session)
     }
 

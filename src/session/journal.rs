@@ -1,0 +1,843 @@
+//! The session file as a journal (schema 4): JSON Lines, appended to, so a
+//! save costs the new turn only.
+//!
+//! The first line is the header (id, title, creation time, LLM, the context
+//! the session started with); then one line per event, each a JSON object
+//! tagged `k`:
+//! - `turn`: a turn record, as a [`Delta`] against the record before (minus
+//!   its prompts, its number and its texts, which are written plainly so a
+//!   listing or a search reads them without rebuilding anything), its
+//!   prompts with long texts replaced by references into the file's text
+//!   table (each text, and each line of a text, is stored once), the context
+//!   after it as a [`Delta`] when it succeeded, and — when the turn wrote to
+//!   the kitchen — the `commit` id of those writes, pending until settled;
+//! - `done` / `void`: the pending commit landed in the kitchen / did not (the
+//!   turn it named is dropped, as if never sent);
+//! - `title`: a rename; `state`: the context changed between turns (pin,
+//!   clear, policy).
+//!
+//! A last line without its newline, or that does not parse, is a write torn
+//! by a crash: loading leaves it out and says so ([`Loaded::torn_at`]); the
+//! writer sets it aside before appending. Pure except [`Journal`], which owns
+//! the file handle and is used by the persist actor only.
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::delta::Delta;
+use super::error::SessionError;
+use super::file::{SessionFile, title_from};
+use super::llm::LlmSettings;
+use super::migrate::Unreadable;
+use crate::context::ContextState;
+use crate::record::{PromptRecord, PromptsRecord, TurnRecord, TurnStatus};
+
+/// The schema version of a journal file.
+pub const JOURNAL_VERSION: u32 = 4;
+
+/// Texts shorter than this stay in place.
+const INLINE_MAX: usize = 64;
+
+/// What marks a reference into the text table (`"\u{1}12"`); a text that
+/// begins with it is always stored in the table, so none is mistaken.
+const MARK: char = '\u{1}';
+
+/// One entry of the text table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Piece {
+    /// A line (no newline in it).
+    Line(String),
+    /// A text: these pieces joined with newlines.
+    Lines(Vec<u32>),
+}
+
+/// One line of the file. (A turn line is most lines: it is not boxed.)
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+enum Line {
+    Header {
+        schema_version: u32,
+        id: String,
+        title: String,
+        created_at: String,
+        llm: LlmSettings,
+        context: Value,
+    },
+    Turn {
+        at: String,
+        turn: u32,
+        user: String,
+        reply: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commit: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        texts: Vec<(u32, Piece)>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<Delta>,
+        prompts: PromptsRecord,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Delta>,
+    },
+    Done {
+        commit: String,
+    },
+    Void {
+        commit: String,
+    },
+    Title {
+        title: String,
+    },
+    State {
+        state: Delta,
+    },
+}
+
+/// Where the file stands after its last line: what the next line is
+/// written against. Shared by the reader and the writer.
+#[derive(Debug, Clone, Default)]
+struct Cursor {
+    /// Text (whole or line) → its id in the table.
+    ids: HashMap<String, u32>,
+    /// The table, id → piece (reading only).
+    pieces: Vec<Piece>,
+    /// Entries in the table.
+    count: u32,
+    /// The last record as JSON, less what turn lines write plainly.
+    rest: Value,
+    /// The context as JSON.
+    state: Value,
+    title: String,
+    turns: usize,
+    /// Where the file stood before its pending turn, to go back to on `void`.
+    undo: Option<Box<(Value, Value, String)>>,
+}
+
+impl Cursor {
+    fn starting(session: &SessionFile) -> Result<(Cursor, String), String> {
+        let state = serde_json::to_value(&session.context).map_err(|e| e.to_string())?;
+        let header = Line::Header {
+            schema_version: JOURNAL_VERSION,
+            id: session.id.clone(),
+            title: String::new(),
+            created_at: session.created_at.clone(),
+            llm: session.llm.clone(),
+            context: state.clone(),
+        };
+        let cursor = Cursor {
+            state,
+            rest: Value::Null,
+            ..Cursor::default()
+        };
+        Ok((cursor, line_text(&header)?))
+    }
+
+    /// Stores `text` in the table (new pieces go to `new`) and returns its
+    /// reference; short texts stay as they are.
+    fn pack(&mut self, text: &str, new: &mut Vec<(u32, Piece)>) -> String {
+        if text.len() < INLINE_MAX && !text.starts_with(MARK) {
+            return text.to_string();
+        }
+        if let Some(id) = self.ids.get(text) {
+            return format!("{MARK}{id}");
+        }
+        if !text.contains('\n') {
+            let id = self.piece(text, new);
+            return format!("{MARK}{id}");
+        }
+        let lines: Vec<u32> = text.split('\n').map(|l| self.piece(l, new)).collect();
+        let id = self.add(text.to_string(), Piece::Lines(lines), new);
+        format!("{MARK}{id}")
+    }
+
+    fn piece(&mut self, line: &str, new: &mut Vec<(u32, Piece)>) -> u32 {
+        match self.ids.get(line) {
+            Some(id) => *id,
+            None => self.add(line.to_string(), Piece::Line(line.to_string()), new),
+        }
+    }
+
+    fn add(&mut self, key: String, piece: Piece, new: &mut Vec<(u32, Piece)>) -> u32 {
+        let id = self.count;
+        self.count += 1;
+        self.ids.insert(key, id);
+        new.push((id, piece));
+        id
+    }
+
+    /// The text a stored string stands for.
+    fn unpack(&self, stored: &str) -> Result<String, String> {
+        let Some(id) = stored.strip_prefix(MARK) else {
+            return Ok(stored.to_string());
+        };
+        let id: usize = id
+            .parse()
+            .map_err(|_| format!("bad text reference {id:?}"))?;
+        self.text_of(id, 0)
+    }
+
+    fn text_of(&self, id: usize, depth: u8) -> Result<String, String> {
+        match self.pieces.get(id) {
+            Some(Piece::Line(l)) => Ok(l.clone()),
+            Some(Piece::Lines(ids)) if depth == 0 => {
+                let lines: Result<Vec<String>, String> =
+                    ids.iter().map(|i| self.text_of(*i as usize, 1)).collect();
+                Ok(lines?.join("\n"))
+            }
+            _ => Err(format!("text reference {id} is not in the file")),
+        }
+    }
+
+    /// Reads a table entry from a line.
+    fn learn(&mut self, id: u32, piece: Piece) -> Result<(), String> {
+        if id as usize != self.pieces.len() {
+            return Err(format!("text {id} out of order"));
+        }
+        self.pieces.push(piece);
+        self.count += 1;
+        let text = self.text_of(id as usize, 0)?;
+        self.ids.entry(text).or_insert(id);
+        Ok(())
+    }
+
+    /// The line of a turn, and the cursor moved past it.
+    fn turn_line(
+        &mut self,
+        record: &TurnRecord,
+        state: Option<&ContextState>,
+        at: &str,
+        commit: Option<&str>,
+    ) -> Result<String, String> {
+        self.undo =
+            commit.map(|_| Box::new((self.rest.clone(), self.state.clone(), self.title.clone())));
+        let mut texts = Vec::new();
+        let mut prompts = record.prompts.clone();
+        each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts));
+        let rest = rest_of(record)?;
+        let state = match state.filter(|_| record.status == TurnStatus::Ok) {
+            Some(s) => {
+                let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
+                let d = Delta::between(&self.state, &value);
+                self.state = value;
+                d
+            }
+            None => None,
+        };
+        let line = Line::Turn {
+            at: at.to_string(),
+            turn: record.turn,
+            user: record.user.clone(),
+            reply: record.reply.clone(),
+            commit: commit.map(str::to_string),
+            texts,
+            record: Delta::between(&self.rest, &rest),
+            prompts,
+            state,
+        };
+        self.rest = rest;
+        self.turns += 1;
+        if self.title.is_empty() {
+            self.title = title_from(&record.user);
+        }
+        line_text(&line)
+    }
+}
+
+/// The record as JSON, less its prompts, number and texts.
+fn rest_of(record: &TurnRecord) -> Result<Value, String> {
+    let mut bare = TurnRecord {
+        prompts: PromptsRecord::default(),
+        user: String::new(),
+        reply: String::new(),
+        ..record.clone()
+    };
+    bare.turn = 0;
+    let mut v = serde_json::to_value(&bare).map_err(|e| e.to_string())?;
+    if let Value::Object(m) = &mut v {
+        for k in ["prompts", "user", "reply", "turn"] {
+            m.remove(k);
+        }
+    }
+    Ok(v)
+}
+
+/// Every long text of a turn's prompts: system prompts, sections, answers.
+fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut String)) {
+    let mut one = |r: &mut PromptRecord| {
+        f(&mut r.full.system);
+        for s in &mut r.full.sections {
+            f(&mut s.text);
+        }
+        if let Some(resp) = &mut r.response {
+            f(resp);
+        }
+    };
+    p.understand.iter_mut().for_each(&mut one);
+    p.think.iter_mut().for_each(&mut one);
+    p.act.iter_mut().for_each(|a| one(&mut a.prompt));
+    p.reply.iter_mut().for_each(&mut one);
+    p.summarize.iter_mut().for_each(&mut one);
+}
+
+fn each_text_try(
+    p: &mut PromptsRecord,
+    f: &mut dyn FnMut(&mut String) -> Result<(), String>,
+) -> Result<(), String> {
+    let mut failed = None;
+    each_text(p, &mut |t| {
+        if failed.is_none()
+            && let Err(e) = f(t)
+        {
+            failed = Some(e);
+        }
+    });
+    failed.map_or(Ok(()), Err)
+}
+
+fn line_text(line: &Line) -> Result<String, String> {
+    let mut text = serde_json::to_string(line).map_err(|e| e.to_string())?;
+    text.push('\n');
+    Ok(text)
+}
+
+/// True when `bytes` look like a journal (its header line) rather than a
+/// one-document session of schema 1–3.
+pub fn is_journal(bytes: &[u8]) -> bool {
+    let first = bytes.split(|b| *b == b'\n').next().unwrap_or_default();
+    // A header names itself first: `{"k":"header",…`.
+    first.starts_with(br#"{"k":"header""#)
+}
+
+/// A journal read back.
+#[derive(Debug)]
+pub struct Loaded {
+    pub session: SessionFile,
+    /// The commit of the last turn, when no `done` or `void` settled it: the
+    /// kitchen decides whether that turn happened ([`Journal::settle`]).
+    pub pending: Option<String>,
+    /// The length of the good lines when the last line was torn.
+    pub torn_at: Option<usize>,
+    cursor: Cursor,
+}
+
+/// What a pending turn changed, to undo on `void`.
+struct Undo {
+    commit: String,
+    title: String,
+    updated_at: String,
+    state: Value,
+    rest: Value,
+}
+
+/// Reads a journal.
+pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Unreadable::Corrupt(format!(
+            "not UTF-8: invalid byte at offset {}",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut offset = 0;
+    for piece in text.split_inclusive('\n') {
+        lines.push((offset, piece));
+        offset += piece.len();
+    }
+    let mut torn_at = None;
+    if let Some((at, last)) = lines.last()
+        && (!last.ends_with('\n') || serde_json::from_str::<Line>(last).is_err())
+    {
+        torn_at = Some(*at);
+        lines.pop();
+    }
+    let corrupt = |n: usize, e: String| Unreadable::Corrupt(format!("line {}: {e}", n + 1));
+    let mut iter = lines.into_iter().enumerate();
+    let Some((_, (_, first))) = iter.next() else {
+        return Err(Unreadable::Corrupt("the header line is torn".into()));
+    };
+    let (mut session, mut cursor) = match serde_json::from_str::<Line>(first) {
+        Ok(Line::Header {
+            schema_version,
+            id,
+            title,
+            created_at,
+            llm,
+            context,
+        }) => {
+            if schema_version > JOURNAL_VERSION {
+                return Err(Unreadable::Newer(schema_version));
+            }
+            let state: ContextState = serde_json::from_value(context.clone())
+                .map_err(|e| corrupt(0, format!("context: {e}")))?;
+            let mut session =
+                SessionFile::new(id, jiff::Timestamp::UNIX_EPOCH, llm, state.policy.clone());
+            session.context = state;
+            session.created_at = created_at.clone();
+            session.updated_at = created_at;
+            session.title = title.clone();
+            let cursor = Cursor {
+                state: context,
+                rest: Value::Null,
+                title,
+                ..Cursor::default()
+            };
+            (session, cursor)
+        }
+        Ok(_) => return Err(corrupt(0, "the first line is not a header".into())),
+        Err(e) => return Err(corrupt(0, e.to_string())),
+    };
+    let mut pending: Option<Undo> = None;
+    // The context is rebuilt as JSON and decoded once, at the end.
+    let mut context_dirty = false;
+    for (n, (_, line)) in iter {
+        let line: Line = serde_json::from_str(line).map_err(|e| corrupt(n, e.to_string()))?;
+        match line {
+            Line::Header { .. } => return Err(corrupt(n, "a second header".into())),
+            Line::Turn {
+                at,
+                turn,
+                user,
+                reply,
+                commit,
+                texts,
+                record,
+                mut prompts,
+                state,
+            } => {
+                pending = commit.map(|c| Undo {
+                    commit: c,
+                    title: session.title.clone(),
+                    updated_at: session.updated_at.clone(),
+                    state: cursor.state.clone(),
+                    rest: cursor.rest.clone(),
+                });
+                for (id, piece) in texts {
+                    cursor.learn(id, piece).map_err(|e| corrupt(n, e))?;
+                }
+                if let Some(d) = record {
+                    d.apply(&mut cursor.rest).map_err(|e| corrupt(n, e))?;
+                }
+                if let Some(d) = state {
+                    d.apply(&mut cursor.state).map_err(|e| corrupt(n, e))?;
+                    context_dirty = true;
+                }
+                each_text_try(&mut prompts, &mut |t| {
+                    *t = cursor.unpack(t)?;
+                    Ok(())
+                })
+                .map_err(|e| corrupt(n, e))?;
+                let mut full = cursor.rest.clone();
+                if let Value::Object(m) = &mut full {
+                    m.insert("prompts".into(), Value::Object(Default::default()));
+                    m.insert("user".into(), Value::String(user));
+                    m.insert("reply".into(), Value::String(reply));
+                    m.insert("turn".into(), Value::from(turn));
+                }
+                let mut record: TurnRecord =
+                    serde_json::from_value(full).map_err(|e| corrupt(n, e.to_string()))?;
+                record.prompts = prompts;
+                if session.title.is_empty() {
+                    session.title = title_from(&record.user);
+                }
+                session.transcript.push(record);
+                session.updated_at = at;
+                cursor.turns += 1;
+            }
+            Line::Done { commit } => {
+                if pending.as_ref().is_some_and(|p| p.commit == commit) {
+                    pending = None;
+                }
+            }
+            Line::Void { commit } => {
+                if let Some(undo) = pending.take_if(|p| p.commit == commit) {
+                    session.transcript.pop();
+                    cursor.turns -= 1;
+                    session.title = undo.title;
+                    session.updated_at = undo.updated_at;
+                    cursor.state = undo.state;
+                    cursor.rest = undo.rest;
+                    context_dirty = true;
+                }
+            }
+            Line::Title { title } => session.title = title,
+            Line::State { state } => {
+                state.apply(&mut cursor.state).map_err(|e| corrupt(n, e))?;
+                context_dirty = true;
+            }
+        }
+    }
+    if context_dirty {
+        session.context = serde_json::from_value(cursor.state.clone())
+            .map_err(|e| Unreadable::Corrupt(format!("context: {e}")))?;
+    }
+    cursor.title = session.title.clone();
+    Ok(Loaded {
+        session,
+        pending: pending.map(|p| p.commit),
+        torn_at,
+        cursor,
+    })
+}
+
+/// The whole file of `session`, as a journal: what a migration or a first
+/// save writes (atomically).
+pub fn encode_all(session: &SessionFile) -> Result<(Vec<u8>, JournalCursor), String> {
+    let (mut cursor, mut text) = Cursor::starting(session)?;
+    let n = session.transcript.len();
+    for (i, record) in session.transcript.iter().enumerate() {
+        let state = (i + 1 == n).then_some(&session.context);
+        let at = if i + 1 == n {
+            session.updated_at.clone()
+        } else {
+            record.started_at.clone()
+        };
+        text.push_str(&cursor.turn_line(record, state, &at, None)?);
+    }
+    text.push_str(&cursor.catch_up(session)?);
+    Ok((text.into_bytes(), JournalCursor(cursor)))
+}
+
+/// Where a journal file stands (opaque outside this module).
+#[derive(Debug, Clone)]
+pub struct JournalCursor(Cursor);
+
+impl Loaded {
+    /// Where the file stands, for appending after it.
+    pub fn cursor(&self) -> JournalCursor {
+        JournalCursor(self.cursor.clone())
+    }
+}
+
+impl Cursor {
+    /// The lines that bring the file to `session` when the file already has
+    /// at least its turns: a rename, a context changed between turns.
+    /// Turns the file has beyond the session's are left alone (the session
+    /// in hand is older than the file), and so is its context.
+    fn catch_up(&mut self, session: &SessionFile) -> Result<String, String> {
+        let mut out = String::new();
+        if session.transcript.len() == self.turns {
+            let value = serde_json::to_value(&session.context).map_err(|e| e.to_string())?;
+            if let Some(d) = Delta::between(&self.state, &value) {
+                out.push_str(&line_text(&Line::State { state: d })?);
+                self.state = value;
+            }
+        }
+        if session.transcript.len() >= self.turns && session.title != self.title {
+            out.push_str(&line_text(&Line::Title {
+                title: session.title.clone(),
+            })?);
+            self.title = session.title.clone();
+        }
+        Ok(out)
+    }
+}
+
+/// The open journal of one session: the persist actor's writer.
+#[derive(Debug)]
+pub struct Journal {
+    path: PathBuf,
+    /// `None` until the file exists as a journal (new, or still a
+    /// one-document file to migrate on the first write).
+    cursor: Option<Cursor>,
+}
+
+impl Journal {
+    /// The writer of `path`. A journal file is read to continue after its
+    /// last line; a torn last line is moved aside to `<name>.torn-<time>`
+    /// and cut off. A missing or one-document file is written whole on the
+    /// first save.
+    pub fn open(path: PathBuf, now: jiff::Timestamp) -> Result<Journal, SessionError> {
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Journal { path, cursor: None });
+            }
+            Err(e) => return Err(SessionError::io("read", &path, e)),
+        };
+        if !is_journal(&bytes) {
+            return Ok(Journal { path, cursor: None });
+        }
+        let loaded = decode(&bytes).map_err(|why| SessionError::Corrupt {
+            path: path.clone(),
+            reason: match why {
+                Unreadable::Corrupt(r) => r,
+                Unreadable::Newer(v) => format!("written by a newer alfred (schema {v})"),
+            },
+            moved_to: None,
+        })?;
+        if let Some(at) = loaded.torn_at {
+            set_torn_tail_aside(&path, &bytes[at..], at as u64, now)?;
+        }
+        Ok(Journal {
+            path,
+            cursor: Some(loaded.cursor),
+        })
+    }
+
+    /// A writer that continues after `cursor` (the file was just read).
+    pub fn at(path: PathBuf, cursor: JournalCursor) -> Journal {
+        Journal {
+            path,
+            cursor: Some(cursor.0),
+        }
+    }
+
+    /// Brings the file to `session`: new turns appended (none pending), a
+    /// rename or a context change as a line; the whole file written
+    /// atomically the first time. Returns the bytes written.
+    pub fn sync(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
+        let Some(cursor) = &mut self.cursor else {
+            return self.write_whole(session);
+        };
+        let mut text = String::new();
+        let n = session.transcript.len();
+        for i in cursor.turns..n {
+            let state = (i + 1 == n).then_some(&session.context);
+            let record = &session.transcript[i];
+            let at = if i + 1 == n {
+                session.updated_at.clone()
+            } else {
+                record.started_at.clone()
+            };
+            text.push_str(&cursor.turn_line(record, state, &at, None).map_err(encode)?);
+        }
+        text.push_str(&cursor.catch_up(session).map_err(encode)?);
+        self.append(text.as_bytes(), false)
+    }
+
+    /// Appends one turn of `session` (its last record), pending under
+    /// `commit` when given, and waits until it is on disk.
+    pub fn append_turn(
+        &mut self,
+        session: &SessionFile,
+        commit: Option<&str>,
+    ) -> Result<u64, SessionError> {
+        let Some(record) = session.transcript.last() else {
+            return Ok(0);
+        };
+        if self.cursor.is_none() {
+            // The first write of the session is its whole file; a pending
+            // turn in it is written as such.
+            let mut before = session.clone();
+            before.transcript.pop();
+            self.write_whole(&before)?;
+        }
+        let cursor = self.cursor.as_mut().expect("written whole above");
+        if cursor.turns + 1 != session.transcript.len() {
+            // The file is behind (a save failed earlier): catch up first.
+            let mut before = session.clone();
+            before.transcript.pop();
+            self.sync(&before)?;
+        }
+        let cursor = self.cursor.as_mut().expect("written whole above");
+        let state = (record.status == TurnStatus::Ok).then_some(&session.context);
+        let mut text = cursor
+            .turn_line(record, state, &session.updated_at, commit)
+            .map_err(encode)?;
+        text.push_str(&cursor.catch_up(session).map_err(encode)?);
+        self.append(text.as_bytes(), true)
+    }
+
+    /// Settles the pending commit: `done` when the kitchen has it, `void`
+    /// (the turn dropped) when not.
+    pub fn settle(&mut self, commit: &str, landed: bool) -> Result<u64, SessionError> {
+        let line = if landed {
+            if let Some(c) = &mut self.cursor {
+                c.undo = None;
+            }
+            Line::Done {
+                commit: commit.to_string(),
+            }
+        } else {
+            if let Some(c) = &mut self.cursor {
+                // The writer goes back to before the dropped turn, as a
+                // reader of the file will.
+                c.turns = c.turns.saturating_sub(1);
+                if let Some(undo) = c.undo.take() {
+                    (c.rest, c.state, c.title) = *undo;
+                }
+            }
+            Line::Void {
+                commit: commit.to_string(),
+            }
+        };
+        let text = line_text(&line).map_err(encode)?;
+        self.append(text.as_bytes(), true)
+    }
+
+    fn write_whole(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
+        let (bytes, cursor) = encode_all(session).map_err(encode)?;
+        super::atomic::write_atomic(&self.path, &bytes)?;
+        self.cursor = Some(cursor.0);
+        Ok(bytes.len() as u64)
+    }
+
+    fn append(&mut self, bytes: &[u8], durable: bool) -> Result<u64, SessionError> {
+        if bytes.is_empty() {
+            return Ok(0);
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&self.path)
+            .map_err(|e| SessionError::io("open", &self.path, e))?;
+        let len_before = file.metadata().map(|m| m.len()).ok();
+        let written = file
+            .write_all(bytes)
+            .and_then(|()| if durable { file.sync_data() } else { Ok(()) });
+        if let Err(e) = written {
+            // Leave no half line behind: the file ends where it ended.
+            if let Some(len) = len_before {
+                let _ = file.set_len(len);
+            }
+            self.cursor = None;
+            return Err(SessionError::io("write", &self.path, e));
+        }
+        Ok(bytes.len() as u64)
+    }
+}
+
+fn encode(reason: String) -> SessionError {
+    SessionError::io("encode", PathBuf::new(), std::io::Error::other(reason))
+}
+
+/// Moves a torn last line to `<name>.torn-<time>` and cuts the file there.
+fn set_torn_tail_aside(
+    path: &Path,
+    tail: &[u8],
+    good_len: u64,
+    now: jiff::Timestamp,
+) -> Result<(), SessionError> {
+    let aside = PathBuf::from(format!(
+        "{}.torn-{}",
+        path.display(),
+        now.strftime("%Y%m%dT%H%M%SZ")
+    ));
+    tracing::warn!(file = %path.display(), aside = %aside.display(), bytes = tail.len(), "a torn last line was set aside");
+    super::atomic::write_atomic(&aside, tail)?;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .map_err(|e| SessionError::io("open", path, e))?;
+    file.set_len(good_len)
+        .and_then(|()| file.sync_all())
+        .map_err(|e| SessionError::io("cut the torn line of", path, e))
+}
+
+/// What a listing or a search reads of one line.
+#[derive(Debug, Deserialize)]
+struct Glance {
+    k: String,
+    #[serde(default)]
+    at: Option<String>,
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    turn: Option<u32>,
+    #[serde(default)]
+    user: Option<String>,
+    #[serde(default)]
+    reply: Option<String>,
+    #[serde(default)]
+    commit: Option<String>,
+    #[serde(default)]
+    schema_version: Option<u32>,
+    #[serde(default)]
+    created_at: Option<String>,
+    #[serde(default)]
+    llm: Option<LlmSettings>,
+}
+
+/// A journal's header and turn texts, read without rebuilding records.
+#[derive(Debug, Clone, Default)]
+pub struct Glimpse {
+    pub schema_version: u32,
+    pub title: String,
+    pub created_at: String,
+    pub updated_at: String,
+    pub llm: LlmSettings,
+    /// (turn, user, reply) of every turn kept.
+    pub turns: Vec<(u32, String, String)>,
+}
+
+/// Reads what a listing or a search needs: every line is parsed for a
+/// few fields only.
+pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        Unreadable::Corrupt(format!(
+            "not UTF-8: invalid byte at offset {}",
+            e.valid_up_to()
+        ))
+    })?;
+    let mut out = Glimpse::default();
+    let mut pending: Option<(String, String, String)> = None;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        let g: Glance = match serde_json::from_str(line) {
+            Ok(g) if line.ends_with('\n') => g,
+            // A torn last line is left out, as loading does.
+            _ if n > 0 && n + 1 == text.split_inclusive('\n').count() => break,
+            Ok(_) => return Err(Unreadable::Corrupt(format!("line {}: torn", n + 1))),
+            Err(e) => return Err(Unreadable::Corrupt(format!("line {}: {e}", n + 1))),
+        };
+        match g.k.as_str() {
+            "header" if n == 0 => {
+                let v = g.schema_version.unwrap_or_default();
+                if v > JOURNAL_VERSION {
+                    return Err(Unreadable::Newer(v));
+                }
+                out.schema_version = v;
+                out.title = g.title.unwrap_or_default();
+                out.created_at = g.created_at.unwrap_or_default();
+                out.updated_at = out.created_at.clone();
+                out.llm = g.llm.unwrap_or_default();
+            }
+            "turn" => {
+                let user = g.user.unwrap_or_default();
+                pending = g
+                    .commit
+                    .map(|c| (c, out.title.clone(), out.updated_at.clone()));
+                if out.title.is_empty() {
+                    out.title = title_from(&user);
+                }
+                out.turns.push((
+                    g.turn.unwrap_or_default(),
+                    user,
+                    g.reply.unwrap_or_default(),
+                ));
+                out.updated_at = g.at.unwrap_or_default();
+            }
+            "void" => {
+                if let Some((_, title, updated)) =
+                    pending.take_if(|(c, ..)| Some(&*c) == g.commit.as_ref())
+                {
+                    out.turns.pop();
+                    out.title = title;
+                    out.updated_at = updated;
+                }
+            }
+            "done" => pending = None,
+            "title" => out.title = g.title.unwrap_or_default(),
+            "state" => {}
+            other if n == 0 => {
+                return Err(Unreadable::Corrupt(format!(
+                    "line 1: a {other} line, not a header"
+                )));
+            }
+            other => {
+                return Err(Unreadable::Corrupt(format!(
+                    "line {}: unknown line kind {other:?}",
+                    n + 1
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "journal_tests.rs"]
+mod tests;

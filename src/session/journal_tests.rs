@@ -1,0 +1,152 @@
+use super::*;
+use crate::session::sample::sample_session;
+
+fn reread(path: &Path) -> Loaded {
+    decode(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn now() -> jiff::Timestamp {
+    "2026-11-25T10:00:00Z".parse().unwrap()
+}
+
+#[test]
+fn a_whole_session_reads_back_exactly() {
+    let session = sample_session(120, 7);
+    let (bytes, _) = encode_all(&session).unwrap();
+    let back = decode(&bytes).unwrap();
+    assert_eq!(back.session.transcript, session.transcript);
+    assert_eq!(back.session.context, session.context);
+    assert_eq!(back.session.title, session.title);
+    assert_eq!(back.session.updated_at, session.updated_at);
+    assert_eq!(back.pending, None);
+    let document = session.to_bytes().unwrap();
+    assert!(
+        bytes.len() < document.len(),
+        "journal {} bytes, document {}",
+        bytes.len(),
+        document.len()
+    );
+}
+
+#[test]
+fn saves_append_only_the_new_turn_and_read_back_exactly() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = sample_session(40, 3);
+    let path = dir.path().join(format!("{}.json", full.id));
+    let mut session = full.clone();
+    session.transcript.clear();
+    session.title.clear();
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    let mut sizes = Vec::new();
+    for record in &full.transcript {
+        session.push_turn(record.clone(), Some(full.context.clone()), now());
+        sizes.push(journal.sync(&session).unwrap());
+    }
+    session.set_title("Renamed");
+    let title_line = journal.sync(&session).unwrap();
+    assert!(title_line < 64, "{title_line}");
+    let back = reread(&path);
+    assert_eq!(back.session.transcript, session.transcript);
+    assert_eq!(back.session.context, session.context);
+    assert_eq!(back.session.title, "Renamed");
+    // Each later save costs its own turn, not the session so far.
+    let last = *sizes.last().unwrap();
+    assert!(
+        last < std::fs::metadata(&path).unwrap().len() / 10,
+        "{sizes:?}"
+    );
+    // A writer opened on the file continues it.
+    let mut again = Journal::open(path.clone(), now()).unwrap();
+    session.push_turn(full.transcript[0].clone(), None, now());
+    again.sync(&session).unwrap();
+    assert_eq!(reread(&path).session.transcript, session.transcript);
+}
+
+#[test]
+fn a_pending_turn_is_kept_by_done_and_dropped_by_void() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = sample_session(3, 5);
+    let path = dir.path().join(format!("{}.json", full.id));
+    let mut session = full.clone();
+    session.transcript.truncate(2);
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    journal.sync(&session).unwrap();
+    let before = reread(&path).session;
+    let mut with_turn = session.clone();
+    let mut changed = full.context.clone();
+    changed.turn += 7;
+    with_turn.push_turn(full.transcript[2].clone(), Some(changed), now());
+    journal.append_turn(&with_turn, Some("c-9")).unwrap();
+    let loaded = reread(&path);
+    assert_eq!(loaded.pending.as_deref(), Some("c-9"));
+    assert_eq!(loaded.session.transcript.len(), 3);
+    journal.settle("c-9", false).unwrap();
+    let voided = reread(&path);
+    assert_eq!(voided.pending, None);
+    assert!(
+        voided.session.transcript == before.transcript,
+        "voided transcript differs"
+    );
+    assert_eq!(voided.session.context, before.context);
+    assert_eq!(voided.session.updated_at, before.updated_at);
+    // The same turn again, this time landed.
+    journal.append_turn(&with_turn, Some("c-10")).unwrap();
+    journal.settle("c-10", true).unwrap();
+    let kept = reread(&path);
+    assert_eq!(kept.pending, None);
+    assert!(
+        kept.session.transcript == with_turn.transcript,
+        "kept transcript differs"
+    );
+    assert_eq!(kept.session.context, with_turn.context);
+}
+
+#[test]
+fn a_torn_last_line_is_left_out_and_set_aside_before_the_next_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = sample_session(4, 9);
+    let path = dir.path().join(format!("{}.json", session.id));
+    let (bytes, _) = encode_all(&session).unwrap();
+    let mut torn = bytes.clone();
+    torn.extend_from_slice(br#"{"k":"turn","at":"2026-"#);
+    std::fs::write(&path, &torn).unwrap();
+    let loaded = reread(&path);
+    assert_eq!(loaded.torn_at, Some(bytes.len()));
+    assert_eq!(loaded.session.transcript, session.transcript);
+    assert_eq!(glimpse(&torn).unwrap().turns.len(), 4);
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    assert_eq!(std::fs::read(&path).unwrap(), bytes);
+    let aside: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".torn-"))
+        .collect();
+    assert_eq!(aside.len(), 1);
+    let mut more = session.clone();
+    more.set_title("after the tear");
+    journal.sync(&more).unwrap();
+    assert_eq!(reread(&path).session.title, "after the tear");
+}
+
+#[test]
+fn texts_that_look_like_references_survive() {
+    let mut session = sample_session(2, 1);
+    let tricky = format!("{MARK}12 is not a reference");
+    session.transcript[1]
+        .prompts
+        .reply
+        .as_mut()
+        .unwrap()
+        .response = Some(tricky.clone());
+    let (bytes, _) = encode_all(&session).unwrap();
+    let back = decode(&bytes).unwrap();
+    assert_eq!(
+        back.session.transcript[1]
+            .prompts
+            .reply
+            .as_ref()
+            .unwrap()
+            .response,
+        Some(tricky)
+    );
+}
