@@ -2,19 +2,17 @@
 //! streams; `--json` prints one turn record per line.
 //!
 //! Owns reading the messages (`-m` or a script) and printing; the turn itself
-//! is the pipeline's, the session file the session module's.
+//! (and its commit to the kitchen and the session) is the turn runner's. A
+//! turn is printed as done only once the runner says it is on disk.
 
 use std::io::Write;
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
 use crate::context::ContextState;
-use crate::kitchen::Kitchen;
-use crate::pipeline::{
-    Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
-};
+use crate::pipeline::{PipelineEvent, TurnId, TurnLedger, TurnRequest, TurnResult, TurnRunner};
 use crate::record::TurnRecord;
 use crate::scenario::parse_script;
 
@@ -41,22 +39,22 @@ pub enum Output {
 
 /// What a headless run needs.
 pub struct Headless {
-    pub brain: Arc<dyn Brain>,
-    pub kitchen: Arc<Mutex<Kitchen>>,
-    pub settings: Arc<TurnSettings>,
+    pub runner: TurnRunner,
     pub today: String,
 }
 
 impl Headless {
     /// Runs `messages` in order on `state`, printing each turn to `out`.
-    /// Calls `after_turn` with every record (failed ones too) and the state
-    /// after it, so the caller can save. Returns the number of failed turns.
+    /// `ledger` gives the ledger each turn is recorded in (it is on disk
+    /// before the turn is printed); `after_turn` gets every record (failed
+    /// ones too) and the state after it. Returns the number of failed turns.
     pub async fn run(
         &self,
         state: &mut ContextState,
         messages: &[String],
         output: Output,
         out: &mut dyn Write,
+        ledger: &mut dyn FnMut() -> Arc<dyn TurnLedger>,
         after_turn: &mut dyn FnMut(&TurnRecord, &ContextState),
     ) -> usize {
         let mut failed = 0;
@@ -69,13 +67,9 @@ impl Headless {
                 today: self.today.clone(),
                 started_at: jiff::Timestamp::now().to_string(),
             };
-            let task = tokio::spawn(run_turn(
-                self.brain.clone(),
-                self.kitchen.clone(),
-                self.settings.clone(),
-                req,
-                tx,
-            ));
+            let runner = self.runner.clone();
+            let ledger = ledger();
+            let task = tokio::spawn(async move { runner.run(req, ledger, tx).await });
             if output == Output::Plain {
                 let _ = writeln!(out, "you> {message}");
                 let _ = write!(out, "alfred> ");

@@ -17,4 +17,5 @@ pub mod prompt;
 pub mod record;
 pub mod scenario;
 pub mod session;
+pub mod text;
 pub mod tui;

@@ -20,16 +20,23 @@ pub struct Opened {
     pub lock: SessionLock,
     /// True when the session was created now.
     pub created: bool,
+    /// The message of a turn a crash cut before it was saved (dropped from
+    /// the session, nothing of it in the kitchen): to offer again.
+    pub unsent: Option<String>,
 }
 
 /// Opens the session the user chose: `--new`, `--session ID` (or a unique
 /// prefix), else the most recent one, else a new one. The config's
 /// `[context]` policy applies to a resumed session too.
+///
+/// A turn a crash left pending is settled against the kitchen (`kitchen`
+/// says whether its writes landed) before anything reads the session.
 pub fn open_session(
     store: &SessionStore,
     choice: &SessionChoice,
     llm: &LlmSettings,
     config: &Config,
+    kitchen: &Mutex<Kitchen>,
 ) -> Result<Opened, SessionError> {
     let existing = if choice.new {
         None
@@ -40,7 +47,12 @@ pub fn open_session(
     };
     match existing {
         Some(id) => {
-            let (mut session, lock) = store.open(&id)?;
+            let landed = |commit: &str| {
+                crate::pipeline::support::lock(kitchen)
+                    .has_commit(commit)
+                    .map_err(|e| e.to_string())
+            };
+            let (mut session, lock, unsent) = store.open_settled(&id, &landed)?;
             if session.context.policy != config.context {
                 tracing::info!(session = %id, "applying the config's [context] policy to the resumed session");
                 session.context.set_policy(config.context.clone());
@@ -49,6 +61,7 @@ pub fn open_session(
                 session,
                 lock,
                 created: false,
+                unsent,
             })
         }
         None => {
@@ -58,6 +71,7 @@ pub fn open_session(
                 session,
                 lock,
                 created: true,
+                unsent: None,
             })
         }
     }

@@ -3,7 +3,12 @@
 
 use std::io::Write;
 
+use std::sync::Arc;
+
 use crate::headless::{Headless, Output, read_script};
+use crate::pipeline::TurnRunner;
+use crate::session::SessionLedger;
+use crate::session::ledger::filed_at;
 use crate::session::persist::spawn_persist;
 
 use super::open::{engine, open_session, runtime, store};
@@ -28,10 +33,22 @@ pub fn run(
     runtime.block_on(async {
         let engine = engine(startup, env)?;
         let sessions = store(&startup.paths);
-        let opened = open_session(&sessions, &args.session, &engine.llm, &startup.config)?;
+        let opened = open_session(
+            &sessions,
+            &args.session,
+            &engine.llm,
+            &startup.config,
+            &engine.kitchen,
+        )?;
+        if let Some(message) = &opened.unsent {
+            eprintln!(
+                "note: the last turn (“{}”) was cut off before it was saved; nothing of it was kept",
+                crate::text::visible(message)
+            );
+        }
         let (persist, _events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
-        let mut session = opened.session;
+        let session = opened.session;
         let verb = if opened.created {
             "new session"
         } else {
@@ -39,9 +56,11 @@ pub fn run(
         };
         eprintln!("{verb} {} · {}", session.id, engine.brain.name());
         let headless = Headless {
-            brain: engine.brain.clone(),
-            kitchen: engine.kitchen.clone(),
-            settings: engine.settings.clone(),
+            runner: TurnRunner::new(
+                engine.brain.clone(),
+                engine.kitchen.clone(),
+                engine.settings.clone(),
+            ),
             today: super::kitchen::today().to_string(),
         };
         let output = if args.json {
@@ -52,26 +71,28 @@ pub fn run(
         let mut state = session.context.clone();
         let stdout = std::io::stdout();
         let mut out = stdout.lock();
-        let mut save_error = None;
+        // The runner records each turn in the session file before it is
+        // printed; the copy here follows, for the next turn's ledger.
+        let session = std::cell::RefCell::new(session);
         let failed = headless
             .run(
                 &mut state,
                 &messages,
                 output,
                 &mut out,
+                &mut || {
+                    Arc::new(SessionLedger::new(persist.clone(), &session.borrow()))
+                        as Arc<dyn crate::pipeline::TurnLedger>
+                },
                 &mut |record, state| {
-                    let now = jiff::Timestamp::now();
-                    session.push_turn(record.clone(), Some(state.clone()), now);
-                    if let Err(e) = persist.save(session.clone()) {
-                        save_error = Some(e);
-                    }
+                    let at = filed_at(record);
+                    session
+                        .borrow_mut()
+                        .push_turn(record.clone(), Some(state.clone()), at);
                 },
             )
             .await;
         let _ = out.flush();
-        if let Some(e) = save_error {
-            return Err(e.into());
-        }
         persist.flush().await?;
         Ok(if failed > 0 {
             Outcome::Failed

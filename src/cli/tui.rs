@@ -54,7 +54,8 @@ pub fn run(
         } else {
             choice.clone()
         };
-        let opened = open_session(&sessions, &choice, &engine.llm, config)?;
+        let opened = open_session(&sessions, &choice, &engine.llm, config, &engine.kitchen)?;
+        let unsent = opened.unsent.clone();
         let (persist, persist_events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
         let mut model = Model::new(
@@ -63,11 +64,18 @@ pub fn run(
             Theme::named(config.ui.theme),
         );
         model.demo = demo;
+        if let Some(message) = unsent {
+            // A turn a crash cut off before it was saved: offered again.
+            model.set_input(&message);
+            model.status = Some((
+                crate::tui::model::Level::Warn,
+                "the last turn was cut off before it was saved — its message is back in the box"
+                    .into(),
+            ));
+        }
         model.context_window = config.llm.context_window;
         let deps = AppDeps {
-            brain: engine.brain,
-            kitchen: engine.kitchen,
-            settings: engine.settings,
+            runner: crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings),
             persist,
             persist_events,
             store: sessions,
@@ -86,8 +94,16 @@ pub fn run(
         let result = app::run(&mut terminal, model, deps).await;
         let _ = crossterm::execute!(stdout, DisableMouseCapture, DisableBracketedPaste);
         ratatui::restore();
-        result.map_err(|e| CliError::Unavailable(format!("the terminal failed: {e}")))?;
-        Ok(Outcome::Done)
+        let unsaved =
+            result.map_err(|e| CliError::Unavailable(format!("the terminal failed: {e}")))?;
+        match unsaved {
+            // Said once the terminal is back, where it can be read.
+            Some(why) => {
+                eprintln!("error: {why}");
+                Ok(Outcome::Failed)
+            }
+            None => Ok(Outcome::Done),
+        }
     })
 }
 

@@ -10,6 +10,7 @@ pub mod act;
 pub mod brain;
 pub mod events;
 pub mod run;
+pub mod runner;
 pub(crate) mod standing;
 pub mod summarize;
 pub mod support;
@@ -22,6 +23,7 @@ pub use brain::{
 };
 pub use events::{Node, PipelineEvent, TurnId};
 pub use run::{TurnRequest, TurnResult, TurnSettings, run_turn};
+pub use runner::{NoLedger, Running, TurnLedger, TurnRunner};
 pub use support::EventSink;
 pub use templates::SystemPrompts;
 pub use types::{

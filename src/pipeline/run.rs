@@ -1,8 +1,9 @@
 //! One turn, end to end: Understand → Think → Act → Reply → Summarize.
 //!
 //! The turn works on its own copy of the session's context and hands the new
-//! state back only when it succeeds; its kitchen writes are one transaction,
-//! rolled back when the turn fails or is cancelled (the future dropped). The
+//! state back only when it succeeds; its kitchen writes stay in the
+//! kitchen's turn log, for the [`TurnRunner`](super::runner::TurnRunner) to
+//! commit together with the session, or drop. The
 //! reply streams as it is written; compression of older turns runs after the
 //! reply, inside the turn, so it is done before the next turn's Understand.
 //! Reply and Summarize live in `run/closing.rs`.
@@ -26,7 +27,7 @@ use super::brain::{
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
-use super::support::{EventSink, TxGuard, lock, ms, usage_of};
+use super::support::{EventSink, lock, ms, usage_of};
 use super::templates::SystemPrompts;
 use super::types::{Decision, SUBDOMAINS, StepType, ThinkOutput, UnderstandOutput};
 
@@ -77,8 +78,25 @@ pub enum TurnResult {
     Failed { record: Box<TurnRecord> },
 }
 
-/// Runs one turn and emits its events, ending with `TurnDone` or `TurnFailed`.
+/// Runs one turn through the [`TurnRunner`](super::runner::TurnRunner) with
+/// no session to record it in (evaluations, tests, benches): its writes are
+/// committed to the kitchen, and its events end with `TurnDone` or
+/// `TurnFailed`.
 pub async fn run_turn(
+    brain: Arc<dyn Brain>,
+    kitchen: Arc<Mutex<Kitchen>>,
+    settings: Arc<TurnSettings>,
+    req: TurnRequest,
+    events: mpsc::UnboundedSender<PipelineEvent>,
+) -> TurnResult {
+    super::runner::TurnRunner::new(brain, kitchen, settings)
+        .run(req, Arc::new(super::runner::NoLedger), events)
+        .await
+}
+
+/// Runs the nodes of one turn and emits their events; the runner sends the
+/// final one. The kitchen turn must be open; it is left open.
+pub(super) async fn execute_turn(
     brain: Arc<dyn Brain>,
     kitchen: Arc<Mutex<Kitchen>>,
     settings: Arc<TurnSettings>,
@@ -93,13 +111,10 @@ pub async fn run_turn(
     match result {
         Ok(state) => {
             let record = Box::new(run.record(TurnStatus::Ok, None));
-            let state = Box::new(state);
-            sink.send(|id| PipelineEvent::TurnDone {
-                id,
-                record: record.clone(),
-                state: state.clone(),
-            });
-            TurnResult::Done { record, state }
+            TurnResult::Done {
+                record,
+                state: Box::new(state),
+            }
         }
         Err(error) => {
             tracing::warn!(turn = %req.id, %error, "turn failed");
@@ -107,12 +122,9 @@ pub async fn run_turn(
             // The layers as they were: a failed turn changes nothing.
             record.set_snapshot(req.state.snapshot());
             record.turn = req.state.turn + 1;
-            let record = Box::new(record);
-            sink.send(|id| PipelineEvent::TurnFailed {
-                id,
-                record: record.clone(),
-            });
-            TurnResult::Failed { record }
+            TurnResult::Failed {
+                record: Box::new(record),
+            }
         }
     }
 }
@@ -222,7 +234,6 @@ impl<'a> Run<'a> {
         let turn = state.begin_turn();
         self.record.turn = turn;
         self.sink.send(|id| PipelineEvent::TurnStarted { id, turn });
-        let tx = TxGuard::begin(self.kitchen)?;
         let today_date = self
             .today
             .parse()
@@ -275,7 +286,6 @@ impl<'a> Run<'a> {
             r.response_summary = crate::context::fold::first_sentence(&reply, 200);
         });
         self.summarize(&mut state, &acted, &reply, dialogue).await?;
-        tx.commit()?;
         Ok(state)
     }
 

@@ -1,5 +1,5 @@
 //! Small pieces every part of a turn uses: the event sink, lock recovery,
-//! token estimates, timing, and the kitchen transaction guard.
+//! token estimates and timing.
 
 use std::sync::{Mutex, MutexGuard};
 use std::time::Instant;
@@ -7,7 +7,6 @@ use std::time::Instant;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use crate::kitchen::Kitchen;
 use crate::prompt::{Prompt, count_tokens};
 
 use super::brain::{Decided, Usage, UsageSource};
@@ -56,44 +55,6 @@ pub fn usage_of<T: Serialize>(prompt: &Prompt, d: &Decided<T>) -> (Usage, String
         d.usage.unwrap_or_else(|| estimate_usage(prompt, &response)),
         response,
     )
-}
-
-/// Rolls the kitchen's turn transaction back unless committed.
-pub(super) struct TxGuard<'a> {
-    kitchen: &'a Mutex<Kitchen>,
-    committed: bool,
-}
-
-impl<'a> TxGuard<'a> {
-    pub(super) fn begin(kitchen: &'a Mutex<Kitchen>) -> Result<Self, String> {
-        lock(kitchen)
-            .begin_turn()
-            .map_err(|e| format!("the kitchen store could not start the turn: {e}"))?;
-        Ok(Self {
-            kitchen,
-            committed: false,
-        })
-    }
-
-    pub(super) fn commit(mut self) -> Result<(), String> {
-        self.committed = true;
-        lock(self.kitchen)
-            .commit_turn()
-            .map_err(|e| format!("the kitchen store could not save the turn: {e}"))
-    }
-}
-
-impl Drop for TxGuard<'_> {
-    fn drop(&mut self) {
-        if !self.committed {
-            let mut k = lock(self.kitchen);
-            if k.in_turn()
-                && let Err(e) = k.rollback_turn()
-            {
-                tracing::error!(error = %e, "rolling back a failed turn");
-            }
-        }
-    }
 }
 
 /// Milliseconds since `since`, to two decimals.

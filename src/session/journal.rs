@@ -502,6 +502,56 @@ pub fn encode_all(session: &SessionFile) -> Result<(Vec<u8>, JournalCursor), Str
     Ok((text.into_bytes(), JournalCursor(cursor)))
 }
 
+/// What a journal needs to start a session's file: the session before its
+/// first turn.
+#[derive(Debug, Clone)]
+pub struct SessionHead {
+    pub id: String,
+    pub created_at: String,
+    pub llm: LlmSettings,
+    pub title: String,
+    pub context: ContextState,
+}
+
+impl SessionHead {
+    /// The head of `session` as it is now.
+    pub fn of(session: &SessionFile) -> SessionHead {
+        SessionHead {
+            id: session.id.clone(),
+            created_at: session.created_at.clone(),
+            llm: session.llm.clone(),
+            title: session.title.clone(),
+            context: session.context.clone(),
+        }
+    }
+
+    fn session(&self) -> SessionFile {
+        let mut s = SessionFile::new(
+            self.id.clone(),
+            jiff::Timestamp::UNIX_EPOCH,
+            self.llm.clone(),
+            self.context.policy.clone(),
+        );
+        s.created_at = self.created_at.clone();
+        s.updated_at = self.created_at.clone();
+        s.title = self.title.clone();
+        s.context = self.context.clone();
+        s
+    }
+}
+
+/// One turn to append.
+#[derive(Debug, Clone)]
+pub struct AppendedTurn {
+    pub record: TurnRecord,
+    /// The context after it (kept only when the turn succeeded).
+    pub state: Option<ContextState>,
+    /// When it was recorded (RFC 3339, the session's `updated_at`).
+    pub at: String,
+    /// The kitchen commit its writes go under, when it has any.
+    pub commit: Option<String>,
+}
+
 /// Where a journal file stands (opaque outside this module).
 #[derive(Debug, Clone)]
 pub struct JournalCursor(Cursor);
@@ -610,37 +660,39 @@ impl Journal {
         self.append(text.as_bytes(), false)
     }
 
-    /// Appends one turn of `session` (its last record), pending under
-    /// `commit` when given, and waits until it is on disk.
+    /// Appends one turn, pending under `commit` when given, and waits until
+    /// it is on disk. The first write of a session that has no journal yet
+    /// writes it whole first: from `head` for a new one, from the file for
+    /// one in the older one-document form.
     pub fn append_turn(
         &mut self,
-        session: &SessionFile,
-        commit: Option<&str>,
+        head: &SessionHead,
+        turn: &AppendedTurn,
     ) -> Result<u64, SessionError> {
-        let Some(record) = session.transcript.last() else {
-            return Ok(0);
-        };
+        let mut written = 0;
         if self.cursor.is_none() {
-            // The first write of the session is its whole file; a pending
-            // turn in it is written as such.
-            let mut before = session.clone();
-            before.transcript.pop();
-            self.write_whole(&before)?;
+            let base = match std::fs::read(&self.path) {
+                Ok(bytes) => {
+                    super::migrate::decode(&bytes).map_err(|why| SessionError::Corrupt {
+                        path: self.path.clone(),
+                        reason: format!("{why:?}"),
+                        moved_to: None,
+                    })?
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => head.session(),
+                Err(e) => return Err(SessionError::io("read", &self.path, e)),
+            };
+            written += self.write_whole(&base)?;
         }
         let cursor = self.cursor.as_mut().expect("written whole above");
-        if cursor.turns + 1 != session.transcript.len() {
-            // The file is behind (a save failed earlier): catch up first.
-            let mut before = session.clone();
-            before.transcript.pop();
-            self.sync(&before)?;
-        }
-        let cursor = self.cursor.as_mut().expect("written whole above");
-        let state = (record.status == TurnStatus::Ok).then_some(&session.context);
-        let mut text = cursor
-            .turn_line(record, state, &session.updated_at, commit)
+        let state = turn
+            .state
+            .as_ref()
+            .filter(|_| turn.record.status == TurnStatus::Ok);
+        let text = cursor
+            .turn_line(&turn.record, state, &turn.at, turn.commit.as_deref())
             .map_err(encode)?;
-        text.push_str(&cursor.catch_up(session).map_err(encode)?);
-        self.append(text.as_bytes(), true)
+        Ok(written + self.append(text.as_bytes(), true)?)
     }
 
     /// Settles the pending commit: `done` when the kitchen has it, `void`

@@ -75,8 +75,15 @@ fn a_pending_turn_is_kept_by_done_and_dropped_by_void() {
     let mut with_turn = session.clone();
     let mut changed = full.context.clone();
     changed.turn += 7;
-    with_turn.push_turn(full.transcript[2].clone(), Some(changed), now());
-    journal.append_turn(&with_turn, Some("c-9")).unwrap();
+    with_turn.push_turn(full.transcript[2].clone(), Some(changed.clone()), now());
+    let head = SessionHead::of(&session);
+    let turn = |commit: &str| AppendedTurn {
+        record: full.transcript[2].clone(),
+        state: Some(changed.clone()),
+        at: with_turn.updated_at.clone(),
+        commit: Some(commit.to_string()),
+    };
+    journal.append_turn(&head, &turn("c-9")).unwrap();
     let loaded = reread(&path);
     assert_eq!(loaded.pending.as_deref(), Some("c-9"));
     assert_eq!(loaded.session.transcript.len(), 3);
@@ -90,7 +97,7 @@ fn a_pending_turn_is_kept_by_done_and_dropped_by_void() {
     assert_eq!(voided.session.context, before.context);
     assert_eq!(voided.session.updated_at, before.updated_at);
     // The same turn again, this time landed.
-    journal.append_turn(&with_turn, Some("c-10")).unwrap();
+    journal.append_turn(&head, &turn("c-10")).unwrap();
     journal.settle("c-10", true).unwrap();
     let kept = reread(&path);
     assert_eq!(kept.pending, None);
@@ -149,4 +156,27 @@ fn texts_that_look_like_references_survive() {
             .response,
         Some(tricky)
     );
+}
+
+#[test]
+fn the_first_turn_of_a_new_session_writes_its_header_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = sample_session(1, 2);
+    let path = dir.path().join(format!("{}.json", full.id));
+    let mut fresh = full.clone();
+    fresh.transcript.clear();
+    fresh.title.clear();
+    let head = SessionHead::of(&fresh);
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    let turn = AppendedTurn {
+        record: full.transcript[0].clone(),
+        state: Some(full.context.clone()),
+        at: full.updated_at.clone(),
+        commit: None,
+    };
+    journal.append_turn(&head, &turn).unwrap();
+    let back = reread(&path).session;
+    assert!(back.transcript == full.transcript, "transcript differs");
+    assert_eq!(back.context, full.context);
+    assert_eq!(back.title, title_from(&full.transcript[0].user));
 }

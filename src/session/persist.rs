@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::error::SessionError;
 use super::file::{SessionFile, is_valid_id};
-use super::journal::Journal;
+use super::journal::{AppendedTurn, Journal, SessionHead};
 use super::lock::SessionLock;
 
 /// What happened to a save; the UI shows failures ("save failed: disk full").
@@ -52,8 +52,8 @@ enum Request {
     Save(Arc<SessionFile>),
     /// A turn (the session's last record), pending under a commit when given.
     Append {
-        session: Arc<SessionFile>,
-        commit: Option<String>,
+        head: Arc<SessionHead>,
+        turn: Box<AppendedTurn>,
         done: oneshot::Sender<Result<(), SessionError>>,
     },
     Settle {
@@ -77,7 +77,7 @@ impl std::fmt::Debug for Request {
             Request::Hold(l) => write!(f, "Hold({})", l.id()),
             Request::Release(id) => write!(f, "Release({id})"),
             Request::Save(s) => write!(f, "Save({})", s.id),
-            Request::Append { session, .. } => write!(f, "Append({})", session.id),
+            Request::Append { head, .. } => write!(f, "Append({})", head.id),
             Request::Settle { id, .. } => write!(f, "Settle({id})"),
             Request::Flush(_) => f.write_str("Flush"),
         }
@@ -129,17 +129,18 @@ impl PersistHandle {
         self.send(Request::Save(session.into()))
     }
 
-    /// Writes the session's last turn and waits until it is on disk; with
-    /// `commit`, the turn stays pending until [`settle`](Self::settle).
+    /// Writes a turn of the session `head` names and waits until it is on
+    /// disk; with a commit, the turn stays pending until
+    /// [`settle`](Self::settle).
     pub async fn append_turn(
         &self,
-        session: Arc<SessionFile>,
-        commit: Option<String>,
+        head: Arc<SessionHead>,
+        turn: AppendedTurn,
     ) -> Result<(), SessionError> {
         let (done, wait) = oneshot::channel();
         self.send(Request::Append {
-            session,
-            commit,
+            head,
+            turn: Box::new(turn),
             done,
         })?;
         wait.await.map_err(|_| SessionError::PersistStopped)?
@@ -222,15 +223,9 @@ impl Actor {
                 let id = session.id.clone();
                 let _ = self.write(id, move |j| j.sync(&session)).await;
             }
-            Request::Append {
-                session,
-                commit,
-                done,
-            } => {
-                let id = session.id.clone();
-                let result = self
-                    .write(id, move |j| j.append_turn(&session, commit.as_deref()))
-                    .await;
+            Request::Append { head, turn, done } => {
+                let id = head.id.clone();
+                let result = self.write(id, move |j| j.append_turn(&head, &turn)).await;
                 let _ = done.send(result);
             }
             Request::Settle {

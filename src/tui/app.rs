@@ -5,7 +5,7 @@
 //! loop never awaits the disk or the network itself.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
@@ -15,12 +15,10 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::context::ContextPolicy;
-use crate::kitchen::Kitchen;
-use crate::pipeline::{
-    Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, run_turn,
+use crate::pipeline::{PipelineEvent, Running, TurnRequest, TurnRunner};
+use crate::session::{
+    LlmSettings, PersistEvent, PersistHandle, SessionFile, SessionLedger, SessionStore, export,
 };
-use crate::record::{TurnRecord, TurnStatus};
-use crate::session::{LlmSettings, PersistEvent, PersistHandle, SessionFile, SessionStore, export};
 
 use super::draw::{Caches, draw};
 use super::effect::Effect;
@@ -31,9 +29,9 @@ use super::update::update;
 
 /// Everything the loop needs besides the model.
 pub struct AppDeps {
-    pub brain: Arc<dyn Brain>,
-    pub kitchen: Arc<Mutex<Kitchen>>,
-    pub settings: Arc<TurnSettings>,
+    /// Runs, commits and records turns (the screen never reaches the
+    /// kitchen itself).
+    pub runner: TurnRunner,
     pub persist: PersistHandle,
     pub persist_events: mpsc::UnboundedReceiver<PersistEvent>,
     pub store: Arc<SessionStore>,
@@ -45,16 +43,25 @@ pub struct AppDeps {
     pub today: String,
 }
 
+/// Turns under way and cancelled turns still being recorded.
+#[derive(Default)]
+struct Turns {
+    running: Option<Running>,
+    recording: Vec<JoinHandle<()>>,
+}
+
 /// Runs the UI until the user quits; the session is saved and drained.
+/// Returns what could not be saved, in words, for the caller to say once
+/// the terminal is restored.
 pub async fn run(
     terminal: &mut DefaultTerminal,
     mut model: Model,
     mut deps: AppDeps,
-) -> std::io::Result<()> {
+) -> std::io::Result<Option<String>> {
     let mut term = EventStream::new();
     let (pipe_tx, mut pipe_rx) = mpsc::unbounded_channel::<PipelineEvent>();
     let (ui_tx, mut ui_rx) = mpsc::unbounded_channel::<Event>();
-    let mut running: Option<(TurnId, JoinHandle<TurnResult>)> = None;
+    let mut running = Turns::default();
     let mut spinner = tokio::time::interval(Duration::from_millis(90));
     let demo_secs = model
         .demo
@@ -105,21 +112,25 @@ pub async fn run(
         }
         redraw(terminal, &mut model, &deps.keymap, &mut cache)?;
     }
-    if let Some((_, task)) = running.take() {
-        task.abort();
-    }
-    // A turn cancelled by quitting is still recorded.
-    while let Ok(e) = ui_rx.try_recv() {
-        if matches!(e, Event::TurnCancelled(_)) {
-            update(&mut model, &deps.keymap, e);
+    // A turn cancelled by quitting is still recorded (by the runner); one
+    // already committing finishes.
+    if let Some(r) = running.running.take() {
+        match deps.runner.cancel(r) {
+            Ok((_, recorded)) => running.recording.push(recorded),
+            Err(r) => TurnRunner::finish(r).await,
         }
     }
-    let _ = deps.persist.save(model.session.clone());
-    if let Err(e) = deps.persist.flush().await {
-        tracing::error!(error = %e, "sessions not saved on quit");
-        eprintln!("warning: {e}");
+    for recorded in running.recording.drain(..) {
+        let _ = recorded.await;
     }
-    Ok(())
+    let _ = deps.persist.save(model.session.clone());
+    match deps.persist.flush().await {
+        Ok(()) => Ok(None),
+        Err(e) => {
+            tracing::error!(error = %e, "sessions not saved on quit");
+            Ok(Some(e.to_string()))
+        }
+    }
 }
 
 /// Draws a frame and tells the model how the chat was laid out.
@@ -173,7 +184,7 @@ fn execute(
     effect: Effect,
     model: &mut Model,
     deps: &mut AppDeps,
-    running: &mut Option<(TurnId, JoinHandle<TurnResult>)>,
+    running: &mut Turns,
     pipe_tx: &mpsc::UnboundedSender<PipelineEvent>,
     ui_tx: &mpsc::UnboundedSender<Event>,
 ) {
@@ -186,33 +197,24 @@ fn execute(
                 today: deps.today.clone(),
                 started_at: jiff::Timestamp::now().to_string(),
             };
-            let task = tokio::spawn(run_turn(
-                deps.brain.clone(),
-                deps.kitchen.clone(),
-                deps.settings.clone(),
-                req,
-                pipe_tx.clone(),
-            ));
-            *running = Some((id, task));
+            let ledger = Arc::new(SessionLedger::new(deps.persist.clone(), &model.session));
+            running.running = Some(deps.runner.start(req, ledger, pipe_tx.clone()));
         }
-        Effect::AbortTurn { id, turn, message } => {
-            if let Some((rid, task)) = running.take() {
-                if rid == id {
-                    task.abort();
-                } else {
-                    *running = Some((rid, task));
+        Effect::AbortTurn { id, .. } => {
+            let Some(r) = running.running.take_if(|r| r.id == id) else {
+                return;
+            };
+            match deps.runner.cancel(r) {
+                Ok((record, recorded)) => {
+                    running.recording.retain(|h| !h.is_finished());
+                    running.recording.push(recorded);
+                    let _ = ui_tx.send(Event::TurnCancelled(Box::new(record)));
+                }
+                Err(r) => {
+                    // Too late: it is saving; its end is on its way.
+                    running.running = Some(r);
                 }
             }
-            let record = TurnRecord {
-                turn,
-                user: message,
-                status: TurnStatus::Failed,
-                error: Some("cancelled by the user".into()),
-                llm: deps.brain.name(),
-                started_at: jiff::Timestamp::now().to_string(),
-                ..TurnRecord::default()
-            };
-            let _ = ui_tx.send(Event::TurnCancelled(Box::new(record)));
         }
         Effect::Save => {
             if let Err(e) = deps.persist.save(model.session.clone()) {

@@ -94,9 +94,11 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             m.status = Some((Level::Error, text));
             Vec::new()
         }
+        // The runner records finished, failed and cancelled turns in the
+        // session file itself; the session here follows for the screen.
         Event::TurnCancelled(record) => {
             push_turn(m, *record, None);
-            vec![Effect::Save]
+            Vec::new()
         }
         Event::ChatLaidOut {
             total,
@@ -476,7 +478,7 @@ fn turn_done(
     m.set_snapshot(m.session.context.snapshot());
     m.header.title = m.session.title.clone();
     m.turn = TurnState::Idle;
-    vec![Effect::Save]
+    Vec::new()
 }
 
 fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> {
@@ -500,7 +502,7 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
         m.set_input(&message);
     }
     m.turn = TurnState::Failed { reason, message };
-    vec![Effect::Save]
+    Vec::new()
 }
 
 /// A turn that will not finish: its running block goes, and the panels'
@@ -511,16 +513,13 @@ fn end_running(m: &mut Model) {
     }
 }
 
-/// Records a finished, failed or cancelled turn in the session, dated by
-/// when it started (an unreadable time files it at the epoch).
+/// Follows a finished, failed or cancelled turn in the session on screen,
+/// dated as the runner filed it (when it started).
 fn push_turn(
     m: &mut Model,
     record: crate::record::TurnRecord,
     state: Option<crate::context::ContextState>,
 ) {
-    let now = record
-        .started_at
-        .parse()
-        .unwrap_or(jiff::Timestamp::UNIX_EPOCH);
-    m.session_mut().push_turn(record, state, now);
+    let at = crate::session::ledger::filed_at(&record);
+    m.session_mut().push_turn(record, state, at);
 }

@@ -1,0 +1,93 @@
+//! Text that is safe to print to a terminal: what every CLI printer passes
+//! user and model text through (the TUI draws through its own wrap, which
+//! drops the same characters).
+//!
+//! Control characters would let a message, a reply or a kitchen row retitle
+//! the terminal, clear it, write the clipboard (OSC 52) or swallow the rest
+//! of the output; bidirectional overrides would make text read differently
+//! from what it is. Both are made visible instead of sent: C0 controls in
+//! caret notation (`^[` for ESC), DEL as `^?`, C1 controls and bidi
+//! controls as `<U+202E>`. Newlines and tabs are kept where text may span
+//! lines ([`visible`]) and become spaces on one line ([`one_line`]). Pure.
+
+use std::borrow::Cow;
+
+/// True for characters that must not reach a terminal as they are.
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t') || is_bidi(c)
+}
+
+/// Bidirectional formatting characters (embeddings, overrides, isolates,
+/// marks).
+fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn push_visible(out: &mut String, c: char) {
+    match c {
+        '\u{0}'..='\u{1F}' => {
+            out.push('^');
+            out.push(char::from(b'@' + c as u8));
+        }
+        '\u{7F}' => out.push_str("^?"),
+        other => out.push_str(&format!("<U+{:04X}>", other as u32)),
+    }
+}
+
+/// `text` with every control character but newline and tab, and every
+/// bidi control, made visible.
+pub fn visible(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            push_visible(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// `text` on one line: as [`visible`], with newlines and tabs as spaces.
+pub fn one_line(text: &str) -> Cow<'_, str> {
+    if !text
+        .chars()
+        .any(|c| is_unsafe(c) || c == '\n' || c == '\t' || c == '\r')
+    {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' | '\r' => out.push(' '),
+            c if is_unsafe(c) => push_visible(&mut out, c),
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// True when `text` holds nothing a terminal would act on.
+pub fn is_clean(text: &str) -> bool {
+    !text.chars().any(is_unsafe)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_and_overrides_are_shown_not_sent() {
+        let osc52 = "hi \u{1b}]52;c;aGVsbG8=\u{7}there";
+        assert_eq!(visible(osc52), "hi ^[]52;c;aGVsbG8=^Gthere");
+        assert_eq!(visible("evil\u{202E}txt.exe"), "evil<U+202E>txt.exe");
+        assert_eq!(visible("a\u{9b}2J"), "a<U+009B>2J");
+        assert_eq!(visible("two\nlines\tok"), "two\nlines\tok");
+        assert_eq!(one_line("two\nlines\r\n"), "two lines  ");
+        assert!(matches!(visible("plain"), Cow::Borrowed(_)));
+        assert!(is_clean(&visible(osc52)));
+    }
+}
