@@ -353,6 +353,45 @@ async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
 }
 
 #[tokio::test]
+async fn a_turn_waiting_on_its_model_locks_no_other_process_out() {
+    let (dir, k) = kitchen();
+    let brain = Scripted {
+        hang_reply: true,
+        ..add_eggs_brain()
+    };
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let task = tokio::spawn(run_turn(
+        Arc::new(brain),
+        k.clone(),
+        Arc::new(TurnSettings::default()),
+        request(1, fresh(), "add eggs"),
+        tx,
+    ));
+    // The turn has written and now waits on its model (Reply hangs).
+    while let Some(e) = rx.recv().await {
+        if matches!(e, PipelineEvent::NodeStarted { node: Node::Reply, .. }) {
+            break;
+        }
+    }
+    let path = dir.path().join("kitchen.db");
+    let other = tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let mut other = Kitchen::open(&path).expect("a second opener");
+        let mut reg = alfred::context::registry::SessionIdRegistry::new();
+        let call = alfred::kitchen::ToolCall::new(
+            "db_create",
+            json!({"table": "shopping_list", "data": {"name": "oat milk"}}),
+        );
+        other.execute(&call, &mut reg, 1).expect("the write goes through");
+        started.elapsed()
+    })
+    .await
+    .unwrap();
+    assert!(other < std::time::Duration::from_secs(1), "{other:?}");
+    task.abort();
+}
+
+#[tokio::test]
 async fn circuit_breakers_stop_a_looping_step() {
     let (_dir, k) = kitchen();
     let empty = || ActAction::ToolCall {
