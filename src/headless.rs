@@ -71,12 +71,12 @@ impl Headless {
             let ledger = ledger();
             let task = tokio::spawn(async move { runner.run(req, ledger, tx).await });
             if output == Output::Plain {
-                let _ = writeln!(out, "you> {message}");
+                let _ = writeln!(out, "you> {}", crate::text::visible(message));
                 let _ = write!(out, "alfred> ");
             }
             while let Some(ev) = rx.recv().await {
                 if let (Output::Plain, PipelineEvent::ReplyChunk { text, .. }) = (output, &ev) {
-                    let _ = write!(out, "{text}");
+                    let _ = write!(out, "{}", crate::text::visible(text));
                     let _ = out.flush();
                 }
             }

@@ -70,6 +70,12 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` without the characters a terminal would act on (for what is
+/// stored, like a session title).
+pub fn strip(text: &str) -> String {
+    text.chars().filter(|c| !is_unsafe(*c)).collect()
+}
+
 /// True when `text` holds nothing a terminal would act on.
 pub fn is_clean(text: &str) -> bool {
     !text.chars().any(is_unsafe)

@@ -369,7 +369,13 @@ async fn a_turn_waiting_on_its_model_locks_no_other_process_out() {
     ));
     // The turn has written and now waits on its model (Reply hangs).
     while let Some(e) = rx.recv().await {
-        if matches!(e, PipelineEvent::NodeStarted { node: Node::Reply, .. }) {
+        if matches!(
+            e,
+            PipelineEvent::NodeStarted {
+                node: Node::Reply,
+                ..
+            }
+        ) {
             break;
         }
     }
@@ -382,7 +388,9 @@ async fn a_turn_waiting_on_its_model_locks_no_other_process_out() {
             "db_create",
             json!({"table": "shopping_list", "data": {"name": "oat milk"}}),
         );
-        other.execute(&call, &mut reg, 1).expect("the write goes through");
+        other
+            .execute(&call, &mut reg, 1)
+            .expect("the write goes through");
         started.elapsed()
     })
     .await

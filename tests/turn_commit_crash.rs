@@ -81,7 +81,11 @@ fn reopen(dir: &Path) {
         .stderr(Stdio::piped())
         .output()
         .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 fn check(dir: &Path, printed: &[Value]) {
@@ -92,14 +96,23 @@ fn check(dir: &Path, printed: &[Value]) {
         .iter()
         .find(|p| p.extension().is_some_and(|e| e == "json"));
     let Some(file) = file else {
-        assert!(printed.is_empty(), "printed {} turns, no session file", printed.len());
+        assert!(
+            printed.is_empty(),
+            "printed {} turns, no session file",
+            printed.len()
+        );
         return;
     };
     let loaded = alfred::session::journal::decode(&std::fs::read(file).unwrap()).unwrap();
     assert_eq!(loaded.pending, None, "opening settled the last turn");
     let turns = &loaded.session.transcript;
     // Every printed turn is on disk, in order (the reopen added one more).
-    assert!(turns.len() > printed.len(), "{} on disk, {} printed", turns.len(), printed.len());
+    assert!(
+        turns.len() > printed.len(),
+        "{} on disk, {} printed",
+        turns.len(),
+        printed.len()
+    );
     for (p, t) in printed.iter().zip(turns) {
         assert_eq!(p["user"], t.user.as_str());
         assert_eq!(p["reply"], t.reply.as_str());
@@ -124,7 +137,10 @@ fn check(dir: &Path, printed: &[Value]) {
         .collect();
     stamped.sort();
     kept.sort();
-    assert_eq!(stamped, kept, "the kitchen and the session agree on the writing turns");
+    assert_eq!(
+        stamped, kept,
+        "the kitchen and the session agree on the writing turns"
+    );
     // Nothing written twice: one lemons line, one recipe per name.
     let dup: i64 = db
         .query_row(

@@ -13,6 +13,7 @@ use crate::session::export::{display_time, show_text, to_json, to_markdown};
 use crate::session::{SessionProblem, SessionSummary};
 
 use super::{CliError, ExportFormat, Outcome, SessionsCommand, confirm};
+use crate::text::{one_line, visible};
 
 /// Widest title shown in the table, in characters.
 const TITLE_WIDTH: usize = 40;
@@ -27,37 +28,42 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
             if report.sessions.is_empty() {
                 eprintln!("No saved sessions yet in {}.", store.dir().display());
             } else {
-                print!("{}", table(&report.sessions, &tz));
+                emit(&visible(&table(&report.sessions, &tz)));
             }
             warn_about(&report.problems);
         }
         SessionsCommand::List { grep: Some(word) } => {
             let report = store.grep(word);
             if report.hits.is_empty() {
-                eprintln!("No session mentions \"{word}\".");
+                eprintln!("No session mentions \"{}\".", one_line(word));
             }
             for hit in &report.hits {
-                println!("{}", summary_line(&hit.session, &tz));
+                emit(&format!("{}\n", one_line(&summary_line(&hit.session, &tz))));
                 for line in &hit.lines {
-                    println!("    {line}");
+                    emit(&format!("    {}\n", one_line(line)));
                 }
             }
             warn_about(&report.problems);
         }
         SessionsCommand::Show { id } => {
             let session = store.load(&store.resolve(id)?)?;
-            print!("{}", show_text(&session, &tz));
+            emit(&visible(&show_text(&session, &tz)));
         }
         SessionsCommand::Export { id, format } => {
             let session = store.load(&store.resolve(id)?)?;
             match format {
-                ExportFormat::Md => print!("{}", to_markdown(&session, &tz)),
-                ExportFormat::Json => println!("{}", to_json(&session)?),
+                ExportFormat::Md => emit(&visible(&to_markdown(&session, &tz))),
+                // JSON escapes control characters itself.
+                ExportFormat::Json => emit(&format!("{}\n", to_json(&session)?)),
             }
         }
         SessionsCommand::Rename { id, name } => {
             let session = store.rename(&store.resolve(id)?, name)?;
-            println!("Renamed session {} to \"{}\".", session.id, session.title);
+            emit(&format!(
+                "Renamed session {} to \"{}\".\n",
+                session.id,
+                one_line(&session.title)
+            ));
         }
         SessionsCommand::Rm { id, yes } => {
             let id = store.resolve(id)?;
@@ -66,7 +72,7 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
             let session = store.load(&id)?;
             let question = format!(
                 "Delete session {id} \"{}\" ({} turns)? It cannot be undone.",
-                session.title,
+                one_line(&session.title),
                 session.turn_count()
             );
             if !*yes && !confirm(&question)? {
@@ -74,7 +80,7 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
                 return Ok(Outcome::Done);
             }
             store.remove_held(lock)?;
-            println!("Deleted session {id}.");
+            emit(&format!("Deleted session {id}.\n"));
         }
     }
     Ok(Outcome::Done)
@@ -149,6 +155,20 @@ fn fit(text: &str, width: usize) -> String {
     }
     let cut: String = text.chars().take(width - 1).collect();
     format!("{}…", cut.trim_end())
+}
+
+/// Writes command output to stdout. A reader that went away (`| head -1`)
+/// ends the command quietly with status 0, as `head` users expect.
+pub fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: could not write the output: {e}");
+        std::process::exit(1);
+    }
 }
 
 /// Unreadable files, after the output, on stderr.

@@ -108,8 +108,10 @@ impl SessionFile {
 
     /// Renames the session, on one line (an empty name falls back to the
     /// first message).
+    /// Like a derived title, a given one is cleaned of control and bidi
+    /// characters and cut to the title length.
     pub fn set_title(&mut self, title: &str) {
-        let title = title.split_whitespace().collect::<Vec<_>>().join(" ");
+        let title = title_from(&title.split_whitespace().collect::<Vec<_>>().join(" "));
         self.title = if title.is_empty() {
             self.transcript
                 .first()
@@ -150,6 +152,7 @@ pub fn is_valid_id(id: &str) -> bool {
 /// The title a message gives a session: its first non-empty line, trimmed,
 /// at most 60 characters, cut on a word boundary with "…".
 pub fn title_from(message: &str) -> String {
+    let message = crate::text::strip(message);
     let line = message
         .lines()
         .map(str::trim)
