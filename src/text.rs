@@ -76,11 +76,6 @@ pub fn strip(text: &str) -> String {
     text.chars().filter(|c| !is_unsafe(*c)).collect()
 }
 
-/// True when `text` holds nothing a terminal would act on.
-pub fn is_clean(text: &str) -> bool {
-    !text.chars().any(is_unsafe)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +89,6 @@ mod tests {
         assert_eq!(visible("two\nlines\tok"), "two\nlines\tok");
         assert_eq!(one_line("two\nlines\r\n"), "two lines  ");
         assert!(matches!(visible("plain"), Cow::Borrowed(_)));
-        assert!(is_clean(&visible(osc52)));
+        assert!(!visible(osc52).chars().any(is_unsafe));
     }
 }

@@ -314,10 +314,9 @@ async fn a_failed_turn_rolls_back_its_writes_and_changes_nothing() {
     assert_eq!(inventory_rows(&k), before);
 }
 
-#[tokio::test]
-async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
-    let (_dir, k) = kitchen();
-    let before = inventory_rows(&k);
+/// Starts "add eggs" with a Reply that never answers; returns once the
+/// write is done and Reply has started.
+async fn hang_after_adding_eggs(k: &Arc<Mutex<Kitchen>>) -> tokio::task::JoinHandle<TurnResult> {
     let brain = Scripted {
         hang_reply: true,
         ..add_eggs_brain()
@@ -330,7 +329,6 @@ async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
         request(1, fresh(), "add eggs"),
         tx,
     ));
-    // Wait until the write happened and Reply started, then cancel.
     while let Some(e) = rx.recv().await {
         if matches!(
             e,
@@ -342,6 +340,15 @@ async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
             break;
         }
     }
+    task
+}
+
+#[tokio::test]
+async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
+    let (_dir, k) = kitchen();
+    let before = inventory_rows(&k);
+    // Wait until the write happened and Reply started, then cancel.
+    let task = hang_after_adding_eggs(&k).await;
     assert_eq!(inventory_rows(&k), before + 1);
     task.abort();
     assert!(task.await.unwrap_err().is_cancelled());
@@ -355,30 +362,8 @@ async fn a_cancelled_turn_rolls_back_and_the_store_is_usable_again() {
 #[tokio::test]
 async fn a_turn_waiting_on_its_model_locks_no_other_process_out() {
     let (dir, k) = kitchen();
-    let brain = Scripted {
-        hang_reply: true,
-        ..add_eggs_brain()
-    };
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let task = tokio::spawn(run_turn(
-        Arc::new(brain),
-        k.clone(),
-        Arc::new(TurnSettings::default()),
-        request(1, fresh(), "add eggs"),
-        tx,
-    ));
     // The turn has written and now waits on its model (Reply hangs).
-    while let Some(e) = rx.recv().await {
-        if matches!(
-            e,
-            PipelineEvent::NodeStarted {
-                node: Node::Reply,
-                ..
-            }
-        ) {
-            break;
-        }
-    }
+    let task = hang_after_adding_eggs(&k).await;
     let path = dir.path().join("kitchen.db");
     let other = tokio::task::spawn_blocking(move || {
         let started = std::time::Instant::now();

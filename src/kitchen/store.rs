@@ -141,11 +141,10 @@ impl Kitchen {
         if writes.is_empty() && stamp.is_none() {
             return Ok(());
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        let applied = self.replay(&writes).and_then(|()| match stamp {
-            Some(s) => self
-                .conn
-                .execute(
+        self.exclusively(|k| {
+            k.replay(&writes)?;
+            if let Some(s) = stamp {
+                k.conn.execute(
                     "INSERT INTO turn_commits (commit_id, session_id, turn, committed_at) \
                      VALUES (?1, ?2, ?3, ?4)",
                     rusqlite::params![
@@ -154,17 +153,10 @@ impl Kitchen {
                         s.turn,
                         Timestamp::now().to_string()
                     ],
-                )
-                .map(|_| ()),
-            None => Ok(()),
-        });
-        match applied.and_then(|()| self.conn.execute_batch("COMMIT")) {
-            Ok(()) => Ok(()),
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK");
-                Err(e.into())
+                )?;
             }
-        }
+            Ok(())
+        })
     }
 
     /// True when a turn stamped `commit_id` is committed here.
@@ -297,19 +289,14 @@ impl Kitchen {
             return Err(KitchenError::TurnAlreadyOpen);
         }
         self.conn.execute_batch("BEGIN IMMEDIATE")?;
-        match f(self) {
-            Ok(v) => match self.conn.execute_batch("COMMIT") {
-                Ok(()) => Ok(v),
-                Err(e) => {
-                    let _ = self.conn.execute_batch("ROLLBACK");
-                    Err(e.into())
-                }
-            },
-            Err(e) => {
-                let _ = self.conn.execute_batch("ROLLBACK");
-                Err(e)
-            }
+        let done = f(self).and_then(|v| {
+            self.conn.execute_batch("COMMIT")?;
+            Ok(v)
+        });
+        if done.is_err() {
+            let _ = self.conn.execute_batch("ROLLBACK");
         }
+        done
     }
 
     /// Prepares (from the statement cache) and counts one statement.

@@ -486,20 +486,10 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
 
 /// The whole file of `session`, as a journal: what a migration or a first
 /// save writes (atomically).
-pub fn encode_all(session: &SessionFile) -> Result<(Vec<u8>, JournalCursor), String> {
+fn encode_all(session: &SessionFile) -> Result<(Vec<u8>, Cursor), String> {
     let (mut cursor, mut text) = Cursor::starting(session)?;
-    let n = session.transcript.len();
-    for (i, record) in session.transcript.iter().enumerate() {
-        let state = (i + 1 == n).then_some(&session.context);
-        let at = if i + 1 == n {
-            session.updated_at.clone()
-        } else {
-            record.started_at.clone()
-        };
-        text.push_str(&cursor.turn_line(record, state, &at, None)?);
-    }
-    text.push_str(&cursor.catch_up(session)?);
-    Ok((text.into_bytes(), JournalCursor(cursor)))
+    text.push_str(&cursor.lines_to(session)?);
+    Ok((text.into_bytes(), cursor))
 }
 
 /// What a journal needs to start a session's file: the session before its
@@ -552,18 +542,26 @@ pub struct AppendedTurn {
     pub commit: Option<String>,
 }
 
-/// Where a journal file stands (opaque outside this module).
-#[derive(Debug, Clone)]
-pub struct JournalCursor(Cursor);
-
-impl Loaded {
-    /// Where the file stands, for appending after it.
-    pub fn cursor(&self) -> JournalCursor {
-        JournalCursor(self.cursor.clone())
-    }
-}
-
 impl Cursor {
+    /// The lines that bring the file to `session`: its turns past the
+    /// file's (none pending; the context with the last), then a rename or a
+    /// context change.
+    fn lines_to(&mut self, session: &SessionFile) -> Result<String, String> {
+        let mut text = String::new();
+        let n = session.transcript.len();
+        for i in self.turns..n {
+            let record = &session.transcript[i];
+            let (state, at) = if i + 1 == n {
+                (Some(&session.context), session.updated_at.as_str())
+            } else {
+                (None, record.started_at.as_str())
+            };
+            text.push_str(&self.turn_line(record, state, at, None)?);
+        }
+        text.push_str(&self.catch_up(session)?);
+        Ok(text)
+    }
+
     /// The lines that bring the file to `session` when the file already has
     /// at least its turns: a rename, a context changed between turns.
     /// Turns the file has beyond the session's are left alone (the session
@@ -612,14 +610,7 @@ impl Journal {
         if !is_journal(&bytes) {
             return Ok(Journal { path, cursor: None });
         }
-        let loaded = decode(&bytes).map_err(|why| SessionError::Corrupt {
-            path: path.clone(),
-            reason: match why {
-                Unreadable::Corrupt(r) => r,
-                Unreadable::Newer(v) => format!("written by a newer alfred (schema {v})"),
-            },
-            moved_to: None,
-        })?;
+        let loaded = decode(&bytes).map_err(|why| refused(&path, why))?;
         if let Some(at) = loaded.torn_at {
             set_torn_tail_aside(&path, &bytes[at..], at as u64, now)?;
         }
@@ -629,14 +620,6 @@ impl Journal {
         })
     }
 
-    /// A writer that continues after `cursor` (the file was just read).
-    pub fn at(path: PathBuf, cursor: JournalCursor) -> Journal {
-        Journal {
-            path,
-            cursor: Some(cursor.0),
-        }
-    }
-
     /// Brings the file to `session`: new turns appended (none pending), a
     /// rename or a context change as a line; the whole file written
     /// atomically the first time. Returns the bytes written.
@@ -644,19 +627,7 @@ impl Journal {
         let Some(cursor) = &mut self.cursor else {
             return self.write_whole(session);
         };
-        let mut text = String::new();
-        let n = session.transcript.len();
-        for i in cursor.turns..n {
-            let state = (i + 1 == n).then_some(&session.context);
-            let record = &session.transcript[i];
-            let at = if i + 1 == n {
-                session.updated_at.clone()
-            } else {
-                record.started_at.clone()
-            };
-            text.push_str(&cursor.turn_line(record, state, &at, None).map_err(encode)?);
-        }
-        text.push_str(&cursor.catch_up(session).map_err(encode)?);
+        let text = cursor.lines_to(session).map_err(encode)?;
         self.append(text.as_bytes(), false)
     }
 
@@ -673,11 +644,7 @@ impl Journal {
         if self.cursor.is_none() {
             let base = match std::fs::read(&self.path) {
                 Ok(bytes) => {
-                    super::migrate::decode(&bytes).map_err(|why| SessionError::Corrupt {
-                        path: self.path.clone(),
-                        reason: format!("{why:?}"),
-                        moved_to: None,
-                    })?
+                    super::migrate::decode(&bytes).map_err(|why| refused(&self.path, why))?
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => head.session(),
                 Err(e) => return Err(SessionError::io("read", &self.path, e)),
@@ -725,7 +692,7 @@ impl Journal {
     fn write_whole(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
         let (bytes, cursor) = encode_all(session).map_err(encode)?;
         super::atomic::write_atomic(&self.path, &bytes)?;
-        self.cursor = Some(cursor.0);
+        self.cursor = Some(cursor);
         Ok(bytes.len() as u64)
     }
 
@@ -750,6 +717,18 @@ impl Journal {
             return Err(SessionError::io("write", &self.path, e));
         }
         Ok(bytes.len() as u64)
+    }
+}
+
+/// A file the writer cannot continue, in words.
+fn refused(path: &Path, why: Unreadable) -> SessionError {
+    SessionError::Corrupt {
+        path: path.to_path_buf(),
+        reason: match why {
+            Unreadable::Corrupt(r) => r,
+            Unreadable::Newer(v) => format!("written by a newer alfred (schema {v})"),
+        },
+        moved_to: None,
     }
 }
 

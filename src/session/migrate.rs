@@ -43,9 +43,20 @@ pub struct Header {
 
 /// Decodes a whole session, migrating older schemas in memory.
 pub fn decode(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
+    decode_pending(bytes).map(|(session, _)| session)
+}
+
+/// Decodes a whole session and the commit of a turn a crash left pending
+/// (journals only; see [`super::journal`]).
+pub fn decode_pending(bytes: &[u8]) -> Result<(SessionFile, Option<String>), Unreadable> {
     if super::journal::is_journal(bytes) {
-        return super::journal::decode(bytes).map(|l| l.session);
+        return super::journal::decode(bytes).map(|l| (l.session, l.pending));
     }
+    decode_document(bytes).map(|s| (s, None))
+}
+
+/// Decodes a one-document session (schema 1–3).
+fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
     let text = text_of(bytes)?;
     // The common case, a current file, is one typed pass.
     let typed_error = match serde_json::from_str::<SessionFile>(text) {

@@ -1,4 +1,4 @@
-//! Sessions on disk: one JSON file per session, kept exactly and never lost.
+//! Sessions on disk: one journal file per session, kept exactly and never lost.
 //!
 //! This module owns the session folder (`sessions/` under the data dir) and
 //! everything in it: the file format and its migrations ([`file`], [`llm`],
@@ -16,7 +16,11 @@
 //! credentials and query stripped ([`public_base_url`]).
 //!
 //! Files in the folder:
-//! - `<id>.json`: a session ([`SessionFile`], schema [`SCHEMA_VERSION`]);
+//! - `<id>.json`: a session, as a journal in JSON Lines ([`journal`], schema
+//!   [`journal::JOURNAL_VERSION`]); files of schema 1–3 are one
+//!   [`SessionFile`] document (schema [`SCHEMA_VERSION`] is still that
+//!   form, which `sessions export --format json` writes);
+//! - `<id>.json.torn-<UTC time>`: a last line a crash tore, set aside;
 //! - `<id>.lock`: held (OS file lock) while a process has the session open;
 //! - `<id>.json.corrupt-<UTC time>`: a file that could not be read, moved aside;
 //! - `.tmp*`: a write in progress, or left by a crash (cleaned after an hour).

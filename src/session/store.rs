@@ -24,7 +24,7 @@ use super::journal::Journal;
 use super::listing::id_of;
 use super::llm::LlmSettings;
 use super::lock::SessionLock;
-use super::migrate::{Unreadable, decode};
+use super::migrate::{Unreadable, decode_pending};
 use crate::context::ContextPolicy;
 
 /// The clock used for housekeeping names and ages (never for session times).
@@ -106,6 +106,11 @@ impl SessionStore {
     /// Loads session `id` (exact), migrating older files in memory. A broken
     /// file is moved aside and reported as [`SessionError::Corrupt`].
     pub fn load(&self, id: &str) -> Result<SessionFile, SessionError> {
+        self.load_pending(id).map(|(session, _)| session)
+    }
+
+    /// [`load`](Self::load), with the commit of a turn a crash left pending.
+    fn load_pending(&self, id: &str) -> Result<(SessionFile, Option<String>), SessionError> {
         if !is_valid_id(id) {
             return Err(SessionError::NotFound { id: id.to_string() });
         }
@@ -114,13 +119,13 @@ impl SessionStore {
             std::io::ErrorKind::NotFound => SessionError::NotFound { id: id.to_string() },
             _ => SessionError::io("read", &path, e),
         })?;
-        match decode(&bytes) {
-            Ok(mut session) => {
+        match decode_pending(&bytes) {
+            Ok((mut session, pending)) => {
                 if session.id != id {
                     tracing::warn!(file = %path.display(), inner = %session.id, "session id differs from its file name; using the file name");
                     session.id = id.to_string();
                 }
-                Ok(session)
+                Ok((session, pending))
             }
             Err(why) => Err(self.refuse(&path, why)),
         }
@@ -136,16 +141,14 @@ impl SessionStore {
         id: &str,
         landed: &dyn Fn(&str) -> Result<bool, String>,
     ) -> Result<(SessionFile, SessionLock, Option<String>), SessionError> {
-        let (session, lock) = self.open(id)?;
-        let path = self.path_of(id);
-        let bytes = std::fs::read(&path).map_err(|e| SessionError::io("read", &path, e))?;
-        if !super::journal::is_journal(&bytes) {
-            return Ok((session, lock, None));
-        }
-        let pending = super::journal::decode(&bytes).ok().and_then(|l| l.pending);
+        let lock = self.lock(id)?;
+        let (session, pending) = self
+            .load_pending(id)
+            .inspect_err(|e| self.forget_lock(&lock, e))?;
         let Some(commit) = pending else {
             return Ok((session, lock, None));
         };
+        let path = self.path_of(id);
         let kept = landed(&commit).map_err(|e| {
             SessionError::io(
                 "settle the last turn of",
@@ -171,15 +174,14 @@ impl SessionStore {
     /// Opens session `id` for a chat: takes its lock, then loads it.
     pub fn open(&self, id: &str) -> Result<(SessionFile, SessionLock), SessionError> {
         let lock = self.lock(id)?;
-        match self.load(id) {
-            Ok(session) => Ok((session, lock)),
-            Err(e) => {
-                if matches!(e, SessionError::NotFound { .. }) {
-                    // Leave no lock file behind for a session that does not exist.
-                    let _ = std::fs::remove_file(lock.path());
-                }
-                Err(e)
-            }
+        let session = self.load(id).inspect_err(|e| self.forget_lock(&lock, e))?;
+        Ok((session, lock))
+    }
+
+    /// Leaves no lock file behind for a session that does not exist.
+    fn forget_lock(&self, lock: &SessionLock, e: &SessionError) {
+        if matches!(e, SessionError::NotFound { .. }) {
+            let _ = std::fs::remove_file(lock.path());
         }
     }
 
