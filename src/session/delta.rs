@@ -3,18 +3,22 @@
 //! whole turn record (most of both repeats the turn before).
 //!
 //! A [`Delta`] is always a tagged wrapper, never raw data, so no value can
-//! be mistaken for one. Objects change key by key; arrays keep what is
-//! common: the new array is the old one less its first `skip` items, then
-//! `keep` of those, then new or changed items, then the last `tail` — which
-//! covers appends, windows that slide, and an insertion or removal in the
-//! middle. [`Delta::apply`] rebuilds the new value exactly (a test checks it
-//! on random values). Pure.
+//! be mistaken for one. Objects change key by key; arrays are edited as a
+//! list of [`Op`]s that walk the old array from its start — copy, drop,
+//! change an item, insert new ones — which covers appends, windows that
+//! slide, and items inserted or removed anywhere. A value that the same
+//! journal line has already written (the record and the context share most
+//! of a turn's narrative) is written once and then echoed by its number
+//! ([`Delta::echo_from`]). [`Delta::apply`] rebuilds the new value exactly (a
+//! test checks it on random values). Pure.
+
+use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// How far into an array a slide is looked for.
-const MAX_SKIP: usize = 8;
+/// Values at least this long (as JSON) are worth echoing.
+const ECHO_MIN: usize = 64;
 
 /// A change from one JSON value to another.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -30,8 +34,17 @@ pub enum Delta {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         del: Vec<String>,
     },
-    /// An array: `old[skip..]`, of which the first `keep` and the last `tail`
-    /// stay, with `mid` between them.
+    /// An array edited: the ops walk the old items from the first; old
+    /// items left after the last op stay.
+    #[serde(rename = "e")]
+    Edit(Vec<Op>),
+    /// The new value is the `n`th value written by the delta this one is
+    /// read with (see [`Delta::echo_from`]).
+    #[serde(rename = "^")]
+    Echo(usize),
+    /// The array form of the first schema-4 files (read, never written):
+    /// `old[skip..]`, of which the first `keep` and the last `tail` stay,
+    /// with `mid` between them.
     #[serde(rename = "a")]
     Array {
         skip: usize,
@@ -41,16 +54,33 @@ pub enum Delta {
     },
 }
 
-/// One item between the kept ends of an array.
+/// One step of an array edit.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Item {
+pub enum Op {
+    /// The next `n` old items, as they are.
+    #[serde(rename = "c")]
+    Copy(usize),
+    /// The next `n` old items are gone.
+    #[serde(rename = "d")]
+    Drop(usize),
+    /// The next old item, changed.
+    #[serde(rename = "~")]
+    Changed(Delta),
     /// A new item.
     #[serde(rename = "+")]
     New(Value),
-    /// The old item at the same place, changed.
+    /// A new item: the `n`th value written by the delta read with this one.
+    #[serde(rename = "^")]
+    Echo(usize),
+}
+
+/// One item between the kept ends of an [`Delta::Array`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Item {
+    #[serde(rename = "+")]
+    New(Value),
     #[serde(rename = "~")]
     Changed(Delta),
-    /// The old item at the same place, as it was.
     #[serde(rename = ".")]
     Same,
 }
@@ -63,16 +93,25 @@ impl Delta {
         }
         Some(match (old, new) {
             (Value::Object(o), Value::Object(n)) => object_delta(o, n),
-            (Value::Array(o), Value::Array(n)) => array_delta(o, n),
+            (Value::Array(o), Value::Array(n)) => Delta::Edit(array_ops(o, n)),
             _ => Delta::Set(new.clone()),
         })
     }
 
-    /// Applies the change to `old`; fails when the change does not fit it
-    /// (a delta applied to a value it was not made from).
-    pub fn apply(&self, old: &mut Value) -> Result<(), String> {
+    /// Applies the change to `old`, with `echoes` the values an
+    /// [`Delta::Echo`] names. Fails when the change does not fit `old` (a
+    /// delta applied to a value it was not made from); `old` is then left
+    /// in no particular state.
+    pub fn apply(&self, old: &mut Value, echoes: &[&Value]) -> Result<(), String> {
+        let echo = |n: usize| {
+            echoes
+                .get(n)
+                .map(|v| (*v).clone())
+                .ok_or_else(|| format!("echo {n} names no value"))
+        };
         match self {
             Delta::Set(v) => *old = v.clone(),
+            Delta::Echo(n) => *old = echo(*n)?,
             Delta::Object { set, del } => {
                 let Value::Object(map) = old else {
                     return Err("an object change on a value that is not an object".into());
@@ -82,8 +121,39 @@ impl Delta {
                 }
                 for (k, d) in set {
                     let slot = map.entry(k.clone()).or_insert(Value::Null);
-                    d.apply(slot)?;
+                    d.apply(slot, echoes)?;
                 }
+            }
+            Delta::Edit(ops) => {
+                let Value::Array(items) = old else {
+                    return Err("an array change on a value that is not an array".into());
+                };
+                let mut from = std::mem::take(items).into_iter();
+                let mut out = Vec::with_capacity(from.len() + 1);
+                let short = || "an array change names an item that is not there".to_string();
+                for op in ops {
+                    match op {
+                        Op::Copy(n) => {
+                            for _ in 0..*n {
+                                out.push(from.next().ok_or_else(short)?);
+                            }
+                        }
+                        Op::Drop(n) => {
+                            for _ in 0..*n {
+                                from.next().ok_or_else(short)?;
+                            }
+                        }
+                        Op::Changed(d) => {
+                            let mut v = from.next().ok_or_else(short)?;
+                            d.apply(&mut v, echoes)?;
+                            out.push(v);
+                        }
+                        Op::New(v) => out.push(v.clone()),
+                        Op::Echo(n) => out.push(echo(*n)?),
+                    }
+                }
+                out.extend(from);
+                *items = out;
             }
             Delta::Array {
                 skip,
@@ -110,7 +180,7 @@ impl Delta {
                                 .cloned()
                                 .ok_or("an array change names an item that is not there")?;
                             if let Item::Changed(d) = item {
-                                d.apply(&mut v)?;
+                                d.apply(&mut v, echoes)?;
                             }
                             out.push(v);
                         }
@@ -121,6 +191,82 @@ impl Delta {
             }
         }
         Ok(())
+    }
+
+    /// The values this delta writes whole, in the order [`Delta::Echo`]
+    /// numbers them.
+    pub fn written(&self) -> Vec<&Value> {
+        let mut out = Vec::new();
+        self.each_written(&mut out);
+        out
+    }
+
+    fn each_written<'a>(&'a self, out: &mut Vec<&'a Value>) {
+        match self {
+            Delta::Set(v) => out.push(v),
+            Delta::Object { set, .. } => set.iter().for_each(|(_, d)| d.each_written(out)),
+            Delta::Edit(ops) => {
+                for op in ops {
+                    match op {
+                        Op::Changed(d) => d.each_written(out),
+                        Op::New(v) => out.push(v),
+                        _ => {}
+                    }
+                }
+            }
+            Delta::Array { mid, .. } => {
+                for item in mid {
+                    match item {
+                        Item::Changed(d) => d.each_written(out),
+                        Item::New(v) => out.push(v),
+                        Item::Same => {}
+                    }
+                }
+            }
+            Delta::Echo(_) => {}
+        }
+    }
+
+    /// Replaces each long value this delta writes whole that `earlier`
+    /// also writes by an echo of it; `earlier` is then read with this delta
+    /// ([`Delta::written`] of it as the `echoes` of [`Delta::apply`]).
+    pub fn echo_from(&mut self, earlier: &Delta) {
+        let mut known = HashMap::new();
+        for (n, v) in earlier.written().into_iter().enumerate() {
+            let text = v.to_string();
+            if text.len() >= ECHO_MIN {
+                known.entry(text).or_insert(n);
+            }
+        }
+        if !known.is_empty() {
+            self.echo(&known);
+        }
+    }
+
+    fn echo(&mut self, known: &HashMap<String, usize>) {
+        let find = |v: &Value| known.get(&v.to_string()).copied();
+        match self {
+            Delta::Set(v) => {
+                if let Some(n) = find(v) {
+                    *self = Delta::Echo(n);
+                }
+            }
+            Delta::Object { set, .. } => set.iter_mut().for_each(|(_, d)| d.echo(known)),
+            Delta::Edit(ops) => {
+                for op in ops {
+                    match op {
+                        Op::Changed(d) => d.echo(known),
+                        Op::New(v) => {
+                            if let Some(n) = find(v) {
+                                *op = Op::Echo(n);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Delta::Array { .. } | Delta::Echo(_) => {}
+        }
     }
 }
 
@@ -143,39 +289,108 @@ fn object_delta(old: &Map<String, Value>, new: &Map<String, Value>) -> Delta {
     Delta::Object { set, del }
 }
 
-fn array_delta(old: &[Value], new: &[Value]) -> Delta {
-    // The slide that keeps the most items.
-    let (mut best, mut best_kept) = (0, None::<(usize, usize)>);
-    for skip in 0..=old.len().min(MAX_SKIP) {
-        let base = &old[skip..];
-        let keep = common_prefix(base, new);
-        let tail = common_prefix_rev(&base[keep..], &new[keep..]);
-        if best_kept.is_none_or(|(k, t)| keep + tail > k + t) {
-            best = skip;
-            best_kept = Some((keep, tail));
+/// The edit from `old` to `new`: the common ends copied; in between, the
+/// longest run of items in the same order that are the same item (equal,
+/// or objects with the same `ref`, `id`, `turn`, `turn_number` or `name`)
+/// kept, each changed as needed, and the items between those paired in
+/// place, dropped or added. A middle too long to align is paired in place.
+fn array_ops(old: &[Value], new: &[Value]) -> Vec<Op> {
+    let pre = common_prefix(old, new);
+    let suf = common_prefix_rev(&old[pre..], &new[pre..]);
+    let (om, nm) = (&old[pre..old.len() - suf], &new[pre..new.len() - suf]);
+    let mut ops = Vec::new();
+    copy(&mut ops, pre);
+    let mut gap = (0, 0);
+    if om.len().saturating_mul(nm.len()) <= MAX_CELLS {
+        for (i, j) in same_items(om, nm) {
+            fill_gap(&mut ops, &om[gap.0..i], &nm[gap.1..j]);
+            match Delta::between(&om[i], &nm[j]) {
+                None => copy(&mut ops, 1),
+                Some(d) => ops.push(Op::Changed(d)),
+            }
+            gap = (i + 1, j + 1);
         }
     }
-    let (keep, tail) = best_kept.unwrap_or((0, 0));
-    let base = &old[best..];
-    let old_mid = &base[keep..base.len() - tail];
-    let new_mid = &new[keep..new.len() - tail];
-    let mid = new_mid
-        .iter()
-        .enumerate()
-        .map(|(i, v)| match old_mid.get(i) {
-            Some(o) if old_mid.len() == new_mid.len() => match Delta::between(o, v) {
-                Some(Delta::Set(v)) => Item::New(v),
-                Some(d) => Item::Changed(d),
-                None => Item::Same,
-            },
-            _ => Item::New(v.clone()),
-        })
-        .collect();
-    Delta::Array {
-        skip: best,
-        keep,
-        tail,
-        mid,
+    fill_gap(&mut ops, &om[gap.0..], &nm[gap.1..]);
+    // Old items left after the last op stay: a last copy says nothing.
+    if matches!(ops.last(), Some(Op::Copy(_))) {
+        ops.pop();
+    }
+    ops
+}
+
+/// The largest middle (old items × new items) aligned item by item.
+const MAX_CELLS: usize = 1 << 20;
+
+/// The keys that name an object as an item of a list.
+const IDENTITY: [&str; 5] = ["ref", "id", "turn", "turn_number", "name"];
+
+/// What makes an item the same item in two versions of a list.
+fn identity(v: &Value) -> String {
+    if let Value::Object(m) = v {
+        for k in IDENTITY {
+            if let Some(x @ (Value::String(_) | Value::Number(_))) = m.get(k) {
+                return format!("{k}\u{0}{x}");
+            }
+        }
+    }
+    v.to_string()
+}
+
+/// The pairs (old index, new index) of a longest common subsequence of
+/// the two lists' identities.
+fn same_items(old: &[Value], new: &[Value]) -> Vec<(usize, usize)> {
+    let ko: Vec<String> = old.iter().map(identity).collect();
+    let kn: Vec<String> = new.iter().map(identity).collect();
+    let w = kn.len() + 1;
+    // lcs[i * w + j]: the length for old[i..] and new[j..].
+    let mut lcs = vec![0u32; (ko.len() + 1) * w];
+    for i in (0..ko.len()).rev() {
+        for j in (0..kn.len()).rev() {
+            lcs[i * w + j] = if ko[i] == kn[j] {
+                lcs[(i + 1) * w + j + 1] + 1
+            } else {
+                lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < ko.len() && j < kn.len() {
+        if ko[i] == kn[j] {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if lcs[(i + 1) * w + j] >= lcs[i * w + j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Old items replaced by new ones: paired in place, the rest dropped or
+/// added.
+fn fill_gap(ops: &mut Vec<Op>, old: &[Value], new: &[Value]) {
+    for (o, n) in old.iter().zip(new) {
+        match Delta::between(o, n) {
+            None => copy(ops, 1),
+            Some(d) => ops.push(Op::Changed(d)),
+        }
+    }
+    if old.len() > new.len() {
+        ops.push(Op::Drop(old.len() - new.len()));
+    }
+    ops.extend(new[old.len().min(new.len())..].iter().cloned().map(Op::New));
+}
+
+fn copy(ops: &mut Vec<Op>, n: usize) {
+    if n == 0 {
+        return;
+    }
+    match ops.last_mut() {
+        Some(Op::Copy(k)) => *k += n,
+        _ => ops.push(Op::Copy(n)),
     }
 }
 
@@ -205,7 +420,7 @@ mod tests {
         let text = serde_json::to_string(&d).unwrap();
         let back: Delta = serde_json::from_str(&text).unwrap();
         let mut v = old;
-        back.apply(&mut v).unwrap();
+        back.apply(&mut v, &[]).unwrap();
         assert_eq!(v, new);
         text.len()
     }
@@ -217,6 +432,47 @@ mod tests {
         let new = json!({"turns": [turn(2), turn(3), json!({"n": 4})]});
         let size = roundtrip(old, new);
         assert!(size < 120, "{size}");
+    }
+
+    #[test]
+    fn an_item_removed_in_the_middle_costs_a_drop() {
+        let item = |n: u32| json!({"id": n, "text": "a standing constraint ".repeat(5)});
+        let old: Vec<Value> = (0..50).map(item).collect();
+        let mut new = old.clone();
+        new.remove(20);
+        new[48] = json!({"id": 49, "lifted": true});
+        new.push(item(50));
+        let size = roundtrip(Value::Array(old), Value::Array(new));
+        assert!(size < 250, "{size}");
+    }
+
+    #[test]
+    fn a_value_written_by_the_record_is_echoed_by_the_state() {
+        let entry = json!({"turn": 7, "summary": "the user ruled out cod and picked the paneer"});
+        let old = json!({"items": [1]});
+        let new = json!({"items": [1, entry.clone()]});
+        let record = Delta::between(&json!({"turns": []}), &json!({"turns": [entry]})).unwrap();
+        let mut state = Delta::between(&old, &new).unwrap();
+        state.echo_from(&record);
+        assert!(matches!(&state, Delta::Object { set, .. }
+            if matches!(&set[0].1, Delta::Edit(ops) if ops.contains(&Op::Echo(0)))));
+        let text = serde_json::to_string(&state).unwrap();
+        let back: Delta = serde_json::from_str(&text).unwrap();
+        let mut v = old;
+        back.apply(&mut v, &record.written()).unwrap();
+        assert_eq!(v, new);
+    }
+
+    #[test]
+    fn the_first_array_form_still_applies() {
+        let d: Delta = serde_json::from_str(
+            r#"{"a":{"skip":1,"keep":1,"tail":1,"mid":[".",{"~":{"=":9}},{"+":7}]}}"#,
+        )
+        .unwrap();
+        let mut v = json!([0, 1, 2, 3, 4]);
+        // mid lengths differ from the old middle (2 vs 3 new): index-aligned.
+        d.apply(&mut v, &[]).unwrap();
+        assert_eq!(v, json!([1, 2, 9, 7, 4]));
     }
 
     #[test]
@@ -239,7 +495,7 @@ mod tests {
         leaf.prop_recursive(3, 24, 5, |inner| {
             prop_oneof![
                 prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
-                prop::collection::btree_map("[abc]", inner, 0..4)
+                prop::collection::btree_map("[abc]|id", inner, 0..4)
                     .prop_map(|m| Value::Object(m.into_iter().collect())),
             ]
         })

@@ -26,7 +26,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::delta::Delta;
 use super::error::SessionError;
@@ -46,8 +46,8 @@ const INLINE_MAX: usize = 64;
 /// begins with it is always stored in the table, so none is mistaken.
 const MARK: char = '\u{1}';
 
-/// One entry of the text table.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// One entry of the text table: a string or a list of ids.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
 enum Piece {
     /// A line (no newline in it).
@@ -56,10 +56,42 @@ enum Piece {
     Lines(Vec<u32>),
 }
 
+// Read by hand: an untagged enum is read twice over.
+impl<'de> Deserialize<'de> for Piece {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Piece, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Piece;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a text or a list of text ids")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Piece, E> {
+                Ok(Piece::Line(v.to_string()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<Piece, E> {
+                Ok(Piece::Line(v))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Piece, A::Error> {
+                let mut ids = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(id) = seq.next_element()? {
+                    ids.push(id);
+                }
+                Ok(Piece::Lines(ids))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
 /// One line of the file. (A turn line is most lines: it is not boxed.)
+/// Written tagged by `k`; read through [`RawLine`], in one pass (serde reads
+/// a tagged enum twice over).
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "k", rename_all = "snake_case")]
+#[serde(tag = "k", rename_all = "snake_case", try_from = "RawLine")]
 enum Line {
     Header {
         schema_version: u32,
@@ -80,7 +112,11 @@ enum Line {
         texts: Vec<(u32, Piece)>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         record: Option<Delta>,
-        prompts: PromptsRecord,
+        /// The prompts, in the first schema-4 lines only: they are now part
+        /// of the record's delta.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        prompts: Option<PromptsRecord>,
+        /// The context's delta; echoes name values of the record's delta.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         state: Option<Delta>,
     },
@@ -96,6 +132,83 @@ enum Line {
     State {
         state: Delta,
     },
+}
+
+/// Which line a [`RawLine`] is.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Kind {
+    Header,
+    Turn,
+    Done,
+    Void,
+    Title,
+    State,
+}
+
+/// Any line, its fields as found.
+#[derive(Debug, Deserialize)]
+struct RawLine {
+    k: Kind,
+    schema_version: Option<u32>,
+    id: Option<String>,
+    title: Option<String>,
+    created_at: Option<String>,
+    llm: Option<LlmSettings>,
+    context: Option<Value>,
+    at: Option<String>,
+    turn: Option<u32>,
+    user: Option<String>,
+    reply: Option<String>,
+    commit: Option<String>,
+    #[serde(default)]
+    texts: Vec<(u32, Piece)>,
+    record: Option<Delta>,
+    prompts: Option<PromptsRecord>,
+    state: Option<Delta>,
+}
+
+impl TryFrom<RawLine> for Line {
+    type Error = String;
+
+    fn try_from(r: RawLine) -> Result<Line, String> {
+        fn need<T>(v: Option<T>, field: &str) -> Result<T, String> {
+            v.ok_or_else(|| format!("missing field `{field}`"))
+        }
+        Ok(match r.k {
+            Kind::Header => Line::Header {
+                schema_version: need(r.schema_version, "schema_version")?,
+                id: need(r.id, "id")?,
+                title: need(r.title, "title")?,
+                created_at: need(r.created_at, "created_at")?,
+                llm: need(r.llm, "llm")?,
+                context: need(r.context, "context")?,
+            },
+            Kind::Turn => Line::Turn {
+                at: need(r.at, "at")?,
+                turn: need(r.turn, "turn")?,
+                user: need(r.user, "user")?,
+                reply: need(r.reply, "reply")?,
+                commit: r.commit,
+                texts: r.texts,
+                record: r.record,
+                prompts: r.prompts,
+                state: r.state,
+            },
+            Kind::Done => Line::Done {
+                commit: need(r.commit, "commit")?,
+            },
+            Kind::Void => Line::Void {
+                commit: need(r.commit, "commit")?,
+            },
+            Kind::Title => Line::Title {
+                title: need(r.title, "title")?,
+            },
+            Kind::State => Line::State {
+                state: need(r.state, "state")?,
+            },
+        })
+    }
 }
 
 /// Where the file stands after its last line: what the next line is
@@ -116,6 +229,8 @@ struct Cursor {
     turns: usize,
     /// Where the file stood before its pending turn, to go back to on `void`.
     undo: Option<Box<(Value, Value, String)>>,
+    /// Whether lines will be written after these (a reader keeps no `ids`).
+    writing: bool,
 }
 
 impl Cursor {
@@ -132,6 +247,7 @@ impl Cursor {
         let cursor = Cursor {
             state,
             rest: Value::Null,
+            writing: true,
             ..Cursor::default()
         };
         Ok((cursor, line_text(&header)?))
@@ -178,16 +294,24 @@ impl Cursor {
         let id: usize = id
             .parse()
             .map_err(|_| format!("bad text reference {id:?}"))?;
-        self.text_of(id, 0)
+        self.text_of(id)
     }
 
-    fn text_of(&self, id: usize, depth: u8) -> Result<String, String> {
+    fn text_of(&self, id: usize) -> Result<String, String> {
         match self.pieces.get(id) {
             Some(Piece::Line(l)) => Ok(l.clone()),
-            Some(Piece::Lines(ids)) if depth == 0 => {
-                let lines: Result<Vec<String>, String> =
-                    ids.iter().map(|i| self.text_of(*i as usize, 1)).collect();
-                Ok(lines?.join("\n"))
+            Some(Piece::Lines(ids)) => {
+                let mut text = String::new();
+                for (n, i) in ids.iter().enumerate() {
+                    if n > 0 {
+                        text.push('\n');
+                    }
+                    match self.pieces.get(*i as usize) {
+                        Some(Piece::Line(l)) => text.push_str(l),
+                        _ => return Err(format!("text reference {i} is not a line")),
+                    }
+                }
+                Ok(text)
             }
             _ => Err(format!("text reference {id} is not in the file")),
         }
@@ -200,8 +324,10 @@ impl Cursor {
         }
         self.pieces.push(piece);
         self.count += 1;
-        let text = self.text_of(id as usize, 0)?;
-        self.ids.entry(text).or_insert(id);
+        if self.writing {
+            let text = self.text_of(id as usize)?;
+            self.ids.entry(text).or_insert(id);
+        }
         Ok(())
     }
 
@@ -218,11 +344,21 @@ impl Cursor {
         let mut texts = Vec::new();
         let mut prompts = record.prompts.clone();
         each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts));
-        let rest = rest_of(record)?;
+        // Prompts whose token report is their sections' (as the pipeline
+        // makes them) go into the record's delta without it; others are
+        // written whole, in order (a JSON value would sort the report).
+        let derived = prompt_records(&mut prompts)
+            .iter()
+            .all(|r| r.tokens == r.full.tokens());
+        let rest = rest_of(record, derived.then_some(&prompts))?;
+        let record_delta = Delta::between(&self.rest, &rest);
         let state = match state.filter(|_| record.status == TurnStatus::Ok) {
             Some(s) => {
                 let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
-                let d = Delta::between(&self.state, &value);
+                let mut d = Delta::between(&self.state, &value);
+                if let (Some(d), Some(r)) = (&mut d, &record_delta) {
+                    d.echo_from(r);
+                }
                 self.state = value;
                 d
             }
@@ -235,8 +371,8 @@ impl Cursor {
             reply: record.reply.clone(),
             commit: commit.map(str::to_string),
             texts,
-            record: Delta::between(&self.rest, &rest),
-            prompts,
+            record: record_delta,
+            prompts: (!derived).then_some(prompts),
             state,
         };
         self.rest = rest;
@@ -248,8 +384,10 @@ impl Cursor {
     }
 }
 
-/// The record as JSON, less its prompts, number and texts.
-fn rest_of(record: &TurnRecord) -> Result<Value, String> {
+/// The record as JSON, less what a turn line writes plainly, with
+/// `prompts` (their texts packed, their token reports left out) in place of
+/// its own when given.
+fn rest_of(record: &TurnRecord, prompts: Option<&PromptsRecord>) -> Result<Value, String> {
     let mut bare = TurnRecord {
         prompts: PromptsRecord::default(),
         user: String::new(),
@@ -259,11 +397,98 @@ fn rest_of(record: &TurnRecord) -> Result<Value, String> {
     bare.turn = 0;
     let mut v = serde_json::to_value(&bare).map_err(|e| e.to_string())?;
     if let Value::Object(m) = &mut v {
-        for k in ["prompts", "user", "reply", "turn"] {
+        for k in PLAIN {
             m.remove(k);
+        }
+        m.remove("prompts");
+        if let Some(p) = prompts {
+            let mut p = serde_json::to_value(p).map_err(|e| e.to_string())?;
+            each_prompt_value(&mut p, &mut |r| {
+                for k in TOKEN_REPORT {
+                    r.remove(k);
+                }
+            });
+            m.insert("prompts".into(), p);
         }
     }
     Ok(v)
+}
+
+/// A prompt record's token report, left out of the delta when its sections
+/// give it.
+const TOKEN_REPORT: [&str; 3] = ["sections", "system_tokens", "total_tokens"];
+
+/// Each prompt record of a prompts JSON value.
+fn each_prompt_value(prompts: &mut Value, f: &mut dyn FnMut(&mut Map<String, Value>)) {
+    let Value::Object(m) = prompts else { return };
+    for (k, v) in m.iter_mut() {
+        match (k.as_str(), v) {
+            ("understand" | "think" | "reply", Value::Object(r)) => f(r),
+            ("act" | "summarize", Value::Array(items)) => {
+                for item in items {
+                    if let Value::Object(r) = item {
+                        f(r);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Each prompt record of a turn's prompts.
+fn prompt_records(p: &mut PromptsRecord) -> Vec<&mut PromptRecord> {
+    let mut out: Vec<&mut PromptRecord> = Vec::new();
+    out.extend(p.understand.as_mut());
+    out.extend(p.think.as_mut());
+    out.extend(p.act.iter_mut().map(|a| &mut a.prompt));
+    out.extend(p.reply.as_mut());
+    out.extend(p.summarize.iter_mut());
+    out
+}
+
+/// The record's fields a turn line writes plainly, outside its delta.
+const PLAIN: [&str; 3] = ["user", "reply", "turn"];
+
+/// The turn record `rest` stands for, with the fields written plainly; its
+/// prompts' texts are still packed. `rest` is borrowed, not copied (the
+/// plain fields go in for the read and come out after).
+fn record_of(
+    rest: &mut Value,
+    turn: u32,
+    user: String,
+    reply: String,
+) -> Result<TurnRecord, String> {
+    let Value::Object(m) = rest else {
+        return Err("the record is not an object".into());
+    };
+    let packed = m.insert("prompts".into(), Value::Object(Map::new()));
+    m.insert("user".into(), Value::String(user));
+    m.insert("reply".into(), Value::String(reply));
+    m.insert("turn".into(), Value::from(turn));
+    let record = TurnRecord::deserialize(&*rest).map_err(|e| e.to_string());
+    let Value::Object(m) = rest else {
+        unreachable!("an object above")
+    };
+    for k in PLAIN {
+        m.remove(k);
+    }
+    let mut record = record?;
+    if let Some(p) = packed {
+        let mut whole = p.clone();
+        each_prompt_value(&mut whole, &mut |r| {
+            r.insert("sections".into(), Value::Object(Map::new()));
+            r.insert("total_tokens".into(), Value::from(0));
+        });
+        record.prompts = PromptsRecord::deserialize(&whole).map_err(|e| format!("prompts: {e}"))?;
+        for r in prompt_records(&mut record.prompts) {
+            r.tokens = r.full.tokens();
+        }
+        m.insert("prompts".into(), p);
+    } else {
+        m.remove("prompts");
+    }
+    Ok(record)
 }
 
 /// Every long text of a turn's prompts: system prompts, sections, answers.
@@ -325,17 +550,13 @@ pub struct Loaded {
     cursor: Cursor,
 }
 
-/// What a pending turn changed, to undo on `void`.
-struct Undo {
-    commit: String,
-    title: String,
-    updated_at: String,
-    state: Value,
-    rest: Value,
-}
-
 /// Reads a journal.
 pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
+    read(bytes, false)
+}
+
+/// Reads a journal; `writing` when lines will be appended after it.
+fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Unreadable::Corrupt(format!(
             "not UTF-8: invalid byte at offset {}",
@@ -384,6 +605,7 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
                 state: context,
                 rest: Value::Null,
                 title,
+                writing,
                 ..Cursor::default()
             };
             (session, cursor)
@@ -391,7 +613,21 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
         Ok(_) => return Err(corrupt(0, "the first line is not a header".into())),
         Err(e) => return Err(corrupt(0, e.to_string())),
     };
-    let mut pending: Option<Undo> = None;
+    // Which commits are voided, and which turn line is the last: a voided
+    // turn is read for its texts only, and only the last turn can be left
+    // pending (what to restore if it is voided later is kept for it alone).
+    let mut voided = std::collections::HashSet::new();
+    let mut last_turn = None;
+    for (n, (_, line)) in iter.clone() {
+        if line.starts_with(r#"{"k":"void""#) {
+            if let Ok(Line::Void { commit }) = serde_json::from_str(line) {
+                voided.insert(commit);
+            }
+        } else if line.starts_with(r#"{"k":"turn""#) {
+            last_turn = Some(n);
+        }
+    }
+    let mut pending: Option<String> = None;
     // The context is rebuilt as JSON and decoded once, at the end.
     let mut context_dirty = false;
     for (n, (_, line)) in iter {
@@ -406,41 +642,42 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
                 commit,
                 texts,
                 record,
-                mut prompts,
+                prompts,
                 state,
             } => {
-                pending = commit.map(|c| Undo {
-                    commit: c,
-                    title: session.title.clone(),
-                    updated_at: session.updated_at.clone(),
-                    state: cursor.state.clone(),
-                    rest: cursor.rest.clone(),
-                });
                 for (id, piece) in texts {
                     cursor.learn(id, piece).map_err(|e| corrupt(n, e))?;
                 }
-                if let Some(d) = record {
-                    d.apply(&mut cursor.rest).map_err(|e| corrupt(n, e))?;
+                if commit.as_ref().is_some_and(|c| voided.contains(c)) {
+                    continue;
+                }
+                pending = commit;
+                if pending.is_some() && last_turn == Some(n) {
+                    cursor.undo = Some(Box::new((
+                        cursor.rest.clone(),
+                        cursor.state.clone(),
+                        session.title.clone(),
+                    )));
+                }
+                let echoes = record.as_ref().map(Delta::written).unwrap_or_default();
+                if let Some(d) = &record {
+                    d.apply(&mut cursor.rest, &[]).map_err(|e| corrupt(n, e))?;
                 }
                 if let Some(d) = state {
-                    d.apply(&mut cursor.state).map_err(|e| corrupt(n, e))?;
+                    d.apply(&mut cursor.state, &echoes)
+                        .map_err(|e| corrupt(n, e))?;
                     context_dirty = true;
                 }
-                each_text_try(&mut prompts, &mut |t| {
+                let mut record =
+                    record_of(&mut cursor.rest, turn, user, reply).map_err(|e| corrupt(n, e))?;
+                if let Some(p) = prompts {
+                    record.prompts = p;
+                }
+                each_text_try(&mut record.prompts, &mut |t| {
                     *t = cursor.unpack(t)?;
                     Ok(())
                 })
                 .map_err(|e| corrupt(n, e))?;
-                let mut full = cursor.rest.clone();
-                if let Value::Object(m) = &mut full {
-                    m.insert("prompts".into(), Value::Object(Default::default()));
-                    m.insert("user".into(), Value::String(user));
-                    m.insert("reply".into(), Value::String(reply));
-                    m.insert("turn".into(), Value::from(turn));
-                }
-                let mut record: TurnRecord =
-                    serde_json::from_value(full).map_err(|e| corrupt(n, e.to_string()))?;
-                record.prompts = prompts;
                 if session.title.is_empty() {
                     session.title = title_from(&record.user);
                 }
@@ -449,24 +686,18 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
                 cursor.turns += 1;
             }
             Line::Done { commit } => {
-                if pending.as_ref().is_some_and(|p| p.commit == commit) {
+                if pending.as_ref() == Some(&commit) {
                     pending = None;
+                    cursor.undo = None;
                 }
             }
-            Line::Void { commit } => {
-                if let Some(undo) = pending.take_if(|p| p.commit == commit) {
-                    session.transcript.pop();
-                    cursor.turns -= 1;
-                    session.title = undo.title;
-                    session.updated_at = undo.updated_at;
-                    cursor.state = undo.state;
-                    cursor.rest = undo.rest;
-                    context_dirty = true;
-                }
-            }
+            // Its turn was never applied.
+            Line::Void { .. } => {}
             Line::Title { title } => session.title = title,
             Line::State { state } => {
-                state.apply(&mut cursor.state).map_err(|e| corrupt(n, e))?;
+                state
+                    .apply(&mut cursor.state, &[])
+                    .map_err(|e| corrupt(n, e))?;
                 context_dirty = true;
             }
         }
@@ -478,7 +709,7 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
     cursor.title = session.title.clone();
     Ok(Loaded {
         session,
-        pending: pending.map(|p| p.commit),
+        pending,
         torn_at,
         cursor,
     })
@@ -610,13 +841,16 @@ impl Journal {
         if !is_journal(&bytes) {
             return Ok(Journal { path, cursor: None });
         }
-        let loaded = decode(&bytes).map_err(|why| refused(&path, why))?;
+        let loaded = read(&bytes, true).map_err(|why| refused(&path, why))?;
         if let Some(at) = loaded.torn_at {
             set_torn_tail_aside(&path, &bytes[at..], at as u64, now)?;
         }
+        let mut cursor = loaded.cursor;
+        // The writer never reads a text back.
+        cursor.pieces = Vec::new();
         Ok(Journal {
             path,
-            cursor: Some(loaded.cursor),
+            cursor: Some(cursor),
         })
     }
 
