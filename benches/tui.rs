@@ -123,7 +123,7 @@ fn big_session(turns: u32, entities: u32) -> SessionFile {
                 1 => e.retained.push(view),
                 2 => e.pending.push(view),
                 3 => e.excluded.push(view),
-                _ => e.background.push(view),
+                _ => e.background.push(view.into()),
             }
         }
         let record = TurnRecord {

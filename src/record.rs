@@ -103,6 +103,45 @@ pub struct PromptsRecord {
     pub summarize: Vec<PromptRecord>,
 }
 
+impl PromptsRecord {
+    /// Every prompt of the turn.
+    pub fn all(&self) -> impl Iterator<Item = &PromptRecord> {
+        self.understand
+            .iter()
+            .chain(&self.think)
+            .chain(self.act.iter().map(|a| &a.prompt))
+            .chain(&self.reply)
+            .chain(&self.summarize)
+    }
+
+    /// Makes each text equal to one of `earlier`'s prompts share it (the
+    /// system prompts and unchanged sections of the turn before): what a
+    /// session does with each turn it keeps.
+    pub fn share_texts(&mut self, earlier: &PromptsRecord) {
+        let known: std::collections::HashMap<&str, &std::sync::Arc<str>> = earlier
+            .all()
+            .flat_map(|r| {
+                std::iter::once(&r.full.system).chain(r.full.sections.iter().map(|s| &s.text))
+            })
+            .map(|t| (&**t, t))
+            .collect();
+        let share = |t: &mut std::sync::Arc<str>| {
+            if let Some(k) = known.get(&**t) {
+                *t = std::sync::Arc::clone(k);
+            }
+        };
+        let mut each = |r: &mut PromptRecord| {
+            share(&mut r.full.system);
+            r.full.sections.iter_mut().for_each(|s| share(&mut s.text));
+        };
+        self.understand.iter_mut().for_each(&mut each);
+        self.think.iter_mut().for_each(&mut each);
+        self.act.iter_mut().for_each(|a| each(&mut a.prompt));
+        self.reply.iter_mut().for_each(&mut each);
+        self.summarize.iter_mut().for_each(&mut each);
+    }
+}
+
 /// One turn, as stored and printed.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct TurnRecord {

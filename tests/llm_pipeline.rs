@@ -119,9 +119,9 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
 
 /// The entity layer in one line per state: refs with their reasons.
 fn layers(e: &EntitiesView) -> Vec<String> {
-    let line = |state: &str, views: &[EntityView]| {
+    let line = |state: &str, views: Vec<&EntityView>| {
         let refs: Vec<String> = views
-            .iter()
+            .into_iter()
             .map(|v| match &v.reason {
                 Some(r) => format!("{} ({r})", v.r#ref),
                 None => v.r#ref.clone(),
@@ -130,11 +130,11 @@ fn layers(e: &EntitiesView) -> Vec<String> {
         format!("{state}: {}", refs.join(", "))
     };
     vec![
-        line("recent", &e.recent),
-        line("retained", &e.retained),
-        line("pending", &e.pending),
-        line("excluded", &e.excluded),
-        line("background", &e.background),
+        line("recent", e.recent.iter().collect()),
+        line("retained", e.retained.iter().collect()),
+        line("pending", e.pending.iter().collect()),
+        line("excluded", e.excluded.iter().collect()),
+        line("background", e.background().collect()),
         format!("dropped: {}", e.dropped.join(", ")),
     ]
 }

@@ -196,7 +196,7 @@ proptest! {
         let snap = s.snapshot();
         let listed: usize = [EntityState::Recent, EntityState::Retained, EntityState::Pending, EntityState::Excluded, EntityState::Background]
             .into_iter()
-            .map(|st| snap.entities.group(st).len())
+            .map(|st| snap.entities.count(st))
             .sum();
         prop_assert_eq!(listed, s.registry.len());
         // And it survives a serde round trip unchanged.

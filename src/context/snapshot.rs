@@ -4,6 +4,8 @@
 //! A snapshot is plain data: stored per turn in the session, printed by
 //! `alfred run --json`, compared by `diff`, explained by `why`.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use super::active::{Cause, EntityState};
@@ -52,7 +54,10 @@ pub struct EntitiesView {
     pub retained: Vec<EntityView>,
     pub pending: Vec<EntityView>,
     pub excluded: Vec<EntityView>,
-    pub background: Vec<EntityView>,
+    /// Shared: a long session's background barely changes from one turn to
+    /// the next, and a loaded one keeps each unchanged entry once
+    /// ([`EntitiesView::share_background`]).
+    pub background: Vec<Arc<EntityView>>,
     /// Refs dropped at this turn.
     pub dropped: Vec<String>,
     /// The same refs with label and reason.
@@ -72,7 +77,7 @@ pub struct BackgroundDelta {
     pub removed: Vec<String>,
     /// Entries new to the background, or changed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub put: Vec<EntityView>,
+    pub put: Vec<Arc<EntityView>>,
     /// The full order of refs, when removals and puts do not give it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub order: Option<Vec<String>>,
@@ -80,8 +85,8 @@ pub struct BackgroundDelta {
 
 impl BackgroundDelta {
     /// The change that turns `prev` into `next`.
-    pub fn between(prev: &[EntityView], next: &[EntityView]) -> Self {
-        let before: std::collections::BTreeMap<&str, &EntityView> =
+    pub fn between(prev: &[Arc<EntityView>], next: &[Arc<EntityView>]) -> Self {
+        let before: std::collections::BTreeMap<&str, &Arc<EntityView>> =
             prev.iter().map(|e| (e.r#ref.as_str(), e)).collect();
         let after: std::collections::BTreeSet<&str> =
             next.iter().map(|e| e.r#ref.as_str()).collect();
@@ -106,12 +111,12 @@ impl BackgroundDelta {
     }
 
     /// Applies the change to `prev`.
-    pub fn apply(&self, prev: &[EntityView]) -> Result<Vec<EntityView>, String> {
+    pub fn apply(&self, prev: &[Arc<EntityView>]) -> Result<Vec<Arc<EntityView>>, String> {
         let merged = self.merged(prev);
         let Some(order) = &self.order else {
             return Ok(merged.into_iter().cloned().collect());
         };
-        let mut by_ref: std::collections::BTreeMap<&str, &EntityView> =
+        let mut by_ref: std::collections::BTreeMap<&str, &Arc<EntityView>> =
             merged.into_iter().map(|e| (e.r#ref.as_str(), e)).collect();
         order
             .iter()
@@ -127,8 +132,8 @@ impl BackgroundDelta {
     /// `prev` without the removed refs, each put replacing its ref in place
     /// or appended: what `apply` gives before any `order`, borrowed, so
     /// `between` checks the order without copying a background.
-    fn merged<'a>(&'a self, prev: &'a [EntityView]) -> Vec<&'a EntityView> {
-        let mut out: Vec<&EntityView> = prev
+    fn merged<'a>(&'a self, prev: &'a [Arc<EntityView>]) -> Vec<&'a Arc<EntityView>> {
+        let mut out: Vec<&Arc<EntityView>> = prev
             .iter()
             .filter(|e| !self.removed.contains(&e.r#ref))
             .collect();
@@ -150,11 +155,37 @@ impl EntitiesView {
             (EntityState::Retained, &self.retained),
             (EntityState::Pending, &self.pending),
             (EntityState::Excluded, &self.excluded),
-            (EntityState::Background, &self.background),
         ];
         groups
             .into_iter()
             .flat_map(|(s, v)| v.iter().map(move |e| (s, e)))
+            .chain(
+                self.background
+                    .iter()
+                    .map(|e| (EntityState::Background, &**e)),
+            )
+    }
+
+    /// The background entries.
+    pub fn background(&self) -> impl Iterator<Item = &EntityView> {
+        self.background.iter().map(|e| &**e)
+    }
+
+    /// Makes each background entry equal to one of `earlier`'s (same ref)
+    /// share it: what a loaded session does turn by turn.
+    pub fn share_background(&mut self, earlier: &EntitiesView) {
+        let before: std::collections::HashMap<&str, &Arc<EntityView>> = earlier
+            .background
+            .iter()
+            .map(|e| (e.r#ref.as_str(), e))
+            .collect();
+        for e in &mut self.background {
+            if let Some(old) = before.get(e.r#ref.as_str())
+                && **old == *e
+            {
+                *e = Arc::clone(old);
+            }
+        }
     }
 
     /// The state and view of one ref, if live.
@@ -167,15 +198,15 @@ impl EntitiesView {
         self.recent.len() + self.retained.len() + self.pending.len()
     }
 
-    /// The group of a state (empty for dropped).
-    pub fn group(&self, state: EntityState) -> &[EntityView] {
+    /// How many entities are in a state (none are dropped).
+    pub fn count(&self, state: EntityState) -> usize {
         match state {
-            EntityState::Recent => &self.recent,
-            EntityState::Retained => &self.retained,
-            EntityState::Pending => &self.pending,
-            EntityState::Excluded => &self.excluded,
-            EntityState::Background => &self.background,
-            EntityState::Dropped => &[],
+            EntityState::Recent => self.recent.len(),
+            EntityState::Retained => self.retained.len(),
+            EntityState::Pending => self.pending.len(),
+            EntityState::Excluded => self.excluded.len(),
+            EntityState::Background => self.background.len(),
+            EntityState::Dropped => 0,
         }
     }
 }

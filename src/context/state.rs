@@ -348,7 +348,9 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
             EntityState::Retained => entities.retained.push(v),
             EntityState::Pending => entities.pending.push(v),
             EntityState::Excluded => entities.excluded.push(v),
-            EntityState::Background | EntityState::Dropped => entities.background.push(v),
+            EntityState::Background | EntityState::Dropped => {
+                entities.background.push(std::sync::Arc::new(v))
+            }
         }
     }
     for (r, d) in state.registry.dropped() {

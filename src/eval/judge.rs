@@ -241,7 +241,7 @@ fn exclusion(turns: &[Observation], refs: &[&str]) -> Commitment {
             .excluded
             .iter()
             .chain(&o.record.entities.excluded)
-            .chain(&o.record.entities.background)
+            .chain(o.record.entities.background())
             .find(|v| v.r#ref == x)
             .map(|v| v.label.clone())
             .unwrap_or_else(|| x.to_string())
@@ -343,7 +343,7 @@ pub fn think_text(record: &TurnRecord) -> Option<String> {
         p.sections
             .iter()
             .filter(|s| s.name != "session_context")
-            .map(|s| s.text.as_str())
+            .map(|s| &*s.text)
             .collect::<Vec<_>>()
             .join("\n"),
     )

@@ -44,7 +44,7 @@ fn known_labels(e: &EntitiesView) -> BTreeMap<String, String> {
         .chain(&e.retained)
         .chain(&e.pending)
         .chain(&e.excluded)
-        .chain(&e.background)
+        .chain(e.background())
         .filter(|v| v.last_ref_turn > 0 || v.r#ref.starts_with("gen_"))
         .map(|v| (v.r#ref.clone(), v.label.clone()))
         .collect()

@@ -164,7 +164,8 @@ fn a_prompt_without_the_exclusion_is_a_lapse() {
             .lines()
             .filter(|l| !l.to_lowercase().contains("cod"))
             .collect::<Vec<_>>()
-            .join("\n");
+            .join("\n")
+            .into();
     }
     let recall = judge(&r.turns, &found);
     assert_eq!(recall.lapses.len(), 1, "{:?}", recall.lapses);

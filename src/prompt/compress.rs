@@ -158,7 +158,7 @@ mod tests {
                 .contains("&lt;b>Thai Curry&lt;/b>")
         );
         assert_eq!(
-            p.section("entity_names").unwrap().text,
+            &*p.section("entity_names").unwrap().text,
             "- Thai Yellow Curry"
         );
         assert!(

@@ -192,7 +192,7 @@ fn act_lists_this_steps_tool_calls_in_order() {
     assert!(step.contains("None — this is the first step."));
     assert!(step.contains("## Tool calls so far (this step)\n1. db_read inventory → no rows matched\n2. db_read inventory → 12 rows"));
     assert_eq!(
-        p.section("schema").unwrap().text,
+        &*p.section("schema").unwrap().text,
         "No schema for subdomain `inventory`."
     );
     assert!(
@@ -269,7 +269,7 @@ fn understand_marks_refs_that_were_forgotten_since() {
         "{recent}"
     );
     assert_eq!(
-        p.section("known_entities").unwrap().text,
+        &*p.section("known_entities").unwrap().text,
         "No entities known yet."
     );
     assert!(

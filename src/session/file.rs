@@ -69,7 +69,7 @@ impl SessionFile {
     /// `new_state` holds. The first user message names an untitled session.
     pub fn push_turn(
         &mut self,
-        record: TurnRecord,
+        mut record: TurnRecord,
         new_state: Option<ContextState>,
         now: Timestamp,
     ) {
@@ -80,6 +80,10 @@ impl SessionFile {
             && let Some(state) = new_state
         {
             self.context = state;
+        }
+        if let Some(last) = self.transcript.last() {
+            record.entities.share_background(&last.entities);
+            record.prompts.share_texts(&last.prompts);
         }
         self.transcript.push(record);
         self.updated_at = stamp(now);

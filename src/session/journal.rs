@@ -22,8 +22,10 @@
 //! the file handle and is used by the persist actor only.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasher, RandomState};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -215,10 +217,14 @@ impl TryFrom<RawLine> for Line {
 /// written against. Shared by the reader and the writer.
 #[derive(Debug, Clone, Default)]
 struct Cursor {
-    /// Text (whole or line) → its id in the table.
-    ids: HashMap<String, u32>,
-    /// The table, id → piece (reading only).
-    pieces: Vec<Piece>,
+    /// A text's key (see [`Cursor::key`]) → its id in the table (writing
+    /// only: a hash, so the index costs no copy of the texts).
+    ids: HashMap<u128, u32>,
+    /// The two hashers of a key.
+    hashers: (RandomState, RandomState),
+    /// The table, id → the text it stands for (reading only; each text is
+    /// built once and shared by every prompt that holds it).
+    texts: Vec<Arc<str>>,
     /// Entries in the table.
     count: u32,
     /// The last record as JSON, less what turn lines write plainly.
@@ -253,13 +259,21 @@ impl Cursor {
         Ok((cursor, line_text(&header)?))
     }
 
+    /// A text's key in the index: two independent 64-bit hashes (a
+    /// collision among the texts of one file is beyond any practical odds).
+    fn key(&self, text: &str) -> u128 {
+        let (a, b) = &self.hashers;
+        (u128::from(a.hash_one(text)) << 64) | u128::from(b.hash_one(text))
+    }
+
     /// Stores `text` in the table (new pieces go to `new`) and returns its
     /// reference; short texts stay as they are.
     fn pack(&mut self, text: &str, new: &mut Vec<(u32, Piece)>) -> String {
         if text.len() < INLINE_MAX && !text.starts_with(MARK) {
             return text.to_string();
         }
-        if let Some(id) = self.ids.get(text) {
+        let key = self.key(text);
+        if let Some(id) = self.ids.get(&key) {
             return format!("{MARK}{id}");
         }
         if !text.contains('\n') {
@@ -267,18 +281,19 @@ impl Cursor {
             return format!("{MARK}{id}");
         }
         let lines: Vec<u32> = text.split('\n').map(|l| self.piece(l, new)).collect();
-        let id = self.add(text.to_string(), Piece::Lines(lines), new);
+        let id = self.add(key, Piece::Lines(lines), new);
         format!("{MARK}{id}")
     }
 
     fn piece(&mut self, line: &str, new: &mut Vec<(u32, Piece)>) -> u32 {
-        match self.ids.get(line) {
+        let key = self.key(line);
+        match self.ids.get(&key) {
             Some(id) => *id,
-            None => self.add(line.to_string(), Piece::Line(line.to_string()), new),
+            None => self.add(key, Piece::Line(line.to_string()), new),
         }
     }
 
-    fn add(&mut self, key: String, piece: Piece, new: &mut Vec<(u32, Piece)>) -> u32 {
+    fn add(&mut self, key: u128, piece: Piece, new: &mut Vec<(u32, Piece)>) -> u32 {
         let id = self.count;
         self.count += 1;
         self.ids.insert(key, id);
@@ -287,47 +302,53 @@ impl Cursor {
     }
 
     /// The text a stored string stands for.
-    fn unpack(&self, stored: &str) -> Result<String, String> {
+    fn unpack(&self, stored: &Arc<str>) -> Result<Arc<str>, String> {
         let Some(id) = stored.strip_prefix(MARK) else {
-            return Ok(stored.to_string());
+            return Ok(stored.clone());
         };
         let id: usize = id
             .parse()
             .map_err(|_| format!("bad text reference {id:?}"))?;
-        self.text_of(id)
+        self.texts
+            .get(id)
+            .cloned()
+            .ok_or_else(|| format!("text reference {id} is not in the file"))
     }
 
-    fn text_of(&self, id: usize) -> Result<String, String> {
-        match self.pieces.get(id) {
-            Some(Piece::Line(l)) => Ok(l.clone()),
-            Some(Piece::Lines(ids)) => {
+    /// Reads a table entry from a line.
+    fn learn(&mut self, id: u32, piece: Piece) -> Result<(), String> {
+        if id as usize != self.texts.len() {
+            return Err(format!("text {id} out of order"));
+        }
+        let whole = matches!(piece, Piece::Lines(_));
+        let text: Arc<str> = match piece {
+            Piece::Line(l) => l.into(),
+            Piece::Lines(ids) => {
                 let mut text = String::new();
                 for (n, i) in ids.iter().enumerate() {
                     if n > 0 {
                         text.push('\n');
                     }
-                    match self.pieces.get(*i as usize) {
-                        Some(Piece::Line(l)) => text.push_str(l),
-                        _ => return Err(format!("text reference {i} is not a line")),
-                    }
+                    let line = self
+                        .texts
+                        .get(*i as usize)
+                        .ok_or_else(|| format!("text reference {i} is not in the file"))?;
+                    text.push_str(line);
                 }
-                Ok(text)
+                text.into()
             }
-            _ => Err(format!("text reference {id} is not in the file")),
-        }
-    }
-
-    /// Reads a table entry from a line.
-    fn learn(&mut self, id: u32, piece: Piece) -> Result<(), String> {
-        if id as usize != self.pieces.len() {
-            return Err(format!("text {id} out of order"));
-        }
-        self.pieces.push(piece);
-        self.count += 1;
+        };
         if self.writing {
-            let text = self.text_of(id as usize)?;
-            self.ids.entry(text).or_insert(id);
+            let key = self.key(&text);
+            self.ids.entry(key).or_insert(id);
         }
+        // A writer needs the lines only, to join the texts made of them.
+        self.texts.push(if whole && self.writing {
+            Arc::from("")
+        } else {
+            text
+        });
+        self.count += 1;
         Ok(())
     }
 
@@ -343,7 +364,7 @@ impl Cursor {
             commit.map(|_| Box::new((self.rest.clone(), self.state.clone(), self.title.clone())));
         let mut texts = Vec::new();
         let mut prompts = record.prompts.clone();
-        each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts));
+        each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts).into());
         // Prompts whose token report is their sections' (as the pipeline
         // makes them) go into the record's delta without it; others are
         // written whole, in order (a JSON value would sort the report).
@@ -492,14 +513,16 @@ fn record_of(
 }
 
 /// Every long text of a turn's prompts: system prompts, sections, answers.
-fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut String)) {
+fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut Arc<str>)) {
     let mut one = |r: &mut PromptRecord| {
         f(&mut r.full.system);
         for s in &mut r.full.sections {
             f(&mut s.text);
         }
         if let Some(resp) = &mut r.response {
-            f(resp);
+            let mut text: Arc<str> = std::mem::take(resp).into();
+            f(&mut text);
+            *resp = text.to_string();
         }
     };
     p.understand.iter_mut().for_each(&mut one);
@@ -511,7 +534,7 @@ fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut String)) {
 
 fn each_text_try(
     p: &mut PromptsRecord,
-    f: &mut dyn FnMut(&mut String) -> Result<(), String>,
+    f: &mut dyn FnMut(&mut Arc<str>) -> Result<(), String>,
 ) -> Result<(), String> {
     let mut failed = None;
     each_text(p, &mut |t| {
@@ -555,7 +578,8 @@ pub fn decode(bytes: &[u8]) -> Result<Loaded, Unreadable> {
     read(bytes, false)
 }
 
-/// Reads a journal; `writing` when lines will be appended after it.
+/// Reads a journal; `writing` when lines will be appended after it (the
+/// session it gives then has no turns: only the cursor is wanted).
 fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         Unreadable::Corrupt(format!(
@@ -668,6 +692,15 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                         .map_err(|e| corrupt(n, e))?;
                     context_dirty = true;
                 }
+                if writing {
+                    // A writer needs where the file stands, not its turns.
+                    if session.title.is_empty() {
+                        session.title = title_from(&user);
+                    }
+                    session.updated_at = at;
+                    cursor.turns += 1;
+                    continue;
+                }
                 let mut record =
                     record_of(&mut cursor.rest, turn, user, reply).map_err(|e| corrupt(n, e))?;
                 if let Some(p) = prompts {
@@ -680,6 +713,9 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                 .map_err(|e| corrupt(n, e))?;
                 if session.title.is_empty() {
                     session.title = title_from(&record.user);
+                }
+                if let Some(last) = session.transcript.last() {
+                    record.entities.share_background(&last.entities);
                 }
                 session.transcript.push(record);
                 session.updated_at = at;
@@ -847,7 +883,7 @@ impl Journal {
         }
         let mut cursor = loaded.cursor;
         // The writer never reads a text back.
-        cursor.pieces = Vec::new();
+        cursor.texts = Vec::new();
         Ok(Journal {
             path,
             cursor: Some(cursor),

@@ -58,7 +58,7 @@ impl LlmBrain {
     ) -> Result<Decided<ReplyOutput>, BrainError> {
         let model = self.config.model_for(LlmNode::Reply);
         let messages = [
-            Message::System(prompt.system.clone()),
+            Message::System(prompt.system.to_string()),
             Message::User(prompt.user_text()),
         ];
         let body = Request {

@@ -154,7 +154,7 @@ fn prompts(state: &ContextState, rng: &mut Rng) -> PromptsRecord {
         .chars()
         .take(600)
         .collect();
-    let body = format!("{}\n{history}", entities.join("\n"));
+    let body: std::sync::Arc<str> = format!("{}\n{history}", entities.join("\n")).into();
     let make = |node: PromptNode, names: &[&str], response: String| {
         let sections: Vec<Section> = names
             .iter()

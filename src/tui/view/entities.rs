@@ -114,7 +114,7 @@ impl EntityPanel<'_> {
     fn sections(&self) -> Vec<Section> {
         let e = &self.snapshot.entities;
         let live = |title: &str, state, group, reasons| Section {
-            title: format!("{title} ({})", e.group(state).len()),
+            title: format!("{title} ({})", e.count(state)),
             state,
             rows: section_rows(group, self.diff, reasons),
         };

@@ -134,7 +134,7 @@ impl WhatIfPanel<'_> {
         let counts: Vec<String> = STATES
             .iter()
             .map(|s| {
-                let (n, m) = (a.entities.group(*s).len(), b.entities.group(*s).len());
+                let (n, m) = (a.entities.count(*s), b.entities.count(*s));
                 format!("{} {n} → {m}", s.as_str())
             })
             .collect();
