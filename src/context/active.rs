@@ -50,9 +50,11 @@ impl EntityState {
     }
 }
 
-/// Where a state came from: the fact `why` explains.
+/// Where a state came from: the fact `why` explains. Written tagged by
+/// `kind`; read through [`RawCause`] in one pass (serde reads a tagged enum
+/// twice over, and a long session holds hundreds of thousands of these).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(tag = "kind", rename_all = "snake_case", try_from = "RawCause")]
 pub enum Cause {
     /// Referenced within the window.
     InWindow { last_ref_turn: u32, window: u32 },
@@ -81,6 +83,80 @@ pub enum Cause {
     LinkedOnly,
     /// The naive baseline keeps everything.
     Baseline,
+}
+
+/// Which [`Cause`] a [`RawCause`] is.
+#[derive(Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum CauseKind {
+    InWindow,
+    Retained,
+    Warm,
+    Unsaved,
+    Demoted,
+    RuledOut,
+    Aged,
+    LinkedOnly,
+    Baseline,
+}
+
+/// Any cause, its fields as found.
+#[derive(Deserialize)]
+struct RawCause {
+    kind: CauseKind,
+    last_ref_turn: Option<u32>,
+    window: Option<u32>,
+    reason: Option<String>,
+    since_turn: Option<u32>,
+    pinned: Option<bool>,
+    warm_turns: Option<u32>,
+    generated_turn: Option<u32>,
+    turn: Option<u32>,
+    constraint: Option<String>,
+    clause: Option<String>,
+}
+
+impl TryFrom<RawCause> for Cause {
+    type Error = String;
+
+    fn try_from(r: RawCause) -> Result<Cause, String> {
+        fn need<T>(v: Option<T>, field: &str) -> Result<T, String> {
+            v.ok_or_else(|| format!("missing field `{field}`"))
+        }
+        Ok(match r.kind {
+            CauseKind::InWindow => Cause::InWindow {
+                last_ref_turn: need(r.last_ref_turn, "last_ref_turn")?,
+                window: need(r.window, "window")?,
+            },
+            CauseKind::Retained => Cause::Retained {
+                reason: need(r.reason, "reason")?,
+                since_turn: need(r.since_turn, "since_turn")?,
+                pinned: need(r.pinned, "pinned")?,
+            },
+            CauseKind::Warm => Cause::Warm {
+                last_ref_turn: need(r.last_ref_turn, "last_ref_turn")?,
+                warm_turns: need(r.warm_turns, "warm_turns")?,
+            },
+            CauseKind::Unsaved => Cause::Unsaved {
+                generated_turn: need(r.generated_turn, "generated_turn")?,
+            },
+            CauseKind::Demoted => Cause::Demoted {
+                reason: need(r.reason, "reason")?,
+                turn: need(r.turn, "turn")?,
+            },
+            CauseKind::RuledOut => Cause::RuledOut {
+                constraint: need(r.constraint, "constraint")?,
+                clause: need(r.clause, "clause")?,
+                since_turn: need(r.since_turn, "since_turn")?,
+            },
+            CauseKind::Aged => Cause::Aged {
+                last_ref_turn: need(r.last_ref_turn, "last_ref_turn")?,
+                window: need(r.window, "window")?,
+            },
+            CauseKind::LinkedOnly => Cause::LinkedOnly,
+            CauseKind::Baseline => Cause::Baseline,
+        })
+    }
 }
 
 /// Classifies one live entry at turn `turn` under `policy`.

@@ -101,8 +101,9 @@ impl Delta {
     /// Applies the change to `old`, with `echoes` the values an
     /// [`Delta::Echo`] names. Fails when the change does not fit `old` (a
     /// delta applied to a value it was not made from); `old` is then left
-    /// in no particular state.
-    pub fn apply(&self, old: &mut Value, echoes: &[&Value]) -> Result<(), String> {
+    /// in no particular state. The change is used up: its values move into
+    /// `old`.
+    pub fn apply(self, old: &mut Value, echoes: &[&Value]) -> Result<(), String> {
         let echo = |n: usize| {
             echoes
                 .get(n)
@@ -110,17 +111,17 @@ impl Delta {
                 .ok_or_else(|| format!("echo {n} names no value"))
         };
         match self {
-            Delta::Set(v) => *old = v.clone(),
-            Delta::Echo(n) => *old = echo(*n)?,
+            Delta::Set(v) => *old = v,
+            Delta::Echo(n) => *old = echo(n)?,
             Delta::Object { set, del } => {
                 let Value::Object(map) = old else {
                     return Err("an object change on a value that is not an object".into());
                 };
-                for k in del {
+                for k in &del {
                     map.remove(k);
                 }
                 for (k, d) in set {
-                    let slot = map.entry(k.clone()).or_insert(Value::Null);
+                    let slot = map.entry(k).or_insert(Value::Null);
                     d.apply(slot, echoes)?;
                 }
             }
@@ -134,12 +135,12 @@ impl Delta {
                 for op in ops {
                     match op {
                         Op::Copy(n) => {
-                            for _ in 0..*n {
+                            for _ in 0..n {
                                 out.push(from.next().ok_or_else(short)?);
                             }
                         }
                         Op::Drop(n) => {
-                            for _ in 0..*n {
+                            for _ in 0..n {
                                 from.next().ok_or_else(short)?;
                             }
                         }
@@ -148,8 +149,8 @@ impl Delta {
                             d.apply(&mut v, echoes)?;
                             out.push(v);
                         }
-                        Op::New(v) => out.push(v.clone()),
-                        Op::Echo(n) => out.push(echo(*n)?),
+                        Op::New(v) => out.push(v),
+                        Op::Echo(n) => out.push(echo(n)?),
                     }
                 }
                 out.extend(from);
@@ -164,24 +165,26 @@ impl Delta {
                 let Value::Array(items) = old else {
                     return Err("an array change on a value that is not an array".into());
                 };
-                let base = items.get(*skip..).ok_or("an array change skips too far")?;
+                let base = items.get(skip..).ok_or("an array change skips too far")?;
                 if keep + tail > base.len() {
                     return Err("an array change keeps more items than there are".into());
                 }
-                let middle_old = &base[*keep..base.len() - tail];
+                let middle_old = &base[keep..base.len() - tail];
                 let mut out = Vec::with_capacity(keep + mid.len() + tail);
-                out.extend_from_slice(&base[..*keep]);
-                for (i, item) in mid.iter().enumerate() {
+                out.extend_from_slice(&base[..keep]);
+                for (i, item) in mid.into_iter().enumerate() {
+                    let at = || {
+                        middle_old
+                            .get(i)
+                            .cloned()
+                            .ok_or("an array change names an item that is not there")
+                    };
                     match item {
-                        Item::New(v) => out.push(v.clone()),
-                        Item::Changed(_) | Item::Same => {
-                            let mut v = middle_old
-                                .get(i)
-                                .cloned()
-                                .ok_or("an array change names an item that is not there")?;
-                            if let Item::Changed(d) = item {
-                                d.apply(&mut v, echoes)?;
-                            }
+                        Item::New(v) => out.push(v),
+                        Item::Same => out.push(at()?),
+                        Item::Changed(d) => {
+                            let mut v = at()?;
+                            d.apply(&mut v, echoes)?;
                             out.push(v);
                         }
                     }
@@ -267,6 +270,62 @@ impl Delta {
             }
             Delta::Array { .. } | Delta::Echo(_) => {}
         }
+    }
+}
+
+/// For an array of `old_len` items edited by `ops`: each new item's index
+/// in the old array when it was copied unchanged, `None` when it is new or
+/// changed; `None` for ops that do not fit.
+pub fn kept_items(ops: &[Op], old_len: usize) -> Option<Vec<Option<usize>>> {
+    let (mut p, mut out) = (0, Vec::with_capacity(old_len + 1));
+    for op in ops {
+        match op {
+            Op::Copy(n) => {
+                out.extend((p..p + n).map(Some));
+                p += n;
+            }
+            Op::Drop(n) => p += n,
+            Op::Changed(_) => {
+                out.push(None);
+                p += 1;
+            }
+            Op::New(_) | Op::Echo(_) => out.push(None),
+        }
+    }
+    if p > old_len {
+        return None;
+    }
+    out.extend((p..old_len).map(Some));
+    Some(out)
+}
+
+/// What a delta does at a path.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum At<'a> {
+    /// Leaves it alone.
+    Untouched,
+    /// Changes it thus.
+    Changed(&'a Delta),
+    /// Replaces or removes something above it whole.
+    Replaced,
+}
+
+/// What `delta` does at `path` (keys under keys).
+pub fn at_path<'a>(delta: Option<&'a Delta>, path: &[&str]) -> At<'a> {
+    let Some(delta) = delta else {
+        return At::Untouched;
+    };
+    let Some((first, rest)) = path.split_first() else {
+        return At::Changed(delta);
+    };
+    match delta {
+        Delta::Object { set, del } if !del.iter().any(|k| k == first) => {
+            match set.iter().find(|(k, _)| k == first) {
+                Some((_, d)) => at_path(Some(d), rest),
+                None => At::Untouched,
+            }
+        }
+        _ => At::Replaced,
     }
 }
 
@@ -505,6 +564,22 @@ mod tests {
         #[test]
         fn applying_the_delta_rebuilds_the_new_value(old in value(), new in value()) {
             roundtrip(old, new);
+        }
+
+        #[test]
+        fn kept_items_name_only_items_copied_unchanged(
+            old in prop::collection::vec(value(), 0..8),
+            new in prop::collection::vec(value(), 0..8),
+        ) {
+            if let Some(Delta::Edit(ops)) = Delta::between(&Value::Array(old.clone()), &Value::Array(new.clone())) {
+                let kept = kept_items(&ops, old.len()).unwrap();
+                prop_assert_eq!(kept.len(), new.len());
+                for (j, i) in kept.iter().enumerate() {
+                    if let Some(i) = i {
+                        prop_assert_eq!(&old[*i], &new[j]);
+                    }
+                }
+            }
         }
     }
 }

@@ -30,12 +30,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::delta::Delta;
+use super::delta::{At, Delta, at_path, kept_items};
 use super::error::SessionError;
 use super::file::{SessionFile, title_from};
 use super::llm::LlmSettings;
 use super::migrate::Unreadable;
 use crate::context::ContextState;
+use crate::context::snapshot::EntityView;
 use crate::record::{PromptRecord, PromptsRecord, TurnRecord, TurnStatus};
 
 /// The schema version of a journal file.
@@ -471,6 +472,13 @@ fn prompt_records(p: &mut PromptsRecord) -> Vec<&mut PromptRecord> {
 /// The record's fields a turn line writes plainly, outside its delta.
 const PLAIN: [&str; 3] = ["user", "reply", "turn"];
 
+/// The last turn's background, and for each entry of this turn's the one
+/// of those it keeps as it was, if any.
+struct Kept {
+    old: Vec<Arc<EntityView>>,
+    map: Vec<Option<usize>>,
+}
+
 /// The turn record `rest` stands for, with the fields written plainly; its
 /// prompts' texts are still packed. `rest` is borrowed, not copied (the
 /// plain fields go in for the read and come out after).
@@ -479,7 +487,14 @@ fn record_of(
     turn: u32,
     user: String,
     reply: String,
+    kept: Option<Kept>,
 ) -> Result<TurnRecord, String> {
+    // With the last turn's background and which of its entries stay, only
+    // the others are read (the array is set aside for the whole read).
+    let set_aside = match (&kept, rest.pointer_mut("/entities/background")) {
+        (Some(_), Some(slot)) => Some(std::mem::take(slot)),
+        _ => None,
+    };
     let Value::Object(m) = rest else {
         return Err("the record is not an object".into());
     };
@@ -487,7 +502,26 @@ fn record_of(
     m.insert("user".into(), Value::String(user));
     m.insert("reply".into(), Value::String(reply));
     m.insert("turn".into(), Value::from(turn));
+    if set_aside.is_some()
+        && let Some(Value::Object(e)) = m.get_mut("entities")
+    {
+        e.insert("background".into(), Value::Array(Vec::new()));
+    }
     let record = TurnRecord::deserialize(&*rest).map_err(|e| e.to_string());
+    let background = set_aside.as_ref().map(|v| match (kept, v) {
+        (Some(Kept { old, map }), Value::Array(items)) if map.len() == items.len() => map
+            .iter()
+            .zip(items)
+            .map(|(i, item)| match i.and_then(|i| old.get(i)) {
+                Some(e) => Ok(Arc::clone(e)),
+                None => EntityView::deserialize(item).map(Arc::new),
+            })
+            .collect::<Result<Vec<_>, _>>(),
+        _ => Vec::deserialize(v),
+    });
+    if let (Some(v), Some(slot)) = (set_aside, rest.pointer_mut("/entities/background")) {
+        *slot = v;
+    }
     let Value::Object(m) = rest else {
         unreachable!("an object above")
     };
@@ -495,13 +529,21 @@ fn record_of(
         m.remove(k);
     }
     let mut record = record?;
-    if let Some(p) = packed {
-        let mut whole = p.clone();
-        each_prompt_value(&mut whole, &mut |r| {
+    if let Some(b) = background {
+        record.entities.background = b.map_err(|e| format!("background: {e}"))?;
+    }
+    if let Some(mut p) = packed {
+        // The token reports go in for the read and come out after.
+        each_prompt_value(&mut p, &mut |r| {
             r.insert("sections".into(), Value::Object(Map::new()));
             r.insert("total_tokens".into(), Value::from(0));
         });
-        record.prompts = PromptsRecord::deserialize(&whole).map_err(|e| format!("prompts: {e}"))?;
+        let read = PromptsRecord::deserialize(&p).map_err(|e| format!("prompts: {e}"));
+        each_prompt_value(&mut p, &mut |r| {
+            r.remove("sections");
+            r.remove("total_tokens");
+        });
+        record.prompts = read?;
         for r in prompt_records(&mut record.prompts) {
             r.tokens = r.full.tokens();
         }
@@ -654,90 +696,117 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
     let mut pending: Option<String> = None;
     // The context is rebuilt as JSON and decoded once, at the end.
     let mut context_dirty = false;
-    for (n, (_, line)) in iter {
-        let line: Line = serde_json::from_str(line).map_err(|e| corrupt(n, e.to_string()))?;
-        match line {
-            Line::Header { .. } => return Err(corrupt(n, "a second header".into())),
-            Line::Turn {
-                at,
-                turn,
-                user,
-                reply,
-                commit,
-                texts,
-                record,
-                prompts,
-                state,
-            } => {
-                for (id, piece) in texts {
-                    cursor.learn(id, piece).map_err(|e| corrupt(n, e))?;
+    // Lines are parsed on a second thread, ahead of the one that applies
+    // them in order.
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<(usize, Result<Line, String>)>(64);
+        scope.spawn(move || {
+            for (n, (_, line)) in iter {
+                let parsed = serde_json::from_str::<Line>(line).map_err(|e| e.to_string());
+                if tx.send((n, parsed)).is_err() {
+                    break;
                 }
-                if commit.as_ref().is_some_and(|c| voided.contains(c)) {
-                    continue;
+            }
+        });
+        for (n, line) in rx {
+            let line = line.map_err(|e| corrupt(n, e))?;
+            match line {
+                Line::Header { .. } => return Err(corrupt(n, "a second header".into())),
+                Line::Turn {
+                    at,
+                    turn,
+                    user,
+                    reply,
+                    commit,
+                    texts,
+                    record,
+                    prompts,
+                    state,
+                } => {
+                    for (id, piece) in texts {
+                        cursor.learn(id, piece).map_err(|e| corrupt(n, e))?;
+                    }
+                    if commit.as_ref().is_some_and(|c| voided.contains(c)) {
+                        continue;
+                    }
+                    pending = commit;
+                    if pending.is_some() && last_turn == Some(n) {
+                        cursor.undo = Some(Box::new((
+                            cursor.rest.clone(),
+                            cursor.state.clone(),
+                            session.title.clone(),
+                        )));
+                    }
+                    // The context first: its echoes name values of the
+                    // record's delta, which its own application uses up.
+                    if let Some(d) = state {
+                        let echoes = record.as_ref().map(Delta::written).unwrap_or_default();
+                        d.apply(&mut cursor.state, &echoes)
+                            .map_err(|e| corrupt(n, e))?;
+                        context_dirty = true;
+                    }
+                    // Which background entries stay the last turn's (shared,
+                    // not read again).
+                    let kept = session.transcript.last().and_then(|last| {
+                        let old = &last.entities.background;
+                        let map = match at_path(record.as_ref(), &["entities", "background"]) {
+                            At::Untouched => (0..old.len()).map(Some).collect(),
+                            At::Changed(Delta::Edit(ops)) => kept_items(ops, old.len())?,
+                            _ => return None,
+                        };
+                        Some(Kept {
+                            old: old.clone(),
+                            map,
+                        })
+                    });
+                    if let Some(d) = record {
+                        d.apply(&mut cursor.rest, &[]).map_err(|e| corrupt(n, e))?;
+                    }
+                    if writing {
+                        // A writer needs where the file stands, not its turns.
+                        if session.title.is_empty() {
+                            session.title = title_from(&user);
+                        }
+                        session.updated_at = at;
+                        cursor.turns += 1;
+                        continue;
+                    }
+                    let mut record = record_of(&mut cursor.rest, turn, user, reply, kept)
+                        .map_err(|e| corrupt(n, e))?;
+                    if let Some(p) = prompts {
+                        record.prompts = p;
+                    }
+                    each_text_try(&mut record.prompts, &mut |t| {
+                        *t = cursor.unpack(t)?;
+                        Ok(())
+                    })
+                    .map_err(|e| corrupt(n, e))?;
+                    if session.title.is_empty() {
+                        session.title = title_from(&record.user);
+                    }
+                    session.transcript.push(record);
+                    session.updated_at = at;
+                    cursor.turns += 1;
                 }
-                pending = commit;
-                if pending.is_some() && last_turn == Some(n) {
-                    cursor.undo = Some(Box::new((
-                        cursor.rest.clone(),
-                        cursor.state.clone(),
-                        session.title.clone(),
-                    )));
+                Line::Done { commit } => {
+                    if pending.as_ref() == Some(&commit) {
+                        pending = None;
+                        cursor.undo = None;
+                    }
                 }
-                let echoes = record.as_ref().map(Delta::written).unwrap_or_default();
-                if let Some(d) = &record {
-                    d.apply(&mut cursor.rest, &[]).map_err(|e| corrupt(n, e))?;
-                }
-                if let Some(d) = state {
-                    d.apply(&mut cursor.state, &echoes)
+                // Its turn was never applied.
+                Line::Void { .. } => {}
+                Line::Title { title } => session.title = title,
+                Line::State { state } => {
+                    state
+                        .apply(&mut cursor.state, &[])
                         .map_err(|e| corrupt(n, e))?;
                     context_dirty = true;
                 }
-                if writing {
-                    // A writer needs where the file stands, not its turns.
-                    if session.title.is_empty() {
-                        session.title = title_from(&user);
-                    }
-                    session.updated_at = at;
-                    cursor.turns += 1;
-                    continue;
-                }
-                let mut record =
-                    record_of(&mut cursor.rest, turn, user, reply).map_err(|e| corrupt(n, e))?;
-                if let Some(p) = prompts {
-                    record.prompts = p;
-                }
-                each_text_try(&mut record.prompts, &mut |t| {
-                    *t = cursor.unpack(t)?;
-                    Ok(())
-                })
-                .map_err(|e| corrupt(n, e))?;
-                if session.title.is_empty() {
-                    session.title = title_from(&record.user);
-                }
-                if let Some(last) = session.transcript.last() {
-                    record.entities.share_background(&last.entities);
-                }
-                session.transcript.push(record);
-                session.updated_at = at;
-                cursor.turns += 1;
-            }
-            Line::Done { commit } => {
-                if pending.as_ref() == Some(&commit) {
-                    pending = None;
-                    cursor.undo = None;
-                }
-            }
-            // Its turn was never applied.
-            Line::Void { .. } => {}
-            Line::Title { title } => session.title = title,
-            Line::State { state } => {
-                state
-                    .apply(&mut cursor.state, &[])
-                    .map_err(|e| corrupt(n, e))?;
-                context_dirty = true;
             }
         }
-    }
+        Ok(())
+    })?;
     if context_dirty {
         session.context = serde_json::from_value(cursor.state.clone())
             .map_err(|e| Unreadable::Corrupt(format!("context: {e}")))?;
