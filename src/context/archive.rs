@@ -76,6 +76,11 @@ impl Archive {
         }
     }
 
+    /// The turns kept, oldest first. (A digest never changes once pushed.)
+    pub fn digests(&self) -> &VecDeque<TurnDigest> {
+        &self.turns
+    }
+
     /// Number of turns kept.
     pub fn len(&self) -> usize {
         self.turns.len()

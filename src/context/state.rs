@@ -70,6 +70,49 @@ pub struct EntityNote {
 }
 
 impl ContextState {
+    /// The state as JSON less its archive (`to_value` of the state is this
+    /// with `"archive"` added): the archive only grows at the back and gives
+    /// way at the front, so the session journal adds its new digests to the
+    /// JSON it has instead of writing every one again each turn.
+    pub fn to_value_without_archive(&self) -> serde_json::Result<Value> {
+        // Destructured whole: a new field cannot be forgotten here.
+        let ContextState {
+            turn,
+            policy,
+            registry,
+            narrative,
+            conversation,
+            decision_log,
+            constraints,
+            archive: _,
+            understand_turns,
+            rows,
+        } = self;
+        #[derive(Serialize)]
+        struct View<'a> {
+            turn: &'a u32,
+            policy: &'a ContextPolicy,
+            registry: &'a SessionIdRegistry,
+            narrative: &'a NarrativeLayer,
+            conversation: &'a ConversationLayer,
+            decision_log: &'a DecisionLog,
+            constraints: &'a Constraints,
+            understand_turns: &'a VecDeque<AnnotatedTurn>,
+            rows: &'a BTreeMap<String, Value>,
+        }
+        serde_json::to_value(View {
+            turn,
+            policy,
+            registry,
+            narrative,
+            conversation,
+            decision_log,
+            constraints,
+            understand_turns,
+            rows,
+        })
+    }
+
     /// A fresh context under `policy`.
     pub fn new(policy: ContextPolicy) -> Self {
         Self {

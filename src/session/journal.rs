@@ -21,7 +21,7 @@
 //! writer sets it aside before appending. Pure except [`Journal`], which owns
 //! the file handle and is used by the persist actor only.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, RandomState};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -30,12 +30,13 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::delta::{At, Delta, at_path, kept_items};
+use super::delta::{At, Delta, Op, at_path, kept_items};
 use super::error::SessionError;
 use super::file::{SessionFile, title_from};
 use super::llm::LlmSettings;
 use super::migrate::Unreadable;
 use crate::context::ContextState;
+use crate::context::archive::TurnDigest;
 use crate::context::snapshot::EntityView;
 use crate::record::{PromptRecord, PromptsRecord, TurnRecord, TurnStatus};
 
@@ -234,8 +235,6 @@ struct Cursor {
     state: Value,
     title: String,
     turns: usize,
-    /// Where the file stood before its pending turn, to go back to on `void`.
-    undo: Option<Box<(Value, Value, String)>>,
     /// Whether lines will be written after these (a reader keeps no `ids`).
     writing: bool,
 }
@@ -353,6 +352,74 @@ impl Cursor {
         Ok(())
     }
 
+    /// The change from the cursor's context to `s`, and the cursor moved to
+    /// it. The archive's digests already in the cursor are kept as they are
+    /// (only new ones are written out) when its turn numbers and its first
+    /// and last digests say it only grew at the back and gave way at the
+    /// front; otherwise the context is compared whole.
+    fn state_delta(&mut self, s: &ContextState) -> Result<Option<Delta>, String> {
+        let digests = s.archive.digests();
+        let old = self
+            .state
+            .pointer("/archive/turns")
+            .and_then(Value::as_array);
+        let Some(dropped) = old.and_then(|old| archive_dropped(old, digests)) else {
+            let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
+            let d = Delta::between(&self.state, &value);
+            self.state = value;
+            return Ok(d);
+        };
+        let mut value = s.to_value_without_archive().map_err(|e| e.to_string())?;
+        let Some(Value::Object(mut archive)) =
+            self.state.as_object_mut().and_then(|m| m.remove("archive"))
+        else {
+            unreachable!("an archive array above")
+        };
+        let Some(Value::Array(mut turns)) = archive.remove("turns") else {
+            unreachable!("an archive array above")
+        };
+        let mut d = Delta::between(&self.state, &value);
+        let kept = turns.len() - dropped;
+        let mut ops = Vec::new();
+        if dropped > 0 {
+            turns.drain(..dropped);
+            ops.push(Op::Drop(dropped));
+        }
+        if kept > 0 && digests.len() > kept {
+            ops.push(Op::Copy(kept));
+        }
+        for digest in digests.iter().skip(kept) {
+            let v = serde_json::to_value(digest).map_err(|e| e.to_string())?;
+            turns.push(v.clone());
+            ops.push(Op::New(v));
+        }
+        if !ops.is_empty() {
+            let change = (
+                "archive".to_string(),
+                Delta::Object {
+                    set: vec![("turns".to_string(), Delta::Edit(ops))],
+                    del: Vec::new(),
+                },
+            );
+            match &mut d {
+                Some(Delta::Object { set, .. }) => set.push(change),
+                None => {
+                    d = Some(Delta::Object {
+                        set: vec![change],
+                        del: Vec::new(),
+                    })
+                }
+                Some(_) => unreachable!("two objects differ key by key"),
+            }
+        }
+        archive.insert("turns".into(), Value::Array(turns));
+        if let Value::Object(m) = &mut value {
+            m.insert("archive".into(), Value::Object(archive));
+        }
+        self.state = value;
+        Ok(d)
+    }
+
     /// The line of a turn, and the cursor moved past it.
     fn turn_line(
         &mut self,
@@ -361,8 +428,6 @@ impl Cursor {
         at: &str,
         commit: Option<&str>,
     ) -> Result<String, String> {
-        self.undo =
-            commit.map(|_| Box::new((self.rest.clone(), self.state.clone(), self.title.clone())));
         let mut texts = Vec::new();
         let mut prompts = record.prompts.clone();
         each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts).into());
@@ -376,12 +441,10 @@ impl Cursor {
         let record_delta = Delta::between(&self.rest, &rest);
         let state = match state.filter(|_| record.status == TurnStatus::Ok) {
             Some(s) => {
-                let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
-                let mut d = Delta::between(&self.state, &value);
+                let mut d = self.state_delta(s)?;
                 if let (Some(d), Some(r)) = (&mut d, &record_delta) {
                     d.echo_from(r);
                 }
-                self.state = value;
                 d
             }
             None => None,
@@ -554,6 +617,36 @@ fn record_of(
     Ok(record)
 }
 
+/// How many of the archive's digests in `old` (as JSON) gave way at the
+/// front if `new` is `old` grown at the back, or `None`: the turn numbers
+/// must follow on, and the first and last digests kept must be equal.
+fn archive_dropped(old: &[Value], new: &VecDeque<TurnDigest>) -> Option<usize> {
+    let turn_of = |v: &Value| v.get("turn").and_then(Value::as_u64);
+    let dropped = match new.front() {
+        Some(first) => old
+            .iter()
+            .take_while(|v| turn_of(v).is_some_and(|t| t < u64::from(first.turn)))
+            .count(),
+        None => old.len(),
+    };
+    let kept = &old[dropped..];
+    if kept.len() > new.len()
+        || kept
+            .iter()
+            .zip(new)
+            .any(|(o, n)| turn_of(o) != Some(u64::from(n.turn)))
+    {
+        return None;
+    }
+    let same = |o: &Value, n: &TurnDigest| serde_json::to_value(n).is_ok_and(|n| n == *o);
+    match (kept.first(), kept.last()) {
+        (Some(first), Some(last)) => {
+            (same(first, &new[0]) && same(last, &new[kept.len() - 1])).then_some(dropped)
+        }
+        _ => Some(dropped),
+    }
+}
+
 /// Every long text of a turn's prompts: system prompts, sections, answers.
 fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut Arc<str>)) {
     let mut one = |r: &mut PromptRecord| {
@@ -679,18 +772,13 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
         Ok(_) => return Err(corrupt(0, "the first line is not a header".into())),
         Err(e) => return Err(corrupt(0, e.to_string())),
     };
-    // Which commits are voided, and which turn line is the last: a voided
-    // turn is read for its texts only, and only the last turn can be left
-    // pending (what to restore if it is voided later is kept for it alone).
+    // Which commits are voided: a voided turn is read for its texts only.
     let mut voided = std::collections::HashSet::new();
-    let mut last_turn = None;
-    for (n, (_, line)) in iter.clone() {
-        if line.starts_with(r#"{"k":"void""#) {
-            if let Ok(Line::Void { commit }) = serde_json::from_str(line) {
-                voided.insert(commit);
-            }
-        } else if line.starts_with(r#"{"k":"turn""#) {
-            last_turn = Some(n);
+    for (_, (_, line)) in iter.clone() {
+        if line.starts_with(r#"{"k":"void""#)
+            && let Ok(Line::Void { commit }) = serde_json::from_str(line)
+        {
+            voided.insert(commit);
         }
     }
     let mut pending: Option<String> = None;
@@ -730,13 +818,6 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                         continue;
                     }
                     pending = commit;
-                    if pending.is_some() && last_turn == Some(n) {
-                        cursor.undo = Some(Box::new((
-                            cursor.rest.clone(),
-                            cursor.state.clone(),
-                            session.title.clone(),
-                        )));
-                    }
                     // The context first: its echoes name values of the
                     // record's delta, which its own application uses up.
                     if let Some(d) = state {
@@ -791,7 +872,6 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                 Line::Done { commit } => {
                     if pending.as_ref() == Some(&commit) {
                         pending = None;
-                        cursor.undo = None;
                     }
                 }
                 // Its turn was never applied.
@@ -1005,27 +1085,23 @@ impl Journal {
     /// (the turn dropped) when not.
     pub fn settle(&mut self, commit: &str, landed: bool) -> Result<u64, SessionError> {
         let line = if landed {
-            if let Some(c) = &mut self.cursor {
-                c.undo = None;
-            }
             Line::Done {
                 commit: commit.to_string(),
             }
         } else {
-            if let Some(c) = &mut self.cursor {
-                // The writer goes back to before the dropped turn, as a
-                // reader of the file will.
-                c.turns = c.turns.saturating_sub(1);
-                if let Some(undo) = c.undo.take() {
-                    (c.rest, c.state, c.title) = *undo;
-                }
-            }
             Line::Void {
                 commit: commit.to_string(),
             }
         };
         let text = line_text(&line).map_err(encode)?;
-        self.append(text.as_bytes(), true)
+        let written = self.append(text.as_bytes(), true)?;
+        if !landed {
+            // Rare (the kitchen refused the commit): rather than keep a
+            // copy of where the file stood before every turn, the next
+            // write starts again from the file, which leaves the turn out.
+            self.cursor = None;
+        }
+        Ok(written)
     }
 
     fn write_whole(&mut self, session: &SessionFile) -> Result<u64, SessionError> {

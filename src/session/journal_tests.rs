@@ -180,3 +180,78 @@ fn the_first_turn_of_a_new_session_writes_its_header_first() {
     assert_eq!(back.context, full.context);
     assert_eq!(back.title, title_from(&full.transcript[0].user));
 }
+
+fn digest(turn: u32, user: &str) -> TurnDigest {
+    TurnDigest {
+        turn,
+        date: "2026-11-25".into(),
+        user: user.into(),
+        reply: "Here is what I found.".into(),
+        goal: "find a dinner".into(),
+        entities: vec![("recipe_1".into(), "Pad Thai".into())],
+    }
+}
+
+#[test]
+fn the_archive_is_written_once_and_read_back_through_growth_and_reset() {
+    let mut state = ContextState::default();
+    let whole = serde_json::to_value(&state).unwrap();
+    let mut lite = state.to_value_without_archive().unwrap();
+    lite.as_object_mut()
+        .unwrap()
+        .insert("archive".into(), whole["archive"].clone());
+    assert_eq!(lite, whole, "the state less its archive is the state");
+
+    let dir = tempfile::tempdir().unwrap();
+    let base = sample_session(3, 5);
+    let path = dir.path().join(format!("{}.json", base.id));
+    let mut fresh = base.clone();
+    fresh.transcript.clear();
+    let head = SessionHead::of(&fresh);
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    let append = |journal: &mut Journal, i: usize, state: &ContextState| {
+        let mut record = base.transcript[i % 3].clone();
+        record.turn = i as u32 + 1;
+        let turn = AppendedTurn {
+            record,
+            state: Some(state.clone()),
+            at: base.updated_at.clone(),
+            commit: None,
+        };
+        journal.append_turn(&head, &turn).unwrap();
+        assert_eq!(
+            reread(&path).session.context,
+            *state,
+            "after turn {}",
+            i + 1
+        );
+    };
+    // Grows one digest a turn: each line carries the new digest only.
+    for i in 0..4 {
+        state.archive.push(digest(
+            i + 1,
+            &format!("turn {} of a long dinner talk", i + 1),
+        ));
+        append(&mut journal, i as usize, &state);
+    }
+    let last_line = std::fs::read_to_string(&path).unwrap();
+    let last_line = last_line.lines().last().unwrap();
+    assert_eq!(
+        last_line.matches("of a long dinner talk").count(),
+        1,
+        "{last_line}"
+    );
+    // Reset and regrown with the same turn numbers: compared whole.
+    state.archive = Default::default();
+    for t in 1..=4 {
+        state.archive.push(digest(t, "a different conversation"));
+    }
+    append(&mut journal, 4, &state);
+    // Full: the oldest give way at the front.
+    for t in 5..=(crate::context::archive::ARCHIVE_TURNS as u32 + 2) {
+        state.archive.push(digest(t, "a long one"));
+    }
+    append(&mut journal, 5, &state);
+    state.archive.push(digest(3000, "one more"));
+    append(&mut journal, 6, &state);
+}
