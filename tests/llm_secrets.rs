@@ -1,6 +1,8 @@
 //! The API key through a whole turn with logging at debug into the real log
 //! file: it reaches the server in the Authorization header and nowhere else
-//! — not in a body, another header, a log line or a debug print. Alone in
+//! — not in a body, another header, a log line or a debug print — and when
+//! a server says it back in an error, it is scrubbed from the sentence, the
+//! turn record and the log. Alone in
 //! its binary: it installs the process's logger.
 
 mod support;
@@ -20,8 +22,22 @@ async fn the_key_reaches_the_server_only_in_the_authorization_header() {
     let (_k, kitchen) = support::kitchen();
     let brain = support::brain(&support::llm_config(&fake));
     assert!(!format!("{brain:?}").contains(KEY));
-    let (result, _) = turn(brain, kitchen, fresh(), "hello").await;
+    let (result, _) = turn(brain.clone(), kitchen.clone(), fresh(), "hello").await;
     assert!(matches!(result, TurnResult::Done { .. }), "{result:?}");
+    // A server that repeats the key in its error: the sentence, the record
+    // and the log get it scrubbed.
+    fake.fault_on(Node::Understand, Fault::EchoKey);
+    let (result, _) = turn(brain, kitchen, fresh(), "hello again").await;
+    let TurnResult::Failed { record } = result else {
+        panic!("a refused key fails the turn: {result:?}")
+    };
+    let error = record.error.clone().unwrap_or_default();
+    assert!(
+        error.contains("Incorrect API key provided: [API key removed]"),
+        "{error}"
+    );
+    let stored = serde_json::to_string(&*record).unwrap();
+    assert!(!stored.contains(KEY), "the key is in the turn record");
     drop(guard); // flushes the log
     let mut log = String::new();
     for entry in std::fs::read_dir(logs.path()).unwrap() {

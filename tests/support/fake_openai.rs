@@ -46,6 +46,9 @@ pub enum Fault {
     TruncatedStream,
     /// Answer content that is not valid JSON.
     Malformed,
+    /// HTTP 401 whose message repeats the key it was sent, as some servers
+    /// do.
+    EchoKey,
 }
 
 /// One request as received.
@@ -328,10 +331,11 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
             &problem,
             faults
                 .iter()
-                .find(|f| matches!(f, Fault::RateLimited(_) | Fault::ServerError)),
+                .find(|f| matches!(f, Fault::RateLimited(_) | Fault::ServerError | Fault::EchoKey)),
         ) {
             (Some((s, _)), _) => s.as_u16(),
             (None, Some(Fault::RateLimited(_))) => 429,
+            (None, Some(Fault::EchoKey)) => 401,
             (None, Some(_)) => 500,
             (None, None) => 200,
         };
@@ -380,6 +384,23 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                         .insert("retry-after", secs.to_string().parse().unwrap());
                 }
                 return resp;
+            }
+            Fault::EchoKey => {
+                let sent = headers
+                    .get("authorization")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or("")
+                    .trim_start_matches("Bearer ")
+                    .to_string();
+                return (
+                    StatusCode::UNAUTHORIZED,
+                    axum::Json(error_body(
+                        &format!("Incorrect API key provided: {sent}. Find yours at the dashboard."),
+                        "invalid_request_error",
+                        None,
+                    )),
+                )
+                    .into_response();
             }
             Fault::ServerError => {
                 return (

@@ -113,6 +113,7 @@ impl Endpoint {
                 Ok(resp) => failure_of(resp).await,
                 Err(e) => Failure::from_reqwest(&e),
             };
+            let failure = self.scrubbed(failure);
             if !failure.retryable() || retries >= self.retry.max_retries {
                 tracing::warn!(url = %self.shown, ?failure, retries, "model request failed");
                 return Err(CallFailure {
@@ -136,11 +137,31 @@ impl Endpoint {
             .timeout(self.timeout)
             .send()
             .await
-            .map_err(|e| Failure::from_reqwest(&e))?;
+            .map_err(|e| self.scrubbed(Failure::from_reqwest(&e)))?;
         if resp.status().is_success() {
             Ok(resp)
         } else {
-            Err(failure_of(resp).await)
+            Err(self.scrubbed(failure_of(resp).await))
+        }
+    }
+
+    /// `failure` with the key taken out of all the server said.
+    pub fn scrubbed(&self, failure: Failure) -> Failure {
+        match failure {
+            Failure::Status {
+                status,
+                message,
+                code,
+                retry_after,
+            } => Failure::Status {
+                status,
+                message: self.scrub(&message),
+                code: code.map(|c| self.scrub(&c)),
+                retry_after,
+            },
+            Failure::Connect(c) => Failure::Connect(self.scrub(&c)),
+            Failure::Broken(c) => Failure::Broken(self.scrub(&c)),
+            Failure::Timeout => Failure::Timeout,
         }
     }
 }

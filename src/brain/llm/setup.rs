@@ -47,7 +47,25 @@ pub struct Endpoint {
     /// One request's deadline (`llm.timeout_secs`).
     pub(super) timeout: Duration,
     pub(super) retry: RetryPolicy,
+    /// The key, to take out of anything a server says back (see
+    /// [`Endpoint::scrub`]); `None` when none is sent or it is too short to
+    /// be told from ordinary words.
+    secret: Option<Secret>,
 }
+
+/// The key, never printed (its `Debug` says only that there is one).
+#[derive(Clone)]
+struct Secret(std::sync::Arc<str>);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(..)")
+    }
+}
+
+/// Keys shorter than this are not scrubbed ("x" for a local server would
+/// garble every message).
+const SECRET_MIN: usize = 8;
 
 impl Endpoint {
     /// Builds the client for `config`, with `key` (already read and trimmed by
@@ -103,7 +121,21 @@ impl Endpoint {
             host,
             timeout,
             retry: RetryPolicy::new(config.max_retries),
+            secret: key
+                .map(str::trim)
+                .filter(|k| k.chars().count() >= SECRET_MIN)
+                .map(|k| Secret(k.into())),
         })
+    }
+
+    /// `text` with the key replaced by `[API key removed]`: a server that
+    /// echoes it in an error must not get it into the session, the log or
+    /// the terminal.
+    pub fn scrub(&self, text: &str) -> String {
+        match &self.secret {
+            Some(Secret(k)) if text.contains(&**k) => text.replace(&**k, "[API key removed]"),
+            _ => text.to_string(),
+        }
     }
 
     /// The URL of an API path (`chat/completions`, `models`).

@@ -194,7 +194,7 @@ impl LlmBrain {
             };
             let bytes = resp.bytes().await.map_err(|e| {
                 let f = CallFailure {
-                    failure: Failure::from_reqwest(&e),
+                    failure: self.endpoint.scrubbed(Failure::from_reqwest(&e)),
                     retries: 0,
                     elapsed: std::time::Duration::ZERO,
                 };
