@@ -89,6 +89,13 @@ pub fn init(log_dir: &Path, level_override: Option<&str>) -> Result<LogGuard, Lo
             dir: log_dir.to_path_buf(),
             source,
         })?;
+    // Only its user reads the log (the folder is 0700; files are made 0600
+    // here, today's included).
+    if let Ok(entries) = std::fs::read_dir(log_dir) {
+        for entry in entries.flatten() {
+            let _ = crate::paths::private::restrict(&entry.path(), false);
+        }
+    }
     let (writer, worker) = tracing_appender::non_blocking(appender);
 
     let subscriber = tracing_subscriber::fmt()

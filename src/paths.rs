@@ -49,6 +49,18 @@ pub enum PathsError {
         #[source]
         source: io::Error,
     },
+    /// A folder alfred needs is a file.
+    #[error(
+        "the {what} folder {} is a file, not a folder; choose a folder with \
+         --data-dir DIR (or ALFRED_HOME)",
+        path.display()
+    )]
+    NotADir {
+        /// Which folder, in words ("data", "config").
+        what: &'static str,
+        /// The path.
+        path: PathBuf,
+    },
     /// A folder alfred writes to could not be created.
     #[error(
         "cannot create the {what} directory {}; check its permissions, \
@@ -144,22 +156,82 @@ impl Paths {
         }
     }
 
-    /// Creates the folders alfred writes to: data, sessions and logs.
+    /// Fails when the data or config folder is a file (said before anything
+    /// tries to read a config file inside it).
+    pub fn check_folders(&self) -> Result<(), PathsError> {
+        for (what, path) in [("data", &self.data_dir), ("config", &self.config_dir)] {
+            if path.exists() && !path.is_dir() {
+                return Err(PathsError::NotADir {
+                    what,
+                    path: path.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates the folders alfred writes to: data, sessions and logs, each
+    /// readable by the user only (0700). The sessions and log folders are
+    /// alfred's own and are made private if they were not; a data folder
+    /// the user chose and that already exists is left as it is.
     ///
     /// The config folder is the user's to create (alfred never writes a config
     /// file), except under a data dir override where it is the data dir itself.
     pub fn ensure_dirs(&self) -> Result<(), PathsError> {
-        for (what, path) in [
-            ("data", &self.data_dir),
-            ("sessions", &self.sessions_dir),
-            ("log", &self.log_dir),
+        self.check_folders()?;
+        for (what, path, ours) in [
+            ("data", &self.data_dir, false),
+            ("sessions", &self.sessions_dir, true),
+            ("log", &self.log_dir, true),
         ] {
-            std::fs::create_dir_all(path).map_err(|source| PathsError::CreateDir {
+            let create = |source| PathsError::CreateDir {
                 what,
                 path: path.clone(),
                 source,
-            })?;
+            };
+            if !path.is_dir() {
+                private::create_dir(path).map_err(create)?;
+            } else if ours {
+                private::restrict(path, true).map_err(create)?;
+            }
         }
+        Ok(())
+    }
+}
+
+/// Files and folders only their user can read: 0600 and 0700 (Unix; a
+/// no-op elsewhere).
+pub mod private {
+    use std::io;
+    use std::path::Path;
+
+    /// Creates `dir` and its missing parents, each 0700.
+    pub fn create_dir(dir: &Path) -> io::Result<()> {
+        let mut builder = std::fs::DirBuilder::new();
+        builder.recursive(true);
+        #[cfg(unix)]
+        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+        builder.create(dir)
+    }
+
+    /// Takes group and other access away from `path` (a folder when `dir`)
+    /// if it has any. A missing path is fine.
+    pub fn restrict(path: &Path, dir: bool) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let meta = match std::fs::metadata(path) {
+                Ok(m) => m,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+                Err(e) => return Err(e),
+            };
+            if meta.permissions().mode() & 0o077 != 0 {
+                let mode = if dir { 0o700 } else { 0o600 };
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))?;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = (path, dir);
         Ok(())
     }
 }

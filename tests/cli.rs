@@ -386,9 +386,73 @@ fn an_unwritable_data_dir_is_a_clear_error() {
         .unwrap();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(1), "{err}");
-    assert!(err.starts_with("error: cannot create the "), "{err}");
+    assert!(
+        err.starts_with("error: the data folder ") && err.contains("is a file, not a folder"),
+        "{err}"
+    );
     assert!(err.contains("--data-dir"), "{err}");
-    assert!(err.contains("caused by:"), "{err}");
+    // Without a config elsewhere it is the same sentence, not a config error.
+    let out = sandbox
+        .bare()
+        .arg("--data-dir")
+        .arg(&blocker)
+        .args(["run", "--new", "-m", "hi"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert!(!err.contains("config"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn data_files_are_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = Sandbox::new();
+    let data = sandbox.data_dir();
+    let out = sandbox.run(&[
+        "--llm",
+        "offline",
+        "run",
+        "--new",
+        "-m",
+        "add 2 lemons to my fridge",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    for dir in [data.clone(), data.join("sessions"), data.join("logs")] {
+        assert_eq!(mode(&dir), 0o700, "{}", dir.display());
+    }
+    let mut files = vec![data.join("kitchen.db")];
+    files.extend(log_files(&data));
+    for entry in std::fs::read_dir(data.join("sessions")).unwrap() {
+        files.push(entry.unwrap().path());
+    }
+    assert!(
+        files.len() >= 4,
+        "kitchen, log, session and lock: {files:?}"
+    );
+    for f in &files {
+        assert_eq!(mode(f), 0o600, "{}", f.display());
+    }
+    // An older install's files are made private on the next start.
+    std::fs::set_permissions(
+        data.join("kitchen.db"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    std::fs::set_permissions(
+        data.join("sessions"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let out = sandbox.run(&["--llm", "offline", "sessions", "list"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(mode(&data.join("sessions")), 0o700);
+    let out = sandbox.run(&["--llm", "offline", "kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(mode(&data.join("kitchen.db")), 0o600);
 }
 
 #[test]

@@ -186,6 +186,7 @@ pub fn start(
             .map(PathBuf::from)
     });
     let paths = Paths::resolve(data_dir.as_deref(), global.config.as_deref())?;
+    paths.check_folders()?;
     let config = Config::resolve(&paths, global.config.is_some(), env, &global.overrides())?;
     paths.ensure_dirs()?;
     let log = match logging::init(&paths.log_dir, env(logging::ENV_LOG).as_deref()) {

@@ -55,7 +55,16 @@ impl Kitchen {
             path: path.clone(),
             source,
         })?;
-        Self::configure(conn, Some(path))
+        let kitchen = Self::configure(conn, Some(path.clone()))?;
+        // Only its user reads the kitchen (SQLite gives its -wal and -shm
+        // files the database's mode when it creates them).
+        for suffix in ["", "-wal", "-shm"] {
+            let file = PathBuf::from(format!("{}{suffix}", path.display()));
+            if let Err(e) = crate::paths::private::restrict(&file, false) {
+                tracing::warn!(file = %file.display(), error = %e, "could not make the kitchen private");
+            }
+        }
+        Ok(kitchen)
     }
 
     /// A private in-memory store (tests, benches).

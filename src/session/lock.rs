@@ -35,11 +35,11 @@ impl SessionLock {
         }
         let path = Self::path_for(sessions_dir, id);
         // No truncation on open: the file may hold the current holder's pid.
-        let mut file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
+        let mut options = OpenOptions::new();
+        options.read(true).write(true).create(true).truncate(false);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options
             .open(&path)
             .map_err(|e| SessionError::io("open the lock file", &path, e))?;
         match file.try_lock() {

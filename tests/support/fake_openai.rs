@@ -329,9 +329,12 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
         }
         let status = match (
             &problem,
-            faults
-                .iter()
-                .find(|f| matches!(f, Fault::RateLimited(_) | Fault::ServerError | Fault::EchoKey)),
+            faults.iter().find(|f| {
+                matches!(
+                    f,
+                    Fault::RateLimited(_) | Fault::ServerError | Fault::EchoKey
+                )
+            }),
         ) {
             (Some((s, _)), _) => s.as_u16(),
             (None, Some(Fault::RateLimited(_))) => 429,
@@ -395,7 +398,9 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                 return (
                     StatusCode::UNAUTHORIZED,
                     axum::Json(error_body(
-                        &format!("Incorrect API key provided: {sent}. Find yours at the dashboard."),
+                        &format!(
+                            "Incorrect API key provided: {sent}. Find yours at the dashboard."
+                        ),
                         "invalid_request_error",
                         None,
                     )),

@@ -79,7 +79,12 @@ impl LlmBrain {
         let mut decoder = SseDecoder::default();
         let mut got = Received::default();
         'read: while let Some(next) = bytes.next().await {
-            let next = next.map_err(|e| self.cut_off(&got, Some(&self.endpoint.scrubbed(Failure::from_reqwest(&e)))))?;
+            let next = next.map_err(|e| {
+                self.cut_off(
+                    &got,
+                    Some(&self.endpoint.scrubbed(Failure::from_reqwest(&e))),
+                )
+            })?;
             for event in decoder.feed(&next) {
                 if event.data.trim() == "[DONE]" {
                     break 'read;
