@@ -218,3 +218,95 @@ fn an_unknown_id_exits_1_pointing_at_the_list() {
 fn is_empty(dir: &Path) -> bool {
     std::fs::read_dir(dir).expect("dir").next().is_none()
 }
+
+/// What a message or a kitchen row could hold: a clipboard write (OSC 52),
+/// a screen clear, a title change, a bell and a right-to-left override.
+const HOSTILE: &str =
+    "eggs \u{1b}]52;c;cm0gLXJmIH4=\u{7} \u{1b}[2J\u{1b}]0;pwned\u{7} \u{202e}fdp.exe";
+
+fn assert_inert(what: &str, text: &str) {
+    for c in ['\u{1b}', '\u{7}', '\u{202e}'] {
+        assert!(!text.contains(c), "{what} printed {c:?} raw:\n{text}");
+    }
+}
+
+#[test]
+fn control_and_bidi_characters_are_shown_not_obeyed_by_every_printer() {
+    let sb = Sandbox::new();
+    let id = "20261122-143005-dead";
+    sb.put(&session(id, &[HOSTILE, "and more"], "2026-11-22T14:31:00Z"));
+    for (args, shown) in [
+        (vec!["sessions", "list"], false),
+        (vec!["sessions", "list", "--grep", "eggs"], true),
+        (vec!["sessions", "show", id], true),
+        (vec!["sessions", "export", id, "--format", "md"], true),
+    ] {
+        let o = sb.run(&args);
+        let what = args.join(" ");
+        assert_eq!(o.status.code(), Some(0), "{what}: {}", stderr(&o));
+        let text = stdout(&o);
+        assert_inert(&what, &text);
+        assert_inert(&what, &stderr(&o));
+        // Where the message itself is printed, its controls are visible.
+        if shown {
+            assert!(
+                text.contains("^[]52;") && text.contains("<U+202E>"),
+                "{what}:\n{text}"
+            );
+        }
+    }
+    // A title given with controls and at any length is stored clean and cut.
+    let long = format!("\u{1b}[31mred dinners {}", "x".repeat(200));
+    let o = sb.run(&["sessions", "rename", id, &long]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_inert("rename", &stdout(&o));
+    let title = alfred::session::SessionStore::new(sb.sessions_dir())
+        .load(id)
+        .expect("load")
+        .title;
+    assert!(
+        !title.contains('\u{1b}') && title.chars().count() <= 60,
+        "{title:?}"
+    );
+    let o = sb.run(&["sessions", "rm", id, "--yes"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_inert("rm", &stdout(&o));
+    // A turn run headless prints its message and reply inert too.
+    let o = sb.run(&["--llm", "offline", "run", "--new", "-m", HOSTILE]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_inert("run", &stdout(&o));
+    assert_inert("run", &stderr(&o));
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_command_quietly() {
+    use std::io::BufRead;
+    let sb = Sandbox::new();
+    let mut s = sample_session(200, 1);
+    s.id = "20261122-143005-feed".into();
+    sb.put(&s);
+    // `alfred sessions export ID --format json | head -1`
+    let mut child = sb
+        .bare()
+        .arg("--data-dir")
+        .arg(sb.data_dir())
+        .args([
+            "sessions",
+            "export",
+            "20261122-143005-feed",
+            "--format",
+            "json",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().expect("stdout"))
+        .read_line(&mut first)
+        .expect("one line");
+    assert!(first.starts_with('{'), "{first}");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stderr(&out), "", "nothing said about the closed pipe");
+}
