@@ -538,3 +538,18 @@ fn the_ui_without_a_terminal_points_at_alfred_run() {
         assert!(stderr(&out).contains("alfred run -m"), "{}", stderr(&out));
     }
 }
+
+#[test]
+fn a_message_over_the_limit_is_refused_before_anything_is_sent() {
+    let sandbox = Sandbox::new();
+    let paste = "eggs ".repeat(10_000);
+    let out = sandbox.run(&["--llm", "offline", "run", "--new", "-m", "hi", "-m", &paste]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("message 2: That message is 48.8 KiB"), "{err}");
+    assert!(err.contains("at most 32 KiB"), "{err}");
+    assert_eq!(stdout(&out), "", "not even the first was sent");
+    let sessions = sandbox.data_dir().join("sessions");
+    let files = std::fs::read_dir(&sessions).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(files, 0, "no session was started");
+}

@@ -29,6 +29,12 @@ pub fn run(
             "there is no message to send (the script has only comments or blank lines)".into(),
         ));
     }
+    // Checked before any is sent, so a long paste never sends half a script.
+    for (i, m) in messages.iter().enumerate() {
+        if let Some(why) = crate::pipeline::message_refused(m) {
+            return Err(CliError::Unavailable(format!("message {}: {why}", i + 1)));
+        }
+    }
     let runtime = runtime()?;
     runtime.block_on(async {
         let engine = engine(startup, env)?;

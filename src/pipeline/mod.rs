@@ -22,6 +22,25 @@ pub use brain::{
     SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
 };
 pub use events::{Node, PipelineEvent, TurnId};
+
+/// The longest message one turn takes, in bytes (32 KiB: several pages of
+/// text; a longer paste is almost always a mistake, and would fill the
+/// prompts of every node and the session with it).
+pub const MAX_MESSAGE_BYTES: usize = 32 * 1024;
+
+/// Why `message` cannot be sent, in words, when it is over
+/// [`MAX_MESSAGE_BYTES`].
+pub fn message_refused(message: &str) -> Option<String> {
+    let len = message.len();
+    (len > MAX_MESSAGE_BYTES).then(|| {
+        format!(
+            "That message is {:.1} KiB; a turn takes at most {} KiB. Shorten it or send it \
+             in parts — nothing was sent.",
+            len as f64 / 1024.0,
+            MAX_MESSAGE_BYTES / 1024
+        )
+    })
+}
 pub use run::{TurnRequest, TurnResult, TurnSettings, run_turn};
 pub use runner::{NoLedger, Running, TurnLedger, TurnRunner};
 pub use support::EventSink;

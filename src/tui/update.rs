@@ -294,6 +294,11 @@ fn submit(m: &mut Model) -> Vec<Effect> {
         ));
         return Vec::new();
     }
+    // Too long: said where the message is, and the message stays in the box.
+    if let Some(why) = crate::pipeline::message_refused(&text) {
+        m.status = Some((Level::Warn, why));
+        return Vec::new();
+    }
     m.set_input("");
     m.history_cursor = None;
     m.sent.push(text.clone());

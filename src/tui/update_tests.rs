@@ -71,6 +71,30 @@ fn done_record(turn: u32, user: &str, reply: &str) -> (TurnRecord, ContextState)
 }
 
 #[test]
+fn a_message_over_the_limit_stays_in_the_box_with_the_reason() {
+    let mut m = model();
+    let paste = "eggs ".repeat(crate::pipeline::MAX_MESSAGE_BYTES / 5 + 10);
+    m.set_input(&paste);
+    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(effects.is_empty(), "nothing sent: {effects:?}");
+    assert!(m.input_text() == paste, "the message stays in the box");
+    assert!(matches!(m.turn, TurnState::Idle), "{:?}", m.turn);
+    let (level, text) = m.status.clone().expect("a reason");
+    assert_eq!(level, Level::Warn);
+    assert!(
+        text.contains("at most 32 KiB") && text.contains("nothing was sent"),
+        "{text}"
+    );
+    // At the limit it goes.
+    m.set_input(&"e".repeat(crate::pipeline::MAX_MESSAGE_BYTES));
+    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    assert!(
+        matches!(effects.as_slice(), [Effect::StartTurn { .. }]),
+        "{effects:?}"
+    );
+}
+
+#[test]
 fn enter_sends_and_the_reply_streams_into_the_chat() {
     let mut m = model();
     let effects = send(&mut m, "no cod this week");
