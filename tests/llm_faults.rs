@@ -341,3 +341,102 @@ async fn a_refused_tool_call_comes_first_in_the_next_act_prompt() {
     assert!(record.steps[0].tool_calls[0].error.is_some());
     assert!(!record.reply.is_empty());
 }
+
+/// A slow model locks nobody out of the kitchen: the fake holds the turn's
+/// Reply (asked after the turn wrote its eggs) for 10 s, and meanwhile a
+/// second `alfred` process on the same data folder writes to the kitchen
+/// and ends. Both writes land.
+#[test]
+fn a_model_call_held_ten_seconds_locks_no_other_process_out() {
+    let fake = FakeOpenAi::start();
+    fake.answer(Node::Think, json!({"goal": "Add eggs", "decision": "plan_direct", "steps": [
+        {"description": "Add a dozen eggs", "step_type": "write", "subdomain": "inventory", "group": 0}]}));
+    fake.answer_act(
+        "Add a dozen eggs",
+        vec![
+            json!({"action": "tool_call", "tool": "db_create", "params": {"table": "inventory",
+            "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}}),
+            json!({"action": "step_complete", "result_summary": "Added 12 eggs"}),
+        ],
+    );
+    fake.reply("Added 12 eggs to your fridge.");
+    fake.fault_on(Node::Reply, Fault::Latency(Duration::from_secs(10)));
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let alfred = |args: &[&str]| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_alfred"));
+        cmd.env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", home.path())
+            .env("OPENAI_API_KEY", support::KEY)
+            .arg("--data-dir")
+            .arg(&data)
+            .args(args);
+        cmd
+    };
+    let slow = alfred(&[
+        "--llm",
+        "openai",
+        "--base-url",
+        &fake.base_url(),
+        "run",
+        "--new",
+    ])
+    .args(["-m", "add 12 eggs"])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let waiting = Instant::now();
+    while fake.count(Node::Reply) == 0 {
+        assert!(
+            waiting.elapsed() < Duration::from_secs(20),
+            "the turn never reached Reply"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let started = Instant::now();
+    let other = alfred(&[
+        "--llm",
+        "offline",
+        "run",
+        "--new",
+        "-m",
+        "add 2 lemons to my fridge",
+    ])
+    .output()
+    .unwrap();
+    let took = started.elapsed();
+    assert!(
+        other.status.success(),
+        "{}",
+        String::from_utf8_lossy(&other.stderr)
+    );
+    // The whole process — start, open, turn, commit — well inside the hold.
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(
+        fake.count(Node::Summarize) == 0,
+        "the first turn is still held"
+    );
+    let slow = slow.wait_with_output().unwrap();
+    assert!(
+        slow.status.success(),
+        "{}",
+        String::from_utf8_lossy(&slow.stderr)
+    );
+    let db = rusqlite::Connection::open(data.join("kitchen.db")).unwrap();
+    let names: Vec<String> = db
+        .prepare(
+            "SELECT name FROM inventory WHERE name IN ('egg', 'lemon', 'lemons') ORDER BY name",
+        )
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        names.iter().any(|n| n == "egg") && names.iter().any(|n| n.starts_with("lemon")),
+        "{names:?}"
+    );
+    eprintln!("the second process ran its turn in {took:?} while the first waited on its model");
+}
