@@ -308,3 +308,30 @@ fn the_narrative_panel_fills_while_a_slow_turn_runs_and_history_reads_in_order()
     let status = tui.wait_exit();
     assert!(status.success(), "{status:?}");
 }
+
+#[test]
+fn quitting_with_a_turn_that_could_not_be_saved_says_so_after_the_screen_is_back() {
+    let mut tui = Tui::start(45, 150, &["--llm", "offline", "--new"]);
+    tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
+    tui.send("what's in my fridge?");
+    tui.wait_for(&["turn 1", "Summarize ✓"]);
+    // The sessions folder goes away under the running app (as a full or
+    // unmounted disk would make it): a file stands where it was.
+    let sessions = tui._dir.path().join("sessions");
+    std::fs::rename(&sessions, tui._dir.path().join("sessions.away")).unwrap();
+    std::fs::write(&sessions, "not a folder").unwrap();
+    tui.send("add 2 lemons to my fridge");
+    std::thread::sleep(Duration::from_secs(2));
+    tui.keys(b"\x03");
+    let status = tui.wait_exit();
+    assert!(!status.success(), "a quit that lost turns is not a success");
+    let screen = tui.contents();
+    assert!(
+        screen.contains("error: ") && screen.contains("sessions"),
+        "the reason is on the restored screen:\n{screen}"
+    );
+    assert!(
+        !screen.contains("Entities ·"),
+        "printed after the UI left the screen:\n{screen}"
+    );
+}
