@@ -1198,6 +1198,25 @@ struct Glance {
     llm: Option<LlmSettings>,
 }
 
+/// The few fields of a line a listing reads. A turn line writes them
+/// first; the rest (its texts and deltas, most of the line) is cut off
+/// unread. (`,"` never occurs inside a JSON string, whose quotes are all
+/// escaped, so the first `,"texts":`-like key found is the key.)
+fn glance_of(line: &str) -> serde_json::Result<Glance> {
+    if line.starts_with(r#"{"k":"turn""#) {
+        let bulk = line.match_indices(",\"").map(|(i, _)| i).find(|&i| {
+            let key = &line[i + 2..];
+            ["texts\":", "record\":", "prompts\":", "state\":"]
+                .iter()
+                .any(|k| key.starts_with(k))
+        });
+        if let Some(cut) = bulk {
+            return serde_json::from_str(&format!("{}}}", &line[..cut]));
+        }
+    }
+    serde_json::from_str(line)
+}
+
 /// A journal's header and turn texts, read without rebuilding records.
 #[derive(Debug, Clone, Default)]
 pub struct Glimpse {
@@ -1222,7 +1241,7 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
     let mut out = Glimpse::default();
     let mut pending: Option<(String, String, String)> = None;
     for (n, line) in text.split_inclusive('\n').enumerate() {
-        let g: Glance = match serde_json::from_str(line) {
+        let g: Glance = match glance_of(line) {
             Ok(g) if line.ends_with('\n') => g,
             // A torn last line is left out, as loading does.
             _ if n > 0 && n + 1 == text.split_inclusive('\n').count() => break,

@@ -255,3 +255,22 @@ fn the_archive_is_written_once_and_read_back_through_growth_and_reset() {
     state.archive.push(digest(3000, "one more"));
     append(&mut journal, 6, &state);
 }
+
+#[test]
+fn a_listing_reads_the_turns_a_load_does_without_their_bulk() {
+    let mut session = sample_session(30, 9);
+    // A message that looks like the keys the listing cuts at.
+    session.transcript[3].user = r#"what about ,"texts": and ,"record":{} here?"#.into();
+    session.transcript[4].reply = "a \"quoted\", \"state\": reply".into();
+    let (bytes, _) = encode_all(&session).unwrap();
+    let seen = glimpse(&bytes).unwrap();
+    let loaded = decode(&bytes).unwrap().session;
+    let want: Vec<(u32, String, String)> = loaded
+        .transcript
+        .iter()
+        .map(|r| (r.turn, r.user.clone(), r.reply.clone()))
+        .collect();
+    assert_eq!(seen.turns, want);
+    assert_eq!(seen.title, loaded.title);
+    assert_eq!(seen.updated_at, loaded.updated_at);
+}
