@@ -4,13 +4,16 @@
 //! The first line is the header (id, title, creation time, LLM, the context
 //! the session started with); then one line per event, each a JSON object
 //! tagged `k`:
-//! - `turn`: a turn record, as a [`Delta`] against the record before (minus
-//!   its prompts, its number and its texts, which are written plainly so a
-//!   listing or a search reads them without rebuilding anything), its
-//!   prompts with long texts replaced by references into the file's text
-//!   table (each text, and each line of a text, is stored once), the context
-//!   after it as a [`Delta`] when it succeeded, and — when the turn wrote to
-//!   the kitchen — the `commit` id of those writes, pending until settled;
+//! - `turn`: its number, message and reply written plainly first (so a
+//!   listing or a search reads them and cuts the rest off unread), the
+//!   `commit` id of its kitchen writes when it has any (pending until
+//!   settled), new entries of the file's text table (each long prompt text,
+//!   and each line of one, is stored once), the record as a [`Delta`]
+//!   against the record before — its prompts' texts as references into the
+//!   table, their token reports left out when their sections give them —
+//!   and the context after it as a [`Delta`] when it succeeded, naming by
+//!   echo what the record's delta already wrote; the archive's digests
+//!   already written are not compared again;
 //! - `done` / `void`: the pending commit landed in the kitchen / did not (the
 //!   turn it named is dropped, as if never sent);
 //! - `title`: a rename; `state`: the context changed between turns (pin,
