@@ -110,7 +110,7 @@ impl Headless {
                 }
                 Output::Json => {
                     let line = serde_json::to_string(&*record).unwrap_or_default();
-                    let _ = writeln!(out, "{line}");
+                    let _ = writeln!(out, "{}", crate::text::json_safe(&line));
                 }
             }
             after_turn(&record, state);

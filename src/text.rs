@@ -70,6 +70,30 @@ pub fn one_line(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// JSON text with the characters a terminal would act on that JSON leaves
+/// as they are (DEL, C1 controls, bidi controls: serde escapes only C0)
+/// written as `\uXXXX` escapes. The value is the same; only its spelling
+/// changes, so `jq` reads the same data and a terminal shows it inert.
+/// (Such characters can only be inside strings: JSON's own syntax is
+/// plain ASCII.)
+pub fn json_safe(json: &str) -> Cow<'_, str> {
+    if !json.chars().any(is_unsafe) {
+        return Cow::Borrowed(json);
+    }
+    let mut out = String::with_capacity(json.len() + 16);
+    for c in json.chars() {
+        if is_unsafe(c) {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{:04x}", u));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
 /// `text` without the characters a terminal would act on (for what is
 /// stored, like a session title).
 pub fn strip(text: &str) -> String {
@@ -90,5 +114,20 @@ mod tests {
         assert_eq!(one_line("two\nlines\r\n"), "two lines  ");
         assert!(matches!(visible("plain"), Cow::Borrowed(_)));
         assert!(!visible(osc52).chars().any(is_unsafe));
+    }
+
+    #[test]
+    fn json_keeps_its_value_and_loses_what_a_terminal_would_obey() {
+        let value = serde_json::json!({"user": "a\u{7f}b\u{9b}2J \u{202e}txt \u{1b}[2J", "n": 1});
+        let text = serde_json::to_string(&value).unwrap();
+        assert!(text.contains('\u{202e}'), "serde leaves bidi raw");
+        let safe = json_safe(&text);
+        assert!(!safe.chars().any(is_unsafe), "{safe}");
+        assert!(
+            safe.contains("\\u202e") && safe.contains("\\u007f"),
+            "{safe}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
+        assert_eq!(back, value);
     }
 }

@@ -255,6 +255,12 @@ fn control_and_bidi_characters_are_shown_not_obeyed_by_every_printer() {
             );
         }
     }
+    // JSON keeps the message exactly, spelled so a terminal shows it inert.
+    let o = sb.run(&["sessions", "export", id, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_inert("export json", &stdout(&o));
+    let back: SessionFile = serde_json::from_slice(&o.stdout).expect("the export parses");
+    assert_eq!(back.transcript[0].user, HOSTILE);
     // A title given with controls and at any length is stored clean and cut.
     let long = format!("\u{1b}[31mred dinners {}", "x".repeat(200));
     let o = sb.run(&["sessions", "rename", id, &long]);
@@ -276,6 +282,11 @@ fn control_and_bidi_characters_are_shown_not_obeyed_by_every_printer() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_inert("run", &stdout(&o));
     assert_inert("run", &stderr(&o));
+    let o = sb.run(&["--llm", "offline", "run", "--new", "--json", "-m", HOSTILE]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_inert("run --json", &stdout(&o));
+    let record: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one record");
+    assert_eq!(record["user"], HOSTILE);
 }
 
 #[test]

@@ -54,7 +54,10 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
             match format {
                 ExportFormat::Md => emit(&visible(&to_markdown(&session, &tz))),
                 // JSON escapes control characters itself.
-                ExportFormat::Json => emit(&format!("{}\n", to_json(&session)?)),
+                ExportFormat::Json => emit(&format!(
+                    "{}\n",
+                    crate::text::json_safe(&to_json(&session)?)
+                )),
             }
         }
         SessionsCommand::Rename { id, name } => {
