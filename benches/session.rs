@@ -158,9 +158,19 @@ fn save_turn_at(bencher: Bencher, turn: usize) {
         ContextPolicy::default(),
     ));
     let path = dir.path().join(format!("{ID}.json"));
+    std::fs::write(&path, file).expect("write");
     bencher
         .with_inputs(|| {
-            std::fs::write(&path, file).expect("write");
+            // Back to the file before the turn — cut to its old length, not
+            // written again — and on disk, as it is when a turn ends: the
+            // timed fsync flushes the new line only.
+            let f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .expect("open");
+            f.set_len(file.len() as u64)
+                .and_then(|()| f.sync_all())
+                .expect("cut");
             Journal::open(path.clone(), jiff::Timestamp::now()).expect("open")
         })
         .bench_local_values(|mut journal| journal.append_turn(&head, next).expect("append"));
