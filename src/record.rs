@@ -114,6 +114,16 @@ impl PromptsRecord {
             .chain(&self.summarize)
     }
 
+    /// Every prompt of the turn, to change.
+    pub fn all_mut(&mut self) -> impl Iterator<Item = &mut PromptRecord> {
+        self.understand
+            .iter_mut()
+            .chain(&mut self.think)
+            .chain(self.act.iter_mut().map(|a| &mut a.prompt))
+            .chain(&mut self.reply)
+            .chain(&mut self.summarize)
+    }
+
     /// Makes each text equal to one of `earlier`'s prompts share it (the
     /// system prompts and unchanged sections of the turn before): what a
     /// session does with each turn it keeps.
@@ -130,15 +140,10 @@ impl PromptsRecord {
                 *t = std::sync::Arc::clone(k);
             }
         };
-        let mut each = |r: &mut PromptRecord| {
+        for r in self.all_mut() {
             share(&mut r.full.system);
             r.full.sections.iter_mut().for_each(|s| share(&mut s.text));
-        };
-        self.understand.iter_mut().for_each(&mut each);
-        self.think.iter_mut().for_each(&mut each);
-        self.act.iter_mut().for_each(|a| each(&mut a.prompt));
-        self.reply.iter_mut().for_each(&mut each);
-        self.summarize.iter_mut().for_each(&mut each);
+        }
     }
 }
 

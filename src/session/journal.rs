@@ -41,7 +41,7 @@ use super::migrate::Unreadable;
 use crate::context::ContextState;
 use crate::context::archive::TurnDigest;
 use crate::context::snapshot::EntityView;
-use crate::record::{PromptRecord, PromptsRecord, TurnRecord, TurnStatus};
+use crate::record::{PromptsRecord, TurnRecord, TurnStatus};
 
 /// The schema version of a journal file.
 pub const JOURNAL_VERSION: u32 = 4;
@@ -437,9 +437,7 @@ impl Cursor {
         // Prompts whose token report is their sections' (as the pipeline
         // makes them) go into the record's delta without it; others are
         // written whole, in order (a JSON value would sort the report).
-        let derived = prompt_records(&mut prompts)
-            .iter()
-            .all(|r| r.tokens == r.full.tokens());
+        let derived = prompts.all().all(|r| r.tokens == r.full.tokens());
         let rest = rest_of(record, derived.then_some(&prompts))?;
         let record_delta = Delta::between(&self.rest, &rest);
         let state = match state.filter(|_| record.status == TurnStatus::Ok) {
@@ -524,17 +522,6 @@ fn each_prompt_value(prompts: &mut Value, f: &mut dyn FnMut(&mut Map<String, Val
     }
 }
 
-/// Each prompt record of a turn's prompts.
-fn prompt_records(p: &mut PromptsRecord) -> Vec<&mut PromptRecord> {
-    let mut out: Vec<&mut PromptRecord> = Vec::new();
-    out.extend(p.understand.as_mut());
-    out.extend(p.think.as_mut());
-    out.extend(p.act.iter_mut().map(|a| &mut a.prompt));
-    out.extend(p.reply.as_mut());
-    out.extend(p.summarize.iter_mut());
-    out
-}
-
 /// The record's fields a turn line writes plainly, outside its delta.
 const PLAIN: [&str; 3] = ["user", "reply", "turn"];
 
@@ -610,7 +597,7 @@ fn record_of(
             r.remove("total_tokens");
         });
         record.prompts = read?;
-        for r in prompt_records(&mut record.prompts) {
+        for r in record.prompts.all_mut() {
             r.tokens = r.full.tokens();
         }
         m.insert("prompts".into(), p);
@@ -652,7 +639,7 @@ fn archive_dropped(old: &[Value], new: &VecDeque<TurnDigest>) -> Option<usize> {
 
 /// Every long text of a turn's prompts: system prompts, sections, answers.
 fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut Arc<str>)) {
-    let mut one = |r: &mut PromptRecord| {
+    for r in p.all_mut() {
         f(&mut r.full.system);
         for s in &mut r.full.sections {
             f(&mut s.text);
@@ -662,12 +649,7 @@ fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut Arc<str>)) {
             f(&mut text);
             *resp = text.to_string();
         }
-    };
-    p.understand.iter_mut().for_each(&mut one);
-    p.think.iter_mut().for_each(&mut one);
-    p.act.iter_mut().for_each(|a| one(&mut a.prompt));
-    p.reply.iter_mut().for_each(&mut one);
-    p.summarize.iter_mut().for_each(&mut one);
+    }
 }
 
 fn each_text_try(
