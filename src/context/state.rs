@@ -88,29 +88,21 @@ impl ContextState {
             understand_turns,
             rows,
         } = self;
-        #[derive(Serialize)]
-        struct View<'a> {
-            turn: &'a u32,
-            policy: &'a ContextPolicy,
-            registry: &'a SessionIdRegistry,
-            narrative: &'a NarrativeLayer,
-            conversation: &'a ConversationLayer,
-            decision_log: &'a DecisionLog,
-            constraints: &'a Constraints,
-            understand_turns: &'a VecDeque<AnnotatedTurn>,
-            rows: &'a BTreeMap<String, Value>,
-        }
-        serde_json::to_value(View {
-            turn,
-            policy,
-            registry,
-            narrative,
-            conversation,
-            decision_log,
-            constraints,
-            understand_turns,
-            rows,
-        })
+        let mut fields = serde_json::Map::new();
+        let mut put = |name: &str, v: serde_json::Result<Value>| -> serde_json::Result<()> {
+            fields.insert(name.to_string(), v?);
+            Ok(())
+        };
+        put("turn", serde_json::to_value(turn))?;
+        put("policy", serde_json::to_value(policy))?;
+        put("registry", serde_json::to_value(registry))?;
+        put("narrative", serde_json::to_value(narrative))?;
+        put("conversation", serde_json::to_value(conversation))?;
+        put("decision_log", serde_json::to_value(decision_log))?;
+        put("constraints", serde_json::to_value(constraints))?;
+        put("understand_turns", serde_json::to_value(understand_turns))?;
+        put("rows", serde_json::to_value(rows))?;
+        Ok(Value::Object(fields))
     }
 
     /// A fresh context under `policy`.
