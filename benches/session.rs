@@ -30,14 +30,13 @@ use alfred::session::journal::{AppendedTurn, Journal, SessionHead};
 use alfred::session::{LlmSettings, SessionFile, SessionStore};
 use divan::Bencher;
 
-/// The allocator the `alfred` binary uses.
+/// The allocator the `alfred` binary uses, set up as it sets it up.
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: alfred::allocator::Allocator = alfred::allocator::Allocator;
 
 fn main() {
-    // As the binary sets it (src/main.rs): freed memory goes back at once.
-    // SAFETY: before any other thread exists; it only sets an option.
-    unsafe { libmimalloc_sys::mi_option_set(15, 0) };
+    // SAFETY: before any other thread.
+    unsafe { alfred::allocator::return_freed_memory_at_once() };
     divan::main();
 }
 

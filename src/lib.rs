@@ -3,6 +3,7 @@
 //! The library holds everything; the `alfred` binary only parses the command
 //! line and hands over to [`cli::run`].
 
+pub mod allocator;
 pub mod brain;
 pub mod cli;
 pub mod config;
