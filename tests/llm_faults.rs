@@ -6,6 +6,8 @@
 //! calls shown first to the model. (The key's test is `llm_secrets`, alone
 //! in its binary because it installs the process's logger.)
 
+#[path = "support/sandbox.rs"]
+mod sandbox;
 mod support;
 
 use std::sync::Arc;
@@ -16,6 +18,7 @@ use alfred::pipeline::{PipelineEvent, TurnResult, TurnSettings, run_turn};
 use serde_json::json;
 use tokio::sync::mpsc;
 
+use sandbox::Sandbox;
 use support::{FakeOpenAi, Fault, Node, fresh, inventory_rows, reply_chunks, turn};
 
 /// Runs one turn of the LLM brain on `config`, on a fresh session and kitchen.
@@ -58,9 +61,8 @@ async fn a_rate_limit_is_retried_after_the_servers_wait() {
     }
 }
 
-#[tokio::test]
-async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
-    let fake = FakeOpenAi::start();
+/// Think plans one write step; Act adds a dozen eggs to the fridge.
+fn add_a_dozen_eggs(fake: &FakeOpenAi) {
     fake.answer(Node::Think, json!({"goal": "Add eggs", "decision": "plan_direct", "steps": [
         {"description": "Add a dozen eggs", "step_type": "write", "subdomain": "inventory", "group": 0}]}));
     fake.answer_act(
@@ -71,6 +73,12 @@ async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
             json!({"action": "step_complete", "result_summary": "Added 12 eggs"}),
         ],
     );
+}
+
+#[tokio::test]
+async fn server_errors_past_max_retries_fail_the_turn_and_change_nothing() {
+    let fake = FakeOpenAi::start();
+    add_a_dozen_eggs(&fake);
     for _ in 0..3 {
         fake.fault_on(Node::Reply, Fault::ServerError);
     }
@@ -349,26 +357,14 @@ async fn a_refused_tool_call_comes_first_in_the_next_act_prompt() {
 #[test]
 fn a_model_call_held_ten_seconds_locks_no_other_process_out() {
     let fake = FakeOpenAi::start();
-    fake.answer(Node::Think, json!({"goal": "Add eggs", "decision": "plan_direct", "steps": [
-        {"description": "Add a dozen eggs", "step_type": "write", "subdomain": "inventory", "group": 0}]}));
-    fake.answer_act(
-        "Add a dozen eggs",
-        vec![
-            json!({"action": "tool_call", "tool": "db_create", "params": {"table": "inventory",
-            "data": {"name": "egg", "quantity": 12, "unit": "pcs", "location": "fridge"}}}),
-            json!({"action": "step_complete", "result_summary": "Added 12 eggs"}),
-        ],
-    );
+    add_a_dozen_eggs(&fake);
     fake.reply("Added 12 eggs to your fridge.");
     fake.fault_on(Node::Reply, Fault::Latency(Duration::from_secs(10)));
-    let home = tempfile::tempdir().unwrap();
-    let data = home.path().join("data");
+    let sandbox = Sandbox::new();
+    let data = sandbox.data_dir();
     let alfred = |args: &[&str]| {
-        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_alfred"));
-        cmd.env_clear()
-            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
-            .env("HOME", home.path())
-            .env("OPENAI_API_KEY", support::KEY)
+        let mut cmd = sandbox.bare();
+        cmd.env("OPENAI_API_KEY", support::KEY)
             .arg("--data-dir")
             .arg(&data)
             .args(args);
