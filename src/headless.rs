@@ -58,7 +58,11 @@ impl Headless {
         after_turn: &mut dyn FnMut(&TurnRecord, &ContextState),
     ) -> usize {
         let mut failed = 0;
+        let total = messages.len();
         for (i, message) in messages.iter().enumerate() {
+            // A failed turn leaves the session's turn number where it was:
+            // messages are named by their place in the run instead.
+            let which = format!("message {} of {total}", i + 1);
             let (tx, mut rx) = mpsc::unbounded_channel();
             let req = TurnRequest {
                 id: TurnId(i as u64 + 1),
@@ -85,7 +89,7 @@ impl Headless {
                 Err(e) => {
                     failed += 1;
                     let _ = writeln!(out);
-                    eprintln!("error: turn {} crashed: {e}", state.turn + 1);
+                    eprintln!("error: {which} crashed: {e}");
                     continue;
                 }
             };
@@ -97,17 +101,21 @@ impl Headless {
                 TurnResult::Failed { record } => {
                     failed += 1;
                     eprintln!(
-                        "error: turn {} failed: {}",
-                        record.turn,
+                        "error: {which} failed: {}",
                         record.error.as_deref().unwrap_or("unknown reason")
                     );
                     record
                 }
             };
             match output {
-                Output::Plain => {
-                    let _ = writeln!(out, "\n");
-                }
+                Output::Plain => match &record.reply_cut {
+                    Some(cut) => {
+                        let _ = writeln!(out, "\n[the reply was {cut}]\n");
+                    }
+                    None => {
+                        let _ = writeln!(out, "\n");
+                    }
+                },
                 Output::Json => {
                     let line = serde_json::to_string(&*record).unwrap_or_default();
                     let _ = writeln!(out, "{}", crate::text::json_safe(&line));

@@ -52,32 +52,85 @@ pub struct StepRecord {
     pub entities_affected: Vec<String>,
 }
 
+/// Why a request was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallAttempt {
+    /// The node's question.
+    Answer,
+    /// The question again, with the problem of the first answer quoted.
+    Repair,
+}
+
+/// One request a node sent to the model and what came back, exactly as it
+/// came: the inspector's view of a call, kept for failed calls too.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallRecord {
+    pub attempt: CallAttempt,
+    pub model: String,
+    /// `json_schema`, `json_object` or `text`.
+    pub format: String,
+    pub streamed: bool,
+    /// The budget sent as `max_tokens`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u32>,
+    /// The answer's text as received (a streamed answer's parts joined),
+    /// before any parsing; what had arrived when a call failed.
+    pub raw: String,
+    /// `stop`, `length`, …; none when the answer never finished.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+    /// The HTTP status of the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// From sending to the first byte of the answer's body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_byte_ms: Option<f64>,
+    /// From sending to the last byte (or to the failure).
+    pub total_ms: f64,
+    /// Tokens, as the server reported them (else estimated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usage: Option<Usage>,
+    /// Prompt tokens the server took from its cache, when it says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_tokens: Option<u64>,
+    /// What was wrong with the answer (the problem a repair quoted), or why
+    /// the call failed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
 /// One prompt as the record keeps it: tokens per section (the contract) and
 /// the full prompt, so any past turn can be inspected exactly.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PromptRecord {
     #[serde(flatten)]
     pub tokens: SectionTokens,
     /// The prompt as sent (or, offline, as it would have been sent).
     pub full: Prompt,
-    /// The raw response: JSON for structured nodes, text for Reply.
+    /// The decision the pipeline used, as JSON (structured nodes), or the
+    /// reply's text. What the model sent, exactly, is in `calls`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub response: Option<String>,
+    /// Every request sent for this prompt (none for the offline brain).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub calls: Vec<CallRecord>,
 }
 
 impl PromptRecord {
-    /// Records a prompt and its response.
-    pub fn new(prompt: Prompt, response: Option<String>) -> Self {
+    /// Records a prompt, its response and the requests sent for it.
+    pub fn new(prompt: Prompt, response: Option<String>, calls: Vec<CallRecord>) -> Self {
         Self {
             tokens: prompt.tokens(),
             full: prompt,
             response,
+            calls,
         }
     }
 }
 
 /// One Act iteration's prompt.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActPromptRecord {
     /// 1-based step number.
     pub step: usize,
@@ -88,7 +141,7 @@ pub struct ActPromptRecord {
 }
 
 /// Every prompt of the turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PromptsRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub understand: Option<PromptRecord>,
@@ -153,6 +206,11 @@ pub struct TurnRecord {
     pub turn: u32,
     pub user: String,
     pub reply: String,
+    /// Why the reply is not whole: "cut off at the 1024-token limit
+    /// (llm.max_tokens.reply)". The model stopped mid-reply; what it wrote
+    /// is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply_cut: Option<String>,
     pub status: TurnStatus,
     /// Why the turn failed, in words a user can act on.
     #[serde(default, skip_serializing_if = "Option::is_none")]

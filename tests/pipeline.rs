@@ -94,6 +94,7 @@ impl Brain for Scripted {
         ready(Ok(ReplyOutput {
             response: self.reply.clone(),
             dialogue: None,
+            cut_at_tokens: None,
         }))
     }
     fn summarize<'a>(&'a self, _: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {

@@ -202,6 +202,13 @@ impl Config {
                     node.key()
                 ));
             }
+            let n = llm.max_tokens_for(node);
+            if !(16..=1_000_000).contains(&n) {
+                return Err(format!(
+                    "llm.max_tokens.{}: {n} is outside 16..=1000000",
+                    node.key()
+                ));
+            }
         }
         for (model, price) in &llm.prices {
             if !(price.input_per_mtok >= 0.0 && price.output_per_mtok >= 0.0) {

@@ -112,8 +112,11 @@ pub struct LlmConfig {
     /// When set, this model serves every node (overrides `[llm.models]`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
-    /// Seconds before one request is abandoned.
+    /// The longest silence of a server: before its first byte, or between
+    /// two parts of a streamed answer.
     pub timeout_secs: u64,
+    /// The longest one call may take from sending to its last byte.
+    pub call_timeout_secs: u64,
     /// Retries of a failed request (429, 5xx, refused connections; a timeout is not retried).
     pub max_retries: u32,
     /// Tokens the model accepts in one prompt.
@@ -122,6 +125,8 @@ pub struct LlmConfig {
     pub models: PerNode<String>,
     /// `[llm.temperature]`: the sampling temperature of each node.
     pub temperature: PerNode<f32>,
+    /// `[llm.max_tokens]`: the most tokens each node's answer may have.
+    pub max_tokens: PerNode<u32>,
     /// `[llm.prices]`: USD per million tokens, by model; merged over the defaults.
     #[serde(deserialize_with = "merge_prices")]
     pub prices: BTreeMap<String, ModelPrice>,
@@ -135,10 +140,12 @@ impl Default for LlmConfig {
             api_key_env: "OPENAI_API_KEY".into(),
             model: None,
             timeout_secs: 60,
+            call_timeout_secs: 300,
             max_retries: 3,
             context_window: 128_000,
             models: PerNode::default(),
             temperature: PerNode::default(),
+            max_tokens: PerNode::default(),
             prices: default_prices(),
         }
     }
@@ -153,6 +160,11 @@ impl LlmConfig {
     /// The sampling temperature of a node.
     pub fn temperature_for(&self, node: LlmNode) -> f32 {
         *self.temperature.get(node)
+    }
+
+    /// The output budget of a node (`max_tokens` of its requests).
+    pub fn max_tokens_for(&self, node: LlmNode) -> u32 {
+        *self.max_tokens.get(node)
     }
 
     /// The price of a model, if known.
@@ -195,7 +207,8 @@ impl LlmNode {
         LlmNode::Summarize,
     ];
 
-    /// The key of this node in `[llm.models]` and `[llm.temperature]`.
+    /// The key of this node in `[llm.models]`, `[llm.temperature]` and
+    /// `[llm.max_tokens]`.
     pub fn key(self) -> &'static str {
         match self {
             LlmNode::Understand => "understand",
@@ -276,6 +289,25 @@ impl Default for PerNode<f32> {
             act_generate: 0.7,
             reply: 0.6,
             summarize: 0.3,
+        }
+    }
+}
+
+/// What each node writes, with room to spare: the offline brain's longest
+/// answers over the seed conversation (as JSON, in tokens) are Understand
+/// 225, Think 124, Act 323 (a generated recipe), Reply 134, Summarize 90;
+/// a model writes more freely, and a generated meal plan is longer.
+impl Default for PerNode<u32> {
+    fn default() -> Self {
+        Self {
+            understand: 1024,
+            think: 1024,
+            act_read: 512,
+            act_write: 1024,
+            act_analyze: 2048,
+            act_generate: 2048,
+            reply: 1024,
+            summarize: 512,
         }
     }
 }

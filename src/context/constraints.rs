@@ -332,7 +332,6 @@ pub struct ConstraintException {
 
 /// What a brain decided about standing constraints this turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
 pub struct ConstraintChanges {
     /// New constraints the user stated in this message.
     pub add: Vec<NewConstraint>,

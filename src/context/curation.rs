@@ -68,7 +68,6 @@ impl RefDecision {
 
 /// Understand's curation of working memory for this turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
 pub struct EntityCuration {
     /// Older entities to keep active beyond the recent window, with reasons.
     pub retain_active: Vec<RetentionDecision>,

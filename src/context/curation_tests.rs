@@ -158,7 +158,8 @@ fn decision_log_is_capped() {
 #[test]
 fn bare_ref_strings_deserialize_as_decisions() {
     let c: EntityCuration = serde_json::from_value(
-        json!({"demote": ["recipe_5", {"ref": "recipe_6", "reason": "no wings"}]}),
+        json!({"retain_active": [], "drop": [], "clear_all": false, "curation_summary": null,
+               "demote": ["recipe_5", {"ref": "recipe_6", "reason": "no wings"}]}),
     )
     .unwrap();
     assert_eq!(c.demote[0], RefDecision::new("recipe_5", ""));

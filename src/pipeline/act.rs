@@ -18,7 +18,7 @@ use crate::kitchen::{Kitchen, ToolCall, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
 
-use super::brain::{ActRequest, Brain, BrainError, Usage};
+use super::brain::{ActRequest, Brain, BrainError, CallLog, Usage};
 use super::events::PipelineEvent;
 use super::support::{EventSink, lock, usage_of};
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
@@ -41,7 +41,6 @@ pub struct StepOutcome {
     pub note: Option<String>,
     pub entities: Vec<String>,
     pub stop: Option<Stop>,
-    pub prompts: Vec<ActPromptRecord>,
     pub usage: Usage,
 }
 
@@ -58,6 +57,9 @@ pub struct ActEnv<'a> {
     pub max_tool_calls: usize,
     pub total_steps: usize,
     pub turn: u32,
+    /// Every Act prompt of the turn, as it is answered (or fails), with its
+    /// requests; the caller sorts them by step and iteration.
+    pub prompts: &'a Mutex<Vec<ActPromptRecord>>,
 }
 
 /// Runs every step, group by group; stops after a group in which a step asked
@@ -161,6 +163,7 @@ async fn run_step(
             system: env.system,
         };
         let prompt = build_act(&input);
+        let calls = CallLog::default();
         let req = ActRequest {
             input: &input,
             prompt: &prompt,
@@ -170,15 +173,24 @@ async fn run_step(
             last_error: run.last_error.as_deref(),
             understand: env.understand,
             state: &state_now,
+            calls: &calls,
         };
-        let decided = env.brain.act(&req).await?;
-        let (usage, response) = usage_of(&prompt, &decided);
-        run.usage.add(usage);
-        run.prompts.push(ActPromptRecord {
+        let decided = env.brain.act(&req).await;
+        run.iterations += 1;
+        let (decided, response) = match decided {
+            Ok(decided) => {
+                let (usage, response) = usage_of(&prompt, &decided);
+                run.usage.add(usage);
+                (Ok(decided), Some(response))
+            }
+            Err(e) => (Err(e), None),
+        };
+        lock(env.prompts).push(ActPromptRecord {
             step: index + 1,
-            iteration: run.prompts.len() + 1,
-            prompt: PromptRecord::new(prompt, Some(response)),
+            iteration: run.iterations,
+            prompt: PromptRecord::new(prompt, response, calls.take()),
         });
+        let decided = decided?;
         match decided.value {
             ActAction::ToolCall { tool, params } => {
                 if run.calls.len() >= env.max_tool_calls {
@@ -210,7 +222,7 @@ async fn run_step(
             break;
         }
         // A brain that neither calls nor completes is stopped all the same.
-        if run.prompts.len() > env.max_tool_calls + 3 {
+        if run.iterations > env.max_tool_calls + 3 {
             run.complete(
                 env,
                 "stopped: the step did not complete".into(),
@@ -292,7 +304,8 @@ struct StepRun<'s> {
     note: Option<String>,
     entities: Vec<String>,
     stop: Option<Stop>,
-    prompts: Vec<ActPromptRecord>,
+    /// Decisions asked of the brain so far.
+    iterations: usize,
     usage: Usage,
     finished: bool,
 }
@@ -312,7 +325,7 @@ impl<'s> StepRun<'s> {
             note: None,
             entities: Vec::new(),
             stop: None,
-            prompts: Vec::new(),
+            iterations: 0,
             usage: Usage::sum(),
             finished: false,
         }
@@ -480,7 +493,6 @@ impl<'s> StepRun<'s> {
             note: self.note,
             entities: self.entities,
             stop: self.stop,
-            prompts: self.prompts,
             usage: self.usage,
         }
     }

@@ -19,6 +19,7 @@ use crate::prompt::reply::ReplyInput;
 use crate::prompt::think::ThinkInput;
 use crate::prompt::understand::UnderstandInput;
 use crate::prompt::{Prompt, StepData};
+use crate::record::CallRecord;
 
 use super::types::{
     ActAction, ReplyOutput, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
@@ -101,6 +102,31 @@ pub enum BrainError {
     Other(String),
 }
 
+/// Where a brain writes down each request it sends for one prompt (the
+/// LLM brain does; the offline brain sends none). The pipeline takes them
+/// into the prompt's record, whether the node succeeded or not.
+#[derive(Debug, Default)]
+pub struct CallLog(std::sync::Mutex<Vec<CallRecord>>);
+
+impl CallLog {
+    /// Notes one request and its answer.
+    pub fn push(&self, call: CallRecord) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).push(call);
+    }
+
+    /// Changes the last request noted, if any.
+    pub fn amend_last(&self, change: impl FnOnce(&mut CallRecord)) {
+        if let Some(last) = self.0.lock().unwrap_or_else(|e| e.into_inner()).last_mut() {
+            change(last);
+        }
+    }
+
+    /// The requests noted so far, leaving the log empty.
+    pub fn take(&self) -> Vec<CallRecord> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
 /// The future a brain returns.
 pub type BrainFuture<'a, T> =
     Pin<Box<dyn Future<Output = Result<Decided<T>, BrainError>> + Send + 'a>>;
@@ -112,6 +138,7 @@ pub struct UnderstandRequest<'a> {
     /// The session's context before this turn's curation: every live ref
     /// (pending artifacts with their content) and the rows already loaded.
     pub state: &'a ContextState,
+    pub calls: &'a CallLog,
 }
 
 /// Think's inputs.
@@ -121,6 +148,7 @@ pub struct ThinkRequest<'a> {
     pub understand: &'a UnderstandOutput,
     /// The context after Understand's curation (registry, loaded rows).
     pub state: &'a ContextState,
+    pub calls: &'a CallLog,
 }
 
 /// One Act iteration's inputs.
@@ -140,6 +168,7 @@ pub struct ActRequest<'a> {
     /// The context as it stands (registry with pending artifacts' content,
     /// rows already loaded, including this turn's).
     pub state: &'a ContextState,
+    pub calls: &'a CallLog,
 }
 
 /// Reply's inputs.
@@ -152,6 +181,7 @@ pub struct ReplyRequest<'a> {
     pub data: &'a [StepData],
     /// Refs this turn created, updated, generated or deleted.
     pub changed: &'a [String],
+    pub calls: &'a CallLog,
 }
 
 /// Summarize's inputs (the brain's part: flow and a reply summary).
@@ -164,12 +194,14 @@ pub struct SummarizeRequest<'a> {
     pub phase: ConversationPhase,
     /// The reply-summary prompt (asked only when the reply is long).
     pub prompt: &'a Prompt,
+    pub calls: &'a CallLog,
 }
 
 /// A fold of older turns to compress.
 pub struct CompressRequest<'a> {
     pub fold: &'a FoldRequest,
     pub prompt: &'a Prompt,
+    pub calls: &'a CallLog,
 }
 
 /// The chunks of a streamed reply, sent as they come.

@@ -19,11 +19,11 @@ use crate::kitchen::Kitchen;
 use crate::prompt::think::{ThinkInput, build_think};
 use crate::prompt::understand::{UnderstandInput, build_understand};
 use crate::prompt::{Prompt, build_fold};
-use crate::record::{PromptRecord, TurnRecord, TurnStatus};
+use crate::record::{CallRecord, PromptRecord, TurnRecord, TurnStatus};
 
 use super::act::{ActEnv, StepOutcome, run_plan};
 use super::brain::{
-    Brain, BrainError, CompressRequest, Decided, ThinkRequest, UnderstandRequest, Usage,
+    Brain, BrainError, CallLog, CompressRequest, Decided, ThinkRequest, UnderstandRequest, Usage,
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
@@ -207,6 +207,24 @@ impl<'a> Run<'a> {
         });
     }
 
+    /// A node whose brain failed: its time and the tokens its requests
+    /// spent are kept (the caller records its prompt with those requests,
+    /// so the node that failed can be inspected), and the error names it.
+    fn failed(
+        &mut self,
+        node: Node,
+        started: Instant,
+        calls: &[CallRecord],
+        e: BrainError,
+    ) -> String {
+        *self.timings.entry(node.as_str().to_string()).or_insert(0.0) += ms(started);
+        calls
+            .iter()
+            .filter_map(|c| c.usage)
+            .for_each(|u| self.usage.add(u));
+        node_error(node, e)
+    }
+
     /// Announces a node and starts its clock.
     fn start_node(&self, node: Node) -> Instant {
         let started = Instant::now();
@@ -215,18 +233,25 @@ impl<'a> Run<'a> {
     }
 
     /// Asks the brain to compress one fold of older turns; the caller applies
-    /// it (and accounts for it when the turn records it).
+    /// it (and accounts for it when the turn records it): the prompt, the
+    /// requests sent and the answer.
     async fn compress(
         &self,
         fold: &FoldRequest,
-    ) -> Result<(Prompt, Decided<Option<String>>), BrainError> {
+    ) -> (
+        Prompt,
+        Vec<CallRecord>,
+        Result<Decided<Option<String>>, BrainError>,
+    ) {
         let prompt = build_fold(fold, &self.settings.prompts.compress);
+        let calls = CallLog::default();
         let req = CompressRequest {
             fold,
             prompt: &prompt,
+            calls: &calls,
         };
-        let out = self.brain.compress(&req).await?;
-        Ok((prompt, out))
+        let out = self.brain.compress(&req).await;
+        (prompt, calls.take(), out)
     }
 
     async fn execute(&mut self, mut state: ContextState) -> Result<ContextState, String> {
@@ -297,7 +322,8 @@ impl<'a> Run<'a> {
                 state.complete_fold(&fold, None);
                 continue;
             }
-            let (_, out) = self.compress(&fold).await.map_err(|e| e.to_string())?;
+            let (_, _, out) = self.compress(&fold).await;
+            let out = out.map_err(|e| e.to_string())?;
             state.complete_fold(&fold, out.value);
         }
         Ok(())
@@ -319,16 +345,22 @@ impl<'a> Run<'a> {
             system: &self.settings.prompts.understand,
         };
         let prompt = build_understand(&input);
+        let calls = CallLog::default();
         let req = UnderstandRequest {
             input: &input,
             prompt: &prompt,
             state,
+            calls: &calls,
         };
-        let decided = self
-            .brain
-            .understand(&req)
-            .await
-            .map_err(|e| node_error(Node::Understand, e))?;
+        let decided = match self.brain.understand(&req).await {
+            Ok(decided) => decided,
+            Err(e) => {
+                let calls = calls.take();
+                let error = self.failed(Node::Understand, started, &calls, e);
+                self.record.prompts.understand = Some(PromptRecord::new(prompt, None, calls));
+                return Err(error);
+            }
+        };
         let (usage, response) = usage_of(&prompt, &decided);
         let out = decided.value;
         let mut unknown = Vec::new();
@@ -346,7 +378,8 @@ impl<'a> Run<'a> {
         self.record.curation = curation;
         self.record.constraint_changes =
             super::standing::apply(state, &out.constraints, self.kitchen)?;
-        self.record.prompts.understand = Some(PromptRecord::new(prompt, Some(response)));
+        self.record.prompts.understand =
+            Some(PromptRecord::new(prompt, Some(response), calls.take()));
         self.finish_node(Node::Understand, started, usage);
         self.sink.send(|id| PipelineEvent::ContextUpdated {
             id,
@@ -384,22 +417,28 @@ impl<'a> Run<'a> {
             system: &self.settings.prompts.think,
         };
         let prompt = build_think(&input);
+        let calls = CallLog::default();
         let req = ThinkRequest {
             input: &input,
             prompt: &prompt,
             understand,
             state,
+            calls: &calls,
         };
-        let decided = self
-            .brain
-            .think(&req)
-            .await
-            .map_err(|e| node_error(Node::Think, e))?;
+        let decided = match self.brain.think(&req).await {
+            Ok(decided) => decided,
+            Err(e) => {
+                let calls = calls.take();
+                let error = self.failed(Node::Think, started, &calls, e);
+                self.record.prompts.think = Some(PromptRecord::new(prompt, None, calls));
+                return Err(error);
+            }
+        };
         let (usage, response) = usage_of(&prompt, &decided);
         let think = validate_plan(decided.value, self.settings.max_steps);
         self.record.goal = think.goal.clone();
         self.record.decision = Some(think.decision);
-        self.record.prompts.think = Some(PromptRecord::new(prompt, Some(response)));
+        self.record.prompts.think = Some(PromptRecord::new(prompt, Some(response), calls.take()));
         self.finish_node(Node::Think, started, usage);
         Ok(think)
     }
@@ -416,6 +455,7 @@ impl<'a> Run<'a> {
         }
         let started = self.start_node(Node::Act);
         let shared = Mutex::new(std::mem::take(state));
+        let prompts = Mutex::new(Vec::new());
         let env = ActEnv {
             brain: self.brain,
             kitchen: self.kitchen,
@@ -428,14 +468,25 @@ impl<'a> Run<'a> {
             max_tool_calls: self.settings.max_tool_calls_per_step,
             total_steps: think.steps.len(),
             turn,
+            prompts: &prompts,
         };
         let result = run_plan(&env, &think.steps).await;
         *state = shared.into_inner().unwrap_or_else(|e| e.into_inner());
-        let steps = result.map_err(|e| node_error(Node::Act, e))?;
+        let mut prompts = prompts.into_inner().unwrap_or_else(|e| e.into_inner());
+        prompts.sort_by_key(|p| (p.step, p.iteration));
+        self.record.prompts.act = prompts;
+        let steps = match result {
+            Ok(steps) => steps,
+            Err(e) => {
+                let calls: Vec<CallRecord> = (self.record.prompts.act.iter())
+                    .flat_map(|p| p.prompt.calls.iter().cloned())
+                    .collect();
+                return Err(self.failed(Node::Act, started, &calls, e));
+            }
+        };
         let mut usage = Usage::sum();
         for s in &steps {
             usage.add(s.usage);
-            self.record.prompts.act.extend(s.prompts.iter().cloned());
         }
         self.record.steps = summarize::step_records(&steps);
         self.finish_node(Node::Act, started, usage);

@@ -30,13 +30,11 @@ pub struct EntityMention {
     /// The ref it resolves to, when resolved.
     pub resolved_ref: Option<String>,
     /// Candidate refs when ambiguous.
-    #[serde(default)]
     pub candidates: Vec<String>,
 }
 
 /// Understand: references resolved and working memory curated.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
 pub struct UnderstandOutput {
     /// Refs the message refers to (touched: they become recent).
     pub referenced_entities: Vec<String>,
@@ -54,7 +52,7 @@ pub struct UnderstandOutput {
     /// The offline brain's reading of the message (its intent and what it
     /// carries), made once here and carried to Think, Act and Reply; shown
     /// in the inspector. Not part of the LLM's schema.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub reading: Option<serde_json::Value>,
 }
@@ -128,16 +126,17 @@ pub struct ThinkStep {
     /// One of [`SUBDOMAINS`].
     pub subdomain: String,
     /// Steps with the same group may run concurrently; groups run in order.
-    #[serde(default)]
+    #[schemars(range(max = 7))]
     pub group: u32,
 }
 
 /// Think: the plan for this turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
 pub struct ThinkOutput {
     pub goal: String,
     pub decision: Decision,
+    /// At most eight (the pipeline keeps `pipeline.max_steps` of them).
+    #[schemars(length(max = 8))]
     pub steps: Vec<ThinkStep>,
     /// The proposal shown to the user when `decision` is propose.
     pub proposal_message: Option<String>,
@@ -191,12 +190,16 @@ pub struct ReplyOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub dialogue: Option<Dialogue>,
+    /// The model was stopped at this many tokens (`llm.max_tokens.reply`)
+    /// before it finished: the reply is cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(skip)]
+    pub cut_at_tokens: Option<u32>,
 }
 
 /// Summarize's brain-made parts: the conversation flow and a one-sentence
 /// summary of a long reply. Everything else Summarize does is deterministic.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(default)]
 pub struct SummarizeOutput {
     /// One sentence, for replies longer than the summary threshold.
     pub assistant_summary: Option<String>,

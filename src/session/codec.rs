@@ -61,6 +61,8 @@ struct StoredRecord<'a> {
     turn: u32,
     user: &'a str,
     reply: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reply_cut: Option<&'a str>,
     status: TurnStatus,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a str>,
@@ -108,6 +110,7 @@ impl<'a> StoredRecord<'a> {
             turn,
             user,
             reply,
+            reply_cut,
             status,
             error,
             decision,
@@ -143,6 +146,7 @@ impl<'a> StoredRecord<'a> {
             turn: *turn,
             user,
             reply,
+            reply_cut: reply_cut.as_deref(),
             status: *status,
             error: error.as_deref(),
             decision: *decision,

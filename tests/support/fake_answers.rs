@@ -185,8 +185,16 @@ fn empty_of(schema: &Value) -> Value {
     }
 }
 
-/// A (non-streamed) chat completion carrying `content`.
-pub fn completion(model: &str, content: &str, prompt_tokens: u64) -> Value {
+/// The schema a `json_object` request pastes into its system message (what
+/// a model in that mode is told to follow), if any.
+pub fn schema_in_system(body: &Value) -> Option<Value> {
+    let system = body["messages"][0]["content"].as_str()?;
+    let (_, after) = system.split_once("use null where allowed:\n")?;
+    serde_json::from_str(after).ok()
+}
+
+/// A (non-streamed) chat completion carrying `content`, ended by `finish`.
+pub fn completion(model: &str, content: &str, prompt_tokens: u64, finish: &str) -> Value {
     let completion_tokens = (content.len() as u64).div_ceil(4);
     json!({
         "id": "chatcmpl-fake",
@@ -196,7 +204,7 @@ pub fn completion(model: &str, content: &str, prompt_tokens: u64) -> Value {
         "choices": [{
             "index": 0,
             "message": {"role": "assistant", "content": content},
-            "finish_reason": "stop"
+            "finish_reason": finish
         }],
         "usage": {
             "prompt_tokens": prompt_tokens,
@@ -206,10 +214,16 @@ pub fn completion(model: &str, content: &str, prompt_tokens: u64) -> Value {
     })
 }
 
-/// The SSE `data` payloads of a streamed reply: a role chunk, the text in
-/// word-sized pieces, the finishing chunk, the usage chunk, and `[DONE]`.
-/// With `truncated`, the stream stops after half the pieces.
-pub fn stream_events(model: &str, text: &str, prompt_tokens: u64, truncated: bool) -> Vec<String> {
+/// The SSE `data` payloads of a streamed answer: a role chunk, the text in
+/// word-sized pieces, the finishing chunk (`finish`), the usage chunk, and
+/// `[DONE]`. With no `finish`, the stream stops after half the pieces.
+pub fn stream_events(
+    model: &str,
+    text: &str,
+    prompt_tokens: u64,
+    finish: Option<&str>,
+) -> Vec<String> {
+    let truncated = finish.is_none();
     let chunk = |delta: Value, finish: Value| {
         json!({
             "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
@@ -236,7 +250,7 @@ pub fn stream_events(model: &str, text: &str, prompt_tokens: u64, truncated: boo
     if truncated {
         return out;
     }
-    out.push(chunk(json!({}), json!("stop")));
+    out.push(chunk(json!({}), json!(finish)));
     let completion_tokens = (text.len() as u64).div_ceil(4);
     out.push(
         json!({

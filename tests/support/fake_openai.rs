@@ -29,7 +29,9 @@ use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
 pub use super::fake_answers::Node;
-use super::fake_answers::{completion, conform, error_body, invalid, stream_events};
+use super::fake_answers::{
+    completion, conform, error_body, invalid, schema_in_system, stream_events,
+};
 
 /// A fault injected into one request (or every request).
 #[derive(Debug, Clone, PartialEq)]
@@ -46,6 +48,15 @@ pub enum Fault {
     TruncatedStream,
     /// Answer content that is not valid JSON.
     Malformed,
+    /// Stop the answer at half its length with `finish_reason: "length"`,
+    /// as a server does at the `max_tokens` cap.
+    Length,
+    /// Answer exactly this content (no conforming to the schema).
+    Content(String),
+    /// Stream half the answer, then send nothing more (keep the connection).
+    Stall,
+    /// Wait this long before each part of a streamed answer.
+    Drip(Duration),
     /// HTTP 401 whose message repeats the key it was sent, as some servers
     /// do.
     EchoKey,
@@ -423,37 +434,72 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
     }
     let model = body["model"].as_str().unwrap_or("").to_string();
     let prompt_tokens = (raw.len() as u64).div_ceil(4);
-    if node == Node::Reply {
-        let text = shared
-            .script
-            .lock()
-            .unwrap()
-            .replies
+    let mut content = if let Some(Fault::Content(text)) =
+        faults.iter().find(|f| matches!(f, Fault::Content(_)))
+    {
+        text.clone()
+    } else if node == Node::Reply {
+        let mut s = shared.script.lock().unwrap();
+        s.replies
             .pop_front()
-            .unwrap_or_else(|| "Here you go.".into());
-        let truncated = faults.contains(&Fault::TruncatedStream);
-        let events = stream_events(&model, &text, prompt_tokens, truncated);
-        watch.done = false;
-        let stream = futures::stream::iter(events).then(|data| async move {
-            tokio::time::sleep(Duration::from_millis(2)).await;
-            Ok::<_, Infallible>(Event::default().data(data))
-        });
-        return Sse::new(Watched {
-            inner: Box::pin(stream),
-            watch,
-        })
-        .into_response();
-    }
-    let content = if faults.contains(&Fault::Malformed) {
+            .unwrap_or_else(|| "Here you go.".into())
+    } else if faults.contains(&Fault::Malformed) {
         r#"{"goal": "Leave out cod", "decision": "#.to_string()
     } else {
         let answer = next_answer(&shared, node, &body);
-        match body["response_format"]["json_schema"].get("schema") {
-            Some(schema) => conform(&answer, schema).to_string(),
+        let schema = body["response_format"]["json_schema"]
+            .get("schema")
+            .cloned()
+            .or_else(|| schema_in_system(&body));
+        match schema {
+            Some(schema) => conform(&answer, &schema).to_string(),
             None => answer.to_string(),
         }
     };
-    axum::Json(completion(&model, &content, prompt_tokens)).into_response()
+    let mut finish = Some("stop");
+    if faults.contains(&Fault::Length) {
+        let half = content.char_indices().nth(content.chars().count() / 2);
+        content.truncate(half.map_or(0, |(i, _)| i));
+        finish = Some("length");
+    }
+    if faults.contains(&Fault::TruncatedStream) || faults.contains(&Fault::Stall) {
+        finish = None;
+    }
+    if body["stream"] != json!(true) {
+        return axum::Json(completion(
+            &model,
+            &content,
+            prompt_tokens,
+            finish.unwrap_or("stop"),
+        ))
+        .into_response();
+    }
+    let events = stream_events(&model, &content, prompt_tokens, finish);
+    let stall = faults.contains(&Fault::Stall);
+    let gap = faults
+        .iter()
+        .find_map(|f| match f {
+            Fault::Drip(d) => Some(*d),
+            _ => None,
+        })
+        .unwrap_or(Duration::from_millis(2));
+    watch.done = false;
+    let stream = futures::stream::iter(events)
+        .then(move |data| async move {
+            tokio::time::sleep(gap).await;
+            Ok::<_, Infallible>(Event::default().data(data))
+        })
+        .chain(futures::stream::once(async move {
+            if stall {
+                std::future::pending::<()>().await;
+            }
+            Ok::<_, Infallible>(Event::default().comment("end"))
+        }));
+    Sse::new(Watched {
+        inner: Box::pin(stream),
+        watch,
+    })
+    .into_response()
 }
 
 /// The scripted answer for this request. Act answers are matched on the

@@ -33,7 +33,8 @@ fn tried(f: &CallFailure) -> String {
     }
 }
 
-fn seconds(d: Duration) -> String {
+/// "1.5 s", "14 s".
+pub fn seconds(d: Duration) -> String {
     let s = d.as_secs_f64();
     if s < 10.0 {
         format!("{s:.1} s")

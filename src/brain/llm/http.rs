@@ -86,32 +86,30 @@ pub struct CallFailure {
 }
 
 impl Endpoint {
-    /// POSTs a JSON body to `path`, retrying what may succeed later. A unary
-    /// request has a total deadline; a streamed one only a deadline between
-    /// reads (set on the client), so a long reply is not cut.
+    /// POSTs a JSON body to `path`, retrying what may succeed later. Each
+    /// attempt must bring the answer's status and headers within `deadline`
+    /// (the body is the caller's to read and time).
     pub async fn post_json(
         &self,
         path: &str,
         body: Vec<u8>,
-        streamed: bool,
+        deadline: Duration,
     ) -> Result<reqwest::Response, CallFailure> {
         let url = self.url(path);
         let started = Instant::now();
         let mut retries = 0;
         loop {
-            tracing::debug!(url = %self.shown, path, bytes = body.len(), streamed, attempt = retries + 1, "model request");
-            let mut request = self
+            tracing::debug!(url = %self.shown, path, bytes = body.len(), attempt = retries + 1, "model request");
+            let request = self
                 .http
                 .post(&url)
                 .header(CONTENT_TYPE, "application/json")
                 .body(body.clone());
-            if !streamed {
-                request = request.timeout(self.timeout);
-            }
-            let failure = match request.send().await {
-                Ok(resp) if resp.status().is_success() => return Ok(resp),
-                Ok(resp) => failure_of(resp).await,
-                Err(e) => Failure::from_reqwest(&e),
+            let failure = match tokio::time::timeout(deadline, request.send()).await {
+                Ok(Ok(resp)) if resp.status().is_success() => return Ok(resp),
+                Ok(Ok(resp)) => failure_of(resp).await,
+                Ok(Err(e)) => Failure::from_reqwest(&e),
+                Err(_) => Failure::Timeout,
             };
             let failure = self.scrubbed(failure);
             if !failure.retryable() || retries >= self.retry.max_retries {

@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::config::LlmNode;
-use crate::pipeline::{BrainError, Decided};
+use crate::pipeline::{BrainError, CallLog, Decided};
 
 use super::LlmBrain;
 use super::schema::StrictSchema;
@@ -43,6 +43,7 @@ impl LlmBrain {
             schema: &schema,
             system,
             user,
+            calls: &CallLog::default(),
         })
         .await
     }

@@ -21,11 +21,13 @@
 //! client's `Authorization` header; it is never stored elsewhere or logged.
 //! This module must not touch the store, the session or the registry.
 
+mod call;
 mod errors;
 mod http;
 mod judge;
 mod messages;
 mod probe;
+mod record;
 mod retry;
 mod schema;
 mod setup;
@@ -33,6 +35,7 @@ mod sse;
 mod stream;
 mod structured;
 mod usage;
+mod validate;
 mod wire;
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -92,6 +95,8 @@ pub struct LlmBrain {
     schemas: Schemas,
     /// Set for good once the server refused `json_schema`.
     json_object_only: AtomicBool,
+    /// Set for good once the server refused to stream a structured answer.
+    unstreamed_only: AtomicBool,
 }
 
 impl LlmBrain {
@@ -105,6 +110,7 @@ impl LlmBrain {
             config: config.clone(),
             schemas: Schemas::new(),
             json_object_only: AtomicBool::new(false),
+            unstreamed_only: AtomicBool::new(false),
         })
     }
 
@@ -172,11 +178,17 @@ impl Brain for LlmBrain {
             LlmNode::Understand,
             &self.schemas.understand,
             req.prompt,
+            req.calls,
         )))
     }
 
     fn think<'a>(&'a self, req: &'a ThinkRequest<'a>) -> BrainFuture<'a, ThinkOutput> {
-        Box::pin(self.decide(Ask::prompt(LlmNode::Think, &self.schemas.think, req.prompt)))
+        Box::pin(self.decide(Ask::prompt(
+            LlmNode::Think,
+            &self.schemas.think,
+            req.prompt,
+            req.calls,
+        )))
     }
 
     fn act<'a>(&'a self, req: &'a ActRequest<'a>) -> BrainFuture<'a, ActAction> {
@@ -185,6 +197,7 @@ impl Brain for LlmBrain {
             schema: &self.schemas.act,
             system: &req.prompt.system,
             user: messages::act_user_text(req),
+            calls: req.calls,
         }))
     }
 
@@ -193,7 +206,7 @@ impl Brain for LlmBrain {
         req: &'a ReplyRequest<'a>,
         sink: &'a ReplySink,
     ) -> BrainFuture<'a, ReplyOutput> {
-        Box::pin(self.stream_reply(req.prompt, sink))
+        Box::pin(self.stream_reply(req.prompt, sink, req.calls))
     }
 
     fn summarize<'a>(&'a self, req: &'a SummarizeRequest<'a>) -> BrainFuture<'a, SummarizeOutput> {
@@ -202,6 +215,7 @@ impl Brain for LlmBrain {
             schema: &self.schemas.summarize,
             system: &req.prompt.system,
             user: messages::summarize_user_text(req),
+            calls: req.calls,
         }))
     }
 
@@ -212,6 +226,7 @@ impl Brain for LlmBrain {
                     LlmNode::Summarize,
                     &self.schemas.compress,
                     req.prompt,
+                    req.calls,
                 ))
                 .await?;
             let summary = out.value.summary.trim().to_string();

@@ -95,6 +95,7 @@ async fn one_token(endpoint: &Endpoint, model: &str) -> Result<EndpointCheck, Fa
         temperature: 0.0,
         messages: &messages,
         format: Format::Text,
+        stream: false,
         max_tokens: Some(1),
     }
     .body()
@@ -103,7 +104,7 @@ async fn one_token(endpoint: &Endpoint, model: &str) -> Result<EndpointCheck, Fa
     let mut retry_free = endpoint.clone();
     retry_free.retry.max_retries = 0;
     let resp = retry_free
-        .post_json("chat/completions", body, false)
+        .post_json("chat/completions", body, endpoint.timeout)
         .await
         .map_err(|f| f.failure)?;
     let bytes = resp.bytes().await.map_err(|e| Failure::from_reqwest(&e))?;

@@ -58,6 +58,13 @@ impl StrictSchema {
         }
     }
 
+    /// Checks an answer (before [`StrictSchema::decode`]) against the
+    /// schema: every property present, of its type, within its enum and
+    /// bounds. The error names each field that is wrong.
+    pub fn check(&self, answer: &Value) -> Result<(), String> {
+        super::validate::check(&self.schema, answer, &self.encoded)
+    }
+
     /// Turns the JSON-text properties of an answer back into values. Text that
     /// is not JSON stays a string (an analysis may answer in prose); a value
     /// that is already structured (json_object mode) is left as it is.

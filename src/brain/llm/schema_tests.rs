@@ -40,6 +40,12 @@ fn violations(node: &Value, path: &str, out: &mut Vec<String>) {
     if types.iter().any(|t| t == "number" || t == "integer") && obj.contains_key("format") {
         out.push(format!("{path}: numeric format"));
     }
+    // A grammar-enforcing server writes any integer the schema allows.
+    if types.iter().any(|t| t == "integer")
+        && !(obj.contains_key("minimum") && obj.contains_key("maximum"))
+    {
+        out.push(format!("{path}: an integer without both bounds"));
+    }
     if let Some(props) = obj.get("properties").and_then(Value::as_object) {
         let required: Vec<&str> = obj["required"]
             .as_array()
@@ -150,6 +156,11 @@ fn documented_enums_become_string_enums_and_numbers_lose_their_format() {
     let group = &s.schema["properties"]["steps"]["items"]["properties"]["group"];
     assert_eq!(group["type"], "integer");
     assert!(group.get("format").is_none(), "{group}");
+    assert_eq!(
+        (&group["minimum"], &group["maximum"]),
+        (&json!(0), &json!(7))
+    );
+    assert_eq!(s.schema["properties"]["steps"]["maxItems"], 8);
     // Schemas carry no row ids or anything but structure and descriptions.
     let text = s.schema.to_string();
     assert!(!text.contains("$schema") && !text.contains("\"default\""));

@@ -44,8 +44,11 @@ pub struct Endpoint {
     pub(super) shown: String,
     /// `host[:port]`, for the status bar.
     pub(super) host: String,
-    /// One request's deadline (`llm.timeout_secs`).
+    /// The longest silence (`llm.timeout_secs`).
     pub(super) timeout: Duration,
+    /// The longest one call may take (`llm.call_timeout_secs`, at least
+    /// `timeout`).
+    pub(super) call_timeout: Duration,
     pub(super) retry: RetryPolicy,
     /// The key, to take out of anything a server says back (see
     /// [`Endpoint::scrub`]); `None` when none is sent or it is too short to
@@ -109,8 +112,8 @@ impl Endpoint {
         let http = reqwest::Client::builder()
             .default_headers(headers)
             .connect_timeout(timeout.min(Duration::from_secs(10)))
-            // Streams have no total deadline; a silent gap this long ends them.
-            .read_timeout(timeout)
+            // No read timeout here: each call times its own silences and
+            // its whole length, to say which one ran out (`call`).
             .user_agent(concat!("alfred/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| LlmSetupError::Client(e.to_string()))?;
@@ -120,6 +123,7 @@ impl Endpoint {
             shown,
             host,
             timeout,
+            call_timeout: Duration::from_secs(config.call_timeout_secs).max(timeout),
             retry: RetryPolicy::new(config.max_retries),
             secret: key
                 .map(str::trim)

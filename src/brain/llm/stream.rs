@@ -1,140 +1,85 @@
-//! The streamed reply: the one bridge from the HTTP body to reply chunks.
-//!
-//! Bytes → [`SseDecoder`] events → async-openai stream chunks → each delta to
-//! the [`ReplySink`] as it arrives. The stream must end with a
-//! `finish_reason`: a body that ends without one (a dropped connection, a
-//! server that answered plain JSON) is a failed reply, never an empty or
-//! silently truncated one. Usage comes from the final usage chunk
+//! The streamed reply: each delta goes to the reply sink as it arrives
+//! (`call` reads the stream). A reply the model finished is the reply; one
+//! cut off at `llm.max_tokens.reply` (`finish_reason: "length"`) is kept —
+//! the turn's work is done and the user has read it — and marked cut, so
+//! the record and the chat say so. Usage comes from the final usage chunk
 //! (`stream_options.include_usage`), else it is estimated.
 
-use async_openai::types::chat::{
-    CompletionUsage, CreateChatCompletionStreamResponse, FinishReason,
-};
-use futures::StreamExt;
+use async_openai::types::chat::FinishReason;
 
 use crate::config::LlmNode;
-use crate::pipeline::{BrainError, Decided, ReplyOutput, ReplySink};
+use crate::pipeline::{BrainError, CallLog, Decided, ReplyOutput, ReplySink};
 use crate::prompt::Prompt;
+use crate::record::CallAttempt;
 
 use super::LlmBrain;
+use super::call::{Broke, Exchange};
 use super::errors::brain_error;
-use super::http::Failure;
-use super::sse::SseDecoder;
+use super::record::Call;
 use super::usage::usage_of;
-use super::wire::{Format, Message, Request, parse_chunk};
-
-/// What has arrived so far.
-#[derive(Debug, Default)]
-struct Received {
-    text: String,
-    finish: Option<FinishReason>,
-    usage: Option<CompletionUsage>,
-}
-
-impl Received {
-    /// Takes one chunk, sending its text on at once.
-    fn take(&mut self, chunk: CreateChatCompletionStreamResponse, sink: &ReplySink) {
-        if chunk.usage.is_some() {
-            self.usage = chunk.usage;
-        }
-        for choice in chunk.choices.into_iter().filter(|c| c.index == 0) {
-            if let Some(delta) = choice.delta.content.filter(|d| !d.is_empty()) {
-                self.text.push_str(&delta);
-                sink.send(delta);
-            }
-            if choice.finish_reason.is_some() {
-                self.finish = choice.finish_reason;
-            }
-        }
-    }
-}
+use super::wire::{Format, Message, Request};
 
 impl LlmBrain {
-    /// Streams the reply to `prompt`.
+    /// Streams the reply to `prompt`, writing the request to `calls`.
     pub(super) async fn stream_reply(
         &self,
         prompt: &Prompt,
         sink: &ReplySink,
+        calls: &CallLog,
     ) -> Result<Decided<ReplyOutput>, BrainError> {
         let model = self.config.model_for(LlmNode::Reply);
+        let max_tokens = self.config.max_tokens_for(LlmNode::Reply);
         let messages = [
             Message::System(prompt.system.to_string()),
             Message::User(prompt.user_text()),
         ];
-        let body = Request {
+        let request = Request {
             model,
             temperature: self.config.temperature_for(LlmNode::Reply),
             messages: &messages,
-            format: Format::Stream,
-            max_tokens: None,
-        }
-        .body()
-        .map_err(BrainError::Other)?;
-        let resp = self
-            .endpoint
-            .post_json("chat/completions", body, true)
-            .await
-            .map_err(|f| brain_error(&f, self.context(model)))?;
-        let mut bytes = resp.bytes_stream();
-        let mut decoder = SseDecoder::default();
-        let mut got = Received::default();
-        'read: while let Some(next) = bytes.next().await {
-            let next = next.map_err(|e| {
-                self.cut_off(
-                    &got,
-                    Some(&self.endpoint.scrubbed(Failure::from_reqwest(&e))),
-                )
-            })?;
-            for event in decoder.feed(&next) {
-                if event.data.trim() == "[DONE]" {
-                    break 'read;
-                }
-                let chunk = parse_chunk(&event.data).map_err(|e| {
-                    BrainError::Server(format!("{} broke off the reply: {e}.", self.endpoint.shown))
-                })?;
-                got.take(chunk, sink);
+            format: Format::Text,
+            stream: true,
+            max_tokens: Some(max_tokens),
+        };
+        let call = Call {
+            node: LlmNode::Reply,
+            schema: "reply",
+            attempt: CallAttempt::Answer,
+            request: &request,
+        };
+        let got = match self.exchange(LlmNode::Reply, &request, Some(sink)).await {
+            Ok(got) => got,
+            Err(Broke::Request(f, took)) => {
+                let error = brain_error(&f, self.context(model));
+                let none = Exchange {
+                    total: took,
+                    ..Exchange::default()
+                };
+                calls.push(self.record(&call, &none, None, Some(error.to_string())));
+                return Err(error);
             }
-        }
-        if got.finish.is_none() {
-            return Err(self.cut_off(&got, None));
-        }
+            Err(Broke::Answer(error, partial)) => {
+                calls.push(self.record(&call, &partial, None, Some(error.to_string())));
+                return Err(error);
+            }
+        };
         let usage = usage_of(
             got.usage.as_ref(),
             &messages,
             &got.text,
             self.config.price_for(model),
         );
+        let cut = got.finish == Some(FinishReason::Length);
+        let problem =
+            cut.then(|| format!("cut off at the {max_tokens}-token limit (llm.max_tokens.reply)"));
+        calls.push(self.record(&call, &got, Some(usage), problem));
         Ok(Decided {
             value: ReplyOutput {
                 response: got.text,
                 dialogue: None,
+                cut_at_tokens: cut.then_some(max_tokens),
             },
             usage: Some(usage),
         })
-    }
-
-    /// The error of a reply stream that stopped before the model finished:
-    /// a read that failed, or (`None`) a body that simply ended.
-    fn cut_off(&self, got: &Received, why: Option<&Failure>) -> BrainError {
-        let server = &self.endpoint.shown;
-        let n = got.text.chars().count();
-        match why {
-            Some(Failure::Timeout) => BrainError::Timeout(format!(
-                "{server} stopped sending the reply for {} s after {n} characters. Send the \
-                 message again, or raise llm.timeout_secs.",
-                self.endpoint.timeout.as_secs()
-            )),
-            None => BrainError::Server(format!(
-                "the reply from {server} ended after {n} characters without the model finishing \
-                 (the stream closed with no finish_reason). Send the message again."
-            )),
-            Some(Failure::Broken(cause) | Failure::Connect(cause)) => BrainError::Server(format!(
-                "the reply from {server} broke off after {n} characters ({cause}). Send the \
-                 message again."
-            )),
-            Some(Failure::Status { .. }) => BrainError::Server(format!(
-                "the reply from {server} broke off after {n} characters. Send the message again."
-            )),
-        }
     }
 }

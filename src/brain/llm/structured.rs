@@ -6,9 +6,14 @@
 //!   again with `json_object` and the schema pasted into the system message;
 //!   the brain remembers that for the rest of its life (one brain per
 //!   session), so later calls go straight to `json_object`.
-//! - An answer that does not parse, or parses but fails the node's checks,
-//!   gets exactly one repair request that quotes the problem; a second
-//!   failure is [`BrainError::InvalidOutput`].
+//! - An answer that does not parse, does not match the schema (checked
+//!   here in every mode: a `json_object` server enforces nothing), or fails
+//!   the node's checks, gets exactly one repair request that quotes the
+//!   problem field by field; an answer cut off at `max_tokens` is asked
+//!   again, shorter. A second failure is [`BrainError::InvalidOutput`].
+//! - Answers are streamed, so a slow but live server is told from a dead
+//!   one (`call`); a server that refuses to stream a structured answer is
+//!   asked for it whole from then on.
 
 use std::sync::atomic::Ordering;
 
@@ -20,18 +25,22 @@ use crate::config::LlmNode;
 use crate::context::archive::SEARCH_HISTORY;
 use crate::kitchen::TOOLS;
 use crate::pipeline::{
-    ActAction, BrainError, Decided, SUBDOMAINS, SummarizeOutput, ThinkOutput, UnderstandOutput,
-    Usage,
+    ActAction, BrainError, CallLog, Decided, SUBDOMAINS, SummarizeOutput, ThinkOutput,
+    UnderstandOutput, Usage,
 };
 use crate::prompt::Prompt;
+use crate::record::CallAttempt;
+use async_openai::types::chat::FinishReason;
 
 use super::LlmBrain;
+use super::call::{Broke, Exchange};
 use super::errors::brain_error;
 use super::http::{CallFailure, Failure};
 use super::messages::system_with_schema;
+use super::record::Call;
 use super::schema::StrictSchema;
 use super::usage::usage_of;
-use super::wire::{CompressOutput, Format, Message, Request, parse_answer};
+use super::wire::{CompressOutput, Format, Message, Request};
 
 /// Checks an answer must pass beyond its schema; a failure is quoted back to
 /// the model in the repair request.
@@ -102,22 +111,39 @@ pub struct Ask<'a> {
     pub schema: &'a StrictSchema,
     pub system: &'a str,
     pub user: String,
+    /// Where each request sent is written down.
+    pub calls: &'a CallLog,
 }
 
 impl<'a> Ask<'a> {
     /// The pipeline's prompt as it stands: its system text and its sections.
-    pub fn prompt(node: LlmNode, schema: &'a StrictSchema, prompt: &'a Prompt) -> Self {
+    pub fn prompt(
+        node: LlmNode,
+        schema: &'a StrictSchema,
+        prompt: &'a Prompt,
+        calls: &'a CallLog,
+    ) -> Self {
         Self {
             node,
             schema,
             system: &prompt.system,
             user: prompt.user_text(),
+            calls,
         }
     }
 }
 
+/// One answer to a structured request.
+struct Answered {
+    content: String,
+    usage: Usage,
+    /// Cut off at `max_tokens`.
+    cut: bool,
+}
+
 impl LlmBrain {
-    /// Asks for a `T`, repairing one unusable answer.
+    /// Asks for a `T`, repairing one unusable answer. Every request sent is
+    /// written to `ask.calls`, with the problem of each answer not used.
     pub(super) async fn decide<T: DeserializeOwned + Checked>(
         &self,
         ask: Ask<'_>,
@@ -126,42 +152,79 @@ impl LlmBrain {
             Message::System(ask.system.to_string()),
             Message::User(ask.user.clone()),
         ];
-        let (content, mut usage) = self.complete(&ask, &messages).await?;
-        let problem = match parse::<T>(&content, ask.schema) {
+        let first = self.complete(&ask, &messages, CallAttempt::Answer).await?;
+        let mut usage = first.usage;
+        let problem = match parse::<T>(&first.content, ask.schema) {
             Ok(value) => return Ok(decided(value, usage)),
-            Err(problem) => problem,
+            Err(problem) => self.problem(&ask, problem, first.cut),
         };
+        ask.calls.amend_last(|c| c.problem = Some(problem.clone()));
         tracing::warn!(node = ask.node.key(), %problem, "unusable answer; asking once for a repair");
-        messages.push(Message::Assistant(content));
+        messages.push(Message::Assistant(first.content));
         messages.push(Message::User(format!(
-            "Your answer could not be used: {problem}\nAnswer again with only the corrected JSON \
-             object, matching the {} schema.",
-            ask.schema.name
+            "Your answer could not be used: {problem}\nAnswer again with only the corrected \
+             JSON object, matching the {} schema{}.",
+            ask.schema.name,
+            if first.cut {
+                ", and shorter: keep every field but write less in each"
+            } else {
+                ""
+            }
         )));
-        let (content, more) = self.complete(&ask, &messages).await?;
-        usage.add(more);
-        match parse::<T>(&content, ask.schema) {
+        let second = self.complete(&ask, &messages, CallAttempt::Repair).await?;
+        usage.add(second.usage);
+        match parse::<T>(&second.content, ask.schema) {
             Ok(value) => Ok(decided(value, usage)),
-            Err(again) => Err(BrainError::InvalidOutput(format!(
-                "the {} answer of {} was unusable twice, even after a correction was asked for \
-                 ({again}). Send the message again, or choose a model that follows JSON schemas \
-                 better.",
-                ask.node.key(),
-                self.config.model_for(ask.node)
-            ))),
+            Err(again) => {
+                let again = self.problem(&ask, again, second.cut);
+                ask.calls.amend_last(|c| c.problem = Some(again.clone()));
+                let model = self.config.model_for(ask.node);
+                let key = ask.node.key();
+                Err(BrainError::InvalidOutput(if first.cut && second.cut {
+                    format!(
+                        "the {key} answer of {model} was cut off at its {}-token limit twice \
+                         (llm.max_tokens.{key}). Raise llm.max_tokens.{key}, or choose a \
+                         model that writes shorter answers.",
+                        self.config.max_tokens_for(ask.node)
+                    )
+                } else {
+                    format!(
+                        "the {key} answer of {model} was unusable twice, even after a \
+                         correction was asked for ({again}). Send the message again, or \
+                         choose a model that follows JSON schemas better."
+                    )
+                }))
+            }
         }
     }
 
+    /// The problem quoted back, naming the limit when the answer was cut.
+    fn problem(&self, ask: &Ask<'_>, problem: String, cut: bool) -> String {
+        if !cut {
+            return problem;
+        }
+        format!(
+            "it was cut off at the {}-token limit (llm.max_tokens.{}) before the JSON was \
+             complete, so {problem}",
+            self.config.max_tokens_for(ask.node),
+            ask.node.key()
+        )
+    }
+
     /// One completion, falling back to `json_object` once if the server
-    /// refuses `json_schema`.
+    /// refuses `json_schema`, and to an unstreamed request once if it
+    /// refuses to stream a structured answer.
     async fn complete(
         &self,
         ask: &Ask<'_>,
         messages: &[Message],
-    ) -> Result<(String, Usage), BrainError> {
+        attempt: CallAttempt,
+    ) -> Result<Answered, BrainError> {
         let model = self.config.model_for(ask.node);
+        let max_tokens = self.config.max_tokens_for(ask.node);
         loop {
             let object_mode = self.json_object_only.load(Ordering::Relaxed);
+            let stream = !self.unstreamed_only.load(Ordering::Relaxed);
             let mut sent = messages.to_vec();
             let format = if object_mode {
                 if let Some(Message::System(s)) = sent.first_mut() {
@@ -176,53 +239,63 @@ impl LlmBrain {
                 temperature: self.config.temperature_for(ask.node),
                 messages: &sent,
                 format,
-                max_tokens: None,
+                stream,
+                max_tokens: Some(max_tokens),
             };
-            let body = request.body().map_err(BrainError::Other)?;
-            let resp = match self
-                .endpoint
-                .post_json("chat/completions", body, false)
-                .await
-            {
-                Ok(resp) => resp,
-                Err(f) if !object_mode && refuses_json_schema(&f) => {
-                    tracing::info!(server = %self.endpoint.shown, "json_schema is not supported; using json_object from now on");
-                    self.json_object_only.store(true, Ordering::Relaxed);
-                    continue;
+            let call = Call {
+                node: ask.node,
+                schema: ask.schema.name,
+                attempt,
+                request: &request,
+            };
+            match self.exchange(ask.node, &request, None).await {
+                Ok(got) => {
+                    let usage = usage_of(
+                        got.usage.as_ref(),
+                        &sent,
+                        &got.text,
+                        self.config.price_for(model),
+                    );
+                    ask.calls.push(self.record(&call, &got, Some(usage), None));
+                    if !got.refusal.trim().is_empty() {
+                        return Err(BrainError::InvalidOutput(format!(
+                            "the model declined to answer: \"{}\". Rephrase the message.",
+                            got.refusal.trim()
+                        )));
+                    }
+                    return Ok(Answered {
+                        cut: got.finish == Some(FinishReason::Length),
+                        content: got.text,
+                        usage,
+                    });
                 }
-                Err(f) => return Err(brain_error(&f, self.context(model))),
-            };
-            let bytes = resp.bytes().await.map_err(|e| {
-                let f = CallFailure {
-                    failure: self.endpoint.scrubbed(Failure::from_reqwest(&e)),
-                    retries: 0,
-                    elapsed: std::time::Duration::ZERO,
-                };
-                brain_error(&f, self.context(model))
-            })?;
-            let answer = parse_answer(&bytes).map_err(|e| {
-                BrainError::Server(format!(
-                    "{} answered with something other than a chat completion: {e}.",
-                    self.endpoint.shown
-                ))
-            })?;
-            if let Some(refusal) = answer.refusal.filter(|r| !r.trim().is_empty()) {
-                return Err(BrainError::InvalidOutput(format!(
-                    "the model declined to answer: \"{refusal}\". Rephrase the message."
-                )));
+                Err(Broke::Request(f, took)) => {
+                    let error = brain_error(&f, self.context(model));
+                    let refused = Exchange {
+                        status: status_of(&f),
+                        total: took,
+                        ..Exchange::default()
+                    };
+                    ask.calls
+                        .push(self.record(&call, &refused, None, Some(error.to_string())));
+                    if !object_mode && refuses_json_schema(&f) {
+                        tracing::info!(server = %self.endpoint.shown, "json_schema is not supported; using json_object from now on");
+                        self.json_object_only.store(true, Ordering::Relaxed);
+                        continue;
+                    }
+                    if stream && refuses_streaming(&f) {
+                        tracing::info!(server = %self.endpoint.shown, "structured answers cannot be streamed; asking for them whole from now on");
+                        self.unstreamed_only.store(true, Ordering::Relaxed);
+                        continue;
+                    }
+                    return Err(error);
+                }
+                Err(Broke::Answer(error, partial)) => {
+                    ask.calls
+                        .push(self.record(&call, &partial, None, Some(error.to_string())));
+                    return Err(error);
+                }
             }
-            let mut content = answer.content.unwrap_or_default();
-            let usage = usage_of(
-                answer.usage.as_ref(),
-                &sent,
-                &content,
-                self.config.price_for(model),
-            );
-            if answer.finish == Some(async_openai::types::chat::FinishReason::Length) {
-                // Quoted back by the repair request: the model should be briefer.
-                content.push_str("\n[cut off: the answer reached the token limit]");
-            }
-            return Ok((content, usage));
         }
     }
 }
@@ -231,6 +304,27 @@ fn decided<T>(value: T, usage: Usage) -> Decided<T> {
     Decided {
         value,
         usage: Some(usage),
+    }
+}
+
+/// The HTTP status of a failed request, when it got one.
+fn status_of(f: &CallFailure) -> Option<u16> {
+    match &f.failure {
+        Failure::Status { status, .. } => Some(status.as_u16()),
+        _ => None,
+    }
+}
+
+/// A 400/422 that blames streaming: this server streams text only.
+fn refuses_streaming(f: &CallFailure) -> bool {
+    match &f.failure {
+        Failure::Status {
+            status, message, ..
+        } => {
+            (*status == StatusCode::BAD_REQUEST || *status == StatusCode::UNPROCESSABLE_ENTITY)
+                && message.to_lowercase().contains("stream")
+        }
+        _ => false,
     }
 }
 
@@ -256,6 +350,9 @@ fn parse<T: DeserializeOwned + Checked>(content: &str, schema: &StrictSchema) ->
     let text = strip_fence(content.trim());
     let mut value: Value =
         serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    schema
+        .check(&value)
+        .map_err(|e| format!("it does not match the {} schema: {e}", schema.name))?;
     schema.decode(&mut value);
     let out: T = serde_json::from_value(value)
         .map_err(|e| format!("it does not match the {} schema ({e})", schema.name))?;
@@ -291,7 +388,7 @@ mod tests {
         assert_eq!(e, "it breaks a rule: summary is empty");
         let e = parse::<CompressOutput>("{\"text\": 1}", &s).unwrap_err();
         assert!(
-            e.contains("compress_output schema (missing field `summary`"),
+            e.ends_with("compress_output schema: \"summary\" is missing"),
             "{e}"
         );
     }

@@ -34,6 +34,15 @@ pub enum Message {
     Assistant(String),
 }
 
+impl Message {
+    /// The message's text.
+    pub fn text(&self) -> &str {
+        match self {
+            Message::System(t) | Message::User(t) | Message::Assistant(t) => t,
+        }
+    }
+}
+
 /// How the answer must be shaped.
 #[derive(Debug, Clone, Copy)]
 pub enum Format<'a> {
@@ -42,10 +51,19 @@ pub enum Format<'a> {
     /// `json_object`, for servers without `json_schema`; the schema is
     /// pasted into the system message instead.
     JsonObject,
-    /// Plain text, streamed (Reply).
-    Stream,
-    /// Plain text in one answer (`doctor`'s probe).
+    /// Plain text (Reply, `doctor`'s probe).
     Text,
+}
+
+impl Format<'_> {
+    /// The `response_format` type's name, as records and logs show it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Format::Schema(_) => "json_schema",
+            Format::JsonObject => "json_object",
+            Format::Text => "text",
+        }
+    }
 }
 
 /// One chat completion request.
@@ -55,6 +73,8 @@ pub struct Request<'a> {
     pub temperature: f32,
     pub messages: &'a [Message],
     pub format: Format<'a>,
+    /// Answer as server-sent events, with usage in the last one.
+    pub stream: bool,
     /// A cap on the answer's tokens, when wanted.
     pub max_tokens: Option<u32>,
 }
@@ -93,14 +113,14 @@ impl Request<'_> {
             Format::JsonObject => {
                 args.response_format(ResponseFormat::JsonObject);
             }
-            Format::Stream => {
-                args.stream(true)
-                    .stream_options(ChatCompletionStreamOptions {
-                        include_usage: Some(true),
-                        include_obfuscation: None,
-                    });
-            }
             Format::Text => {}
+        }
+        if self.stream {
+            args.stream(true)
+                .stream_options(ChatCompletionStreamOptions {
+                    include_usage: Some(true),
+                    include_obfuscation: None,
+                });
         }
         if let Some(n) = self.max_tokens {
             // `max_tokens` rather than `max_completion_tokens`: every
@@ -159,14 +179,15 @@ mod tests {
     use super::*;
     use serde_json::{Value, json};
 
-    fn body(format: Format<'_>) -> Value {
+    fn body(format: Format<'_>, stream: bool) -> Value {
         let messages = [Message::System("sys".into()), Message::User("hi".into())];
         let req = Request {
             model: "m",
             temperature: 0.25,
             messages: &messages,
             format,
-            max_tokens: None,
+            stream,
+            max_tokens: stream.then_some(300),
         };
         serde_json::from_slice(&req.body().unwrap()).unwrap()
     }
@@ -174,7 +195,7 @@ mod tests {
     #[test]
     fn requests_carry_the_format_and_the_stream_flags() {
         let schema = StrictSchema::of::<CompressOutput>("compress_output");
-        let b = body(Format::Schema(&schema));
+        let b = body(Format::Schema(&schema), false);
         assert_eq!(b["model"], "m");
         assert_eq!(
             b["messages"][0],
@@ -186,15 +207,19 @@ mod tests {
             "compress_output"
         );
         assert_eq!(b["response_format"]["json_schema"]["strict"], true);
-        assert!(b.get("stream").is_none());
+        assert!(b.get("stream").is_none() && b.get("max_tokens").is_none());
         assert_eq!(
-            body(Format::JsonObject)["response_format"],
+            body(Format::JsonObject, false)["response_format"],
             json!({"type": "json_object"})
         );
-        let s = body(Format::Stream);
+        let s = body(Format::Text, true);
         assert_eq!(s["stream"], true);
         assert_eq!(s["stream_options"], json!({"include_usage": true}));
+        assert_eq!(s["max_tokens"], 300);
         assert!(s.get("response_format").is_none());
+        let streamed_schema = body(Format::Schema(&schema), true);
+        assert_eq!(streamed_schema["stream"], true);
+        assert_eq!(streamed_schema["response_format"]["type"], "json_schema");
     }
 
     #[test]

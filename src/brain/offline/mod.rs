@@ -169,6 +169,7 @@ impl Brain for OfflineBrain {
             Ok(Decided::new(ReplyOutput {
                 response: text,
                 dialogue: Some(dialogue),
+                cut_at_tokens: None,
             }))
         })
     }

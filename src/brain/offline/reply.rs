@@ -166,6 +166,7 @@ fn compose_several(
             understand: &understand,
             data: &data,
             changed: req.changed,
+            calls: req.calls,
         };
         let (text, d) = compose(&sub);
         let text = if k + 1 < parts.len() {

@@ -10,7 +10,7 @@ use crate::context::{
     MatchKind, NewConstraint, RefAction, Rule, Table, TurnExecutionSummary,
 };
 use crate::pipeline::{
-    ActAction, ActRequest, ThinkOutput, ThinkRequest, ThinkStep, UnderstandOutput,
+    ActAction, ActRequest, CallLog, ThinkOutput, ThinkRequest, ThinkStep, UnderstandOutput,
     UnderstandRequest,
 };
 use crate::prompt::act::{ActInput, PlanStepView, StepData};
@@ -186,6 +186,7 @@ pub fn understand(state: &ContextState, message: &str) -> UnderstandOutput {
         input: &input,
         prompt: &p,
         state,
+        calls: &CallLog::default(),
     })
 }
 
@@ -220,6 +221,7 @@ pub fn think(state: &ContextState, message: &str, u: &UnderstandOutput) -> Think
         prompt: &p,
         understand: u,
         state,
+        calls: &CallLog::default(),
     })
 }
 
@@ -258,6 +260,7 @@ pub fn act(
         last_error: None,
         understand: u,
         state,
+        calls: &CallLog::default(),
     })
 }
 
@@ -298,6 +301,7 @@ pub fn reply(
         understand: u,
         data: &data,
         changed: &[],
+        calls: &CallLog::default(),
     })
     .0
 }

@@ -6,7 +6,7 @@ use crate::context::{
     ContextSnapshot, ContextState, ConversationPhase, Dialogue, RefAction, StepExecutionSummary,
 };
 use crate::pipeline::act::{StepOutcome, Stop, step_data};
-use crate::pipeline::brain::{ReplyRequest, ReplySink, SummarizeRequest};
+use crate::pipeline::brain::{CallLog, ReplyRequest, ReplySink, SummarizeRequest};
 use crate::pipeline::events::{Node, PipelineEvent};
 use crate::pipeline::summarize::{self, TurnFacts};
 use crate::pipeline::support::{estimate_usage, usage_of};
@@ -16,7 +16,7 @@ use crate::prompt::build_reply_summary;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
 use crate::record::PromptRecord;
 
-use super::{Run, node_error};
+use super::Run;
 
 impl Run<'_> {
     /// Writes the reply, forwarding its chunks as they stream.
@@ -38,6 +38,7 @@ impl Run<'_> {
             system: &self.settings.prompts.reply,
         };
         let prompt = build_reply(&input);
+        let calls = CallLog::default();
         let req = ReplyRequest {
             input: &input,
             prompt: &prompt,
@@ -45,6 +46,7 @@ impl Run<'_> {
             understand: acted.understand,
             data: &data,
             changed: &acted.changed,
+            calls: &calls,
         };
         let (reply_sink, mut chunks) = ReplySink::channel();
         let decided = {
@@ -62,14 +64,33 @@ impl Run<'_> {
         while let Ok(text) = chunks.try_recv() {
             self.sink.send(|id| PipelineEvent::ReplyChunk { id, text });
         }
-        let decided = decided.map_err(|e| node_error(Node::Reply, e))?;
+        let decided = match decided {
+            Ok(decided) => decided,
+            Err(e) => {
+                let calls = calls.take();
+                let error = self.failed(Node::Reply, started, &calls, e);
+                self.record.prompts.reply = Some(PromptRecord::new(prompt, None, calls));
+                return Err(error);
+            }
+        };
         let text = decided.value.response.clone();
         let usage = decided
             .usage
             .unwrap_or_else(|| estimate_usage(&prompt, &text));
         self.record.reply = text.clone();
-        self.record.prompts.reply = Some(PromptRecord::new(prompt, Some(text.clone())));
+        self.record.reply_cut = decided
+            .value
+            .cut_at_tokens
+            .map(|n| format!("cut off at the {n}-token limit (llm.max_tokens.reply)"));
+        self.record.prompts.reply =
+            Some(PromptRecord::new(prompt, Some(text.clone()), calls.take()));
         self.finish_node(Node::Reply, started, usage);
+        // The layers remember that the reply stopped short, so the next
+        // turn's model knows to go on when the user asks.
+        let text = match decided.value.cut_at_tokens {
+            Some(_) => format!("{text} [cut off: the reply reached its token limit]"),
+            None => text,
+        };
         Ok((text, decided.value.dialogue))
     }
 
@@ -91,6 +112,7 @@ impl Run<'_> {
             .take(10)
             .collect();
         let prompt = build_reply_summary(reply, &labels, &self.settings.prompts.summarize);
+        let calls = CallLog::default();
         let req = SummarizeRequest {
             user_message: self.message,
             reply,
@@ -99,17 +121,22 @@ impl Run<'_> {
             steps: &acted.summaries,
             phase: acted.phase,
             prompt: &prompt,
+            calls: &calls,
         };
-        let decided = self
-            .brain
-            .summarize(&req)
-            .await
-            .map_err(|e| node_error(Node::Summarize, e))?;
+        let decided = match self.brain.summarize(&req).await {
+            Ok(decided) => decided,
+            Err(e) => {
+                let calls = calls.take();
+                let error = self.failed(Node::Summarize, started, &calls, e);
+                (self.record.prompts.summarize).push(PromptRecord::new(prompt, None, calls));
+                return Err(error);
+            }
+        };
         let (mut usage, response) = usage_of(&prompt, &decided);
         self.record
             .prompts
             .summarize
-            .push(PromptRecord::new(prompt, Some(response)));
+            .push(PromptRecord::new(prompt, Some(response), calls.take()));
         let flow = decided.value;
         let curation = self.record.curation.clone();
         let standing = crate::pipeline::standing::describe(state, &self.record.constraint_changes);
@@ -164,17 +191,23 @@ impl Run<'_> {
                 state.complete_fold(&fold, None);
                 continue;
             }
-            let (prompt, out) = self
-                .compress(&fold)
-                .await
-                .map_err(|e| node_error(Node::Summarize, e))?;
+            let (prompt, calls, out) = self.compress(&fold).await;
+            let out = match out {
+                Ok(out) => out,
+                Err(e) => {
+                    self.usage.add(usage);
+                    let error = self.failed(Node::Summarize, started, &calls, e);
+                    (self.record.prompts.summarize).push(PromptRecord::new(prompt, None, calls));
+                    return Err(error);
+                }
+            };
             let (u, response) = usage_of(&prompt, &out);
             usage.add(u);
             state.complete_fold(&fold, out.value);
             self.record
                 .prompts
                 .summarize
-                .push(PromptRecord::new(prompt, Some(response)));
+                .push(PromptRecord::new(prompt, Some(response), calls));
         }
         let snapshot = state.snapshot();
         self.record.set_snapshot(snapshot.clone());

@@ -173,7 +173,7 @@ fn prompts(state: &ContextState, rng: &mut Rng) -> PromptsRecord {
             system_tokens,
             total_tokens,
         };
-        Some(PromptRecord::new(prompt, Some(response)))
+        Some(PromptRecord::new(prompt, Some(response), Vec::new()))
     };
     let steps = 1 + rng.below(3);
     PromptsRecord {

@@ -1,0 +1,302 @@
+//! One request to the model and its whole answer, timed: the one place an
+//! answer's body is read, streamed or not.
+//!
+//! Streamed (every call, unless the server refused streaming with a
+//! response format): bytes → [`SseDecoder`] events → chunks, each delta sent
+//! on to the reply sink when there is one. Three clocks tell a dead server
+//! from a slow one, each with its own sentence:
+//! - no first byte within `llm.timeout_secs` ("sent nothing for 60 s"),
+//! - a silence of `llm.timeout_secs` after the answer began ("stopped
+//!   sending after 1,204 characters"),
+//! - the whole call over `llm.call_timeout_secs` ("did not finish within
+//!   300 s; it was still writing").
+//!
+//! A streamed answer must end with a `finish_reason`: a body that ends
+//! without one (a dropped connection, a server that answered plain JSON) is
+//! a failed answer, never a silently truncated one. What arrived before a
+//! failure is kept for the record.
+
+use std::time::{Duration, Instant};
+
+use async_openai::types::chat::{
+    CompletionUsage, CreateChatCompletionStreamResponse, FinishReason,
+};
+use futures::StreamExt;
+
+use crate::config::LlmNode;
+use crate::pipeline::{BrainError, ReplySink};
+use crate::prompt::count_tokens;
+
+use super::LlmBrain;
+use super::errors::seconds;
+use super::http::{CallFailure, Failure};
+use super::sse::SseDecoder;
+use super::wire::{Message, Request, parse_answer, parse_chunk};
+
+/// An answer, whole or as far as it came.
+#[derive(Debug, Clone, Default)]
+pub struct Exchange {
+    /// The content as received (deltas joined).
+    pub text: String,
+    /// What the model declined with, if it declined.
+    pub refusal: String,
+    pub finish: Option<FinishReason>,
+    pub usage: Option<CompletionUsage>,
+    pub status: Option<u16>,
+    /// From sending to the first byte of the body.
+    pub first_byte: Option<Duration>,
+    /// From sending to the last byte, or to the failure.
+    pub total: Duration,
+}
+
+impl Exchange {
+    /// Takes one streamed chunk, sending its text to `sink` at once.
+    fn take(&mut self, chunk: CreateChatCompletionStreamResponse, sink: Option<&ReplySink>) {
+        if chunk.usage.is_some() {
+            self.usage = chunk.usage;
+        }
+        for choice in chunk.choices.into_iter().filter(|c| c.index == 0) {
+            if let Some(refusal) = choice.delta.refusal {
+                self.refusal.push_str(&refusal);
+            }
+            if let Some(delta) = choice.delta.content.filter(|d| !d.is_empty()) {
+                self.text.push_str(&delta);
+                if let Some(sink) = sink {
+                    sink.send(delta);
+                }
+            }
+            if choice.finish_reason.is_some() {
+                self.finish = choice.finish_reason;
+            }
+        }
+    }
+}
+
+/// Why a call failed.
+#[derive(Debug)]
+pub enum Broke {
+    /// The request was refused or went unanswered (status, connection):
+    /// the caller decides whether another format would pass.
+    Request(CallFailure, Duration),
+    /// The answer began and then failed; what had arrived is kept.
+    Answer(BrainError, Exchange),
+}
+
+/// "the reply", "the think answer": what a sentence calls a node's answer.
+fn answer_of(node: LlmNode) -> String {
+    match node {
+        LlmNode::Reply => "the reply".into(),
+        other => format!("the {} answer", other.key()),
+    }
+}
+
+/// The `finish_reason` as the API spells it.
+pub fn finish_name(f: FinishReason) -> &'static str {
+    match f {
+        FinishReason::Stop => "stop",
+        FinishReason::Length => "length",
+        FinishReason::ToolCalls => "tool_calls",
+        FinishReason::ContentFilter => "content_filter",
+        FinishReason::FunctionCall => "function_call",
+    }
+}
+
+impl LlmBrain {
+    /// Sends `request` for `node` and reads its whole answer.
+    pub(super) async fn exchange(
+        &self,
+        node: LlmNode,
+        request: &Request<'_>,
+        sink: Option<&ReplySink>,
+    ) -> Result<Exchange, Broke> {
+        let body = request
+            .body()
+            .map_err(|e| Broke::Answer(BrainError::Other(e), Exchange::default()))?;
+        let started = Instant::now();
+        let silence = self.endpoint.timeout;
+        let whole = self.endpoint.call_timeout;
+        let first_deadline = if request.stream { silence } else { whole };
+        let resp = self
+            .endpoint
+            .post_json("chat/completions", body, first_deadline)
+            .await;
+        let resp = match resp {
+            Ok(resp) => resp,
+            Err(f) if f.failure == Failure::Timeout => {
+                let got = Exchange {
+                    total: started.elapsed(),
+                    ..Exchange::default()
+                };
+                let why = if request.stream {
+                    self.silent(node, request.messages, first_deadline)
+                } else {
+                    self.too_long(node, &got)
+                };
+                return Err(Broke::Answer(why, got));
+            }
+            Err(f) => return Err(Broke::Request(f, started.elapsed())),
+        };
+        let mut got = Exchange {
+            status: Some(resp.status().as_u16()),
+            ..Exchange::default()
+        };
+        if !request.stream {
+            let left = whole.saturating_sub(started.elapsed());
+            let read = tokio::time::timeout(left, resp.bytes()).await;
+            got.total = started.elapsed();
+            let bytes = match read {
+                Err(_) => return Err(Broke::Answer(self.too_long(node, &got), got)),
+                Ok(Err(e)) => {
+                    let why = self.broke(
+                        node,
+                        &got,
+                        &self.endpoint.scrubbed(Failure::from_reqwest(&e)),
+                    );
+                    return Err(Broke::Answer(why, got));
+                }
+                Ok(Ok(bytes)) => bytes,
+            };
+            got.first_byte = Some(got.total);
+            let answer = match parse_answer(&bytes) {
+                Ok(a) => a,
+                Err(e) => {
+                    got.text = String::from_utf8_lossy(&bytes).into_owned();
+                    let why = BrainError::Server(format!(
+                        "{} answered the {} request with something other than a chat \
+                         completion: {e}.",
+                        self.endpoint.shown,
+                        node.key()
+                    ));
+                    return Err(Broke::Answer(why, got));
+                }
+            };
+            got.text = answer.content.unwrap_or_default();
+            got.refusal = answer.refusal.unwrap_or_default();
+            got.finish = answer.finish;
+            got.usage = answer.usage;
+            return Ok(got);
+        }
+        let mut bytes = resp.bytes_stream();
+        let mut decoder = SseDecoder::default();
+        'read: loop {
+            let elapsed = started.elapsed();
+            let wait = silence.min(whole.saturating_sub(elapsed));
+            let next = tokio::time::timeout(wait, bytes.next()).await;
+            got.total = started.elapsed();
+            let next = match next {
+                Err(_) if got.total >= whole => {
+                    return Err(Broke::Answer(self.too_long(node, &got), got));
+                }
+                Err(_) if got.first_byte.is_none() => {
+                    return Err(Broke::Answer(
+                        self.silent(node, request.messages, silence),
+                        got,
+                    ));
+                }
+                Err(_) => return Err(Broke::Answer(self.stalled(node, &got), got)),
+                Ok(None) => break,
+                Ok(Some(Err(e))) => {
+                    let why = self.broke(
+                        node,
+                        &got,
+                        &self.endpoint.scrubbed(Failure::from_reqwest(&e)),
+                    );
+                    return Err(Broke::Answer(why, got));
+                }
+                Ok(Some(Ok(next))) => next,
+            };
+            got.first_byte.get_or_insert(got.total);
+            for event in decoder.feed(&next) {
+                if event.data.trim() == "[DONE]" {
+                    break 'read;
+                }
+                match parse_chunk(&event.data) {
+                    Ok(chunk) => got.take(chunk, sink),
+                    Err(e) => {
+                        let why = BrainError::Server(format!(
+                            "{} broke off {}: {e}.",
+                            self.endpoint.shown,
+                            answer_of(node)
+                        ));
+                        return Err(Broke::Answer(why, got));
+                    }
+                }
+            }
+        }
+        got.total = started.elapsed();
+        if got.finish.is_none() {
+            let why = BrainError::Server(format!(
+                "{} from {} ended after {} characters without the model finishing (the \
+                 stream closed with no finish_reason). Send the message again.",
+                answer_of(node),
+                self.endpoint.shown,
+                got.text.chars().count()
+            ));
+            return Err(Broke::Answer(why, got));
+        }
+        Ok(got)
+    }
+
+    /// No first byte within the silence deadline.
+    fn silent(&self, node: LlmNode, messages: &[Message], waited: Duration) -> BrainError {
+        let tokens: usize = messages.iter().map(|m| count_tokens(m.text())).sum();
+        BrainError::Timeout(format!(
+            "{} took the {} request but sent nothing for {} (llm.timeout_secs): the model \
+             may still be loading, or reading the {tokens}-token prompt on a slow machine. \
+             Send the message again, or raise llm.timeout_secs.",
+            self.endpoint.shown,
+            node.key(),
+            seconds(waited)
+        ))
+    }
+
+    /// The answer began, then nothing came for the silence deadline.
+    fn stalled(&self, node: LlmNode, got: &Exchange) -> BrainError {
+        BrainError::Timeout(format!(
+            "{} stopped sending {} for {} after {} characters (llm.timeout_secs). Send \
+             the message again, or raise llm.timeout_secs.",
+            self.endpoint.shown,
+            answer_of(node),
+            seconds(self.endpoint.timeout),
+            got.text.chars().count()
+        ))
+    }
+
+    /// The whole call took longer than its deadline.
+    fn too_long(&self, node: LlmNode, got: &Exchange) -> BrainError {
+        let n = got.text.chars().count();
+        let pace = match got.first_byte {
+            Some(first) if n > 0 => {
+                let writing = got.total.saturating_sub(first).as_secs_f64().max(0.001);
+                format!(
+                    "; it was still writing ({n} characters so far, about {:.0} a second)",
+                    n as f64 / writing
+                )
+            }
+            _ => String::new(),
+        };
+        BrainError::Timeout(format!(
+            "{} did not finish {} within {} (llm.call_timeout_secs){pace}. Lower \
+             llm.max_tokens.{} or raise llm.call_timeout_secs.",
+            self.endpoint.shown,
+            answer_of(node),
+            seconds(self.endpoint.call_timeout),
+            node.key()
+        ))
+    }
+
+    /// Reading the answer failed.
+    fn broke(&self, node: LlmNode, got: &Exchange, why: &Failure) -> BrainError {
+        let server = &self.endpoint.shown;
+        let n = got.text.chars().count();
+        let cause = match why {
+            Failure::Broken(c) | Failure::Connect(c) => format!(" ({c})"),
+            _ => String::new(),
+        };
+        BrainError::Server(format!(
+            "{} from {server} broke off after {n} characters{cause}. Send the message \
+             again.",
+            answer_of(node)
+        ))
+    }
+}
