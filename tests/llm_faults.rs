@@ -436,3 +436,45 @@ fn a_model_call_held_ten_seconds_locks_no_other_process_out() {
     );
     eprintln!("the second process ran its turn in {took:?} while the first waited on its model");
 }
+
+/// Failed turns leave the session's turn number where it was, so a headless
+/// run names each failed message by its place in the run.
+#[test]
+fn a_headless_run_names_each_failed_message() {
+    let fake = FakeOpenAi::start();
+    fake.fault_always(Fault::ServerError);
+    let sandbox = Sandbox::new();
+    std::fs::create_dir_all(sandbox.data_dir()).unwrap();
+    std::fs::write(
+        sandbox.data_dir().join("config.toml"),
+        "[llm]\nmax_retries = 0\n",
+    )
+    .unwrap();
+    let out = sandbox
+        .bare()
+        .env("OPENAI_API_KEY", support::KEY)
+        .arg("--data-dir")
+        .arg(sandbox.data_dir())
+        .args([
+            "--llm",
+            "openai",
+            "--base-url",
+            &fake.base_url(),
+            "run",
+            "--new",
+        ])
+        .args(["-m", "hello", "-m", "what can I cook?", "-m", "thanks"])
+        .output()
+        .unwrap();
+    let stderr = sandbox::stderr(&out);
+    for n in 1..=3 {
+        assert!(
+            stderr.contains(&format!(
+                "error: message {n} of 3 failed: understand failed: the model server failed:"
+            )),
+            "{stderr}"
+        );
+    }
+    assert!(!stderr.contains("turn 1 failed"), "{stderr}");
+    assert!(!out.status.success());
+}

@@ -47,6 +47,24 @@ async fn the_key_reaches_the_server_only_in_the_authorization_header() {
         log.contains("model request") && log.contains("retrying") && log.contains("repair"),
         "debug lines were written:\n{log}"
     );
+    // One line per answer: node, schema, status, time, tokens, finish.
+    let answer = log
+        .lines()
+        .find(|l| l.contains("model answer") && l.contains("node=\"think\""))
+        .unwrap_or_else(|| panic!("no answer line for think:\n{log}"));
+    for field in [
+        "schema=\"think_output\"",
+        "attempt=Answer",
+        "status=200",
+        "first_byte_ms=",
+        "total_ms=",
+        "prompt_tokens=",
+        "completion_tokens=",
+        "cached_tokens=",
+        "finish=\"stop\"",
+    ] {
+        assert!(answer.contains(field), "{field} is missing from: {answer}");
+    }
     assert!(
         !log.contains(KEY) && !log.contains("Bearer"),
         "the key leaked into the log:\n{log}"
