@@ -100,6 +100,19 @@ pub fn strip(text: &str) -> String {
     text.chars().filter(|c| !is_unsafe(*c)).collect()
 }
 
+/// "12,345".
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -302,3 +302,45 @@ async fn a_live_but_slow_answer_is_stopped_by_the_call_deadline() {
         "{elapsed:?}"
     );
 }
+
+#[tokio::test]
+async fn a_prompt_too_large_for_the_servers_context_is_not_sent() {
+    let fake = FakeOpenAi::start();
+    fake.pretend(support::Persona::LlamaCpp { n_ctx: 512 });
+    let (result, _) = turn_on(&support::llm_config(&fake), "hello").await;
+    let error = failure(&result);
+    assert!(
+        error.starts_with("understand failed: The understand prompt is about ")
+            && error.contains(&format!(
+                "tokens, but llama.cpp at {} holds 512 tokens per request (/props n_ctx): no \
+                 room is left for the answer. Nothing was sent. To go on, restart llama-server \
+                 with a larger -c",
+                fake.base_url()
+            )),
+        "{error}"
+    );
+    assert_eq!(fake.count(Node::Understand), 0);
+}
+
+#[tokio::test]
+async fn an_answer_budget_is_lowered_to_the_room_the_prompt_leaves() {
+    let fake = FakeOpenAi::start();
+    fake.pretend(support::Persona::LlamaCpp { n_ctx: 1600 });
+    let (result, _) = turn_on(&support::llm_config(&fake), "hello").await;
+    let r = done(&result);
+    let call = &r.prompts.understand.as_ref().unwrap().calls[0];
+    let sent = fake.requests_of(Node::Understand)[0].body["max_tokens"]
+        .as_u64()
+        .unwrap();
+    assert!((64..1024).contains(&sent), "{sent}");
+    assert_eq!(
+        call.max_tokens,
+        Some(sent as u32),
+        "the record keeps what was sent"
+    );
+    assert!(
+        r.llm.ends_with("(llama.cpp b9999-fake · 1600 context)"),
+        "{}",
+        r.llm
+    );
+}

@@ -7,7 +7,7 @@ mod support;
 
 use std::process::{Command, Output};
 
-use support::{FakeOpenAi, KEY, Node};
+use support::{FakeOpenAi, KEY, Node, Persona};
 
 /// Runs `alfred --llm openai --base-url BASE doctor [extra…]` in a fresh home.
 fn doctor(base: &str, key: Option<&str>, extra: &[&str]) -> (Output, String) {
@@ -87,7 +87,7 @@ fn problems_come_with_a_fix_and_exit_1() {
     assert!(
         models.starts_with("FIX")
             && models.contains("llama3.1:8b")
-            && models.contains("ollama pull"),
+            && models.contains("one it lists (gpt-4.1, gpt-4.1-mini)"),
         "{models}"
     );
 
@@ -125,4 +125,103 @@ fn the_offline_backend_needs_no_network() {
         "{report}"
     );
     assert_eq!(report.lines().count(), 5, "{report}");
+}
+
+#[test]
+fn a_llama_cpp_server_with_a_small_context_is_caught_with_its_flag() {
+    let fake = FakeOpenAi::start();
+    fake.pretend(Persona::LlamaCpp { n_ctx: 512 });
+    let (out, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "gemma3-270m"]);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    assert_eq!(
+        line(&report, "server"),
+        "ok   server    llama.cpp (version b9999-fake), context 512 tokens (/props n_ctx)"
+    );
+    let context = line(&report, "context");
+    assert!(
+        context.starts_with("FIX")
+            && context.contains("512 tokens (llama.cpp) is too small")
+            && context.contains("restart llama-server with a larger -c")
+            && context.contains("(at least 16,384)"),
+        "{context}"
+    );
+    // llama.cpp answers to any name: no `ollama pull` advice.
+    let models = line(&report, "models");
+    assert!(
+        models.starts_with("ok") && models.contains("whatever name is asked"),
+        "{models}"
+    );
+    let endpoint = line(&report, "endpoint");
+    assert!(!endpoint.contains(" 0 ms"), "{endpoint}");
+
+    fake.pretend(Persona::LlamaCpp { n_ctx: 16384 });
+    let (out, report) = doctor(&fake.base_url(), Some(KEY), &[]);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(line(&report, "context").starts_with("ok   context   16,384 tokens (llama.cpp) hold"));
+}
+
+#[test]
+fn ollama_and_vllm_get_advice_that_fits_them() {
+    let fake = FakeOpenAi::start();
+    fake.pretend(Persona::Ollama {
+        num_ctx: Some(8192),
+    });
+    let (_, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "llama3.1:8b"]);
+    assert_eq!(
+        line(&report, "server"),
+        "ok   server    Ollama (version 0.9.9), context 8,192 tokens (num_ctx)"
+    );
+    assert!(line(&report, "context").contains("num_ctx"), "{report}");
+    assert!(
+        line(&report, "models").contains("run `ollama pull llama3.1:8b`"),
+        "{report}"
+    );
+
+    fake.pretend(Persona::Vllm {
+        max_model_len: 32768,
+    });
+    let (out, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "gpt-4.1"]);
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert_eq!(
+        line(&report, "server"),
+        "ok   server    vLLM, context 32,768 tokens (/v1/models max_model_len)"
+    );
+}
+
+/// `doctor` checks contexts against the seed conversation's largest
+/// prompt; it is measured here, so the constant cannot go stale.
+#[test]
+fn the_seed_conversations_largest_prompt_is_what_doctor_assumes() {
+    let home = tempfile::tempdir().unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/demo/meal-planning.txt");
+    let out = Command::new(env!("CARGO_BIN_EXE_alfred"))
+        .env_clear()
+        .env("HOME", home.path())
+        .env("ALFRED_HOME", home.path())
+        .args([
+            "--llm", "offline", "run", "--new", "--json", "--script", script,
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut largest = 0;
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        let record: serde_json::Value = serde_json::from_str(line).unwrap();
+        let prompts = &record["prompts"];
+        let mut all = vec![&prompts["understand"], &prompts["think"], &prompts["reply"]];
+        all.extend(prompts["act"].as_array().into_iter().flatten());
+        all.extend(prompts["summarize"].as_array().into_iter().flatten());
+        for p in all {
+            largest = largest.max(p["total_tokens"].as_u64().unwrap_or(0));
+        }
+    }
+    let assumed = u64::from(alfred::brain::llm::SEED_LARGEST_PROMPT);
+    assert!(
+        largest.abs_diff(assumed) * 50 <= assumed,
+        "the largest prompt is {largest} tokens; SEED_LARGEST_PROMPT says {assumed}"
+    );
 }

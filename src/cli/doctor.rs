@@ -11,11 +11,12 @@
 use std::io::Write;
 use std::path::Path;
 
-use crate::brain::llm::{self, EndpointCheck};
-use crate::config::{Backend, Config, LlmConfig};
+use crate::brain::llm::{self, EndpointCheck, SEED_LARGEST_PROMPT, ServerInfo, ServerKind};
+use crate::config::{Backend, Config, LlmConfig, LlmNode};
 use crate::context::Table;
 use crate::kitchen::Kitchen;
 use crate::session::LlmSettings;
+use crate::text::thousands;
 
 use super::open::store;
 use super::{CliError, Outcome, Startup};
@@ -209,6 +210,8 @@ fn check_endpoint(llm: &LlmConfig, key: String) -> Vec<Check> {
     match runtime.block_on(llm::check_endpoint(llm, Some(key))) {
         Ok(found) => vec![
             Check::new("endpoint", Ok(describe(&found))),
+            Check::new("server", Ok(server_line(&found.server))),
+            check_context(llm, &found.server),
             check_models(llm, &found),
         ],
         Err(sentence) => vec![Check::new("endpoint", Err(sentence))],
@@ -222,23 +225,121 @@ fn describe(found: &EndpointCheck) -> String {
         .map(|l| format!("; it lists {} model{}", l.len(), plural(l.len())))
         .unwrap_or_default();
     format!(
-        "answered {} in {} ms{listed}",
+        "answered {} in {}{listed}",
         found.asked,
-        found.latency.as_millis()
+        latency(found.latency)
     )
+}
+
+/// "0.4 ms", "37 ms", "1.2 s": never "0 ms" for an answer that took time.
+fn latency(d: std::time::Duration) -> String {
+    let ms = d.as_secs_f64() * 1000.0;
+    if ms < 10.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.0} ms")
+    } else {
+        format!("{:.1} s", ms / 1000.0)
+    }
+}
+
+/// "llama.cpp (build b4567), context 16,384 tokens (/props n_ctx)".
+fn server_line(server: &ServerInfo) -> String {
+    let version = server
+        .version
+        .as_deref()
+        .map(|v| format!(" (version {v})"))
+        .unwrap_or_default();
+    let context = match (server.context, server.context_from) {
+        (Some(n), Some(from)) => format!(", context {} tokens ({from})", thousands(n as usize)),
+        _ => ", which does not publish its context".into(),
+    };
+    format!("{}{version}{context}", server.kind.name())
+}
+
+/// The server's context (or, unpublished, `llm.context_window`) against
+/// the largest prompt of the seed conversation and the largest answer
+/// budget.
+fn check_context(llm: &LlmConfig, server: &ServerInfo) -> Check {
+    let (window, from) = match server.context {
+        Some(n) => (n, server.kind.name().to_string()),
+        None => (llm.context_window, "llm.context_window".to_string()),
+    };
+    let answer = LlmNode::ALL
+        .iter()
+        .map(|n| llm.max_tokens_for(*n))
+        .max()
+        .unwrap_or(0);
+    let needed = SEED_LARGEST_PROMPT + answer;
+    let (prompt, answer) = (
+        thousands(SEED_LARGEST_PROMPT as usize),
+        thousands(answer as usize),
+    );
+    let result = if window >= needed {
+        Ok(format!(
+            "{} tokens ({from}) hold the seed conversation's largest prompt (about {prompt} \
+             tokens) and the largest answer budget ({answer}, [llm.max_tokens])",
+            thousands(window as usize)
+        ))
+    } else {
+        let fix = match server.context {
+            Some(_) => server.kind.context_knob().to_string(),
+            None => {
+                "raise llm.context_window if the model holds more, or use one that does".to_string()
+            }
+        };
+        Err(format!(
+            "{} tokens ({from}) is too small: the seed conversation's largest prompt is about \
+             {prompt} tokens and an answer may take {answer} more ([llm.max_tokens]), {} in \
+             all; most turns would fail. To fix it, {fix} (at least {}).",
+            thousands(window as usize),
+            thousands(needed as usize),
+            thousands(needed.next_power_of_two() as usize)
+        ))
+    };
+    Check::new("context", result)
 }
 
 fn check_models(llm: &LlmConfig, found: &EndpointCheck) -> Check {
     let missing = found.missing(llm);
-    let result = match (&found.listed, missing.is_empty()) {
-        (None, _) => Ok("the server does not list its models; the completion above worked".into()),
-        (Some(_), true) => Ok("every configured model is listed".to_string()),
-        (Some(_), false) => Err(format!(
-            "not listed by the server: {}; pull or deploy them (e.g. `ollama pull {}`), or set \
-             [llm.models] / --model to one it lists",
+    let listed = found.listed.as_deref().unwrap_or_default();
+    let result = match (&found.listed, missing.is_empty(), found.server.kind) {
+        (None, _, _) => {
+            Ok("the server does not list its models; the completion above worked".into())
+        }
+        (Some(_), true, _) => Ok("every configured model is listed".to_string()),
+        (Some(_), false, ServerKind::LlamaCpp) => Ok(format!(
+            "llama.cpp serves the one model it was started with ({}) whatever name is asked; \
+             the configured names only label the records",
+            listed.join(", ")
+        )),
+        (Some(_), false, ServerKind::Ollama) => Err(format!(
+            "not pulled into Ollama: {}; run `ollama pull {}`, or set [llm.models] / --model \
+             to one it has",
             missing.join(", "),
             missing[0]
         )),
+        (Some(_), false, ServerKind::Vllm) => Err(format!(
+            "not served by vLLM: {}; it serves only what it was started with ({}): set \
+             --model to that, or restart vLLM with `vllm serve {}`",
+            missing.join(", "),
+            listed.join(", "),
+            missing[0]
+        )),
+        (Some(_), false, _) => Err(format!(
+            "not listed by the server: {}; set [llm.models] / --model to one it lists ({})",
+            missing.join(", "),
+            first_few(listed)
+        )),
     };
     Check::new("models", result)
+}
+
+/// Up to five names, then how many more.
+fn first_few(names: &[String]) -> String {
+    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+    match names.len().saturating_sub(5) {
+        0 => shown.join(", "),
+        more => format!("{}, and {more} more", shown.join(", ")),
+    }
 }

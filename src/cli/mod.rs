@@ -245,6 +245,13 @@ fn one_line(err: &dyn std::error::Error) -> String {
     line
 }
 
+/// Lets the brain learn its server before the first turn (its kind and
+/// context, for the title and the inspector), for at most 3 s: a server
+/// that is slow to say is asked again by the first call.
+async fn prepare(brain: &dyn crate::pipeline::Brain) {
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(3), brain.prepare()).await;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,6 +60,7 @@ pub fn run(
         } else {
             "resuming session"
         };
+        super::prepare(&*engine.brain).await;
         eprintln!("{verb} {} · {}", session.id, engine.brain.name());
         let headless = Headless {
             runner: TurnRunner::new(

@@ -58,6 +58,7 @@ pub fn run(
         let unsent = opened.unsent.clone();
         let (persist, persist_events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
+        super::prepare(&*engine.brain).await;
         let mut model = Model::new(
             opened.session,
             &engine.brain.name(),
@@ -73,7 +74,10 @@ pub fn run(
                     .into(),
             ));
         }
-        model.context_window = config.llm.context_window;
+        model.context_window = engine
+            .brain
+            .context_window()
+            .unwrap_or(config.llm.context_window);
         let deps = AppDeps {
             runner: crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings),
             persist,

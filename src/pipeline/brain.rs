@@ -228,6 +228,19 @@ pub trait Brain: Send + Sync {
     /// A short name for the status bar: "offline", "gpt-4.1 @ api.openai.com".
     fn name(&self) -> String;
 
+    /// Learns what the brain needs before its first turn (the LLM brain:
+    /// what kind of server it talks to, and its context); the first call
+    /// would do it anyway. Never fails: what cannot be learned stays unknown.
+    fn prepare(&self) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(std::future::ready(()))
+    }
+
+    /// Tokens one request may hold, prompt and answer, when the brain knows
+    /// (the server's published context, else its configured window).
+    fn context_window(&self) -> Option<u32> {
+        None
+    }
+
     /// Resolve references and curate working memory.
     fn understand<'a>(
         &'a self,

@@ -187,6 +187,9 @@ impl<'a> Run<'a> {
         let mut r = std::mem::take(&mut self.record);
         r.status = status;
         r.error = error;
+        // Named again at the end: the first call may have learned more
+        // about the server (its kind and context).
+        r.llm = self.brain.name();
         r.timings_ms = std::mem::take(&mut self.timings);
         r.usage = self.usage;
         r.cost_usd = self.usage.cost_usd;

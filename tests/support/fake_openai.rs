@@ -114,7 +114,21 @@ struct Script {
     requests: Vec<Recorded>,
 }
 
+/// Which server the fake says it is, with the context it publishes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Persona {
+    /// Only the OpenAI API (the default).
+    Plain,
+    /// `/props` and `/v1/models` with `meta.n_ctx`, `owned_by: llamacpp`.
+    LlamaCpp { n_ctx: u32 },
+    /// `/api/version`, `/api/show` (with `num_ctx` when given).
+    Ollama { num_ctx: Option<u32> },
+    /// `/v1/models` with `max_model_len`.
+    Vllm { max_model_len: u32 },
+}
+
 struct Shared {
+    persona: Mutex<Persona>,
     script: Mutex<Script>,
     reject_json_schema: AtomicBool,
     hide_models: AtomicBool,
@@ -147,6 +161,7 @@ impl FakeOpenAi {
     /// Starts a server on a free port (blocks until it listens).
     pub fn start() -> Self {
         let shared = Arc::new(Shared {
+            persona: Mutex::new(Persona::Plain),
             script: Mutex::new(Script::default()),
             reject_json_schema: AtomicBool::new(false),
             hide_models: AtomicBool::new(false),
@@ -158,6 +173,9 @@ impl FakeOpenAi {
         let app = Router::new()
             .route("/v1/chat/completions", post(chat))
             .route("/v1/models", get(models))
+            .route("/props", get(props))
+            .route("/api/version", get(ollama_version))
+            .route("/api/show", post(ollama_show))
             .with_state(shared.clone());
         std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
@@ -239,6 +257,11 @@ impl FakeOpenAi {
         self.shared.reject_json_schema.store(true, Ordering::SeqCst);
     }
 
+    /// Says it is another kind of server, from now on.
+    pub fn pretend(&self, persona: Persona) {
+        *self.shared.persona.lock().unwrap() = persona;
+    }
+
     /// Answers 404 to `GET /v1/models`, as some servers do.
     pub fn hide_models(&self) {
         self.shared.hide_models.store(true, Ordering::SeqCst);
@@ -294,12 +317,51 @@ async fn models(State(shared): State<Arc<Shared>>) -> Response {
     if shared.hide_models.load(Ordering::SeqCst) {
         return error(StatusCode::NOT_FOUND, "no such route");
     }
+    let persona = *shared.persona.lock().unwrap();
     let data: Vec<Value> = shared
         .models
         .iter()
-        .map(|m| json!({"id": m, "object": "model"}))
+        .map(|m| match persona {
+            Persona::Plain => json!({"id": m, "object": "model", "owned_by": "system"}),
+            Persona::LlamaCpp { n_ctx } => json!({"id": m, "object": "model",
+                "owned_by": "llamacpp", "meta": {"n_ctx": n_ctx, "n_ctx_train": 32768}}),
+            Persona::Ollama { .. } => json!({"id": m, "object": "model", "owned_by": "library"}),
+            Persona::Vllm { max_model_len } => json!({"id": m, "object": "model",
+                "owned_by": "vllm", "max_model_len": max_model_len}),
+        })
         .collect();
     axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+async fn props(State(shared): State<Arc<Shared>>) -> Response {
+    match *shared.persona.lock().unwrap() {
+        Persona::LlamaCpp { n_ctx } => axum::Json(json!({
+            "default_generation_settings": {"n_ctx": n_ctx},
+            "total_slots": 1,
+            "build_info": "b9999-fake"
+        }))
+        .into_response(),
+        _ => error(StatusCode::NOT_FOUND, "File Not Found"),
+    }
+}
+
+async fn ollama_version(State(shared): State<Arc<Shared>>) -> Response {
+    match *shared.persona.lock().unwrap() {
+        Persona::Ollama { .. } => axum::Json(json!({"version": "0.9.9"})).into_response(),
+        _ => error(StatusCode::NOT_FOUND, "File Not Found"),
+    }
+}
+
+async fn ollama_show(State(shared): State<Arc<Shared>>) -> Response {
+    match *shared.persona.lock().unwrap() {
+        Persona::Ollama { num_ctx } => {
+            let parameters = num_ctx
+                .map(|n| format!("num_ctx                        {n}\nstop \"<|eot_id|>\""))
+                .unwrap_or_default();
+            axum::Json(json!({"parameters": parameters, "model_info": {}})).into_response()
+        }
+        _ => error(StatusCode::NOT_FOUND, "File Not Found"),
+    }
 }
 
 fn error(status: StatusCode, message: &str) -> Response {

@@ -26,12 +26,16 @@ use futures::StreamExt;
 use crate::config::LlmNode;
 use crate::pipeline::{BrainError, ReplySink};
 use crate::prompt::count_tokens;
+use crate::text::thousands;
 
 use super::LlmBrain;
 use super::errors::seconds;
 use super::http::{CallFailure, Failure};
 use super::sse::SseDecoder;
 use super::wire::{Message, Request, parse_answer, parse_chunk};
+
+/// The least room a prompt must leave for its answer, in tokens.
+const MIN_ANSWER: usize = 64;
 
 /// An answer, whole or as far as it came.
 #[derive(Debug, Clone, Default)]
@@ -43,6 +47,8 @@ pub struct Exchange {
     pub finish: Option<FinishReason>,
     pub usage: Option<CompletionUsage>,
     pub status: Option<u16>,
+    /// The `max_tokens` sent (lowered to fit the server's context).
+    pub max_tokens: Option<u32>,
     /// From sending to the first byte of the body.
     pub first_byte: Option<Duration>,
     /// From sending to the last byte, or to the failure.
@@ -109,6 +115,10 @@ impl LlmBrain {
         request: &Request<'_>,
         sink: Option<&ReplySink>,
     ) -> Result<Exchange, Broke> {
+        let request = &self
+            .fit(node, request)
+            .await
+            .map_err(|e| Broke::Answer(e, Exchange::default()))?;
         let body = request
             .body()
             .map_err(|e| Broke::Answer(BrainError::Other(e), Exchange::default()))?;
@@ -138,6 +148,7 @@ impl LlmBrain {
         };
         let mut got = Exchange {
             status: Some(resp.status().as_u16()),
+            max_tokens: request.max_tokens,
             ..Exchange::default()
         };
         if !request.stream {
@@ -235,6 +246,63 @@ impl LlmBrain {
             return Err(Broke::Answer(why, got));
         }
         Ok(got)
+    }
+
+    /// `request` as it can be sent within the server's context: with its
+    /// answer's budget lowered to the room left, or refused before sending
+    /// when the prompt leaves no room at all.
+    async fn fit<'r>(
+        &self,
+        node: LlmNode,
+        request: &Request<'r>,
+    ) -> Result<Request<'r>, BrainError> {
+        let info = self.server().await;
+        let window = info.context.unwrap_or(self.config.context_window) as usize;
+        let budget = request.max_tokens.unwrap_or(0) as usize;
+        // The chat template's tokens around each message.
+        let framing = 8 * request.messages.len();
+        let bytes: usize = request.messages.iter().map(|m| m.text().len()).sum();
+        // A token is at least one byte: most prompts need no counting.
+        if bytes + framing + budget <= window {
+            return Ok(request.clone());
+        }
+        let prompt = framing
+            + request
+                .messages
+                .iter()
+                .map(|m| count_tokens(m.text()))
+                .sum::<usize>();
+        if prompt + MIN_ANSWER > window {
+            let (server, size) = (&self.endpoint.shown, thousands(window));
+            let (holds, knob) = match info.context_from {
+                Some(from) => (
+                    format!(
+                        "{} at {server} holds {size} tokens per request ({from})",
+                        info.kind.name()
+                    ),
+                    info.kind.context_knob(),
+                ),
+                None => (
+                    format!(
+                        "the model holds {size} tokens per request (llm.context_window; \
+                         {server} does not publish its context)"
+                    ),
+                    "use a model with a larger window and raise llm.context_window, or start \
+                     a new session",
+                ),
+            };
+            return Err(BrainError::Other(format!(
+                "The {} prompt is about {} tokens, but {holds}: no room is left for the answer. \
+                 Nothing was sent. To go on, {knob}.",
+                node.key(),
+                thousands(prompt)
+            )));
+        }
+        let mut fitted = request.clone();
+        if prompt + budget > window {
+            fitted.max_tokens = Some((window - prompt) as u32);
+        }
+        Ok(fitted)
     }
 
     /// No first byte within the silence deadline.

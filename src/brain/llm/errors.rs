@@ -118,12 +118,28 @@ fn status_error(
             said(message),
             tried(f)
         )),
+        400 if mentions_context(message) => BrainError::Other(format!(
+            "The model server at {server} refused the request for model \"{}\": the prompt \
+             and its answer do not fit the model's context ({http}{}). Give the server a larger \
+             context (llama-server -c, Ollama num_ctx, vLLM --max-model-len), or lower \
+             [llm.max_tokens].",
+            cx.model,
+            said(message)
+        )),
         _ => BrainError::Other(format!(
             "The model server at {server} rejected the request for model \"{}\" ({http}{}).",
             cx.model,
             said(message)
         )),
     }
+}
+
+/// Whether a server's refusal is about the context's size (llama.cpp:
+/// "exceeds the available context size"; vLLM: "maximum context length";
+/// OpenAI: `context_length_exceeded`).
+fn mentions_context(message: &str) -> bool {
+    let m = message.to_lowercase();
+    m.contains("context size") || m.contains("context length") || m.contains("context_length")
 }
 
 #[cfg(test)]

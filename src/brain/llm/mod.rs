@@ -30,6 +30,7 @@ mod probe;
 mod record;
 mod retry;
 mod schema;
+mod server;
 mod setup;
 mod sse;
 mod stream;
@@ -51,6 +52,7 @@ use crate::pipeline::{
 pub use judge::{MissingCommitment, RecallVerdict};
 pub use probe::{EndpointCheck, check_endpoint};
 pub use schema::StrictSchema;
+pub use server::{SEED_LARGEST_PROMPT, ServerInfo, ServerKind, short_tokens};
 pub use setup::{LlmSetupError, install_crypto_provider};
 pub use wire::CompressOutput;
 
@@ -97,6 +99,8 @@ pub struct LlmBrain {
     json_object_only: AtomicBool,
     /// Set for good once the server refused to stream a structured answer.
     unstreamed_only: AtomicBool,
+    /// What the server is and holds, learned once (`server`).
+    server: tokio::sync::OnceCell<ServerInfo>,
 }
 
 impl LlmBrain {
@@ -111,6 +115,7 @@ impl LlmBrain {
             schemas: Schemas::new(),
             json_object_only: AtomicBool::new(false),
             unstreamed_only: AtomicBool::new(false),
+            server: tokio::sync::OnceCell::new(),
         })
     }
 
@@ -119,6 +124,14 @@ impl LlmBrain {
     pub fn with_backoff(mut self, base_delay: Duration) -> Self {
         self.endpoint.retry.base_delay = base_delay;
         self
+    }
+
+    /// What kind of server answers and the context it publishes, asked
+    /// once (a few GETs with short deadlines) and remembered.
+    pub async fn server(&self) -> &ServerInfo {
+        self.server
+            .get_or_init(|| server::learn(&self.endpoint, self.config.model_for(LlmNode::Reply)))
+            .await
     }
 
     /// True once the server has refused `json_schema` and the brain asks for
@@ -163,11 +176,28 @@ fn act_node(step_type: StepType) -> LlmNode {
 impl Brain for LlmBrain {
     /// "gpt-4.1-mini @ localhost:11434"; several models are listed in node order.
     fn name(&self) -> String {
-        format!(
+        let mut name = format!(
             "{} @ {}",
             configured_models(&self.config).join(", "),
             self.endpoint.host
-        )
+        );
+        if let Some(info) = self.server.get()
+            && info.kind != ServerKind::Other
+        {
+            name.push_str(&format!(" ({})", info.label()));
+        }
+        name
+    }
+
+    fn prepare(&self) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.server().await;
+        })
+    }
+
+    fn context_window(&self) -> Option<u32> {
+        let published = self.server.get().and_then(|s| s.context);
+        Some(published.unwrap_or(self.config.context_window))
     }
 
     fn understand<'a>(

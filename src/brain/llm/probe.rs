@@ -15,6 +15,7 @@ use crate::config::{LlmConfig, LlmNode};
 use super::configured_models;
 use super::errors::{Context, brain_error};
 use super::http::{CallFailure, Failure};
+use super::server::{ServerInfo, learn};
 use super::setup::Endpoint;
 use super::wire::{Format, Message, Request, parse_answer};
 
@@ -27,6 +28,8 @@ pub struct EndpointCheck {
     pub latency: Duration,
     /// The model ids the server lists, when it served `/models`.
     pub listed: Option<Vec<String>>,
+    /// What kind of server it is and the context it publishes.
+    pub server: ServerInfo,
 }
 
 impl EndpointCheck {
@@ -65,26 +68,31 @@ pub async fn check_endpoint(
         brain_error(&f, cx).to_string()
     };
     let started = Instant::now();
-    match endpoint.get("models").await {
+    let found = match endpoint.get("models").await {
         Ok(resp) => {
             let body = resp
                 .bytes()
                 .await
                 .map_err(|e| sentence(Failure::from_reqwest(&e), started))?;
             let latency = started.elapsed();
-            Ok(EndpointCheck {
+            EndpointCheck {
                 asked: "GET /models",
                 latency,
                 listed: Some(model_ids(&body)),
-            })
+                server: ServerInfo::unknown(),
+            }
         }
         Err(Failure::Status { status, .. }) if matches!(status.as_u16(), 404 | 405) => {
             one_token(&endpoint, model)
                 .await
-                .map_err(|f| sentence(f, started))
+                .map_err(|f| sentence(f, started))?
         }
-        Err(f) => Err(sentence(f, started)),
-    }
+        Err(f) => return Err(sentence(f, started)),
+    };
+    Ok(EndpointCheck {
+        server: learn(&endpoint, model).await,
+        ..found
+    })
 }
 
 /// Asks `model` for one token.
@@ -113,6 +121,7 @@ async fn one_token(endpoint: &Endpoint, model: &str) -> Result<EndpointCheck, Fa
         asked: "a 1-token completion",
         latency: started.elapsed(),
         listed: None,
+        server: ServerInfo::unknown(),
     })
 }
 
@@ -143,6 +152,7 @@ mod tests {
             asked: "GET /models",
             latency: Duration::ZERO,
             listed: Some(ids),
+            server: ServerInfo::unknown(),
         };
         assert_eq!(check.missing(&LlmConfig::default()), ["gpt-4.1-mini"]);
         let unlisted = EndpointCheck {

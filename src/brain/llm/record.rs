@@ -62,7 +62,7 @@ impl LlmBrain {
             model: call.request.model.to_string(),
             format: call.request.format.name().to_string(),
             streamed: call.request.stream,
-            max_tokens: call.request.max_tokens,
+            max_tokens: got.max_tokens.or(call.request.max_tokens),
             raw: got.text.clone(),
             finish_reason: finish.map(str::to_string),
             status: got.status,

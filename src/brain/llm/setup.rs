@@ -146,6 +146,13 @@ impl Endpoint {
     pub(super) fn url(&self, path: &str) -> String {
         format!("{}/{path}", self.base)
     }
+
+    /// The URL of a path at the server's root, outside the OpenAI API
+    /// (`props`, `api/version`): the base without its `/v1`.
+    pub(super) fn root_url(&self, path: &str) -> String {
+        let root = self.base.strip_suffix("/v1").unwrap_or(&self.base);
+        format!("{root}/{path}")
+    }
 }
 
 /// Installs rustls' ring crypto provider for this process (the TLS stack is

@@ -34,18 +34,7 @@ pub struct InspectorView<'a> {
     pub keys_line: &'a str,
 }
 
-/// "12,345".
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub use crate::text::thousands;
 
 /// A bar of `cells` cells, filled in proportion `part / whole` (at least
 /// one cell for anything above zero).
