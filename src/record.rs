@@ -100,6 +100,76 @@ pub struct CallRecord {
     pub problem: Option<String>,
 }
 
+impl CallRecord {
+    /// "answer · json_schema, streamed · stop · first byte 2.39 s · 18.04 s
+    /// · 965 + 330 tokens (reported), at most 1024": the call on one line.
+    pub fn summary(&self) -> String {
+        let secs = |ms: f64| {
+            if ms < 1000.0 {
+                format!("{ms:.0} ms")
+            } else {
+                format!("{:.2} s", ms / 1000.0)
+            }
+        };
+        let attempt = match self.attempt {
+            CallAttempt::Answer => "answer",
+            CallAttempt::Repair => "repair",
+        };
+        let mut parts = vec![
+            attempt.to_string(),
+            format!(
+                "{}{}",
+                self.format,
+                if self.streamed { ", streamed" } else { "" }
+            ),
+        ];
+        parts.push(match (&self.finish_reason, self.status) {
+            (Some(f), _) => format!("finish {f}"),
+            (None, Some(s)) if s >= 400 => format!("HTTP {s}"),
+            (None, _) => "unfinished".into(),
+        });
+        if let Some(first) = self.first_byte_ms {
+            parts.push(format!("first byte {}", secs(first)));
+        }
+        parts.push(format!("total {}", secs(self.total_ms)));
+        if let Some(u) = self.usage {
+            let source = match u.source {
+                crate::pipeline::UsageSource::Reported => "reported",
+                crate::pipeline::UsageSource::Estimated => "estimated",
+            };
+            let cached = self
+                .cached_tokens
+                .filter(|n| *n > 0)
+                .map(|n| format!(", {n} cached"))
+                .unwrap_or_default();
+            parts.push(format!(
+                "{} + {} tokens ({source}{cached})",
+                u.prompt_tokens, u.completion_tokens
+            ));
+        }
+        if let Some(max) = self.max_tokens {
+            parts.push(format!("at most {max}"));
+        }
+        parts.join(" · ")
+    }
+
+    /// The call as the inspector opens it: its summary, its problem, and
+    /// the text exactly as it came.
+    pub fn detail(&self) -> String {
+        let mut out = self.summary();
+        if let Some(p) = &self.problem {
+            out.push_str(&format!("\nproblem: {p}"));
+        }
+        out.push_str("\n\n");
+        if self.raw.is_empty() {
+            out.push_str("(nothing arrived)");
+        } else {
+            out.push_str(&self.raw);
+        }
+        out
+    }
+}
+
 /// One prompt as the record keeps it: tokens per section (the contract) and
 /// the full prompt, so any past turn can be inspected exactly.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -141,7 +141,17 @@ fn prompt_text(m: &Model, st: &InspectorState) -> String {
         ));
     }
     if let Some(r) = &p.response {
-        out.push_str(&format!("\n## response\n{r}\n"));
+        out.push_str(&format!(
+            "\n## {}\n{r}\n",
+            super::view::inspector::response_label(p)
+        ));
+    }
+    for (i, c) in p.calls.iter().enumerate() {
+        out.push_str(&format!(
+            "\n## {}\n{}\n",
+            super::view::inspector::call_label(i, c),
+            c.detail()
+        ));
     }
     out
 }

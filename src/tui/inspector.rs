@@ -72,9 +72,9 @@ pub fn prompt(record: &TurnRecord, slot: PromptSlot) -> Option<&PromptRecord> {
 }
 
 /// The parts of a prompt the cursor moves over: the system message, each
-/// section, then the response.
+/// section, the response, then each request sent for it.
 pub fn part_count(p: &PromptRecord) -> usize {
-    p.full.sections.len() + 2
+    p.full.sections.len() + 2 + p.calls.len()
 }
 
 /// The inspector's state.

@@ -103,6 +103,10 @@ pub struct PipelineBar {
     pub total_tokens: u64,
     /// The turn's cost in USD, when the model is priced.
     pub cost_usd: Option<f64>,
+    /// When the running node started, and when the turn's first node did:
+    /// the bar counts both up while a node runs.
+    pub node_since: Option<std::time::Instant>,
+    pub turn_since: Option<std::time::Instant>,
 }
 
 impl PipelineBar {
@@ -326,9 +330,12 @@ impl Model {
             self.push_message(Role::User, r.user.clone(), r.turn);
             match &r.error {
                 Some(e) => {
-                    self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn)
+                    self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn);
                 }
-                None => self.push_message(Role::Alfred, r.reply.clone(), r.turn),
+                None => {
+                    self.push_message(Role::Alfred, r.reply.clone(), r.turn);
+                    self.note_cut(r);
+                }
             };
         }
         self.baseline = records
@@ -366,6 +373,20 @@ impl Model {
     }
 
     /// Appends a chat message and returns its index.
+    /// Says under a reply that the model was stopped before it finished.
+    pub fn note_cut(&mut self, r: &crate::record::TurnRecord) {
+        if let Some(cut) = &r.reply_cut {
+            self.push_message(
+                Role::Note,
+                format!(
+                    "✂ This reply is not whole: the model was {cut}. Say “go on” for the \
+                     rest, or raise the limit."
+                ),
+                r.turn,
+            );
+        }
+    }
+
     pub fn push_message(&mut self, role: Role, text: impl Into<String>, turn: u32) -> usize {
         let revision = self.bump();
         self.chat.push(ChatMessage {

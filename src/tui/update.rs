@@ -406,6 +406,9 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
         }
         PipelineEvent::NodeStarted { node, .. } => {
             m.bar.set(node, NodeStatus::Running);
+            let now = std::time::Instant::now();
+            m.bar.node_since = Some(now);
+            m.bar.turn_since.get_or_insert(now);
             if let TurnState::Running { node: n, .. } = &mut m.turn {
                 *n = Some(node);
             }
@@ -423,6 +426,7 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
                     tokens,
                 },
             );
+            m.bar.node_since = None;
             m.bar.total_tokens += tokens;
         }
         PipelineEvent::StepStarted { index, total, .. } => {
@@ -475,6 +479,8 @@ fn turn_done(
             m.bar.set(node, NodeStatus::Skipped);
         }
     }
+    m.note_cut(&record);
+    (m.bar.node_since, m.bar.turn_since) = (None, None);
     m.bar.total_ms = record.timings_ms.get("total").copied();
     m.bar.cost_usd = record.cost_usd;
     m.baseline = Some(m.session.context.snapshot());
@@ -513,6 +519,7 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
 /// A turn that will not finish: its running block goes, and the panels'
 /// change markers count from the last finished turn again.
 fn end_running(m: &mut Model) {
+    (m.bar.node_since, m.bar.turn_since) = (None, None);
     if let Some(r) = m.running.take() {
         m.baseline = r.previous_baseline;
     }

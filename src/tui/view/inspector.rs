@@ -16,7 +16,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Padding, Widget};
 
 use super::text::{fit, truncate, width, wrap, wrap_styled};
-use crate::record::{PromptRecord, TurnRecord};
+use crate::prompt::PromptNode;
+use crate::record::{CallAttempt, CallRecord, PromptRecord, TurnRecord};
 use crate::tui::inspector::{InspectorState, slots};
 use crate::tui::theme::Theme;
 
@@ -75,9 +76,32 @@ pub fn wrap_indented(text: &str, width: usize) -> Vec<String> {
     out
 }
 
-/// The raw response, JSON pretty-printed when it is JSON.
+/// What the response part is called: the decision the pipeline used
+/// (parsed from a model's answer, or the offline brain's), or the reply.
+pub fn response_label(p: &PromptRecord) -> &'static str {
+    match (p.full.node, p.calls.is_empty()) {
+        (PromptNode::Reply, _) => "reply",
+        (_, true) => "response",
+        (_, false) => "decision (parsed)",
+    }
+}
+
+/// A request's part: "call 2 · repair".
+pub fn call_label(i: usize, c: &CallRecord) -> String {
+    let attempt = match c.attempt {
+        CallAttempt::Answer => "answer",
+        CallAttempt::Repair => "repair",
+    };
+    format!("call {} · {attempt}", i + 1)
+}
+
+/// The decision, JSON pretty-printed when it is JSON.
 fn response_text(p: &PromptRecord) -> Cow<'_, str> {
-    let raw = p.response.as_deref().unwrap_or("(no response recorded)");
+    let raw = match &p.response {
+        Some(r) => r.as_str(),
+        None if !p.calls.is_empty() => "(none: the node failed; its requests are below)",
+        None => "(no response recorded)",
+    };
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(v) if v.is_object() || v.is_array() => serde_json::to_string_pretty(&v)
             .map(Cow::Owned)
@@ -131,7 +155,11 @@ impl InspectorView<'_> {
         for s in &p.full.sections {
             parts.push((format!("<{}>", s.name), s.tokens, Cow::Borrowed(&s.text)));
         }
-        parts.push(("response".into(), 0, response_text(p)));
+        let response_at = parts.len();
+        parts.push((response_label(p).into(), 0, response_text(p)));
+        for (i, c) in p.calls.iter().enumerate() {
+            parts.push((call_label(i, c), 0, Cow::Owned(c.detail())));
+        }
         let name_w = parts
             .iter()
             .map(|(n, _, _)| super::text::width(n))
@@ -146,7 +174,11 @@ impl InspectorView<'_> {
                 cursor_line = out.len();
             }
             let fold = if open { "▾ " } else { "▸ " };
-            let size = if i + 1 == parts.len() {
+            let call = i.checked_sub(response_at + 1).and_then(|c| p.calls.get(c));
+            let size = if let Some(c) = call {
+                let end = c.finish_reason.as_deref().unwrap_or("failed");
+                format!("{end} · {:.1} s", c.total_ms / 1000.0)
+            } else if i >= response_at {
                 format!("{} chars", thousands(text.chars().count()))
             } else {
                 format!(
@@ -155,7 +187,7 @@ impl InspectorView<'_> {
                     percent(*tokens, total)
                 )
             };
-            let bar_text = if i + 1 == parts.len() {
+            let bar_text = if i >= response_at {
                 " ".repeat(bar_w)
             } else {
                 bar(*tokens, total, bar_w)

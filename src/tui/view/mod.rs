@@ -174,6 +174,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         bar: &model.bar,
         turn: &model.turn,
         spinner: model.spinner,
+        now: Some(std::time::Instant::now()),
         theme,
     };
     frame.render_widget(bar, m.pipeline);

@@ -25,6 +25,9 @@ pub struct PipelineBarView<'a> {
     pub bar: &'a PipelineBar,
     pub turn: &'a TurnState,
     pub spinner: usize,
+    /// The time to count the running node and the turn up to (`None`: no
+    /// live times, as in tests).
+    pub now: Option<std::time::Instant>,
     pub theme: &'a Theme,
 }
 
@@ -134,6 +137,11 @@ impl PipelineBarView<'_> {
                     };
                     let frame = SPINNER[self.spinner % SPINNER.len()];
                     spans.push(Span::styled(format!("{name}{step} {frame}"), t.accent));
+                    if let Some(ms) = self.since(self.bar.node_since)
+                        && d.total_ms
+                    {
+                        spans.push(Span::styled(format!(" {}", ms_text(ms)), t.accent));
+                    }
                 }
                 NodeStatus::Done { ms, .. } => {
                     spans.push(Span::styled(name, t.text));
@@ -165,7 +173,14 @@ impl PipelineBarView<'_> {
         spans
     }
 
-    /// The turn's time (reported, else the sum of finished nodes) and tokens.
+    /// Milliseconds from `since` to the view's `now`.
+    fn since(&self, since: Option<std::time::Instant>) -> Option<f64> {
+        let elapsed = self.now?.checked_duration_since(since?)?;
+        Some(elapsed.as_secs_f64() * 1000.0)
+    }
+
+    /// The turn's time (reported; while it runs, counted up; else the sum
+    /// of finished nodes) and tokens.
     fn totals(&self) -> (Option<f64>, u64) {
         let done = self.bar.nodes.iter().filter_map(|s| match s {
             NodeStatus::Done { ms, tokens } => Some((*ms, *tokens)),
@@ -173,7 +188,9 @@ impl PipelineBarView<'_> {
         });
         let (sum_ms, sum_tokens, any) =
             done.fold((0.0, 0, false), |(m, k, _), (ms, t)| (m + ms, k + t, true));
-        let ms = self.bar.total_ms.or(any.then_some(sum_ms));
+        let ms = (self.bar.total_ms)
+            .or(self.since(self.bar.turn_since))
+            .or(any.then_some(sum_ms));
         let tokens = if self.bar.total_tokens > 0 {
             self.bar.total_tokens
         } else {

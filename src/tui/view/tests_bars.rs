@@ -16,6 +16,7 @@ fn bar_at(bar: &PipelineBar, turn: &TurnState, widths: &[u16]) -> String {
                 bar,
                 turn,
                 spinner: 0,
+                now: None,
                 theme: &theme,
             };
             format!("{w:>3}|{}", render_widget(view, *w, 1))
@@ -67,6 +68,35 @@ fn pipeline_bar_mid_turn_fits_every_width() {
         !lines[2].contains("3ms") && lines[2].contains("Act 2/3 ⠋"),
         "times go first: {}",
         lines[2]
+    );
+}
+
+#[test]
+fn a_running_node_and_the_turn_count_up_while_it_runs() {
+    let (mut bar, turn) = mid_turn();
+    let now = std::time::Instant::now();
+    bar.node_since = Some(now - std::time::Duration::from_millis(14_200));
+    bar.turn_since = Some(now - std::time::Duration::from_millis(20_050));
+    let theme = Theme::dark();
+    let line = |now| {
+        let view = PipelineBarView {
+            bar: &bar,
+            turn: &turn,
+            spinner: 0,
+            now,
+            theme: &theme,
+        };
+        render_widget(view, 110, 1)
+    };
+    let live = line(Some(now));
+    assert!(
+        live.contains("Act 2/3 ⠋ 14.2s → Reply") && live.contains("total 20.1s · 3.2k tok"),
+        "{live}"
+    );
+    let later = line(Some(now + std::time::Duration::from_secs(3)));
+    assert!(
+        later.contains("Act 2/3 ⠋ 17.2s") && later.contains("total 23.1s"),
+        "{later}"
     );
 }
 

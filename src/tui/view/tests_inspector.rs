@@ -103,3 +103,77 @@ fn bars_are_proportional_and_counts_have_separators() {
     assert_eq!(thousands(999), "999");
     assert_eq!(thousands(1_234_567), "1,234,567");
 }
+
+#[test]
+fn each_request_of_a_prompt_is_shown_raw_with_its_finish_times_and_tokens() {
+    use crate::pipeline::{Usage, UsageSource};
+    use crate::record::{CallAttempt, CallRecord};
+    let mut m = test_records::model(3, 120, 40);
+    m.focus = Pane::Entities;
+    let call = |attempt, raw: &str, finish: &str, problem: Option<&str>| CallRecord {
+        attempt,
+        model: "gemma3-270m".into(),
+        format: "json_schema".into(),
+        streamed: true,
+        max_tokens: Some(1024),
+        raw: raw.into(),
+        finish_reason: Some(finish.into()),
+        status: Some(200),
+        first_byte_ms: Some(2394.75),
+        total_ms: 18037.77,
+        usage: Some(Usage {
+            prompt_tokens: 965,
+            completion_tokens: 1024,
+            source: UsageSource::Reported,
+            cost_usd: None,
+        }),
+        cached_tokens: Some(512),
+        problem: problem.map(str::to_string),
+    };
+    {
+        let session = std::sync::Arc::make_mut(&mut m.session);
+        let u = session.transcript[2].prompts.understand.as_mut().unwrap();
+        u.calls = vec![
+            call(
+                CallAttempt::Answer,
+                "{\"referenced_entities\": [\"recipe_1\", \"reci",
+                "length",
+                Some("it was cut off at the 1024-token limit (llm.max_tokens.understand)"),
+            ),
+            call(CallAttempt::Repair, "{\"b\":1,  \"a\":2}", "stop", None),
+        ];
+    }
+    inspector::toggle(&mut m);
+    let parts = {
+        let record = &m.session.transcript[2];
+        inspector::part_count(record.prompts.understand.as_ref().unwrap())
+    };
+    if let Some(Overlay::Inspector(st)) = &mut m.overlay {
+        st.cursor = parts - 2; // the first call
+    }
+    let screen = render_frame(&m, 120, 40);
+    assert!(screen.contains("▸ decision (parsed)"), "{screen}");
+    assert!(screen.contains("▾ call 1 · answer"), "{screen}");
+    assert!(screen.contains("length · 18.0 s"), "{screen}");
+    assert!(
+        screen.contains(
+            "answer · json_schema, streamed · finish length · first byte 2.39 s · total 18.04 s · 965 + 1024 tokens (reported, 512 cached)"
+        ),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("problem: it was cut off at the 1024-token limit"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("{\"referenced_entities\": [\"recipe_1\", \"reci"),
+        "{screen}"
+    );
+    assert!(screen.contains("▸ call 2 · repair"), "{screen}");
+    // The second call is shown exactly as it came: keys in its order.
+    if let Some(Overlay::Inspector(st)) = &mut m.overlay {
+        st.cursor = parts - 1;
+    }
+    let screen = render_frame(&m, 120, 40);
+    assert!(screen.contains("{\"b\":1,  \"a\":2}"), "{screen}");
+}
