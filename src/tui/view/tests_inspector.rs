@@ -157,8 +157,8 @@ fn each_request_of_a_prompt_is_shown_raw_with_its_finish_times_and_tokens() {
     assert!(screen.contains("length · 18.0 s"), "{screen}");
     assert!(
         screen.contains(
-            "answer · json_schema, streamed · finish length · first byte 2.39 s · total 18.04 s · 965 + 1024 tokens (reported, 512 cached)"
-        ),
+            "answer · json_schema, streamed · finish length · first byte 2.39 s · total 18.04 s"
+        ) && screen.contains("965 + 1024 tokens (reported, 512 cached) · at most 1024"),
         "{screen}"
     );
     assert!(
