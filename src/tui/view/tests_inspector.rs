@@ -140,7 +140,7 @@ fn each_request_of_a_prompt_is_shown_raw_with_its_finish_times_and_tokens() {
                 "length",
                 Some("it was cut off at the 1024-token limit (llm.max_tokens.understand)"),
             ),
-            call(CallAttempt::Repair, "{\"b\":1,  \"a\":2}", "stop", None),
+            call(CallAttempt::Repair, "{\"b\":1,\"a\":2}", "stop", None),
         ];
     }
     inspector::toggle(&mut m);
@@ -175,5 +175,5 @@ fn each_request_of_a_prompt_is_shown_raw_with_its_finish_times_and_tokens() {
         st.cursor = parts - 1;
     }
     let screen = render_frame(&m, 120, 40);
-    assert!(screen.contains("{\"b\":1,  \"a\":2}"), "{screen}");
+    assert!(screen.contains("{\"b\":1,\"a\":2}"), "{screen}");
 }
