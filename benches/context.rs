@@ -86,7 +86,7 @@ fn think_prompt(snapshot: &ContextSnapshot, session: &SessionContext, system: &s
         pending_proposal: None,
         system,
     });
-    prompt.total_tokens
+    prompt.counted().total_tokens
 }
 
 /// Understand's prompt, as the pipeline's Understand node builds it.
@@ -98,7 +98,7 @@ fn understand_prompt(snapshot: &ContextSnapshot, turns: &[AnnotatedTurn], system
         pending_clarification: None,
         system,
     });
-    prompt.total_tokens
+    prompt.counted().total_tokens
 }
 
 /// Assembling the snapshot (every registry entry classified, the narrative

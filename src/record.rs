@@ -188,8 +188,10 @@ pub struct PromptRecord {
 }
 
 impl PromptRecord {
-    /// Records a prompt, its response and the requests sent for it.
-    pub fn new(prompt: Prompt, response: Option<String>, calls: Vec<CallRecord>) -> Self {
+    /// Records a prompt, its response and the requests sent for it; a
+    /// prompt not counted yet is counted here.
+    pub fn new(mut prompt: Prompt, response: Option<String>, calls: Vec<CallRecord>) -> Self {
+        prompt.count();
         Self {
             tokens: prompt.tokens(),
             full: prompt,

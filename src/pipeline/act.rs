@@ -9,7 +9,8 @@
 //! across an await.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::Mutex;
+use std::ops::{Deref, DerefMut};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{Map, Value};
 
@@ -20,7 +21,7 @@ use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
 
 use super::brain::{ActRequest, Brain, BrainError, CallLog, Usage};
 use super::events::PipelineEvent;
-use super::support::{EventSink, lock, usage_of};
+use super::support::{Counting, EventSink, lock, usage_of};
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
 
 /// Why a step stopped the plan.
@@ -44,11 +45,37 @@ pub struct StepOutcome {
     pub usage: Usage,
 }
 
+/// The turn's context while its steps run. A step's brain call reads it by
+/// reference (an `Arc`), not by copy; a write copies it only while another
+/// step's call still holds it ([`write`]).
+pub type SharedState = Mutex<Arc<ContextState>>;
+
+/// The shared context locked for writing.
+struct Writing<'a>(MutexGuard<'a, Arc<ContextState>>);
+
+impl Deref for Writing<'_> {
+    type Target = ContextState;
+    fn deref(&self) -> &ContextState {
+        &self.0
+    }
+}
+
+impl DerefMut for Writing<'_> {
+    fn deref_mut(&mut self) -> &mut ContextState {
+        Arc::make_mut(&mut self.0)
+    }
+}
+
+/// Locks the shared context to change it.
+fn write(state: &SharedState) -> Writing<'_> {
+    Writing(lock(state))
+}
+
 /// What every step of the turn shares.
 pub struct ActEnv<'a> {
     pub brain: &'a dyn Brain,
     pub kitchen: &'a Mutex<Kitchen>,
-    pub state: &'a Mutex<ContextState>,
+    pub state: &'a SharedState,
     pub events: &'a EventSink,
     pub understand: &'a UnderstandOutput,
     pub user_message: &'a str,
@@ -87,7 +114,7 @@ pub async fn run_plan(
                 .iter()
                 .flat_map(|o| o.entities.iter().cloned())
                 .collect();
-            lock(env.state).registry.reorder_since(mark, &order);
+            write(env.state).registry.reorder_since(mark, &order);
         }
         let stopped = outcomes.iter().any(|o| o.stop.is_some());
         done.append(&mut outcomes);
@@ -138,7 +165,8 @@ async fn run_step(
         .map(crate::kitchen::schema_text)
         .unwrap_or_default();
     loop {
-        let state_now = lock(env.state).clone();
+        // A reference, not a copy: a write meanwhile copies it (`write`).
+        let state_now = Arc::clone(&lock(env.state));
         let snapshot = state_now.snapshot();
         let mut all_data = data.to_vec();
         if matches!(step.step_type, StepType::Analyze | StepType::Generate) {
@@ -162,7 +190,8 @@ async fn run_step(
             subdomain_schema: &schema,
             system: env.system,
         };
-        let prompt = build_act(&input);
+        let mut prompt = build_act(&input);
+        let counting = Counting::beside(&mut prompt, env.brain);
         let calls = CallLog::default();
         let req = ActRequest {
             input: &input,
@@ -176,6 +205,9 @@ async fn run_step(
             calls: &calls,
         };
         let decided = env.brain.act(&req).await;
+        counting.apply(&mut prompt).await;
+        // Let go before this step writes, so the write need not copy.
+        drop(state_now);
         run.iterations += 1;
         let (decided, response) = match decided {
             Ok(decided) => {
@@ -238,7 +270,7 @@ async fn run_step(
         outcome: run.summary.clone(),
     });
     let snapshot = {
-        let mut state = lock(env.state);
+        let mut state = write(env.state);
         // What the step loaded is judged against the standing constraints
         // (by its content; the pipeline looks up the rest after Act).
         state.refresh_constraints(&|_| None);
@@ -355,7 +387,7 @@ impl<'s> StepRun<'s> {
             .unwrap_or_default()
             .to_string();
         let hits = {
-            let mut state = lock(env.state);
+            let mut state = write(env.state);
             let hits = state
                 .archive
                 .search(&query, &state.constraints, &state.registry);
@@ -399,7 +431,7 @@ impl<'s> StepRun<'s> {
             .to_string();
         let outcome = {
             let mut kitchen = lock(env.kitchen);
-            let mut state = lock(env.state);
+            let mut state = write(env.state);
             let outcome = kitchen.execute(&call, &mut state.registry, env.turn);
             if let Ok(r) = &outcome {
                 state.remember_rows(&r.rows);
@@ -448,7 +480,7 @@ impl<'s> StepRun<'s> {
 
     /// Finishes the step: keeps its data, registers artifacts, touches refs.
     fn complete(&mut self, env: &ActEnv<'_>, summary: String, data: Value, note: Option<String>) {
-        let mut state = lock(env.state);
+        let mut state = write(env.state);
         self.data = match self.step.step_type {
             StepType::Generate => {
                 register_artifacts(&mut state, data, env.turn, &mut self.entities)

@@ -241,6 +241,15 @@ pub trait Brain: Send + Sync {
         None
     }
 
+    /// True when a decision waits on something outside this process (a
+    /// model server): work for the record, such as counting the prompt's
+    /// tokens, is then done meanwhile on another thread. A brain that
+    /// decides at once has it done in line, so its turns stay the same run
+    /// after run.
+    fn waits(&self) -> bool {
+        false
+    }
+
     /// Resolve references and curate working memory.
     fn understand<'a>(
         &'a self,

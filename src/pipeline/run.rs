@@ -27,7 +27,7 @@ use super::brain::{
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
-use super::support::{EventSink, lock, ms, usage_of};
+use super::support::{Counting, EventSink, lock, ms, usage_of};
 use super::templates::SystemPrompts;
 use super::types::{Decision, SUBDOMAINS, StepType, ThinkOutput, UnderstandOutput};
 
@@ -266,11 +266,14 @@ impl<'a> Run<'a> {
             .today
             .parse()
             .map_err(|e| format!("bad date {}: {e}", self.today))?;
-        let session = lock(self.kitchen)
-            .session_context(today_date)
-            .map_err(|e| format!("the kitchen store could not be read: {e}"))?;
-
-        let understand = self.understand(&mut state, turn).await?;
+        // Think's view of the kitchen is read while Understand's request is
+        // out (a model that answers at once has it read after).
+        let kitchen = self.kitchen;
+        let (understand, session) = tokio::join!(self.understand(&mut state, turn), async {
+            lock(kitchen).session_context(today_date)
+        });
+        let understand = understand?;
+        let session = session.map_err(|e| format!("the kitchen store could not be read: {e}"))?;
         let standing = super::standing::describe(&state, &self.record.constraint_changes);
         let curation = summarize::describe_curation(&self.record.curation);
         self.progress(|r| {
@@ -347,7 +350,8 @@ impl<'a> Run<'a> {
             pending_clarification: pending_question(state),
             system: &self.settings.prompts.understand,
         };
-        let prompt = build_understand(&input);
+        let mut prompt = build_understand(&input);
+        let counting = Counting::beside(&mut prompt, self.brain);
         let calls = CallLog::default();
         let req = UnderstandRequest {
             input: &input,
@@ -355,7 +359,9 @@ impl<'a> Run<'a> {
             state,
             calls: &calls,
         };
-        let decided = match self.brain.understand(&req).await {
+        let decided = self.brain.understand(&req).await;
+        counting.apply(&mut prompt).await;
+        let decided = match decided {
             Ok(decided) => decided,
             Err(e) => {
                 let calls = calls.take();
@@ -419,7 +425,8 @@ impl<'a> Run<'a> {
             pending_proposal: pending_question(state),
             system: &self.settings.prompts.think,
         };
-        let prompt = build_think(&input);
+        let mut prompt = build_think(&input);
+        let counting = Counting::beside(&mut prompt, self.brain);
         let calls = CallLog::default();
         let req = ThinkRequest {
             input: &input,
@@ -428,7 +435,9 @@ impl<'a> Run<'a> {
             state,
             calls: &calls,
         };
-        let decided = match self.brain.think(&req).await {
+        let decided = self.brain.think(&req).await;
+        counting.apply(&mut prompt).await;
+        let decided = match decided {
             Ok(decided) => decided,
             Err(e) => {
                 let calls = calls.take();
@@ -457,7 +466,7 @@ impl<'a> Run<'a> {
             return Ok(Vec::new());
         }
         let started = self.start_node(Node::Act);
-        let shared = Mutex::new(std::mem::take(state));
+        let shared = Mutex::new(Arc::new(std::mem::take(state)));
         let prompts = Mutex::new(Vec::new());
         let env = ActEnv {
             brain: self.brain,
@@ -474,7 +483,8 @@ impl<'a> Run<'a> {
             prompts: &prompts,
         };
         let result = run_plan(&env, &think.steps).await;
-        *state = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        *state = Arc::try_unwrap(shared).unwrap_or_else(|still| (*still).clone());
         let mut prompts = prompts.into_inner().unwrap_or_else(|e| e.into_inner());
         prompts.sort_by_key(|p| (p.step, p.iteration));
         self.record.prompts.act = prompts;

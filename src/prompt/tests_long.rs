@@ -87,7 +87,8 @@ fn think_tokens_at(state: &ContextState, session: &SessionContext) -> (usize, St
         max_steps: 8,
         pending_proposal: None,
         system: "You are Alfred's planner.",
-    });
+    })
+    .counted();
     (p.total_tokens, p.user_text())
 }
 

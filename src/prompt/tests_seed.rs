@@ -276,6 +276,7 @@ fn every_section_reports_its_own_tokens() {
         act(&snap, &first_step_data()),
         reply(&snap),
     ] {
+        let p = p.counted();
         assert_eq!(p.system_tokens, count_tokens(SYSTEM));
         for s in &p.sections {
             assert!(s.tokens > 0, "{:?}/{} is empty", p.node, s.name);

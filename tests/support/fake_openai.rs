@@ -25,6 +25,7 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
@@ -190,6 +191,12 @@ impl FakeOpenAi {
                 addr_tx
                     .send(listener.local_addr().expect("addr"))
                     .expect("send addr");
+                // Each write goes out at once, as a streaming server's
+                // should (Nagle would hold an answer's second write until
+                // the client's delayed ACK, 40 ms later).
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
                 tokio::select! {
                     _ = axum::serve(listener, app) => {}
                     _ = stopped => {}
@@ -373,6 +380,7 @@ fn error(status: StatusCode, message: &str) -> Response {
 }
 
 async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes) -> Response {
+    let arrived = Instant::now();
     let mut watch = Watch {
         shared: shared.clone(),
         done: false,
@@ -435,7 +443,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
             _ => None,
         })
         .sum();
-    tokio::time::sleep(latency + extra).await;
+    hold_until(arrived + latency + extra).await;
     if faults.contains(&Fault::Hang) {
         std::future::pending::<()>().await;
     }
@@ -538,17 +546,25 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
     }
     let events = stream_events(&model, &content, prompt_tokens, finish);
     let stall = faults.contains(&Fault::Stall);
-    let gap = faults
-        .iter()
-        .find_map(|f| match f {
-            Fault::Drip(d) => Some(*d),
-            _ => None,
-        })
-        .unwrap_or(Duration::from_millis(2));
+    let drip = faults.iter().find_map(|f| match f {
+        Fault::Drip(d) => Some(*d),
+        _ => None,
+    });
+    // A reply streams word by word, its first word at once (the hold above
+    // is the time to the first token); a structured answer comes whole (the
+    // time is the server's latency, not the fake's pacing).
+    let gap = drip.unwrap_or(if node == Node::Reply {
+        Duration::from_millis(2)
+    } else {
+        Duration::ZERO
+    });
+    let at_once = if drip.is_some() { 0 } else { 2 };
     watch.done = false;
-    let stream = futures::stream::iter(events)
-        .then(move |data| async move {
-            tokio::time::sleep(gap).await;
+    let stream = futures::stream::iter(events.into_iter().enumerate())
+        .then(move |(i, data)| async move {
+            if i >= at_once && !gap.is_zero() {
+                tokio::time::sleep(gap).await;
+            }
             Ok::<_, Infallible>(Event::default().data(data))
         })
         .chain(futures::stream::once(async move {
@@ -562,6 +578,20 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
         watch,
     })
     .into_response()
+}
+
+/// Waits until `deadline`, to the tenth of a millisecond: tokio's timer
+/// rounds up to whole milliseconds, which would add up to a millisecond of
+/// the fake's own to every call a benchmark times; the last stretch is
+/// yielded through instead.
+async fn hold_until(deadline: Instant) {
+    const TIMER_SLACK: Duration = Duration::from_millis(2);
+    if let Some(early) = deadline.checked_sub(TIMER_SLACK) {
+        tokio::time::sleep_until(early.into()).await;
+    }
+    while Instant::now() < deadline {
+        tokio::task::yield_now().await;
+    }
 }
 
 /// The scripted answer for this request. Act answers are matched on the

@@ -195,6 +195,10 @@ impl Brain for LlmBrain {
         })
     }
 
+    fn waits(&self) -> bool {
+        true
+    }
+
     fn context_window(&self) -> Option<u32> {
         let published = self.server.get().and_then(|s| s.context);
         Some(published.unwrap_or(self.config.context_window))

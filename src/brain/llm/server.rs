@@ -96,7 +96,10 @@ impl ServerInfo {
 
 /// 16384 → "16k", 512 → "512", 131072 → "128k".
 pub fn short_tokens(n: u32) -> String {
-    if n >= 1024 && n.is_multiple_of(1024) {
+    // 128,000 is a multiple of 1,024 too: a round thousand reads as one.
+    if n >= 1000 && n.is_multiple_of(1000) {
+        format!("{}k", n / 1000)
+    } else if n >= 1024 && n.is_multiple_of(1024) {
         format!("{}k", n / 1024)
     } else if n >= 10_000 {
         format!("{}k", n / 1000)

@@ -9,7 +9,7 @@ use crate::pipeline::act::{StepOutcome, Stop, step_data};
 use crate::pipeline::brain::{CallLog, ReplyRequest, ReplySink, SummarizeRequest};
 use crate::pipeline::events::{Node, PipelineEvent};
 use crate::pipeline::summarize::{self, TurnFacts};
-use crate::pipeline::support::{estimate_usage, usage_of};
+use crate::pipeline::support::{Counting, estimate_usage, usage_of};
 use crate::pipeline::types::{Decision, ThinkOutput, UnderstandOutput};
 use crate::prompt::act::StepData;
 use crate::prompt::build_reply_summary;
@@ -37,7 +37,8 @@ impl Run<'_> {
             phase: acted.phase,
             system: &self.settings.prompts.reply,
         };
-        let prompt = build_reply(&input);
+        let mut prompt = build_reply(&input);
+        let counting = Counting::beside(&mut prompt, self.brain);
         let calls = CallLog::default();
         let req = ReplyRequest {
             input: &input,
@@ -64,6 +65,7 @@ impl Run<'_> {
         while let Ok(text) = chunks.try_recv() {
             self.sink.send(|id| PipelineEvent::ReplyChunk { id, text });
         }
+        counting.apply(&mut prompt).await;
         let decided = match decided {
             Ok(decided) => decided,
             Err(e) => {

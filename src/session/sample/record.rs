@@ -161,18 +161,13 @@ fn prompts(state: &ContextState, rng: &mut Rng) -> PromptsRecord {
             .map(|n| Section {
                 name: (*n).to_string(),
                 text: body.clone(),
-                tokens: body.len() / 4,
+                tokens: 0,
             })
             .collect();
-        let system_tokens = SYSTEM.len() / 4;
-        let total_tokens = system_tokens + sections.iter().map(|s| s.tokens).sum::<usize>();
-        let prompt = Prompt {
-            node,
-            system: SYSTEM.into(),
-            sections,
-            system_tokens,
-            total_tokens,
-        };
+        let mut prompt = Prompt::new(node, SYSTEM, sections);
+        // Estimates: a sample session is about size, not exact counts.
+        let counts: Vec<usize> = prompt.texts().iter().map(|t| t.len() / 4).collect();
+        prompt.set_counts(&counts);
         Some(PromptRecord::new(prompt, Some(response), Vec::new()))
     };
     let steps = 1 + rng.below(3);
