@@ -165,6 +165,7 @@ fn ollama_and_vllm_get_advice_that_fits_them() {
     let fake = FakeOpenAi::start();
     fake.pretend(Persona::Ollama {
         num_ctx: Some(8192),
+        loaded: None,
     });
     let (_, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "llama3.1:8b"]);
     assert_eq!(
@@ -175,6 +176,34 @@ fn ollama_and_vllm_get_advice_that_fits_them() {
     assert!(
         line(&report, "models").contains("run `ollama pull llama3.1:8b`"),
         "{report}"
+    );
+
+    // A loaded model: what Ollama really gave it (OLLAMA_CONTEXT_LENGTH
+    // included) wins over the model's own num_ctx.
+    fake.pretend(Persona::Ollama {
+        num_ctx: Some(8192),
+        loaded: Some(32768),
+    });
+    let (_, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "gpt-4.1"]);
+    assert_eq!(
+        line(&report, "server"),
+        "ok   server    Ollama (version 0.9.9), context 32,768 tokens (/api/ps context_length)"
+    );
+    assert!(line(&report, "context").starts_with("ok"), "{report}");
+
+    // Nothing published: Ollama's default would cut the prompts silently.
+    fake.pretend(Persona::Ollama {
+        num_ctx: None,
+        loaded: None,
+    });
+    let (out, report) = doctor(&fake.base_url(), Some(KEY), &["--model", "gpt-4.1"]);
+    assert_eq!(out.status.code(), Some(1), "{report}");
+    let context = line(&report, "context");
+    assert!(
+        context.starts_with("FIX")
+            && context.contains("4,096")
+            && context.contains("OLLAMA_CONTEXT_LENGTH=16384"),
+        "{context}"
     );
 
     fake.pretend(Persona::Vllm {

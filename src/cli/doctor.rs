@@ -261,6 +261,9 @@ fn server_line(server: &ServerInfo) -> String {
 /// the largest prompt of the seed conversation and the largest answer
 /// budget.
 fn check_context(llm: &LlmConfig, server: &ServerInfo) -> Check {
+    if server.kind == ServerKind::Ollama && server.context.is_none() {
+        return Check::new("context", Err(ollama_unknown_context()));
+    }
     let (window, from) = match server.context {
         Some(n) => (n, server.kind.name().to_string()),
         None => (llm.context_window, "llm.context_window".to_string()),
@@ -298,6 +301,21 @@ fn check_context(llm: &LlmConfig, server: &ServerInfo) -> Check {
         ))
     };
     Check::new("context", result)
+}
+
+/// Ollama publishes a model's context only once it is loaded (or when the
+/// model sets `num_ctx`); its default cuts the seed's prompts without an
+/// error.
+fn ollama_unknown_context() -> String {
+    format!(
+        "Ollama does not say how many tokens it gives the model until the model is loaded, \
+         and its default is 4,096 (2,048 before Ollama 0.6): the seed conversation's largest \
+         prompt is about {} tokens, and Ollama cuts a longer prompt without an error, so \
+         Alfred would answer from half a prompt. Start Ollama with \
+         OLLAMA_CONTEXT_LENGTH=16384 (or set `PARAMETER num_ctx 16384` in a Modelfile); \
+         once the model is loaded, doctor reads what it got from /api/ps.",
+        thousands(SEED_LARGEST_PROMPT as usize)
+    )
 }
 
 fn check_models(llm: &LlmConfig, found: &EndpointCheck) -> Check {

@@ -122,8 +122,12 @@ pub enum Persona {
     Plain,
     /// `/props` and `/v1/models` with `meta.n_ctx`, `owned_by: llamacpp`.
     LlamaCpp { n_ctx: u32 },
-    /// `/api/version`, `/api/show` (with `num_ctx` when given).
-    Ollama { num_ctx: Option<u32> },
+    /// `/api/version`, `/api/show` (with `num_ctx` when given), `/api/ps`
+    /// (every listed model loaded with `loaded` tokens, when given).
+    Ollama {
+        num_ctx: Option<u32>,
+        loaded: Option<u32>,
+    },
     /// `/v1/models` with `max_model_len`.
     Vllm { max_model_len: u32 },
 }
@@ -177,6 +181,7 @@ impl FakeOpenAi {
             .route("/props", get(props))
             .route("/api/version", get(ollama_version))
             .route("/api/show", post(ollama_show))
+            .route("/api/ps", get(ollama_ps))
             .with_state(shared.clone());
         std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
@@ -361,11 +366,29 @@ async fn ollama_version(State(shared): State<Arc<Shared>>) -> Response {
 
 async fn ollama_show(State(shared): State<Arc<Shared>>) -> Response {
     match *shared.persona.lock().unwrap() {
-        Persona::Ollama { num_ctx } => {
+        Persona::Ollama { num_ctx, .. } => {
             let parameters = num_ctx
                 .map(|n| format!("num_ctx                        {n}\nstop \"<|eot_id|>\""))
                 .unwrap_or_default();
             axum::Json(json!({"parameters": parameters, "model_info": {}})).into_response()
+        }
+        _ => error(StatusCode::NOT_FOUND, "File Not Found"),
+    }
+}
+
+async fn ollama_ps(State(shared): State<Arc<Shared>>) -> Response {
+    match *shared.persona.lock().unwrap() {
+        Persona::Ollama { loaded, .. } => {
+            let models: Vec<Value> = loaded
+                .map(|n| {
+                    (shared.models.iter())
+                        .map(
+                            |m| json!({"name": m, "model": m, "size_vram": 0, "context_length": n}),
+                        )
+                        .collect()
+                })
+                .unwrap_or_default();
+            axum::Json(json!({"models": models})).into_response()
         }
         _ => error(StatusCode::NOT_FOUND, "File Not Found"),
     }

@@ -5,8 +5,11 @@
 //!   (the context of one slot, which is what one request gets) and
 //!   `build_info`.
 //! - Ollama: `/api/version` (at the root, not under `/v1`); the context is
-//!   `num_ctx` in `/api/show`'s parameters when the model sets it, else
-//!   Ollama's default (not published).
+//!   `context_length` in `/api/ps` once the model is loaded (what Ollama
+//!   really gives it, `OLLAMA_CONTEXT_LENGTH` included), else `num_ctx` in
+//!   `/api/show`'s parameters when the model sets it, else unknown: Ollama's
+//!   default (4,096 tokens on most machines) is not published, and Ollama
+//!   cuts a longer prompt without an error, so `doctor` warns.
 //! - vLLM: `/v1/models` lists each model with `max_model_len`.
 //! - OpenAI: the host; it publishes no window (`llm.context_window` holds).
 //!
@@ -142,6 +145,14 @@ pub async fn learn(endpoint: &Endpoint, model: &str) -> ServerInfo {
     {
         info.kind = ServerKind::Ollama;
         info.version = Some(v.to_string());
+        if let Some(ps) = get_json(endpoint, &endpoint.root_url("api/ps")).await
+            && let Some(n) = loaded_context(&ps, model)
+        {
+            info.context = Some(n);
+            info.context_from = Some("/api/ps context_length");
+        }
+    }
+    if info.kind == ServerKind::Ollama && info.context.is_none() {
         let show = endpoint
             .http
             .post(endpoint.root_url("api/show"))
@@ -188,6 +199,18 @@ fn read_models(body: &Value, model: &str, info: &mut ServerInfo) {
             _ => {}
         }
     }
+}
+
+/// The context Ollama gave `model`, if it is loaded (`/api/ps` lists
+/// loaded models as `name` and `model`, tagged: `llama3.1:latest`).
+fn loaded_context(ps: &Value, model: &str) -> Option<u32> {
+    let tagged = |name: &str| name == model || name.strip_suffix(":latest") == Some(model);
+    ps["models"]
+        .as_array()?
+        .iter()
+        .find(|m| m["name"].as_str().is_some_and(tagged) || m["model"].as_str().is_some_and(tagged))
+        .and_then(|m| m["context_length"].as_u64())
+        .and_then(|n| u32::try_from(n).ok())
 }
 
 /// `num_ctx` in Ollama's parameter text ("num_ctx    8192\nstop …").
@@ -245,6 +268,19 @@ mod tests {
         let mut info = ServerInfo::unknown();
         read_models(&json!({"data": [{"id": "gpt-4.1"}]}), "gpt-4.1", &mut info);
         assert_eq!(info, ServerInfo::unknown());
+    }
+
+    #[test]
+    fn ollama_tells_a_loaded_models_context() {
+        let ps = json!({"models": [
+            {"name": "qwen2.5:0.5b", "model": "qwen2.5:0.5b", "context_length": 2048},
+            {"name": "llama3.1:latest", "model": "llama3.1:latest", "context_length": 16384}
+        ]});
+        assert_eq!(loaded_context(&ps, "llama3.1"), Some(16384));
+        assert_eq!(loaded_context(&ps, "llama3.1:latest"), Some(16384));
+        assert_eq!(loaded_context(&ps, "qwen2.5:0.5b"), Some(2048));
+        assert_eq!(loaded_context(&ps, "mistral"), None, "not loaded");
+        assert_eq!(loaded_context(&json!({"models": []}), "llama3.1"), None);
     }
 
     #[test]
