@@ -296,3 +296,20 @@ async fn a_full_earlier_summary_is_compressed_by_the_model() {
         state.conversation.history_summary()
     );
 }
+
+/// A streamed answer is read to its end after `[DONE]`, so its connection
+/// goes back to the pool: a turn of calls one after another (Understand,
+/// Think, Reply, Summarize) opens one connection, not one per call (which,
+/// over TLS, would be a handshake per call).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn calls_one_after_another_share_one_connection() {
+    let fake = FakeOpenAi::start();
+    script(&fake);
+    let brain = support::brain(&support::llm_config(&fake));
+    let (_dir, kitchen) = support::kitchen();
+    let (result, _) = turn(brain, kitchen, fresh(), "can you help me plan some meals?").await;
+    assert!(matches!(result, TurnResult::Done { .. }));
+    let calls = fake.requests().len();
+    assert!(calls >= 3, "{calls} calls");
+    assert_eq!(fake.connections(), 1, "{calls} calls");
+}

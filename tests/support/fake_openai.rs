@@ -138,6 +138,8 @@ struct Shared {
     reject_json_schema: AtomicBool,
     hide_models: AtomicBool,
     disconnects: AtomicUsize,
+    /// TCP connections accepted.
+    connections: AtomicUsize,
     models: Vec<String>,
 }
 
@@ -171,6 +173,7 @@ impl FakeOpenAi {
             reject_json_schema: AtomicBool::new(false),
             hide_models: AtomicBool::new(false),
             disconnects: AtomicUsize::new(0),
+            connections: AtomicUsize::new(0),
             models: vec!["gpt-4.1".into(), "gpt-4.1-mini".into()],
         });
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
@@ -183,6 +186,7 @@ impl FakeOpenAi {
             .route("/api/show", post(ollama_show))
             .route("/api/ps", get(ollama_ps))
             .with_state(shared.clone());
+        let counted = shared.clone();
         std::thread::spawn(move || {
             let rt = tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(2)
@@ -199,8 +203,9 @@ impl FakeOpenAi {
                 // Each write goes out at once, as a streaming server's
                 // should (Nagle would hold an answer's second write until
                 // the client's delayed ACK, 40 ms later).
-                let listener = listener.tap_io(|tcp| {
+                let listener = listener.tap_io(move |tcp| {
                     let _ = tcp.set_nodelay(true);
+                    counted.connections.fetch_add(1, Ordering::SeqCst);
                 });
                 tokio::select! {
                     _ = axum::serve(listener, app) => {}
@@ -301,6 +306,12 @@ impl FakeOpenAi {
             .iter()
             .filter(|r| r.node == node)
             .count()
+    }
+
+    /// TCP connections accepted so far (a client that reuses its
+    /// connections opens one per request in flight at once).
+    pub fn connections(&self) -> usize {
+        self.shared.connections.load(Ordering::SeqCst)
     }
 
     /// Requests whose connection closed before their answer was complete.

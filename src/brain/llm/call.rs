@@ -88,6 +88,21 @@ pub enum Broke {
     Answer(BrainError, Exchange),
 }
 
+/// How long the end of a body may take to come after `[DONE]`.
+const DRAIN: Duration = Duration::from_millis(250);
+
+/// Reads what is left of a streamed body after `[DONE]` (its last, empty
+/// chunk), so the connection goes back to the pool: a body dropped unread
+/// closes it, and the next call would connect (and, over TLS, shake hands)
+/// again. A server that keeps sending is left after [`DRAIN`].
+async fn drain<S, B, E>(mut body: S)
+where
+    S: futures::Stream<Item = Result<B, E>> + Unpin,
+{
+    let deadline = tokio::time::Instant::now() + DRAIN;
+    while let Ok(Some(Ok(_))) = tokio::time::timeout_at(deadline, body.next()).await {}
+}
+
 /// "the reply", "the think answer": what a sentence calls a node's answer.
 fn answer_of(node: LlmNode) -> String {
     match node {
@@ -219,6 +234,8 @@ impl LlmBrain {
             got.first_byte.get_or_insert(got.total);
             for event in decoder.feed(&next) {
                 if event.data.trim() == "[DONE]" {
+                    got.total = started.elapsed();
+                    drain(bytes).await;
                     break 'read;
                 }
                 match parse_chunk(&event.data) {
