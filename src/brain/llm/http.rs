@@ -98,7 +98,9 @@ impl Endpoint {
         let url = self.url(path);
         let started = Instant::now();
         let mut retries = 0;
+        let mut resent_stale = false;
         loop {
+            let sent = Instant::now();
             tracing::debug!(url = %self.shown, path, bytes = body.len(), attempt = retries + 1, "model request");
             let request = self
                 .http
@@ -108,6 +110,15 @@ impl Endpoint {
             let failure = match tokio::time::timeout(deadline, request.send()).await {
                 Ok(Ok(resp)) if resp.status().is_success() => return Ok(resp),
                 Ok(Ok(resp)) => failure_of(resp).await,
+                Ok(Err(e)) if !resent_stale && stale(&e, sent.elapsed()) => {
+                    // The server closed a kept-alive connection as the
+                    // request went out on it (llama.cpp closes each one
+                    // after a stream): it never read the request. Once
+                    // more, on a new connection, costs nothing.
+                    tracing::debug!(url = %self.shown, path, "kept-alive connection was closed; sending again");
+                    resent_stale = true;
+                    continue;
+                }
                 Ok(Err(e)) => Failure::from_reqwest(&e),
                 Err(_) => Failure::Timeout,
             };
@@ -220,6 +231,28 @@ pub fn one_line(text: &str) -> String {
 }
 
 /// The innermost cause of an error: "Connection refused (os error 111)".
+/// How soon after sending a closed connection shows it was closed
+/// already (a server that read the request and died later is no stale
+/// connection, and is not sent the request twice).
+const STALE_WITHIN: Duration = Duration::from_millis(500);
+
+/// True when `e` says the connection closed before any answer came, right
+/// after the request went out: a kept-alive connection the server had
+/// closed (hyper's "connection closed before message completed").
+fn stale(e: &reqwest::Error, after: Duration) -> bool {
+    if after > STALE_WITHIN {
+        return false;
+    }
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(c) = cause {
+        if let Some(h) = c.downcast_ref::<hyper::Error>() {
+            return h.is_incomplete_message();
+        }
+        cause = c.source();
+    }
+    false
+}
+
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e;
     while let Some(next) = cause.source() {
