@@ -299,8 +299,10 @@ async fn a_full_earlier_summary_is_compressed_by_the_model() {
 
 /// A streamed answer is read to its end after `[DONE]`, so its connection
 /// goes back to the pool: a turn of calls one after another (Understand,
-/// Think, Reply, Summarize) opens one connection, not one per call (which,
-/// over TLS, would be a handshake per call).
+/// Think, Reply, Summarize) reuses its connection instead of opening one per
+/// call (over TLS, a handshake per call). Dropping the body unread opened 3
+/// for 4 calls; reading it, 1, or 2 when the pool had not taken the
+/// connection back by the time the next call left (a busy machine).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn calls_one_after_another_share_one_connection() {
     let fake = FakeOpenAi::start();
@@ -310,6 +312,7 @@ async fn calls_one_after_another_share_one_connection() {
     let (result, _) = turn(brain, kitchen, fresh(), "can you help me plan some meals?").await;
     assert!(matches!(result, TurnResult::Done { .. }));
     let calls = fake.requests().len();
-    assert!(calls >= 3, "{calls} calls");
-    assert_eq!(fake.connections(), 1, "{calls} calls");
+    assert!(calls >= 4, "{calls} calls");
+    let opened = fake.connections();
+    assert!(opened <= 2, "{opened} connections for {calls} calls");
 }
