@@ -4,6 +4,7 @@
 //! state back when the turn succeeds; a failed turn leaves it untouched.
 
 use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -48,7 +49,10 @@ pub struct ContextState {
     /// so a later turn can use rows already loaded instead of re-reading.
     /// Pruned to the active set at the end of every turn.
     #[serde(default)]
-    pub rows: BTreeMap<String, Value>,
+    /// Each row is shared (`Arc`): a turn's concurrent Act steps copy the
+    /// context when one writes while another's call still reads it, and the
+    /// copy then costs the keys, not every row's JSON again.
+    pub rows: BTreeMap<String, Arc<Value>>,
 }
 
 /// A past turn as Understand sees it: what was said and which refs it touched.
@@ -156,7 +160,7 @@ impl ContextState {
             let label = registry.get(r).map(|e| e.label.as_str()).unwrap_or(r);
             registry
                 .artifact(r)
-                .or_else(|| rows.get(r))
+                .or_else(|| rows.get(r).map(|v| &**v))
                 .and_then(|c| RecipeFacts::from_content(label, c))
                 .or_else(|| more(r))
         };
@@ -318,7 +322,7 @@ impl ContextState {
             if let Some(r) = row.get("id").and_then(Value::as_str)
                 && self.registry.is_live_ref(r)
             {
-                self.rows.insert(r.to_string(), row.clone());
+                self.rows.insert(r.to_string(), Arc::new(row.clone()));
             }
         }
     }

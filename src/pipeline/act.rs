@@ -299,7 +299,7 @@ fn loaded_earlier(state: &ContextState, subdomain: &str, data: &[StepData]) -> O
         .into_iter()
         .filter(|(r, e)| e.table == table && !in_data.contains(r))
         .filter(|(r, e)| state.state_of(r, e, state.turn).0.is_active())
-        .filter_map(|(r, _)| state.rows.get(r).cloned())
+        .filter_map(|(r, _)| state.rows.get(r).map(|v| Value::clone(v)))
         .collect();
     (!rows.is_empty()).then(|| StepData {
         step_index: data.len(),

@@ -330,7 +330,7 @@ mod tests {
             let r =
                 s.registry
                     .register_row(Table::Recipes, &format!("r{i}"), name, RefAction::Read, 2);
-            s.rows.insert(r.clone(), json!({"id": r, "name": name, "ingredients": [{"name": if i == 3 { "chickpeas" } else { "salt" }}]}));
+            s.rows.insert(r.clone(), std::sync::Arc::new(json!({"id": r, "name": name, "ingredients": [{"name": if i == 3 { "chickpeas" } else { "salt" }}]})));
         }
         s
     }

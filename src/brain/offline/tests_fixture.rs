@@ -119,7 +119,7 @@ pub fn turn_three() -> ContextState {
                 .register_row(Table::Recipes, &format!("r-{i}"), name, RefAction::Read, 2);
         let mut row = row.clone();
         row["id"] = json!(r);
-        s.rows.insert(r.clone(), row);
+        s.rows.insert(r.clone(), std::sync::Arc::new(row));
         refs.push(r);
     }
     let inventory: Vec<Value> =
@@ -136,7 +136,7 @@ pub fn turn_three() -> ContextState {
         );
         let mut row = row.clone();
         row["id"] = json!(r);
-        s.rows.insert(r.clone(), row);
+        s.rows.insert(r.clone(), std::sync::Arc::new(row));
         refs.push(r);
     }
     // "no cod" stands from turn 2: the cod recipes are ruled out there

@@ -11,7 +11,7 @@ fn ingredient_names(sim: &Sim, r: &str) -> Vec<String> {
         .state
         .registry
         .artifact(r)
-        .or_else(|| sim.state.rows.get(r))
+        .or_else(|| sim.state.rows.get(r).map(|v| &**v))
         .cloned()
         .unwrap_or_default();
     content["ingredients"]

@@ -123,7 +123,7 @@ impl<'a> World<'a> {
         self.state
             .registry
             .artifact(r)
-            .or_else(|| self.state.rows.get(r))
+            .or_else(|| self.state.rows.get(r).map(|v| &**v))
     }
 
     /// A ref's label (the ref itself when unknown).
