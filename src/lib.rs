@@ -19,4 +19,5 @@ pub mod record;
 pub mod scenario;
 pub mod session;
 pub mod text;
+pub mod text_key;
 pub mod tui;

@@ -5,38 +5,10 @@
 
 mod support;
 
-use std::process::{Command, Output};
+use std::process::Command;
 
+use support::doctor::{doctor, line};
 use support::{FakeOpenAi, KEY, Node, Persona};
-
-/// Runs `alfred --llm openai --base-url BASE doctor [extra…]` in a fresh home.
-fn doctor(base: &str, key: Option<&str>, extra: &[&str]) -> (Output, String) {
-    let home = tempfile::tempdir().unwrap();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_alfred"));
-    cmd.env_clear()
-        .env("HOME", home.path())
-        .env("ALFRED_HOME", home.path())
-        .args(["--llm", "openai", "--base-url", base])
-        .args(extra)
-        .arg("doctor");
-    if let Some(key) = key {
-        cmd.env("OPENAI_API_KEY", key);
-    }
-    let out = cmd.output().expect("run alfred doctor");
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
-    assert!(
-        !text.contains(KEY) && !String::from_utf8_lossy(&out.stderr).contains(KEY),
-        "the key was printed"
-    );
-    (out, text)
-}
-
-fn line<'a>(report: &'a str, what: &str) -> &'a str {
-    report
-        .lines()
-        .find(|l| l.split_whitespace().nth(1) == Some(what))
-        .unwrap_or_else(|| panic!("no `{what}` line in:\n{report}"))
-}
 
 #[test]
 fn every_check_passes_against_a_working_server() {

@@ -7,11 +7,15 @@
 //! exact: on its first connection it answers one request and then closes as
 //! soon as the second arrives, unanswered; later connections keep alive.
 
+mod support;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
-use std::process::Command;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+use support::KEY;
+use support::doctor::{doctor, line};
 
 /// One request read from `reader`: its request line, or `None` at EOF.
 fn read_request(reader: &mut BufReader<TcpStream>) -> Option<String> {
@@ -94,33 +98,13 @@ fn start() -> (String, Arc<AtomicUsize>) {
 #[test]
 fn a_request_on_a_connection_the_server_closed_is_sent_again() {
     let (base, dropped) = start();
-    let home = tempfile::tempdir().unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_alfred"))
-        .env_clear()
-        .env("HOME", home.path())
-        .env("ALFRED_HOME", home.path())
-        .env("OPENAI_API_KEY", "local")
-        .args([
-            "--llm",
-            "openai",
-            "--base-url",
-            &base,
-            "--model",
-            "m",
-            "doctor",
-        ])
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
+    let (_, report) = doctor(&base, Some(KEY), &["--model", "m"]);
     assert_eq!(
         dropped.load(Ordering::SeqCst),
         1,
         "the completion went out on the closed connection: {report}"
     );
-    let endpoint = report
-        .lines()
-        .find(|l| l.contains("endpoint"))
-        .unwrap_or_default();
+    let endpoint = line(&report, "endpoint");
     assert!(
         endpoint.starts_with("ok") && endpoint.contains("a 1-token completion"),
         "{report}"

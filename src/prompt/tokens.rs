@@ -13,10 +13,11 @@
 //! hash (about 40 µs for 30 KB) instead of the tokenizer (about 1 ms).
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, RandomState};
 use std::sync::{Mutex, OnceLock};
 
 use tiktoken_rs::CoreBPE;
+
+use crate::text_key::TextKeys;
 
 /// The shared encoder, or `None` when it failed to load.
 static ENCODER: OnceLock<Option<&'static CoreBPE>> = OnceLock::new();
@@ -37,28 +38,16 @@ pub const MEMO_MIN: usize = 256;
 const MEMO_CAP: usize = 16_384;
 
 /// Counts already made, by text key.
+#[derive(Default)]
 struct Memo {
-    hashers: (RandomState, RandomState),
+    keys: TextKeys,
     counts: HashMap<u128, usize>,
-}
-
-impl Memo {
-    /// Two independent 64-bit hashes: a collision is beyond practical odds.
-    fn key(&self, text: &str) -> u128 {
-        let (a, b) = &self.hashers;
-        (u128::from(a.hash_one(text)) << 64) | u128::from(b.hash_one(text))
-    }
 }
 
 static MEMO: OnceLock<Mutex<Memo>> = OnceLock::new();
 
 fn memo() -> &'static Mutex<Memo> {
-    MEMO.get_or_init(|| {
-        Mutex::new(Memo {
-            hashers: (RandomState::new(), RandomState::new()),
-            counts: HashMap::new(),
-        })
-    })
+    MEMO.get_or_init(Mutex::default)
 }
 
 /// Tokens in `text` under `o200k_base`, or the estimate if the encoder is
@@ -78,7 +67,7 @@ pub fn count_tokens(text: &str) -> usize {
     // at once, and both store the same number.
     let key = {
         let memo = memo().lock().unwrap_or_else(|e| e.into_inner());
-        let key = memo.key(text);
+        let key = memo.keys.key(text);
         if let Some(&n) = memo.counts.get(&key) {
             return n;
         }

@@ -25,7 +25,6 @@
 //! the file handle and is used by the persist actor only.
 
 use std::collections::{HashMap, VecDeque};
-use std::hash::{BuildHasher, RandomState};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -42,6 +41,7 @@ use crate::context::ContextState;
 use crate::context::archive::TurnDigest;
 use crate::context::snapshot::EntityView;
 use crate::record::{PromptsRecord, TurnRecord, TurnStatus};
+use crate::text_key::TextKeys;
 
 /// The schema version of a journal file.
 pub const JOURNAL_VERSION: u32 = 4;
@@ -225,8 +225,8 @@ struct Cursor {
     /// A text's key (see [`Cursor::key`]) → its id in the table (writing
     /// only: a hash, so the index costs no copy of the texts).
     ids: HashMap<u128, u32>,
-    /// The two hashers of a key.
-    hashers: (RandomState, RandomState),
+    /// The hashers of a text's key.
+    keys: TextKeys,
     /// The table, id → the text it stands for (reading only; each text is
     /// built once and shared by every prompt that holds it).
     texts: Vec<Arc<str>>,
@@ -262,11 +262,9 @@ impl Cursor {
         Ok((cursor, line_text(&header)?))
     }
 
-    /// A text's key in the index: two independent 64-bit hashes (a
-    /// collision among the texts of one file is beyond any practical odds).
+    /// A text's key in the index.
     fn key(&self, text: &str) -> u128 {
-        let (a, b) = &self.hashers;
-        (u128::from(a.hash_one(text)) << 64) | u128::from(b.hash_one(text))
+        self.keys.key(text)
     }
 
     /// Stores `text` in the table (new pieces go to `new`) and returns its

@@ -4,6 +4,7 @@
 //! `turns.rs`, which the pipeline test shares).
 #![allow(dead_code)]
 
+pub mod doctor;
 pub mod fake_answers;
 pub mod fake_openai;
 pub mod meal_planning;

@@ -230,7 +230,6 @@ pub fn one_line(text: &str) -> String {
     }
 }
 
-/// The innermost cause of an error: "Connection refused (os error 111)".
 /// How soon after sending a closed connection shows it was closed
 /// already (a server that read the request and died later is no stale
 /// connection, and is not sent the request twice).
@@ -253,6 +252,7 @@ fn stale(e: &reqwest::Error, after: Duration) -> bool {
     false
 }
 
+/// The innermost cause of an error: "Connection refused (os error 111)".
 fn root_cause(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e;
     while let Some(next) = cause.source() {
