@@ -412,6 +412,47 @@ pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
 }
 
 /// Replies to turns with no data: greetings, thanks, memory commands.
+/// Forgetting a saved row takes it out of working memory, not out of the
+/// kitchen: said plainly, so "actually nvm" after a write is not taken for
+/// an undo ("" when every forgotten ref was an unsaved draft).
+fn still_in_kitchen(c: &ReplyCtx<'_>) -> String {
+    let saved: Vec<&str> = c
+        .req
+        .understand
+        .entity_curation
+        .drop
+        .iter()
+        .map(|d| d.r#ref.as_str())
+        .filter(|r| !r.starts_with("gen_"))
+        .collect();
+    if saved.is_empty() {
+        return String::new();
+    }
+    let place = |r: &str| match r.split('_').next() {
+        Some("meal") => "your meal plan",
+        Some("inv") => "your pantry",
+        Some("shop") => "your shopping list",
+        Some("task") => "your tasks",
+        _ => "your kitchen",
+    };
+    let mut places: Vec<String> = Vec::new();
+    for p in saved.iter().map(|r| place(r).to_string()) {
+        if !places.contains(&p) {
+            places.push(p);
+        }
+    }
+    let (they, is, it) = if saved.len() == 1 {
+        ("It", "is", "it")
+    } else {
+        ("They", "are", "them")
+    };
+    format!(
+        " {they} {is} still in {} — forgetting only takes {it} out of what I keep in mind; \
+         ask me to remove {it} if you want {it} gone.",
+        join_list(&places, "and"),
+    )
+}
+
 fn talk(c: &ReplyCtx<'_>) -> String {
     let u = c.req.understand;
     // What Understand let go this turn (forgotten, or drafts thrown away).
@@ -478,8 +519,9 @@ fn talk(c: &ReplyCtx<'_>) -> String {
                 "There's nothing in front of us to forget right now.".to_string()
             } else {
                 format!(
-                    "Done — I've forgotten {}. What next?",
-                    join_list(&dropped, "and")
+                    "Done — I've forgotten {}.{} What next?",
+                    join_list(&dropped, "and"),
+                    still_in_kitchen(c)
                 )
             }
         }

@@ -116,11 +116,35 @@ fn forget_phrasings_drop_the_last_discussed_entity() {
             "{m}: only that is forgotten"
         );
         assert!(
-            sim.reply().contains("forgotten Shakshuka"),
-            "{}",
+            sim.reply().contains("forgotten Shakshuka") && !sim.reply().contains("still in"),
+            "a draft was never in the kitchen: {}",
             sim.reply()
         );
     }
+}
+
+/// "actually nvm" right after a plan row was written forgets the row, and
+/// the reply says the row is still on the plan: forgetting is no undo, and
+/// the kitchen is not touched.
+#[test]
+fn forgetting_a_saved_row_says_it_is_still_in_the_kitchen() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "what recipes do i have",
+        "show me the 2nd",
+        "put that one on sunday",
+    ]);
+    sim.expect("writes meal_plans:create");
+    sim.say("actually nvm");
+    sim.expect("dropped meal_1");
+    sim.expect("steps none");
+    assert!(
+        sim.reply().contains("forgotten Sun")
+            && sim.reply().contains("still in your meal plan")
+            && sim.reply().contains("ask me to remove it"),
+        "{}",
+        sim.reply()
+    );
 }
 
 #[test]
