@@ -447,8 +447,7 @@ fn still_in_kitchen(c: &ReplyCtx<'_>) -> String {
         ("They", "are", "them")
     };
     format!(
-        " {they} {is} still in {} — forgetting only takes {it} out of what I keep in mind; \
-         ask me to remove {it} if you want {it} gone.",
+        " {they} {is} still in {} — forgetting only takes {it} out of what I keep in mind.",
         join_list(&places, "and"),
     )
 }
