@@ -295,6 +295,30 @@ async fn aborting_a_turn_closes_the_request_in_flight() {
     );
 }
 
+/// Steps of one group run as tasks of their own: aborting the turn aborts
+/// them too, and both requests close.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aborting_a_turn_closes_every_concurrent_step_request() {
+    let fake = FakeOpenAi::start();
+    fake.answer(Node::Think, json!({"goal": "Look around", "decision": "plan_direct", "steps": [
+        {"description": "Read the recipes", "step_type": "read", "subdomain": "recipes", "group": 0},
+        {"description": "Read the pantry", "step_type": "read", "subdomain": "inventory", "group": 0}]}));
+    fake.fault_on(Node::Act, Fault::Hang);
+    fake.fault_on(Node::Act, Fault::Hang);
+    let (_dir, kitchen) = support::kitchen();
+    let (task, _events) = spawn_turn(&fake, kitchen);
+    fake.wait_for_requests(4).await;
+    assert_eq!(fake.count(Node::Act), 2, "both steps asked at once");
+    assert_eq!(fake.disconnects(), 0, "both steps wait for their answers");
+    task.abort();
+    assert!(task.await.unwrap_err().is_cancelled());
+    assert_eq!(
+        wait_for_disconnects(&fake, 2).await,
+        2,
+        "the server saw both connections close"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn aborting_a_turn_mid_reply_closes_the_stream() {
     let fake = FakeOpenAi::start();

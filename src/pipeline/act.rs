@@ -9,9 +9,13 @@
 //! across an await.
 
 use std::collections::{BTreeMap, HashSet};
+use std::future::Future;
 use std::ops::{Deref, DerefMut};
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::task::{Context, Poll};
 
+use futures::future::Either;
 use serde_json::{Map, Value};
 
 use crate::context::{ContextState, Table, archive};
@@ -71,28 +75,36 @@ fn write(state: &SharedState) -> Writing<'_> {
     Writing(lock(state))
 }
 
-/// What every step of the turn shares.
-pub struct ActEnv<'a> {
-    pub brain: &'a dyn Brain,
-    pub kitchen: &'a Mutex<Kitchen>,
-    pub state: &'a SharedState,
-    pub events: &'a EventSink,
-    pub understand: &'a UnderstandOutput,
-    pub user_message: &'a str,
-    pub today: &'a str,
-    pub system: &'a str,
+/// What every step of the turn shares. Owned, so that a step can run as its
+/// own task ([`run_plan`]).
+pub struct ActEnv {
+    pub brain: Arc<dyn Brain>,
+    pub kitchen: Arc<Mutex<Kitchen>>,
+    pub state: SharedState,
+    pub events: EventSink,
+    pub understand: UnderstandOutput,
+    pub user_message: String,
+    pub today: String,
+    pub system: String,
     pub max_tool_calls: usize,
     pub total_steps: usize,
     pub turn: u32,
     /// Every Act prompt of the turn, as it is answered (or fails), with its
     /// requests; the caller sorts them by step and iteration.
-    pub prompts: &'a Mutex<Vec<ActPromptRecord>>,
+    pub prompts: Mutex<Vec<ActPromptRecord>>,
 }
 
 /// Runs every step, group by group; stops after a group in which a step asked
 /// the user or was blocked.
+///
+/// With a brain that waits on a server, each step of a group after the first
+/// runs as its own task: one step's tool call and next prompt do not hold
+/// back the other's answer, nor the write of its request (a request woken on
+/// this thread would otherwise wait until the thread is free). The tasks are
+/// aborted when the plan is dropped (a cancelled turn). A brain that decides
+/// at once runs the group's steps on this task, in a fixed order.
 pub async fn run_plan(
-    env: &ActEnv<'_>,
+    env: &Arc<ActEnv>,
     steps: &[ThinkStep],
 ) -> Result<Vec<StepOutcome>, BrainError> {
     let mut groups: BTreeMap<u32, Vec<(usize, &ThinkStep)>> = BTreeMap::new();
@@ -101,12 +113,25 @@ pub async fn run_plan(
     }
     let mut done: Vec<StepOutcome> = Vec::new();
     for (_, group) in groups {
-        let prior: Vec<PriorStep> = done.iter().map(prior_step).collect();
-        let data: Vec<StepData> = done.iter().map(step_data).collect();
-        let mark = lock(env.state).registry.mark();
-        let runs = group
-            .iter()
-            .map(|(i, s)| run_step(env, *i, s, &prior, &data));
+        let prior: Arc<[PriorStep]> = done.iter().map(prior_step).collect();
+        let data: Arc<[StepData]> = done.iter().map(step_data).collect();
+        let mark = lock(&env.state).registry.mark();
+        let spawn = env.brain.waits();
+        let runs = group.iter().enumerate().map(|(k, (i, s))| {
+            let run = run_step(
+                Arc::clone(env),
+                *i,
+                (*s).clone(),
+                Arc::clone(&prior),
+                Arc::clone(&data),
+            );
+            // The first step runs here, at once; the others are tasks.
+            if spawn && k > 0 {
+                Either::Left(Task(tokio::spawn(run)))
+            } else {
+                Either::Right(run)
+            }
+        });
         let mut outcomes = futures::future::try_join_all(runs).await?;
         if outcomes.len() > 1 {
             // The group's rows in step order, not in the order answers came.
@@ -114,7 +139,7 @@ pub async fn run_plan(
                 .iter()
                 .flat_map(|o| o.entities.iter().cloned())
                 .collect();
-            write(env.state).registry.reorder_since(mark, &order);
+            write(&env.state).registry.reorder_since(mark, &order);
         }
         let stopped = outcomes.iter().any(|o| o.stop.is_some());
         done.append(&mut outcomes);
@@ -124,6 +149,27 @@ pub async fn run_plan(
     }
     done.sort_by_key(|o| o.index);
     Ok(done)
+}
+
+/// A step running as its own task; dropping it aborts the task.
+struct Task(tokio::task::JoinHandle<Result<StepOutcome, BrainError>>);
+
+impl Future for Task {
+    type Output = Result<StepOutcome, BrainError>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
+        Pin::new(&mut self.0).poll(cx).map(|joined| match joined {
+            Ok(outcome) => outcome,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => Err(BrainError::Other("a step of the plan was stopped".into())),
+        })
+    }
+}
+
+impl Drop for Task {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 /// The prompt view of a finished step.
@@ -147,12 +193,13 @@ pub fn step_data(o: &StepOutcome) -> StepData {
 
 /// One step: brain decisions and tool calls until the step completes.
 async fn run_step(
-    env: &ActEnv<'_>,
+    env: Arc<ActEnv>,
     index: usize,
-    step: &ThinkStep,
-    prior: &[PriorStep],
-    data: &[StepData],
+    step: ThinkStep,
+    prior: Arc<[PriorStep]>,
+    data: Arc<[StepData]>,
 ) -> Result<StepOutcome, BrainError> {
+    let (env, step) = (&*env, &step);
     env.events.send(|id| PipelineEvent::StepStarted {
         id,
         index,
@@ -166,16 +213,16 @@ async fn run_step(
         .unwrap_or_default();
     loop {
         // A reference, not a copy: a write meanwhile copies it (`write`).
-        let state_now = Arc::clone(&lock(env.state));
+        let state_now = Arc::clone(&lock(&env.state));
         let snapshot = state_now.snapshot();
         let mut all_data = data.to_vec();
         if matches!(step.step_type, StepType::Analyze | StepType::Generate) {
-            all_data.extend(loaded_earlier(&state_now, &step.subdomain, data));
+            all_data.extend(loaded_earlier(&state_now, &step.subdomain, &data));
         }
         let views = run.views();
         let input = ActInput {
-            user_message: env.user_message,
-            today: env.today,
+            user_message: &env.user_message,
+            today: &env.today,
             step_index: index,
             total_steps: env.total_steps,
             step: PlanStepView {
@@ -183,15 +230,15 @@ async fn run_step(
                 step_type: step.step_type.as_str().to_string(),
                 subdomain: step.subdomain.clone(),
             },
-            prior_steps: prior,
+            prior_steps: &prior,
             snapshot: &snapshot,
             data: &all_data,
             this_step_calls: &views,
             subdomain_schema: &schema,
-            system: env.system,
+            system: &env.system,
         };
         let mut prompt = build_act(&input);
-        let counting = Counting::beside(&mut prompt, env.brain);
+        let counting = Counting::beside(&mut prompt, &*env.brain);
         let calls = CallLog::default();
         let req = ActRequest {
             input: &input,
@@ -200,7 +247,7 @@ async fn run_step(
             this_step_results: &run.results,
             this_step_history: &run.history,
             last_error: run.last_error.as_deref(),
-            understand: env.understand,
+            understand: &env.understand,
             state: &state_now,
             calls: &calls,
         };
@@ -217,7 +264,7 @@ async fn run_step(
             }
             Err(e) => (Err(e), None),
         };
-        lock(env.prompts).push(ActPromptRecord {
+        lock(&env.prompts).push(ActPromptRecord {
             step: index + 1,
             iteration: run.iterations,
             prompt: PromptRecord::new(prompt, response, calls.take()),
@@ -270,10 +317,17 @@ async fn run_step(
         outcome: run.summary.clone(),
     });
     let snapshot = {
-        let mut state = write(env.state);
+        let mut state = write(&env.state);
         // What the step loaded is judged against the standing constraints
-        // (by its content; the pipeline looks up the rest after Act).
-        state.refresh_constraints(&|_| None);
+        // (by its content; the pipeline looks up the rest after Act). Only
+        // recipes are judged: a step that touched none changes nothing.
+        let recipes = run
+            .entities
+            .iter()
+            .any(|r| (state.registry.get(r)).is_some_and(|e| e.table == Table::Recipes));
+        if recipes {
+            state.refresh_constraints(&|_| None);
+        }
         state.snapshot()
     };
     env.events.send(|id| PipelineEvent::ContextUpdated {
@@ -379,7 +433,7 @@ impl<'s> StepRun<'s> {
 
     /// Searches the session's own history (the cold tier): what it finds
     /// that is still live comes back into working memory (touched now).
-    fn search_history(&mut self, env: &ActEnv<'_>, call: &ToolCall) {
+    fn search_history(&mut self, env: &ActEnv, call: &ToolCall) {
         let query = call
             .params
             .get("query")
@@ -387,7 +441,7 @@ impl<'s> StepRun<'s> {
             .unwrap_or_default()
             .to_string();
         let hits = {
-            let mut state = write(env.state);
+            let mut state = write(&env.state);
             let hits = state
                 .archive
                 .search(&query, &state.constraints, &state.registry);
@@ -418,7 +472,7 @@ impl<'s> StepRun<'s> {
     }
 
     /// Executes a tool call on the kitchen with the registry.
-    fn call_tool(&mut self, env: &ActEnv<'_>, call: ToolCall) {
+    fn call_tool(&mut self, env: &ActEnv, call: ToolCall) {
         if call.tool == archive::SEARCH_HISTORY {
             self.search_history(env, &call);
             return;
@@ -430,8 +484,8 @@ impl<'s> StepRun<'s> {
             .unwrap_or("")
             .to_string();
         let outcome = {
-            let mut kitchen = lock(env.kitchen);
-            let mut state = write(env.state);
+            let mut kitchen = lock(&env.kitchen);
+            let mut state = write(&env.state);
             let outcome = kitchen.execute(&call, &mut state.registry, env.turn);
             if let Ok(r) = &outcome {
                 state.remember_rows(&r.rows);
@@ -479,8 +533,8 @@ impl<'s> StepRun<'s> {
     }
 
     /// Finishes the step: keeps its data, registers artifacts, touches refs.
-    fn complete(&mut self, env: &ActEnv<'_>, summary: String, data: Value, note: Option<String>) {
-        let mut state = write(env.state);
+    fn complete(&mut self, env: &ActEnv, summary: String, data: Value, note: Option<String>) {
+        let mut state = write(&env.state);
         self.data = match self.step.step_type {
             StepType::Generate => {
                 register_artifacts(&mut state, data, env.turn, &mut self.entities)

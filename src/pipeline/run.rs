@@ -105,7 +105,7 @@ pub(super) async fn execute_turn(
 ) -> TurnResult {
     let sink = EventSink::new(req.id, events);
     let started = Instant::now();
-    let mut run = Run::new(&*brain, &kitchen, &settings, &sink, &req);
+    let mut run = Run::new(&brain, &kitchen, &settings, &sink, &req);
     let result = run.execute(req.state.clone()).await;
     run.timings.insert("total".into(), ms(started));
     match result {
@@ -131,8 +131,8 @@ pub(super) async fn execute_turn(
 
 /// The turn's working state and what its record collects.
 struct Run<'a> {
-    brain: &'a dyn Brain,
-    kitchen: &'a Mutex<Kitchen>,
+    brain: &'a Arc<dyn Brain>,
+    kitchen: &'a Arc<Mutex<Kitchen>>,
     settings: &'a TurnSettings,
     sink: &'a EventSink,
     message: &'a str,
@@ -146,8 +146,8 @@ struct Run<'a> {
 
 impl<'a> Run<'a> {
     fn new(
-        brain: &'a dyn Brain,
-        kitchen: &'a Mutex<Kitchen>,
+        brain: &'a Arc<dyn Brain>,
+        kitchen: &'a Arc<Mutex<Kitchen>>,
         settings: &'a TurnSettings,
         sink: &'a EventSink,
         req: &'a TurnRequest,
@@ -351,7 +351,7 @@ impl<'a> Run<'a> {
             system: &self.settings.prompts.understand,
         };
         let mut prompt = build_understand(&input);
-        let counting = Counting::beside(&mut prompt, self.brain);
+        let counting = Counting::beside(&mut prompt, &**self.brain);
         let calls = CallLog::default();
         let req = UnderstandRequest {
             input: &input,
@@ -426,7 +426,7 @@ impl<'a> Run<'a> {
             system: &self.settings.prompts.think,
         };
         let mut prompt = build_think(&input);
-        let counting = Counting::beside(&mut prompt, self.brain);
+        let counting = Counting::beside(&mut prompt, &**self.brain);
         let calls = CallLog::default();
         let req = ThinkRequest {
             input: &input,
@@ -466,26 +466,27 @@ impl<'a> Run<'a> {
             return Ok(Vec::new());
         }
         let started = self.start_node(Node::Act);
-        let shared = Mutex::new(Arc::new(std::mem::take(state)));
-        let prompts = Mutex::new(Vec::new());
-        let env = ActEnv {
-            brain: self.brain,
-            kitchen: self.kitchen,
-            state: &shared,
-            events: self.sink,
-            understand,
-            user_message: self.message,
-            today: self.today,
-            system: &self.settings.prompts.act,
+        let env = Arc::new(ActEnv {
+            brain: Arc::clone(self.brain),
+            kitchen: Arc::clone(self.kitchen),
+            state: Mutex::new(Arc::new(std::mem::take(state))),
+            events: self.sink.clone(),
+            understand: understand.clone(),
+            user_message: self.message.to_string(),
+            today: self.today.to_string(),
+            system: self.settings.prompts.act.clone(),
             max_tool_calls: self.settings.max_tool_calls_per_step,
             total_steps: think.steps.len(),
             turn,
-            prompts: &prompts,
-        };
+            prompts: Mutex::new(Vec::new()),
+        });
         let result = run_plan(&env, &think.steps).await;
-        let shared = shared.into_inner().unwrap_or_else(|e| e.into_inner());
+        // Every step's task has ended (a failed plan's others are aborted and
+        // may still be letting go; what they hold is then copied).
+        let shared = Arc::clone(&lock(&env.state));
+        let mut prompts = std::mem::take(&mut *lock(&env.prompts));
+        drop(env);
         *state = Arc::try_unwrap(shared).unwrap_or_else(|still| (*still).clone());
-        let mut prompts = prompts.into_inner().unwrap_or_else(|e| e.into_inner());
         prompts.sort_by_key(|p| (p.step, p.iteration));
         self.record.prompts.act = prompts;
         let steps = match result {

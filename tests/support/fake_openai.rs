@@ -477,13 +477,12 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
             _ => None,
         })
         .sum();
-    hold_until(arrived + latency + extra).await;
-    if faults.contains(&Fault::Hang) {
-        std::future::pending::<()>().await;
-    }
-    watch.done = true;
+    // The answer is made before the hold ends, as a server's first byte
+    // comes after its own work: what the fake does is not timed as alfred's.
+    let ready = arrived + latency + extra;
+    let hang = faults.contains(&Fault::Hang);
     if let Some((status, message)) = problem {
-        return error(status, &message);
+        return after_hold(ready, hang, &mut watch, error(status, &message)).await;
     }
     for f in &faults {
         match f {
@@ -501,7 +500,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                     resp.headers_mut()
                         .insert("retry-after", secs.to_string().parse().unwrap());
                 }
-                return resp;
+                return after_hold(ready, hang, &mut watch, resp).await;
             }
             Fault::EchoKey => {
                 let sent = headers
@@ -510,7 +509,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                     .unwrap_or("")
                     .trim_start_matches("Bearer ")
                     .to_string();
-                return (
+                let resp = (
                     StatusCode::UNAUTHORIZED,
                     axum::Json(error_body(
                         &format!(
@@ -521,9 +520,10 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                     )),
                 )
                     .into_response();
+                return after_hold(ready, hang, &mut watch, resp).await;
             }
             Fault::ServerError => {
-                return (
+                let resp = (
                     StatusCode::INTERNAL_SERVER_ERROR,
                     axum::Json(error_body(
                         "The server had an error while processing your request.",
@@ -532,6 +532,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                     )),
                 )
                     .into_response();
+                return after_hold(ready, hang, &mut watch, resp).await;
             }
             _ => {}
         }
@@ -570,15 +571,20 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
         finish = None;
     }
     if body["stream"] != json!(true) {
-        return axum::Json(completion(
+        let resp = axum::Json(completion(
             &model,
             &content,
             prompt_tokens,
             finish.unwrap_or("stop"),
         ))
         .into_response();
+        return after_hold(ready, hang, &mut watch, resp).await;
     }
     let events = stream_events(&model, &content, prompt_tokens, finish);
+    hold_until(ready).await;
+    if hang {
+        std::future::pending::<()>().await;
+    }
     let stall = faults.contains(&Fault::Stall);
     let drip = faults.iter().find_map(|f| match f {
         Fault::Drip(d) => Some(*d),
@@ -614,17 +620,35 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
     .into_response()
 }
 
-/// Waits until `deadline`, to the tenth of a millisecond: tokio's timer
-/// rounds up to whole milliseconds, which would add up to a millisecond of
-/// the fake's own to every call a benchmark times; the last stretch is
-/// yielded through instead.
+/// `resp` once the hold is over (never, for a hanging call).
+async fn after_hold(ready: Instant, hang: bool, watch: &mut Watch, resp: Response) -> Response {
+    hold_until(ready).await;
+    if hang {
+        std::future::pending::<()>().await;
+    }
+    watch.done = true;
+    resp
+}
+
+/// Waits until `deadline`, to a tenth of a millisecond, holding a core for
+/// as little as that takes: tokio's timer rounds up to whole milliseconds
+/// (up to a millisecond of the fake's own would be added to every call a
+/// benchmark times), so the last two milliseconds are slept by this thread
+/// (the kernel wakes it within its timer slack) and the last tenth is spun.
+/// Spinning the whole two milliseconds took one of the machine's two cores
+/// from alfred while it read another call's answer.
 async fn hold_until(deadline: Instant) {
     const TIMER_SLACK: Duration = Duration::from_millis(2);
+    const SPIN: Duration = Duration::from_micros(100);
     if let Some(early) = deadline.checked_sub(TIMER_SLACK) {
         tokio::time::sleep_until(early.into()).await;
     }
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left > SPIN {
+        std::thread::sleep(left - SPIN);
+    }
     while Instant::now() < deadline {
-        tokio::task::yield_now().await;
+        std::hint::spin_loop();
     }
 }
 

@@ -38,7 +38,7 @@ impl Run<'_> {
             system: &self.settings.prompts.reply,
         };
         let mut prompt = build_reply(&input);
-        let counting = Counting::beside(&mut prompt, self.brain);
+        let counting = Counting::beside(&mut prompt, &**self.brain);
         let calls = CallLog::default();
         let req = ReplyRequest {
             input: &input,
