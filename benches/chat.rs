@@ -61,7 +61,7 @@ fn full_layout_1000_messages(bencher: Bencher) {
     let theme = Theme::dark();
     bencher.bench_local(|| {
         let mut cache = ChatLayoutCache::new();
-        divan::black_box(cache.lines_for(&messages, 80, &theme).total_lines())
+        divan::black_box(cache.lines_for(&messages, 80, &theme, None).total_lines())
     });
 }
 
@@ -87,6 +87,7 @@ fn chunk_then_frame(bencher: Bencher, n: usize) {
             focused: true,
             theme: &theme,
             streaming: true,
+            retry_key: None,
         };
         terminal
             .draw(|f| render_chat(f, f.area(), pane, cache))

@@ -188,6 +188,20 @@ pub struct PromptRecord {
 }
 
 impl PromptRecord {
+    /// The tokens this prompt spent: what its requests reported, else the
+    /// estimate the pipeline made (the prompt and its response counted).
+    pub fn tokens_spent(&self) -> u64 {
+        let reported: Vec<&Usage> = self.calls.iter().filter_map(|c| c.usage.as_ref()).collect();
+        if !reported.is_empty() {
+            return reported
+                .iter()
+                .map(|u| u.prompt_tokens + u.completion_tokens)
+                .sum();
+        }
+        let response = self.response.as_deref().unwrap_or_default();
+        (self.tokens.total_tokens + crate::prompt::count_tokens(response)) as u64
+    }
+
     /// Records a prompt, its response and the requests sent for it; a
     /// prompt not counted yet is counted here.
     pub fn new(mut prompt: Prompt, response: Option<String>, calls: Vec<CallRecord>) -> Self {
@@ -229,6 +243,19 @@ pub struct PromptsRecord {
 }
 
 impl PromptsRecord {
+    /// The tokens one node's prompts spent.
+    pub fn tokens_of(&self, node: crate::pipeline::Node) -> u64 {
+        use crate::pipeline::Node;
+        let one = |p: &Option<PromptRecord>| p.as_ref().map_or(0, PromptRecord::tokens_spent);
+        match node {
+            Node::Understand => one(&self.understand),
+            Node::Think => one(&self.think),
+            Node::Act => self.act.iter().map(|a| a.prompt.tokens_spent()).sum(),
+            Node::Reply => one(&self.reply),
+            Node::Summarize => self.summarize.iter().map(PromptRecord::tokens_spent).sum(),
+        }
+    }
+
     /// Every prompt of the turn.
     pub fn all(&self) -> impl Iterator<Item = &PromptRecord> {
         self.understand

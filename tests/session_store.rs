@@ -236,3 +236,36 @@ fn rename_and_remove_take_the_lock() {
         Err(SessionError::NotFound { .. })
     ));
 }
+
+#[test]
+fn the_session_last_open_is_remembered_apart_from_the_last_written() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let store = store(tmp.path());
+    let older = small(
+        "20261101-100000-aaaa",
+        "first",
+        "ok",
+        "2026-11-01T10:00:00Z",
+    );
+    let newer = small(
+        "20261102-100000-bbbb",
+        "second",
+        "ok",
+        "2026-11-02T10:00:00Z",
+    );
+    write(tmp.path(), &older);
+    write(tmp.path(), &newer);
+    assert_eq!(store.last_opened(), None, "nothing opened yet");
+    assert_eq!(store.most_recent().map(|s| s.id), Some(newer.id.clone()));
+    store.mark_opened(&older.id).expect("mark");
+    assert_eq!(store.last_opened(), Some(older.id.clone()));
+    let listed = store.list();
+    assert_eq!(listed.sessions.len(), 2, "the note is not a session");
+    assert!(listed.problems.is_empty(), "{:?}", listed.problems);
+    store.remove(&older.id).expect("remove");
+    assert_eq!(
+        store.last_opened(),
+        None,
+        "a removed session is not reopened"
+    );
+}

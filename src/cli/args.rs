@@ -17,7 +17,7 @@ pub const ENV_HOME: &str = "ALFRED_HOME";
 
 const AFTER_HELP: &str = "\
 Examples:
-  alfred                               open the most recent session
+  alfred                               reopen the session you were last in
   alfred --new                         start a fresh session
   alfred run -m \"what can I cook tonight?\" --json
   alfred --llm offline demo            a demo with no API key and no network
@@ -33,8 +33,8 @@ is set (see llm.api_key_env in config.example.toml) and the offline brain otherw
 /// chat, panels show what it keeps in mind: the entities in working memory
 /// (and why), the narrative of each turn, and the conversation history.
 ///
-/// With no command, alfred opens the terminal UI on your most recent session
-/// (a new one if there is none).
+/// With no command, alfred opens the terminal UI on the session you were
+/// last in (else the most recently written one; a new one if there is none).
 #[derive(Debug, Clone, Parser)]
 #[command(name = "alfred", version, after_help = AFTER_HELP)]
 pub struct Cli {
@@ -101,7 +101,8 @@ impl GlobalArgs {
     }
 }
 
-/// `--new` or `--session ID`; neither means the most recent session.
+/// `--new` or `--session ID`; neither means the session last open in the
+/// terminal UI, else the most recently written one.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Args)]
 #[group(multiple = false)]
 pub struct SessionChoice {

@@ -26,7 +26,8 @@ pub struct Opened {
 }
 
 /// Opens the session the user chose: `--new`, `--session ID` (or a unique
-/// prefix), else the most recent one, else a new one. The config's
+/// prefix), else the one the terminal UI last had open, else the most
+/// recently written one, else a new one. The config's
 /// `[context]` policy applies to a resumed session too.
 ///
 /// A turn a crash left pending is settled against the kitchen (`kitchen`
@@ -43,7 +44,9 @@ pub fn open_session(
     } else if let Some(id) = &choice.session {
         Some(store.resolve(id)?)
     } else {
-        store.most_recent().map(|s| s.id)
+        store
+            .last_opened()
+            .or_else(|| store.most_recent().map(|s| s.id))
     };
     match existing {
         Some(id) => {

@@ -56,6 +56,9 @@ pub fn run(
         };
         let opened = open_session(&sessions, &choice, &engine.llm, config, &engine.kitchen)?;
         let unsent = opened.unsent.clone();
+        if let Err(e) = sessions.mark_opened(&opened.session.id) {
+            tracing::warn!(error = %e, "could not note the open session");
+        }
         let (persist, persist_events) = spawn_persist(startup.paths.sessions_dir.clone());
         persist.hold(opened.lock)?;
         super::prepare(&*engine.brain).await;

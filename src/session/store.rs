@@ -27,6 +27,10 @@ use super::lock::SessionLock;
 use super::migrate::{Unreadable, decode_pending};
 use crate::context::ContextPolicy;
 
+/// The file in the sessions folder that names the session the terminal UI
+/// last had open.
+const LAST_OPENED: &str = "last-opened";
+
 /// The clock used for housekeeping names and ages (never for session times).
 pub type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 
@@ -68,6 +72,19 @@ impl SessionStore {
     /// The housekeeping clock's time.
     pub(super) fn now(&self) -> Timestamp {
         (self.clock)()
+    }
+
+    /// Notes the session the terminal UI has open, so that a plain `alfred`
+    /// reopens it (not whichever session was written last).
+    pub fn mark_opened(&self, id: &str) -> Result<(), SessionError> {
+        super::atomic::write_atomic(&self.dir.join(LAST_OPENED), id.as_bytes())
+    }
+
+    /// The session the terminal UI last had open, when it still exists.
+    pub fn last_opened(&self) -> Option<String> {
+        let id = std::fs::read_to_string(self.dir.join(LAST_OPENED)).ok()?;
+        let id = id.trim();
+        (is_valid_id(id) && self.path_of(id).is_file()).then(|| id.to_string())
     }
 
     /// The file of session `id`.

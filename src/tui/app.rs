@@ -282,7 +282,12 @@ fn switch(model: &Model, deps: &AppDeps, id: Option<String>, ui_tx: &mpsc::Unbou
         };
         let _ = tx.send(
             match opened.and_then(|(s, lock)| persist.hold(lock).map(|_| s)) {
-                Ok(session) => Event::SessionOpened(Box::new(session)),
+                Ok(session) => {
+                    if let Err(e) = store.mark_opened(&session.id) {
+                        tracing::warn!(error = %e, "could not note the open session");
+                    }
+                    Event::SessionOpened(Box::new(session))
+                }
                 Err(e) => {
                     // Stay on the current session: take its lock back.
                     if let Ok(lock) = store.lock(&current) {

@@ -63,6 +63,11 @@ pub fn draw(
     }
     let layout = view::layout(frame.area(), model);
     let mut extent = None;
+    // Under the error, the key that retries from anywhere (the bar and the
+    // footer name the one for where the focus is).
+    let retry_key = matches!(model.turn, super::model::TurnState::Failed { .. })
+        .then(|| keymap.first_key(super::action::Action::Retry))
+        .flatten();
     if let Some(area) = layout.chat() {
         let pane = ChatPane {
             messages: &model.chat,
@@ -70,6 +75,7 @@ pub fn draw(
             focused: model.focus == Pane::Chat,
             theme: &model.theme,
             streaming: model.is_running(),
+            retry_key: retry_key.as_deref(),
         };
         let top = render_chat_at(frame, area, pane, &mut caches.chat, model.chat_anchor);
         let text_area = super::chat::content_area(area);

@@ -36,7 +36,7 @@ pub struct KeyCombo {
 }
 
 /// The bindings, in lookup order.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Keymap {
     bindings: Vec<(Scope, KeyCombo, Action)>,
 }
@@ -133,6 +133,17 @@ impl Keymap {
 }
 
 impl Keymap {
+    /// The key to name for an action where the focus is: one bound to that
+    /// place first ("r" with a panel focused), else one that works anywhere
+    /// ("Ctrl+R" while typing); `None` when no key works there.
+    pub fn key_in(&self, action: Action, ctx: KeyContext) -> Option<String> {
+        self.bindings
+            .iter()
+            .filter(|(s, _, a)| *a == action && applies(*s, ctx))
+            .min_by_key(|(s, _, _)| *s == Scope::Any)
+            .map(|(_, c, _)| combo_name(*c))
+    }
+
     /// The key to name for an action on a panel-focused screen: a panel
     /// key if there is one ("]"), else the first key ("Alt+Right").
     pub fn panel_key(&self, action: Action) -> Option<String> {

@@ -37,6 +37,8 @@ mod update_copy_tests;
 #[cfg(test)]
 mod update_inspector_tests;
 #[cfg(test)]
+mod update_resume_tests;
+#[cfg(test)]
 mod update_running_tests;
 #[cfg(test)]
 mod update_search_tests;

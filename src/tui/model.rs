@@ -119,6 +119,28 @@ impl PipelineBar {
     pub fn set(&mut self, node: Node, status: NodeStatus) {
         self.nodes[node_index(node)] = status;
     }
+
+    /// The bar a finished turn left, from its record: what a reopened
+    /// session shows for its last turn.
+    pub fn of_record(r: &crate::record::TurnRecord) -> Self {
+        let mut bar = Self::default();
+        for node in Node::ALL {
+            let status = match r.timings_ms.get(node.as_str()) {
+                Some(ms) => NodeStatus::Done {
+                    ms: *ms,
+                    tokens: r.prompts.tokens_of(node),
+                },
+                None => NodeStatus::Skipped,
+            };
+            bar.set(node, status);
+        }
+        bar.total_tokens = Node::ALL.iter().map(|n| r.prompts.tokens_of(*n)).sum();
+        let steps = r.steps.len();
+        bar.act_step = (steps > 0).then_some((steps, steps));
+        bar.total_ms = r.timings_ms.get("total").copied();
+        bar.cost_usd = r.cost_usd;
+        bar
+    }
 }
 
 fn node_index(node: Node) -> usize {
@@ -346,6 +368,21 @@ impl Model {
             .map(|r| r.snapshot());
         self.set_snapshot(self.session.context.snapshot());
         self.sent = records.iter().map(|r| r.user.clone()).collect();
+        // The last turn as it ended: its bar, or its failure with the
+        // message back in the box to send again.
+        self.bar = PipelineBar::default();
+        self.turn = TurnState::Idle;
+        match records.last() {
+            Some(r) if r.error.is_some() => {
+                self.turn = TurnState::Failed {
+                    reason: r.error.clone().unwrap_or_default(),
+                    message: r.user.clone(),
+                };
+                self.set_input(&r.user);
+            }
+            Some(r) => self.bar = PipelineBar::of_record(r),
+            None => {}
+        }
         self.header.title = self.session.title.clone();
         self.header.id = self.session.id.clone();
     }

@@ -79,9 +79,8 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
                 session.title.clone()
             };
             m.session = std::sync::Arc::new(*session);
+            m.set_input("");
             m.load_transcript();
-            m.turn = TurnState::Idle;
-            m.bar = PipelineBar::default();
             m.overlay = None;
             m.status = Some((Level::Info, format!("opened {title}")));
             Vec::new()
@@ -333,7 +332,7 @@ fn retry(m: &mut Model) -> Vec<Effect> {
 /// Esc: close an overlay, else close the chat search, else leave time
 /// travel, else cancel the running
 /// turn (nothing of it is kept; the message returns to the box), else leave
-/// zoom. Time travel comes before the turn: the marker promises "Esc back to
+/// zoom, else stop the demo being presented. Time travel comes before the turn: the marker promises "Esc back to
 /// live", and cancelling a turn is not something to do by surprise.
 fn cancel(m: &mut Model) -> Vec<Effect> {
     if m.overlay.take().is_some() {
@@ -370,7 +369,15 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
         ));
         return vec![Effect::AbortTurn { id, turn, message }];
     }
-    m.zoom = None;
+    if m.zoom.take().is_some() {
+        return Vec::new();
+    }
+    if m.demo.take().is_some() {
+        m.status = Some((
+            Level::Info,
+            "demo stopped — the conversation so far stays".into(),
+        ));
+    }
     Vec::new()
 }
 

@@ -23,7 +23,8 @@ struct Key {
     len: usize,
     role: Role,
     turn: u32,
-    /// The retry hint, shown only on an error that is the last message.
+    /// The retry hint, shown only on an error that is the last message of
+    /// a turn that can be retried.
     hint: bool,
 }
 
@@ -44,6 +45,8 @@ impl Key {
 pub struct ChatLayoutCache {
     width: u16,
     theme: Option<Theme>,
+    /// The retry key named under a failed last turn.
+    retry: Option<String>,
     keys: Vec<Key>,
     layouts: Vec<Vec<Line<'static>>>,
     /// `starts[i]`: the first line of message `i`; one more entry holds the total.
@@ -59,22 +62,36 @@ impl ChatLayoutCache {
 
     /// Brings the layout up to date with `messages` at `width` (in cells)
     /// and returns the cache to read lines from.
-    pub fn lines_for(&mut self, messages: &[ChatMessage], width: u16, theme: &Theme) -> &Self {
+    /// `retry`: the key to name under a failed last turn (none: no hint).
+    pub fn lines_for(
+        &mut self,
+        messages: &[ChatMessage],
+        width: u16,
+        theme: &Theme,
+        retry: Option<&str>,
+    ) -> &Self {
         if self.width != width || self.theme.as_ref() != Some(theme) {
             self.width = width;
             self.theme = Some(*theme);
             self.keys.clear();
             self.layouts.clear();
         }
+        if self.retry.as_deref() != retry {
+            // Only the last message carries the hint.
+            self.retry = retry.map(str::to_string);
+            self.keys.truncate(messages.len().saturating_sub(1));
+            self.layouts.truncate(self.keys.len());
+        }
         self.keys.truncate(messages.len());
         self.layouts.truncate(messages.len());
         let mut first_changed = self.keys.len();
         for (i, message) in messages.iter().enumerate() {
-            let key = Key::of(message, i + 1 == messages.len());
+            let key = Key::of(message, i + 1 == messages.len() && retry.is_some());
             if self.keys.get(i) == Some(&key) {
                 continue;
             }
-            let lines = layout_message(message, key.hint, width, theme);
+            let hint = retry.filter(|_| key.hint);
+            let lines = layout_message(message, hint, width, theme);
             self.recomputed += 1;
             if i < self.keys.len() {
                 self.keys[i] = key;
@@ -160,7 +177,7 @@ impl ChatLayoutCache {
 /// A message's lines: a header, the body and a blank separator.
 fn layout_message(
     message: &ChatMessage,
-    hint: bool,
+    retry: Option<&str>,
     width: u16,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
@@ -182,8 +199,12 @@ fn layout_message(
         Role::Note => lines.extend(wrap_text(&message.text, theme.note, cells)),
         Role::Error => {
             lines.extend(wrap_text(&message.text, theme.error, cells));
-            if hint {
-                lines.extend(wrap_text("press r to retry", theme.dim, cells));
+            if let Some(key) = retry {
+                lines.extend(wrap_text(
+                    &format!("press {key} to retry"),
+                    theme.dim,
+                    cells,
+                ));
             }
         }
     }

@@ -36,7 +36,7 @@ fn text_of(line: &Line<'_>) -> String {
 /// Every line of the transcript, laid out from scratch.
 fn all_lines(messages: &[ChatMessage], width: u16) -> Vec<String> {
     let mut cache = ChatLayoutCache::new();
-    let cache = cache.lines_for(messages, width, &Theme::dark());
+    let cache = cache.lines_for(messages, width, &Theme::dark(), None);
     cache.visible(0, usize::MAX).map(text_of).collect()
 }
 
@@ -45,14 +45,14 @@ fn only_changed_messages_are_laid_out_again() {
     let theme = Theme::dark();
     let mut messages = conversation(5);
     let mut cache = ChatLayoutCache::new();
-    cache.lines_for(&messages, 40, &theme);
+    cache.lines_for(&messages, 40, &theme, None);
     assert_eq!(cache.recomputed(), 10);
-    cache.lines_for(&messages, 40, &theme);
+    cache.lines_for(&messages, 40, &theme, None);
     assert_eq!(cache.recomputed(), 10, "nothing changed, nothing laid out");
     let last = messages.len() - 1;
     messages[last].text.push_str("\n- three, streamed");
     messages[last].revision = 100;
-    let total = cache.lines_for(&messages, 40, &theme).total_lines();
+    let total = cache.lines_for(&messages, 40, &theme, None).total_lines();
     assert_eq!(cache.recomputed(), 11, "only the streaming message");
     assert_eq!(
         total,
@@ -65,11 +65,11 @@ fn only_changed_messages_are_laid_out_again() {
 fn a_width_or_theme_change_lays_out_everything() {
     let messages = conversation(3);
     let mut cache = ChatLayoutCache::new();
-    cache.lines_for(&messages, 40, &Theme::dark());
-    cache.lines_for(&messages, 30, &Theme::dark());
+    cache.lines_for(&messages, 40, &Theme::dark(), None);
+    cache.lines_for(&messages, 30, &Theme::dark(), None);
     assert_eq!(cache.recomputed(), 12);
     assert_eq!(cache.width(), 30);
-    cache.lines_for(&messages, 30, &Theme::light());
+    cache.lines_for(&messages, 30, &Theme::light(), None);
     assert_eq!(cache.recomputed(), 18);
 }
 
@@ -78,7 +78,7 @@ fn the_visible_slice_matches_the_full_transcript() {
     let messages = conversation(20);
     let full = all_lines(&messages, 30);
     let mut cache = ChatLayoutCache::new();
-    let cache = cache.lines_for(&messages, 30, &Theme::dark());
+    let cache = cache.lines_for(&messages, 30, &Theme::dark(), None);
     assert_eq!(cache.total_lines(), full.len());
     let middle = full.len() / 2 + 1;
     for (offset, height) in [
@@ -112,7 +112,7 @@ fn a_failed_turn_shows_the_reason_in_red_and_the_hint_while_last() {
     let mut messages = vec![message(Role::Error, "the model timed out", 2, 5)];
     let mut cache = ChatLayoutCache::new();
     let lines: Vec<Line<'static>> = cache
-        .lines_for(&messages, 40, &theme)
+        .lines_for(&messages, 40, &theme, Some("Ctrl+R"))
         .visible(0, 10)
         .cloned()
         .collect();
@@ -122,14 +122,24 @@ fn a_failed_turn_shows_the_reason_in_red_and_the_hint_while_last() {
         [
             "error · turn 2",
             "the model timed out",
-            "press r to retry",
+            "press Ctrl+R to retry",
             ""
         ]
+    );
+    let texts: Vec<String> = cache
+        .lines_for(&messages, 40, &theme, None)
+        .visible(0, 10)
+        .map(text_of)
+        .collect();
+    assert_eq!(
+        texts,
+        ["error · turn 2", "the model timed out", ""],
+        "no hint when there is nothing to retry"
     );
     assert_eq!(lines[1].spans[0].style.fg, Some(Color::Red));
     messages.push(message(Role::User, "try again", 3, 6));
     let texts: Vec<String> = cache
-        .lines_for(&messages, 40, &theme)
+        .lines_for(&messages, 40, &theme, Some("Ctrl+R"))
         .visible(0, 3)
         .map(text_of)
         .collect();
@@ -144,9 +154,9 @@ fn a_failed_turn_shows_the_reason_in_red_and_the_hint_while_last() {
 fn replaced_and_removed_messages_are_noticed() {
     let theme = Theme::dark();
     let mut cache = ChatLayoutCache::new();
-    cache.lines_for(&conversation(4), 40, &theme);
+    cache.lines_for(&conversation(4), 40, &theme, None);
     let other = vec![message(Role::Note, "a different session", 0, 2)];
-    let total = cache.lines_for(&other, 40, &theme).total_lines();
+    let total = cache.lines_for(&other, 40, &theme, None).total_lines();
     assert_eq!(total, 3);
     assert_eq!(
         cache.visible(0, 3).map(text_of).collect::<Vec<_>>(),
@@ -161,7 +171,7 @@ fn the_end_of_the_last_message_is_found_for_the_cursor() {
         message(Role::Alfred, "", 1, 3),
     ];
     let mut cache = ChatLayoutCache::new();
-    let cache = cache.lines_for(&messages, 40, &Theme::dark());
+    let cache = cache.lines_for(&messages, 40, &Theme::dark(), None);
     assert_eq!(
         cache.end_of_last_message(),
         Some((4, 0)),
@@ -171,7 +181,7 @@ fn the_end_of_the_last_message_is_found_for_the_cursor() {
     let mut cache = ChatLayoutCache::new();
     assert_eq!(
         cache
-            .lines_for(&messages, 40, &Theme::dark())
+            .lines_for(&messages, 40, &Theme::dark(), None)
             .end_of_last_message(),
         Some((1, 8))
     );
@@ -180,7 +190,7 @@ fn the_end_of_the_last_message_is_found_for_the_cursor() {
 #[test]
 fn an_empty_chat_has_no_lines() {
     let mut cache = ChatLayoutCache::new();
-    let cache = cache.lines_for(&[], 40, &Theme::dark());
+    let cache = cache.lines_for(&[], 40, &Theme::dark(), None);
     assert_eq!(cache.total_lines(), 0);
     assert_eq!(cache.visible(0, 10).count(), 0);
     assert_eq!(cache.end_of_last_message(), None);

@@ -25,6 +25,9 @@ pub struct ChatPane<'a> {
     /// A turn is running: when the last message is Alfred's reply, draw the
     /// cursor after it (before the reply starts there is nowhere to put it).
     pub streaming: bool,
+    /// The key that retries the failed last turn from anywhere ("Ctrl+R"),
+    /// named under its error; `None` when there is nothing to retry.
+    pub retry_key: Option<&'a str>,
 }
 
 /// The glyph drawn after the last message while a reply streams.
@@ -73,7 +76,7 @@ pub fn render_chat_at(
 ) -> usize {
     let theme = pane.theme;
     let text_area = content_area(area);
-    let cache = cache.lines_for(pane.messages, text_area.width, theme);
+    let cache = cache.lines_for(pane.messages, text_area.width, theme, pane.retry_key);
     let (total, height) = (cache.total_lines(), usize::from(text_area.height));
     let offset = match anchor.and_then(|i| cache.start_of(i)) {
         Some(start) => start.min(total.saturating_sub(height)),
@@ -91,7 +94,7 @@ pub fn render_chat_at(
         .title(Span::styled(" Chat ", theme.title));
     if (!pane.scroll.follow || anchor.is_some()) && below > 0 {
         let plural = if below == 1 { "" } else { "s" };
-        let marker = Line::styled(format!(" ↓ {below} new line{plural} "), theme.accent);
+        let marker = Line::styled(format!(" ↓ {below} more line{plural} "), theme.accent);
         block = block.title_bottom(marker.right_aligned());
     }
     frame.render_widget(block, area);

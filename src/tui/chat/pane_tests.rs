@@ -31,6 +31,7 @@ fn pane<'a>(messages: &'a [ChatMessage], theme: &'a Theme, scroll: Scroll) -> Ch
         focused: true,
         theme,
         streaming: false,
+        retry_key: None,
     }
 }
 
@@ -128,7 +129,11 @@ fn a_failed_turn_shows_in_red_with_its_reason() {
             1,
         ),
     ];
-    let buf = draw(pane(&messages, &theme, FOLLOW), 40, 10);
+    let failed = ChatPane {
+        retry_key: Some("Ctrl+R"),
+        ..pane(&messages, &theme, FOLLOW)
+    };
+    let buf = draw(failed, 40, 10);
     let shown = screen(&buf);
     assert_snapshot!(shown);
     let row = shown
@@ -143,7 +148,7 @@ fn a_failed_turn_shows_in_red_with_its_reason() {
     let y = u16::try_from(row).expect("row");
     let cell = &buf[(u16::try_from(x).expect("x"), y)];
     assert_eq!(cell.fg, Color::Red);
-    assert!(shown.contains("press r to retry"));
+    assert!(shown.contains("press Ctrl+R to retry"));
 }
 
 fn long_chat() -> Vec<ChatMessage> {
@@ -163,12 +168,12 @@ fn following_pins_the_bottom() {
     let messages = long_chat();
     let shown = screen(&draw(pane(&messages, &theme, FOLLOW), 36, 12));
     assert!(shown.contains("Do step 6."));
-    assert!(!shown.contains("new line"));
+    assert!(!shown.contains("more line"));
     assert_snapshot!(shown);
 }
 
 #[test]
-fn scrolled_up_shows_the_new_lines_marker() {
+fn scrolled_up_shows_how_many_lines_are_below() {
     let theme = Theme::dark();
     let messages = long_chat();
     let scroll = Scroll {
@@ -181,7 +186,7 @@ fn scrolled_up_shows_the_new_lines_marker() {
         shown.contains("Do step 1.") && !shown.contains("step 1?") && !shown.contains("step 6")
     );
     // 36 lines in all, 10 visible from line 3: 23 below.
-    assert!(shown.contains("↓ 23 new lines"), "{shown}");
+    assert!(shown.contains("↓ 23 more lines"), "{shown}");
     assert_snapshot!(shown);
 }
 
@@ -199,7 +204,7 @@ fn an_offset_past_the_end_is_clamped() {
         screen(&draw(pane(&messages, &theme, FOLLOW), 36, 12))
     );
     let mut cache = ChatLayoutCache::new();
-    cache.lines_for(&messages, 32, &theme);
+    cache.lines_for(&messages, 32, &theme, None);
     assert_eq!(max_offset(&cache, 10), 26);
     assert_eq!(first_visible_line(far, 36, 10), 26);
     assert_eq!(

@@ -1,4 +1,4 @@
-//! The key-hint line: "Enter send · Tab focus · ? help · Esc cancel · Ctrl-C quit".
+//! The key-hint line: "Enter send · Tab focus · F1 help · Ctrl+C quit".
 //!
 //! Whole hints are dropped from the end when the row is too narrow (a cut
 //! hint reads as a wrong key); a single hint that still does not fit is
@@ -11,15 +11,6 @@ use ratatui::widgets::Widget;
 
 use super::text::{render_bar, truncate, width};
 use crate::tui::theme::Theme;
-
-/// The hints shown when the app passes none: the default keymap's keys.
-pub const DEFAULT_HINTS: [(&str, &str); 5] = [
-    ("Enter", "send"),
-    ("Tab", "focus"),
-    ("?", "help"),
-    ("Esc", "cancel"),
-    ("Ctrl-C", "quit"),
-];
 
 /// The key-hint line: `(keys, what they do)` pairs.
 pub struct KeyHints<'a> {
@@ -35,7 +26,8 @@ impl KeyHints<'_> {
         let mut used = 0;
         for (i, (keys, what)) in self.hints.iter().enumerate() {
             let sep = if i == 0 { "" } else { " · " };
-            let w = width(sep) + width(keys) + 1 + width(what);
+            let gap = if what.is_empty() { "" } else { " " };
+            let w = width(sep) + width(keys) + width(gap) + width(what);
             if used + w > max {
                 if i == 0 {
                     let text = truncate(&format!("{keys} {what}"), max);
@@ -46,7 +38,7 @@ impl KeyHints<'_> {
             used += w;
             spans.push(Span::styled(sep, t.dim));
             spans.push(Span::styled(keys.to_string(), t.accent));
-            spans.push(Span::styled(format!(" {what}"), t.dim));
+            spans.push(Span::styled(format!("{gap}{what}"), t.dim));
         }
         Line::from(spans)
     }

@@ -4,7 +4,6 @@
 
 use std::collections::BTreeMap;
 
-use super::hints::DEFAULT_HINTS;
 use crate::tui::action::Action;
 use crate::tui::keymap::Keymap;
 
@@ -12,10 +11,9 @@ use crate::tui::keymap::Keymap;
 /// bindings and slash commands. Built by the app from its keymap.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KeyHelp {
-    /// `(keys, what)` for the hint line: ("Enter", "send").
-    pub hints: Vec<(String, String)>,
-    /// The hint line while time travelling: ("]", "next")…
-    pub travel_hints: Vec<(String, String)>,
+    /// The keymap, for the keys of the footer where the focus is
+    /// ([`footer_hints`](super::footer::footer_hints)).
+    pub keymap: Keymap,
     /// `(keys, description)` for the help overlay.
     pub bindings: Vec<(String, String)>,
     /// `(slash command, description)` for the help overlay.
@@ -37,32 +35,10 @@ impl KeyHelp {
         }
     }
 
-    /// The key texts of a keymap (hints, help, markers); no commands.
+    /// The key texts of a keymap (help, markers); no commands.
     pub fn of(keymap: &Keymap) -> Self {
-        let hint = |a: Action, what: &str| keymap.first_key(a).map(|k| (k, what.to_string()));
-        let panel = |a: Action, what: &str| keymap.panel_key(a).map(|k| (k, what.to_string()));
-        let hints = [
-            hint(Action::Submit, "send"),
-            hint(Action::FocusNext, "focus"),
-            hint(Action::Help, "help"),
-            hint(Action::Cancel, "cancel"),
-            hint(Action::Quit, "quit"),
-        ];
-        let travel_hints = [
-            panel(Action::InspectPrev, "back"),
-            panel(Action::InspectNext, "next"),
-            panel(Action::ToggleDiff, "diff"),
-            panel(Action::Timeline, "timeline"),
-            panel(Action::Prompts, "prompts"),
-            panel(Action::WhatIf, "what-if"),
-            panel(Action::Copy, "copy"),
-            hint(Action::Cancel, "live"),
-            hint(Action::FocusNext, "focus"),
-            hint(Action::Help, "help"),
-        ];
         Self {
-            hints: hints.into_iter().flatten().collect(),
-            travel_hints: travel_hints.into_iter().flatten().collect(),
+            keymap: keymap.clone(),
             bindings: keymap.describe(),
             commands: Vec::new(),
             keys: Action::ALL
@@ -74,13 +50,8 @@ impl KeyHelp {
 }
 
 impl Default for KeyHelp {
-    /// The default keymap's hints; no commands.
+    /// The default keymap's texts; no commands.
     fn default() -> Self {
-        let mut help = Self::of(&Keymap::default_keys());
-        help.hints = DEFAULT_HINTS
-            .iter()
-            .map(|(k, w)| (k.to_string(), w.to_string()))
-            .collect();
-        help
+        Self::of(&Keymap::default_keys())
     }
 }

@@ -11,6 +11,7 @@ mod change_rows;
 mod diff_panel;
 mod entities;
 mod entity_rows;
+pub mod footer;
 mod help;
 mod hints;
 mod history;
@@ -55,7 +56,7 @@ use ratatui::Frame;
 pub use diff_panel::DiffPanel;
 pub use entities::EntityPanel;
 pub use help::HelpOverlay;
-pub use hints::{DEFAULT_HINTS, KeyHints};
+pub use hints::KeyHints;
 pub use history::HistoryPanel;
 pub use key_help::KeyHelp;
 pub use layout::{
@@ -170,11 +171,13 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         };
         frame.render_widget(panel, area);
     }
+    let retry = footer::retry_key(model, keys);
     let bar = PipelineBarView {
         bar: &model.bar,
         turn: &model.turn,
         spinner: model.spinner,
         now: Some(std::time::Instant::now()),
+        retry_key: retry.as_deref(),
         theme,
     };
     frame.render_widget(bar, m.pipeline);
@@ -183,11 +186,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
             stamp_panel(frame.buffer_mut(), area, text, theme.status_bar);
         }
     }
-    let hints = if position.is_some() {
-        &keys.travel_hints
-    } else {
-        &keys.hints
-    };
+    let hints = footer::footer_hints(model, keys);
     let hints: Vec<(&str, &str)> = hints
         .iter()
         .map(|(k, w)| (k.as_str(), w.as_str()))

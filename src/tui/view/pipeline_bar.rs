@@ -28,6 +28,9 @@ pub struct PipelineBarView<'a> {
     /// The time to count the running node and the turn up to (`None`: no
     /// live times, as in tests).
     pub now: Option<std::time::Instant>,
+    /// The key that retries where the focus is ("r", "Ctrl+R"); `None`:
+    /// the bar names no key.
+    pub retry_key: Option<&'a str>,
     pub theme: &'a Theme,
 }
 
@@ -106,7 +109,12 @@ impl PipelineBarView<'_> {
     }
 
     fn failed(&self, reason: &str, max: usize) -> Line<'static> {
-        let (head, tail) = ("✗ failed: ", " — press r to retry");
+        let head = "✗ failed: ";
+        let tail = self
+            .retry_key
+            .map(|k| format!(" — press {k} to retry"))
+            .unwrap_or_default();
+        let tail = tail.as_str();
         let reason = super::text::one_line(reason.trim());
         let room = max.saturating_sub(width(head) + width(tail));
         let text = if room >= 8 {

@@ -17,6 +17,7 @@ fn bar_at(bar: &PipelineBar, turn: &TurnState, widths: &[u16]) -> String {
                 turn,
                 spinner: 0,
                 now: None,
+                retry_key: Some("r"),
                 theme: &theme,
             };
             format!("{w:>3}|{}", render_widget(view, *w, 1))
@@ -84,6 +85,7 @@ fn a_running_node_and_the_turn_count_up_while_it_runs() {
             turn: &turn,
             spinner: 0,
             now,
+            retry_key: None,
             theme: &theme,
         };
         render_widget(view, 110, 1)
@@ -167,7 +169,13 @@ fn title_bar_right_aligns_the_status() {
 #[test]
 fn key_hints_drop_whole_hints_when_narrow() {
     let theme = Theme::dark();
-    let hints = super::DEFAULT_HINTS;
+    let hints = [
+        ("Enter", "send"),
+        ("Tab", "focus"),
+        ("?", "help"),
+        ("Esc", "cancel"),
+        ("Ctrl-C", "quit"),
+    ];
     let line = || KeyHints {
         hints: &hints,
         theme: &theme,

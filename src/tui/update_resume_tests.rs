@@ -1,0 +1,173 @@
+//! Keys where you need them and a faithful resume: the footer names the keys
+//! that work where the focus is, a failed turn's hint names the key that
+//! retries from there, and a reopened session shows its last turn as it
+//! ended (its bar, or its failure with the message back in the box).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use crate::pipeline::{Node, TurnId};
+use crate::record::{TurnRecord, TurnStatus};
+use crate::tui::model::{Demo, Model, NodeStatus, Overlay, Pane, TurnState};
+use crate::tui::theme::Theme;
+use crate::tui::view::KeyHelp;
+use crate::tui::view::footer::footer_hints;
+use crate::tui::view::tests_support::render_frame;
+
+use super::effect::Effect;
+use super::event::Event;
+use super::keymap::Keymap;
+use super::test_records::{self, press};
+use super::update::update;
+
+fn footer(m: &Model) -> String {
+    footer_hints(m, &KeyHelp::default())
+        .iter()
+        .map(|(k, w)| {
+            if w.is_empty() {
+                k.clone()
+            } else {
+                format!("{k} {w}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+fn ctrl(m: &mut Model, c: char) -> Vec<Effect> {
+    update(
+        m,
+        &Keymap::default_keys(),
+        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
+    )
+}
+
+/// A session of two good turns and a third that failed.
+fn failed_session() -> crate::session::SessionFile {
+    let mut session = test_records::session(2);
+    let record = TurnRecord {
+        turn: 3,
+        user: "plan the cod for friday".into(),
+        status: TurnStatus::Failed,
+        error: Some("cancelled by the user".into()),
+        ..TurnRecord::default()
+    };
+    let now: jiff::Timestamp = "2026-01-13T10:05:00Z".parse().unwrap();
+    session.push_turn(record, None, now);
+    session
+}
+
+#[test]
+fn the_footer_follows_the_focus() {
+    let mut m = test_records::model(2, 120, 40);
+    let typing = footer(&m);
+    assert!(
+        typing.starts_with("Enter send · Alt+Enter new line · ↑ last message · Tab focus"),
+        "{typing}"
+    );
+    m.focus = Pane::Entities;
+    let entities = footer(&m);
+    for hint in [
+        "↑/↓ scroll",
+        "d diff",
+        "t timeline",
+        "p prompts",
+        "w what-if",
+        "[/] turns",
+        "y copy",
+        "z zoom",
+        "? help",
+        "q quit",
+    ] {
+        assert!(entities.contains(hint), "{hint} missing: {entities}");
+    }
+    assert!(!entities.contains("Enter send"), "{entities}");
+    m.focus = Pane::Chat;
+    let chat = footer(&m);
+    assert!(
+        chat.contains("/ search") && chat.contains("y copy message"),
+        "{chat}"
+    );
+    assert!(!chat.contains("d diff"), "{chat}");
+    press(&mut m, KeyCode::Char('z'));
+    assert!(footer(&m).contains("z unzoom"), "{}", footer(&m));
+    m.overlay = Some(Overlay::Help { scroll: 0 });
+    assert_eq!(footer(&m), "↑/↓ scroll · PgUp/PgDn page · Esc close");
+}
+
+#[test]
+fn a_failed_turn_names_the_key_that_retries_from_where_the_focus_is() {
+    let mut m = Model::new(failed_session(), "offline", Theme::dark());
+    m.size = (120, 40);
+    assert!(footer(&m).starts_with("Ctrl+R retry"), "{}", footer(&m));
+    let screen = render_frame(&m, 120, 40);
+    assert!(screen.contains("press Ctrl+R to retry"), "{screen}");
+    assert!(!screen.contains("press r to retry"), "{screen}");
+    m.focus = Pane::History;
+    assert!(footer(&m).starts_with("r retry"), "{}", footer(&m));
+    let screen = render_frame(&m, 120, 40);
+    assert!(screen.contains("press r to retry"), "{screen}");
+    // Typing, `r` is a letter: the retry is Ctrl+R, as the hint said.
+    m.focus = Pane::Input;
+    let effects = ctrl(&mut m, 'r');
+    assert_eq!(
+        effects,
+        vec![Effect::StartTurn {
+            id: TurnId(1),
+            message: "plan the cod for friday".into()
+        }]
+    );
+}
+
+#[test]
+fn a_reopened_session_whose_last_turn_failed_has_its_message_back_and_retries() {
+    let m = Model::new(failed_session(), "offline", Theme::dark());
+    assert_eq!(m.input_text(), "plan the cod for friday");
+    assert!(
+        matches!(&m.turn, TurnState::Failed { reason, .. } if reason == "cancelled by the user"),
+        "{:?}",
+        m.turn
+    );
+}
+
+#[test]
+fn a_reopened_session_shows_its_last_turn_bar_with_the_tokens_it_spent() {
+    let m = test_records::model(3, 120, 40);
+    let record = m.session.transcript.last().unwrap();
+    assert_eq!(m.turn, TurnState::Idle);
+    assert_eq!(m.input_text(), "");
+    for node in [Node::Understand, Node::Think, Node::Reply] {
+        assert!(
+            matches!(m.bar.status(node), NodeStatus::Done { tokens, .. } if tokens > 0),
+            "{node:?}: {:?}",
+            m.bar.status(node)
+        );
+    }
+    // What the live bar added up node by node is the turn's usage.
+    assert_eq!(
+        m.bar.total_tokens,
+        record.usage.prompt_tokens + record.usage.completion_tokens
+    );
+    assert_eq!(m.bar.total_ms, Some(26.0));
+    let screen = render_frame(&m, 120, 40);
+    assert!(screen.contains("Understand ✓ 12ms"), "{screen}");
+    // The change markers of the last turn are back too.
+    assert!(m.diff.is_some(), "the diff against the turn before");
+}
+
+#[test]
+fn a_demo_shows_its_progress_and_esc_stops_it() {
+    let mut m = test_records::model(0, 120, 40);
+    m.demo = Some(Demo {
+        messages: vec!["one".into(), "two".into(), "three".into()],
+        next: 1,
+        auto_secs: None,
+    });
+    let f = footer(&m);
+    assert!(
+        f.starts_with("DEMO 1/3 · Space next line · Esc stop demo · Enter send"),
+        "{f}"
+    );
+    press(&mut m, KeyCode::Esc);
+    assert!(m.demo.is_none(), "Esc stopped the demo");
+    assert!(!footer(&m).contains("DEMO"), "{}", footer(&m));
+}
