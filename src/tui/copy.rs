@@ -11,7 +11,7 @@ use ratatui::text::Line;
 
 use super::effect::Effect;
 use super::inspector::InspectorState;
-use super::model::{Level, Model, Overlay, Pane};
+use super::model::{Level, Model, Overlay, Pane, Role};
 use super::view::{DiffPanel, EntityPanel, HistoryPanel, NarrativePanel};
 
 /// The width panels are laid out at for copying.
@@ -25,29 +25,50 @@ pub fn osc52(text: &str) -> String {
 
 /// Copies what is selected; says what was copied.
 pub fn copy(m: &mut Model) -> Vec<Effect> {
-    let text = selected_text(m);
+    let (what, text) = selected(m);
     if text.trim().is_empty() {
         m.status = Some((Level::Info, "nothing to copy here".into()));
         return Vec::new();
     }
     let n = text.chars().count();
+    let chars = if n == 1 { "character" } else { "characters" };
     m.status = Some((
         Level::Info,
-        format!("copied {n} characters (OSC 52 — your terminal must allow clipboard writes)"),
+        format!("copied {what} ({n} {chars}; OSC 52 — your terminal must allow clipboard writes)"),
     ));
     vec![Effect::CopyToClipboard(text)]
 }
 
 /// The text `y` copies in the current situation.
 pub fn selected_text(m: &Model) -> String {
+    selected(m).1
+}
+
+/// What `y` copies, named for the status line ("the Think prompt of turn
+/// 3"), and its text.
+fn selected(m: &Model) -> (String, String) {
     match &m.overlay {
-        Some(Overlay::Inspector(st)) => prompt_text(m, st),
+        Some(Overlay::Inspector(st)) => {
+            let label = m
+                .session
+                .transcript
+                .get(st.index)
+                .and_then(|r| st.current(r).map(|(label, _)| (label, r.turn)));
+            let what = match label {
+                Some((label, turn)) => format!("the {label} prompt of turn {turn}"),
+                None => "the prompt".into(),
+            };
+            (what, prompt_text(m, st))
+        }
         Some(Overlay::Timeline(st)) => match st.selected() {
             Some((row, turn, state)) => {
                 let word = state.map_or("absent", |s| s.as_str());
-                format!("{} · turn {turn} · {word}\n{}", row.r#ref, st.why)
+                (
+                    format!("why {} is {word} at turn {turn}", row.r#ref),
+                    format!("{} · turn {turn} · {word}\n{}", row.r#ref, st.why),
+                )
             }
-            None => String::new(),
+            None => (String::new(), String::new()),
         },
         Some(Overlay::WhatIf(st)) => {
             let panel = super::view::whatif::WhatIfPanel {
@@ -57,10 +78,17 @@ pub fn selected_text(m: &Model) -> String {
                 focused: false,
                 theme: &m.theme,
             };
-            lines_text(&panel.lines(COPY_WIDTH))
+            (
+                "the what-if comparison".into(),
+                lines_text(&panel.lines(COPY_WIDTH)),
+            )
         }
-        Some(_) => String::new(),
-        None => pane_text(m),
+        Some(_) => (String::new(), String::new()),
+        None => match m.focus {
+            Pane::Input | Pane::Chat => chat_selection(m),
+            Pane::Entities if m.show_diff => ("the turn diff".into(), pane_text(m)),
+            pane => (format!("the {} panel", pane.title()), pane_text(m)),
+        },
     }
 }
 
@@ -68,7 +96,7 @@ fn pane_text(m: &Model) -> String {
     let theme = &m.theme;
     let snapshot = m.shown_snapshot();
     let lines = match m.focus {
-        Pane::Input | Pane::Chat => return chat_text(m),
+        Pane::Input | Pane::Chat => return chat_selection(m).1,
         Pane::Entities if m.show_diff => DiffPanel {
             snapshot,
             diff: m.shown_diff(),
@@ -105,8 +133,9 @@ fn pane_text(m: &Model) -> String {
 }
 
 /// The search match shown, else the message at the top of the view, else
-/// (following the bottom) the last message.
-fn chat_text(m: &Model) -> String {
+/// (following the bottom) the last message: named by who wrote it and its
+/// turn.
+fn chat_selection(m: &Model) -> (String, String) {
     let from_search = m
         .search
         .as_ref()
@@ -116,10 +145,21 @@ fn chat_text(m: &Model) -> String {
     } else {
         m.chat_top_message
     });
-    index
-        .and_then(|i| m.chat.get(i))
-        .map(|c| c.text.clone())
-        .unwrap_or_default()
+    let Some(c) = index.and_then(|i| m.chat.get(i)) else {
+        return (String::new(), String::new());
+    };
+    let who = match c.role {
+        Role::User => "your message",
+        Role::Alfred => "Alfred's reply",
+        Role::Error => "the error",
+        Role::Note => "the note",
+    };
+    let what = if c.turn > 0 {
+        format!("{who} of turn {}", c.turn)
+    } else {
+        who.to_string()
+    };
+    (what, c.text.clone())
 }
 
 /// The inspector's selected prompt: system, sections, response.

@@ -30,16 +30,19 @@ pub enum Dir {
     Bottom,
 }
 
-/// Scrolls a pane; the views clamp the offset to their content. Scrolling
-/// the chat up stops following the bottom; scrolling to the bottom resumes.
+/// Scrolls a pane. Scrolling the chat up stops following the bottom;
+/// scrolling to the bottom resumes. A panel's offset is kept within its
+/// content (measured as drawn), so after End a step up moves at once.
 pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
     if pane == Pane::Chat {
         return scroll_chat(m, dir);
     }
+    let max =
+        super::view::panel_extent(m, pane).map(|(total, height)| total.saturating_sub(height));
     let Some(s) = m.scroll_mut(pane) else { return };
     // A panel never follows its bottom (only the chat does): the offset
-    // alone moves, and the view clamps it to the content. History counts
-    // its offset up from the bottom (the newest turn is there).
+    // alone moves. History counts its offset up from the bottom (the newest
+    // turn is there).
     let dir = if pane == Pane::History {
         match dir {
             Dir::Up(n) => Dir::Down(n),
@@ -50,12 +53,13 @@ pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
     } else {
         dir
     };
-    s.offset = match dir {
+    let to = match dir {
         Dir::Up(n) => s.offset.saturating_sub(n),
         Dir::Down(n) => s.offset.saturating_add(n),
         Dir::Top => 0,
-        Dir::Bottom => usize::MAX / 2,
+        Dir::Bottom => max.unwrap_or(usize::MAX / 2),
     };
+    s.offset = max.map_or(to, |max| to.min(max));
 }
 
 /// The chat knows its extent, so scrolling is exact: scrolling up from the

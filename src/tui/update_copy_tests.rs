@@ -7,7 +7,7 @@ use super::copy::osc52;
 use super::effect::Effect;
 use super::event::Event;
 use super::keymap::Keymap;
-use super::model::Pane;
+use super::model::{Model, Pane};
 use super::test_records::{self, press};
 use super::update::update;
 
@@ -34,7 +34,8 @@ fn y_on_the_chat_copies_the_last_message_or_the_one_at_the_top() {
     assert_eq!(
         status,
         &format!(
-            "copied {} characters (OSC 52 — your terminal must allow clipboard writes)",
+            "copied Alfred's reply of turn 3 ({} characters; OSC 52 — your terminal must \
+             allow clipboard writes)",
             text.chars().count()
         )
     );
@@ -77,8 +78,19 @@ fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
     assert!(panel.contains("Excluded this turn"), "{panel}");
     assert!(panel.contains("recipe_5"), "{panel}");
     press(&mut m, KeyCode::Char('d'));
+    let said = |m: &Model| m.status.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+    assert!(
+        said(&m).starts_with("copied the Entities panel ("),
+        "{}",
+        said(&m)
+    );
     let diff = copied(press(&mut m, KeyCode::Char('y')));
     assert!(diff.starts_with("turn 3 against turn 2"), "{diff}");
+    assert!(
+        said(&m).starts_with("copied the turn diff ("),
+        "{}",
+        said(&m)
+    );
     m.focus = Pane::History;
     let history = copied(press(&mut m, KeyCode::Char('y')));
     assert!(
@@ -89,11 +101,17 @@ fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
     press(&mut m, KeyCode::Char('p'));
     let prompt = copied(press(&mut m, KeyCode::Char('y')));
     assert!(prompt.starts_with("# Understand · turn 3 ·"), "{prompt}");
+    assert!(
+        said(&m).starts_with("copied the Understand prompt of turn 3 ("),
+        "{}",
+        said(&m)
+    );
     assert!(prompt.contains("## system (") && prompt.contains("## response"));
     press(&mut m, KeyCode::Esc);
 
     press(&mut m, KeyCode::Char('t'));
     let cell = copied(press(&mut m, KeyCode::Char('y')));
     assert!(cell.contains(" · turn 3 · "), "{cell}");
+    assert!(said(&m).starts_with("copied why "), "{}", said(&m));
     assert!(m.overlay.is_some(), "the timeline stays open");
 }

@@ -171,3 +171,32 @@ fn a_demo_shows_its_progress_and_esc_stops_it() {
     assert!(m.demo.is_none(), "Esc stopped the demo");
     assert!(!footer(&m).contains("DEMO"), "{}", footer(&m));
 }
+
+#[test]
+fn after_end_a_step_up_moves_the_panel_at_once() {
+    let mut m = test_records::model(3, 120, 30);
+    m.focus = Pane::Entities;
+    let (total, height) = crate::tui::view::panel_extent(&m, Pane::Entities).expect("on screen");
+    assert!(
+        total > height + 2,
+        "the panel scrolls: {total} lines in {height}"
+    );
+    press(&mut m, KeyCode::End);
+    assert_eq!(m.entities_scroll.offset, total - height, "at the bottom");
+    let bottom = render_frame(&m, 120, 30);
+    press(&mut m, KeyCode::Up);
+    assert_eq!(m.entities_scroll.offset, total - height - 1);
+    assert_ne!(render_frame(&m, 120, 30), bottom, "one step up shows");
+    // History is anchored at its newest turn: Home goes to the oldest, and
+    // Down comes back from there at once.
+    m.focus = Pane::History;
+    let (total, height) = crate::tui::view::panel_extent(&m, Pane::History).expect("on screen");
+    assert!(
+        total > height + 1,
+        "history scrolls: {total} lines in {height}"
+    );
+    press(&mut m, KeyCode::Home);
+    assert_eq!(m.history_scroll.offset, total - height);
+    press(&mut m, KeyCode::Down);
+    assert_eq!(m.history_scroll.offset, total - height - 1);
+}

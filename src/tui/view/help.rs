@@ -25,7 +25,9 @@ pub struct HelpOverlay<'a> {
 }
 
 impl HelpOverlay<'_> {
-    /// The box's content laid out for `max` cells.
+    /// The box's content laid out for `max` cells. Keys are never cut: a
+    /// key list wider than the key column (two fifths of the box) takes a
+    /// line of its own, its description under it.
     pub fn lines(&self, max: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let mut out = Vec::new();
@@ -40,17 +42,34 @@ impl HelpOverlay<'_> {
                 .map(|(k, _)| width(&one_line(k)))
                 .max()
                 .unwrap_or(0)
-                .min(max / 2)
-                .min(22);
+                .min(max * 2 / 5)
+                .max(1);
             let indent = key_w + 3;
+            let room = max.saturating_sub(indent);
+            let pad = || Span::raw(" ".repeat(key_w + 2));
             for (keys, what) in items {
-                let rows =
-                    wrap_hanging(what, max.saturating_sub(indent), max.saturating_sub(indent));
+                let keys = one_line(keys);
+                let rows = wrap_hanging(what, room, room);
+                if width(&keys) > key_w {
+                    let key_rows =
+                        wrap_hanging(&keys, max.saturating_sub(1), max.saturating_sub(3));
+                    for (i, row) in key_rows.into_iter().enumerate() {
+                        let lead = if i == 0 { " " } else { "   " };
+                        out.push(Line::styled(format!("{lead}{row}"), t.accent));
+                    }
+                    for row in rows {
+                        out.push(Line::from(vec![
+                            pad(),
+                            Span::styled(format!(" {row}"), t.text),
+                        ]));
+                    }
+                    continue;
+                }
                 for (i, row) in rows.into_iter().enumerate() {
                     let lead = if i == 0 {
-                        Span::styled(format!(" {} ", fit(&one_line(keys), key_w)), t.accent)
+                        Span::styled(format!(" {} ", fit(&keys, key_w)), t.accent)
                     } else {
-                        Span::raw(" ".repeat(key_w + 2))
+                        pad()
                     };
                     out.push(Line::from(vec![
                         lead,
@@ -65,10 +84,29 @@ impl HelpOverlay<'_> {
         out
     }
 
-    /// The box for `area`: up to 80 columns, as tall as its content allows.
+    /// The box for `area`: as wide as its widest line needs (at most 100
+    /// columns), as tall as its content allows.
     pub fn area(&self, area: Rect) -> Rect {
-        let w = area.width.saturating_sub(4).min(80);
-        let content = self.lines(usize::from(w.saturating_sub(2))).len();
+        let widest = area.width.saturating_sub(4).min(100);
+        let frame = widest.saturating_sub(
+            u16::try_from(ScrolledPanel::inner_width(Rect {
+                width: widest,
+                ..area
+            }))
+            .unwrap_or(0),
+        );
+        let inner = |w: u16| ScrolledPanel::inner_width(Rect { width: w, ..area });
+        let natural = self
+            .lines(inner(widest))
+            .iter()
+            .map(Line::width)
+            .max()
+            .unwrap_or(0);
+        let w = (u16::try_from(natural)
+            .unwrap_or(u16::MAX)
+            .saturating_add(frame))
+        .min(widest);
+        let content = self.lines(inner(w)).len();
         let h = u16::try_from(content + 2)
             .unwrap_or(u16::MAX)
             .min(area.height.saturating_sub(2));

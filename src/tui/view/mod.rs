@@ -226,3 +226,71 @@ fn offset(scroll: Scroll) -> usize {
         scroll.offset
     }
 }
+
+/// Lines of a panel's content and lines in its view at the model's screen
+/// size, laid out as drawn: what scrolling clamps to, measured without
+/// drawing. `None` for the chat, the message box, or a panel not on screen.
+pub fn panel_extent(model: &Model, pane: Pane) -> Option<(usize, usize)> {
+    let screen = Rect::new(0, 0, model.size.0, model.size.1);
+    let ScreenLayout::Main(m) = layout(screen, model) else {
+        return None;
+    };
+    let snapshot = model.shown_snapshot();
+    let theme = &model.theme;
+    let area = match pane {
+        Pane::Entities => m.entities,
+        Pane::Narrative => m.narrative,
+        Pane::History => m.history,
+        Pane::Chat | Pane::Input => None,
+    }?;
+    let w = text::ScrolledPanel::inner_width(area);
+    let total = match pane {
+        Pane::Entities => match &model.overlay {
+            Some(Overlay::WhatIf(st)) => whatif::WhatIfPanel {
+                state: st,
+                current: &model.session.context.policy,
+                scroll: 0,
+                focused: true,
+                theme,
+            }
+            .lines(w)
+            .len(),
+            _ if model.show_diff => DiffPanel {
+                snapshot,
+                diff: model.shown_diff(),
+                scroll: 0,
+                focused: true,
+                theme,
+            }
+            .lines(w)
+            .len(),
+            _ => EntityPanel {
+                snapshot,
+                diff: model.shown_diff(),
+                scroll: 0,
+                focused: true,
+                theme,
+            }
+            .lines(w)
+            .len(),
+        },
+        Pane::Narrative => NarrativePanel {
+            narrative: &snapshot.narrative,
+            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
+            scroll: 0,
+            focused: true,
+            theme,
+        }
+        .lines(w)
+        .len(),
+        _ => HistoryPanel {
+            conversation: &snapshot.conversation,
+            scroll: 0,
+            focused: true,
+            theme,
+        }
+        .lines(w)
+        .len(),
+    };
+    Some((total, usize::from(area.height.saturating_sub(2))))
+}

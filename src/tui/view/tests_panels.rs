@@ -83,6 +83,27 @@ fn help_overlay_lists_keys_and_commands() {
 }
 
 #[test]
+fn every_bound_key_shows_whole_in_the_help() {
+    let theme = Theme::dark();
+    let keys = super::KeyHelp::default();
+    for (w, h) in [(140, 40), (80, 24)] {
+        let mut seen = String::new();
+        for scroll in 0..80 {
+            let help = HelpOverlay {
+                bindings: &keys.bindings,
+                commands: &[],
+                scroll,
+                theme: &theme,
+            };
+            seen.push_str(&render_widget(help, w, h));
+        }
+        for (k, _) in &keys.bindings {
+            assert!(seen.contains(k.as_str()), "{k} shown whole at {w}x{h}");
+        }
+    }
+}
+
+#[test]
 fn session_picker_highlights_the_selection() {
     let theme = Theme::dark();
     let items: Vec<SessionItem> = (1..=4)
