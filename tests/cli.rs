@@ -221,6 +221,41 @@ fn a_bad_value_names_the_dotted_key() {
 }
 
 #[test]
+fn doctor_reports_every_config_problem_at_once() {
+    let sandbox = Sandbox::new();
+    let config = sandbox.path().join("custom.toml");
+    std::fs::write(
+        &config,
+        "[llm]\ntimeout_secs = 0\nmodle = \"x\"\n[ui]\ntheme = \"pink\"\n",
+    )
+    .unwrap();
+    let out = sandbox.run(&["--config", config.to_str().unwrap(), "doctor"]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("error: 3 config errors in "), "{err}");
+    for part in [
+        "unknown key `modle` in [llm] (line 3)",
+        "key `ui.theme` (line 5): unknown value `pink`",
+        "llm.timeout_secs: must be greater than 0",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+}
+
+#[test]
+fn an_empty_message_is_refused_before_anything_is_sent() {
+    let sandbox = Sandbox::new();
+    let out = sandbox.run(&["run", "-m", "hello", "-m", "  "]);
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert_eq!(
+        err.trim(),
+        "error: message 2: That message is empty: there is nothing to send."
+    );
+    assert!(out.stdout.is_empty(), "nothing ran");
+}
+
+#[test]
 fn a_missing_explicit_config_is_an_error_but_a_missing_default_is_not() {
     let sandbox = Sandbox::new();
     let out = sandbox.run(&["--config", "nope.toml", "doctor"]);

@@ -37,13 +37,14 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// The file is not valid TOML, has an unknown key, a bad value, or breaks a rule.
-    #[error("config error in {}: {problem}", path.display())]
+    /// The file is not valid TOML, has unknown keys, bad values, or breaks
+    /// rules: every problem found, each naming its key.
+    #[error("{}", invalid_text(path, problems))]
     Invalid {
         /// The file.
         path: PathBuf,
-        /// What is wrong, naming the key.
-        problem: Problem,
+        /// What is wrong, naming the key; at least one.
+        problems: Vec<Problem>,
     },
     /// An `ALFRED_*` environment variable has a value that cannot be used.
     #[error("environment variable {var}={value:?} is not valid: {reason}")]
@@ -65,6 +66,20 @@ pub enum ConfigError {
         /// What is expected instead.
         reason: String,
     },
+}
+
+/// "config error in FILE: …", or every problem on its own line.
+fn invalid_text(path: &std::path::Path, problems: &[Problem]) -> String {
+    match problems {
+        [one] => format!("config error in {}: {one}", path.display()),
+        many => {
+            let mut text = format!("{} config errors in {}:", many.len(), path.display());
+            for p in many {
+                text.push_str(&format!("\n  - {p}"));
+            }
+            text
+        }
+    }
 }
 
 /// What is wrong inside a config file; every variant names the key or line.
@@ -164,21 +179,104 @@ impl Config {
                 });
             }
         };
-        Config::from_toml(&text).map_err(|problem| ConfigError::Invalid {
+        Config::check_toml(&text).map_err(|problems| ConfigError::Invalid {
             path: path.clone(),
-            problem,
+            problems,
         })
     }
 
-    /// Parses config text over the defaults and checks its rules.
+    /// Parses config text over the defaults and checks its rules; the first
+    /// problem found.
     pub fn from_toml(text: &str) -> Result<Config, Problem> {
-        let config: Config = toml::from_str(text).map_err(|e| locate::describe(text, &e))?;
-        config.validate().map_err(Problem::Rule)?;
-        Ok(config)
+        Config::check_toml(text).map_err(|mut problems| problems.remove(0))
+    }
+
+    /// Parses config text over the defaults and checks its rules, finding
+    /// every problem, not only the first: each bad key is set aside and the
+    /// rest read again, and every rule is checked.
+    pub fn check_toml(text: &str) -> Result<Config, Vec<Problem>> {
+        /// More than this many is more than anyone reads.
+        const MAX_PROBLEMS: usize = 20;
+        let mut problems = Vec::new();
+        let mut table: Option<toml::Table> = None;
+        loop {
+            let current = match &table {
+                None => text.to_string(),
+                Some(t) => toml::to_string(t).unwrap_or_default(),
+            };
+            match toml::from_str::<Config>(&current) {
+                Ok(config) if problems.is_empty() => {
+                    let rules = config.rule_problems();
+                    if rules.is_empty() {
+                        return Ok(config);
+                    }
+                    return Err(rules.into_iter().map(Problem::Rule).collect());
+                }
+                Ok(config) => {
+                    problems.extend(config.rule_problems().into_iter().map(Problem::Rule));
+                    return Err(problems);
+                }
+                Err(e) => {
+                    let (mut problem, path) = locate::describe_at(&current, &e);
+                    if table.is_some() {
+                        // Lines of the file, not of the text read again.
+                        let line = path.as_deref().and_then(|p| locate::line_of_path(text, p));
+                        problem.set_line(line);
+                    }
+                    let syntax = matches!(problem, Problem::Syntax { .. });
+                    problems.push(problem);
+                    let Some(path) = path.filter(|_| !syntax && problems.len() < MAX_PROBLEMS)
+                    else {
+                        return Err(problems);
+                    };
+                    let t = match &mut table {
+                        Some(t) => t,
+                        None => match text.parse::<toml::Table>() {
+                            Ok(t) => table.insert(t),
+                            Err(_) => return Err(problems),
+                        },
+                    };
+                    if !remove_path(t, &path) {
+                        return Err(problems);
+                    }
+                }
+            }
+        }
     }
 
     /// Checks the values make sense; the message names the key.
     pub fn validate(&self) -> Result<(), String> {
+        match self.rule_problems().into_iter().next() {
+            Some(first) => Err(first),
+            None => Ok(()),
+        }
+    }
+
+    /// Every rule the values break, each message naming its key.
+    pub fn rule_problems(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |r: Result<(), String>| {
+            if let Err(e) = r {
+                out.push(e);
+            }
+        };
+        check(self.validate_llm());
+        check(self.validate_pipeline());
+        check(self.context.validate());
+        out
+    }
+
+    fn validate_pipeline(&self) -> Result<(), String> {
+        if self.pipeline.max_steps == 0 {
+            return Err("pipeline.max_steps: must be at least 1".into());
+        }
+        if self.pipeline.max_tool_calls_per_step == 0 {
+            return Err("pipeline.max_tool_calls_per_step: must be at least 1".into());
+        }
+        Ok(())
+    }
+
+    fn validate_llm(&self) -> Result<(), String> {
         let llm = &self.llm;
         check_base_url(&llm.base_url).map_err(|r| format!("llm.base_url: {r}"))?;
         check_env_name(&llm.api_key_env).map_err(|r| format!("llm.api_key_env: {r}"))?;
@@ -218,13 +316,32 @@ impl Config {
                 ));
             }
         }
-        if self.pipeline.max_steps == 0 {
-            return Err("pipeline.max_steps: must be at least 1".into());
+        Ok(())
+    }
+}
+
+/// Removes the key at `path` from `table`; false when it is not there.
+fn remove_path(table: &mut toml::Table, path: &[String]) -> bool {
+    match path {
+        [] => false,
+        [last] => table.remove(last).is_some(),
+        [first, rest @ ..] => match table.get_mut(first) {
+            Some(toml::Value::Table(inner)) => remove_path(inner, rest),
+            Some(_) => table.remove(first).is_some(),
+            None => false,
+        },
+    }
+}
+
+impl Problem {
+    /// Sets the line a problem names.
+    fn set_line(&mut self, to: Option<usize>) {
+        match self {
+            Problem::Syntax { line, .. }
+            | Problem::UnknownKey { line, .. }
+            | Problem::BadValue { line, .. } => *line = to,
+            Problem::Rule(_) => {}
         }
-        if self.pipeline.max_tool_calls_per_step == 0 {
-            return Err("pipeline.max_tool_calls_per_step: must be at least 1".into());
-        }
-        self.context.validate()
     }
 }
 
@@ -234,6 +351,34 @@ mod tests {
 
     fn problem(text: &str) -> Problem {
         Config::from_toml(text).expect_err("config should be rejected")
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_line_not_only_the_first() {
+        let text = "[llm]\nmodel = 5\ntimeout_secs = 0\nbogus = 1\n[ui]\ntheme = \"pink\"\n\
+                    [pipeline]\nmax_steps = 0\n";
+        let problems = Config::check_toml(text).expect_err("rejected");
+        let said: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(said.len(), 5, "{said:#?}");
+        assert!(
+            said[0].starts_with("unknown key `bogus` in [llm] (line 4)"),
+            "{said:#?}"
+        );
+        assert!(said[1].starts_with("key `llm.model` (line 2)"), "{said:#?}");
+        assert!(said[2].starts_with("key `ui.theme` (line 6)"), "{said:#?}");
+        assert_eq!(said[3], "llm.timeout_secs: must be greater than 0");
+        assert_eq!(said[4], "pipeline.max_steps: must be at least 1");
+        let err = ConfigError::Invalid {
+            path: "c.toml".into(),
+            problems,
+        };
+        assert!(
+            err.to_string()
+                .starts_with("5 config errors in c.toml:\n  - unknown key")
+        );
+        // One problem reads as before.
+        let one = Config::check_toml("[llm]\nmodel = 5\n").expect_err("rejected");
+        assert_eq!(one.len(), 1);
     }
 
     #[test]

@@ -10,8 +10,46 @@ use toml::de::{DeTable, DeValue};
 
 use super::Problem;
 
-/// Describes a toml error, locating the key its span points at.
-pub(super) fn describe(text: &str, err: &toml::de::Error) -> Problem {
+/// Describes a toml error, locating the key its span points at; with the
+/// key path the error points at (for an unknown key,
+/// the key itself), when it could be found.
+pub(super) fn describe_at(text: &str, err: &toml::de::Error) -> (Problem, Option<Vec<String>>) {
+    let problem = describe_inner(text, err);
+    let path = err.span().and_then(|s| {
+        let doc = DeTable::parse(text).ok()?;
+        find(doc.get_ref(), s.start, &mut Vec::new()).map(|h| h.path)
+    });
+    let path = match (&problem, path) {
+        (Problem::UnknownKey { key, .. }, Some(mut p)) => {
+            if p.last() != Some(key) {
+                p.push(key.clone());
+            }
+            Some(p)
+        }
+        (_, p) => p,
+    };
+    (problem, path)
+}
+
+/// 1-based line of the key at `path` in `text`, if it is there.
+pub(super) fn line_of_path(text: &str, path: &[String]) -> Option<usize> {
+    let doc = DeTable::parse(text).ok()?;
+    let mut table = doc.get_ref();
+    for (i, segment) in path.iter().enumerate() {
+        let (key, value) = table.iter().find(|(k, _)| k.get_ref() == segment)?;
+        if i + 1 == path.len() {
+            return Some(line_of(text, key.span().start));
+        }
+        match value.get_ref() {
+            DeValue::Table(inner) => table = inner,
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// The problem a toml error describes, naming the key its span points at.
+fn describe_inner(text: &str, err: &toml::de::Error) -> Problem {
     let span = err.span();
     let line = span.as_ref().map(|s| line_of(text, s.start));
     let Ok(doc) = DeTable::parse(text) else {

@@ -28,9 +28,12 @@ pub use events::{Node, PipelineEvent, TurnId};
 /// prompts of every node and the session with it).
 pub const MAX_MESSAGE_BYTES: usize = 32 * 1024;
 
-/// Why `message` cannot be sent, in words, when it is over
+/// Why `message` cannot be sent, in words: it is blank, or over
 /// [`MAX_MESSAGE_BYTES`].
 pub fn message_refused(message: &str) -> Option<String> {
+    if message.trim().is_empty() {
+        return Some("That message is empty: there is nothing to send.".into());
+    }
     let len = message.len();
     (len > MAX_MESSAGE_BYTES).then(|| {
         format!(

@@ -73,10 +73,19 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
             let n = m.session.context.registry.len();
             m.session_mut().context.apply_curation(&c);
             m.set_snapshot(m.session.context.snapshot());
-            m.status = Some((
-                Level::Info,
-                format!("started fresh: {n} entities forgotten"),
-            ));
+            // The panel lists every ref dropped at this turn: those let go
+            // earlier in it too. Say so when the counts differ.
+            let dropped = m.snapshot.entities.dropped.len();
+            let turn = m.snapshot.turn;
+            let mut text = format!("started fresh: {}", plural_entities(n, "forgotten"));
+            if dropped > n {
+                text.push_str(&format!(
+                    " — the panel's {dropped} dropped at turn {turn} include {} let go \
+                     earlier in that turn",
+                    dropped - n
+                ));
+            }
+            m.status = Some((Level::Info, text));
             return vec![Effect::Save];
         }
         "/new" | "/sessions" | "/pin" | "/unpin" | "/clear" => {
@@ -93,6 +102,12 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
         }
     }
     Vec::new()
+}
+
+/// "1 entity forgotten", "131 entities forgotten".
+fn plural_entities(n: usize, what: &str) -> String {
+    let noun = if n == 1 { "entity" } else { "entities" };
+    format!("{n} {noun} {what}")
 }
 
 fn usage(m: &mut Model, form: &str) {

@@ -200,3 +200,42 @@ fn after_end_a_step_up_moves_the_panel_at_once() {
     press(&mut m, KeyCode::Down);
     assert_eq!(m.history_scroll.offset, total - height - 1);
 }
+
+#[test]
+fn clear_counts_what_it_forgot_and_squares_it_with_the_panel() {
+    for (turns, drop_first) in [(1, false), (3, false), (3, true), (5, true)] {
+        let mut m = test_records::model(turns, 120, 40);
+        if drop_first {
+            // Something let go earlier in the turn, as "forget that" does.
+            let r = m.snapshot.entities.recent[0].r#ref.clone();
+            let c = crate::context::EntityCuration {
+                drop: vec![crate::context::RefDecision {
+                    r#ref: r,
+                    reason: "forget that".into(),
+                }],
+                ..Default::default()
+            };
+            m.session_mut().context.apply_curation(&c);
+            m.set_snapshot(m.session.context.snapshot());
+            assert_eq!(m.snapshot.entities.dropped.len(), 1);
+        }
+        let live = m.snapshot.entities.all().count();
+        let dropped_before = m.snapshot.entities.dropped.len();
+        super::commands::run(&mut m, "/clear");
+        let said = m.status.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+        assert!(
+            said.starts_with(&format!("started fresh: {live} entities forgotten")),
+            "turn {turns}: {said}"
+        );
+        let dropped = m.snapshot.entities.dropped.len();
+        assert_eq!(dropped, live + dropped_before, "turn {turns}");
+        if dropped_before > 0 {
+            assert!(
+                said.contains(&format!("the panel's {dropped} dropped")),
+                "turn {turns}: {said}"
+            );
+        } else {
+            assert!(!said.contains("panel"), "turn {turns}: {said}");
+        }
+    }
+}
