@@ -100,6 +100,11 @@ pub fn strip(text: &str) -> String {
     text.chars().filter(|c| !is_unsafe(*c)).collect()
 }
 
+/// A count with its noun, singular for one: "1 turn", "3 turns".
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// "12,345".
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -142,5 +147,15 @@ mod tests {
         );
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+    }
+}
+
+#[cfg(test)]
+mod count_tests {
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(super::count(1, "turn", "turns"), "1 turn");
+        assert_eq!(super::count(0, "turn", "turns"), "0 turns");
+        assert_eq!(super::count(131, "entity", "entities"), "131 entities");
     }
 }

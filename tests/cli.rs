@@ -485,7 +485,7 @@ fn data_files_are_the_users_alone() {
     let out = sandbox.run(&["--llm", "offline", "sessions", "list"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(mode(&data.join("sessions")), 0o700);
-    let out = sandbox.run(&["--llm", "offline", "kitchen", "stats"]);
+    let out = sandbox.run(&["--llm", "offline", "kitchen", "reset", "--yes"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(mode(&data.join("kitchen.db")), 0o600);
 }
@@ -523,7 +523,16 @@ fn version_prints_on_stdout() {
 #[test]
 fn a_first_run_seeds_the_kitchen_and_stats_count_it() {
     let sandbox = Sandbox::new();
+    // Looking first creates nothing.
     let out = sandbox.run(&["kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("No kitchen yet at "),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!sandbox.data_dir().join("kitchen.db").exists());
+    let out = sandbox.run(&["--llm", "offline", "run", "-m", "what can I cook?"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("Seeded the sample kitchen"),
@@ -531,6 +540,8 @@ fn a_first_run_seeds_the_kitchen_and_stats_count_it() {
         stderr(&out)
     );
     assert!(sandbox.data_dir().join("kitchen.db").is_file());
+    let out = sandbox.run(&["kitchen", "stats"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let table = stdout(&out);
     for (name, rows) in [("recipes", "9"), ("inventory", "59"), ("meal_plans", "0")] {
         let line = table

@@ -35,7 +35,20 @@ pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenEr
 pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outcome, CliError> {
     match cmd {
         KitchenCommand::Stats => {
-            let kitchen = open_kitchen(paths, config)?;
+            // Looking must not create or seed anything.
+            if !paths.kitchen_db.exists() {
+                println!(
+                    "No kitchen yet at {}: it is created{} the first time alfred opens.",
+                    paths.kitchen_db.display(),
+                    if config.kitchen.seed_on_first_run {
+                        " and seeded with the sample kitchen"
+                    } else {
+                        ""
+                    }
+                );
+                return Ok(Outcome::Done);
+            }
+            let kitchen = Kitchen::open(&paths.kitchen_db)?;
             println!("{}", kitchen.stats()?);
             Ok(Outcome::Done)
         }

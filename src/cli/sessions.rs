@@ -74,9 +74,9 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
             let lock = store.lock(&id)?;
             let session = store.load(&id)?;
             let question = format!(
-                "Delete session {id} \"{}\" ({} turns)? It cannot be undone.",
+                "Delete session {id} \"{}\" ({})? It cannot be undone.",
                 one_line(&session.title),
-                session.turn_count()
+                crate::text::count(session.turn_count(), "turn", "turns")
             );
             if !*yes && !confirm(&question)? {
                 eprintln!("Kept session {id}.");

@@ -226,7 +226,7 @@ impl Report {
             let rows: Vec<&ScenarioResult> =
                 self.results.iter().filter(|r| r.scenario == *s).collect();
             let turns = rows.first().map_or(0, |r| r.turns + r.failed.len());
-            let _ = writeln!(out, "{s} ({turns} turns)");
+            let _ = writeln!(out, "{s} ({})", crate::text::count(turns, "turn", "turns"));
             header(&mut out, "policy");
             for r in rows {
                 let t = r.think();

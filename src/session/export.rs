@@ -203,6 +203,54 @@ fn refs_in_parens<'a>(refs: impl Iterator<Item = &'a str>) -> String {
     }
 }
 
+/// Where an export went, and whether it is a new file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exported {
+    pub path: std::path::PathBuf,
+    /// False when the same text was already there (nothing written).
+    pub written: bool,
+}
+
+/// Writes `text` into `dir` as `<stem>.<ext>`; an earlier export with
+/// other text is never overwritten: the new one is `<stem>-2.<ext>`, `-3`…
+/// The same text already there is left as it is.
+pub fn save_export(
+    dir: &std::path::Path,
+    stem: &str,
+    ext: &str,
+    text: &str,
+) -> Result<Exported, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    for n in 1..1000 {
+        let name = match n {
+            1 => format!("{stem}.{ext}"),
+            n => format!("{stem}-{n}.{ext}"),
+        };
+        let path = dir.join(name);
+        match std::fs::read(&path) {
+            Ok(old) if old == text.as_bytes() => {
+                return Ok(Exported {
+                    path,
+                    written: false,
+                });
+            }
+            Ok(_) => continue,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                super::atomic::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
+                return Ok(Exported {
+                    path,
+                    written: true,
+                });
+            }
+            Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        }
+    }
+    Err(format!(
+        "{} already holds 999 exports named {stem}; move some away",
+        dir.display()
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,5 +298,20 @@ mod tests {
             display_time("2026-11-22T14:30:05Z", &utc),
             "2026-11-22 14:30"
         );
+    }
+
+    #[test]
+    fn an_export_never_overwrites_an_earlier_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = save_export(dir.path(), "s-turn2", "md", "one").unwrap();
+        assert_eq!(first.path, dir.path().join("s-turn2.md"));
+        assert!(first.written);
+        let same = save_export(dir.path(), "s-turn2", "md", "one").unwrap();
+        assert_eq!(same.path, first.path);
+        assert!(!same.written, "the same text is not written twice");
+        let other = save_export(dir.path(), "s-turn2", "md", "two").unwrap();
+        assert_eq!(other.path, dir.path().join("s-turn2-2.md"));
+        assert_eq!(std::fs::read_to_string(&first.path).unwrap(), "one");
+        assert_eq!(std::fs::read_to_string(&other.path).unwrap(), "two");
     }
 }

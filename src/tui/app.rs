@@ -247,7 +247,10 @@ fn execute(
             let tx = ui_tx.clone();
             tokio::task::spawn_blocking(move || {
                 let _ = tx.send(match write_export(&session, &dir, markdown) {
-                    Ok(path) => Event::Done(format!("exported to {}", path.display())),
+                    Ok(e) if e.written => Event::Done(format!("exported to {}", e.path.display())),
+                    Ok(e) => {
+                        Event::Done(format!("already exported, unchanged: {}", e.path.display()))
+                    }
                     Err(e) => Event::Failed(format!("export failed: {e}")),
                 });
             });
@@ -304,15 +307,14 @@ fn write_export(
     session: &SessionFile,
     dir: &std::path::Path,
     markdown: bool,
-) -> Result<PathBuf, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+) -> Result<export::Exported, String> {
     let tz = jiff::tz::TimeZone::system();
     let (text, ext) = if markdown {
         (export::to_markdown(session, &tz), "md")
     } else {
         (export::to_json(session).map_err(|e| e.to_string())?, "json")
     };
-    let path = dir.join(format!("{}.{ext}", session.id));
-    crate::session::write_atomic(&path, text.as_bytes()).map_err(|e| e.to_string())?;
-    Ok(path)
+    // Named by its turn, so a later export sits beside an earlier one.
+    let stem = format!("{}-turn{}", session.id, session.transcript.len());
+    export::save_export(dir, &stem, ext, &text)
 }

@@ -77,7 +77,10 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
             // earlier in it too. Say so when the counts differ.
             let dropped = m.snapshot.entities.dropped.len();
             let turn = m.snapshot.turn;
-            let mut text = format!("started fresh: {}", plural_entities(n, "forgotten"));
+            let mut text = format!(
+                "started fresh: {} forgotten",
+                crate::text::count(n, "entity", "entities")
+            );
             if dropped > n {
                 text.push_str(&format!(
                     " — the panel's {dropped} dropped at turn {turn} include {} let go \
@@ -102,12 +105,6 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
         }
     }
     Vec::new()
-}
-
-/// "1 entity forgotten", "131 entities forgotten".
-fn plural_entities(n: usize, what: &str) -> String {
-    let noun = if n == 1 { "entity" } else { "entities" };
-    format!("{n} {noun} {what}")
 }
 
 fn usage(m: &mut Model, form: &str) {
