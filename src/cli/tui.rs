@@ -90,7 +90,9 @@ pub fn run(
             llm: engine.llm,
             policy: config.context.clone(),
             exports_dir: startup.paths.data_dir.join("exports"),
-            today: super::kitchen::today().to_string(),
+            today: Arc::new(|| super::kitchen::today().to_string()),
+            clipboard: Box::new(std::io::stdout()),
+            log: None,
         };
         let mut terminal = ratatui::init();
         let mut stdout = std::io::stdout();

@@ -1,18 +1,28 @@
 //! The app loop: one `select!` over terminal events, pipeline events, save
 //! results, app-internal results and a tick that runs only while a turn is
 //! active (or a demo plays). It drains everything queued, then draws once —
-//! a burst of streamed tokens costs one frame. Effects are executed here; the
-//! loop never awaits the disk or the network itself.
+//! a burst of streamed tokens costs one frame, and frames come at most every
+//! [`FRAME`] (about 60 a second): a change sooner waits for the next frame.
+//! Nothing wakes the loop while nothing happens. A status line clears itself
+//! after a few seconds. Effects are executed here; the loop never awaits the
+//! disk or the network itself.
+//!
+//! The loop runs on any ratatui backend with any stream of terminal events
+//! ([`run_on`]), so tests drive the real loop on a `TestBackend` and read
+//! what it did in a [`LoopLog`].
 
+use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, EventStream, KeyEventKind};
-use futures::StreamExt;
-use ratatui::DefaultTerminal;
+use futures::{Stream, StreamExt};
+use ratatui::Terminal;
+use ratatui::backend::Backend;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
+use tokio::time::Instant;
 
 use crate::context::ContextPolicy;
 use crate::pipeline::{PipelineEvent, Running, TurnRequest, TurnRunner};
@@ -39,8 +49,36 @@ pub struct AppDeps {
     pub llm: LlmSettings,
     pub policy: ContextPolicy,
     pub exports_dir: PathBuf,
-    /// Today, `YYYY-MM-DD`.
-    pub today: String,
+    /// Today's date (`YYYY-MM-DD`), asked at the start of each turn, so a
+    /// session left open past midnight plans for the new day.
+    pub today: Arc<dyn Fn() -> String + Send + Sync>,
+    /// Where OSC 52 clipboard writes go: the terminal (stdout).
+    pub clipboard: Box<dyn Write + Send>,
+    /// When set, every effect carried out and every frame drawn is noted
+    /// here (tests read it).
+    pub log: Option<Arc<Mutex<LoopLog>>>,
+}
+
+/// What the loop did, for tests: the effects it carried out, in order, and
+/// the frames it drew.
+#[derive(Debug, Default)]
+pub struct LoopLog {
+    pub effects: Vec<Effect>,
+    pub frames: usize,
+    /// Each status line as it went up.
+    pub statuses: Vec<String>,
+}
+
+/// The shortest time between two frames (about 60 a second).
+pub const FRAME: Duration = Duration::from_millis(16);
+
+/// How long a status line stays, by its level.
+fn status_lasts(level: super::model::Level) -> Duration {
+    match level {
+        super::model::Level::Info => Duration::from_secs(5),
+        super::model::Level::Warn => Duration::from_secs(8),
+        super::model::Level::Error => Duration::from_secs(15),
+    }
 }
 
 /// Turns under way and cancelled turns still being recorded.
@@ -53,12 +91,25 @@ struct Turns {
 /// Runs the UI until the user quits; the session is saved and drained.
 /// Returns what could not be saved, in words, for the caller to say once
 /// the terminal is restored.
-pub async fn run(
-    terminal: &mut DefaultTerminal,
+pub async fn run<B: Backend>(
+    terminal: &mut Terminal<B>,
+    model: Model,
+    deps: AppDeps,
+) -> std::io::Result<Option<String>> {
+    run_on(terminal, model, deps, EventStream::new()).await
+}
+
+/// [`run`] with the terminal's events from `term` (a test feeds its own).
+pub async fn run_on<B, S>(
+    terminal: &mut Terminal<B>,
     mut model: Model,
     mut deps: AppDeps,
-) -> std::io::Result<Option<String>> {
-    let mut term = EventStream::new();
+    mut term: S,
+) -> std::io::Result<Option<String>>
+where
+    B: Backend,
+    S: Stream<Item = std::io::Result<TermEvent>> + Unpin,
+{
     let (pipe_tx, mut pipe_rx) = mpsc::unbounded_channel::<PipelineEvent>();
     let (ui_tx, mut ui_rx) = mpsc::unbounded_channel::<Event>();
     let mut running = Turns::default();
@@ -75,15 +126,32 @@ pub async fn run(
     if let Ok(size) = terminal.size() {
         model.size = (size.width, size.height);
     }
-    redraw(terminal, &mut model, &deps.keymap, &mut cache)?;
+    redraw(terminal, &mut model, &deps, &mut cache)?;
+    let mut last_frame = Instant::now();
+    // A frame owed: something changed too soon after the last one.
+    let mut frame_due: Option<Instant> = None;
+    // When the status line shown now goes.
+    let mut status_ends: Option<(Instant, String)> = None;
+    let mut term_open = true;
     loop {
         let first = tokio::select! {
-            Some(Ok(e)) = term.next() => translate(e),
+            e = term.next(), if term_open => match e {
+                Some(Ok(e)) => translate(e),
+                Some(Err(_)) => None,
+                None => {
+                    term_open = false;
+                    None
+                }
+            },
             Some(e) = pipe_rx.recv() => Some(Event::Pipeline(e)),
             Some(e) = deps.persist_events.recv() => persist_event(e),
             Some(e) = ui_rx.recv() => Some(e),
             _ = spinner.tick(), if model.is_running() => Some(Event::Tick),
             _ = demo_timer.tick(), if autoplay => Some(Event::Tick),
+            () = sleep_until(status_ends.as_ref().map(|(at, _)| *at)), if status_ends.is_some() => {
+                status_ends.take().map(|(_, text)| Event::StatusExpired(text))
+            }
+            () = sleep_until(frame_due), if frame_due.is_some() => None,
         };
         let mut queue: Vec<Event> = first.into_iter().collect();
         // Drain whatever else is already waiting, then draw once.
@@ -95,8 +163,14 @@ pub async fn run(
         }
         // (Terminal events are not drained here: polling crossterm's stream
         // outside select! can lose its wake-up.)
+        let changed = !queue.is_empty();
         for ev in queue {
             for effect in update(&mut model, &deps.keymap, ev) {
+                if let Some(log) = &deps.log {
+                    crate::pipeline::support::lock(log)
+                        .effects
+                        .push(effect.clone());
+                }
                 execute(
                     effect,
                     &mut model,
@@ -110,7 +184,30 @@ pub async fn run(
         if model.quitting {
             break;
         }
-        redraw(terminal, &mut model, &deps.keymap, &mut cache)?;
+        // A new status line gets its own time to go.
+        match &model.status {
+            Some((level, text)) if status_ends.as_ref().is_none_or(|(_, t)| t != text) => {
+                status_ends = Some((Instant::now() + status_lasts(*level), text.clone()));
+                if let Some(log) = &deps.log {
+                    crate::pipeline::support::lock(log)
+                        .statuses
+                        .push(text.clone());
+                }
+            }
+            None => status_ends = None,
+            Some(_) => {}
+        }
+        if !changed && frame_due.is_none_or(|due| Instant::now() < due) {
+            continue;
+        }
+        let due = last_frame + FRAME;
+        if Instant::now() < due {
+            frame_due = Some(due);
+            continue;
+        }
+        frame_due = None;
+        redraw(terminal, &mut model, &deps, &mut cache)?;
+        last_frame = Instant::now();
     }
     // A turn cancelled by quitting is still recorded (by the runner); one
     // already committing finishes.
@@ -133,15 +230,29 @@ pub async fn run(
     }
 }
 
+/// Sleeps until `at` (forever when `None`; the select! arm is off then).
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
 /// Draws a frame and tells the model how the chat was laid out.
-fn redraw(
-    terminal: &mut DefaultTerminal,
+fn redraw<B: Backend>(
+    terminal: &mut Terminal<B>,
     model: &mut Model,
-    keymap: &Keymap,
+    deps: &AppDeps,
     cache: &mut Caches,
 ) -> std::io::Result<()> {
+    let keymap = &deps.keymap;
     let mut extent = None;
-    terminal.draw(|f| extent = draw(f, model, keymap, cache))?;
+    terminal
+        .draw(|f| extent = draw(f, model, keymap, cache))
+        .map_err(|e| std::io::Error::other(e.to_string()))?;
+    if let Some(log) = &deps.log {
+        crate::pipeline::support::lock(log).frames += 1;
+    }
     if let Some(e) = extent
         && ((e.total, e.height) != model.chat_extent
             || model.chat_anchor.is_some()
@@ -194,7 +305,7 @@ fn execute(
                 id,
                 message,
                 state: model.session.context.clone(),
-                today: deps.today.clone(),
+                today: (deps.today)(),
                 started_at: jiff::Timestamp::now().to_string(),
             };
             let ledger = Arc::new(SessionLedger::new(deps.persist.clone(), &model.session));
@@ -256,8 +367,7 @@ fn execute(
             });
         }
         Effect::CopyToClipboard(text) => {
-            use std::io::Write;
-            let mut out = std::io::stdout();
+            let out = &mut deps.clipboard;
             let written = out
                 .write_all(super::copy::osc52(&text).as_bytes())
                 .and_then(|()| out.flush());

@@ -29,6 +29,8 @@ pub enum Event {
     Done(String),
     /// A command the app ran failed, in words.
     Failed(String),
+    /// The status line with this text has been up long enough.
+    StatusExpired(String),
     /// A cancelled turn, recorded as failed ("cancelled by the user").
     TurnCancelled(Box<crate::record::TurnRecord>),
     /// The chat was laid out: lines in the transcript, lines in view, the

@@ -29,6 +29,8 @@ pub mod view;
 pub mod whatif;
 
 #[cfg(test)]
+mod app_tests;
+#[cfg(test)]
 mod harness_tests;
 #[cfg(test)]
 mod test_records;

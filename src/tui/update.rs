@@ -53,6 +53,12 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Tick => on_tick(m),
+        Event::StatusExpired(text) => {
+            if m.status.as_ref().is_some_and(|(_, t)| *t == text) {
+                m.status = None;
+            }
+            Vec::new()
+        }
         Event::Pipeline(pe) => on_pipeline(m, pe),
         Event::SaveFailed(reason) => {
             m.status = Some((
