@@ -21,3 +21,4 @@ pub mod session;
 pub mod text;
 pub mod text_key;
 pub mod tui;
+pub mod turn;

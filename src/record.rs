@@ -6,15 +6,16 @@
 
 use std::collections::BTreeMap;
 
+use futures::future::BoxFuture;
 use serde::{Deserialize, Serialize};
 
 use crate::context::snapshot::{ConversationView, NarrativeView};
 use crate::context::{
-    ConstraintOutcome, ConstraintView, ContextSnapshot, CurationOutcome, DecisionLogEntry,
-    EntitiesView, PolicyKind,
+    ConstraintOutcome, ConstraintView, ContextSnapshot, ContextState, CurationOutcome,
+    DecisionLogEntry, EntitiesView, PolicyKind,
 };
-use crate::pipeline::{Decision, Usage};
 use crate::prompt::{Prompt, SectionTokens};
+use crate::turn::{Decision, Node, Usage, UsageSource};
 
 /// How a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -134,8 +135,8 @@ impl CallRecord {
         parts.push(format!("total {}", secs(self.total_ms)));
         if let Some(u) = self.usage {
             let source = match u.source {
-                crate::pipeline::UsageSource::Reported => "reported",
-                crate::pipeline::UsageSource::Estimated => "estimated",
+                UsageSource::Reported => "reported",
+                UsageSource::Estimated => "estimated",
             };
             let cached = self
                 .cached_tokens
@@ -244,8 +245,7 @@ pub struct PromptsRecord {
 
 impl PromptsRecord {
     /// The tokens one node's prompts spent.
-    pub fn tokens_of(&self, node: crate::pipeline::Node) -> u64 {
-        use crate::pipeline::Node;
+    pub fn tokens_of(&self, node: Node) -> u64 {
         let one = |p: &Option<PromptRecord>| p.as_ref().map_or(0, PromptRecord::tokens_spent);
         match node {
             Node::Understand => one(&self.understand),
@@ -377,5 +377,46 @@ impl TurnRecord {
         self.narrative = snap.narrative;
         self.conversation = snap.conversation;
         self.decisions = snap.decisions;
+    }
+}
+
+/// Where the runner records turns: the session file, or nothing.
+pub trait TurnLedger: Send + Sync {
+    /// The session's id (stamped with the kitchen commit).
+    fn session_id(&self) -> String;
+
+    /// Writes `record` (and the context after it when it succeeded), pending
+    /// under `commit` when given; resolves once it is on disk.
+    fn record(
+        &self,
+        record: TurnRecord,
+        state: Option<ContextState>,
+        commit: Option<String>,
+    ) -> BoxFuture<'_, Result<(), String>>;
+
+    /// Settles a pending commit: `landed` keeps the turn, else drops it.
+    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), String>>;
+}
+
+/// A ledger that keeps nothing: evaluations and tests without a session.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoLedger;
+
+impl TurnLedger for NoLedger {
+    fn session_id(&self) -> String {
+        String::new()
+    }
+
+    fn record(
+        &self,
+        _: TurnRecord,
+        _: Option<ContextState>,
+        _: Option<String>,
+    ) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn settle(&self, _: String, _: bool) -> BoxFuture<'_, Result<(), String>> {
+        Box::pin(async { Ok(()) })
     }
 }

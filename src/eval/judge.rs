@@ -17,6 +17,7 @@
 //! - **pending save** — a generated draft nobody saved yet; it stands while
 //!   it is pending. Think has it when the draft's ref is active.
 
+use crate::turn::StepType;
 use std::collections::BTreeSet;
 
 use serde::Serialize;
@@ -97,7 +98,7 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
             }
         }
         let saved_artifact = r.steps.iter().any(|s| {
-            s.step_type == "write"
+            StepType::from_word(&s.step_type) == Some(StepType::Write)
                 && ARTIFACTS.contains(&s.subdomain.as_str())
                 && s.tool_calls.iter().all(|c| c.error.is_none())
         });
@@ -177,7 +178,10 @@ pub fn commitments(turns: &[Observation]) -> Vec<Commitment> {
             out.push(exclusion(&turns[..=i], &demoted));
         }
         let proposes = r.decision == Some(crate::pipeline::Decision::Propose);
-        let drafts = r.steps.iter().any(|s| s.step_type == "generate");
+        let drafts = r
+            .steps
+            .iter()
+            .any(|s| StepType::from_word(&s.step_type) == Some(StepType::Generate));
         let goal = r.goal.trim();
         if (proposes || drafts)
             && !goal.is_empty()

@@ -14,6 +14,7 @@
 //! - **Waste**: rows read although Think already had them; and idle
 //!   entity-turns, an entity active at a turn and never used again.
 
+use crate::turn::StepType;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -165,7 +166,7 @@ fn reads_by_turn(turns: &[Observation]) -> BTreeMap<u32, BTreeSet<String>> {
                 .record
                 .steps
                 .iter()
-                .filter(|s| s.step_type == "read")
+                .filter(|s| StepType::from_word(&s.step_type) == Some(StepType::Read))
                 .flat_map(|s| s.entities_affected.iter().cloned())
                 .collect();
             (o.record.turn, reads)
@@ -200,7 +201,7 @@ pub fn facts(turns: &[Observation], baseline: Option<&[Observation]>) -> Vec<Tur
         let mut reads = BTreeSet::new();
         let mut used = BTreeSet::new();
         for s in &r.steps {
-            if s.step_type == "read" {
+            if StepType::from_word(&s.step_type) == Some(StepType::Read) {
                 reads.extend(s.entities_affected.iter().cloned());
             } else {
                 touched.extend(s.entities_affected.iter().cloned());

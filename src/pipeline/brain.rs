@@ -9,7 +9,6 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
 use crate::context::{ContextState, ConversationPhase, FoldRequest, StepExecutionSummary};
@@ -20,55 +19,11 @@ use crate::prompt::think::ThinkInput;
 use crate::prompt::understand::UnderstandInput;
 use crate::prompt::{Prompt, StepData};
 use crate::record::CallRecord;
+pub use crate::turn::{Usage, UsageSource};
 
 use super::types::{
     ActAction, ReplyOutput, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
 };
-
-/// Where token counts came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum UsageSource {
-    /// The server said so.
-    Reported,
-    /// Counted with the tokenizer.
-    #[default]
-    Estimated,
-}
-
-/// Tokens of one call (or a sum of calls), and their cost when priced.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct Usage {
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-    pub source: UsageSource,
-    /// USD, from the price table of the model that answered.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cost_usd: Option<f64>,
-}
-
-impl Usage {
-    /// An empty sum: reported until a call's tokens had to be estimated.
-    pub fn sum() -> Self {
-        Self {
-            source: UsageSource::Reported,
-            ..Self::default()
-        }
-    }
-
-    /// Adds another call's usage; any estimate makes the sum an estimate.
-    pub fn add(&mut self, other: Usage) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
-        if other.source == UsageSource::Estimated {
-            self.source = UsageSource::Estimated;
-        }
-        self.cost_usd = match (self.cost_usd, other.cost_usd) {
-            (None, None) => None,
-            (a, b) => Some(a.unwrap_or(0.0) + b.unwrap_or(0.0)),
-        };
-    }
-}
 
 /// A brain's answer, with the tokens it cost when the brain knows them.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,55 +4,9 @@
 //! waits for (a cancelled turn's late events). Events are emitted when things
 //! happen, never ahead of time and never for steps that do not exist.
 
-use std::fmt;
-
-use serde::{Deserialize, Serialize};
-
 use crate::context::{ContextSnapshot, ContextState, TurnExecutionSummary};
 use crate::record::TurnRecord;
-
-/// Identifies one run of the pipeline (unique within a process).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct TurnId(pub u64);
-
-impl fmt::Display for TurnId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "t{}", self.0)
-    }
-}
-
-/// The pipeline's nodes, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Node {
-    Understand,
-    Think,
-    Act,
-    Reply,
-    Summarize,
-}
-
-impl Node {
-    /// Every node, in pipeline order.
-    pub const ALL: [Node; 5] = [
-        Node::Understand,
-        Node::Think,
-        Node::Act,
-        Node::Reply,
-        Node::Summarize,
-    ];
-
-    /// The lowercase name used in records and timings.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Node::Understand => "understand",
-            Node::Think => "think",
-            Node::Act => "act",
-            Node::Reply => "reply",
-            Node::Summarize => "summarize",
-        }
-    }
-}
+pub use crate::turn::{Node, TurnId};
 
 /// What the pipeline reports while a turn runs.
 #[derive(Debug, Clone)]

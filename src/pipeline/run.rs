@@ -533,7 +533,10 @@ fn validate_plan(mut think: ThinkOutput, max_steps: usize) -> ThinkOutput {
 /// What Alfred asked or proposed last turn, when the user may be answering it.
 fn pending_question(state: &ContextState) -> Option<String> {
     let last = state.narrative.recent().last()?;
-    if last.decision != "propose" && last.decision != "clarify" {
+    if !matches!(
+        Decision::from_word(&last.decision),
+        Some(Decision::Propose | Decision::Clarify)
+    ) {
         return None;
     }
     state

@@ -21,11 +21,9 @@
 
 use std::sync::{Arc, Mutex};
 
-use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use crate::context::ContextState;
 use crate::kitchen::{CommitStamp, Kitchen};
 use crate::record::{TurnRecord, TurnStatus};
 
@@ -34,46 +32,7 @@ use super::events::{PipelineEvent, TurnId};
 use super::run::{TurnRequest, TurnResult, TurnSettings, execute_turn};
 use super::support::lock;
 
-/// Where the runner records turns: the session file, or nothing.
-pub trait TurnLedger: Send + Sync {
-    /// The session's id (stamped with the kitchen commit).
-    fn session_id(&self) -> String;
-
-    /// Writes `record` (and the context after it when it succeeded), pending
-    /// under `commit` when given; resolves once it is on disk.
-    fn record(
-        &self,
-        record: TurnRecord,
-        state: Option<ContextState>,
-        commit: Option<String>,
-    ) -> BoxFuture<'_, Result<(), String>>;
-
-    /// Settles a pending commit: `landed` keeps the turn, else drops it.
-    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), String>>;
-}
-
-/// A ledger that keeps nothing: evaluations and tests without a session.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoLedger;
-
-impl TurnLedger for NoLedger {
-    fn session_id(&self) -> String {
-        String::new()
-    }
-
-    fn record(
-        &self,
-        _: TurnRecord,
-        _: Option<ContextState>,
-        _: Option<String>,
-    ) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Ok(()) })
-    }
-
-    fn settle(&self, _: String, _: bool) -> BoxFuture<'_, Result<(), String>> {
-        Box::pin(async { Ok(()) })
-    }
-}
+pub use crate::record::{NoLedger, TurnLedger};
 
 /// What a turn needs besides its request.
 #[derive(Clone)]

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::context::{ConstraintChanges, Dialogue, EntityCuration};
+pub use crate::turn::{Decision, StepType};
 
 /// How a mention in the user's message was resolved.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -55,56 +56,6 @@ pub struct UnderstandOutput {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(skip)]
     pub reading: Option<serde_json::Value>,
-}
-
-/// Think's decision about the turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Execute the steps now.
-    #[default]
-    PlanDirect,
-    /// Propose first; nothing runs this turn.
-    Propose,
-    /// Ask a question first; nothing runs this turn.
-    Clarify,
-}
-
-impl Decision {
-    /// The snake_case word of the turn record.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::PlanDirect => "plan_direct",
-            Decision::Propose => "propose",
-            Decision::Clarify => "clarify",
-        }
-    }
-}
-
-/// What a step does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StepType {
-    /// Fetch rows with db_read.
-    Read,
-    /// Reason over data already loaded; no tool calls needed.
-    Analyze,
-    /// Create new content (a recipe, a meal plan) that is not saved yet.
-    Generate,
-    /// Change the store: db_create / db_update / db_delete.
-    Write,
-}
-
-impl StepType {
-    /// The lowercase word used in prompts and records.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StepType::Read => "read",
-            StepType::Analyze => "analyze",
-            StepType::Generate => "generate",
-            StepType::Write => "write",
-        }
-    }
 }
 
 /// The subdomains a step can work in.

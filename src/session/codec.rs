@@ -19,8 +19,8 @@ use crate::context::snapshot::{
 use crate::context::{
     ConstraintOutcome, ConstraintView, CurationOutcome, DecisionLogEntry, PolicyKind,
 };
-use crate::pipeline::{Decision, Usage};
 use crate::record::{PromptsRecord, StepRecord, TurnRecord, TurnStatus};
+use crate::turn::{Decision, Usage};
 
 /// Writes records, background as a delta after the first.
 pub fn serialize<S: Serializer>(records: &[TurnRecord], s: S) -> Result<S::Ok, S::Error> {

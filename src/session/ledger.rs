@@ -9,7 +9,7 @@ use super::file::{SessionFile, stamp};
 use super::journal::{AppendedTurn, SessionHead};
 use super::persist::PersistHandle;
 use crate::context::ContextState;
-use crate::pipeline::TurnLedger;
+use crate::record::TurnLedger;
 use crate::record::TurnRecord;
 
 /// Records a session's turns as the runner finishes them.

@@ -7,6 +7,7 @@
 
 use crate::context::conversation::SUMMARY_THRESHOLD_CHARS;
 use crate::pipeline::{Decision, SummarizeOutput, SummarizeRequest};
+use crate::turn::StepType;
 
 use super::text::clip;
 
@@ -27,7 +28,10 @@ pub fn decide(req: &SummarizeRequest<'_>) -> SummarizeOutput {
     let conclusions: Vec<&str> = req
         .steps
         .iter()
-        .filter(|s| s.step_type == "analyze" && !s.outcome.trim().is_empty())
+        .filter(|s| {
+            StepType::from_word(&s.step_type) == Some(StepType::Analyze)
+                && !s.outcome.trim().is_empty()
+        })
         .map(|s| s.outcome.trim())
         .collect();
     SummarizeOutput {

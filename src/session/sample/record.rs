@@ -9,11 +9,11 @@ use crate::context::{
     ContextState, ConversationTurn, CurationOutcome, EntityCuration, Extractive,
     StepExecutionSummary, TurnExecutionSummary,
 };
-use crate::pipeline::{Decision, Usage, UsageSource};
 use crate::prompt::{Prompt, PromptNode, Section};
 use crate::record::{
     PromptRecord, PromptsRecord, StepRecord, ToolCallRecord, TurnRecord, TurnStatus,
 };
+use crate::turn::{Decision, Usage, UsageSource};
 
 const SYSTEM: &str = "You are Alfred, a kitchen assistant. Work only with the refs you are \
     given; never invent ids. Keep the user's constraints across turns. Answer in JSON that \

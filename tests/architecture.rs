@@ -1,0 +1,257 @@
+//! The layering, checked over the source's `use` lines and `crate::` paths:
+//! the turn's vocabulary (`turn.rs`) sits below the pipeline, so the record
+//! and the session never reach up into `pipeline/`; and the import cycles
+//! inside `tui/` are measured, so they can only shrink.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
+
+/// Every `.rs` file under `dir`, with its text.
+fn sources(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).expect("read src") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).expect("read file");
+                out.push((path, text));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The code of a file without comments (a doc line may name a module).
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_record_and_the_session_do_not_reach_into_the_pipeline() {
+    let src = Path::new(SRC);
+    let mut files = vec![(src.join("record.rs"), String::new())];
+    files[0].1 = std::fs::read_to_string(&files[0].0).expect("record.rs");
+    files.extend(sources(&src.join("session")));
+    files.push((
+        src.join("turn.rs"),
+        std::fs::read_to_string(src.join("turn.rs")).expect("turn.rs"),
+    ));
+    let mut offenders = Vec::new();
+    for (path, text) in &files {
+        for (n, line) in code(text).lines().enumerate() {
+            if line.contains("crate::pipeline") || line.contains("crate::brain") {
+                offenders.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "reaches up: {offenders:#?}");
+}
+
+/// The `tui/` module a path names: "tui/view/mod.rs" → "view",
+/// "tui/update.rs" → "update", "tui/chat/pane.rs" → "chat::pane".
+fn module_of(path: &Path, tui: &Path) -> String {
+    let rel = path.strip_prefix(tui).expect("under tui");
+    let mut parts: Vec<String> = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts.join("::")
+}
+
+/// The tui modules a file's code names through `super::` or
+/// `crate::tui::` (in `use` lines, groups included, and in paths), resolved
+/// to the longest prefix that is a module of `tui/`.
+fn imports(module: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
+    let here: Vec<String> = module
+        .split("::")
+        .filter(|p| !p.is_empty())
+        .map(str::to_string)
+        .collect();
+    // `super` is the parent of this module, whether a file or a mod.rs.
+    let parent = |up: usize| here[..here.len().saturating_sub(up)].to_vec();
+    let resolve = |segments: &[String]| -> Option<String> {
+        (1..=segments.len())
+            .rev()
+            .map(|n| segments[..n].join("::"))
+            .find(|m| known.contains(m))
+    };
+    let mut out = BTreeSet::new();
+    // One statement at a time, whitespace removed, so a `use` group that
+    // spans lines reads whole.
+    let code: String = code(text).split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut add = |base: Vec<String>, rest: &str| {
+        let rest: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        let (head, group) = match rest.find('{') {
+            Some(i) => (&rest[..i], Some(&rest[i + 1..])),
+            None => (rest.as_str(), None),
+        };
+        let mut segs = base;
+        segs.extend(
+            head.split("::")
+                .filter(|s| !s.is_empty())
+                .map(|s| s.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '_'))
+                .take_while(|s| !s.is_empty())
+                .map(str::to_string),
+        );
+        match group {
+            Some(group) => {
+                for item in group.split([',', '}']) {
+                    let item = item.split("as").next().unwrap_or("");
+                    let mut s = segs.clone();
+                    s.extend(
+                        item.split("::")
+                            .filter(|x| !x.is_empty() && *x != "self")
+                            .map(str::to_string),
+                    );
+                    if let Some(m) = resolve(&s) {
+                        out.insert(m);
+                    }
+                }
+            }
+            None => {
+                if let Some(m) = resolve(&segs) {
+                    out.insert(m);
+                }
+            }
+        }
+    };
+    for piece in code.split(|c: char| c.is_whitespace() || "(&<;=!,[".contains(c)) {
+        if let Some(rest) = piece.strip_prefix("crate::tui::") {
+            add(Vec::new(), rest);
+        } else if let Some(rest) = piece.strip_prefix("super::super::") {
+            add(parent(2), rest);
+        } else if let Some(rest) = piece.strip_prefix("super::") {
+            add(parent(1), rest);
+        }
+    }
+    for stmt in code.split(';') {
+        let stmt = stmt
+            .trim()
+            .trim_start_matches("pub ")
+            .trim_start_matches("pub(crate) ");
+        let Some(path) = stmt.strip_prefix("use ") else {
+            continue;
+        };
+        if let Some(rest) = path.strip_prefix("crate::tui::") {
+            add(Vec::new(), rest);
+        } else if let Some(rest) = path.strip_prefix("super::super::") {
+            add(parent(2), rest);
+        } else if let Some(rest) = path.strip_prefix("super::") {
+            add(parent(1), rest);
+        }
+    }
+    out.remove(module);
+    out
+}
+
+/// Strongly connected components of the graph (Tarjan), largest first.
+fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
+    struct T<'a> {
+        g: &'a BTreeMap<String, BTreeSet<String>>,
+        index: BTreeMap<&'a str, usize>,
+        low: BTreeMap<&'a str, usize>,
+        stack: Vec<&'a str>,
+        on: BTreeSet<&'a str>,
+        next: usize,
+        out: Vec<Vec<String>>,
+    }
+    fn visit<'a>(t: &mut T<'a>, v: &'a str) {
+        t.index.insert(v, t.next);
+        t.low.insert(v, t.next);
+        t.next += 1;
+        t.stack.push(v);
+        t.on.insert(v);
+        for w in t.g.get(v).into_iter().flatten() {
+            let w = w.as_str();
+            if !t.g.contains_key(w) {
+                continue;
+            }
+            if !t.index.contains_key(w) {
+                visit(t, w);
+                let low = t.low[v].min(t.low[w]);
+                t.low.insert(v, low);
+            } else if t.on.contains(w) {
+                let low = t.low[v].min(t.index[w]);
+                t.low.insert(v, low);
+            }
+        }
+        if t.low[v] == t.index[v] {
+            let mut comp = Vec::new();
+            while let Some(w) = t.stack.pop() {
+                t.on.remove(w);
+                comp.push(w.to_string());
+                if w == v {
+                    break;
+                }
+            }
+            if comp.len() > 1 {
+                comp.sort();
+                t.out.push(comp);
+            }
+        }
+    }
+    let mut t = T {
+        g: graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on: BTreeSet::new(),
+        next: 0,
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !t.index.contains_key(v.as_str()) {
+            visit(&mut t, v);
+        }
+    }
+    t.out.sort_by_key(|c| std::cmp::Reverse(c.len()));
+    t.out
+}
+
+/// The largest import cycle in `tui/` today: 20 modules (update, the model,
+/// the feature handlers that take `&mut Model`, and the views they call).
+/// It may only go down; the aim is two files.
+const TUI_CYCLE_MAX: usize = 20;
+
+#[test]
+fn import_cycles_in_the_tui_do_not_grow() {
+    let tui = Path::new(SRC).join("tui");
+    let files: Vec<(PathBuf, String)> = sources(&tui)
+        .into_iter()
+        .filter(|(p, _)| {
+            let name = p.file_name().unwrap_or_default().to_string_lossy();
+            !name.ends_with("_tests.rs") && !name.starts_with("tests_") && !name.contains("test_")
+        })
+        .collect();
+    let known: BTreeSet<String> = files.iter().map(|(p, _)| module_of(p, &tui)).collect();
+    let graph: BTreeMap<String, BTreeSet<String>> = files
+        .iter()
+        .map(|(p, text)| {
+            let m = module_of(p, &tui);
+            let deps = imports(&m, text, &known);
+            (m, deps)
+        })
+        .collect();
+    // The checker sees the imports it should: update reads the model.
+    assert!(graph["update"].contains("model"), "{:?}", graph["update"]);
+    let found = cycles(&graph);
+    let largest = found.first().map_or(0, Vec::len);
+    assert!(
+        largest <= TUI_CYCLE_MAX,
+        "an import cycle of {largest} files in tui/ (at most {TUI_CYCLE_MAX}): {:#?}",
+        found.first()
+    );
+}
