@@ -40,7 +40,18 @@ impl Tui {
 
     /// [`Tui::start`] with environment variables set.
     fn start_with(rows: u16, cols: u16, args: &[&str], env: &[(&str, &str)]) -> Tui {
-        let dir = tempfile::tempdir().unwrap();
+        Tui::start_in(tempfile::tempdir().unwrap(), rows, cols, args, env)
+    }
+
+    /// [`Tui::start_with`] in a data folder of its own choosing (one an
+    /// earlier run left, to reopen).
+    fn start_in(
+        dir: tempfile::TempDir,
+        rows: u16,
+        cols: u16,
+        args: &[&str],
+        env: &[(&str, &str)],
+    ) -> Tui {
         let pty = native_pty_system()
             .openpty(pty_size(rows, cols))
             .expect("open a pty");
@@ -84,7 +95,13 @@ impl Tui {
         tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
         for (i, m) in demo_messages().iter().take(turns).enumerate() {
             tui.send(m);
-            tui.wait_for(&[&format!("turn {}", i + 1), "Summarize ✓"]);
+            // Summarize is done before the turn is saved: wait until the
+            // footer offers to send again.
+            tui.wait_for(&[
+                &format!("turn {}", i + 1),
+                "Summarize ✓",
+                "Enter send · Alt+Enter new line",
+            ]);
         }
         tui
     }
@@ -263,7 +280,7 @@ fn the_narrative_panel_fills_while_a_slow_turn_runs_and_history_reads_in_order()
     );
     tui.wait_for(&["Entities", "Narrative", "History"]);
     tui.send("can you help me plan some meals?");
-    tui.wait_for(&["turn 1", "Summarize ✓"]);
+    tui.wait_for(&["turn 1", "Summarize ✓", "Enter send · Alt+Enter new line"]);
     // Every model call now takes 700 ms: the turn runs for seconds.
     fake.set_latency(Duration::from_millis(700));
     tui.send("let's not do cod this week");
@@ -314,7 +331,7 @@ fn quitting_with_a_turn_that_could_not_be_saved_says_so_after_the_screen_is_back
     let mut tui = Tui::start(45, 150, &["--llm", "offline", "--new"]);
     tui.wait_for(&["Entities", "Narrative", "History", "offline"]);
     tui.send("what's in my fridge?");
-    tui.wait_for(&["turn 1", "Summarize ✓"]);
+    tui.wait_for(&["turn 1", "Summarize ✓", "Enter send · Alt+Enter new line"]);
     // The sessions folder goes away under the running app (as a full or
     // unmounted disk would make it): a file stands where it was.
     let sessions = tui._dir.path().join("sessions");
@@ -334,4 +351,83 @@ fn quitting_with_a_turn_that_could_not_be_saved_says_so_after_the_screen_is_back
         !screen.contains("Entities ·"),
         "printed after the UI left the screen:\n{screen}"
     );
+}
+
+/// A new user's path: the footer names the keys of the focused panel; a
+/// turn that fails (HTTP 500) says which key retries it from the message
+/// box, and that key works; after switching sessions and quitting, a plain
+/// `alfred` reopens the session they were in, its last turn's bar and
+/// change markers on screen.
+#[test]
+fn a_new_user_reads_the_keys_retries_with_the_named_key_and_reopens_where_they_were() {
+    let fake = support::FakeOpenAi::start();
+    support::meal_planning::script(&fake);
+    fake.fault_on(support::Node::Understand, support::Fault::ServerError);
+    let base_url = fake.base_url();
+    let dir = tempfile::tempdir().unwrap();
+    // No retries inside a call: the 500 fails the turn at once.
+    std::fs::write(dir.path().join("config.toml"), "[llm]\nmax_retries = 0\n").unwrap();
+    let llm = ["--llm", "openai", "--base-url", base_url.as_str()];
+    let env = [("OPENAI_API_KEY", support::KEY)];
+    let mut tui = Tui::start_in(dir, 45, 150, &[&llm[..], &["--new"]].concat(), &env);
+    tui.wait_for(&["Entities", "Narrative", "History"]);
+    tui.wait_for(&["Enter send · Alt+Enter new line", "Tab focus"]);
+
+    // A panel's keys, in the footer.
+    tui.keys(b"\t\t");
+    tui.wait_for(&["d diff", "t timeline", "p prompts", "w what-if", "z zoom"]);
+    tui.keys(b"\t\t\t");
+    tui.wait_for(&["Enter send · Alt+Enter new line"]);
+
+    // A failed turn names the key that retries from the message box.
+    tui.send("can you help me plan some meals?");
+    tui.wait_for(&["press Ctrl+R to retry", "Ctrl+R retry"]);
+    assert!(
+        !tui.contents().contains("press r to retry"),
+        "no key that would type into the box:\n{}",
+        tui.contents()
+    );
+    tui.keys(b"\x12");
+    // The footer offers to send only while no turn runs.
+    let idle = "Enter send · Alt+Enter new line";
+    tui.wait_for(&["Summarize ✓", idle]);
+    tui.send("let's not do cod this week");
+    tui.wait_for(&["turn 2 · window 2 · +", "Summarize ✓", idle]);
+    let markers = tui.contents();
+
+    // Another session, then back to the first, then quit.
+    tui.send("/new");
+    tui.wait_for(&["opened a new session"]);
+    tui.send("hello there");
+    tui.wait_for(&["hello there", "Summarize ✓", idle]);
+    tui.send("/sessions");
+    tui.wait_for(&["can you help me plan some meals?"]);
+    tui.keys(b"j");
+    tui.keys(b"\r");
+    tui.wait_for(&["opened can you help me plan some meals?"]);
+    tui.keys(b"\x03");
+    assert!(tui.wait_exit().success());
+
+    // Plain `alfred` reopens it (not the session written last), as it was.
+    let dir = std::mem::replace(&mut tui._dir, tempfile::tempdir().unwrap());
+    let tui = Tui::start_in(dir, 45, 150, &llm, &env);
+    tui.wait_for(&["alfred · can you help me plan some meals?", "Summarize ✓"]);
+    let screen = tui.contents();
+    let header = |s: &str| {
+        s.lines().find_map(|l| {
+            l.split("turn 2 · window 2 · ")
+                .nth(1)
+                .map(|h| h.split('│').next().unwrap_or("").trim().to_string())
+        })
+    };
+    assert!(
+        header(&markers).is_some_and(|h| h.starts_with('+')),
+        "{markers}"
+    );
+    assert_eq!(
+        header(&screen),
+        header(&markers),
+        "the markers are back:\n{screen}"
+    );
+    assert!(!screen.contains("hello there"), "{screen}");
 }

@@ -360,12 +360,17 @@ impl Model {
                 }
             };
         }
-        self.baseline = records
-            .iter()
-            .filter(|r| r.error.is_none())
-            .rev()
-            .nth(1)
-            .map(|r| r.snapshot());
+        // The change markers of the last turn: against the turn before it,
+        // or, after the first turn, against the empty start.
+        let done: Vec<&crate::record::TurnRecord> =
+            records.iter().filter(|r| r.error.is_none()).collect();
+        self.baseline = match done.as_slice() {
+            [] => None,
+            [_] => Some(
+                crate::context::ContextState::new(self.session.context.policy.clone()).snapshot(),
+            ),
+            [.., before, _] => Some(before.snapshot()),
+        };
         self.set_snapshot(self.session.context.snapshot());
         self.sent = records.iter().map(|r| r.user.clone()).collect();
         // The last turn as it ended: its bar, or its failure with the
