@@ -44,6 +44,17 @@ pub struct SessionFile {
     /// Every turn, failed ones included, exactly as recorded.
     #[serde(with = "super::codec")]
     pub transcript: Vec<TurnRecord>,
+    /// What the user asked of the app between turns and kept in the chat
+    /// (`/why` answers), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<SessionNote>,
+}
+
+/// A note kept in the chat: made after `turn` turns.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionNote {
+    pub turn: u32,
+    pub text: String,
 }
 
 impl SessionFile {
@@ -59,6 +70,7 @@ impl SessionFile {
             llm,
             context: ContextState::new(policy),
             transcript: Vec::new(),
+            notes: Vec::new(),
         }
     }
 

@@ -16,6 +16,8 @@
 //!   already written are not compared again;
 //! - `done` / `void`: the pending commit landed in the kitchen / did not (the
 //!   turn it named is dropped, as if never sent);
+//! - `note`: a `/why` answer kept in the chat (schema 5; a file of an older
+//!   schema is written whole with the new header before its first note);
 //! - `title`: a rename; `state`: the context changed between turns (pin,
 //!   clear, policy).
 //!
@@ -34,7 +36,7 @@ use serde_json::{Map, Value};
 
 use super::delta::{At, Delta, Op, at_path, kept_items};
 use super::error::SessionError;
-use super::file::{SessionFile, title_from};
+use super::file::{SessionFile, SessionNote, title_from};
 use super::llm::LlmSettings;
 use super::migrate::Unreadable;
 use crate::context::ContextState;
@@ -44,7 +46,7 @@ use crate::record::{PromptsRecord, TurnRecord, TurnStatus};
 use crate::text_key::TextKeys;
 
 /// The schema version of a journal file.
-pub const JOURNAL_VERSION: u32 = 4;
+pub const JOURNAL_VERSION: u32 = 5;
 
 /// Texts shorter than this stay in place.
 const INLINE_MAX: usize = 64;
@@ -139,6 +141,11 @@ enum Line {
     State {
         state: Delta,
     },
+    /// A note kept in the chat (schema 5).
+    Note {
+        turn: u32,
+        text: String,
+    },
 }
 
 /// Which line a [`RawLine`] is.
@@ -151,6 +158,7 @@ enum Kind {
     Void,
     Title,
     State,
+    Note,
 }
 
 /// Any line, its fields as found.
@@ -173,6 +181,7 @@ struct RawLine {
     record: Option<Delta>,
     prompts: Option<PromptsRecord>,
     state: Option<Delta>,
+    text: Option<String>,
 }
 
 impl TryFrom<RawLine> for Line {
@@ -214,6 +223,10 @@ impl TryFrom<RawLine> for Line {
             Kind::State => Line::State {
                 state: need(r.state, "state")?,
             },
+            Kind::Note => Line::Note {
+                turn: need(r.turn, "turn")?,
+                text: need(r.text, "text")?,
+            },
         })
     }
 }
@@ -238,6 +251,11 @@ struct Cursor {
     state: Value,
     title: String,
     turns: usize,
+    /// Notes in the file.
+    notes: usize,
+    /// The schema of the file's header: a note line goes only into a file
+    /// of schema 5 or later (an older alfred would not read it).
+    version: u32,
     /// Whether lines will be written after these (a reader keeps no `ids`).
     writing: bool,
 }
@@ -256,6 +274,7 @@ impl Cursor {
         let cursor = Cursor {
             state,
             rest: Value::Null,
+            version: JOURNAL_VERSION,
             writing: true,
             ..Cursor::default()
         };
@@ -747,6 +766,7 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                 state: context,
                 rest: Value::Null,
                 title,
+                version: schema_version,
                 writing,
                 ..Cursor::default()
             };
@@ -860,6 +880,10 @@ fn read(bytes: &[u8], writing: bool) -> Result<Loaded, Unreadable> {
                 // Its turn was never applied.
                 Line::Void { .. } => {}
                 Line::Title { title } => session.title = title,
+                Line::Note { turn, text } => {
+                    session.notes.push(SessionNote { turn, text });
+                    cursor.notes += 1;
+                }
                 Line::State { state } => {
                     state
                         .apply(&mut cursor.state, &[])
@@ -980,6 +1004,13 @@ impl Cursor {
             })?);
             self.title = session.title.clone();
         }
+        for note in session.notes.iter().skip(self.notes) {
+            out.push_str(&line_text(&Line::Note {
+                turn: note.turn,
+                text: note.text.clone(),
+            })?);
+            self.notes += 1;
+        }
         Ok(out)
     }
 }
@@ -1029,6 +1060,11 @@ impl Journal {
         let Some(cursor) = &mut self.cursor else {
             return self.write_whole(session);
         };
+        // A note line needs a file of schema 5: an older one is written
+        // whole, with the new header, first.
+        if cursor.version < JOURNAL_VERSION && session.notes.len() > cursor.notes {
+            return self.write_whole(session);
+        }
         let text = cursor.lines_to(session).map_err(encode)?;
         self.append(text.as_bytes(), false)
     }
@@ -1269,7 +1305,7 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
             }
             "done" => pending = None,
             "title" => out.title = g.title.unwrap_or_default(),
-            "state" => {}
+            "state" | "note" => {}
             other if n == 0 => {
                 return Err(Unreadable::Corrupt(format!(
                     "line 1: a {other} line, not a header"

@@ -274,3 +274,56 @@ fn a_listing_reads_the_turns_a_load_does_without_their_bulk() {
     assert_eq!(seen.title, loaded.title);
     assert_eq!(seen.updated_at, loaded.updated_at);
 }
+
+#[test]
+fn notes_are_appended_and_read_back_and_an_older_file_is_rewritten_for_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut session = sample_session(3, 2);
+    let path = dir.path().join(format!("{}.json", session.id));
+    // A file of schema 4, as the previous alfred wrote it.
+    let (bytes, _) = encode_all(&session).unwrap();
+    let old = String::from_utf8(bytes).unwrap().replacen(
+        "\"schema_version\":5",
+        "\"schema_version\":4",
+        1,
+    );
+    assert!(old.contains("\"schema_version\":4"), "{}", &old[..200]);
+    std::fs::write(&path, &old).unwrap();
+    let mut journal = Journal::open(path.clone(), now()).unwrap();
+    // No note: an appended save leaves the old header alone.
+    journal.sync(&session).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), old);
+    session.notes.push(SessionNote {
+        turn: 3,
+        text: "recipe_2 is excluded: “no cod”".into(),
+    });
+    journal.sync(&session).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        text.starts_with("{\"k\":\"header\",\"schema_version\":5"),
+        "{}",
+        &text[..80]
+    );
+    assert_eq!(reread(&path).session.notes, session.notes);
+    // A second note is appended to the schema-5 file.
+    session.notes.push(SessionNote {
+        turn: 3,
+        text: "second".into(),
+    });
+    let before = std::fs::read(&path).unwrap().len();
+    journal.sync(&session).unwrap();
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.len() > before && after.ends_with("\"text\":\"second\"}\n"),
+        "{}",
+        &after[before..]
+    );
+    let back = reread(&path).session;
+    assert_eq!(back.notes, session.notes);
+    assert_eq!(back.transcript, session.transcript);
+    // A listing reads past note lines.
+    assert_eq!(
+        glimpse(after.as_bytes()).unwrap().turns.len(),
+        session.transcript.len()
+    );
+}

@@ -22,6 +22,7 @@
 //!   form, which `sessions export --format json` writes);
 //! - `<id>.json.torn-<UTC time>`: a last line a crash tore, set aside;
 //! - `<id>.lock`: held (OS file lock) while a process has the session open;
+//! - `last-opened`: the id of the session the terminal UI last had open;
 //! - `<id>.json.corrupt-<UTC time>`: a file that could not be read, moved aside;
 //! - `.tmp*`: a write in progress, or left by a crash (cleaned after an hour).
 
@@ -44,7 +45,7 @@ pub mod store;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;
-pub use file::{SCHEMA_VERSION, SessionFile, is_valid_id, new_id, title_from};
+pub use file::{SCHEMA_VERSION, SessionFile, SessionNote, is_valid_id, new_id, title_from};
 pub use grep::{GrepHit, GrepReport};
 pub use ledger::SessionLedger;
 pub use listing::{ListReport, SessionProblem, SessionSummary};

@@ -62,7 +62,12 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
         "/why" => {
             let text = explain(m, &arg);
             let turn = m.session.context.turn;
-            m.push_message(Role::Note, text, turn);
+            m.push_message(Role::Note, text.clone(), turn);
+            // Kept with the session, so it is there when it reopens.
+            m.session_mut()
+                .notes
+                .push(crate::session::SessionNote { turn, text });
+            return vec![Effect::Save];
         }
         "/clear" if !busy => {
             let c = EntityCuration {

@@ -348,7 +348,12 @@ impl Model {
         // records be read while the chat is written.
         let session = Arc::clone(&self.session);
         let records = &session.transcript;
+        let mut notes = session.notes.iter().peekable();
         for r in records {
+            // Notes made before this turn, where they were in the chat.
+            while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
+                self.push_message(Role::Note, n.text.clone(), n.turn);
+            }
             self.push_message(Role::User, r.user.clone(), r.turn);
             match &r.error {
                 Some(e) => {
@@ -359,6 +364,9 @@ impl Model {
                     self.note_cut(r);
                 }
             };
+        }
+        for n in notes {
+            self.push_message(Role::Note, n.text.clone(), n.turn);
         }
         // The change markers of the last turn: against the turn before it,
         // or, after the first turn, against the empty start.

@@ -239,3 +239,26 @@ fn clear_counts_what_it_forgot_and_squares_it_with_the_panel() {
         }
     }
 }
+
+#[test]
+fn why_notes_are_kept_with_the_session_and_come_back_in_place() {
+    let mut m = test_records::model(3, 120, 40);
+    let effects = super::commands::run(&mut m, "/why recipe_1");
+    assert_eq!(effects, vec![Effect::Save], "the note is saved");
+    let note = m.chat.last().expect("the note").clone();
+    assert_eq!(note.role, crate::tui::model::Role::Note);
+    assert!(note.text.contains("recipe_1"), "{}", note.text);
+    assert_eq!(m.session.notes.len(), 1);
+    // Reopened, with a later turn after the note: the note sits between.
+    let mut session = (*m.session).clone();
+    let (record, state) = test_records::meal_planning()[3].clone();
+    session.push_turn(record, Some(state), "2026-01-13T10:09:00Z".parse().unwrap());
+    let reopened = Model::new(session, "offline", Theme::dark());
+    let at = reopened
+        .chat
+        .iter()
+        .position(|c| c.text == note.text)
+        .expect("the note is back");
+    assert_eq!(reopened.chat[at - 1].turn, 3, "after turn 3's reply");
+    assert_eq!(reopened.chat[at + 1].turn, 4, "before turn 4's message");
+}
