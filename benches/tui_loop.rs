@@ -44,7 +44,11 @@ fn deps(dir: &std::path::Path, log: Arc<Mutex<LoopLog>>) -> (Model, AppDeps) {
     let store = Arc::new(SessionStore::new(&sessions));
     let llm = LlmSettings::new("offline", None, "");
     let (session, lock) = store
-        .create(jiff::Timestamp::now(), llm.clone(), ContextPolicy::default())
+        .create(
+            jiff::Timestamp::now(),
+            llm.clone(),
+            ContextPolicy::default(),
+        )
         .expect("session");
     let (persist, persist_events) = spawn_persist(&sessions);
     persist.hold(lock).expect("hold");
@@ -92,7 +96,10 @@ fn main() {
             let frames_before = log.lock().unwrap().frames;
             let started = Instant::now();
             for i in 0..2000 {
-                key(KeyCode::Char(if i % 2 == 0 { 'a' } else { 'b' }), KeyModifiers::NONE);
+                key(
+                    KeyCode::Char(if i % 2 == 0 { 'a' } else { 'b' }),
+                    KeyModifiers::NONE,
+                );
             }
             // Until the last key is drawn: the frame count settles.
             let mut last = (0, Instant::now());

@@ -255,3 +255,21 @@ fn import_cycles_in_the_tui_do_not_grow() {
         found.first()
     );
 }
+
+/// One naming scheme for test files inside `src/`: `foo_tests.rs` beside
+/// `foo.rs`, helpers `test_foo.rs`; and no ignored test that only prints
+/// (those are `examples/`).
+#[test]
+fn test_files_share_one_naming_scheme_and_none_is_ignored() {
+    let mut odd = Vec::new();
+    for (path, text) in sources(Path::new(SRC)) {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with("tests_") {
+            odd.push(format!("{}: named tests_*", path.display()));
+        }
+        if code(&text).contains("#[ignore") {
+            odd.push(format!("{}: an ignored test", path.display()));
+        }
+    }
+    assert!(odd.is_empty(), "{odd:#?}");
+}

@@ -28,19 +28,19 @@ pub mod tokens;
 pub mod understand;
 
 #[cfg(test)]
+mod entities_tests;
+#[cfg(test)]
+mod escaping_tests;
+#[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod long_tests;
+#[cfg(test)]
+mod nodes_tests;
 #[cfg(test)]
 mod seed_prompts;
 #[cfg(test)]
-mod tests_entities;
-#[cfg(test)]
-mod tests_escaping;
-#[cfg(test)]
-mod tests_long;
-#[cfg(test)]
-mod tests_nodes;
-#[cfg(test)]
-mod tests_seed;
+mod seed_tests;
 
 pub use act::{ACT_SECTIONS, ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 pub use compress::{build_fold, build_reply_summary};

@@ -11,7 +11,7 @@ use crate::tui::model::{Demo, Model, NodeStatus, Overlay, Pane, TurnState};
 use crate::tui::theme::Theme;
 use crate::tui::view::KeyHelp;
 use crate::tui::view::footer::footer_hints;
-use crate::tui::view::tests_support::render_frame;
+use crate::tui::view::test_support::render_frame;
 
 use super::effect::Effect;
 use super::event::Event;

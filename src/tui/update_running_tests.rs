@@ -16,7 +16,7 @@ use super::model::Model;
 use super::theme::Theme;
 use super::update::update;
 use super::view::NarrativePanel;
-use super::view::tests_support::render_widget;
+use super::view::test_support::render_widget;
 
 fn model_after_one_turn() -> Model {
     let mut m = super::update_tests::model();

@@ -75,21 +75,21 @@ mod vague;
 mod world;
 
 #[cfg(test)]
-mod tests_fixture;
+mod memory_tests;
 #[cfg(test)]
-mod tests_harness;
+mod planning_tests;
 #[cfg(test)]
-mod tests_memory;
+mod recipes_tests;
 #[cfg(test)]
-mod tests_planning;
+mod robustness_tests;
 #[cfg(test)]
-mod tests_recipes;
+mod safety_tests;
 #[cfg(test)]
-mod tests_robustness;
+mod scenarios_tests;
 #[cfg(test)]
-mod tests_safety;
+mod test_fixture;
 #[cfg(test)]
-mod tests_scenarios;
+mod test_harness;
 
 use crate::pipeline::{
     ActAction, ActRequest, Brain, BrainFuture, CompressRequest, Decided, ReplyOutput, ReplyRequest,

@@ -31,25 +31,25 @@ mod too_small;
 pub mod whatif;
 
 #[cfg(test)]
-mod tests_bars;
+mod bars_tests;
 #[cfg(test)]
-mod tests_diff;
+mod diff_tests;
 #[cfg(test)]
-mod tests_inspector;
+mod inspector_tests;
 #[cfg(test)]
-mod tests_layout;
+mod layout_tests;
 #[cfg(test)]
-mod tests_panels;
+mod panels_tests;
 #[cfg(test)]
-mod tests_seed;
+mod seed_tests;
 #[cfg(test)]
-pub(crate) mod tests_support;
+pub(crate) mod test_support;
 #[cfg(test)]
-mod tests_timeline;
+mod timeline_tests;
 #[cfg(test)]
-mod tests_travel;
+mod travel_tests;
 #[cfg(test)]
-mod tests_whatif;
+mod whatif_tests;
 
 use ratatui::Frame;
 

@@ -1,0 +1,333 @@
+//! Recipes: generate, edit in place, save (promotion), reads rerouted to a
+//! pending artifact, ordinals, what isn't saved, edits of saved recipes —
+//! each in several phrasings, through the real pipeline.
+
+use serde_json::Value;
+
+use super::test_harness::Sim;
+
+fn ingredient_names(sim: &Sim, r: &str) -> Vec<String> {
+    let content = sim
+        .state
+        .registry
+        .artifact(r)
+        .or_else(|| sim.state.rows.get(r).map(|v| &**v))
+        .cloned()
+        .unwrap_or_default();
+    content["ingredients"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|l| l["name"].as_str().map(String::from))
+        .collect()
+}
+
+#[test]
+fn generate_phrasings_make_one_pending_recipe() {
+    for m in [
+        "give me a thai basil chicken recipe",
+        "Can you make me a Thai basil chicken?",
+        "I want a thai basil chicken recipe please",
+        "thai basil chicken recipe",
+        "how about a recipe for thai basil chicken",
+    ] {
+        let mut sim = Sim::new();
+        let rec = sim.say(m);
+        assert_eq!(rec.steps.len(), 1, "{m}: {:?}", rec.steps);
+        sim.expect("steps generate:recipes");
+        sim.expect("pending gen_recipe_1");
+        assert_eq!(
+            sim.state
+                .registry
+                .get("gen_recipe_1")
+                .map(|e| e.label.as_str()),
+            Some("Thai Basil Chicken"),
+            "{m}"
+        );
+        let reply = sim.reply();
+        assert!(
+            reply.contains("serves 2")
+                && reply.contains("Steps:")
+                && reply.contains("not saved yet"),
+            "{reply}"
+        );
+        let steps = sim.state.registry.artifact("gen_recipe_1").unwrap()["instructions"]
+            .as_array()
+            .unwrap()
+            .len();
+        assert!((5..=7).contains(&steps), "the user's 5–7 steps");
+    }
+}
+
+#[test]
+fn edit_phrasings_change_the_pending_recipe_in_place() {
+    for m in [
+        "add a squeeze of lime",
+        "can you add lime juice to it",
+        "put some lime in",
+        "Add LIME!",
+        "add lime to that recipe",
+    ] {
+        let mut sim = Sim::new();
+        sim.say("give me a thai basil chicken recipe");
+        sim.say(m);
+        sim.expect("steps generate:recipes");
+        sim.expect("no-read recipes");
+        sim.expect("pending gen_recipe_1");
+        sim.expect("not-active gen_recipe_2");
+        let names = ingredient_names(&sim, "gen_recipe_1");
+        assert!(names.iter().any(|n| n.contains("lime")), "{m}: {names:?}");
+        assert!(
+            sim.reply().contains("Thai Basil Chicken"),
+            "{}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
+fn save_phrasings_promote_the_same_ref() {
+    for m in [
+        "save it",
+        "save that recipe",
+        "keep it",
+        "yes please",
+        "Save!",
+    ] {
+        let mut sim = Sim::new();
+        sim.run(&[
+            "give me a thai basil chicken recipe",
+            "add a squeeze of lime",
+        ]);
+        sim.say(m);
+        sim.expect("steps write:recipes");
+        sim.expect("action gen_recipe_1 created");
+        assert!(sim.state.registry.pending_artifacts().is_empty(), "{m}");
+        assert!(sim.state.registry.row_id("gen_recipe_1").is_some(), "{m}");
+        let calls = sim.calls();
+        assert_eq!(calls.len(), 1, "{m}: {calls:?}");
+        assert_eq!(calls[0].1["data"][0]["ref"], "gen_recipe_1");
+    }
+}
+
+#[test]
+fn a_set_aside_artifact_is_read_back_by_its_gen_ref() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "give me a shakshuka recipe",
+        "not feeling the shakshuka today",
+        "what's in my pantry?",
+    ]);
+    sim.expect("background gen_recipe_1");
+    sim.say("show me that shakshuka");
+    let calls = sim.calls();
+    assert_eq!(calls.len(), 1, "{calls:?}");
+    assert_eq!(calls[0].0, "db_read");
+    assert_eq!(calls[0].1["table"], "recipes");
+    assert_eq!(
+        calls[0].1["filters"][0],
+        serde_json::json!({"field": "id", "op": "=", "value": "gen_recipe_1"})
+    );
+    assert!(sim.reply().contains("**Shakshuka**"), "{}", sim.reply());
+    sim.say("add feta");
+    assert!(ingredient_names(&sim, "gen_recipe_1").contains(&"feta".to_string()));
+    sim.say("save it");
+    sim.expect("action gen_recipe_1 created");
+}
+
+#[test]
+fn a_cached_artifact_is_shown_without_a_read() {
+    let mut sim = Sim::new();
+    sim.run(&["give me a shakshuka recipe", "what's in my fridge?"]);
+    sim.say("show me the shakshuka");
+    sim.expect("steps analyze:recipes");
+    sim.expect("no-read recipes");
+    assert!(sim.reply().contains("**Shakshuka**"), "{}", sim.reply());
+}
+
+#[test]
+fn removing_an_ingredient_is_an_edit_not_an_exclusion() {
+    for m in [
+        "remove the eggs",
+        "take out the eggs",
+        "without the eggs",
+        "leave out the eggs",
+    ] {
+        let mut sim = Sim::new();
+        sim.say("give me a shakshuka recipe");
+        sim.say(m);
+        sim.expect("steps generate:recipes");
+        sim.expect("pending gen_recipe_1");
+        assert!(
+            !ingredient_names(&sim, "gen_recipe_1").contains(&"egg".to_string()),
+            "{m}"
+        );
+        assert!(
+            sim.last().curation.applied.is_empty(),
+            "{m}: nothing demoted"
+        );
+    }
+}
+
+#[test]
+fn ordinals_pick_from_the_list_just_shown() {
+    for (m, saved, left) in [
+        ("save only the first one", "gen_recipe_1", "gen_recipe_2"),
+        ("save the second one", "gen_recipe_2", "gen_recipe_1"),
+        ("just save the last one", "gen_recipe_2", "gen_recipe_1"),
+        ("save the fajitas", "gen_recipe_2", "gen_recipe_1"),
+    ] {
+        let mut sim = Sim::new();
+        sim.say("give me 2 chicken dinner ideas");
+        sim.say(m);
+        sim.expect(&format!("action {saved} created"));
+        sim.expect(&format!("pending {left}"));
+    }
+    let mut sim = Sim::new();
+    sim.say("give me 2 chicken dinner ideas");
+    sim.say("save it");
+    assert!(
+        sim.reply().contains("which one do you mean"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("both");
+    assert!(
+        sim.state.registry.pending_artifacts().is_empty(),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn unsaved_phrasings_list_from_the_registry_without_tools() {
+    for m in [
+        "what isn't saved yet?",
+        "anything unsaved?",
+        "what haven't we saved",
+        "What's not saved",
+        "is everything saved?",
+    ] {
+        let mut sim = Sim::new();
+        sim.run(&["give me 2 chicken dinner ideas", "save only the first one"]);
+        sim.say(m);
+        sim.expect("steps analyze:recipes");
+        assert!(sim.calls().is_empty(), "{m}");
+        assert!(
+            sim.reply().contains("Air Fryer Chicken Fajitas"),
+            "{m}: {}",
+            sim.reply()
+        );
+        assert!(
+            !sim.reply().contains("- Thai Basil Chicken"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
+fn a_saved_recipe_is_edited_with_ingredient_lines() {
+    let mut sim = Sim::new();
+    sim.run(&["give me a thai basil chicken recipe", "save it"]);
+    sim.say("add a squeeze of lime to it");
+    sim.expect("steps write:recipes");
+    let calls = sim.calls();
+    assert_eq!(calls[0].1["table"], "recipe_ingredients", "{calls:?}");
+    assert!(sim.reply().contains("saved"), "{}", sim.reply());
+    sim.say("add more garlic to that recipe");
+    let calls = sim.calls();
+    assert!(
+        calls
+            .iter()
+            .any(|(t, p)| t == "db_update" && p["table"] == "recipe_ingredients"),
+        "{calls:?}"
+    );
+    let rows = &sim.state.rows["gen_recipe_1"];
+    let garlic = rows["ingredients"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["name"] == "garlic")
+        .cloned();
+    assert_eq!(
+        garlic.and_then(|g| g["quantity"].as_f64()),
+        Some(6.0),
+        "{rows}"
+    );
+}
+
+#[test]
+fn a_saved_recipe_gets_a_new_version_for_bigger_changes() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes"]);
+    sim.say("make the paneer tikka spicier");
+    sim.expect("steps generate:recipes");
+    sim.expect("no-read recipes");
+    sim.expect("pending gen_recipe_1");
+    let a: Value = sim
+        .state
+        .registry
+        .artifact("gen_recipe_1")
+        .cloned()
+        .unwrap();
+    assert_eq!(a["parent_recipe_id"], "recipe_3");
+    assert!(
+        a["name"]
+            .as_str()
+            .unwrap()
+            .contains("Air Fryer Paneer Tikka")
+    );
+    assert!(sim.reply().contains("new version"), "{}", sim.reply());
+}
+
+#[test]
+fn several_ideas_and_allergies() {
+    let mut sim = Sim::new();
+    sim.say("any prawn curry ideas?");
+    let text = sim
+        .state
+        .registry
+        .artifact("gen_recipe_1")
+        .map(Value::to_string)
+        .unwrap_or_default();
+    assert!(
+        !text.to_lowercase().contains("\"prawn"),
+        "shellfish allergy: {text}"
+    );
+    let mut sim = Sim::new();
+    sim.say("give me three dinner ideas");
+    assert_eq!(
+        sim.state.registry.pending_artifacts().len(),
+        3,
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
+    let mut sim = Sim::new();
+    sim.say("show me my chiken recipes, quickest first");
+    let listed: Vec<String> = sim.dialogue().presented_refs();
+    assert_eq!(listed.len(), 4, "{}", sim.reply());
+    sim.say("the 2nd one, wht do i need for it");
+    assert!(
+        sim.reply().contains("Chicken Tikka Bites"),
+        "{}",
+        sim.reply()
+    );
+    let carried = sim.dialogue();
+    let refs: Vec<&str> = carried.listed.iter().map(|s| s.r#ref.as_str()).collect();
+    assert_eq!(refs, listed, "the answer about one carries the list on");
+    // Two more turns about single recipes: past the 2-turn narrative window.
+    sim.say("is it spicy?");
+    sim.say("and the last one?");
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    assert!(
+        !sim.reply().contains("Chicken Tikka Bites"),
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.last().steps.iter().all(|s| s.step_type != "write"));
+}

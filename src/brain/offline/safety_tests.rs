@@ -1,0 +1,601 @@
+//! The safety invariant, end to end through the pipeline: a message with
+//! no change verb never writes to the kitchen, whatever Alfred offered or
+//! asked before it; and the unasked writes users met are regression tests.
+
+use proptest::prelude::*;
+use serde_json::Value;
+
+use crate::scenario::writes_of;
+
+use super::test_harness::Sim;
+
+/// Where a conversation stands before the random message: nothing yet, a
+/// proposal, an unsaved draft (save offered), two drafts, a list shown, a
+/// saved plan, a "which one do you mean?" about showing something (an
+/// answer to one about a change completes that change, asked in words).
+const SETUPS: &[&[&str]] = &[
+    &[],
+    &["can you help me plan some meals?"],
+    &["give me a thai basil chicken recipe"],
+    &["give me 2 chicken dinner ideas"],
+    &["show me my recipes"],
+    &[
+        "let's do the paneer on sunday and the curry on wednesday",
+        "save the plan",
+    ],
+    &["show me my recipes", "show me the curry"],
+];
+
+/// Words people type that ask for no change: questions, pronouns,
+/// ordinals, dishes, hedges, chatter. No change verb, and no word that is
+/// a "yes" on its own.
+const WORDS: &[&str] = &[
+    "what",
+    "about",
+    "which",
+    "the",
+    "2nd",
+    "one",
+    "it",
+    "that",
+    "hmm",
+    "how",
+    "long",
+    "does",
+    "is",
+    "saved",
+    "should",
+    "i",
+    "chickpeas",
+    "paneer",
+    "curry",
+    "tonight",
+    "for",
+    "dinner",
+    "wait",
+    "third",
+    "first",
+    "last",
+    "those",
+    "quickest",
+    "much",
+    "rice",
+    "have",
+    "eggs",
+    "in",
+    "my",
+    "fridge",
+    "not",
+    "unsure",
+    "yet",
+    "maybe",
+    "thai",
+    "basil",
+    "chicken",
+    "with",
+    "something",
+    "spicy",
+    "lol",
+    "would",
+    "be",
+    "wednesday",
+    "week",
+    "list",
+    "shopping",
+    "recipe",
+    "tell",
+    "me",
+    "more",
+    "there",
+    "any",
+    "left",
+    "was",
+    "lunch",
+    "tomorrow",
+];
+
+fn message(words: &[usize], question: bool) -> String {
+    let mut m = words
+        .iter()
+        .map(|i| WORDS[i % WORDS.len()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    if question {
+        m.push('?');
+    }
+    m
+}
+
+fn writes(sim: &Sim) -> Vec<String> {
+    let rec: Value = sim.json();
+    writes_of(&rec)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// A message without a change verb writes nothing, in any state.
+    #[test]
+    fn no_message_without_a_change_verb_writes(
+        setup in 0..SETUPS.len(),
+        words in proptest::collection::vec(0usize..WORDS.len(), 1..8),
+        question in any::<bool>(),
+    ) {
+        let mut sim = Sim::new();
+        for m in SETUPS[setup] {
+            sim.say(m);
+        }
+        let m = message(&words, question);
+        sim.say(&m);
+        prop_assert!(writes(&sim).is_empty(), "{m:?} after {:?} wrote {:?}: {}", SETUPS[setup], writes(&sim), sim.reply());
+    }
+}
+
+#[test]
+fn a_question_after_a_clarifying_question_edits_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "add some garlic to that recipe"]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("wait how long does the third one take?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let reply = sim.reply().to_lowercase();
+    assert!(!reply.contains("about the third"), "{reply}");
+}
+
+#[test]
+fn a_new_request_while_a_draft_waits_is_not_consent_to_save_it() {
+    let mut sim = Sim::new();
+    sim.say("give me a thai basil chicken recipe");
+    sim.say("ok what about something with chickpeas");
+    assert!(writes(&sim).is_empty(), "saved: {}", sim.reply());
+    assert!(
+        sim.reply().to_lowercase().contains("chickpea"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("hmm not sure about saving either of them yet");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("should i save it?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn an_answer_completes_the_change_it_was_asked_about() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "add some garlic to the curry"]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let question = sim.dialogue().question.clone();
+    assert!(
+        question.is_some_and(|q| q.candidates.len() == 2),
+        "{}",
+        sim.reply()
+    );
+    sim.say("the thai one");
+    let wrote = writes(&sim);
+    assert!(
+        wrote.contains(&"recipe_ingredients:create".to_string()),
+        "{wrote:?}"
+    );
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+}
+
+#[test]
+fn a_plain_yes_to_an_offer_does_what_was_offered() {
+    let mut sim = Sim::new();
+    sim.say("give me a thai basil chicken recipe");
+    let offer = &sim.last().narrative.turns.last().unwrap().dialogue;
+    assert!(offer.offer.is_some(), "{:?}", offer);
+    sim.say("yes please");
+    assert!(
+        writes(&sim).contains(&"recipes:create".to_string()),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn questions_about_the_kitchen_write_nothing() {
+    let mut sim = Sim::new();
+    for m in [
+        "which chicken have i got in the freezer",
+        "just got back from the shops",
+        "how much rice have i got",
+        "is it saved?",
+    ] {
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+    }
+}
+
+#[test]
+fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["show me my recipes", "the 8th one"]);
+    sim.say("take the mushrooms out of it");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(!sim.reply().starts_with("Done"), "{}", sim.reply());
+}
+
+#[test]
+fn an_amount_used_of_it_takes_that_much_off_and_keeps_the_rest() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "hw much jasmine rice have i got",
+        "used 200g of it last nite",
+    ]);
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(sim.reply().contains("1.8 kg"), "{}", sim.reply());
+}
+
+#[test]
+fn a_draft_saved_then_planned_is_planned_and_the_reply_says_so() {
+    let mut sim = Sim::new();
+    sim.run(&["can u do me a quick noodle thing w chicken", "ok save it"]);
+    sim.say("put it on wed");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Quick Chicken Noodles"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        !sim.reply().contains('?') || sim.reply().contains("shopping list"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn nvm_take_them_off_takes_off_what_was_just_added() {
+    let mut sim = Sim::new();
+    sim.say("stick eggs on the list");
+    sim.say("actually nvm take them off");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("eggs"), "{}", sim.reply());
+}
+
+#[test]
+fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
+    let mut sim = Sim::new();
+    sim.run(&["any recipes w the paneer", "put that on fri"]);
+    sim.say("actually nvm swap fri for the cod one");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("the miso one");
+    assert_eq!(writes(&sim), vec!["meal_plans:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Miso Glazed Air Fryer Cod"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("Kerala"), "{}", sim.reply());
+}
+
+#[test]
+fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
+    let mut sim = Sim::new();
+    sim.run(&["mushroom risotto recipie pls", "save it"]);
+    sim.say("add chilli flakes to the saved one too");
+    let outcome = |sim: &Sim| sim.last().steps.last().unwrap().outcome.clone();
+    assert_eq!(writes(&sim), vec!["recipe_ingredients:create"]);
+    assert!(
+        outcome(&sim).starts_with("Added chilli flakes"),
+        "{}",
+        outcome(&sim)
+    );
+    sim.say("hmm actually nvm take it back out");
+    assert_eq!(writes(&sim), vec!["recipe_ingredients:delete"]);
+    assert!(
+        outcome(&sim).starts_with("Took the chilli flakes out"),
+        "{}",
+        outcome(&sim)
+    );
+}
+
+#[test]
+fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
+    let mut sim = Sim::new();
+    for m in ["remove it", "change it", "hm and the other thing"] {
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+        assert!(sim.reply().ends_with('?'), "{m}: {}", sim.reply());
+        assert!(
+            !sim.reply().contains("didn't catch"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+    sim.say("remove it");
+    sim.say("the tomatoes. off the shopping list");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("tomato"), "{}", sim.reply());
+    // A question of the user's own after it is answered, not taken as what
+    // to add.
+    sim.run(&["any thai ones", "add some to that recipe"]);
+    assert!(sim.reply().contains("Thai Pad See Ew"), "{}", sim.reply());
+    sim.say("wait how long does the second one take?");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn put_it_back_after_a_removal_puts_back_that_item_only() {
+    let mut sim = Sim::new();
+    sim.run(&["is olive oil on there", "take it off too"]);
+    assert_eq!(writes(&sim), vec!["shopping_list:delete"]);
+    sim.say("actually nvm put it back");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        sim.reply().contains("olive oil (1 bottle)"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("broccoli"), "{}", sim.reply());
+    // Nothing came off last turn: nothing to put back, nothing written.
+    sim.say("put it back");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+}
+
+#[test]
+fn the_last_resort_offers_three_things_to_try() {
+    let mut sim = Sim::new();
+    let reply = sim.say("blorp zorp").reply.clone();
+    assert!(reply.contains("didn't catch"), "{reply}");
+    assert_eq!(reply.matches("try \"").count(), 1, "{reply}");
+    assert_eq!(
+        reply.matches('"').count(),
+        6,
+        "three things to try: {reply}"
+    );
+}
+
+#[test]
+fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
+    let mut sim = Sim::new();
+    sim.say("we're out of milk, add it to the list");
+    assert_eq!(
+        writes(&sim),
+        vec!["inventory:delete", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("milk (1 pack)"), "{}", sim.reply());
+    // The plan steps of the second part run after the first part's.
+    let groups: Vec<u32> = sim.last().steps.iter().map(|s| s.group).collect();
+    assert!(groups.windows(2).all(|g| g[0] <= g[1]), "{groups:?}");
+
+    let mut sim = Sim::new();
+    sim.run(&["can you come up with a chicken traybake"]);
+    sim.say("ok save it and put it on wed");
+    assert_eq!(
+        writes(&sim),
+        vec!["recipes:create", "meal_plans:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("Wed"), "{}", sim.reply());
+}
+
+#[test]
+fn a_plan_put_and_a_question_in_one_message_plans_and_answers() {
+    let mut sim = Sim::new();
+    sim.say("ok dinners now. paneer on wednesday, and whats quick for friday?");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("quickest"), "{}", sim.reply());
+}
+
+#[test]
+fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
+    let mut sim = Sim::new();
+    sim.run(&["whats expiring soon", "ok which recipes use those"]);
+    let reply = sim.reply().to_string();
+    let line = |name: &str| {
+        reply
+            .lines()
+            .find(|l| l.contains(name))
+            .unwrap_or_else(|| panic!("{name} not in {reply}"))
+            .to_string()
+    };
+    // A staple in a recipe (salt, oil) used to count as every item.
+    assert!(!line("Kerala Cod Curry").contains("brioche"), "{reply}");
+    assert!(line("Chai French Toast").contains("brioche"), "{reply}");
+}
+
+#[test]
+fn a_can_used_is_one_can_not_the_whole_stock() {
+    let mut sim = Sim::new();
+    sim.say("used a can of coconut milk last night");
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("coconut milk (2 cans)"),
+        "{}",
+        sim.reply()
+    );
+    // One pantry row read for that does not make the pantry known: a can of
+    // chickpeas tops up the chickpeas, not a second row.
+    sim.say("add a can of chickpeas to the pantry");
+    assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("chickpeas (3 cans)"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["whats on my shopping list", "and the other thing"]);
+    sim.say("nvm. how much rice have i got");
+    assert!(sim.reply().contains("jasmine rice"), "{}", sim.reply());
+    assert!(!sim.reply().contains("forgotten"), "{}", sim.reply());
+}
+
+#[test]
+fn items_put_away_are_added_once_and_them_means_those_items() {
+    let mut sim = Sim::new();
+    sim.say("put 4 tomatos and a bunch of thai basil in the fridge");
+    // The basil was created, then topped up by a second call to 2 bunches.
+    assert_eq!(writes(&sim), vec!["inventory:create"], "{}", sim.reply());
+    assert!(!sim.reply().contains("2 bunches"), "{}", sim.reply());
+    sim.say("mark them as bought on the shopping list");
+    assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
+    assert!(sim.reply().contains("tomato"), "{}", sim.reply());
+}
+
+#[test]
+fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "gonna plan the week, wht recipes have i got saved",
+        "leave out anything with fish, and the breakfast one",
+        "ok of whats left which is quickest",
+    ]);
+    assert!(!sim.reply().contains("Cod"), "{}", sim.reply());
+    sim.say("actually cod's fine, forgot i have loads in the freezer. so whats quickest now");
+    assert!(
+        sim.reply()
+            .starts_with("Miso Glazed Air Fryer Cod is the quickest"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        !sim.reply().contains("French Toast"),
+        "breakfast is still out: {}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "wht about the thai ones",
+        "which of them needs the fewest things i dont have",
+        "put that one on thursday",
+    ]);
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    sim.say("and the other one sunday");
+    assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Sun") && sim.reply().contains("Thai Pad See Ew"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
+    let mut sim = Sim::new();
+    sim.say("we ran out of garlic and lemons, chuck them on the list");
+    assert_eq!(
+        writes(&sim),
+        vec!["inventory:delete", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    // It was one item called "garlic lemon", which matched nothing.
+    assert!(!sim.reply().contains("garlic lemon"), "{}", sim.reply());
+    sim.say("put milk and eggs on the list and then show me it");
+    assert!(!sim.reply().contains("show (1 pack)"), "{}", sim.reply());
+    sim.say("what tasks have i got, and whats planned this week");
+    assert!(sim.reply().contains("Deep-clean"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("plan"),
+        "the plan part is answered too: {}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn the_second_part_points_at_what_the_first_part_planned() {
+    let mut sim = Sim::new();
+    sim.say("whats on my list");
+    // After a look at the list, a day named is the plan's, not the list's.
+    sim.say("no wait, put the wings on friday and the paneer on saturday, and add whats missing");
+    assert_eq!(
+        writes(&sim),
+        vec!["meal_plans:create", "shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("chaat masala"), "{}", sim.reply());
+    assert!(!sim.reply().contains("wings (1 pack)"), "{}", sim.reply());
+}
+
+#[test]
+fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add fish sauce n limes to shoping list",
+        "wait i have limes dont i",
+    ]);
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    sim.say("ok take the limes back off then");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("lime"), "{}", sim.reply());
+}
+
+#[test]
+fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add 1kg chicken thighs, a bag of spinach and 2 onions to the list",
+        "hang on i have onions dont i",
+    ]);
+    sim.say("yeah take those off then");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:delete"],
+        "{}",
+        sim.reply()
+    );
+    assert!(sim.reply().contains("onion"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("spinach"),
+        "still on the list: {}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn after_a_task_was_added_the_talk_stays_on_tasks() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "add a task to use up the bananas by friday",
+        "and one for making the paneer tikka on thursday",
+    ]);
+    sim.say("wait theres already a paneer one isnt there");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(sim.reply().contains("Use up the paneer"), "{}", sim.reply());
+    sim.say("delete the new one then");
+    assert_eq!(writes(&sim), vec!["tasks:delete"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Making the paneer tikka"),
+        "{}",
+        sim.reply()
+    );
+}
