@@ -40,6 +40,7 @@ pub mod llm;
 pub mod lock;
 pub mod migrate;
 pub mod persist;
+#[cfg(any(test, feature = "fixtures"))]
 pub mod sample;
 pub mod store;
 
