@@ -10,15 +10,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use alfred::brain::offline::OfflineBrain;
-use alfred::context::ContextPolicy;
-use alfred::kitchen::Kitchen;
-use alfred::pipeline::{TurnRunner, TurnSettings};
-use alfred::session::{LlmSettings, SessionStore, spawn_persist};
-use alfred::tui::app::{AppDeps, FRAME, LoopLog, run_on};
-use alfred::tui::keymap::Keymap;
-use alfred::tui::model::Model;
-use alfred::tui::theme::Theme;
+use alfred::tui::app::{FRAME, LoopLog, offline_fixture, run_on};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::channel::mpsc::unbounded;
 use ratatui::Terminal;
@@ -38,44 +30,6 @@ fn cpu_time() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
-fn deps(dir: &std::path::Path, log: Arc<Mutex<LoopLog>>) -> (Model, AppDeps) {
-    let sessions = dir.join("sessions");
-    std::fs::create_dir_all(&sessions).expect("sessions");
-    let store = Arc::new(SessionStore::new(&sessions));
-    let llm = LlmSettings::new("offline", None, "");
-    let (session, lock) = store
-        .create(
-            jiff::Timestamp::now(),
-            llm.clone(),
-            ContextPolicy::default(),
-        )
-        .expect("session");
-    let (persist, persist_events) = spawn_persist(&sessions);
-    persist.hold(lock).expect("hold");
-    let mut kitchen = Kitchen::open_in_memory().expect("kitchen");
-    kitchen
-        .seed_if_empty(jiff::civil::date(2026, 1, 13))
-        .expect("seed");
-    let deps = AppDeps {
-        runner: TurnRunner::new(
-            Arc::new(OfflineBrain::new()),
-            Arc::new(Mutex::new(kitchen)),
-            Arc::new(TurnSettings::default()),
-        ),
-        persist,
-        persist_events,
-        store,
-        keymap: Keymap::default_keys(),
-        llm,
-        policy: ContextPolicy::default(),
-        exports_dir: dir.join("exports"),
-        today: Arc::new(|| "2026-01-13".to_string()),
-        clipboard: Box::new(std::io::sink()),
-        log: Some(log),
-    };
-    (Model::new(session, "offline", Theme::dark()), deps)
-}
-
 fn main() {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -85,7 +39,7 @@ fn main() {
     runtime.block_on(async {
         let dir = tempfile::tempdir().expect("tmp");
         let log = Arc::new(Mutex::new(LoopLog::default()));
-        let (model, deps) = deps(dir.path(), log.clone());
+        let (model, deps) = offline_fixture(dir.path(), log.clone());
         let (keys, events) = unbounded();
         let key = |c: KeyCode, m: KeyModifiers| {
             let _ = keys.unbounded_send(Ok(Event::Key(KeyEvent::new(c, m))));

@@ -428,3 +428,47 @@ fn write_export(
     let stem = format!("{}-turn{}", session.id, session.transcript.len());
     export::save_export(dir, &stem, ext, &text)
 }
+
+/// The loop's dependencies for tests and benches: the offline brain on a
+/// seeded in-memory kitchen, a new session in `dir/sessions` held by a
+/// persist actor, today fixed at 2026-01-13, the clipboard discarded, and
+/// everything the loop does noted in `log`. Needs a tokio runtime.
+#[cfg(any(test, feature = "fixtures"))]
+pub fn offline_fixture(dir: &std::path::Path, log: Arc<Mutex<LoopLog>>) -> (Model, AppDeps) {
+    let sessions = dir.join("sessions");
+    std::fs::create_dir_all(&sessions).expect("sessions folder");
+    let store = Arc::new(SessionStore::new(&sessions));
+    let llm = LlmSettings::new("offline", None, "");
+    let (session, lock) = store
+        .create(
+            jiff::Timestamp::now(),
+            llm.clone(),
+            ContextPolicy::default(),
+        )
+        .expect("a new session");
+    let (persist, persist_events) = crate::session::spawn_persist(&sessions);
+    persist.hold(lock).expect("hold the session");
+    let mut kitchen = crate::kitchen::Kitchen::open_in_memory().expect("kitchen");
+    kitchen
+        .seed_if_empty(jiff::civil::date(2026, 1, 13))
+        .expect("seed");
+    let deps = AppDeps {
+        runner: TurnRunner::new(
+            Arc::new(crate::brain::offline::OfflineBrain::new()),
+            Arc::new(Mutex::new(kitchen)),
+            Arc::new(crate::pipeline::TurnSettings::default()),
+        ),
+        persist,
+        persist_events,
+        store,
+        keymap: Keymap::default_keys(),
+        llm,
+        policy: ContextPolicy::default(),
+        exports_dir: dir.join("exports"),
+        today: Arc::new(|| "2026-01-13".to_string()),
+        clipboard: Box::new(std::io::sink()),
+        log: Some(log),
+    };
+    let model = Model::new(session, "offline", super::theme::Theme::dark());
+    (model, deps)
+}

@@ -11,17 +11,10 @@ use futures::channel::mpsc::{UnboundedSender, unbounded};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use crate::brain::offline::OfflineBrain;
-use crate::context::ContextPolicy;
-use crate::kitchen::Kitchen;
-use crate::pipeline::{TurnRunner, TurnSettings};
-use crate::session::{LlmSettings, SessionStore, spawn_persist};
-
-use super::app::{AppDeps, FRAME, LoopLog, run_on};
+use super::app::{AppDeps, FRAME, LoopLog, offline_fixture, run_on};
 use super::effect::Effect;
-use super::keymap::Keymap;
 use super::model::Model;
-use super::theme::Theme;
+use crate::session::SessionStore;
 
 struct Rig {
     _dir: tempfile::TempDir,
@@ -39,57 +32,17 @@ fn rig() -> (
     futures::channel::mpsc::UnboundedReceiver<std::io::Result<TermEvent>>,
 ) {
     let dir = tempfile::tempdir().expect("tmp");
-    let sessions = dir.path().join("sessions");
-    std::fs::create_dir_all(&sessions).expect("sessions dir");
-    let store = Arc::new(SessionStore::new(&sessions));
-    let llm = LlmSettings::new("offline", None, "");
-    let (session, lock) = store
-        .create(
-            jiff::Timestamp::now(),
-            llm.clone(),
-            ContextPolicy::default(),
-        )
-        .expect("session");
-    let (persist, persist_events) = spawn_persist(&sessions);
-    persist.hold(lock).expect("hold");
-    let mut kitchen = Kitchen::open_in_memory().expect("kitchen");
-    kitchen
-        .seed_if_empty(jiff::civil::date(2026, 1, 13))
-        .expect("seed");
-    let runner = TurnRunner::new(
-        Arc::new(OfflineBrain::new()),
-        Arc::new(Mutex::new(kitchen)),
-        Arc::new(TurnSettings::default()),
-    );
     let log = Arc::new(Mutex::new(LoopLog::default()));
+    let (model, deps) = offline_fixture(dir.path(), log.clone());
     let (keys, events) = unbounded();
-    let id = session.id.clone();
-    let deps = AppDeps {
-        runner,
-        persist,
-        persist_events,
-        store: store.clone(),
-        keymap: Keymap::default_keys(),
-        llm,
-        policy: ContextPolicy::default(),
-        exports_dir: dir.path().join("exports"),
-        today: Arc::new(|| "2026-01-13".to_string()),
-        clipboard: Box::new(std::io::sink()),
-        log: Some(log.clone()),
+    let rig = Rig {
+        id: model.session.id.clone(),
+        store: deps.store.clone(),
+        _dir: dir,
+        log,
+        keys,
     };
-    let model = Model::new(session, "offline", Theme::dark());
-    (
-        Rig {
-            _dir: dir,
-            store,
-            id,
-            log,
-            keys,
-        },
-        model,
-        deps,
-        events,
-    )
+    (rig, model, deps, events)
 }
 
 impl Rig {
@@ -122,15 +75,7 @@ impl Rig {
 }
 
 fn screen(terminal: &Terminal<TestBackend>) -> String {
-    let buf = terminal.backend().buffer();
-    let mut out = String::new();
-    for y in 0..buf.area.height {
-        for x in 0..buf.area.width {
-            out.push_str(buf[(x, y)].symbol());
-        }
-        out.push('\n');
-    }
-    out
+    crate::tui::view::test_support::buffer_to_string(terminal)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

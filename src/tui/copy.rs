@@ -12,7 +12,6 @@ use ratatui::text::Line;
 use super::effect::Effect;
 use super::inspector::InspectorState;
 use super::model::{Level, Model, Overlay, Pane, Role};
-use super::view::{DiffPanel, EntityPanel, HistoryPanel, NarrativePanel};
 
 /// The width panels are laid out at for copying.
 const COPY_WIDTH: usize = 100;
@@ -93,43 +92,10 @@ fn selected(m: &Model) -> (String, String) {
 }
 
 fn pane_text(m: &Model) -> String {
-    let theme = &m.theme;
-    let snapshot = m.shown_snapshot();
-    let lines = match m.focus {
-        Pane::Input | Pane::Chat => return chat_selection(m).1,
-        Pane::Entities if m.show_diff => DiffPanel {
-            snapshot,
-            diff: m.shown_diff(),
-            scroll: 0,
-            focused: false,
-            theme,
-        }
-        .lines(COPY_WIDTH),
-        Pane::Entities => EntityPanel {
-            snapshot,
-            diff: m.shown_diff(),
-            scroll: 0,
-            focused: false,
-            theme,
-        }
-        .lines(COPY_WIDTH),
-        Pane::Narrative => NarrativePanel {
-            narrative: &snapshot.narrative,
-            running: m.running.as_ref().filter(|_| m.inspect.is_none()),
-            scroll: 0,
-            focused: false,
-            theme,
-        }
-        .lines(COPY_WIDTH),
-        Pane::History => HistoryPanel {
-            conversation: &snapshot.conversation,
-            scroll: 0,
-            focused: false,
-            theme,
-        }
-        .lines(COPY_WIDTH),
-    };
-    lines_text(&lines)
+    match m.focus {
+        Pane::Input | Pane::Chat => chat_selection(m).1,
+        pane => lines_text(&super::view::panel_lines(m, pane, COPY_WIDTH)),
+    }
 }
 
 /// The search match shown, else the message at the top of the view, else

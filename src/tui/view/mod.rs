@@ -227,6 +227,48 @@ fn offset(scroll: Scroll) -> usize {
     }
 }
 
+/// A panel's lines at `width`, as drawn (and copied): the Entities panel
+/// (or the turn diff in its place), the Narrative, the History. Empty for
+/// the chat and the message box.
+pub fn panel_lines(model: &Model, pane: Pane, width: usize) -> Vec<Line<'static>> {
+    let snapshot = model.shown_snapshot();
+    let theme = &model.theme;
+    match pane {
+        Pane::Entities if model.show_diff => DiffPanel {
+            snapshot,
+            diff: model.shown_diff(),
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(width),
+        Pane::Entities => EntityPanel {
+            snapshot,
+            diff: model.shown_diff(),
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(width),
+        Pane::Narrative => NarrativePanel {
+            narrative: &snapshot.narrative,
+            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(width),
+        Pane::History => HistoryPanel {
+            conversation: &snapshot.conversation,
+            scroll: 0,
+            focused: false,
+            theme,
+        }
+        .lines(width),
+        Pane::Chat | Pane::Input => Vec::new(),
+    }
+}
+
 /// Lines of a panel's content and lines in its view at the model's screen
 /// size, laid out as drawn: what scrolling clamps to, measured without
 /// drawing. `None` for the chat, the message box, or a panel not on screen.
@@ -235,8 +277,6 @@ pub fn panel_extent(model: &Model, pane: Pane) -> Option<(usize, usize)> {
     let ScreenLayout::Main(m) = layout(screen, model) else {
         return None;
     };
-    let snapshot = model.shown_snapshot();
-    let theme = &model.theme;
     let area = match pane {
         Pane::Entities => m.entities,
         Pane::Narrative => m.narrative,
@@ -244,53 +284,18 @@ pub fn panel_extent(model: &Model, pane: Pane) -> Option<(usize, usize)> {
         Pane::Chat | Pane::Input => None,
     }?;
     let w = text::ScrolledPanel::inner_width(area);
-    let total = match pane {
-        Pane::Entities => match &model.overlay {
-            Some(Overlay::WhatIf(st)) => whatif::WhatIfPanel {
-                state: st,
-                current: &model.session.context.policy,
-                scroll: 0,
-                focused: true,
-                theme,
-            }
-            .lines(w)
-            .len(),
-            _ if model.show_diff => DiffPanel {
-                snapshot,
-                diff: model.shown_diff(),
-                scroll: 0,
-                focused: true,
-                theme,
-            }
-            .lines(w)
-            .len(),
-            _ => EntityPanel {
-                snapshot,
-                diff: model.shown_diff(),
-                scroll: 0,
-                focused: true,
-                theme,
-            }
-            .lines(w)
-            .len(),
-        },
-        Pane::Narrative => NarrativePanel {
-            narrative: &snapshot.narrative,
-            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
+    let total = match (&model.overlay, pane) {
+        // The what-if comparison stands in the Entities panel.
+        (Some(Overlay::WhatIf(st)), Pane::Entities) => whatif::WhatIfPanel {
+            state: st,
+            current: &model.session.context.policy,
             scroll: 0,
             focused: true,
-            theme,
+            theme: &model.theme,
         }
         .lines(w)
         .len(),
-        _ => HistoryPanel {
-            conversation: &snapshot.conversation,
-            scroll: 0,
-            focused: true,
-            theme,
-        }
-        .lines(w)
-        .len(),
+        _ => panel_lines(model, pane, w).len(),
     };
     Some((total, usize::from(area.height.saturating_sub(2))))
 }
