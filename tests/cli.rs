@@ -599,3 +599,25 @@ fn a_message_over_the_limit_is_refused_before_anything_is_sent() {
     let files = std::fs::read_dir(&sessions).map(|d| d.count()).unwrap_or(0);
     assert_eq!(files, 0, "no session was started");
 }
+
+#[test]
+fn every_failure_begins_the_same_way() {
+    let sandbox = Sandbox::new();
+    let bad = sandbox.path().join("bad.toml");
+    std::fs::write(&bad, "[ui]\ntheme = \"pink\"\n").unwrap();
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["--config", bad.to_str().unwrap(), "doctor"],
+        vec!["sessions", "show", "nope"],
+        vec!["--base-url", "ftp://x", "doctor"],
+        vec!["run", "-m", ""],
+        vec!["sessions", "rm", "nope"],
+        vec!["eval", "no-such-scenario"],
+        vec!["--llm", "openai", "run", "-m", "hi"],
+    ];
+    for args in cases {
+        let out = sandbox.run(&args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+    }
+}
