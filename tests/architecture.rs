@@ -89,6 +89,9 @@ fn imports(module: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
             .find(|m| known.contains(m))
     };
     let mut out = BTreeSet::new();
+    // The file's own code: an inline test module (`#[cfg(test)] mod x {`,
+    // at the end by convention) is not part of its imports.
+    let text = inline_tests_start(text).map_or(text, |i| &text[..i]);
     // One statement at a time, whitespace removed, so a `use` group that
     // spans lines reads whole.
     let code: String = code(text).split_whitespace().collect::<Vec<_>>().join(" ");
@@ -157,6 +160,21 @@ fn imports(module: &str, text: &str, known: &BTreeSet<String>) -> BTreeSet<Strin
     out
 }
 
+/// Where an inline test module begins (`#[cfg(test)]`, then `mod NAME {`).
+fn inline_tests_start(text: &str) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("#[cfg(test)]") {
+        let at = from + i;
+        let after = text[at + "#[cfg(test)]".len()..].trim_start();
+        let line = after.lines().next().unwrap_or("");
+        if line.starts_with("mod ") && line.trim_end().ends_with('{') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
 /// Strongly connected components of the graph (Tarjan), largest first.
 fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     struct T<'a> {
@@ -221,10 +239,11 @@ fn cycles(graph: &BTreeMap<String, BTreeSet<String>>) -> Vec<Vec<String>> {
     t.out
 }
 
-/// The largest import cycle in `tui/` today: 20 modules (update, the model,
-/// the feature handlers that take `&mut Model`, and the views they call).
-/// It may only go down; the aim is two files.
-const TUI_CYCLE_MAX: usize = 20;
+/// The largest import cycle in `tui/` today: 16 modules — the model holds
+/// the overlays' state types, whose modules also hold their key handlers
+/// (which take `&mut Model` and call back into `update`), and the views
+/// draw those states. It may only go down; the aim is two files.
+const TUI_CYCLE_MAX: usize = 16;
 
 #[test]
 fn import_cycles_in_the_tui_do_not_grow() {
