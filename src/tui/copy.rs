@@ -10,8 +10,8 @@ use base64::Engine;
 use ratatui::text::Line;
 
 use super::effect::Effect;
-use super::inspector::InspectorState;
 use super::model::{Level, Model, Overlay, Pane, Role};
+use super::state::inspector::InspectorState;
 
 /// The width panels are laid out at for copying.
 const COPY_WIDTH: usize = 100;

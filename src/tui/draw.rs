@@ -13,7 +13,7 @@ use super::chat::{ChatLayoutCache, ChatPane, render_chat_at, render_input};
 use super::commands::COMMANDS;
 use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
-use super::search::ChatSearch;
+use super::state::search::ChatSearch;
 use super::theme::Theme;
 use super::view::{self, KeyHelp};
 

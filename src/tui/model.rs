@@ -11,8 +11,8 @@ use crate::context::{ContextDiff, ContextSnapshot};
 use crate::pipeline::{Node, TurnId};
 use crate::session::SessionFile;
 
+use super::state::travel::Inspected;
 use super::theme::Theme;
-use super::travel::Inspected;
 
 const PLACEHOLDER: &str = "Ask Alfred… (Enter sends, Alt+Enter adds a line, F1 or ? for help)";
 
@@ -173,11 +173,11 @@ pub enum Overlay {
         selected: usize,
     },
     /// The entity timeline, full screen.
-    Timeline(Box<super::timeline::TimelineState>),
+    Timeline(Box<super::state::timeline::TimelineState>),
     /// The prompt inspector, full screen.
-    Inspector(super::inspector::InspectorState),
+    Inspector(super::state::inspector::InspectorState),
     /// Policy what-if: a small box, the comparison in the Entities panel.
-    WhatIf(Box<super::whatif::WhatIfState>),
+    WhatIf(Box<super::state::whatif::WhatIfState>),
 }
 
 impl Overlay {
@@ -262,7 +262,7 @@ pub struct Model {
     /// The message at the top of the chat's view, as last drawn.
     pub chat_top_message: Option<usize>,
     /// The chat's search line, while open.
-    pub search: Option<super::search::ChatSearch>,
+    pub search: Option<super::state::search::ChatSearch>,
     pub entities_scroll: Scroll,
     pub narrative_scroll: Scroll,
     pub history_scroll: Scroll,

@@ -9,7 +9,6 @@ use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Model, Overlay};
 use super::scroll::page;
-use super::update::on_action;
 
 /// A key while the help or the session picker is open.
 pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
@@ -21,7 +20,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -
         },
     );
     match (overlay, action) {
-        (_, Some(Action::Quit)) => on_action(m, Action::Quit),
+        (_, Some(Action::Quit)) => super::quit::quit(m),
         (Overlay::Sessions { items, selected }, Some(Action::Select)) => {
             m.overlay = None;
             match items.get(selected) {

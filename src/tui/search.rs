@@ -11,32 +11,9 @@ use crossterm::event::KeyEvent;
 use super::action::Action;
 use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
-use super::line_edit::LineEdit;
 use super::model::{Level, Model, Pane};
 
-/// The search line and its matches.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ChatSearch {
-    pub query: LineEdit,
-    /// The query is being typed (keys go to it).
-    pub editing: bool,
-    /// Messages holding the query (indices into the chat), oldest first.
-    pub matches: Vec<usize>,
-    /// The match shown (index into `matches`).
-    pub current: Option<usize>,
-}
-
-impl ChatSearch {
-    /// "2 of 5", "no match", or "" before anything is typed.
-    pub fn position(&self) -> String {
-        match (self.current, self.matches.len()) {
-            _ if self.query.text().trim().is_empty() => String::new(),
-            (_, 0) => "no match".to_string(),
-            (Some(i), n) => format!("{} of {n}", i + 1),
-            (None, n) => format!("{n} matches"),
-        }
-    }
-}
+pub use super::state::search::ChatSearch;
 
 /// The messages of the chat holding `query`, ignoring case.
 pub fn matches(m: &Model, query: &str) -> Vec<usize> {
@@ -107,7 +84,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             ));
         }
         Some(Action::Cancel) => close(m),
-        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        Some(Action::Quit) => return super::quit::quit(m),
         _ => {
             let changed = m.search.as_mut().is_some_and(|s| s.query.input(key));
             if changed {

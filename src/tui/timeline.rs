@@ -12,7 +12,7 @@ use crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
 
 use crate::context::EntitiesView;
-use crate::context::timeline::{Timeline, TimelineRow, build, why_at};
+use crate::context::timeline::{build, why_at};
 use crate::session::SessionFile;
 
 use super::action::Action;
@@ -23,47 +23,7 @@ use super::model::{Level, Model, Overlay};
 use super::travel;
 use super::view::timeline::Geometry;
 
-/// The timeline screen's state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct TimelineState {
-    pub grid: Arc<Timeline>,
-    /// The transcript index of each column.
-    pub records: Vec<usize>,
-    /// The entity types present, for the type filter.
-    pub types: Vec<String>,
-    /// Index in `types`; `None` shows every type.
-    pub type_index: Option<usize>,
-    /// The text filter (ref or label).
-    pub text: LineEdit,
-    /// The text filter is being typed.
-    pub editing: bool,
-    /// The rows shown after the filters (indices into `grid.rows`).
-    pub shown: Vec<usize>,
-    /// The cursor: a position in `shown`, and a column.
-    pub row: usize,
-    pub col: usize,
-    /// The first row and column in view.
-    pub row_offset: usize,
-    pub col_offset: usize,
-    /// `why` of the cell under the cursor.
-    pub why: String,
-}
-
-impl TimelineState {
-    /// The type filter in effect.
-    pub fn type_filter(&self) -> Option<&str> {
-        self.type_index
-            .and_then(|i| self.types.get(i))
-            .map(String::as_str)
-    }
-
-    /// The entity, turn and state under the cursor.
-    pub fn selected(&self) -> Option<(&TimelineRow, u32, Option<crate::context::EntityState>)> {
-        let row = *self.shown.get(self.row)?;
-        let turn = *self.grid.turns.get(self.col)?;
-        Some((&self.grid.rows[row], turn, self.grid.cell(row, self.col)))
-    }
-}
+pub use super::state::timeline::TimelineState;
 
 /// The stored turns' entities, oldest first, with their transcript indices.
 fn columns(m: &Model) -> (Vec<usize>, Vec<(u32, &EntitiesView)>) {
@@ -136,7 +96,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
                 st.text = LineEdit::default();
                 refilter(&mut st);
             }
-            Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+            Some(Action::Quit) => return super::quit::quit(m),
             _ => {
                 if st.text.input(key) {
                     refilter(&mut st);
@@ -152,7 +112,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let last_col = st.grid.turns.len().saturating_sub(1);
     match action {
         Some(Action::Cancel | Action::Timeline) => return Vec::new(),
-        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        Some(Action::Quit) => return super::quit::quit(m),
         Some(Action::ScrollUp) => st.row = st.row.saturating_sub(1),
         Some(Action::ScrollDown) => st.row = (st.row + 1).min(last_row),
         Some(Action::PageUp) => st.row = st.row.saturating_sub(page),

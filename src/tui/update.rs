@@ -168,16 +168,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::Submit => return submit(m),
         Action::Newline => m.input.insert_newline(),
         Action::Cancel => return cancel(m),
-        Action::Quit => {
-            m.quitting = true;
-            let mut effects = Vec::new();
-            if let TurnState::Running { id, message, .. } = m.turn.clone() {
-                let turn = m.session.context.turn + 1;
-                effects.push(Effect::AbortTurn { id, turn, message });
-            }
-            effects.push(Effect::Quit);
-            return effects;
-        }
+        Action::Quit => return super::quit::quit(m),
         Action::FocusNext | Action::FocusPrev => {
             let order = Pane::ORDER;
             let i = order.iter().position(|p| *p == m.focus).unwrap_or(0);

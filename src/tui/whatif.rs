@@ -9,48 +9,14 @@
 
 use crossterm::event::KeyEvent;
 
-use crate::context::{ContextDiff, ContextPolicy, ContextSnapshot, PolicyKind, diff, snapshot_at};
+use crate::context::{ContextPolicy, PolicyKind, diff, snapshot_at};
 
 use super::action::Action;
 use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, Overlay, Pane};
 
-/// The knobs the overlay changes, in display order.
-pub const FIELDS: [&str; 4] = [
-    "policy",
-    "retention window",
-    "full detail turns",
-    "narrative turns",
-];
-
-/// The what-if overlay's state.
-#[derive(Debug, Clone, PartialEq)]
-pub struct WhatIfState {
-    /// The policy being tried.
-    pub draft: ContextPolicy,
-    /// The field under the cursor (index into [`FIELDS`]).
-    pub field: usize,
-    /// The turn compared: the one the panels show.
-    pub turn: u32,
-    /// True when that turn is a past one (the live registry seen then).
-    pub past: bool,
-    /// The turn under the current policy, and under the draft.
-    pub before: ContextSnapshot,
-    pub after: ContextSnapshot,
-    /// `after` against `before`: who moves, and why.
-    pub diff: ContextDiff,
-}
-
-/// A field's value under `p`: "windowed", "2".
-pub fn value(p: &ContextPolicy, field: usize) -> String {
-    match field {
-        0 => format!("{:?}", p.policy).to_lowercase(),
-        1 => p.turn_retention_window.to_string(),
-        2 => p.full_detail_turns.to_string(),
-        _ => p.narrative_turns.to_string(),
-    }
-}
+pub use super::state::whatif::{FIELDS, WhatIfState, summary, value};
 
 /// Changes one field one step (`up`: larger, or the next kind).
 fn nudge(p: &mut ContextPolicy, field: usize, up: bool) {
@@ -129,7 +95,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             ));
             return Vec::new();
         }
-        Some(Action::Quit) => return super::update::on_action(m, Action::Quit),
+        Some(Action::Quit) => return super::quit::quit(m),
         Some(Action::Select | Action::Submit) => return apply(m, *st),
         Some(Action::Copy) => {
             m.overlay = Some(Overlay::WhatIf(st));
@@ -173,15 +139,4 @@ fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
         format!("policy applied ({text}) — the next turn uses it"),
     ));
     vec![Effect::Save]
-}
-
-/// "windowed · window 1 · 3 full · 2 narrative".
-pub fn summary(p: &ContextPolicy) -> String {
-    format!(
-        "{} · window {} · {} full · {} narrative",
-        value(p, 0),
-        p.turn_retention_window,
-        p.full_detail_turns,
-        p.narrative_turns
-    )
 }

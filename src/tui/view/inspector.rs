@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Clear, Padding, Widget};
 use super::text::{fit, truncate, width, wrap, wrap_styled};
 use crate::prompt::PromptNode;
 use crate::record::{CallAttempt, CallRecord, PromptRecord, TurnRecord};
-use crate::tui::inspector::{InspectorState, slots};
+use crate::tui::state::inspector::{InspectorState, slots};
 use crate::tui::theme::Theme;
 
 /// The inspector screen.
@@ -229,8 +229,8 @@ impl InspectorView<'_> {
             if y >= area.bottom() {
                 break;
             }
-            let tokens =
-                crate::tui::inspector::prompt(record, *slot).map_or(0, |p| p.full.total_tokens);
+            let tokens = crate::tui::state::inspector::prompt(record, *slot)
+                .map_or(0, |p| p.full.total_tokens);
             let count = thousands(tokens);
             let name_w = w.saturating_sub(4 + width(&count));
             let text = format!(

@@ -16,8 +16,8 @@ use ratatui::widgets::{Block, Clear, Padding, Widget};
 
 use super::text::{fit, one_line, truncate, width, wrap_styled};
 use crate::context::EntityState;
+use crate::tui::state::timeline::TimelineState;
 use crate::tui::theme::Theme;
-use crate::tui::timeline::TimelineState;
 
 /// Lines under the grid: a rule, three of why, the legend.
 const FOOTER: u16 = 5;

@@ -16,8 +16,8 @@ use super::change_rows::change_rows;
 use super::diff_panel::change_lines;
 use super::text::{ScrolledPanel, fit, labeled, wrap, wrap_styled};
 use crate::context::{ContextSnapshot, EntityState};
+use crate::tui::state::whatif::{FIELDS, WhatIfState, summary, value};
 use crate::tui::theme::Theme;
-use crate::tui::whatif::{FIELDS, WhatIfState, summary, value};
 
 /// Rows the settings box takes.
 pub const BOX_HEIGHT: u16 = 9;
