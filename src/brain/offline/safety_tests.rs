@@ -599,3 +599,19 @@ fn after_a_task_was_added_the_talk_stays_on_tasks() {
         sim.reply()
     );
 }
+
+#[test]
+fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
+    let mut sim = Sim::new();
+    sim.say("basil for tonight");
+    assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
+    assert!(
+        sim.reply().contains("want Thai Yellow Curry on the plan"),
+        "{}",
+        sim.reply()
+    );
+    // Said with a verb, or by the dish's name, it is planned as before.
+    let mut sim = Sim::new();
+    sim.say("put the yellow curry on for tonight");
+    assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
+}

@@ -331,6 +331,18 @@ fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
         .filter(|(_, _, l, v)| score(l, v) == best)
         .collect();
     if let [one] = top.as_slice() {
+        // Only an ingredient or tag matched ("basil for tonight"), and
+        // nothing asked for a write: a short question, not a plan.
+        let by_name = words.iter().any(|w| one.2.iter().any(|l| near(l, w)));
+        if !by_name && !c.reading.words.has_any(super::PUT) && c.reading.answer.is_none() {
+            return Err(ActAction::AskUser {
+                question: format!(
+                    "Do you want {} on the plan for {day}? Ask me to put it on, naming the dish \
+                     and the day, and I will.",
+                    one.1
+                ),
+            });
+        }
         return Ok(one.0.clone());
     }
     // Several fit and this answers "which one?": the answer chooses

@@ -63,7 +63,7 @@ impl Ask {
     }
 }
 
-const PUT: &[&str] = &[
+pub(super) const PUT: &[&str] = &[
     "put", "stick", "pop", "plan", "schedule", "add", "pencil", "book", "slot", "have the",
 ];
 const SWAP: &[&str] = &["swap", "change", "replace", "switch", "make"];
