@@ -16,6 +16,9 @@ use alfred::pipeline::{TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
 use alfred::record::TurnRecord;
 use alfred::scenario::parse_script;
 
+#[path = "../tests/support/scripts.rs"]
+mod scripts;
+
 const FREE_FORM: [&[&str]; 2] = [
     &[
         "hey alfred",
@@ -159,14 +162,7 @@ fn main() {
         return;
     }
     let files: Vec<PathBuf> = if args.is_empty() {
-        let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios");
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .expect("assets/scenarios")
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-            .collect();
-        files.sort();
-        files
+        scripts::script_files("assets/scenarios")
     } else {
         args.iter().map(PathBuf::from).collect()
     };
