@@ -79,10 +79,25 @@ impl Kitchen {
             source,
         };
         conn.busy_timeout(BUSY_TIMEOUT).map_err(open_err)?;
-        // In-memory databases answer "memory"; that is fine.
-        let _mode: String = conn
-            .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
-            .map_err(open_err)?;
+        // In-memory databases answer "memory"; that is fine. Switching to
+        // WAL answers "busy" at once, without the busy handler, while
+        // another process is switching a new store too: try again until the
+        // busy timeout.
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
+            {
+                Ok(_) => break,
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy
+                        && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(e) => return Err(open_err(e)),
+            }
+        }
         conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(open_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
