@@ -205,16 +205,13 @@ impl Config {
                 Some(t) => toml::to_string(t).unwrap_or_default(),
             };
             match toml::from_str::<Config>(&current) {
-                Ok(config) if problems.is_empty() => {
-                    let rules = config.rule_problems();
-                    if rules.is_empty() {
-                        return Ok(config);
-                    }
-                    return Err(rules.into_iter().map(Problem::Rule).collect());
-                }
                 Ok(config) => {
                     problems.extend(config.rule_problems().into_iter().map(Problem::Rule));
-                    return Err(problems);
+                    return if problems.is_empty() {
+                        Ok(config)
+                    } else {
+                        Err(problems)
+                    };
                 }
                 Err(e) => {
                     let (mut problem, path) = locate::describe_at(&current, &e);
@@ -254,16 +251,14 @@ impl Config {
 
     /// Every rule the values break, each message naming its key.
     pub fn rule_problems(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        let mut check = |r: Result<(), String>| {
-            if let Err(e) = r {
-                out.push(e);
-            }
-        };
-        check(self.validate_llm());
-        check(self.validate_pipeline());
-        check(self.context.validate());
-        out
+        [
+            self.validate_llm(),
+            self.validate_pipeline(),
+            self.context.validate(),
+        ]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect()
     }
 
     fn validate_pipeline(&self) -> Result<(), String> {

@@ -10,25 +10,40 @@ use toml::de::{DeTable, DeValue};
 
 use super::Problem;
 
-/// Describes a toml error, locating the key its span points at; with the
-/// key path the error points at (for an unknown key,
-/// the key itself), when it could be found.
+/// Describes a toml error, naming the key its span points at, with that
+/// key's path when it could be found (for an unknown key, the key itself).
 pub(super) fn describe_at(text: &str, err: &toml::de::Error) -> (Problem, Option<Vec<String>>) {
-    let problem = describe_inner(text, err);
-    let path = err.span().and_then(|s| {
-        let doc = DeTable::parse(text).ok()?;
-        find(doc.get_ref(), s.start, &mut Vec::new()).map(|h| h.path)
-    });
-    let path = match (&problem, path) {
-        (Problem::UnknownKey { key, .. }, Some(mut p)) => {
-            if p.last() != Some(key) {
+    let span = err.span();
+    let line = span.as_ref().map(|s| line_of(text, s.start));
+    let Ok(doc) = DeTable::parse(text) else {
+        let message = err.message().trim().to_string();
+        return (Problem::Syntax { line, message }, None);
+    };
+    let path = span
+        .and_then(|s| find(doc.get_ref(), s.start, &mut Vec::new()))
+        .map(|h| h.path);
+    let message = tidy(err.message());
+    let quoted = backticked(&message);
+    if message.starts_with("unknown field") && !quoted.is_empty() {
+        let key = quoted[0].clone();
+        let mut section = path.clone().unwrap_or_default();
+        section.pop();
+        let path = path.map(|mut p| {
+            if p.last() != Some(&key) {
                 p.push(key.clone());
             }
-            Some(p)
-        }
-        (_, p) => p,
-    };
-    (problem, path)
+            p
+        });
+        let problem = Problem::UnknownKey {
+            key,
+            section: dotted(&section),
+            line,
+            expected: quoted[1..].to_vec(),
+        };
+        return (problem, path);
+    }
+    let key = path.as_deref().map(dotted);
+    (Problem::BadValue { key, line, message }, path)
 }
 
 /// 1-based line of the key at `path` in `text`, if it is there.
@@ -46,35 +61,6 @@ pub(super) fn line_of_path(text: &str, path: &[String]) -> Option<usize> {
         }
     }
     None
-}
-
-/// The problem a toml error describes, naming the key its span points at.
-fn describe_inner(text: &str, err: &toml::de::Error) -> Problem {
-    let span = err.span();
-    let line = span.as_ref().map(|s| line_of(text, s.start));
-    let Ok(doc) = DeTable::parse(text) else {
-        return Problem::Syntax {
-            line,
-            message: err.message().trim().to_string(),
-        };
-    };
-    let path = span
-        .and_then(|s| find(doc.get_ref(), s.start, &mut Vec::new()))
-        .map(|h| h.path);
-    let message = tidy(err.message());
-    let quoted = backticked(&message);
-    if message.starts_with("unknown field") && !quoted.is_empty() {
-        let mut section = path.unwrap_or_default();
-        section.pop();
-        return Problem::UnknownKey {
-            key: quoted[0].clone(),
-            section: dotted(&section),
-            line,
-            expected: quoted[1..].to_vec(),
-        };
-    }
-    let key = path.map(|p| dotted(&p));
-    Problem::BadValue { key, line, message }
 }
 
 /// A key path found at an error's position.
