@@ -128,7 +128,9 @@ where
     }
     redraw(terminal, &mut model, &deps, &mut cache)?;
     let mut last_frame = Instant::now();
-    // A frame owed: something changed too soon after the last one.
+    // Something changed since the last frame, and when that frame may come
+    // (a change sooner than a frame after the last one waits for it).
+    let mut dirty = false;
     let mut frame_due: Option<Instant> = None;
     // When the status line shown now goes.
     let mut status_ends: Option<(Instant, String)> = None;
@@ -163,7 +165,7 @@ where
         }
         // (Terminal events are not drained here: polling crossterm's stream
         // outside select! can lose its wake-up.)
-        let changed = !queue.is_empty();
+        dirty |= !queue.is_empty();
         for ev in queue {
             for effect in update(&mut model, &deps.keymap, ev) {
                 if let Some(log) = &deps.log {
@@ -197,7 +199,7 @@ where
             None => status_ends = None,
             Some(_) => {}
         }
-        if !changed && frame_due.is_none_or(|due| Instant::now() < due) {
+        if !dirty {
             continue;
         }
         let due = last_frame + FRAME;
@@ -205,7 +207,7 @@ where
             frame_due = Some(due);
             continue;
         }
-        frame_due = None;
+        (dirty, frame_due) = (false, None);
         redraw(terminal, &mut model, &deps, &mut cache)?;
         last_frame = Instant::now();
     }

@@ -85,17 +85,17 @@ fn selected(m: &Model) -> (String, String) {
         Some(_) => (String::new(), String::new()),
         None => match m.focus {
             Pane::Input | Pane::Chat => chat_selection(m),
-            Pane::Entities if m.show_diff => ("the turn diff".into(), pane_text(m)),
-            pane => (format!("the {} panel", pane.title()), pane_text(m)),
+            Pane::Entities if m.show_diff => {
+                ("the turn diff".into(), panel_text(m, Pane::Entities))
+            }
+            pane => (format!("the {} panel", pane.title()), panel_text(m, pane)),
         },
     }
 }
 
-fn pane_text(m: &Model) -> String {
-    match m.focus {
-        Pane::Input | Pane::Chat => chat_selection(m).1,
-        pane => lines_text(&super::view::panel_lines(m, pane, COPY_WIDTH)),
-    }
+/// A panel's text, laid out as drawn.
+fn panel_text(m: &Model, pane: Pane) -> String {
+    lines_text(&super::view::panel_lines(m, pane, COPY_WIDTH))
 }
 
 /// The search match shown, else the message at the top of the view, else

@@ -41,10 +41,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let Some(Overlay::Inspector(mut st)) = m.overlay.take() else {
         return Vec::new();
     };
-    let ctx = KeyContext {
-        typing: false,
-        input_empty: true,
-    };
+    let ctx = KeyContext::PANEL;
     let Some(record) = m.session.transcript.get(st.index) else {
         return Vec::new();
     };

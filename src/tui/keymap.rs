@@ -28,6 +28,14 @@ pub struct KeyContext {
     pub input_empty: bool,
 }
 
+impl KeyContext {
+    /// A panel is focused, or an overlay has the keys.
+    pub const PANEL: KeyContext = KeyContext {
+        typing: false,
+        input_empty: true,
+    };
+}
+
 /// One key with modifiers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KeyCombo {

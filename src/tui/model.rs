@@ -125,16 +125,14 @@ impl PipelineBar {
     pub fn of_record(r: &crate::record::TurnRecord) -> Self {
         let mut bar = Self::default();
         for node in Node::ALL {
+            let tokens = r.prompts.tokens_of(node);
+            bar.total_tokens += tokens;
             let status = match r.timings_ms.get(node.as_str()) {
-                Some(ms) => NodeStatus::Done {
-                    ms: *ms,
-                    tokens: r.prompts.tokens_of(node),
-                },
+                Some(ms) => NodeStatus::Done { ms: *ms, tokens },
                 None => NodeStatus::Skipped,
             };
             bar.set(node, status);
         }
-        bar.total_tokens = Node::ALL.iter().map(|n| r.prompts.tokens_of(*n)).sum();
         let steps = r.steps.len();
         bar.act_step = (steps > 0).then_some((steps, steps));
         bar.total_ms = r.timings_ms.get("total").copied();
@@ -501,6 +499,19 @@ impl Model {
         match &self.inspect {
             Some(i) => Some(&i.diff),
             None => self.diff.as_ref(),
+        }
+    }
+
+    /// Where a key arrives: typing in the message box (no overlay open),
+    /// else on a panel or an overlay.
+    pub fn key_context(&self) -> super::keymap::KeyContext {
+        if self.focus == Pane::Input && self.overlay.is_none() {
+            super::keymap::KeyContext {
+                typing: true,
+                input_empty: self.input.is_empty(),
+            }
+        } else {
+            super::keymap::KeyContext::PANEL
         }
     }
 

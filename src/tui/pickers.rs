@@ -12,13 +12,7 @@ use super::scroll::page;
 
 /// A key while the help or the session picker is open.
 pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
-    let action = keymap.action(
-        key,
-        KeyContext {
-            typing: false,
-            input_empty: true,
-        },
-    );
+    let action = keymap.action(key, KeyContext::PANEL);
     match (overlay, action) {
         (_, Some(Action::Quit)) => super::quit::quit(m),
         (Overlay::Sessions { items, selected }, Some(Action::Select)) => {

@@ -15,7 +15,7 @@ use super::copy;
 use super::effect::Effect;
 use super::event::Event;
 use super::inspector;
-use super::keymap::{KeyContext, Keymap};
+use super::keymap::Keymap;
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
 use super::pickers;
 use super::running::RunningTurn;
@@ -137,10 +137,7 @@ fn on_tick(m: &mut Model) -> Vec<Effect> {
 }
 
 fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
-    let ctx = KeyContext {
-        typing: m.focus == Pane::Input && m.overlay.is_none(),
-        input_empty: m.input.is_empty(),
-    };
+    let ctx = m.key_context();
     match &m.overlay {
         Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
         Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
@@ -329,8 +326,9 @@ fn retry(m: &mut Model) -> Vec<Effect> {
 /// Esc: close an overlay, else close the chat search, else leave time
 /// travel, else cancel the running
 /// turn (nothing of it is kept; the message returns to the box), else leave
-/// zoom, else stop the demo being presented. Time travel comes before the turn: the marker promises "Esc back to
-/// live", and cancelling a turn is not something to do by surprise.
+/// zoom, else stop the demo being presented. Time travel comes before the
+/// turn: the marker promises "Esc back to live", and cancelling a turn is
+/// not something to do by surprise.
 fn cancel(m: &mut Model) -> Vec<Effect> {
     if m.overlay.take().is_some() {
         return Vec::new();

@@ -82,10 +82,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let Some(Overlay::WhatIf(st)) = m.overlay.take() else {
         return Vec::new();
     };
-    let ctx = KeyContext {
-        typing: false,
-        input_empty: true,
-    };
+    let ctx = KeyContext::PANEL;
     let (mut draft, mut field) = (st.draft.clone(), st.field);
     match keymap.action(key, ctx) {
         Some(Action::Cancel | Action::WhatIf) => {

@@ -9,27 +9,9 @@ use crate::tui::model::{Model, Overlay, Pane, TurnState};
 
 use super::key_help::KeyHelp;
 
-/// A panel is focused (or an overlay has the keys).
-const PANEL: KeyContext = KeyContext {
-    typing: false,
-    input_empty: true,
-};
-
-/// The key context of the focus as it stands.
-pub fn focus_context(m: &Model) -> KeyContext {
-    if m.focus == Pane::Input && m.overlay.is_none() {
-        KeyContext {
-            typing: true,
-            input_empty: m.input.is_empty(),
-        }
-    } else {
-        PANEL
-    }
-}
-
 /// The key that retries a failed turn where the focus is ("r", "Ctrl+R").
 pub fn retry_key(m: &Model, keys: &KeyHelp) -> Option<String> {
-    keys.keymap.key_in(Action::Retry, focus_context(m))
+    keys.keymap.key_in(Action::Retry, m.key_context())
 }
 
 /// `(keys, what)` pairs for the footer, most useful first (a narrow footer
@@ -37,7 +19,7 @@ pub fn retry_key(m: &Model, keys: &KeyHelp) -> Option<String> {
 pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
     let mut h = Hints {
         keys,
-        ctx: focus_context(m),
+        ctx: m.key_context(),
         out: Vec::new(),
     };
     if let Some(demo) = &m.demo {
@@ -91,7 +73,7 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
         return h.out;
     }
     if m.inspect.is_some() {
-        h.ctx = PANEL;
+        h.ctx = KeyContext::PANEL;
         h.pair(Action::InspectPrev, Action::InspectNext, "turn");
         h.add(Action::ToggleDiff, "diff");
         h.add(Action::Timeline, "timeline");
@@ -170,7 +152,7 @@ struct Hints<'a> {
 
 impl Hints<'_> {
     fn key(&self, action: Action) -> Option<String> {
-        self.keys.keymap.key_in(action, self.ctx).map(|k| arrow(&k))
+        (self.keys.keymap.key_in(action, self.ctx)).map(|k| super::key_help::arrow(&k).to_string())
     }
 
     /// One hint, when a key does it here.
@@ -187,16 +169,5 @@ impl Hints<'_> {
             (Some(k), None) | (None, Some(k)) => self.out.push((k, what.to_string())),
             (None, None) => {}
         }
-    }
-}
-
-/// Arrow keys by their arrows.
-fn arrow(key: &str) -> String {
-    match key {
-        "Up" => "↑".into(),
-        "Down" => "↓".into(),
-        "Left" => "←".into(),
-        "Right" => "→".into(),
-        other => other.to_string(),
     }
 }

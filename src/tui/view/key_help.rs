@@ -26,13 +26,7 @@ impl KeyHelp {
     /// The key named for `action`, or "?" when it has none. Arrow keys
     /// are named by their arrows ("↑").
     pub fn key(&self, action: Action) -> &str {
-        match self.keys.get(&action).map_or("?", String::as_str) {
-            "Up" => "↑",
-            "Down" => "↓",
-            "Left" => "←",
-            "Right" => "→",
-            other => other,
-        }
+        arrow(self.keys.get(&action).map_or("?", String::as_str))
     }
 
     /// The key texts of a keymap (help, markers); no commands.
@@ -53,5 +47,16 @@ impl Default for KeyHelp {
     /// The default keymap's texts; no commands.
     fn default() -> Self {
         Self::of(&Keymap::default_keys())
+    }
+}
+
+/// A key's name as the screen shows it: arrow keys by their arrows ("↑").
+pub fn arrow(key: &str) -> &str {
+    match key {
+        "Up" => "↑",
+        "Down" => "↓",
+        "Left" => "←",
+        "Right" => "→",
+        other => other,
     }
 }
