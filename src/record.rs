@@ -192,10 +192,9 @@ impl PromptRecord {
     /// The tokens this prompt spent: what its requests reported, else the
     /// estimate the pipeline made (the prompt and its response counted).
     pub fn tokens_spent(&self) -> u64 {
-        let reported: Vec<&Usage> = self.calls.iter().filter_map(|c| c.usage.as_ref()).collect();
-        if !reported.is_empty() {
+        let mut reported = self.calls.iter().filter_map(|c| c.usage).peekable();
+        if reported.peek().is_some() {
             return reported
-                .iter()
                 .map(|u| u.prompt_tokens + u.completion_tokens)
                 .sum();
         }
