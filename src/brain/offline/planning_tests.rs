@@ -502,3 +502,18 @@ fn a_swapped_out_recipe_is_no_longer_called_chosen_for_the_day() {
     sim.say("whats the plan looking like");
     sim.expect("reason recipe_2 ~ was chosen for Wed Jan 14 [dinner] until the plan changed");
 }
+
+#[test]
+fn hurried_abbreviations_read_as_the_words_they_stand_for() {
+    let mut sim = Sim::new();
+    let rec = sim.say("wat recipes do i hav").clone();
+    assert!(
+        rec.reply.contains("Kerala Cod Curry") && rec.reply.contains("Thai Yellow Curry"),
+        "all the recipes, not a search for \"hav\": {}",
+        rec.reply
+    );
+    let rec = sim.say("no cod this wk pls").clone();
+    let labels: Vec<&str> = rec.constraints.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(labels, ["no cod"], "{}", rec.reply);
+    assert!(!rec.reply.contains("wk"), "{}", rec.reply);
+}

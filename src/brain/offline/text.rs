@@ -139,7 +139,8 @@ const RESPELL: &[(&str, &str)] = &[
     ("ingredents", "ingredients"), ("u", "you"), ("ur", "your"), ("pls", "please"),
     ("plz", "please"), ("wats", "whats"), ("hw", "how"), ("filet", "fillet"),
     ("filets", "fillets"), ("tonite", "tonight"), ("usin", "using"), ("n", "and"),
-    ("w", "with"), ("abt", "about"), ("smth", "something"),
+    ("w", "with"), ("abt", "about"), ("smth", "something"), ("wk", "week"),
+    ("wks", "weeks"), ("hav", "have"),
 ];
 
 /// The word as the rules know it.
