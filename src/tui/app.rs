@@ -123,10 +123,12 @@ where
     demo_timer.reset();
     let autoplay = model.demo.as_ref().is_some_and(|d| d.auto_secs.is_some());
     let mut cache = Caches::default();
+    // The chat names the key that retries as the keymap binds it.
+    model.retry_key = deps.keymap.first_key(super::action::Action::Retry);
     if let Ok(size) = terminal.size() {
         model.size = (size.width, size.height);
     }
-    redraw(terminal, &mut model, &deps, &mut cache)?;
+    redraw(terminal, &model, &deps, &mut cache)?;
     let mut last_frame = Instant::now();
     // Something changed since the last frame, and when that frame may come
     // (a change sooner than a frame after the last one waits for it).
@@ -208,7 +210,7 @@ where
             continue;
         }
         (dirty, frame_due) = (false, None);
-        redraw(terminal, &mut model, &deps, &mut cache)?;
+        redraw(terminal, &model, &deps, &mut cache)?;
         last_frame = Instant::now();
     }
     // A turn cancelled by quitting is still recorded (by the runner); one
@@ -240,36 +242,18 @@ async fn sleep_until(at: Option<Instant>) {
     }
 }
 
-/// Draws a frame and tells the model how the chat was laid out.
+/// Draws a frame.
 fn redraw<B: Backend>(
     terminal: &mut Terminal<B>,
-    model: &mut Model,
+    model: &Model,
     deps: &AppDeps,
     cache: &mut Caches,
 ) -> std::io::Result<()> {
-    let keymap = &deps.keymap;
-    let mut extent = None;
     terminal
-        .draw(|f| extent = draw(f, model, keymap, cache))
+        .draw(|f| draw(f, model, &deps.keymap, cache))
         .map_err(|e| std::io::Error::other(e.to_string()))?;
     if let Some(log) = &deps.log {
         crate::pipeline::support::lock(log).frames += 1;
-    }
-    if let Some(e) = extent
-        && ((e.total, e.height) != model.chat_extent
-            || model.chat_anchor.is_some()
-            || e.top_message != model.chat_top_message)
-    {
-        update(
-            model,
-            keymap,
-            Event::ChatLaidOut {
-                total: e.total,
-                height: e.height,
-                top: e.top,
-                top_message: e.top_message,
-            },
-        );
     }
     Ok(())
 }

@@ -24,7 +24,8 @@ pub fn osc52(text: &str) -> String {
 
 /// Copies what is selected; says what was copied.
 pub fn copy(m: &mut Model) -> Vec<Effect> {
-    let (what, text) = selected(m);
+    let top = super::scroll::chat_top_message(m);
+    let (what, text) = selected(m, top);
     if text.trim().is_empty() {
         m.status = Some((Level::Info, "nothing to copy here".into()));
         return Vec::new();
@@ -38,14 +39,9 @@ pub fn copy(m: &mut Model) -> Vec<Effect> {
     vec![Effect::CopyToClipboard(text)]
 }
 
-/// The text `y` copies in the current situation.
-pub fn selected_text(m: &Model) -> String {
-    selected(m).1
-}
-
 /// What `y` copies, named for the status line ("the Think prompt of turn
-/// 3"), and its text.
-fn selected(m: &Model) -> (String, String) {
+/// 3"), and its text. `top`: the message at the top of the chat's view.
+fn selected(m: &Model, top: Option<usize>) -> (String, String) {
     match &m.overlay {
         Some(Overlay::Inspector(st)) => {
             let label = m
@@ -84,7 +80,7 @@ fn selected(m: &Model) -> (String, String) {
         }
         Some(_) => (String::new(), String::new()),
         None => match m.focus {
-            Pane::Input | Pane::Chat => chat_selection(m),
+            Pane::Input | Pane::Chat => chat_selection(m, top),
             Pane::Entities if m.show_diff => {
                 ("the turn diff".into(), panel_text(m, Pane::Entities))
             }
@@ -101,7 +97,7 @@ fn panel_text(m: &Model, pane: Pane) -> String {
 /// The search match shown, else the message at the top of the view, else
 /// (following the bottom) the last message: named by who wrote it and its
 /// turn.
-fn chat_selection(m: &Model) -> (String, String) {
+fn chat_selection(m: &Model, top: Option<usize>) -> (String, String) {
     let from_search = m
         .search
         .as_ref()
@@ -109,7 +105,7 @@ fn chat_selection(m: &Model) -> (String, String) {
     let index = from_search.or(if m.chat_scroll.follow {
         m.chat.len().checked_sub(1)
     } else {
-        m.chat_top_message
+        top
     });
     let Some(c) = index.and_then(|i| m.chat.get(i)) else {
         return (String::new(), String::new());

@@ -9,7 +9,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::chat::highlight::highlight;
-use super::chat::{ChatLayoutCache, ChatPane, render_chat_at, render_input};
+use super::chat::{ChatLayoutCache, ChatPane, render_chat, render_input};
 use super::commands::COMMANDS;
 use super::keymap::Keymap;
 use super::model::{Model, Overlay, Pane};
@@ -39,35 +39,20 @@ impl Caches {
     }
 }
 
-/// Lines of the chat transcript and the height of its view, as last drawn,
-/// with the first line drawn and the message it belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct ChatExtent {
-    pub total: usize,
-    pub height: usize,
-    pub top: usize,
-    pub top_message: Option<usize>,
-}
-
-/// Draws a frame; returns the chat's extent so scrolling can be exact.
-pub fn draw(
-    frame: &mut Frame,
-    model: &Model,
-    keymap: &Keymap,
-    caches: &mut Caches,
-) -> Option<ChatExtent> {
+/// Draws a frame.
+pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Caches) {
     if model.overlay.as_ref().is_some_and(Overlay::is_full_screen) {
         // Nothing under a full-screen view shows: draw only the view.
         view::render_overlay(frame, model, caches.key_help(keymap));
-        return None;
+        return;
     }
     let layout = view::layout(frame.area(), model);
-    let mut extent = None;
     // Under the error, the key that retries from anywhere (the bar and the
     // footer name the one for where the focus is).
-    let retry_key = matches!(model.turn, super::model::TurnState::Failed { .. })
-        .then(|| keymap.first_key(super::action::Action::Retry))
-        .flatten();
+    let retry_key = match model.turn {
+        super::model::TurnState::Failed { .. } => model.retry_key.as_deref(),
+        _ => None,
+    };
     if let Some(area) = layout.chat() {
         let pane = ChatPane {
             messages: &model.chat,
@@ -75,21 +60,15 @@ pub fn draw(
             focused: model.focus == Pane::Chat,
             theme: &model.theme,
             streaming: model.is_running(),
-            retry_key: retry_key.as_deref(),
+            retry_key,
         };
-        let top = render_chat_at(frame, area, pane, &mut caches.chat, model.chat_anchor);
+        render_chat(frame, area, pane, &mut caches.chat);
         let text_area = super::chat::content_area(area);
         if let Some(search) = &model.search {
             let mark = model.theme.accent.add_modifier(Modifier::REVERSED);
             highlight(frame.buffer_mut(), text_area, search.query.text(), mark);
             render_search_line(frame, area, search, &model.theme);
         }
-        extent = Some(ChatExtent {
-            total: caches.chat.total_lines(),
-            height: usize::from(text_area.height),
-            top,
-            top_message: (!model.chat.is_empty()).then(|| caches.chat.message_at(top)),
-        });
     }
     if let Some(area) = layout.input() {
         render_input(
@@ -102,7 +81,6 @@ pub fn draw(
         );
     }
     view::render_panels_with(frame, &layout, model, caches.key_help(keymap));
-    extent
 }
 
 /// The search line on the chat's bottom border: "/ paneer▌ · 2 of 5".

@@ -33,12 +33,4 @@ pub enum Event {
     StatusExpired(String),
     /// A cancelled turn, recorded as failed ("cancelled by the user").
     TurnCancelled(Box<crate::record::TurnRecord>),
-    /// The chat was laid out: lines in the transcript, lines in view, the
-    /// first line drawn and the message it belongs to.
-    ChatLaidOut {
-        total: usize,
-        height: usize,
-        top: usize,
-        top_message: Option<usize>,
-    },
 }

@@ -11,6 +11,7 @@ use crate::context::{ContextDiff, ContextSnapshot};
 use crate::pipeline::{Node, TurnId};
 use crate::session::SessionFile;
 
+use super::chat::ChatLayoutCache;
 use super::state::travel::Inspected;
 use super::theme::Theme;
 
@@ -252,13 +253,12 @@ pub struct Model {
     pub focus: Pane,
     pub zoom: Option<Pane>,
     pub chat_scroll: Scroll,
-    /// The chat's last layout: transcript lines and lines in view.
-    pub chat_extent: (usize, usize),
-    /// A message to bring to the top of the chat on the next frame (a
-    /// search jump); cleared when the chat reports where it drew.
-    pub chat_anchor: Option<usize>,
-    /// The message at the top of the chat's view, as last drawn.
-    pub chat_top_message: Option<usize>,
+    /// The chat's lines as laid out at its width: a memo of the messages,
+    /// measured by `update` (scrolling, search jumps, copy) the way the
+    /// view draws them.
+    pub chat_layout: ChatLayoutCache,
+    /// The key named under a failed turn's error ("press Ctrl+R to retry").
+    pub retry_key: Option<String>,
     /// The chat's search line, while open.
     pub search: Option<super::state::search::ChatSearch>,
     pub entities_scroll: Scroll,
@@ -314,9 +314,9 @@ impl Model {
                 offset: 0,
                 follow: true,
             },
-            chat_extent: (0, 0),
-            chat_anchor: None,
-            chat_top_message: None,
+            chat_layout: ChatLayoutCache::new(),
+            retry_key: super::keymap::Keymap::default_keys()
+                .first_key(super::action::Action::Retry),
             search: None,
             entities_scroll: Scroll::default(),
             narrative_scroll: Scroll::default(),
@@ -341,7 +341,6 @@ impl Model {
         self.chat.clear();
         self.inspect = None;
         self.search = None;
-        self.chat_anchor = None;
         // The session is shared, not copied: a clone of the `Arc` lets the
         // records be read while the chat is written.
         let session = Arc::clone(&self.session);

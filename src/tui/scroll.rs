@@ -2,7 +2,10 @@
 //! offset — exactly for the chat (it knows its extent), clamped by the
 //! views for the panels. Pure; called from `update`.
 
-use super::model::{Model, Pane};
+use ratatui::layout::Rect;
+
+use super::chat::{ChatLayoutCache, content_area, first_visible_line};
+use super::model::{Model, Pane, Scroll, TurnState};
 
 /// Lines scrolled by one arrow key or wheel notch.
 pub const STEP: usize = 1;
@@ -62,10 +65,51 @@ pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
     s.offset = max.map_or(to, |max| to.min(max));
 }
 
-/// The chat knows its extent, so scrolling is exact: scrolling up from the
-/// bottom starts where the view is; reaching the bottom follows it again.
+/// The chat as the view draws it now: its laid-out lines (the memo brought
+/// up to date) and the lines its view holds. `None` when the chat is not
+/// on screen.
+pub fn chat_lines(m: &mut Model) -> Option<(&ChatLayoutCache, usize)> {
+    let screen = Rect::new(0, 0, m.size.0, m.size.1);
+    let text = content_area(super::view::layout(screen, m).chat()?);
+    let retry = match m.turn {
+        TurnState::Failed { .. } => m.retry_key.as_deref(),
+        _ => None,
+    };
+    let cache = m
+        .chat_layout
+        .lines_for(&m.chat, text.width, &m.theme, retry);
+    Some((cache, usize::from(text.height)))
+}
+
+/// Brings message `index` to the top of the chat's view (as far down as the
+/// view scrolls); the chat stops following its bottom.
+pub fn chat_to_message(m: &mut Model, index: usize) {
+    let Some((cache, height)) = chat_lines(m) else {
+        return;
+    };
+    let Some(start) = cache.start_of(index) else {
+        return;
+    };
+    let max = cache.total_lines().saturating_sub(height);
+    m.chat_scroll = Scroll {
+        offset: start.min(max),
+        follow: false,
+    };
+}
+
+/// The message at the top of the chat's view.
+pub fn chat_top_message(m: &mut Model) -> Option<usize> {
+    let scroll = m.chat_scroll;
+    let (cache, height) = chat_lines(m)?;
+    let offset = first_visible_line(scroll, cache.total_lines(), height);
+    (cache.total_lines() > 0).then(|| cache.message_at(offset))
+}
+
+/// The chat measures its lines as drawn, so scrolling is exact: scrolling
+/// up from the bottom starts where the view is; reaching the bottom follows
+/// it again.
 fn scroll_chat(m: &mut Model, dir: Dir) {
-    let (total, height) = m.chat_extent;
+    let (total, height) = chat_lines(m).map_or((0, 0), |(c, h)| (c.total_lines(), h));
     let max = total.saturating_sub(height);
     let s = &mut m.chat_scroll;
     let at = if s.follow { max } else { s.offset.min(max) };

@@ -2,9 +2,8 @@
 //! the text (ignoring case) are the matches, highlighted in the chat; `n` /
 //! `N` jump to the next (newer) / previous (older) one; Esc closes it.
 //!
-//! Pure, like `update`: a jump only names the message to bring into view
-//! (`chat_anchor`); the chat view finds its line and reports back where it
-//! drew, so scrolling goes on from there.
+//! Pure, like `update`: a jump scrolls the chat so the match's first line
+//! is at the top, measured the way the view lays the chat out.
 
 use crossterm::event::KeyEvent;
 
@@ -44,7 +43,6 @@ pub fn open(m: &mut Model) {
 /// Closes the search: the highlights go, the view stays where it is.
 pub fn close(m: &mut Model) {
     m.search = None;
-    m.chat_anchor = None;
 }
 
 /// Recomputes the matches and shows the newest.
@@ -57,8 +55,8 @@ fn refresh(m: &mut Model) {
         s.matches = found;
         s.current = current;
     }
-    if target.is_some() {
-        m.chat_anchor = target;
+    if let Some(target) = target {
+        super::scroll::chat_to_message(m, target);
     }
 }
 
@@ -120,8 +118,8 @@ pub fn jump(m: &mut Model, forward: bool) {
         Some(i) => (i + n - 1) % n,
         None => n - 1,
     };
-    m.chat_anchor = Some(found[next]);
     m.focus = Pane::Chat;
+    super::scroll::chat_to_message(m, found[next]);
     if let Some(s) = &mut m.search {
         s.matches = found;
         s.current = Some(next);

@@ -21,10 +21,13 @@ pub fn step(m: &mut Model, back: bool) {
             m.status = None;
             // The chat shows the same turn: its message at the top.
             let turn = m.session.transcript[index].turn;
-            m.chat_anchor = m
+            let message = m
                 .chat
                 .iter()
                 .rposition(|c| c.role == Role::User && c.turn == turn);
+            if let Some(i) = message {
+                super::scroll::chat_to_message(m, i);
+            }
         }
         Step::Live => go_live(m),
         Step::Stay if back => {
@@ -42,7 +45,6 @@ pub fn step(m: &mut Model, back: bool) {
 /// Back to the live context.
 pub fn go_live(m: &mut Model) {
     m.inspect = None;
-    m.chat_anchor = None;
     m.chat_scroll.follow = true;
     m.status = Some((Level::Info, "back to the live context".into()));
 }

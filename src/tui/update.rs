@@ -105,21 +105,6 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             push_turn(m, *record, None);
             Vec::new()
         }
-        Event::ChatLaidOut {
-            total,
-            height,
-            top,
-            top_message,
-        } => {
-            m.chat_extent = (total, height);
-            m.chat_top_message = top_message;
-            // A jump was drawn: scrolling goes on from where it landed.
-            if m.chat_anchor.take().is_some() {
-                m.chat_scroll.offset = top;
-                m.chat_scroll.follow = false;
-            }
-            Vec::new()
-        }
     }
 }
 

@@ -40,9 +40,17 @@ fn y_on_the_chat_copies_the_last_message_or_the_one_at_the_top() {
         )
     );
     // Scrolled up: the message at the top of the view.
-    m.chat_scroll.follow = false;
-    m.chat_top_message = Some(2);
-    assert_eq!(copied(press(&mut m, KeyCode::Char('y'))), m.chat[2].text);
+    for _ in 0..200 {
+        press(&mut m, KeyCode::Up);
+    }
+    assert!(!m.chat_scroll.follow);
+    assert_eq!(crate::tui::scroll::chat_top_message(&mut m), Some(0));
+    for _ in 0..3 {
+        press(&mut m, KeyCode::Down);
+    }
+    let top = crate::tui::scroll::chat_top_message(&mut m).expect("a message at the top");
+    assert!(top > 0, "scrolled into the chat");
+    assert_eq!(copied(press(&mut m, KeyCode::Char('y'))), m.chat[top].text);
     // Alt+Y works while typing.
     m.focus = Pane::Input;
     let effects = update(
@@ -50,7 +58,7 @@ fn y_on_the_chat_copies_the_last_message_or_the_one_at_the_top() {
         &Keymap::default_keys(),
         Event::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
     );
-    assert_eq!(copied(effects), m.chat[2].text);
+    assert_eq!(copied(effects), m.chat[top].text);
     assert_eq!(m.input_text(), "");
 }
 

@@ -6,32 +6,32 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 
+use super::chat::first_visible_line;
 use super::draw::{Caches, draw};
-use super::event::Event;
 use super::keymap::Keymap;
 use super::model::{Model, Pane};
+use super::scroll::{chat_lines, chat_top_message};
 use super::test_records::{self, chars, press};
-use super::update::update;
 
-/// Draws a frame as the app does, feeding the chat's layout back.
+/// Draws a frame as the app does.
 fn frame(m: &mut Model, terminal: &mut Terminal<TestBackend>, caches: &mut Caches) {
     let keymap = Keymap::default_keys();
-    let mut extent = None;
     terminal
-        .draw(|f| extent = draw(f, m, &keymap, caches))
+        .draw(|f| draw(f, m, &keymap, caches))
         .expect("draw");
-    if let Some(e) = extent {
-        update(
-            m,
-            &keymap,
-            Event::ChatLaidOut {
-                total: e.total,
-                height: e.height,
-                top: e.top,
-                top_message: e.top_message,
-            },
-        );
-    }
+}
+
+/// True when message `index` begins inside the chat's view, measured as
+/// the view lays the chat out.
+fn in_view(m: &mut Model, index: usize) -> bool {
+    let scroll = m.chat_scroll;
+    let Some((cache, height)) = chat_lines(m) else {
+        return false;
+    };
+    let top = first_visible_line(scroll, cache.total_lines(), height);
+    cache
+        .start_of(index)
+        .is_some_and(|start| (top..top + height).contains(&start))
 }
 
 fn matching(m: &Model, needle: &str) -> Vec<usize> {
@@ -59,7 +59,8 @@ fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
     assert!(s.editing);
     assert_eq!(s.matches, expected);
     assert_eq!(s.current, Some(expected.len() - 1), "the newest first");
-    assert_eq!(m.chat_anchor, expected.last().copied());
+    let newest = expected[expected.len() - 1];
+    assert!(in_view(&mut m, newest), "the newest match is in view");
     // q while typing the query is text.
     chars(&mut m, "q");
     assert!(!m.quitting);
@@ -68,17 +69,23 @@ fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
     press(&mut m, KeyCode::Enter);
     assert!(m.search.as_ref().is_some_and(|s| !s.editing));
     press(&mut m, KeyCode::Char('N'));
-    assert_eq!(m.chat_anchor, Some(expected[expected.len() - 2]));
+    assert!(in_view(&mut m, expected[expected.len() - 2]));
     press(&mut m, KeyCode::Char('n'));
     press(&mut m, KeyCode::Char('n'));
-    assert_eq!(m.chat_anchor, Some(expected[0]), "n wraps to the oldest");
+    assert!(in_view(&mut m, expected[0]), "n wraps to the oldest");
+    assert_eq!(chat_top_message(&mut m), Some(expected[0]), "at the top");
     assert!(
         m.status
             .as_ref()
             .is_some_and(|s| s.1.starts_with("match 1 of"))
     );
     press(&mut m, KeyCode::Esc);
-    assert!(m.search.is_none() && m.chat_anchor.is_none());
+    assert!(m.search.is_none());
+    assert_eq!(
+        chat_top_message(&mut m),
+        Some(expected[0]),
+        "closing leaves the view where it is"
+    );
     press(&mut m, KeyCode::Char('n'));
     assert!(m.status.as_ref().is_some_and(|s| s.1.contains("no search")));
 }
@@ -97,11 +104,12 @@ fn a_jump_scrolls_the_chat_to_the_match_and_marks_it() {
     // Jump to the oldest match: the first user message mentioning cod.
     press(&mut m, KeyCode::Char('n'));
     let target = matching(&m, "cod")[0];
-    assert_eq!(m.chat_anchor, Some(target));
-    frame(&mut m, &mut terminal, &mut caches);
-    assert_eq!(m.chat_anchor, None, "the jump was drawn");
     assert!(!m.chat_scroll.follow);
-    assert_eq!(m.chat_top_message, Some(target), "the match is at the top");
+    assert_eq!(
+        chat_top_message(&mut m),
+        Some(target),
+        "the match is at the top"
+    );
     frame(&mut m, &mut terminal, &mut caches);
     let buf = terminal.backend().buffer();
     // The chat is the left 66 columns.

@@ -36,6 +36,10 @@ fn brackets_walk_the_stored_turns_and_esc_returns_to_live() {
     press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(1));
     assert_eq!(m.shown_diff().map(|d| d.from_turn), Some(0));
+    // The chat shows the same turn: its message at the top of the view.
+    let top =
+        crate::tui::scroll::chat_top_message(&mut m).map(|i| (m.chat[i].role, m.chat[i].turn));
+    assert_eq!(top, Some((super::model::Role::User, 1)));
     press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(1), "nothing before the first turn");
     assert!(m.status.as_ref().is_some_and(|s| s.1.contains("first")));
@@ -48,6 +52,10 @@ fn brackets_walk_the_stored_turns_and_esc_returns_to_live() {
     press(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(shown(&m), None);
     assert_eq!(m.shown_snapshot().turn, 3);
+    assert!(
+        m.chat_scroll.follow,
+        "live again: the chat follows its bottom"
+    );
 }
 
 #[test]

@@ -19,6 +19,4 @@ pub mod wrap;
 pub use cache::ChatLayoutCache;
 pub use input::render_input;
 pub use markdown::render_markdown;
-pub use pane::{
-    ChatPane, content_area, first_visible_line, max_offset, render_chat, render_chat_at,
-};
+pub use pane::{ChatPane, content_area, first_visible_line, max_offset, render_chat};

@@ -62,26 +62,11 @@ pub fn first_visible_line(scroll: Scroll, total: usize, height: usize) -> usize 
 
 /// Draws the chat pane, refreshing `cache` for the pane's width first.
 pub fn render_chat(frame: &mut Frame, area: Rect, pane: ChatPane<'_>, cache: &mut ChatLayoutCache) {
-    render_chat_at(frame, area, pane, cache, None);
-}
-
-/// Draws the chat pane with message `anchor` (a search match) brought to
-/// the top of the view when given; returns the first line drawn.
-pub fn render_chat_at(
-    frame: &mut Frame,
-    area: Rect,
-    pane: ChatPane<'_>,
-    cache: &mut ChatLayoutCache,
-    anchor: Option<usize>,
-) -> usize {
     let theme = pane.theme;
     let text_area = content_area(area);
     let cache = cache.lines_for(pane.messages, text_area.width, theme, pane.retry_key);
     let (total, height) = (cache.total_lines(), usize::from(text_area.height));
-    let offset = match anchor.and_then(|i| cache.start_of(i)) {
-        Some(start) => start.min(total.saturating_sub(height)),
-        None => first_visible_line(pane.scroll, total, height),
-    };
+    let offset = first_visible_line(pane.scroll, total, height);
     let below = total.saturating_sub(offset + height);
 
     let border = if pane.focused {
@@ -92,7 +77,7 @@ pub fn render_chat_at(
     let mut block = Block::bordered()
         .border_style(border)
         .title(Span::styled(" Chat ", theme.title));
-    if (!pane.scroll.follow || anchor.is_some()) && below > 0 {
+    if !pane.scroll.follow && below > 0 {
         let plural = if below == 1 { "" } else { "s" };
         let marker = Line::styled(format!(" ↓ {below} more line{plural} "), theme.accent);
         block = block.title_bottom(marker.right_aligned());
@@ -146,7 +131,6 @@ pub fn render_chat_at(
             buf.set_string(x, y, STREAM_CURSOR, theme.accent);
         }
     }
-    offset
 }
 
 #[cfg(test)]
