@@ -29,7 +29,7 @@ fn main() {
 fn open(turns: u32) -> (Model, Keymap, Terminal<TestBackend>, Caches) {
     let session = sample_session(turns, 7);
     let mut model = Model::new(session, "offline", Theme::dark());
-    model.size = (160, 50);
+    model.chrome.size = (160, 50);
     let keymap = Keymap::default_keys();
     let mut terminal = Terminal::new(TestBackend::new(160, 50)).unwrap();
     let mut caches = Caches::default();
@@ -141,8 +141,8 @@ fn big_session(turns: u32, entities: u32) -> SessionFile {
 
 fn open_big() -> (Model, Keymap, Terminal<TestBackend>, Caches) {
     let mut model = Model::new(big_session(500, 2000), "offline", Theme::dark());
-    model.size = (160, 50);
-    model.focus = alfred::tui::model::Pane::Entities;
+    model.chrome.size = (160, 50);
+    model.chrome.focus = alfred::tui::model::Pane::Entities;
     let keymap = Keymap::default_keys();
     let terminal = Terminal::new(TestBackend::new(160, 50)).unwrap();
     (model, keymap, terminal, Caches::default())
@@ -155,7 +155,7 @@ fn timeline_open_500x2000(bencher: Bencher) {
     bencher
         .with_inputs(|| {
             let mut m = Model::new(model.session.as_ref().clone(), "offline", Theme::dark());
-            m.size = model.size;
+            m.chrome.size = model.chrome.size;
             m
         })
         .bench_local_refs(alfred::tui::timeline::toggle);

@@ -67,17 +67,17 @@ pub fn run(
             &engine.brain.name(),
             Theme::named(config.ui.theme),
         );
-        model.demo = demo;
+        model.chrome.demo = demo;
         if let Some(message) = unsent {
             // A turn a crash cut off before it was saved: offered again.
-            model.set_input(&message);
-            model.status = Some((
+            model.chat.set_input(&message);
+            model.chrome.status = Some((
                 crate::tui::model::Level::Warn,
                 "the last turn was cut off before it was saved — its message is back in the box"
                     .into(),
             ));
         }
-        model.context_window = engine
+        model.chrome.context_window = engine
             .brain
             .context_window()
             .unwrap_or(config.llm.context_window);

@@ -115,18 +115,23 @@ where
     let mut running = Turns::default();
     let mut spinner = tokio::time::interval(Duration::from_millis(90));
     let demo_secs = model
+        .chrome
         .demo
         .as_ref()
         .and_then(|d| d.auto_secs)
         .unwrap_or(3600);
     let mut demo_timer = tokio::time::interval(Duration::from_secs(demo_secs));
     demo_timer.reset();
-    let autoplay = model.demo.as_ref().is_some_and(|d| d.auto_secs.is_some());
+    let autoplay = model
+        .chrome
+        .demo
+        .as_ref()
+        .is_some_and(|d| d.auto_secs.is_some());
     let mut cache = Caches::default();
     // The chat names the key that retries as the keymap binds it.
-    model.retry_key = deps.keymap.first_key(super::action::Action::Retry);
+    model.chrome.retry_key = deps.keymap.first_key(super::action::Action::Retry);
     if let Ok(size) = terminal.size() {
-        model.size = (size.width, size.height);
+        model.chrome.size = (size.width, size.height);
     }
     redraw(terminal, &model, &deps, &mut cache)?;
     let mut last_frame = Instant::now();
@@ -150,7 +155,7 @@ where
             Some(e) = pipe_rx.recv() => Some(Event::Pipeline(e)),
             Some(e) = deps.persist_events.recv() => persist_event(e),
             Some(e) = ui_rx.recv() => Some(e),
-            _ = spinner.tick(), if model.is_running() => Some(Event::Tick),
+            _ = spinner.tick(), if model.turn.is_running() => Some(Event::Tick),
             _ = demo_timer.tick(), if autoplay => Some(Event::Tick),
             () = sleep_until(status_ends.as_ref().map(|(at, _)| *at)), if status_ends.is_some() => {
                 status_ends.take().map(|(_, text)| Event::StatusExpired(text))
@@ -185,11 +190,11 @@ where
                 );
             }
         }
-        if model.quitting {
+        if model.chrome.quitting {
             break;
         }
         // A new status line gets its own time to go.
-        match &model.status {
+        match &model.chrome.status {
             Some((level, text)) if status_ends.as_ref().is_none_or(|(_, t)| t != text) => {
                 status_ends = Some((Instant::now() + status_lasts(*level), text.clone()));
                 if let Some(log) = &deps.log {
@@ -361,7 +366,7 @@ fn execute(
                 let _ = ui_tx.send(Event::Failed(format!("copy failed: {e}")));
             }
         }
-        Effect::Quit => model.quitting = true,
+        Effect::Quit => model.chrome.quitting = true,
     }
 }
 

@@ -39,7 +39,7 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
     let mut parts = line.trim().splitn(2, char::is_whitespace);
     let name = parts.next().unwrap_or_default().to_lowercase();
     let arg = parts.next().unwrap_or_default().trim().to_string();
-    let busy = m.is_running();
+    let busy = m.turn.is_running();
     match name.as_str() {
         "/help" => m.overlay = Some(Overlay::Help { scroll: 0 }),
         "/new" if !busy => return vec![Effect::NewSession],
@@ -47,8 +47,8 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
         "/rename" if arg.is_empty() => usage(m, "/rename NAME"),
         "/rename" => {
             m.session_mut().set_title(&arg);
-            m.header.title = m.session.title.clone();
-            m.status = Some((Level::Info, format!("renamed to “{}”", m.session.title)));
+            m.chrome.header.title = m.session.title.clone();
+            m.chrome.status = Some((Level::Info, format!("renamed to “{}”", m.session.title)));
             return vec![Effect::Save];
         }
         "/export" => match arg.to_lowercase().as_str() {
@@ -62,7 +62,7 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
         "/why" => {
             let text = explain(m, &arg);
             let turn = m.session.context.turn;
-            m.push_message(Role::Note, text.clone(), turn);
+            m.chat.push_message(Role::Note, text.clone(), turn);
             // Kept with the session, so it is there when it reopens.
             m.session_mut()
                 .notes
@@ -77,11 +77,11 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
             };
             let n = m.session.context.registry.len();
             m.session_mut().context.apply_curation(&c);
-            m.set_snapshot(m.session.context.snapshot());
+            m.panels.set_snapshot(m.session.context.snapshot());
             // The panel lists every ref dropped at this turn: those let go
             // earlier in it too. Say so when the counts differ.
-            let dropped = m.snapshot.entities.dropped.len();
-            let turn = m.snapshot.turn;
+            let dropped = m.panels.snapshot.entities.dropped.len();
+            let turn = m.panels.snapshot.turn;
             let mut text = format!(
                 "started fresh: {} forgotten",
                 crate::text::count(n, "entity", "entities")
@@ -93,17 +93,17 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
                     dropped - n
                 ));
             }
-            m.status = Some((Level::Info, text));
+            m.chrome.status = Some((Level::Info, text));
             return vec![Effect::Save];
         }
         "/new" | "/sessions" | "/pin" | "/unpin" | "/clear" => {
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Warn,
                 format!("{name} waits until the turn finishes (Esc cancels it)"),
             ));
         }
         _ => {
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Warn,
                 format!("unknown command {name} — /help lists them"),
             ));
@@ -113,7 +113,7 @@ pub fn run(m: &mut Model, line: &str) -> Vec<Effect> {
 }
 
 fn usage(m: &mut Model, form: &str) {
-    m.status = Some((Level::Warn, format!("usage: {form}")));
+    m.chrome.status = Some((Level::Warn, format!("usage: {form}")));
 }
 
 fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
@@ -129,12 +129,12 @@ fn pin(m: &mut Model, name: &str, r: &str) -> Vec<Effect> {
         } else {
             format!("no entity {r} in this session — the Entities panel lists the refs")
         };
-        m.status = Some((Level::Warn, why));
+        m.chrome.status = Some((Level::Warn, why));
         return Vec::new();
     }
-    m.set_snapshot(m.session.context.snapshot());
+    m.panels.set_snapshot(m.session.context.snapshot());
     let verb = if name == "/pin" { "pinned" } else { "unpinned" };
-    m.status = Some((Level::Info, format!("{verb} {r}")));
+    m.chrome.status = Some((Level::Info, format!("{verb} {r}")));
     vec![Effect::Save]
 }
 

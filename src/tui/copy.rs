@@ -27,12 +27,12 @@ pub fn copy(m: &mut Model) -> Vec<Effect> {
     let top = super::scroll::chat_top_message(m);
     let (what, text) = selected(m, top);
     if text.trim().is_empty() {
-        m.status = Some((Level::Info, "nothing to copy here".into()));
+        m.chrome.status = Some((Level::Info, "nothing to copy here".into()));
         return Vec::new();
     }
     let n = text.chars().count();
     let chars = if n == 1 { "character" } else { "characters" };
-    m.status = Some((
+    m.chrome.status = Some((
         Level::Info,
         format!("copied {what} ({n} {chars}; OSC 52 — your terminal must allow clipboard writes)"),
     ));
@@ -71,7 +71,7 @@ fn selected(m: &Model, top: Option<usize>) -> (String, String) {
                 current: &m.session.context.policy,
                 scroll: 0,
                 focused: false,
-                theme: &m.theme,
+                theme: &m.chrome.theme,
             };
             (
                 "the what-if comparison".into(),
@@ -79,9 +79,9 @@ fn selected(m: &Model, top: Option<usize>) -> (String, String) {
             )
         }
         Some(_) => (String::new(), String::new()),
-        None => match m.focus {
+        None => match m.chrome.focus {
             Pane::Input | Pane::Chat => chat_selection(m, top),
-            Pane::Entities if m.show_diff => {
+            Pane::Entities if m.panels.show_diff => {
                 ("the turn diff".into(), panel_text(m, Pane::Entities))
             }
             pane => (format!("the {} panel", pane.title()), panel_text(m, pane)),
@@ -99,15 +99,16 @@ fn panel_text(m: &Model, pane: Pane) -> String {
 /// turn.
 fn chat_selection(m: &Model, top: Option<usize>) -> (String, String) {
     let from_search = m
+        .chat
         .search
         .as_ref()
         .and_then(|s| s.current.and_then(|i| s.matches.get(i)).copied());
-    let index = from_search.or(if m.chat_scroll.follow {
-        m.chat.len().checked_sub(1)
+    let index = from_search.or(if m.chat.scroll.follow {
+        m.chat.messages.len().checked_sub(1)
     } else {
         top
     });
-    let Some(c) = index.and_then(|i| m.chat.get(i)) else {
+    let Some(c) = index.and_then(|i| m.chat.messages.get(i)) else {
         return (String::new(), String::new());
     };
     let who = match c.role {

@@ -49,35 +49,35 @@ pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Cach
     let layout = view::layout(frame.area(), model);
     // Under the error, the key that retries from anywhere (the bar and the
     // footer name the one for where the focus is).
-    let retry_key = match model.turn {
-        super::model::TurnState::Failed { .. } => model.retry_key.as_deref(),
+    let retry_key = match model.turn.state {
+        super::model::TurnState::Failed { .. } => model.chrome.retry_key.as_deref(),
         _ => None,
     };
     if let Some(area) = layout.chat() {
         let pane = ChatPane {
-            messages: &model.chat,
-            scroll: model.chat_scroll,
-            focused: model.focus == Pane::Chat,
-            theme: &model.theme,
-            streaming: model.is_running(),
+            messages: &model.chat.messages,
+            scroll: model.chat.scroll,
+            focused: model.chrome.focus == Pane::Chat,
+            theme: &model.chrome.theme,
+            streaming: model.turn.is_running(),
             retry_key,
         };
         render_chat(frame, area, pane, &mut caches.chat);
         let text_area = super::chat::content_area(area);
-        if let Some(search) = &model.search {
-            let mark = model.theme.accent.add_modifier(Modifier::REVERSED);
+        if let Some(search) = &model.chat.search {
+            let mark = model.chrome.theme.accent.add_modifier(Modifier::REVERSED);
             highlight(frame.buffer_mut(), text_area, search.query.text(), mark);
-            render_search_line(frame, area, search, &model.theme);
+            render_search_line(frame, area, search, &model.chrome.theme);
         }
     }
     if let Some(area) = layout.input() {
         render_input(
             frame,
             area,
-            &model.input,
-            model.focus == Pane::Input,
-            model.is_running(),
-            &model.theme,
+            &model.chat.input,
+            model.chrome.focus == Pane::Input,
+            model.turn.is_running(),
+            &model.chrome.theme,
         );
     }
     view::render_panels_with(frame, &layout, model, caches.key_help(keymap));

@@ -34,7 +34,7 @@ impl Harness {
             ContextPolicy::default(),
         );
         let mut model = Model::new(session, "offline", Theme::dark());
-        model.size = (width, height);
+        model.chrome.size = (width, height);
         Self {
             model,
             keymap: Keymap::default_keys(),
@@ -147,7 +147,7 @@ fn a_streamed_reply_appears_live_with_the_layers_beside_it() {
     assert!(screen.contains("or Wings this week."), "{screen}");
     // A keystroke while the turn streams is handled at once: focus moves.
     h.event(Event::Key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE)));
-    assert_eq!(h.model.focus, super::model::Pane::Chat);
+    assert_eq!(h.model.chrome.focus, super::model::Pane::Chat);
 }
 
 #[test]

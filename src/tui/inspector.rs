@@ -22,11 +22,11 @@ pub fn toggle(m: &mut Model) {
         m.overlay = None;
         return;
     }
-    let index = match &m.inspect {
+    let index = match &m.panels.inspect {
         Some(i) => i.index,
         None if !m.session.transcript.is_empty() => m.session.transcript.len() - 1,
         None => {
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Info,
                 "no prompts yet — send a message, then inspect what was sent".into(),
             ));
@@ -47,7 +47,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     };
     let prompts = slots(record).len();
     let parts = st.current(record).map_or(0, |(_, p)| part_count(p));
-    let page = (m.size.1 as isize / 2).max(1);
+    let page = (m.chrome.size.1 as isize / 2).max(1);
     match keymap.action(key, ctx) {
         Some(Action::Cancel | Action::Prompts) => return Vec::new(),
         Some(Action::Quit) => return super::quit::quit(m),

@@ -222,21 +222,42 @@ pub struct Demo {
     pub auto_secs: Option<u64>,
 }
 
-/// Everything the UI shows.
+/// Everything the UI shows, by concern: the session on disk, the chat and
+/// its message box, the context panels, the turn, the open overlay, and the
+/// chrome around them (focus, status line, size, theme, demo).
 pub struct Model {
     /// The session: its context state and full transcript.
     /// Shared with the persist actor: a save is an `Arc` clone, and changes
     /// copy the file only while a save of it is still in flight.
     pub session: Arc<SessionFile>,
-    pub header: SessionHeader,
-    pub chat: Vec<ChatMessage>,
+    pub chat: Chat,
+    pub panels: Panels,
+    pub turn: Turn,
+    pub overlay: Option<Overlay>,
+    pub chrome: Chrome,
+}
+
+/// The chat, its message box and what was sent from it.
+pub struct Chat {
+    pub messages: Vec<ChatMessage>,
     pub input: TextArea<'static>,
     /// Sent messages, oldest first, for Up/Down.
     pub sent: Vec<String>,
     /// Position in `sent` while browsing history, and the draft it replaced.
     pub history_cursor: Option<(usize, String)>,
-    pub turn: TurnState,
-    pub bar: PipelineBar,
+    pub scroll: Scroll,
+    /// The chat's lines as laid out at its width: a memo of the messages,
+    /// measured by `update` (scrolling, search jumps, copy) the way the
+    /// view draws them.
+    pub layout: ChatLayoutCache,
+    /// The chat's search line, while open.
+    pub search: Option<super::state::search::ChatSearch>,
+    next_revision: u64,
+}
+
+/// The context panels: the layers shown, their changes, and time travel.
+#[derive(Debug, Clone, Default)]
+pub struct Panels {
     /// The layers as they stand (updated live during a turn).
     pub snapshot: ContextSnapshot,
     /// What changed since the previous turn's final snapshot.
@@ -244,33 +265,38 @@ pub struct Model {
     /// The state before the turn shown (live: the running turn's start):
     /// the baseline of `diff`.
     pub baseline: Option<ContextSnapshot>,
-    /// The turn running now, as far as it got.
-    pub running: Option<crate::tui::running::RunningTurn>,
     /// Time travel: the stored turn the panels show instead of the live one.
     pub inspect: Option<Inspected>,
     /// The Entities panel shows the turn's diff instead (`d`).
     pub show_diff: bool,
-    pub focus: Pane,
-    pub zoom: Option<Pane>,
-    pub chat_scroll: Scroll,
-    /// The chat's lines as laid out at its width: a memo of the messages,
-    /// measured by `update` (scrolling, search jumps, copy) the way the
-    /// view draws them.
-    pub chat_layout: ChatLayoutCache,
-    /// The key named under a failed turn's error ("press Ctrl+R to retry").
-    pub retry_key: Option<String>,
-    /// The chat's search line, while open.
-    pub search: Option<super::state::search::ChatSearch>,
     pub entities_scroll: Scroll,
     pub narrative_scroll: Scroll,
     pub history_scroll: Scroll,
-    pub overlay: Option<Overlay>,
+}
+
+/// The turn: its lifecycle, the pipeline bar, and how far a running one got.
+#[derive(Debug, Clone)]
+pub struct Turn {
+    pub state: TurnState,
+    pub bar: PipelineBar,
+    /// The turn running now, as far as it got.
+    pub running: Option<crate::tui::running::RunningTurn>,
+    /// Animation frame of the spinner (advanced by ticks while a turn runs).
+    pub spinner: usize,
+    next_id: u64,
+}
+
+/// Around the panes: focus and zoom, the title, the status line, the
+/// terminal's size, the theme, a demo being presented, and quitting.
+#[derive(Debug, Clone)]
+pub struct Chrome {
+    pub header: SessionHeader,
+    pub focus: Pane,
+    pub zoom: Option<Pane>,
     pub status: Option<(Level, String)>,
     pub theme: Theme,
     /// Terminal size (columns, rows).
     pub size: (u16, u16),
-    /// Animation frame of the spinner (advanced by ticks while a turn runs).
-    pub spinner: usize,
     /// A script being presented (`alfred demo`).
     pub demo: Option<Demo>,
     /// Set when the user asked to quit.
@@ -278,177 +304,45 @@ pub struct Model {
     /// The model's context window in tokens (`llm.context_window`), for the
     /// prompt inspector's totals.
     pub context_window: u32,
-    next_revision: u64,
-    next_turn_id: u64,
+    /// The key named under a failed turn's error ("press Ctrl+R to retry").
+    pub retry_key: Option<String>,
 }
 
-impl Model {
-    /// A model showing `session`, answered by the brain named `llm`.
-    pub fn new(session: SessionFile, llm: &str, theme: Theme) -> Self {
+impl Chat {
+    fn new() -> Self {
         let mut input = TextArea::default();
         input.set_placeholder_text(PLACEHOLDER);
-        let header = SessionHeader {
-            id: session.id.clone(),
-            title: session.title.clone(),
-            llm: llm.to_string(),
-        };
-        let snapshot = session.context.snapshot();
-        let mut model = Self {
-            session: Arc::new(session),
-            header,
-            chat: Vec::new(),
+        Self {
+            messages: Vec::new(),
             input,
             sent: Vec::new(),
             history_cursor: None,
-            turn: TurnState::Idle,
-            bar: PipelineBar::default(),
-            snapshot,
-            diff: None,
-            baseline: None,
-            running: None,
-            inspect: None,
-            show_diff: false,
-            focus: Pane::Input,
-            zoom: None,
-            chat_scroll: Scroll {
+            scroll: Scroll {
                 offset: 0,
                 follow: true,
             },
-            chat_layout: ChatLayoutCache::new(),
-            retry_key: super::keymap::Keymap::default_keys()
-                .first_key(super::action::Action::Retry),
+            layout: ChatLayoutCache::new(),
             search: None,
-            entities_scroll: Scroll::default(),
-            narrative_scroll: Scroll::default(),
-            history_scroll: Scroll::default(),
-            overlay: None,
-            status: None,
-            theme,
-            size: (80, 24),
-            spinner: 0,
-            demo: None,
-            quitting: false,
-            context_window: 128_000,
             next_revision: 1,
-            next_turn_id: 1,
-        };
-        model.load_transcript();
-        model
-    }
-
-    /// Rebuilds the chat and the diff baseline from the session's transcript.
-    pub fn load_transcript(&mut self) {
-        self.chat.clear();
-        self.inspect = None;
-        self.search = None;
-        // The session is shared, not copied: a clone of the `Arc` lets the
-        // records be read while the chat is written.
-        let session = Arc::clone(&self.session);
-        let records = &session.transcript;
-        let mut notes = session.notes.iter().peekable();
-        for r in records {
-            // Notes made before this turn, where they were in the chat.
-            while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
-                self.push_message(Role::Note, n.text.clone(), n.turn);
-            }
-            self.push_message(Role::User, r.user.clone(), r.turn);
-            match &r.error {
-                Some(e) => {
-                    self.push_message(Role::Error, format!("Turn {} failed: {e}", r.turn), r.turn);
-                }
-                None => {
-                    self.push_message(Role::Alfred, r.reply.clone(), r.turn);
-                    self.note_cut(r);
-                }
-            };
         }
-        for n in notes {
-            self.push_message(Role::Note, n.text.clone(), n.turn);
-        }
-        // The change markers of the last turn: against the turn before it,
-        // or, after the first turn, against the empty start.
-        let done: Vec<&crate::record::TurnRecord> =
-            records.iter().filter(|r| r.error.is_none()).collect();
-        self.baseline = match done.as_slice() {
-            [] => None,
-            [_] => Some(
-                crate::context::ContextState::new(self.session.context.policy.clone()).snapshot(),
-            ),
-            [.., before, _] => Some(before.snapshot()),
-        };
-        self.set_snapshot(self.session.context.snapshot());
-        self.sent = records.iter().map(|r| r.user.clone()).collect();
-        // The last turn as it ended: its bar, or its failure with the
-        // message back in the box to send again.
-        self.bar = PipelineBar::default();
-        self.turn = TurnState::Idle;
-        match records.last() {
-            Some(r) if r.error.is_some() => {
-                self.turn = TurnState::Failed {
-                    reason: r.error.clone().unwrap_or_default(),
-                    message: r.user.clone(),
-                };
-                self.set_input(&r.user);
-            }
-            Some(r) => self.bar = PipelineBar::of_record(r),
-            None => {}
-        }
-        self.header.title = self.session.title.clone();
-        self.header.id = self.session.id.clone();
-    }
-
-    /// Shows `snapshot` as the live layers, with its changes against the
-    /// previous turn's final snapshot (the baseline).
-    pub fn set_snapshot(&mut self, snapshot: ContextSnapshot) {
-        self.diff = self
-            .baseline
-            .as_ref()
-            .map(|b| crate::context::diff(b, &snapshot));
-        self.snapshot = snapshot;
-    }
-
-    /// The session, for changing it (copies only if a save still holds it).
-    pub fn session_mut(&mut self) -> &mut SessionFile {
-        Arc::make_mut(&mut self.session)
-    }
-
-    /// A fresh id for the next turn.
-    pub fn next_turn_id(&mut self) -> TurnId {
-        let id = TurnId(self.next_turn_id);
-        self.next_turn_id += 1;
-        id
     }
 
     /// Appends a chat message and returns its index.
-    /// Says under a reply that the model was stopped before it finished.
-    pub fn note_cut(&mut self, r: &crate::record::TurnRecord) {
-        if let Some(cut) = &r.reply_cut {
-            self.push_message(
-                Role::Note,
-                format!(
-                    "✂ This reply is not whole: the model was {cut}. Say “go on” for the \
-                     rest, or raise the limit."
-                ),
-                r.turn,
-            );
-        }
-    }
-
     pub fn push_message(&mut self, role: Role, text: impl Into<String>, turn: u32) -> usize {
         let revision = self.bump();
-        self.chat.push(ChatMessage {
+        self.messages.push(ChatMessage {
             role,
             text: text.into(),
             turn,
             revision,
         });
-        self.chat.len() - 1
+        self.messages.len() - 1
     }
 
     /// Appends text to a message (a streamed chunk).
     pub fn append_to(&mut self, index: usize, text: &str) {
         let revision = self.bump();
-        if let Some(m) = self.chat.get_mut(index) {
+        if let Some(m) = self.messages.get_mut(index) {
             m.text.push_str(text);
             m.revision = revision;
         }
@@ -472,16 +366,17 @@ impl Model {
         input.move_cursor(ratatui_textarea::CursorMove::End);
         self.input = input;
     }
+}
 
-    /// The scroll state of a pane.
-    pub fn scroll_mut(&mut self, pane: Pane) -> Option<&mut Scroll> {
-        match pane {
-            Pane::Chat => Some(&mut self.chat_scroll),
-            Pane::Entities => Some(&mut self.entities_scroll),
-            Pane::Narrative => Some(&mut self.narrative_scroll),
-            Pane::History => Some(&mut self.history_scroll),
-            Pane::Input => None,
-        }
+impl Panels {
+    /// Shows `snapshot` as the live layers, with its changes against the
+    /// previous turn's final snapshot (the baseline).
+    pub fn set_snapshot(&mut self, snapshot: ContextSnapshot) {
+        self.diff = self
+            .baseline
+            .as_ref()
+            .map(|b| crate::context::diff(b, &snapshot));
+        self.snapshot = snapshot;
     }
 
     /// The snapshot the panels show: the inspected turn's, else the live one.
@@ -500,22 +395,170 @@ impl Model {
             None => self.diff.as_ref(),
         }
     }
+}
 
-    /// Where a key arrives: typing in the message box (no overlay open),
-    /// else on a panel or an overlay.
-    pub fn key_context(&self) -> super::keymap::KeyContext {
-        if self.focus == Pane::Input && self.overlay.is_none() {
-            super::keymap::KeyContext {
-                typing: true,
-                input_empty: self.input.is_empty(),
-            }
-        } else {
-            super::keymap::KeyContext::PANEL
-        }
+impl Turn {
+    /// A fresh id for the next turn.
+    pub fn next_id(&mut self) -> TurnId {
+        let id = TurnId(self.next_id);
+        self.next_id += 1;
+        id
     }
 
     /// True while a turn runs.
     pub fn is_running(&self) -> bool {
-        matches!(self.turn, TurnState::Running { .. })
+        matches!(self.state, TurnState::Running { .. })
+    }
+}
+
+impl Model {
+    /// A model showing `session`, answered by the brain named `llm`.
+    pub fn new(session: SessionFile, llm: &str, theme: Theme) -> Self {
+        let header = SessionHeader {
+            id: session.id.clone(),
+            title: session.title.clone(),
+            llm: llm.to_string(),
+        };
+        let snapshot = session.context.snapshot();
+        let mut model = Self {
+            session: Arc::new(session),
+            chat: Chat::new(),
+            panels: Panels {
+                snapshot,
+                ..Panels::default()
+            },
+            turn: Turn {
+                state: TurnState::Idle,
+                bar: PipelineBar::default(),
+                running: None,
+                spinner: 0,
+                next_id: 1,
+            },
+            overlay: None,
+            chrome: Chrome {
+                header,
+                focus: Pane::Input,
+                zoom: None,
+                status: None,
+                theme,
+                size: (80, 24),
+                demo: None,
+                quitting: false,
+                context_window: 128_000,
+                retry_key: super::keymap::Keymap::default_keys()
+                    .first_key(super::action::Action::Retry),
+            },
+        };
+        model.load_transcript();
+        model
+    }
+
+    /// Rebuilds the chat and the diff baseline from the session's transcript.
+    pub fn load_transcript(&mut self) {
+        self.chat.messages.clear();
+        self.panels.inspect = None;
+        self.chat.search = None;
+        // The session is shared, not copied: a clone of the `Arc` lets the
+        // records be read while the chat is written.
+        let session = Arc::clone(&self.session);
+        let records = &session.transcript;
+        let mut notes = session.notes.iter().peekable();
+        for r in records {
+            // Notes made before this turn, where they were in the chat.
+            while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
+                self.chat.push_message(Role::Note, n.text.clone(), n.turn);
+            }
+            self.chat.push_message(Role::User, r.user.clone(), r.turn);
+            match &r.error {
+                Some(e) => {
+                    self.chat.push_message(
+                        Role::Error,
+                        format!("Turn {} failed: {e}", r.turn),
+                        r.turn,
+                    );
+                }
+                None => {
+                    self.chat
+                        .push_message(Role::Alfred, r.reply.clone(), r.turn);
+                    self.note_cut(r);
+                }
+            };
+        }
+        for n in notes {
+            self.chat.push_message(Role::Note, n.text.clone(), n.turn);
+        }
+        // The change markers of the last turn: against the turn before it,
+        // or, after the first turn, against the empty start.
+        let done: Vec<&crate::record::TurnRecord> =
+            records.iter().filter(|r| r.error.is_none()).collect();
+        self.panels.baseline = match done.as_slice() {
+            [] => None,
+            [_] => Some(
+                crate::context::ContextState::new(self.session.context.policy.clone()).snapshot(),
+            ),
+            [.., before, _] => Some(before.snapshot()),
+        };
+        self.panels.set_snapshot(self.session.context.snapshot());
+        self.chat.sent = records.iter().map(|r| r.user.clone()).collect();
+        // The last turn as it ended: its bar, or its failure with the
+        // message back in the box to send again.
+        self.turn.bar = PipelineBar::default();
+        self.turn.state = TurnState::Idle;
+        match records.last() {
+            Some(r) if r.error.is_some() => {
+                self.turn.state = TurnState::Failed {
+                    reason: r.error.clone().unwrap_or_default(),
+                    message: r.user.clone(),
+                };
+                self.chat.set_input(&r.user);
+            }
+            Some(r) => self.turn.bar = PipelineBar::of_record(r),
+            None => {}
+        }
+        self.chrome.header.title = self.session.title.clone();
+        self.chrome.header.id = self.session.id.clone();
+    }
+
+    /// The session, for changing it (copies only if a save still holds it).
+    pub fn session_mut(&mut self) -> &mut SessionFile {
+        Arc::make_mut(&mut self.session)
+    }
+
+    /// Says under a reply that the model was stopped before it finished.
+    pub fn note_cut(&mut self, r: &crate::record::TurnRecord) {
+        if let Some(cut) = &r.reply_cut {
+            self.chat.push_message(
+                Role::Note,
+                format!(
+                    "✂ This reply is not whole: the model was {cut}. Say “go on” for the \
+                     rest, or raise the limit."
+                ),
+                r.turn,
+            );
+        }
+    }
+
+    /// The scroll state of a pane.
+    pub fn scroll_mut(&mut self, pane: Pane) -> Option<&mut Scroll> {
+        match pane {
+            Pane::Chat => Some(&mut self.chat.scroll),
+            Pane::Entities => Some(&mut self.panels.entities_scroll),
+            Pane::Narrative => Some(&mut self.panels.narrative_scroll),
+            Pane::History => Some(&mut self.panels.history_scroll),
+            Pane::Input => None,
+        }
+    }
+
+    /// Where a key arrives: typing in the message box (no overlay open),
+    /// else on a panel or an overlay.
+    pub fn key_context(&self) -> super::keymap::KeyContext {
+        if self.chrome.focus == Pane::Input && self.overlay.is_none() {
+            super::keymap::KeyContext {
+                typing: true,
+                input_empty: self.chat.input.is_empty(),
+            }
+        } else {
+            super::keymap::KeyContext::PANEL
+        }
     }
 }

@@ -7,9 +7,9 @@ use super::model::{Model, TurnState};
 
 /// Marks the model as quitting; the effects that leave.
 pub fn quit(m: &mut Model) -> Vec<Effect> {
-    m.quitting = true;
+    m.chrome.quitting = true;
     let mut effects = Vec::new();
-    if let TurnState::Running { id, message, .. } = m.turn.clone() {
+    if let TurnState::Running { id, message, .. } = m.turn.state.clone() {
         let turn = m.session.context.turn + 1;
         effects.push(Effect::AbortTurn { id, turn, message });
     }

@@ -13,16 +13,16 @@ pub const WHEEL: usize = 3;
 
 /// The pane scroll keys act on: the focused one, or the chat while typing.
 pub fn scroll_target(m: &Model) -> Pane {
-    if m.focus == Pane::Input {
+    if m.chrome.focus == Pane::Input {
         Pane::Chat
     } else {
-        m.focus
+        m.chrome.focus
     }
 }
 
 /// Lines in a page: half the screen.
 pub fn page(m: &Model) -> usize {
-    (m.size.1 as usize / 2).max(1)
+    (m.chrome.size.1 as usize / 2).max(1)
 }
 
 /// Where a scroll goes.
@@ -69,15 +69,16 @@ pub fn scroll(m: &mut Model, pane: Pane, dir: Dir) {
 /// up to date) and the lines its view holds. `None` when the chat is not
 /// on screen.
 pub fn chat_lines(m: &mut Model) -> Option<(&ChatLayoutCache, usize)> {
-    let screen = Rect::new(0, 0, m.size.0, m.size.1);
+    let screen = Rect::new(0, 0, m.chrome.size.0, m.chrome.size.1);
     let text = content_area(super::view::layout(screen, m).chat()?);
-    let retry = match m.turn {
-        TurnState::Failed { .. } => m.retry_key.as_deref(),
+    let retry = match m.turn.state {
+        TurnState::Failed { .. } => m.chrome.retry_key.as_deref(),
         _ => None,
     };
     let cache = m
-        .chat_layout
-        .lines_for(&m.chat, text.width, &m.theme, retry);
+        .chat
+        .layout
+        .lines_for(&m.chat.messages, text.width, &m.chrome.theme, retry);
     Some((cache, usize::from(text.height)))
 }
 
@@ -91,7 +92,7 @@ pub fn chat_to_message(m: &mut Model, index: usize) {
         return;
     };
     let max = cache.total_lines().saturating_sub(height);
-    m.chat_scroll = Scroll {
+    m.chat.scroll = Scroll {
         offset: start.min(max),
         follow: false,
     };
@@ -99,7 +100,7 @@ pub fn chat_to_message(m: &mut Model, index: usize) {
 
 /// The message at the top of the chat's view.
 pub fn chat_top_message(m: &mut Model) -> Option<usize> {
-    let scroll = m.chat_scroll;
+    let scroll = m.chat.scroll;
     let (cache, height) = chat_lines(m)?;
     let offset = first_visible_line(scroll, cache.total_lines(), height);
     (cache.total_lines() > 0).then(|| cache.message_at(offset))
@@ -111,7 +112,7 @@ pub fn chat_top_message(m: &mut Model) -> Option<usize> {
 fn scroll_chat(m: &mut Model, dir: Dir) {
     let (total, height) = chat_lines(m).map_or((0, 0), |(c, h)| (c.total_lines(), h));
     let max = total.saturating_sub(height);
-    let s = &mut m.chat_scroll;
+    let s = &mut m.chat.scroll;
     let at = if s.follow { max } else { s.offset.min(max) };
     let to = match dir {
         Dir::Up(n) => at.saturating_sub(n),

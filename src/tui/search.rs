@@ -21,6 +21,7 @@ pub fn matches(m: &Model, query: &str) -> Vec<usize> {
         return Vec::new();
     }
     m.chat
+        .messages
         .iter()
         .enumerate()
         .filter(|(_, c)| c.text.to_lowercase().contains(&needle))
@@ -30,9 +31,9 @@ pub fn matches(m: &Model, query: &str) -> Vec<usize> {
 
 /// Opens the search line on the chat.
 pub fn open(m: &mut Model) {
-    m.focus = Pane::Chat;
-    let query = m.search.take().map(|s| s.query).unwrap_or_default();
-    m.search = Some(ChatSearch {
+    m.chrome.focus = Pane::Chat;
+    let query = m.chat.search.take().map(|s| s.query).unwrap_or_default();
+    m.chat.search = Some(ChatSearch {
         query,
         editing: true,
         ..ChatSearch::default()
@@ -42,16 +43,16 @@ pub fn open(m: &mut Model) {
 
 /// Closes the search: the highlights go, the view stays where it is.
 pub fn close(m: &mut Model) {
-    m.search = None;
+    m.chat.search = None;
 }
 
 /// Recomputes the matches and shows the newest.
 fn refresh(m: &mut Model) {
-    let Some(s) = &m.search else { return };
+    let Some(s) = &m.chat.search else { return };
     let found = matches(m, s.query.text());
     let current = found.len().checked_sub(1);
     let target = current.map(|i| found[i]);
-    if let Some(s) = &mut m.search {
+    if let Some(s) = &mut m.chat.search {
         s.matches = found;
         s.current = current;
     }
@@ -68,15 +69,16 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     };
     match keymap.action(key, ctx) {
         Some(Action::Submit) => {
-            if let Some(s) = &mut m.search {
+            if let Some(s) = &mut m.chat.search {
                 s.editing = false;
             }
             let text = m
+                .chat
                 .search
                 .as_ref()
                 .map(ChatSearch::position)
                 .unwrap_or_default();
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Info,
                 format!("{text} · n next · N previous · Esc closes"),
             ));
@@ -84,7 +86,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         Some(Action::Cancel) => close(m),
         Some(Action::Quit) => return super::quit::quit(m),
         _ => {
-            let changed = m.search.as_mut().is_some_and(|s| s.query.input(key));
+            let changed = m.chat.search.as_mut().is_some_and(|s| s.query.input(key));
             if changed {
                 refresh(m);
             }
@@ -95,7 +97,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
 
 /// Text pasted into the search line.
 pub fn on_paste(m: &mut Model, text: &str) {
-    if let Some(s) = &mut m.search {
+    if let Some(s) = &mut m.chat.search {
         s.query.paste(text);
     }
     refresh(m);
@@ -103,14 +105,14 @@ pub fn on_paste(m: &mut Model, text: &str) {
 
 /// `n` / `N`: the next newer (`forward`) or older match, wrapping around.
 pub fn jump(m: &mut Model, forward: bool) {
-    let Some(s) = &m.search else {
-        m.status = Some((Level::Info, "no search — / on the chat searches it".into()));
+    let Some(s) = &m.chat.search else {
+        m.chrome.status = Some((Level::Info, "no search — / on the chat searches it".into()));
         return;
     };
     let found = matches(m, s.query.text());
     let n = found.len();
     if n == 0 {
-        m.status = Some((Level::Info, "no match".into()));
+        m.chrome.status = Some((Level::Info, "no match".into()));
         return;
     }
     let next = match s.current {
@@ -118,16 +120,17 @@ pub fn jump(m: &mut Model, forward: bool) {
         Some(i) => (i + n - 1) % n,
         None => n - 1,
     };
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     super::scroll::chat_to_message(m, found[next]);
-    if let Some(s) = &mut m.search {
+    if let Some(s) = &mut m.chat.search {
         s.matches = found;
         s.current = Some(next);
     }
     let text = m
+        .chat
         .search
         .as_ref()
         .map(ChatSearch::position)
         .unwrap_or_default();
-    m.status = Some((Level::Info, format!("match {text}")));
+    m.chrome.status = Some((Level::Info, format!("match {text}")));
 }

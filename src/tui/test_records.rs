@@ -112,7 +112,7 @@ pub fn session(turns: usize) -> SessionFile {
 /// A model over that session (as if resumed), sized `width`×`height`.
 pub fn model(turns: usize, width: u16, height: u16) -> Model {
     let mut m = Model::new(session(turns), "offline", Theme::dark());
-    m.size = (width, height);
+    m.chrome.size = (width, height);
     m
 }
 

@@ -48,7 +48,7 @@ pub fn toggle(m: &mut Model) {
     }
     let (records, cols) = columns(m);
     if cols.is_empty() {
-        m.status = Some((
+        m.chrome.status = Some((
             Level::Info,
             "no turns yet — the timeline fills as you chat".into(),
         ));
@@ -56,6 +56,7 @@ pub fn toggle(m: &mut Model) {
     }
     let grid = build(&cols);
     let col = m
+        .panels
         .inspect
         .as_ref()
         .and_then(|i| records.iter().position(|r| *r == i.index))
@@ -136,8 +137,8 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         }
         Some(Action::Select) => {
             let index = st.records.get(st.col).copied();
-            m.inspect = index.and_then(|i| travel::inspected(&m.session, i));
-            m.status = Some((Level::Info, "the panels show the turn you picked".into()));
+            m.panels.inspect = index.and_then(|i| travel::inspected(&m.session, i));
+            m.chrome.status = Some((Level::Info, "the panels show the turn you picked".into()));
             return Vec::new();
         }
         _ => {}
@@ -168,7 +169,7 @@ fn refilter(st: &mut TimelineState) {
 
 /// The whole screen, as the timeline is drawn over it.
 fn screen(m: &Model) -> Rect {
-    Rect::new(0, 0, m.size.0, m.size.1)
+    Rect::new(0, 0, m.chrome.size.0, m.chrome.size.1)
 }
 
 /// Clamps the cursor, scrolls it into view, and explains its cell.

@@ -14,15 +14,16 @@ pub use super::state::travel::{
 
 /// Moves the inspected turn one step (`back` towards older turns).
 pub fn step(m: &mut Model, back: bool) {
-    let from = m.inspect.as_ref().map(|i| i.index);
+    let from = m.panels.inspect.as_ref().map(|i| i.index);
     match step_target(&m.session, from, back) {
         Step::To(index) => {
-            m.inspect = inspected(&m.session, index);
-            m.status = None;
+            m.panels.inspect = inspected(&m.session, index);
+            m.chrome.status = None;
             // The chat shows the same turn: its message at the top.
             let turn = m.session.transcript[index].turn;
             let message = m
                 .chat
+                .messages
                 .iter()
                 .rposition(|c| c.role == Role::User && c.turn == turn);
             if let Some(i) = message {
@@ -36,22 +37,25 @@ pub fn step(m: &mut Model, back: bool) {
             } else {
                 "no earlier turn to inspect yet"
             };
-            m.status = Some((Level::Info, text.into()));
+            m.chrome.status = Some((Level::Info, text.into()));
         }
-        Step::Stay => m.status = Some((Level::Info, "already showing the live context".into())),
+        Step::Stay => {
+            m.chrome.status = Some((Level::Info, "already showing the live context".into()))
+        }
     }
 }
 
 /// Back to the live context.
 pub fn go_live(m: &mut Model) {
-    m.inspect = None;
-    m.chat_scroll.follow = true;
-    m.status = Some((Level::Info, "back to the live context".into()));
+    m.panels.inspect = None;
+    m.chat.scroll.follow = true;
+    m.chrome.status = Some((Level::Info, "back to the live context".into()));
 }
 
 /// "turn 3 of 9": the inspected turn and the live turn.
 pub fn position(m: &Model) -> Option<(u32, u32)> {
-    m.inspect
+    m.panels
+        .inspect
         .as_ref()
         .map(|i| (i.turn, m.session.context.turn.max(i.turn)))
 }

@@ -32,10 +32,11 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
         Event::Paste(text) => {
             if let Some(Overlay::Timeline(st)) = &mut m.overlay {
                 timeline::on_paste(st, &text);
-            } else if m.search.as_ref().is_some_and(|s| s.editing) && m.overlay.is_none() {
+            } else if m.chat.search.as_ref().is_some_and(|s| s.editing) && m.overlay.is_none() {
                 search::on_paste(m, &text);
-            } else if m.focus == Pane::Input && m.overlay.is_none() {
-                m.input
+            } else if m.chrome.focus == Pane::Input && m.overlay.is_none() {
+                m.chat
+                    .input
                     .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
             }
             Vec::new()
@@ -49,19 +50,19 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             Vec::new()
         }
         Event::Resize(w, h) => {
-            m.size = (w, h);
+            m.chrome.size = (w, h);
             Vec::new()
         }
         Event::Tick => on_tick(m),
         Event::StatusExpired(text) => {
-            if m.status.as_ref().is_some_and(|(_, t)| *t == text) {
-                m.status = None;
+            if m.chrome.status.as_ref().is_some_and(|(_, t)| *t == text) {
+                m.chrome.status = None;
             }
             Vec::new()
         }
         Event::Pipeline(pe) => on_pipeline(m, pe),
         Event::SaveFailed(reason) => {
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Error,
                 format!(
                     "save failed: {reason} — the session is kept in memory and saved again after the next turn"
@@ -71,7 +72,7 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
         }
         Event::SessionsListed(items) => {
             if items.is_empty() {
-                m.status = Some((Level::Info, "no saved sessions yet".into()));
+                m.chrome.status = Some((Level::Info, "no saved sessions yet".into()));
             } else {
                 let selected = items.iter().position(|i| i.id == m.session.id).unwrap_or(0);
                 m.overlay = Some(Overlay::Sessions { items, selected });
@@ -85,18 +86,18 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
                 session.title.clone()
             };
             m.session = std::sync::Arc::new(*session);
-            m.set_input("");
+            m.chat.set_input("");
             m.load_transcript();
             m.overlay = None;
-            m.status = Some((Level::Info, format!("opened {title}")));
+            m.chrome.status = Some((Level::Info, format!("opened {title}")));
             Vec::new()
         }
         Event::Done(text) => {
-            m.status = Some((Level::Info, text));
+            m.chrome.status = Some((Level::Info, text));
             Vec::new()
         }
         Event::Failed(text) => {
-            m.status = Some((Level::Error, text));
+            m.chrome.status = Some((Level::Error, text));
             Vec::new()
         }
         // The runner records finished, failed and cancelled turns in the
@@ -109,12 +110,17 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
 }
 
 fn on_tick(m: &mut Model) -> Vec<Effect> {
-    if m.is_running() {
-        m.spinner = m.spinner.wrapping_add(1);
+    if m.turn.is_running() {
+        m.turn.spinner = m.turn.spinner.wrapping_add(1);
         return Vec::new();
     }
     // Demo with --auto: type and send the next message whenever idle.
-    if m.demo.as_ref().is_some_and(|d| d.auto_secs.is_some()) && m.overlay.is_none() && demo_next(m)
+    if m.chrome
+        .demo
+        .as_ref()
+        .is_some_and(|d| d.auto_secs.is_some())
+        && m.overlay.is_none()
+        && demo_next(m)
     {
         return submit(m);
     }
@@ -128,7 +134,7 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
         Some(Overlay::WhatIf(_)) => return whatif::on_key(m, keymap, key),
         Some(overlay) => return pickers::on_key(m, keymap, key, overlay.clone()),
-        None if m.search.as_ref().is_some_and(|s| s.editing) => {
+        None if m.chat.search.as_ref().is_some_and(|s| s.editing) => {
             return search::on_key(m, keymap, key);
         }
         None => {}
@@ -136,8 +142,8 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     match keymap.action(key, ctx) {
         Some(action) => on_action(m, action),
         None if ctx.typing => {
-            m.history_cursor = None;
-            m.input.input(key);
+            m.chat.history_cursor = None;
+            m.chat.input.input(key);
             Vec::new()
         }
         None => Vec::new(),
@@ -148,20 +154,20 @@ fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
 pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
     match action {
         Action::Submit => return submit(m),
-        Action::Newline => m.input.insert_newline(),
+        Action::Newline => m.chat.input.insert_newline(),
         Action::Cancel => return cancel(m),
         Action::Quit => return super::quit::quit(m),
         Action::FocusNext | Action::FocusPrev => {
             let order = Pane::ORDER;
-            let i = order.iter().position(|p| *p == m.focus).unwrap_or(0);
+            let i = order.iter().position(|p| *p == m.chrome.focus).unwrap_or(0);
             let next = if action == Action::FocusNext {
                 (i + 1) % order.len()
             } else {
                 (i + order.len() - 1) % order.len()
             };
-            m.focus = order[next];
-            if m.zoom.is_some() && m.focus != Pane::Input {
-                m.zoom = Some(m.focus);
+            m.chrome.focus = order[next];
+            if m.chrome.zoom.is_some() && m.chrome.focus != Pane::Input {
+                m.chrome.zoom = Some(m.chrome.focus);
             }
         }
         Action::ScrollUp => scroll(m, scroll_target(m), Dir::Up(STEP)),
@@ -172,7 +178,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::ScrollBottom => scroll(m, scroll_target(m), Dir::Bottom),
         Action::Zoom => {
             let pane = scroll_target(m);
-            m.zoom = if m.zoom == Some(pane) {
+            m.chrome.zoom = if m.chrome.zoom == Some(pane) {
                 None
             } else {
                 Some(pane)
@@ -185,7 +191,7 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::DemoNext => {
             if !demo_next(m) {
                 // Not presenting: a space is just a space.
-                m.input.insert_char(' ');
+                m.chat.input.insert_char(' ');
             }
         }
         Action::InspectPrev => travel::step(m, true),
@@ -200,8 +206,8 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
         Action::SearchNext => search::jump(m, true),
         Action::SearchPrev => search::jump(m, false),
         Action::ToggleDiff => {
-            m.show_diff = !m.show_diff;
-            m.entities_scroll = Default::default();
+            m.panels.show_diff = !m.panels.show_diff;
+            m.panels.entities_scroll = Default::default();
         }
     }
     Vec::new()
@@ -210,63 +216,63 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
 /// Up/Down in the message box: browse sent messages when the cursor is on the
 /// first (Up) or last (Down) line; otherwise move the cursor.
 fn history(m: &mut Model, back: bool) {
-    let row = m.input.cursor().0;
-    let last_row = m.input.lines().len().saturating_sub(1);
+    let row = m.chat.input.cursor().0;
+    let last_row = m.chat.input.lines().len().saturating_sub(1);
     let at_edge = if back { row == 0 } else { row == last_row };
-    if !at_edge || m.sent.is_empty() {
+    if !at_edge || m.chat.sent.is_empty() {
         let key = if back {
             crossterm::event::KeyCode::Up
         } else {
             crossterm::event::KeyCode::Down
         };
-        m.input.input(KeyEvent::from(key));
+        m.chat.input.input(KeyEvent::from(key));
         return;
     }
-    let (index, draft) = match m.history_cursor.take() {
+    let (index, draft) = match m.chat.history_cursor.take() {
         Some((i, draft)) => (Some(i), draft),
-        None => (None, m.input_text()),
+        None => (None, m.chat.input_text()),
     };
     let next = match (index, back) {
-        (None, true) => Some(m.sent.len() - 1),
+        (None, true) => Some(m.chat.sent.len() - 1),
         (Some(i), true) => Some(i.saturating_sub(1)),
-        (Some(i), false) if i + 1 < m.sent.len() => Some(i + 1),
+        (Some(i), false) if i + 1 < m.chat.sent.len() => Some(i + 1),
         _ => None,
     };
     match next {
         Some(i) => {
-            let text = m.sent[i].clone();
-            m.set_input(&text);
-            m.history_cursor = Some((i, draft));
+            let text = m.chat.sent[i].clone();
+            m.chat.set_input(&text);
+            m.chat.history_cursor = Some((i, draft));
         }
-        None => m.set_input(&draft),
+        None => m.chat.set_input(&draft),
     }
 }
 
 fn demo_next(m: &mut Model) -> bool {
-    let Some(demo) = m.demo.as_mut() else {
+    let Some(demo) = m.chrome.demo.as_mut() else {
         return false;
     };
     let Some(msg) = demo.messages.get(demo.next).cloned() else {
-        m.status = Some((Level::Info, "the demo script is done".into()));
+        m.chrome.status = Some((Level::Info, "the demo script is done".into()));
         return false;
     };
     demo.next += 1;
-    m.set_input(&msg);
+    m.chat.set_input(&msg);
     true
 }
 
 /// Sends the message in the box, or runs its slash command.
 fn submit(m: &mut Model) -> Vec<Effect> {
-    let text = m.input_text().trim().to_string();
+    let text = m.chat.input_text().trim().to_string();
     if text.is_empty() {
         return Vec::new();
     }
     if text.starts_with('/') {
-        m.set_input("");
+        m.chat.set_input("");
         return commands::run(m, &text);
     }
-    if m.is_running() {
-        m.status = Some((
+    if m.turn.is_running() {
+        m.chrome.status = Some((
             Level::Warn,
             "Alfred is still working — wait, or press Esc to cancel the turn".into(),
         ));
@@ -274,36 +280,36 @@ fn submit(m: &mut Model) -> Vec<Effect> {
     }
     // Too long: said where the message is, and the message stays in the box.
     if let Some(why) = crate::pipeline::message_refused(&text) {
-        m.status = Some((Level::Warn, why));
+        m.chrome.status = Some((Level::Warn, why));
         return Vec::new();
     }
-    m.set_input("");
-    m.history_cursor = None;
-    m.sent.push(text.clone());
+    m.chat.set_input("");
+    m.chat.history_cursor = None;
+    m.chat.sent.push(text.clone());
     start_turn(m, text)
 }
 
 fn start_turn(m: &mut Model, message: String) -> Vec<Effect> {
-    let id = m.next_turn_id();
+    let id = m.turn.next_id();
     let turn = m.session.context.turn + 1;
-    m.push_message(Role::User, message.clone(), turn);
-    m.turn = TurnState::Running {
+    m.chat.push_message(Role::User, message.clone(), turn);
+    m.turn.state = TurnState::Running {
         id,
         message: message.clone(),
         node: None,
     };
-    m.bar = PipelineBar::default();
-    m.chat_scroll.follow = true;
-    m.status = None;
+    m.turn.bar = PipelineBar::default();
+    m.chat.scroll.follow = true;
+    m.chrome.status = None;
     vec![Effect::StartTurn { id, message }]
 }
 
 fn retry(m: &mut Model) -> Vec<Effect> {
-    let TurnState::Failed { message, .. } = m.turn.clone() else {
+    let TurnState::Failed { message, .. } = m.turn.state.clone() else {
         return Vec::new();
     };
-    if m.input_text().trim() == message.trim() {
-        m.set_input("");
+    if m.chat.input_text().trim() == message.trim() {
+        m.chat.set_input("");
     }
     start_turn(m, message)
 }
@@ -318,42 +324,43 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
     if m.overlay.take().is_some() {
         return Vec::new();
     }
-    if m.search.is_some() {
+    if m.chat.search.is_some() {
         search::close(m);
         return Vec::new();
     }
-    if m.inspect.is_some() {
+    if m.panels.inspect.is_some() {
         travel::go_live(m);
         return Vec::new();
     }
-    if let TurnState::Running { id, message, .. } = m.turn.clone() {
+    if let TurnState::Running { id, message, .. } = m.turn.state.clone() {
         // Drop the partial reply and the user's message of this turn.
         let turn = m.session.context.turn + 1;
         while m
             .chat
+            .messages
             .last()
             .is_some_and(|c| c.turn == turn && c.role != Role::Note)
         {
-            m.chat.pop();
+            m.chat.messages.pop();
         }
-        m.sent.pop();
-        m.set_input(&message);
-        m.turn = TurnState::Idle;
-        m.bar = PipelineBar::default();
+        m.chat.sent.pop();
+        m.chat.set_input(&message);
+        m.turn.state = TurnState::Idle;
+        m.turn.bar = PipelineBar::default();
         end_running(m);
-        m.set_snapshot(m.session.context.snapshot());
-        m.focus = Pane::Input;
-        m.status = Some((
+        m.panels.set_snapshot(m.session.context.snapshot());
+        m.chrome.focus = Pane::Input;
+        m.chrome.status = Some((
             Level::Info,
             "turn cancelled — nothing was kept; your message is back in the box".into(),
         ));
         return vec![Effect::AbortTurn { id, turn, message }];
     }
-    if m.zoom.take().is_some() {
+    if m.chrome.zoom.take().is_some() {
         return Vec::new();
     }
-    if m.demo.take().is_some() {
-        m.status = Some((
+    if m.chrome.demo.take().is_some() {
+        m.chrome.status = Some((
             Level::Info,
             "demo stopped — the conversation so far stays".into(),
         ));
@@ -363,7 +370,7 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
 
 /// Progress of the running turn; events of other turns are ignored.
 fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
-    let TurnState::Running { id, .. } = &m.turn else {
+    let TurnState::Running { id, .. } = &m.turn.state else {
         return Vec::new();
     };
     if ev.id() != *id {
@@ -372,31 +379,31 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
     match ev {
         PipelineEvent::TurnStarted { turn, .. } => {
             // Change markers count from the state this turn started from.
-            let message = match &m.turn {
+            let message = match &m.turn.state {
                 TurnState::Running { message, .. } => message.clone(),
                 _ => String::new(),
             };
             let start = m.session.context.snapshot();
-            let previous = m.baseline.replace(start);
-            m.running = Some(RunningTurn::new(turn, &message, previous));
-            m.set_snapshot(m.snapshot.clone());
+            let previous = m.panels.baseline.replace(start);
+            m.turn.running = Some(RunningTurn::new(turn, &message, previous));
+            m.panels.set_snapshot(m.panels.snapshot.clone());
         }
         PipelineEvent::NarrativeProgress { turn, .. } => {
-            if let Some(r) = &mut m.running {
+            if let Some(r) = &mut m.turn.running {
                 r.progress(*turn);
             }
         }
         PipelineEvent::StepFinished { index, outcome, .. } => {
-            if let Some(r) = &mut m.running {
+            if let Some(r) = &mut m.turn.running {
                 r.step_finished(index, outcome);
             }
         }
         PipelineEvent::NodeStarted { node, .. } => {
-            m.bar.set(node, NodeStatus::Running);
+            m.turn.bar.set(node, NodeStatus::Running);
             let now = std::time::Instant::now();
-            m.bar.node_since = Some(now);
-            m.bar.turn_since.get_or_insert(now);
-            if let TurnState::Running { node: n, .. } = &mut m.turn {
+            m.turn.bar.node_since = Some(now);
+            m.turn.bar.turn_since.get_or_insert(now);
+            if let TurnState::Running { node: n, .. } = &mut m.turn.state {
                 *n = Some(node);
             }
         }
@@ -406,36 +413,36 @@ fn on_pipeline(m: &mut Model, ev: PipelineEvent) -> Vec<Effect> {
             tokens,
             ..
         } => {
-            m.bar.set(
+            m.turn.bar.set(
                 node,
                 NodeStatus::Done {
                     ms: duration_ms,
                     tokens,
                 },
             );
-            m.bar.node_since = None;
-            m.bar.total_tokens += tokens;
+            m.turn.bar.node_since = None;
+            m.turn.bar.total_tokens += tokens;
         }
         PipelineEvent::StepStarted { index, total, .. } => {
-            m.bar.act_step = Some((index + 1, total));
-            if let Some(r) = &mut m.running {
+            m.turn.bar.act_step = Some((index + 1, total));
+            if let Some(r) = &mut m.turn.running {
                 r.step = Some(index);
             }
         }
         PipelineEvent::ToolCalled { .. } => {}
         PipelineEvent::ReplyChunk { text, .. } => {
             let turn = m.session.context.turn + 1;
-            match m.chat.last() {
+            match m.chat.messages.last() {
                 Some(last) if last.role == Role::Alfred && last.turn == turn => {
-                    let i = m.chat.len() - 1;
-                    m.append_to(i, &text);
+                    let i = m.chat.messages.len() - 1;
+                    m.chat.append_to(i, &text);
                 }
                 _ => {
-                    m.push_message(Role::Alfred, text, turn);
+                    m.chat.push_message(Role::Alfred, text, turn);
                 }
             }
         }
-        PipelineEvent::ContextUpdated { snapshot, .. } => m.set_snapshot(*snapshot),
+        PipelineEvent::ContextUpdated { snapshot, .. } => m.panels.set_snapshot(*snapshot),
         PipelineEvent::TurnDone { record, state, .. } => return turn_done(m, *record, *state),
         PipelineEvent::TurnFailed { record, .. } => return turn_failed(m, *record),
     }
@@ -449,33 +456,34 @@ fn turn_done(
 ) -> Vec<Effect> {
     let turn = record.turn;
     // The streamed text becomes the final reply.
-    match m.chat.last() {
+    match m.chat.messages.last() {
         Some(last) if last.role == Role::Alfred && last.turn == turn => {
-            let i = m.chat.len() - 1;
-            if m.chat[i].text != record.reply {
-                m.chat[i].text.clear();
-                m.append_to(i, &record.reply);
+            let i = m.chat.messages.len() - 1;
+            if m.chat.messages[i].text != record.reply {
+                m.chat.messages[i].text.clear();
+                m.chat.append_to(i, &record.reply);
             }
         }
         _ => {
-            m.push_message(Role::Alfred, record.reply.clone(), turn);
+            m.chat
+                .push_message(Role::Alfred, record.reply.clone(), turn);
         }
     }
     for node in Node::ALL {
-        if m.bar.status(node) == NodeStatus::Waiting {
-            m.bar.set(node, NodeStatus::Skipped);
+        if m.turn.bar.status(node) == NodeStatus::Waiting {
+            m.turn.bar.set(node, NodeStatus::Skipped);
         }
     }
     m.note_cut(&record);
-    (m.bar.node_since, m.bar.turn_since) = (None, None);
-    m.bar.total_ms = record.timings_ms.get("total").copied();
-    m.bar.cost_usd = record.cost_usd;
-    m.baseline = Some(m.session.context.snapshot());
-    m.running = None;
+    (m.turn.bar.node_since, m.turn.bar.turn_since) = (None, None);
+    m.turn.bar.total_ms = record.timings_ms.get("total").copied();
+    m.turn.bar.cost_usd = record.cost_usd;
+    m.panels.baseline = Some(m.session.context.snapshot());
+    m.turn.running = None;
     push_turn(m, record, Some(state));
-    m.set_snapshot(m.session.context.snapshot());
-    m.header.title = m.session.title.clone();
-    m.turn = TurnState::Idle;
+    m.panels.set_snapshot(m.session.context.snapshot());
+    m.chrome.header.title = m.session.title.clone();
+    m.turn.state = TurnState::Idle;
     Vec::new()
 }
 
@@ -487,28 +495,30 @@ fn turn_failed(m: &mut Model, record: crate::record::TurnRecord) -> Vec<Effect> 
         .unwrap_or_else(|| "unknown reason".into());
     let message = record.user.clone();
     if m.chat
+        .messages
         .last()
         .is_some_and(|c| c.role == Role::Alfred && c.turn == turn)
     {
-        m.chat.pop();
+        m.chat.messages.pop();
     }
-    m.push_message(Role::Error, format!("This turn failed: {reason}"), turn);
+    m.chat
+        .push_message(Role::Error, format!("This turn failed: {reason}"), turn);
     end_running(m);
     push_turn(m, record, None);
-    m.set_snapshot(m.session.context.snapshot());
-    if m.input.is_empty() {
-        m.set_input(&message);
+    m.panels.set_snapshot(m.session.context.snapshot());
+    if m.chat.input.is_empty() {
+        m.chat.set_input(&message);
     }
-    m.turn = TurnState::Failed { reason, message };
+    m.turn.state = TurnState::Failed { reason, message };
     Vec::new()
 }
 
 /// A turn that will not finish: its running block goes, and the panels'
 /// change markers count from the last finished turn again.
 fn end_running(m: &mut Model) {
-    (m.bar.node_since, m.bar.turn_since) = (None, None);
-    if let Some(r) = m.running.take() {
-        m.baseline = r.previous_baseline;
+    (m.turn.bar.node_since, m.turn.bar.turn_since) = (None, None);
+    if let Some(r) = m.turn.running.take() {
+        m.panels.baseline = r.previous_baseline;
     }
 }
 

@@ -27,10 +27,10 @@ fn osc52_is_base64_between_the_escape_and_the_bell() {
 #[test]
 fn y_on_the_chat_copies_the_last_message_or_the_one_at_the_top() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     let text = copied(press(&mut m, KeyCode::Char('y')));
-    assert_eq!(Some(&text), m.chat.last().map(|c| &c.text));
-    let status = &m.status.as_ref().expect("status").1;
+    assert_eq!(Some(&text), m.chat.messages.last().map(|c| &c.text));
+    let status = &m.chrome.status.as_ref().expect("status").1;
     assert_eq!(
         status,
         &format!(
@@ -43,29 +43,32 @@ fn y_on_the_chat_copies_the_last_message_or_the_one_at_the_top() {
     for _ in 0..200 {
         press(&mut m, KeyCode::Up);
     }
-    assert!(!m.chat_scroll.follow);
+    assert!(!m.chat.scroll.follow);
     assert_eq!(crate::tui::scroll::chat_top_message(&mut m), Some(0));
     for _ in 0..3 {
         press(&mut m, KeyCode::Down);
     }
     let top = crate::tui::scroll::chat_top_message(&mut m).expect("a message at the top");
     assert!(top > 0, "scrolled into the chat");
-    assert_eq!(copied(press(&mut m, KeyCode::Char('y'))), m.chat[top].text);
+    assert_eq!(
+        copied(press(&mut m, KeyCode::Char('y'))),
+        m.chat.messages[top].text
+    );
     // Alt+Y works while typing.
-    m.focus = Pane::Input;
+    m.chrome.focus = Pane::Input;
     let effects = update(
         &mut m,
         &Keymap::default_keys(),
         Event::Key(KeyEvent::new(KeyCode::Char('y'), KeyModifiers::ALT)),
     );
-    assert_eq!(copied(effects), m.chat[top].text);
-    assert_eq!(m.input_text(), "");
+    assert_eq!(copied(effects), m.chat.messages[top].text);
+    assert_eq!(m.chat.input_text(), "");
 }
 
 #[test]
 fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('/'));
     for c in "cod".chars() {
         press(&mut m, KeyCode::Char(c));
@@ -74,6 +77,7 @@ fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
     press(&mut m, KeyCode::Char('n'));
     let first = m
         .chat
+        .messages
         .iter()
         .find(|c| c.text.to_lowercase().contains("cod"))
         .map(|c| c.text.clone())
@@ -81,12 +85,18 @@ fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
     assert_eq!(copied(press(&mut m, KeyCode::Char('y'))), first);
     press(&mut m, KeyCode::Esc);
 
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     let panel = copied(press(&mut m, KeyCode::Char('y')));
     assert!(panel.contains("Excluded this turn"), "{panel}");
     assert!(panel.contains("recipe_5"), "{panel}");
     press(&mut m, KeyCode::Char('d'));
-    let said = |m: &Model| m.status.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+    let said = |m: &Model| {
+        m.chrome
+            .status
+            .as_ref()
+            .map(|s| s.1.clone())
+            .unwrap_or_default()
+    };
     assert!(
         said(&m).starts_with("copied the Entities panel ("),
         "{}",
@@ -99,7 +109,7 @@ fn y_copies_the_search_match_the_panel_the_prompt_and_the_cell() {
         "{}",
         said(&m)
     );
-    m.focus = Pane::History;
+    m.chrome.focus = Pane::History;
     let history = copied(press(&mut m, KeyCode::Char('y')));
     assert!(
         history.contains("User: let's not do the french toast"),

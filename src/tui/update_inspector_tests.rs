@@ -23,7 +23,7 @@ fn label(m: &Model) -> String {
 #[test]
 fn p_opens_the_latest_turn_and_arrows_choose_prompts_and_parts() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('p'));
     assert_eq!(state(&m).index, 2, "the live turn's record");
     assert_eq!(label(&m), "Understand");
@@ -73,10 +73,10 @@ fn p_opens_the_latest_turn_and_arrows_choose_prompts_and_parts() {
 #[test]
 fn brackets_change_the_turn_and_the_inspected_turn_is_the_start() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     press(&mut m, KeyCode::Char('['));
     press(&mut m, KeyCode::Char('['));
-    assert_eq!(m.inspect.as_ref().map(|i| i.turn), Some(1));
+    assert_eq!(m.panels.inspect.as_ref().map(|i| i.turn), Some(1));
     press(&mut m, KeyCode::Char('p'));
     assert_eq!(state(&m).index, 0);
     press(&mut m, KeyCode::Char(']'));
@@ -93,11 +93,12 @@ fn brackets_change_the_turn_and_the_inspected_turn_is_the_start() {
 #[test]
 fn nothing_to_inspect_before_the_first_turn() {
     let mut m = test_records::model(0, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('p'));
     assert!(m.overlay.is_none());
     assert!(
-        m.status
+        m.chrome
+            .status
             .as_ref()
             .is_some_and(|s| s.1.contains("no prompts yet"))
     );

@@ -64,7 +64,7 @@ fn the_footer_follows_the_focus() {
         typing.starts_with("Enter send · Alt+Enter new line · ↑ last message · Tab focus"),
         "{typing}"
     );
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     let entities = footer(&m);
     for hint in [
         "↑/↓ scroll",
@@ -81,7 +81,7 @@ fn the_footer_follows_the_focus() {
         assert!(entities.contains(hint), "{hint} missing: {entities}");
     }
     assert!(!entities.contains("Enter send"), "{entities}");
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     let chat = footer(&m);
     assert!(
         chat.contains("/ search") && chat.contains("y copy message"),
@@ -97,17 +97,17 @@ fn the_footer_follows_the_focus() {
 #[test]
 fn a_failed_turn_names_the_key_that_retries_from_where_the_focus_is() {
     let mut m = Model::new(failed_session(), "offline", Theme::dark());
-    m.size = (120, 40);
+    m.chrome.size = (120, 40);
     assert!(footer(&m).starts_with("Ctrl+R retry"), "{}", footer(&m));
     let screen = render_frame(&m, 120, 40);
     assert!(screen.contains("press Ctrl+R to retry"), "{screen}");
     assert!(!screen.contains("press r to retry"), "{screen}");
-    m.focus = Pane::History;
+    m.chrome.focus = Pane::History;
     assert!(footer(&m).starts_with("r retry"), "{}", footer(&m));
     let screen = render_frame(&m, 120, 40);
     assert!(screen.contains("press r to retry"), "{screen}");
     // Typing, `r` is a letter: the retry is Ctrl+R, as the hint said.
-    m.focus = Pane::Input;
+    m.chrome.focus = Pane::Input;
     let effects = ctrl(&mut m, 'r');
     assert_eq!(
         effects,
@@ -121,11 +121,11 @@ fn a_failed_turn_names_the_key_that_retries_from_where_the_focus_is() {
 #[test]
 fn a_reopened_session_whose_last_turn_failed_has_its_message_back_and_retries() {
     let m = Model::new(failed_session(), "offline", Theme::dark());
-    assert_eq!(m.input_text(), "plan the cod for friday");
+    assert_eq!(m.chat.input_text(), "plan the cod for friday");
     assert!(
-        matches!(&m.turn, TurnState::Failed { reason, .. } if reason == "cancelled by the user"),
+        matches!(&m.turn.state, TurnState::Failed { reason, .. } if reason == "cancelled by the user"),
         "{:?}",
-        m.turn
+        m.turn.state
     );
 }
 
@@ -133,31 +133,31 @@ fn a_reopened_session_whose_last_turn_failed_has_its_message_back_and_retries() 
 fn a_reopened_session_shows_its_last_turn_bar_with_the_tokens_it_spent() {
     let m = test_records::model(3, 120, 40);
     let record = m.session.transcript.last().unwrap();
-    assert_eq!(m.turn, TurnState::Idle);
-    assert_eq!(m.input_text(), "");
+    assert_eq!(m.turn.state, TurnState::Idle);
+    assert_eq!(m.chat.input_text(), "");
     for node in [Node::Understand, Node::Think, Node::Reply] {
         assert!(
-            matches!(m.bar.status(node), NodeStatus::Done { tokens, .. } if tokens > 0),
+            matches!(m.turn.bar.status(node), NodeStatus::Done { tokens, .. } if tokens > 0),
             "{node:?}: {:?}",
-            m.bar.status(node)
+            m.turn.bar.status(node)
         );
     }
     // What the live bar added up node by node is the turn's usage.
     assert_eq!(
-        m.bar.total_tokens,
+        m.turn.bar.total_tokens,
         record.usage.prompt_tokens + record.usage.completion_tokens
     );
-    assert_eq!(m.bar.total_ms, Some(26.0));
+    assert_eq!(m.turn.bar.total_ms, Some(26.0));
     let screen = render_frame(&m, 120, 40);
     assert!(screen.contains("Understand ✓ 12ms"), "{screen}");
     // The change markers of the last turn are back too.
-    assert!(m.diff.is_some(), "the diff against the turn before");
+    assert!(m.panels.diff.is_some(), "the diff against the turn before");
 }
 
 #[test]
 fn a_demo_shows_its_progress_and_esc_stops_it() {
     let mut m = test_records::model(0, 120, 40);
-    m.demo = Some(Demo {
+    m.chrome.demo = Some(Demo {
         messages: vec!["one".into(), "two".into(), "three".into()],
         next: 1,
         auto_secs: None,
@@ -168,37 +168,41 @@ fn a_demo_shows_its_progress_and_esc_stops_it() {
         "{f}"
     );
     press(&mut m, KeyCode::Esc);
-    assert!(m.demo.is_none(), "Esc stopped the demo");
+    assert!(m.chrome.demo.is_none(), "Esc stopped the demo");
     assert!(!footer(&m).contains("DEMO"), "{}", footer(&m));
 }
 
 #[test]
 fn after_end_a_step_up_moves_the_panel_at_once() {
     let mut m = test_records::model(3, 120, 30);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     let (total, height) = crate::tui::view::panel_extent(&m, Pane::Entities).expect("on screen");
     assert!(
         total > height + 2,
         "the panel scrolls: {total} lines in {height}"
     );
     press(&mut m, KeyCode::End);
-    assert_eq!(m.entities_scroll.offset, total - height, "at the bottom");
+    assert_eq!(
+        m.panels.entities_scroll.offset,
+        total - height,
+        "at the bottom"
+    );
     let bottom = render_frame(&m, 120, 30);
     press(&mut m, KeyCode::Up);
-    assert_eq!(m.entities_scroll.offset, total - height - 1);
+    assert_eq!(m.panels.entities_scroll.offset, total - height - 1);
     assert_ne!(render_frame(&m, 120, 30), bottom, "one step up shows");
     // History is anchored at its newest turn: Home goes to the oldest, and
     // Down comes back from there at once.
-    m.focus = Pane::History;
+    m.chrome.focus = Pane::History;
     let (total, height) = crate::tui::view::panel_extent(&m, Pane::History).expect("on screen");
     assert!(
         total > height + 1,
         "history scrolls: {total} lines in {height}"
     );
     press(&mut m, KeyCode::Home);
-    assert_eq!(m.history_scroll.offset, total - height);
+    assert_eq!(m.panels.history_scroll.offset, total - height);
     press(&mut m, KeyCode::Down);
-    assert_eq!(m.history_scroll.offset, total - height - 1);
+    assert_eq!(m.panels.history_scroll.offset, total - height - 1);
 }
 
 #[test]
@@ -207,7 +211,7 @@ fn clear_counts_what_it_forgot_and_squares_it_with_the_panel() {
         let mut m = test_records::model(turns, 120, 40);
         if drop_first {
             // Something let go earlier in the turn, as "forget that" does.
-            let r = m.snapshot.entities.recent[0].r#ref.clone();
+            let r = m.panels.snapshot.entities.recent[0].r#ref.clone();
             let c = crate::context::EntityCuration {
                 drop: vec![crate::context::RefDecision {
                     r#ref: r,
@@ -216,18 +220,23 @@ fn clear_counts_what_it_forgot_and_squares_it_with_the_panel() {
                 ..Default::default()
             };
             m.session_mut().context.apply_curation(&c);
-            m.set_snapshot(m.session.context.snapshot());
-            assert_eq!(m.snapshot.entities.dropped.len(), 1);
+            m.panels.set_snapshot(m.session.context.snapshot());
+            assert_eq!(m.panels.snapshot.entities.dropped.len(), 1);
         }
-        let live = m.snapshot.entities.all().count();
-        let dropped_before = m.snapshot.entities.dropped.len();
+        let live = m.panels.snapshot.entities.all().count();
+        let dropped_before = m.panels.snapshot.entities.dropped.len();
         super::commands::run(&mut m, "/clear");
-        let said = m.status.as_ref().map(|s| s.1.clone()).unwrap_or_default();
+        let said = m
+            .chrome
+            .status
+            .as_ref()
+            .map(|s| s.1.clone())
+            .unwrap_or_default();
         assert!(
             said.starts_with(&format!("started fresh: {live} entities forgotten")),
             "turn {turns}: {said}"
         );
-        let dropped = m.snapshot.entities.dropped.len();
+        let dropped = m.panels.snapshot.entities.dropped.len();
         assert_eq!(dropped, live + dropped_before, "turn {turns}");
         if dropped_before > 0 {
             assert!(
@@ -245,7 +254,7 @@ fn why_notes_are_kept_with_the_session_and_come_back_in_place() {
     let mut m = test_records::model(3, 120, 40);
     let effects = super::commands::run(&mut m, "/why recipe_1");
     assert_eq!(effects, vec![Effect::Save], "the note is saved");
-    let note = m.chat.last().expect("the note").clone();
+    let note = m.chat.messages.last().expect("the note").clone();
     assert_eq!(note.role, crate::tui::model::Role::Note);
     assert!(note.text.contains("recipe_1"), "{}", note.text);
     assert_eq!(m.session.notes.len(), 1);
@@ -256,9 +265,18 @@ fn why_notes_are_kept_with_the_session_and_come_back_in_place() {
     let reopened = Model::new(session, "offline", Theme::dark());
     let at = reopened
         .chat
+        .messages
         .iter()
         .position(|c| c.text == note.text)
         .expect("the note is back");
-    assert_eq!(reopened.chat[at - 1].turn, 3, "after turn 3's reply");
-    assert_eq!(reopened.chat[at + 1].turn, 4, "before turn 4's message");
+    assert_eq!(
+        reopened.chat.messages[at - 1].turn,
+        3,
+        "after turn 3's reply"
+    );
+    assert_eq!(
+        reopened.chat.messages[at + 1].turn,
+        4,
+        "before turn 4's message"
+    );
 }

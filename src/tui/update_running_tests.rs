@@ -75,8 +75,8 @@ fn narrative(m: &Model) -> String {
     let theme = Theme::dark();
     render_widget(
         NarrativePanel {
-            narrative: &m.snapshot.narrative,
-            running: m.running.as_ref(),
+            narrative: &m.panels.snapshot.narrative,
+            running: m.turn.running.as_ref(),
             scroll: 0,
             focused: false,
             theme: &theme,
@@ -99,16 +99,22 @@ fn step(description: &str, step_type: &str) -> StepExecutionSummary {
 fn the_running_block_fills_as_nodes_and_steps_finish() {
     let mut m = model_after_one_turn();
     assert!(
-        m.diff.as_ref().is_some_and(|d| !d.entities.is_empty()),
+        m.panels
+            .diff
+            .as_ref()
+            .is_some_and(|d| !d.entities.is_empty()),
         "turn 1's nine new recipes are marked"
     );
     send(&mut m, "no cod please");
     let id = TurnId(2);
     pipe(&mut m, PipelineEvent::TurnStarted { id, turn: 2 });
     assert!(
-        m.diff.as_ref().is_some_and(|d| d.entities.is_empty()),
+        m.panels
+            .diff
+            .as_ref()
+            .is_some_and(|d| d.entities.is_empty()),
         "a new turn's markers start from its own state, not turn 1's: {:?}",
-        m.diff
+        m.panels.diff
     );
     let screen = narrative(&m);
     assert!(screen.contains("Turn 2 · running"), "{screen}");
@@ -196,7 +202,12 @@ fn the_running_block_fills_as_nodes_and_steps_finish() {
 
     // Esc: the block goes, the markers are turn 1's again.
     key(&mut m, KeyCode::Esc);
-    assert!(m.running.is_none());
+    assert!(m.turn.running.is_none());
     assert!(!narrative(&m).contains("running"));
-    assert!(m.diff.as_ref().is_some_and(|d| !d.entities.is_empty()));
+    assert!(
+        m.panels
+            .diff
+            .as_ref()
+            .is_some_and(|d| !d.entities.is_empty())
+    );
 }

@@ -24,7 +24,7 @@ fn frame(m: &mut Model, terminal: &mut Terminal<TestBackend>, caches: &mut Cache
 /// True when message `index` begins inside the chat's view, measured as
 /// the view lays the chat out.
 fn in_view(m: &mut Model, index: usize) -> bool {
-    let scroll = m.chat_scroll;
+    let scroll = m.chat.scroll;
     let Some((cache, height)) = chat_lines(m) else {
         return false;
     };
@@ -36,6 +36,7 @@ fn in_view(m: &mut Model, index: usize) -> bool {
 
 fn matching(m: &Model, needle: &str) -> Vec<usize> {
     m.chat
+        .messages
         .iter()
         .enumerate()
         .filter(|(_, c)| c.text.to_lowercase().contains(needle))
@@ -47,15 +48,18 @@ fn matching(m: &Model, needle: &str) -> Vec<usize> {
 fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
     let mut m = test_records::model(3, 120, 40);
     press(&mut m, KeyCode::Char('/'));
-    assert!(m.search.is_none(), "/ in the message box starts a command");
-    assert_eq!(m.input_text(), "/");
-    m.set_input("");
-    m.focus = Pane::Chat;
+    assert!(
+        m.chat.search.is_none(),
+        "/ in the message box starts a command"
+    );
+    assert_eq!(m.chat.input_text(), "/");
+    m.chat.set_input("");
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('/'));
     chars(&mut m, "Wings");
     let expected = matching(&m, "wings");
     assert!(expected.len() >= 2, "{expected:?}");
-    let s = m.search.clone().expect("searching");
+    let s = m.chat.search.clone().expect("searching");
     assert!(s.editing);
     assert_eq!(s.matches, expected);
     assert_eq!(s.current, Some(expected.len() - 1), "the newest first");
@@ -63,11 +67,11 @@ fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
     assert!(in_view(&mut m, newest), "the newest match is in view");
     // q while typing the query is text.
     chars(&mut m, "q");
-    assert!(!m.quitting);
-    assert_eq!(m.search.as_ref().map(|s| s.matches.len()), Some(0));
+    assert!(!m.chrome.quitting);
+    assert_eq!(m.chat.search.as_ref().map(|s| s.matches.len()), Some(0));
     press(&mut m, KeyCode::Backspace);
     press(&mut m, KeyCode::Enter);
-    assert!(m.search.as_ref().is_some_and(|s| !s.editing));
+    assert!(m.chat.search.as_ref().is_some_and(|s| !s.editing));
     press(&mut m, KeyCode::Char('N'));
     assert!(in_view(&mut m, expected[expected.len() - 2]));
     press(&mut m, KeyCode::Char('n'));
@@ -75,19 +79,25 @@ fn slash_on_the_chat_searches_and_n_jumps_between_matches() {
     assert!(in_view(&mut m, expected[0]), "n wraps to the oldest");
     assert_eq!(chat_top_message(&mut m), Some(expected[0]), "at the top");
     assert!(
-        m.status
+        m.chrome
+            .status
             .as_ref()
             .is_some_and(|s| s.1.starts_with("match 1 of"))
     );
     press(&mut m, KeyCode::Esc);
-    assert!(m.search.is_none());
+    assert!(m.chat.search.is_none());
     assert_eq!(
         chat_top_message(&mut m),
         Some(expected[0]),
         "closing leaves the view where it is"
     );
     press(&mut m, KeyCode::Char('n'));
-    assert!(m.status.as_ref().is_some_and(|s| s.1.contains("no search")));
+    assert!(
+        m.chrome
+            .status
+            .as_ref()
+            .is_some_and(|s| s.1.contains("no search"))
+    );
 }
 
 #[test]
@@ -96,15 +106,15 @@ fn a_jump_scrolls_the_chat_to_the_match_and_marks_it() {
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
     let mut caches = Caches::default();
     frame(&mut m, &mut terminal, &mut caches);
-    assert!(m.chat_scroll.follow, "following the bottom");
-    m.focus = Pane::Chat;
+    assert!(m.chat.scroll.follow, "following the bottom");
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('/'));
     chars(&mut m, "cod");
     press(&mut m, KeyCode::Enter);
     // Jump to the oldest match: the first user message mentioning cod.
     press(&mut m, KeyCode::Char('n'));
     let target = matching(&m, "cod")[0];
-    assert!(!m.chat_scroll.follow);
+    assert!(!m.chat.scroll.follow);
     assert_eq!(
         chat_top_message(&mut m),
         Some(target),

@@ -74,19 +74,24 @@ fn done_record(turn: u32, user: &str, reply: &str) -> (TurnRecord, ContextState)
 fn a_message_over_the_limit_stays_in_the_box_with_the_reason() {
     let mut m = model();
     let paste = "eggs ".repeat(crate::pipeline::MAX_MESSAGE_BYTES / 5 + 10);
-    m.set_input(&paste);
+    m.chat.set_input(&paste);
     let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert!(effects.is_empty(), "nothing sent: {effects:?}");
-    assert!(m.input_text() == paste, "the message stays in the box");
-    assert!(matches!(m.turn, TurnState::Idle), "{:?}", m.turn);
-    let (level, text) = m.status.clone().expect("a reason");
+    assert!(m.chat.input_text() == paste, "the message stays in the box");
+    assert!(
+        matches!(m.turn.state, TurnState::Idle),
+        "{:?}",
+        m.turn.state
+    );
+    let (level, text) = m.chrome.status.clone().expect("a reason");
     assert_eq!(level, Level::Warn);
     assert!(
         text.contains("at most 32 KiB") && text.contains("nothing was sent"),
         "{text}"
     );
     // At the limit it goes.
-    m.set_input(&"e".repeat(crate::pipeline::MAX_MESSAGE_BYTES));
+    m.chat
+        .set_input(&"e".repeat(crate::pipeline::MAX_MESSAGE_BYTES));
     let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert!(
         matches!(effects.as_slice(), [Effect::StartTurn { .. }]),
@@ -106,10 +111,10 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
             message: "no cod this week".into()
         }]
     );
-    assert_eq!(m.input_text(), "");
-    assert!(matches!(m.turn, TurnState::Running { .. }));
+    assert_eq!(m.chat.input_text(), "");
+    assert!(matches!(m.turn.state, TurnState::Running { .. }));
     assert_eq!(
-        m.chat.last().map(|c| (c.role, c.text.as_str())),
+        m.chat.messages.last().map(|c| (c.role, c.text.as_str())),
         Some((Role::User, "no cod this week"))
     );
 
@@ -120,7 +125,7 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
             node: Node::Understand,
         },
     );
-    assert_eq!(m.bar.status(Node::Understand), NodeStatus::Running);
+    assert_eq!(m.turn.bar.status(Node::Understand), NodeStatus::Running);
     pipe(
         &mut m,
         PipelineEvent::ReplyChunk {
@@ -143,7 +148,7 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
         },
     );
     assert_eq!(
-        m.chat.last().map(|c| (c.role, c.text.as_str())),
+        m.chat.messages.last().map(|c| (c.role, c.text.as_str())),
         Some((Role::Alfred, "Here are 6 recipes."))
     );
 
@@ -158,16 +163,16 @@ fn enter_sends_and_the_reply_streams_into_the_chat() {
     );
     // The runner saved the turn before announcing it: nothing more to do.
     assert_eq!(effects, vec![]);
-    assert_eq!(m.turn, TurnState::Idle);
+    assert_eq!(m.turn.state, TurnState::Idle);
     assert_eq!(m.session.transcript.len(), 1);
     assert_eq!(m.session.title, "no cod this week");
     assert_eq!(
-        m.snapshot.entities.recent.len(),
+        m.panels.snapshot.entities.recent.len(),
         1,
         "the panels show the new state"
     );
-    assert_eq!(m.bar.status(Node::Think), NodeStatus::Skipped);
-    assert_eq!(m.chat.len(), 2);
+    assert_eq!(m.turn.bar.status(Node::Think), NodeStatus::Skipped);
+    assert_eq!(m.chat.messages.len(), 2);
 }
 
 #[test]
@@ -189,14 +194,14 @@ fn a_failed_turn_is_shown_and_can_be_retried() {
         },
     );
     assert_eq!(effects, vec![]);
-    let last = m.chat.last().unwrap();
+    let last = m.chat.messages.last().unwrap();
     assert_eq!(last.role, Role::Error);
     assert!(
         last.text.contains("did not answer in time"),
         "{}",
         last.text
     );
-    assert!(matches!(&m.turn, TurnState::Failed { message, .. } if message == "add eggs"));
+    assert!(matches!(&m.turn.state, TurnState::Failed { message, .. } if message == "add eggs"));
     assert_eq!(m.session.transcript.len(), 1, "the failure is recorded");
     assert_eq!(m.session.context.turn, 0, "and changes nothing else");
     let effects = key(&mut m, KeyCode::Char('r'), KeyModifiers::CONTROL);
@@ -207,7 +212,7 @@ fn a_failed_turn_is_shown_and_can_be_retried() {
             message: "add eggs".into()
         }]
     );
-    assert_eq!(m.input_text(), "", "the retried message left the box");
+    assert_eq!(m.chat.input_text(), "", "the retried message left the box");
 }
 
 #[test]
@@ -230,9 +235,9 @@ fn esc_cancels_the_turn_and_returns_the_message() {
             message: "plan my week".into()
         }]
     );
-    assert_eq!(m.input_text(), "plan my week");
-    assert!(m.chat.is_empty(), "nothing of the turn is kept");
-    assert_eq!(m.turn, TurnState::Idle);
+    assert_eq!(m.chat.input_text(), "plan my week");
+    assert!(m.chat.messages.is_empty(), "nothing of the turn is kept");
+    assert_eq!(m.turn.state, TurnState::Idle);
     // Late events of the cancelled turn are ignored.
     pipe(
         &mut m,
@@ -241,7 +246,7 @@ fn esc_cancels_the_turn_and_returns_the_message() {
             text: "late".into(),
         },
     );
-    assert!(m.chat.is_empty());
+    assert!(m.chat.messages.is_empty());
 }
 
 #[test]
@@ -250,8 +255,12 @@ fn sending_while_a_turn_runs_is_refused_with_a_hint() {
     send(&mut m, "first");
     let effects = send(&mut m, "second");
     assert!(effects.is_empty());
-    assert!(matches!(&m.status, Some((Level::Warn, s)) if s.contains("Esc")));
-    assert_eq!(m.input_text(), "second", "the message stays in the box");
+    assert!(matches!(&m.chrome.status, Some((Level::Warn, s)) if s.contains("Esc")));
+    assert_eq!(
+        m.chat.input_text(),
+        "second",
+        "the message stays in the box"
+    );
 }
 
 #[test]
@@ -266,36 +275,36 @@ fn keys_move_focus_zoom_open_help_and_quit() {
     key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.overlay, None);
     typed(&mut m, "why?");
-    assert_eq!(m.input_text(), "why?", "? is text once typing");
+    assert_eq!(m.chat.input_text(), "why?", "? is text once typing");
     key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
     key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
-    assert_eq!(m.focus, Pane::Entities);
+    assert_eq!(m.chrome.focus, Pane::Entities);
     key(&mut m, KeyCode::Char('z'), KeyModifiers::NONE);
-    assert_eq!(m.zoom, Some(Pane::Entities));
+    assert_eq!(m.chrome.zoom, Some(Pane::Entities));
     key(&mut m, KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(
-        m.entities_scroll.offset, 0,
+        m.panels.entities_scroll.offset, 0,
         "j on a panel whose content fits: nothing to scroll"
     );
     key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
-    assert_eq!(m.zoom, None);
+    assert_eq!(m.chrome.zoom, None);
     let effects = key(&mut m, KeyCode::Char('q'), KeyModifiers::NONE);
     assert_eq!(effects, vec![Effect::Quit]);
-    assert!(m.quitting);
+    assert!(m.chrome.quitting);
 }
 
 #[test]
 fn up_and_down_browse_sent_messages_and_keep_the_draft() {
     let mut m = model();
-    m.sent = vec!["one".into(), "two".into()];
+    m.chat.sent = vec!["one".into(), "two".into()];
     typed(&mut m, "draft");
     key(&mut m, KeyCode::Up, KeyModifiers::NONE);
-    assert_eq!(m.input_text(), "two");
+    assert_eq!(m.chat.input_text(), "two");
     key(&mut m, KeyCode::Up, KeyModifiers::NONE);
-    assert_eq!(m.input_text(), "one");
+    assert_eq!(m.chat.input_text(), "one");
     key(&mut m, KeyCode::Down, KeyModifiers::NONE);
     key(&mut m, KeyCode::Down, KeyModifiers::NONE);
-    assert_eq!(m.input_text(), "draft");
+    assert_eq!(m.chat.input_text(), "draft");
 }
 
 #[test]
@@ -309,10 +318,10 @@ fn alt_enter_adds_a_line_and_paste_keeps_newlines() {
         &Keymap::default_keys(),
         Event::Paste("\r\nc\r\nd".into()),
     );
-    assert_eq!(m.input_text(), "a\nb\nc\nd");
+    assert_eq!(m.chat.input_text(), "a\nb\nc\nd");
     let big = "x".repeat(1_000_000);
     update(&mut m, &Keymap::default_keys(), Event::Paste(big));
-    assert!(m.input_text().len() > 1_000_000);
+    assert!(m.chat.input_text().len() > 1_000_000);
 }
 
 #[test]
@@ -321,7 +330,7 @@ fn slash_commands_rename_pin_and_explain() {
     assert_eq!(send(&mut m, "/rename Weekly planning"), vec![Effect::Save]);
     assert_eq!(m.session.title, "Weekly planning");
     assert!(send(&mut m, "/pin recipe_9").is_empty());
-    assert!(matches!(&m.status, Some((Level::Warn, s)) if s.contains("no entity recipe_9")));
+    assert!(matches!(&m.chrome.status, Some((Level::Warn, s)) if s.contains("no entity recipe_9")));
     m.session_mut().context.registry.register_row(
         Table::Recipes,
         "r-1",
@@ -331,9 +340,9 @@ fn slash_commands_rename_pin_and_explain() {
     );
     m.session_mut().context.turn = 1;
     assert_eq!(send(&mut m, "/pin recipe_1"), vec![Effect::Save]);
-    assert!(m.snapshot.entities.recent[0].pinned);
+    assert!(m.panels.snapshot.entities.recent[0].pinned);
     send(&mut m, "/why recipe_1");
-    let note = m.chat.last().unwrap();
+    let note = m.chat.messages.last().unwrap();
     assert_eq!(note.role, Role::Note);
     assert!(
         note.text.contains("recipe_1 (Chai French Toast)"),
@@ -346,22 +355,22 @@ fn slash_commands_rename_pin_and_explain() {
     );
     assert_eq!(send(&mut m, "/sessions"), vec![Effect::ListSessions]);
     send(&mut m, "/frobnicate");
-    assert!(matches!(&m.status, Some((Level::Warn, s)) if s.contains("unknown command")));
+    assert!(matches!(&m.chrome.status, Some((Level::Warn, s)) if s.contains("unknown command")));
 }
 
 #[test]
 fn demo_mode_types_the_next_message_on_space() {
     let mut m = model();
-    m.demo = Some(super::model::Demo {
+    m.chrome.demo = Some(super::model::Demo {
         messages: vec!["hello".into(), "no cod".into()],
         next: 0,
         auto_secs: None,
     });
     key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
-    assert_eq!(m.input_text(), "hello");
+    assert_eq!(m.chat.input_text(), "hello");
     // With text in the box, space is a space.
     key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
-    assert_eq!(m.input_text(), "hello ");
+    assert_eq!(m.chat.input_text(), "hello ");
     assert_eq!(
         super::update::on_action(&mut m, Action::Submit),
         vec![Effect::StartTurn {
@@ -382,7 +391,11 @@ fn the_help_window_scrolls_and_closes() {
     assert_eq!(m.overlay, Some(Overlay::Help { scroll: 1 }));
     key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.overlay, None);
-    assert_eq!(m.focus, Pane::Input, "closing help does not move the focus");
+    assert_eq!(
+        m.chrome.focus,
+        Pane::Input,
+        "closing help does not move the focus"
+    );
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn selected(m: &Model) -> (String, u32) {
 #[test]
 fn t_opens_the_timeline_on_the_last_turn_and_arrows_move_the_cell() {
     let mut m = test_records::model(5, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('t'));
     let st = state(&m);
     assert_eq!(st.grid.turns, vec![1, 2, 3, 4, 5]);
@@ -47,7 +47,7 @@ fn t_opens_the_timeline_on_the_last_turn_and_arrows_move_the_cell() {
 #[test]
 fn f_cycles_types_and_slash_filters_by_text_with_the_why_of_the_cell() {
     let mut m = test_records::model(5, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     press(&mut m, KeyCode::Char('t'));
     let all = state(&m).shown.len();
     let types = state(&m).types.clone();
@@ -83,7 +83,7 @@ fn f_cycles_types_and_slash_filters_by_text_with_the_why_of_the_cell() {
     // q typed into the filter is text, not quit.
     press(&mut m, KeyCode::Char('/'));
     chars(&mut m, "q");
-    assert!(!m.quitting);
+    assert!(!m.chrome.quitting);
     assert_eq!(state(&m).shown.len(), 0);
     press(&mut m, KeyCode::Esc);
     assert_eq!(state(&m).text.text(), "", "Esc clears the text filter");
@@ -93,12 +93,12 @@ fn f_cycles_types_and_slash_filters_by_text_with_the_why_of_the_cell() {
 #[test]
 fn enter_shows_the_picked_turn_in_the_panels() {
     let mut m = test_records::model(5, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     press(&mut m, KeyCode::Char('t'));
     press(&mut m, KeyCode::Left);
     press(&mut m, KeyCode::Enter);
     assert!(m.overlay.is_none());
-    assert_eq!(m.inspect.as_ref().map(|i| i.turn), Some(4));
+    assert_eq!(m.panels.inspect.as_ref().map(|i| i.turn), Some(4));
     // Reopened while inspecting: the cursor starts on the inspected turn.
     press(&mut m, KeyCode::Char('t'));
     assert_eq!(selected(&m).1, 4);
@@ -109,11 +109,12 @@ fn enter_shows_the_picked_turn_in_the_panels() {
 #[test]
 fn an_empty_session_has_no_timeline_yet() {
     let mut m = test_records::model(0, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('t'));
     assert!(m.overlay.is_none());
     assert!(
-        m.status
+        m.chrome
+            .status
             .as_ref()
             .is_some_and(|s| s.1.contains("no turns yet"))
     );

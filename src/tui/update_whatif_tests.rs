@@ -19,9 +19,9 @@ fn state(m: &Model) -> &WhatIfState {
 #[test]
 fn a_window_of_1_moves_what_turn_2_read_to_the_background_and_enter_applies_it() {
     let mut m = test_records::model(4, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     press(&mut m, KeyCode::Char('w'));
-    assert_eq!(m.focus, Pane::Entities, "the comparison is shown");
+    assert_eq!(m.chrome.focus, Pane::Entities, "the comparison is shown");
     assert_eq!(state(&m).draft, m.session.context.policy);
     assert!(state(&m).diff.entities.is_empty(), "same policy, no moves");
     assert_eq!(state(&m).field, 1, "starts on the window");
@@ -50,15 +50,18 @@ fn a_window_of_1_moves_what_turn_2_read_to_the_background_and_enter_applies_it()
     assert_eq!(effects, vec![Effect::Save]);
     assert!(m.overlay.is_none());
     assert_eq!(m.session.context.policy.turn_retention_window, 1);
-    assert_eq!(m.snapshot.window, 1, "the panels show the new policy");
-    let status = &m.status.as_ref().expect("status").1;
+    assert_eq!(
+        m.panels.snapshot.window, 1,
+        "the panels show the new policy"
+    );
+    let status = &m.chrome.status.as_ref().expect("status").1;
     assert!(status.contains("the next turn uses it"), "{status}");
 }
 
 #[test]
 fn esc_discards_and_kinds_cycle() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     press(&mut m, KeyCode::Char('w'));
     press(&mut m, KeyCode::Up);
     assert_eq!(state(&m).field, 0);

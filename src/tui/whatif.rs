@@ -45,7 +45,7 @@ fn compare(m: &Model, draft: ContextPolicy, field: usize) -> WhatIfState {
     let live = &m.session.context;
     let turn = match live.turn {
         0 => 0,
-        last => m.shown_snapshot().turn.clamp(1, last),
+        last => m.panels.shown_snapshot().turn.clamp(1, last),
     };
     let before = snapshot_at(live, turn);
     let mut tried = live.clone();
@@ -56,7 +56,7 @@ fn compare(m: &Model, draft: ContextPolicy, field: usize) -> WhatIfState {
         draft,
         field,
         turn,
-        past: m.inspect.is_some(),
+        past: m.panels.inspect.is_some(),
         before,
         after,
         diff,
@@ -71,9 +71,9 @@ pub fn toggle(m: &mut Model) {
     }
     let st = compare(m, m.session.context.policy.clone(), 1);
     // The comparison is drawn in the Entities panel: make sure it is shown.
-    m.focus = Pane::Entities;
-    m.show_diff = false;
-    m.entities_scroll = Default::default();
+    m.chrome.focus = Pane::Entities;
+    m.panels.show_diff = false;
+    m.panels.entities_scroll = Default::default();
     m.overlay = Some(Overlay::WhatIf(Box::new(st)));
 }
 
@@ -86,7 +86,7 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let (mut draft, mut field) = (st.draft.clone(), st.field);
     match keymap.action(key, ctx) {
         Some(Action::Cancel | Action::WhatIf) => {
-            m.status = Some((
+            m.chrome.status = Some((
                 Level::Info,
                 "what-if discarded; the policy is unchanged".into(),
             ));
@@ -115,8 +115,8 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
 
 /// Sets the draft on the session's context: the next turn uses it.
 fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
-    if m.is_running() {
-        m.status = Some((
+    if m.turn.is_running() {
+        m.chrome.status = Some((
             Level::Warn,
             "a turn is running — apply the policy when it finishes".into(),
         ));
@@ -124,14 +124,14 @@ fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
         return Vec::new();
     }
     if let Err(e) = st.draft.validate() {
-        m.status = Some((Level::Warn, e));
+        m.chrome.status = Some((Level::Warn, e));
         m.overlay = Some(Overlay::WhatIf(Box::new(st)));
         return Vec::new();
     }
     let text = summary(&st.draft);
     m.session_mut().context.set_policy(st.draft);
-    m.set_snapshot(m.session.context.snapshot());
-    m.status = Some((
+    m.panels.set_snapshot(m.session.context.snapshot());
+    m.chrome.status = Some((
         Level::Info,
         format!("policy applied ({text}) — the next turn uses it"),
     ));

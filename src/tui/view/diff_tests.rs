@@ -58,8 +58,8 @@ fn turns_2_to_3_move_recipe_5_and_6_to_excluded_with_their_reasons() {
 #[test]
 fn d_shows_the_inspected_turn_against_the_one_before() {
     let mut m = test_records::model(4, 120, 40);
-    m.focus = Pane::Entities;
-    m.show_diff = true;
+    m.chrome.focus = Pane::Entities;
+    m.panels.show_diff = true;
     let live = render_frame(&m, 120, 40);
     assert!(live.contains("Changes · turn 3 → 4"), "{live}");
     travel::step(&mut m, true);

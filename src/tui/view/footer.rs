@@ -22,7 +22,7 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
         ctx: m.key_context(),
         out: Vec::new(),
     };
-    if let Some(demo) = &m.demo {
+    if let Some(demo) = &m.chrome.demo {
         let total = demo.messages.len();
         let label = if demo.next < total {
             format!("DEMO {}/{total}", demo.next)
@@ -56,7 +56,7 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
         Some(_) => return h.out,
         None => {}
     }
-    if let Some(search) = &m.search {
+    if let Some(search) = &m.chat.search {
         if search.editing {
             h.out.push(("Enter".into(), "find".into()));
             h.add(Action::Cancel, "close search");
@@ -72,7 +72,7 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
         h.add(Action::FocusNext, "focus");
         return h.out;
     }
-    if m.inspect.is_some() {
+    if m.panels.inspect.is_some() {
         h.ctx = KeyContext::PANEL;
         h.pair(Action::InspectPrev, Action::InspectNext, "turn");
         h.add(Action::ToggleDiff, "diff");
@@ -85,12 +85,12 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
         h.add(Action::Help, "help");
         return h.out;
     }
-    match &m.turn {
+    match &m.turn.state {
         TurnState::Running { .. } => h.add(Action::Cancel, "cancel turn"),
         TurnState::Failed { .. } => h.add(Action::Retry, "retry"),
         TurnState::Idle => {}
     }
-    if m.focus == Pane::Input {
+    if m.chrome.focus == Pane::Input {
         input_hints(m, &mut h);
     } else {
         panel_hints(m, &mut h);
@@ -102,15 +102,19 @@ pub fn footer_hints(m: &Model, keys: &KeyHelp) -> Vec<(String, String)> {
 }
 
 fn input_hints(m: &Model, h: &mut Hints<'_>) {
-    let demo_left = m.demo.as_ref().is_some_and(|d| d.next < d.messages.len());
-    if demo_left && m.input.is_empty() && !m.is_running() {
+    let demo_left = m
+        .chrome
+        .demo
+        .as_ref()
+        .is_some_and(|d| d.next < d.messages.len());
+    if demo_left && m.chat.input.is_empty() && !m.turn.is_running() {
         h.add(Action::DemoNext, "next line");
         h.add(Action::Cancel, "stop demo");
     }
-    if !m.is_running() {
+    if !m.turn.is_running() {
         h.add(Action::Submit, "send");
         h.add(Action::Newline, "new line");
-        if !m.sent.is_empty() {
+        if !m.chat.sent.is_empty() {
             h.add(Action::HistoryPrev, "last message");
         }
     }
@@ -118,13 +122,17 @@ fn input_hints(m: &Model, h: &mut Hints<'_>) {
 
 fn panel_hints(m: &Model, h: &mut Hints<'_>) {
     h.pair(Action::ScrollUp, Action::ScrollDown, "scroll");
-    match m.focus {
+    match m.chrome.focus {
         Pane::Chat => {
             h.add(Action::Search, "search");
             h.add(Action::Copy, "copy message");
         }
         Pane::Entities => {
-            let diff = if m.show_diff { "entities" } else { "diff" };
+            let diff = if m.panels.show_diff {
+                "entities"
+            } else {
+                "diff"
+            };
             h.add(Action::ToggleDiff, diff);
             h.add(Action::Timeline, "timeline");
             h.add(Action::Prompts, "prompts");
@@ -139,7 +147,11 @@ fn panel_hints(m: &Model, h: &mut Hints<'_>) {
             h.add(Action::Copy, "copy");
         }
     }
-    let zoom = if m.zoom.is_some() { "unzoom" } else { "zoom" };
+    let zoom = if m.chrome.zoom.is_some() {
+        "unzoom"
+    } else {
+        "zoom"
+    };
     h.add(Action::Zoom, zoom);
 }
 

@@ -14,7 +14,7 @@ use crate::tui::update::update;
 #[test]
 fn the_think_prompt_of_turn_3_with_its_sections_and_tokens() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     inspector::toggle(&mut m);
     if let Some(Overlay::Inspector(st)) = &mut m.overlay {
         st.selected = 1; // Think
@@ -69,7 +69,7 @@ fn the_think_prompt_of_turn_3_with_its_sections_and_tokens() {
 #[test]
 fn an_opened_section_shows_its_text_and_the_response_is_last() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     travel::step(&mut m, true); // turn 2
     inspector::toggle(&mut m);
     let record = m.session.transcript[1].clone();
@@ -109,7 +109,7 @@ fn each_request_of_a_prompt_is_shown_raw_with_its_finish_times_and_tokens() {
     use crate::pipeline::{Usage, UsageSource};
     use crate::record::{CallAttempt, CallRecord};
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     let call = |attempt, raw: &str, finish: &str, problem: Option<&str>| CallRecord {
         attempt,
         model: "gemma3-270m".into(),

@@ -94,7 +94,7 @@ pub fn layout(area: Rect, model: &Model) -> ScreenLayout {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return ScreenLayout::TooSmall { area };
     }
-    let input_rows = input_height(area.height, model.input.lines().len());
+    let input_rows = input_height(area.height, model.chat.input.lines().len());
     let [title, main, pipeline, input, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -116,6 +116,7 @@ pub fn layout(area: Rect, model: &Model) -> ScreenLayout {
         hints,
     };
     let zoom = model
+        .chrome
         .zoom
         .map(|p| if p == Pane::Input { Pane::Chat } else { p });
     if let Some(pane) = zoom {
@@ -135,7 +136,7 @@ pub fn layout(area: Rect, model: &Model) -> ScreenLayout {
         out.narrative = Some(narrative);
         out.history = Some(history);
     } else {
-        let shown = match model.focus {
+        let shown = match model.chrome.focus {
             Pane::Input | Pane::Chat => Pane::Chat,
             other => other,
         };

@@ -12,7 +12,7 @@ use crate::tui::model::{Overlay, Pane, SessionItem, TurnState};
 fn every_size_from_0x0_to_120x50_renders_without_panic() {
     let (_, after, d) = seed_turn3();
     let mut model = model_with(after, Some(d));
-    model.set_input("line one\nline two\nline three");
+    model.chat.set_input("line one\nline two\nline three");
     let mut widths: Vec<u16> = (0..=120).step_by(3).collect();
     widths.extend([1, 2, 39, 40, 41, 99, 100, 101, 119, 120]);
     let mut heights: Vec<u16> = (0..=50).step_by(2).collect();
@@ -24,9 +24,9 @@ fn every_size_from_0x0_to_120x50_renders_without_panic() {
         .enumerate()
     {
         match i % variants {
-            0 => (model.zoom, model.overlay, model.focus) = (None, None, Pane::Input),
-            1 => model.focus = Pane::Entities,
-            2 => model.zoom = Some(Pane::History),
+            0 => (model.chrome.zoom, model.overlay, model.chrome.focus) = (None, None, Pane::Input),
+            1 => model.chrome.focus = Pane::Entities,
+            2 => model.chrome.zoom = Some(Pane::History),
             3 => model.overlay = Some(Overlay::Help { scroll: 0 }),
             _ => {
                 model.overlay = Some(Overlay::Sessions {
@@ -38,7 +38,7 @@ fn every_size_from_0x0_to_120x50_renders_without_panic() {
                     }],
                     selected: 4,
                 });
-                model.turn = TurnState::Failed {
+                model.turn.state = TurnState::Failed {
                     reason: "timeout".into(),
                     message: "hi".into(),
                 };
@@ -121,7 +121,7 @@ fn narrow_input_focus_shows_the_chat_tab() {
 fn narrow_60x20_entities_tab() {
     let (_, after, d) = seed_turn3();
     let mut model = model_with(after, Some(d));
-    model.focus = Pane::Entities;
+    model.chrome.focus = Pane::Entities;
     let (screen, l) = render_screen(&model, 60, 20);
     insta::assert_snapshot!("narrow_60x20_entities_tab", screen);
     assert!(l.chat().is_none());
@@ -137,8 +137,8 @@ fn narrow_60x20_entities_tab() {
 fn zoomed_narrative_takes_the_main_area() {
     let (_, after, d) = seed_turn3();
     let mut model = model_with(after, Some(d));
-    model.zoom = Some(Pane::Narrative);
-    model.focus = Pane::Narrative;
+    model.chrome.zoom = Some(Pane::Narrative);
+    model.chrome.focus = Pane::Narrative;
     let (screen, l) = render_screen(&model, 100, 30);
     insta::assert_snapshot!("zoomed_narrative_100x30", screen);
     let m = l.main().expect("main");
@@ -150,7 +150,7 @@ fn zoomed_narrative_takes_the_main_area() {
 #[test]
 fn input_box_grows_to_a_third_of_the_screen() {
     let mut model = model_with(ContextSnapshot::default(), None);
-    model.set_input(&["x"; 12].join("\n"));
+    model.chat.set_input(&["x"; 12].join("\n"));
     assert_eq!(
         layout(Rect::new(0, 0, 120, 50), &model)
             .input()
@@ -163,7 +163,7 @@ fn input_box_grows_to_a_third_of_the_screen() {
             .map(|r| r.height),
         Some(6)
     );
-    model.set_input("one\ntwo");
+    model.chat.set_input("one\ntwo");
     assert_eq!(
         layout(Rect::new(0, 0, 120, 50), &model)
             .input()

@@ -91,7 +91,7 @@ pub fn render_panels(frame: &mut Frame, layout: &ScreenLayout, model: &Model) {
 /// overlay — or only the too-small note. The chat and input areas are left
 /// for the chat module: draw those first, so the overlay stays on top.
 pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Model, keys: &KeyHelp) {
-    let theme = &model.theme;
+    let theme = &model.chrome.theme;
     let m = match layout {
         ScreenLayout::TooSmall { area } => {
             let size = (area.width, area.height);
@@ -109,34 +109,34 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         )
     });
     let title = TitleBar {
-        header: &model.header,
-        turn: model.shown_snapshot().turn,
+        header: &model.chrome.header,
+        turn: model.panels.shown_snapshot().turn,
         viewing: viewing.as_deref(),
-        status: model.status.as_ref(),
+        status: model.chrome.status.as_ref(),
         theme,
     };
     frame.render_widget(title, m.title);
     if let (Some(area), Arrangement::Tabs { shown }) = (m.tabs, m.arrangement) {
         frame.render_widget(PaneTabs { shown, theme }, area);
     }
-    let focused = |pane: Pane| model.focus == pane;
-    let snapshot = model.shown_snapshot();
+    let focused = |pane: Pane| model.chrome.focus == pane;
+    let snapshot = model.panels.shown_snapshot();
     let stamp = position.map(|(turn, of)| format!(" turn {turn} of {of} · stored "));
     if let Some(area) = m.entities {
         if let Some(Overlay::WhatIf(st)) = &model.overlay {
             let panel = whatif::WhatIfPanel {
                 state: st,
                 current: &model.session.context.policy,
-                scroll: offset(model.entities_scroll),
+                scroll: offset(model.panels.entities_scroll),
                 focused: true,
                 theme,
             };
             frame.render_widget(panel, area);
-        } else if model.show_diff {
+        } else if model.panels.show_diff {
             let panel = DiffPanel {
                 snapshot,
-                diff: model.shown_diff(),
-                scroll: offset(model.entities_scroll),
+                diff: model.panels.shown_diff(),
+                scroll: offset(model.panels.entities_scroll),
                 focused: focused(Pane::Entities),
                 theme,
             };
@@ -144,8 +144,8 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         } else {
             let panel = EntityPanel {
                 snapshot,
-                diff: model.shown_diff(),
-                scroll: offset(model.entities_scroll),
+                diff: model.panels.shown_diff(),
+                scroll: offset(model.panels.entities_scroll),
                 focused: focused(Pane::Entities),
                 theme,
             };
@@ -155,8 +155,12 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     if let Some(area) = m.narrative {
         let panel = NarrativePanel {
             narrative: &snapshot.narrative,
-            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
-            scroll: offset(model.narrative_scroll),
+            running: model
+                .turn
+                .running
+                .as_ref()
+                .filter(|_| model.panels.inspect.is_none()),
+            scroll: offset(model.panels.narrative_scroll),
             focused: focused(Pane::Narrative),
             theme,
         };
@@ -165,7 +169,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     if let Some(area) = m.history {
         let panel = HistoryPanel {
             conversation: &snapshot.conversation,
-            scroll: offset(model.history_scroll),
+            scroll: offset(model.panels.history_scroll),
             focused: focused(Pane::History),
             theme,
         };
@@ -173,9 +177,9 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     }
     let retry = footer::retry_key(model, keys);
     let bar = PipelineBarView {
-        bar: &model.bar,
-        turn: &model.turn,
-        spinner: model.spinner,
+        bar: &model.turn.bar,
+        turn: &model.turn.state,
+        spinner: model.turn.spinner,
         now: Some(std::time::Instant::now()),
         retry_key: retry.as_deref(),
         theme,
@@ -231,12 +235,12 @@ fn offset(scroll: Scroll) -> usize {
 /// (or the turn diff in its place), the Narrative, the History. Empty for
 /// the chat and the message box.
 pub fn panel_lines(model: &Model, pane: Pane, width: usize) -> Vec<Line<'static>> {
-    let snapshot = model.shown_snapshot();
-    let theme = &model.theme;
+    let snapshot = model.panels.shown_snapshot();
+    let theme = &model.chrome.theme;
     match pane {
-        Pane::Entities if model.show_diff => DiffPanel {
+        Pane::Entities if model.panels.show_diff => DiffPanel {
             snapshot,
-            diff: model.shown_diff(),
+            diff: model.panels.shown_diff(),
             scroll: 0,
             focused: false,
             theme,
@@ -244,7 +248,7 @@ pub fn panel_lines(model: &Model, pane: Pane, width: usize) -> Vec<Line<'static>
         .lines(width),
         Pane::Entities => EntityPanel {
             snapshot,
-            diff: model.shown_diff(),
+            diff: model.panels.shown_diff(),
             scroll: 0,
             focused: false,
             theme,
@@ -252,7 +256,11 @@ pub fn panel_lines(model: &Model, pane: Pane, width: usize) -> Vec<Line<'static>
         .lines(width),
         Pane::Narrative => NarrativePanel {
             narrative: &snapshot.narrative,
-            running: model.running.as_ref().filter(|_| model.inspect.is_none()),
+            running: model
+                .turn
+                .running
+                .as_ref()
+                .filter(|_| model.panels.inspect.is_none()),
             scroll: 0,
             focused: false,
             theme,
@@ -273,7 +281,7 @@ pub fn panel_lines(model: &Model, pane: Pane, width: usize) -> Vec<Line<'static>
 /// size, laid out as drawn: what scrolling clamps to, measured without
 /// drawing. `None` for the chat, the message box, or a panel not on screen.
 pub fn panel_extent(model: &Model, pane: Pane) -> Option<(usize, usize)> {
-    let screen = Rect::new(0, 0, model.size.0, model.size.1);
+    let screen = Rect::new(0, 0, model.chrome.size.0, model.chrome.size.1);
     let ScreenLayout::Main(m) = layout(screen, model) else {
         return None;
     };
@@ -291,7 +299,7 @@ pub fn panel_extent(model: &Model, pane: Pane) -> Option<(usize, usize)> {
             current: &model.session.context.policy,
             scroll: 0,
             focused: true,
-            theme: &model.theme,
+            theme: &model.chrome.theme,
         }
         .lines(w)
         .len(),

@@ -14,7 +14,7 @@ use crate::tui::model::{Model, Overlay};
 
 /// Draws the open overlay (help or the session picker) over the whole frame.
 pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
-    let theme = &model.theme;
+    let theme = &model.chrome.theme;
     let area = frame.area();
     match &model.overlay {
         None => {}
@@ -77,7 +77,8 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
         Some(Overlay::Inspector(state)) => {
             let record = model.session.transcript.get(state.index);
             let offline = record.is_some_and(|r| {
-                r.llm.starts_with("offline") || (r.llm.is_empty() && model.header.llm == "offline")
+                r.llm.starts_with("offline")
+                    || (r.llm.is_empty() && model.chrome.header.llm == "offline")
             });
             let keys_line = format!(
                 "{}{} part · {}{} prompt · {} fold · {} {} turn · {} close",
@@ -93,7 +94,7 @@ pub fn render_overlay(frame: &mut Frame, model: &Model, keys: &KeyHelp) {
             let view = inspector::InspectorView {
                 state,
                 record,
-                context_window: model.context_window,
+                context_window: model.chrome.context_window,
                 offline,
                 theme,
                 keys_line: &keys_line,

@@ -185,7 +185,7 @@ fn seed_turn3_history_oldest_first_newest_nearest_the_input() {
 fn seed_turn3_wide_screen_120x40() {
     let (_, after, d) = seed_turn3();
     let mut model = model_with(after, Some(d));
-    model.status = Some((crate::tui::model::Level::Info, "saved".to_string()));
+    model.chrome.status = Some((crate::tui::model::Level::Info, "saved".to_string()));
     let (screen, layout) = render_screen(&model, 120, 40);
     insta::assert_snapshot!("seed_turn3_wide_120x40", screen);
     let chat = layout.chat().expect("chat shown beside the panels");

@@ -77,8 +77,8 @@ pub fn model_with(snapshot: ContextSnapshot, diff: Option<ContextDiff>) -> Model
     );
     session.title = "Meal planning".to_string();
     let mut m = Model::new(session, "offline", Theme::dark());
-    m.snapshot = snapshot;
-    m.diff = diff;
+    m.panels.snapshot = snapshot;
+    m.panels.diff = diff;
     m
 }
 

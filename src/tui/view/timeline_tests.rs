@@ -12,7 +12,7 @@ use crate::tui::update::update;
 #[test]
 fn the_timeline_shows_each_entity_at_each_turn_with_the_why_of_the_cell() {
     let mut m = test_records::model(5, 100, 30);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     timeline::toggle(&mut m);
     let screen = render_frame(&m, 100, 30);
     insta::assert_snapshot!("timeline_meal_planning_100x30", screen);
@@ -71,7 +71,7 @@ fn the_timeline_shows_each_entity_at_each_turn_with_the_why_of_the_cell() {
 #[test]
 fn narrow_screens_scroll_the_turns_to_keep_the_cursor_in_view() {
     let mut m = test_records::model(5, 50, 16);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     timeline::toggle(&mut m);
     let screen = render_frame(&m, 50, 16);
     insta::assert_snapshot!("timeline_narrow_50x16", screen);

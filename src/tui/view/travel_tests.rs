@@ -9,7 +9,7 @@ use crate::tui::travel;
 #[test]
 fn viewing_turn_2_of_3_marks_the_title_the_panels_and_the_hints() {
     let mut m = test_records::model(3, 120, 40);
-    m.focus = Pane::Entities;
+    m.chrome.focus = Pane::Entities;
     travel::step(&mut m, true);
     let screen = render_frame(&m, 120, 40);
     insta::assert_snapshot!("travel_turn2_of_3_120x40", screen);

@@ -13,7 +13,7 @@ use crate::tui::update::update;
 #[test]
 fn window_1_beside_window_2_with_what_moves_and_why() {
     let mut m = test_records::model(4, 120, 40);
-    m.focus = Pane::Chat;
+    m.chrome.focus = Pane::Chat;
     let keymap = Keymap::default_keys();
     for code in [KeyCode::Char('w'), KeyCode::Left] {
         update(
