@@ -395,6 +395,14 @@ impl Panels {
             None => self.diff.as_ref(),
         }
     }
+
+    /// Time travel's place, "turn 3 of 9": the inspected turn and the
+    /// live one (`live_turn`), while a stored turn is shown.
+    pub fn travel_position(&self, live_turn: u32) -> Option<(u32, u32)> {
+        self.inspect
+            .as_ref()
+            .map(|i| (i.turn, live_turn.max(i.turn)))
+    }
 }
 
 impl Turn {

@@ -51,11 +51,3 @@ pub fn go_live(m: &mut Model) {
     m.chat.scroll.follow = true;
     m.chrome.status = Some((Level::Info, "back to the live context".into()));
 }
-
-/// "turn 3 of 9": the inspected turn and the live turn.
-pub fn position(m: &Model) -> Option<(u32, u32)> {
-    m.panels
-        .inspect
-        .as_ref()
-        .map(|i| (i.turn, m.session.context.turn.max(i.turn)))
-}

@@ -78,7 +78,6 @@ use ratatui::text::Line;
 
 use crate::tui::action::Action;
 use crate::tui::model::{Model, Overlay, Pane, Scroll};
-use crate::tui::travel;
 
 /// Draws every pane except the chat and the input box, with the default
 /// key texts (see [`render_panels_with`]).
@@ -100,7 +99,7 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         }
         ScreenLayout::Main(m) => m,
     };
-    let position = travel::position(model);
+    let position = model.panels.travel_position(model.session.context.turn);
     let viewing = position.map(|(turn, of)| {
         format!(
             "viewing turn {turn} of {of} — {} next, {} back to live",
