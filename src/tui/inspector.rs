@@ -9,9 +9,9 @@
 use crossterm::event::KeyEvent;
 
 use super::action::Action;
-use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, Overlay};
+use super::reply::Reply;
 
 pub use super::state::inspector::{InspectorState, PromptSlot, part_count, prompt, slots};
 
@@ -36,21 +36,19 @@ pub fn toggle(m: &mut Model) {
     m.overlay = Some(Overlay::Inspector(InspectorState::at(index)));
 }
 
-/// A key while the inspector is open.
-pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
-    let Some(Overlay::Inspector(mut st)) = m.overlay.take() else {
-        return Vec::new();
-    };
-    let ctx = KeyContext::PANEL;
+/// A key while the inspector is open: moves its own cursor and folds,
+/// reading the turn's prompts from the session.
+pub fn on_key(st: &mut InspectorState, m: &Model, keymap: &Keymap, key: KeyEvent) -> Reply {
     let Some(record) = m.session.transcript.get(st.index) else {
-        return Vec::new();
+        return Reply::Close;
     };
     let prompts = slots(record).len();
     let parts = st.current(record).map_or(0, |(_, p)| part_count(p));
     let page = (m.chrome.size.1 as isize / 2).max(1);
-    match keymap.action(key, ctx) {
-        Some(Action::Cancel | Action::Prompts) => return Vec::new(),
-        Some(Action::Quit) => return super::quit::quit(m),
+    match keymap.action(key, KeyContext::PANEL) {
+        Some(Action::Cancel | Action::Prompts) => return Reply::Close,
+        Some(Action::Quit) => return Reply::Quit,
+        Some(Action::Copy) => return Reply::Copy,
         Some(Action::ScrollUp) => st.move_cursor(st.cursor.saturating_sub(1)),
         Some(Action::ScrollDown) => st.move_cursor((st.cursor + 1).min(parts.saturating_sub(1))),
         Some(Action::ScrollTop) => st.move_cursor(0),
@@ -59,14 +57,10 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         Some(Action::PageDown) => st.scroll += page,
         Some(Action::MoveLeft) => st.select(st.selected.saturating_sub(1)),
         Some(Action::MoveRight) => st.select((st.selected + 1).min(prompts.saturating_sub(1))),
-        Some(Action::InspectPrev) => st = InspectorState::at(st.index.saturating_sub(1)),
+        Some(Action::InspectPrev) => *st = InspectorState::at(st.index.saturating_sub(1)),
         Some(Action::InspectNext) => {
             let last = m.session.transcript.len().saturating_sub(1);
-            st = InspectorState::at((st.index + 1).min(last));
-        }
-        Some(Action::Copy) => {
-            m.overlay = Some(Overlay::Inspector(st));
-            return super::copy::copy(m);
+            *st = InspectorState::at((st.index + 1).min(last));
         }
         Some(Action::Select) if st.is_open(st.cursor) => {
             st.opened.remove(&st.cursor);
@@ -78,6 +72,5 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
         }
         _ => {}
     }
-    m.overlay = Some(Overlay::Inspector(st));
-    Vec::new()
+    Reply::Stay
 }

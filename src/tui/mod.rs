@@ -17,8 +17,10 @@ pub mod inspector;
 pub mod keymap;
 pub mod line_edit;
 pub mod model;
+pub mod overlay_keys;
 pub mod pickers;
 pub mod quit;
+pub mod reply;
 pub mod running;
 pub mod scroll;
 pub mod search;
@@ -34,6 +36,8 @@ pub mod whatif;
 mod app_tests;
 #[cfg(test)]
 mod harness_tests;
+#[cfg(test)]
+mod overlay_keys_tests;
 #[cfg(test)]
 mod test_records;
 #[cfg(test)]

@@ -5,57 +5,53 @@
 use crossterm::event::KeyEvent;
 
 use super::action::Action;
-use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
-use super::model::{Model, Overlay};
+use super::model::{Model, SessionItem};
+use super::reply::Reply;
 use super::scroll::page;
 
-/// A key while the help or the session picker is open.
-pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent, overlay: Overlay) -> Vec<Effect> {
-    let action = keymap.action(key, KeyContext::PANEL);
-    match (overlay, action) {
-        (_, Some(Action::Quit)) => super::quit::quit(m),
-        (Overlay::Sessions { items, selected }, Some(Action::Select)) => {
-            m.overlay = None;
-            match items.get(selected) {
-                Some(item) if item.id != m.session.id => vec![Effect::OpenSession(item.id.clone())],
-                _ => Vec::new(),
-            }
+/// A key while the session picker is open: moves the selection.
+pub fn sessions_key(
+    items: &[SessionItem],
+    selected: &mut usize,
+    m: &Model,
+    keymap: &Keymap,
+    key: KeyEvent,
+) -> Reply {
+    let last = items.len().saturating_sub(1);
+    match keymap.action(key, KeyContext::PANEL) {
+        Some(Action::Quit) => Reply::Quit,
+        Some(Action::Cancel) => Reply::Close,
+        Some(Action::Select) => match items.get(*selected) {
+            Some(item) if item.id != m.session.id => Reply::OpenSession(item.id.clone()),
+            _ => Reply::Close,
+        },
+        Some(Action::ScrollUp) => {
+            *selected = selected.saturating_sub(1);
+            Reply::Stay
         }
-        (Overlay::Sessions { items, selected }, Some(a)) => {
-            let last = items.len().saturating_sub(1);
-            let selected = match a {
-                Action::ScrollUp => selected.saturating_sub(1),
-                Action::ScrollDown => (selected + 1).min(last),
-                Action::Cancel => {
-                    m.overlay = None;
-                    return Vec::new();
-                }
-                _ => selected,
-            };
-            m.overlay = Some(Overlay::Sessions { items, selected });
-            Vec::new()
+        Some(Action::ScrollDown) => {
+            *selected = (*selected + 1).min(last);
+            Reply::Stay
         }
-        (Overlay::Help { .. }, Some(Action::Cancel | Action::Help | Action::Select)) => {
-            m.overlay = None;
-            Vec::new()
-        }
-        (Overlay::Help { scroll }, Some(a)) => {
-            let page = page(m);
-            let scroll = match a {
-                Action::ScrollUp => scroll.saturating_sub(1),
-                Action::ScrollDown => scroll + 1,
-                Action::PageUp => scroll.saturating_sub(page),
-                Action::PageDown => scroll + page,
-                Action::ScrollTop => 0,
-                _ => scroll,
-            };
-            // The view clamps to the help's length; this only bounds the count.
-            m.overlay = Some(Overlay::Help {
-                scroll: scroll.min(64),
-            });
-            Vec::new()
-        }
-        _ => Vec::new(),
+        _ => Reply::Stay,
     }
+}
+
+/// A key while the help is open: scrolls it.
+pub fn help_key(scroll: &mut usize, m: &Model, keymap: &Keymap, key: KeyEvent) -> Reply {
+    let page = page(m);
+    let to = match keymap.action(key, KeyContext::PANEL) {
+        Some(Action::Quit) => return Reply::Quit,
+        Some(Action::Cancel | Action::Help | Action::Select) => return Reply::Close,
+        Some(Action::ScrollUp) => scroll.saturating_sub(1),
+        Some(Action::ScrollDown) => *scroll + 1,
+        Some(Action::PageUp) => scroll.saturating_sub(page),
+        Some(Action::PageDown) => *scroll + page,
+        Some(Action::ScrollTop) => 0,
+        _ => *scroll,
+    };
+    // The view clamps to the help's length; this only bounds the count.
+    *scroll = to.min(64);
+    Reply::Stay
 }

@@ -16,10 +16,10 @@ use crate::context::timeline::{build, why_at};
 use crate::session::SessionFile;
 
 use super::action::Action;
-use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::line_edit::LineEdit;
 use super::model::{Level, Model, Overlay};
+use super::reply::Reply;
 use super::travel;
 use super::view::timeline::Geometry;
 
@@ -79,11 +79,9 @@ pub fn toggle(m: &mut Model) {
     m.overlay = Some(Overlay::Timeline(Box::new(st)));
 }
 
-/// A key while the timeline is open.
-pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
-    let Some(Overlay::Timeline(mut st)) = m.overlay.take() else {
-        return Vec::new();
-    };
+/// A key while the timeline is open: moves its own cursor and filters,
+/// reading the session; the rest it asks for.
+pub fn on_key(st: &mut TimelineState, m: &Model, keymap: &Keymap, key: KeyEvent) -> Reply {
     let ctx = KeyContext {
         typing: st.editing,
         input_empty: false,
@@ -95,25 +93,24 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
             Some(Action::Cancel) => {
                 st.editing = false;
                 st.text = LineEdit::default();
-                refilter(&mut st);
+                refilter(st);
             }
-            Some(Action::Quit) => return super::quit::quit(m),
+            Some(Action::Quit) => return Reply::Quit,
             _ => {
                 if st.text.input(key) {
-                    refilter(&mut st);
+                    refilter(st);
                 }
             }
         }
-        settle(m, &mut st);
-        m.overlay = Some(Overlay::Timeline(st));
-        return Vec::new();
+        settle(m, st);
+        return Reply::Stay;
     }
     let page = Geometry::of(screen(m)).rows.max(1);
     let last_row = st.shown.len().saturating_sub(1);
     let last_col = st.grid.turns.len().saturating_sub(1);
     match action {
-        Some(Action::Cancel | Action::Timeline) => return Vec::new(),
-        Some(Action::Quit) => return super::quit::quit(m),
+        Some(Action::Cancel | Action::Timeline) => return Reply::Close,
+        Some(Action::Quit) => return Reply::Quit,
         Some(Action::ScrollUp) => st.row = st.row.saturating_sub(1),
         Some(Action::ScrollDown) => st.row = (st.row + 1).min(last_row),
         Some(Action::PageUp) => st.row = st.row.saturating_sub(page),
@@ -128,24 +125,20 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
                 Some(i) if i + 1 < st.types.len() => Some(i + 1),
                 _ => None,
             };
-            refilter(&mut st);
+            refilter(st);
         }
         Some(Action::Search) => st.editing = true,
-        Some(Action::Copy) => {
-            m.overlay = Some(Overlay::Timeline(st));
-            return super::copy::copy(m);
-        }
+        Some(Action::Copy) => return Reply::Copy,
         Some(Action::Select) => {
-            let index = st.records.get(st.col).copied();
-            m.panels.inspect = index.and_then(|i| travel::inspected(&m.session, i));
-            m.chrome.status = Some((Level::Info, "the panels show the turn you picked".into()));
-            return Vec::new();
+            return match st.records.get(st.col) {
+                Some(&index) => Reply::Inspect(index),
+                None => Reply::Close,
+            };
         }
         _ => {}
     }
-    settle(m, &mut st);
-    m.overlay = Some(Overlay::Timeline(st));
-    Vec::new()
+    settle(m, st);
+    Reply::Stay
 }
 
 /// Text typed or pasted into the filter while it is being edited.

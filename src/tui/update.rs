@@ -17,7 +17,6 @@ use super::event::Event;
 use super::inspector;
 use super::keymap::Keymap;
 use super::model::{Level, Model, NodeStatus, Overlay, Pane, PipelineBar, Role, TurnState};
-use super::pickers;
 use super::running::RunningTurn;
 use super::scroll::{Dir, STEP, WHEEL, page, scroll, scroll_target};
 use super::search;
@@ -129,15 +128,11 @@ fn on_tick(m: &mut Model) -> Vec<Effect> {
 
 fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
     let ctx = m.key_context();
-    match &m.overlay {
-        Some(Overlay::Timeline(_)) => return timeline::on_key(m, keymap, key),
-        Some(Overlay::Inspector(_)) => return inspector::on_key(m, keymap, key),
-        Some(Overlay::WhatIf(_)) => return whatif::on_key(m, keymap, key),
-        Some(overlay) => return pickers::on_key(m, keymap, key, overlay.clone()),
-        None if m.chat.search.as_ref().is_some_and(|s| s.editing) => {
-            return search::on_key(m, keymap, key);
-        }
-        None => {}
+    if m.overlay.is_some() {
+        return super::overlay_keys::on_key(m, keymap, key);
+    }
+    if m.chat.search.as_ref().is_some_and(|s| s.editing) {
+        return search::on_key(m, keymap, key);
     }
     match keymap.action(key, ctx) {
         Some(action) => on_action(m, action),

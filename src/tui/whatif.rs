@@ -15,6 +15,7 @@ use super::action::Action;
 use super::effect::Effect;
 use super::keymap::{KeyContext, Keymap};
 use super::model::{Level, Model, Overlay, Pane};
+use super::reply::Reply;
 
 pub use super::state::whatif::{FIELDS, WhatIfState, summary, value};
 
@@ -77,59 +78,56 @@ pub fn toggle(m: &mut Model) {
     m.overlay = Some(Overlay::WhatIf(Box::new(st)));
 }
 
-/// A key while the overlay is open.
-pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
-    let Some(Overlay::WhatIf(st)) = m.overlay.take() else {
-        return Vec::new();
-    };
-    let ctx = KeyContext::PANEL;
+/// A key while the overlay is open: moves between fields and nudges the
+/// draft, comparing it against the live session.
+pub fn on_key(st: &mut WhatIfState, m: &Model, keymap: &Keymap, key: KeyEvent) -> Reply {
     let (mut draft, mut field) = (st.draft.clone(), st.field);
-    match keymap.action(key, ctx) {
+    match keymap.action(key, KeyContext::PANEL) {
         Some(Action::Cancel | Action::WhatIf) => {
-            m.chrome.status = Some((
+            return Reply::CloseSaying(
                 Level::Info,
                 "what-if discarded; the policy is unchanged".into(),
-            ));
-            return Vec::new();
+            );
         }
-        Some(Action::Quit) => return super::quit::quit(m),
-        Some(Action::Select | Action::Submit) => return apply(m, *st),
-        Some(Action::Copy) => {
-            m.overlay = Some(Overlay::WhatIf(st));
-            return super::copy::copy(m);
-        }
+        Some(Action::Quit) => return Reply::Quit,
+        Some(Action::Select | Action::Submit) => return Reply::ApplyPolicy,
+        Some(Action::Copy) => return Reply::Copy,
         Some(Action::ScrollUp) => field = field.saturating_sub(1),
         Some(Action::ScrollDown) => field = (field + 1).min(FIELDS.len() - 1),
         Some(Action::MoveLeft) => nudge(&mut draft, field, false),
         Some(Action::MoveRight) => nudge(&mut draft, field, true),
         _ => {}
     }
-    let st = if draft == st.draft {
-        WhatIfState { field, ..*st }
+    if draft == st.draft {
+        st.field = field;
     } else {
-        compare(m, draft, field)
-    };
-    m.overlay = Some(Overlay::WhatIf(Box::new(st)));
-    Vec::new()
+        *st = compare(m, draft, field);
+    }
+    Reply::Stay
 }
 
-/// Sets the draft on the session's context: the next turn uses it.
-fn apply(m: &mut Model, st: WhatIfState) -> Vec<Effect> {
+/// Puts the open overlay's draft on the session's context: the next turn
+/// uses it. Refused, with the overlay left open, while a turn runs or when
+/// the draft is not a valid policy.
+pub fn apply(m: &mut Model) -> Vec<Effect> {
+    let Some(Overlay::WhatIf(st)) = &m.overlay else {
+        return Vec::new();
+    };
     if m.turn.is_running() {
         m.chrome.status = Some((
             Level::Warn,
             "a turn is running — apply the policy when it finishes".into(),
         ));
-        m.overlay = Some(Overlay::WhatIf(Box::new(st)));
         return Vec::new();
     }
     if let Err(e) = st.draft.validate() {
         m.chrome.status = Some((Level::Warn, e));
-        m.overlay = Some(Overlay::WhatIf(Box::new(st)));
         return Vec::new();
     }
-    let text = summary(&st.draft);
-    m.session_mut().context.set_policy(st.draft);
+    let draft = st.draft.clone();
+    let text = summary(&draft);
+    m.overlay = None;
+    m.session_mut().context.set_policy(draft);
     m.panels.set_snapshot(m.session.context.snapshot());
     m.chrome.status = Some((
         Level::Info,
