@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::keymap::Keymap;
-use super::model::{Model, Overlay, SessionItem, TurnState};
+use super::model::{Overlay, SessionItem, TurnState};
 use super::reply::Reply;
 use super::test_records::{self, press};
 use super::{pickers, timeline};
