@@ -15,7 +15,7 @@ use crate::context::{
     DecisionLogEntry, EntitiesView, PolicyKind,
 };
 use crate::prompt::{Prompt, SectionTokens};
-use crate::turn::{Decision, Node, Usage, UsageSource};
+use crate::turn::{Decision, LedgerError, Node, TurnError, Usage, UsageSource};
 
 /// How a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -367,6 +367,13 @@ impl TurnRecord {
         }
     }
 
+    /// Marks the turn failed: its `error` is the failure in words (the one
+    /// place a [`TurnError`] becomes the record's string).
+    pub fn set_failed(&mut self, error: &TurnError) {
+        self.status = TurnStatus::Failed;
+        self.error = Some(error.to_string());
+    }
+
     /// Copies a snapshot's layers into the record.
     pub fn set_snapshot(&mut self, snap: ContextSnapshot) {
         self.policy = snap.policy;
@@ -391,10 +398,10 @@ pub trait TurnLedger: Send + Sync {
         record: TurnRecord,
         state: Option<ContextState>,
         commit: Option<String>,
-    ) -> BoxFuture<'_, Result<(), String>>;
+    ) -> BoxFuture<'_, Result<(), LedgerError>>;
 
     /// Settles a pending commit: `landed` keeps the turn, else drops it.
-    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), String>>;
+    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), LedgerError>>;
 }
 
 /// A ledger that keeps nothing: evaluations and tests without a session.
@@ -411,11 +418,11 @@ impl TurnLedger for NoLedger {
         _: TurnRecord,
         _: Option<ContextState>,
         _: Option<String>,
-    ) -> BoxFuture<'_, Result<(), String>> {
+    ) -> BoxFuture<'_, Result<(), LedgerError>> {
         Box::pin(async { Ok(()) })
     }
 
-    fn settle(&self, _: String, _: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn settle(&self, _: String, _: bool) -> BoxFuture<'_, Result<(), LedgerError>> {
         Box::pin(async { Ok(()) })
     }
 }

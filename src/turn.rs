@@ -1,12 +1,16 @@
 //! The turn's vocabulary: what a turn is made of, named once, below the
 //! pipeline, the record and the session — each depends down on it. The
-//! pipeline's nodes and a run's id, Think's decisions and step types, and
-//! token usage. Plain data, no IO.
+//! pipeline's nodes and a run's id, Think's decisions and step types,
+//! token usage, and why a turn fails ([`TurnError`], with the brain's
+//! [`BrainError`] and the ledger's [`LedgerError`]). Plain data, no IO.
 
+use std::error::Error;
 use std::fmt;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+
+use crate::kitchen::KitchenError;
 
 /// Identifies one run of the pipeline (unique within a process).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -164,3 +168,121 @@ impl Usage {
         };
     }
 }
+
+/// What can go wrong inside a brain, in words a user can act on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrainError {
+    #[error("the model server is rate limiting requests: {0}")]
+    RateLimited(String),
+    #[error("the model server did not answer in time: {0}")]
+    Timeout(String),
+    #[error("the model server failed: {0}")]
+    Server(String),
+    #[error("the model's answer could not be used: {0}")]
+    InvalidOutput(String),
+    #[error("cannot reach the model server: {0}")]
+    Unreachable(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// What the turn was asking of the kitchen store when it failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KitchenAction {
+    /// Opening the turn's transaction, before any node runs.
+    Start,
+    /// Reading the kitchen for Think's view or a constraint's recipes.
+    Read,
+    /// Committing the turn's writes, after the session has the record.
+    Save,
+}
+
+/// Why a ledger could not record or settle a turn (the session's own
+/// error, kept as it was, for the runner to log or to fail the turn with).
+#[derive(Debug)]
+pub struct LedgerError(Box<dyn Error + Send + Sync>);
+
+impl LedgerError {
+    /// Wraps the session's error (or a message) as it is.
+    pub fn new(source: impl Into<Box<dyn Error + Send + Sync>>) -> Self {
+        Self(source.into())
+    }
+}
+
+impl fmt::Display for LedgerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl Error for LedgerError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        self.0.source()
+    }
+}
+
+/// Why a turn failed. Its `Display` is the `error` of the turn's record
+/// (part of the record's contract) and what the user is shown.
+#[derive(Debug)]
+pub enum TurnError {
+    /// A node's brain failed: "think failed: the model server failed: …".
+    Brain { node: Node, source: BrainError },
+    /// The brain failed to compress a fold left over from an earlier turn,
+    /// before Understand (no node has started: the brain's words alone).
+    PendingFold(BrainError),
+    /// The kitchen store failed at one of the turn's uses of it.
+    Kitchen {
+        doing: KitchenAction,
+        source: KitchenError,
+    },
+    /// The turn's date (`YYYY-MM-DD`) is not a date.
+    BadDate { date: String, source: jiff::Error },
+    /// The session could not record the finished turn; the turn did not
+    /// happen.
+    NotSaved(LedgerError),
+    /// The user stopped the turn.
+    Cancelled,
+}
+
+impl fmt::Display for TurnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TurnError::Brain { node, source } => write!(f, "{} failed: {source}", node.as_str()),
+            TurnError::PendingFold(source) => write!(f, "{source}"),
+            TurnError::Kitchen { doing, source } => {
+                let what = match doing {
+                    KitchenAction::Start => "could not start the turn",
+                    KitchenAction::Read => "could not be read",
+                    KitchenAction::Save => "could not save the turn's changes",
+                };
+                write!(f, "the kitchen store {what}: {source}")
+            }
+            TurnError::BadDate { date, source } => write!(f, "bad date {date}: {source}"),
+            TurnError::NotSaved(source) => write!(f, "the session could not be saved: {source}"),
+            TurnError::Cancelled => f.write_str("cancelled by the user"),
+        }
+    }
+}
+
+impl Error for TurnError {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        match self {
+            TurnError::Brain { source, .. } | TurnError::PendingFold(source) => Some(source),
+            TurnError::Kitchen { source, .. } => Some(source),
+            TurnError::BadDate { source, .. } => Some(source),
+            TurnError::NotSaved(source) => Some(source),
+            TurnError::Cancelled => None,
+        }
+    }
+}
+
+impl TurnError {
+    /// The kitchen store failed while `doing` something for the turn.
+    pub fn kitchen(doing: KitchenAction) -> impl FnOnce(KitchenError) -> Self {
+        move |source| TurnError::Kitchen { doing, source }
+    }
+}
+
+#[cfg(test)]
+#[path = "turn_tests.rs"]
+mod tests;

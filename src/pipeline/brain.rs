@@ -19,7 +19,7 @@ use crate::prompt::think::ThinkInput;
 use crate::prompt::understand::UnderstandInput;
 use crate::prompt::{Prompt, StepData};
 use crate::record::CallRecord;
-pub use crate::turn::{Usage, UsageSource};
+pub use crate::turn::{BrainError, Usage, UsageSource};
 
 use super::types::{
     ActAction, ReplyOutput, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
@@ -38,23 +38,6 @@ impl<T> Decided<T> {
     pub fn new(value: T) -> Self {
         Self { value, usage: None }
     }
-}
-
-/// What can go wrong inside a brain, in words a user can act on.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum BrainError {
-    #[error("the model server is rate limiting requests: {0}")]
-    RateLimited(String),
-    #[error("the model server did not answer in time: {0}")]
-    Timeout(String),
-    #[error("the model server failed: {0}")]
-    Server(String),
-    #[error("the model's answer could not be used: {0}")]
-    InvalidOutput(String),
-    #[error("cannot reach the model server: {0}")]
-    Unreachable(String),
-    #[error("{0}")]
-    Other(String),
 }
 
 /// Where a brain writes down each request it sends for one prompt (the

@@ -19,7 +19,8 @@ use crate::kitchen::Kitchen;
 use crate::prompt::think::{ThinkInput, build_think};
 use crate::prompt::understand::{UnderstandInput, build_understand};
 use crate::prompt::{Prompt, build_fold};
-use crate::record::{CallRecord, PromptRecord, TurnRecord, TurnStatus};
+use crate::record::{CallRecord, PromptRecord, TurnRecord};
+use crate::turn::{KitchenAction, TurnError};
 
 use super::act::{ActEnv, StepOutcome, run_plan};
 use super::brain::{
@@ -110,7 +111,7 @@ pub(super) async fn execute_turn(
     run.timings.insert("total".into(), ms(started));
     match result {
         Ok(state) => {
-            let record = Box::new(run.record(TurnStatus::Ok, None));
+            let record = Box::new(run.record());
             TurnResult::Done {
                 record,
                 state: Box::new(state),
@@ -118,7 +119,8 @@ pub(super) async fn execute_turn(
         }
         Err(error) => {
             tracing::warn!(turn = %req.id, %error, "turn failed");
-            let mut record = run.record(TurnStatus::Failed, Some(error));
+            let mut record = run.record();
+            record.set_failed(&error);
             // The layers as they were: a failed turn changes nothing.
             record.set_snapshot(req.state.snapshot());
             record.turn = req.state.turn + 1;
@@ -183,10 +185,9 @@ impl<'a> Run<'a> {
             .send(|id| PipelineEvent::NarrativeProgress { id, turn });
     }
 
-    fn record(&mut self, status: TurnStatus, error: Option<String>) -> TurnRecord {
+    /// The turn's record as collected (ok until the caller marks it failed).
+    fn record(&mut self) -> TurnRecord {
         let mut r = std::mem::take(&mut self.record);
-        r.status = status;
-        r.error = error;
         // Named again at the end: the first call may have learned more
         // about the server (its kind and context).
         r.llm = self.brain.name();
@@ -218,14 +219,14 @@ impl<'a> Run<'a> {
         node: Node,
         started: Instant,
         calls: &[CallRecord],
-        e: BrainError,
-    ) -> String {
+        source: BrainError,
+    ) -> TurnError {
         *self.timings.entry(node.as_str().to_string()).or_insert(0.0) += ms(started);
         calls
             .iter()
             .filter_map(|c| c.usage)
             .for_each(|u| self.usage.add(u));
-        node_error(node, e)
+        TurnError::Brain { node, source }
     }
 
     /// Announces a node and starts its clock.
@@ -257,15 +258,15 @@ impl<'a> Run<'a> {
         (prompt, calls.take(), out)
     }
 
-    async fn execute(&mut self, mut state: ContextState) -> Result<ContextState, String> {
+    async fn execute(&mut self, mut state: ContextState) -> Result<ContextState, TurnError> {
         self.fold_pending(&mut state).await?;
         let turn = state.begin_turn();
         self.record.turn = turn;
         self.sink.send(|id| PipelineEvent::TurnStarted { id, turn });
-        let today_date = self
-            .today
-            .parse()
-            .map_err(|e| format!("bad date {}: {e}", self.today))?;
+        let today_date = self.today.parse().map_err(|source| TurnError::BadDate {
+            date: self.today.to_string(),
+            source,
+        })?;
         // Think's view of the kitchen is read while Understand's request is
         // out (a model that answers at once has it read after).
         let kitchen = self.kitchen;
@@ -273,7 +274,7 @@ impl<'a> Run<'a> {
             lock(kitchen).session_context(today_date)
         });
         let understand = understand?;
-        let session = session.map_err(|e| format!("the kitchen store could not be read: {e}"))?;
+        let session = session.map_err(TurnError::kitchen(KitchenAction::Read))?;
         let standing = super::standing::describe(&state, &self.record.constraint_changes);
         let curation = summarize::describe_curation(&self.record.curation);
         self.progress(|r| {
@@ -322,14 +323,14 @@ impl<'a> Run<'a> {
 
     /// Folds left over from an earlier turn (a session saved before its fold
     /// finished) are done before Understand reads the layers.
-    async fn fold_pending(&mut self, state: &mut ContextState) -> Result<(), String> {
+    async fn fold_pending(&mut self, state: &mut ContextState) -> Result<(), TurnError> {
         for fold in state.fold_requests() {
             if !state.needs_compression(&fold) {
                 state.complete_fold(&fold, None);
                 continue;
             }
             let (_, _, out) = self.compress(&fold).await;
-            let out = out.map_err(|e| e.to_string())?;
+            let out = out.map_err(TurnError::PendingFold)?;
             state.complete_fold(&fold, out.value);
         }
         Ok(())
@@ -339,7 +340,7 @@ impl<'a> Run<'a> {
         &mut self,
         state: &mut ContextState,
         turn: u32,
-    ) -> Result<UnderstandOutput, String> {
+    ) -> Result<UnderstandOutput, TurnError> {
         let started = self.start_node(Node::Understand);
         let snapshot = state.snapshot();
         let turns: Vec<_> = state.understand_turns.iter().cloned().collect();
@@ -402,7 +403,7 @@ impl<'a> Run<'a> {
         state: &ContextState,
         understand: &UnderstandOutput,
         session: &crate::prompt::SessionContext,
-    ) -> Result<ThinkOutput, String> {
+    ) -> Result<ThinkOutput, TurnError> {
         if understand.needs_clarification {
             let think = ThinkOutput {
                 goal: "Clarify the request".into(),
@@ -461,7 +462,7 @@ impl<'a> Run<'a> {
         understand: &UnderstandOutput,
         think: &ThinkOutput,
         turn: u32,
-    ) -> Result<Vec<StepOutcome>, String> {
+    ) -> Result<Vec<StepOutcome>, TurnError> {
         if think.decision != Decision::PlanDirect || think.steps.is_empty() {
             return Ok(Vec::new());
         }
@@ -506,10 +507,6 @@ impl<'a> Run<'a> {
         self.finish_node(Node::Act, started, usage);
         Ok(steps)
     }
-}
-
-fn node_error(node: Node, e: BrainError) -> String {
-    format!("{} failed: {e}", node.as_str())
 }
 
 /// Enforces the step limit and the known subdomains (history only read); a

@@ -25,7 +25,8 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::kitchen::{CommitStamp, Kitchen};
-use crate::record::{TurnRecord, TurnStatus};
+use crate::record::TurnRecord;
+use crate::turn::{KitchenAction, TurnError};
 
 use super::brain::Brain;
 use super::events::{PipelineEvent, TurnId};
@@ -124,7 +125,10 @@ impl TurnRunner {
                 record: Box::new(failed_record(
                     &req,
                     &self.brain.name(),
-                    format!("the kitchen store could not start the turn: {e}"),
+                    &TurnError::Kitchen {
+                        doing: KitchenAction::Start,
+                        source: e,
+                    },
                 )),
             },
         };
@@ -181,7 +185,7 @@ impl TurnRunner {
         {
             // Not on disk: the turn did not happen, its writes neither.
             self.drop_writes();
-            let failed = failed_after(&record, req, format!("the session could not be saved: {e}"));
+            let failed = failed_after(&record, req, &TurnError::NotSaved(e));
             return TurnResult::Failed {
                 record: Box::new(failed),
             };
@@ -209,7 +213,10 @@ impl TurnRunner {
                 let failed = failed_after(
                     &record,
                     req,
-                    format!("the kitchen store could not save the turn's changes: {e}"),
+                    &TurnError::Kitchen {
+                        doing: KitchenAction::Save,
+                        source: e,
+                    },
                 );
                 if let Err(e) = ledger.record(failed.clone(), None, None).await {
                     tracing::error!(error = %e, "a failed turn could not be recorded");
@@ -267,15 +274,14 @@ impl TurnRunner {
             *p = Phase::Cancelled;
         }
         running.task.abort();
-        let record = TurnRecord {
+        let mut record = TurnRecord {
             turn: running.turn,
             user: running.message,
-            status: TurnStatus::Failed,
-            error: Some("cancelled by the user".into()),
             llm: self.brain.name(),
             started_at: jiff::Timestamp::now().to_string(),
             ..TurnRecord::default()
         };
+        record.set_failed(&TurnError::Cancelled);
         let runner = self.clone();
         let kept = record.clone();
         let task = running.task;
@@ -315,26 +321,24 @@ impl Drop for OpenTurn<'_> {
 }
 
 /// The record of a turn that failed before it ran.
-fn failed_record(req: &TurnRequest, llm: &str, error: String) -> TurnRecord {
+fn failed_record(req: &TurnRequest, llm: &str, error: &TurnError) -> TurnRecord {
     let mut record = TurnRecord {
         turn: req.state.turn + 1,
         user: req.message.clone(),
-        status: TurnStatus::Failed,
-        error: Some(error),
         llm: llm.to_string(),
         started_at: req.started_at.clone(),
         ..TurnRecord::default()
     };
+    record.set_failed(error);
     record.set_snapshot(req.state.snapshot());
     record
 }
 
 /// A finished turn turned into a failed one: its reply and layers go, the
 /// session stays as it was.
-fn failed_after(record: &TurnRecord, req: &TurnRequest, error: String) -> TurnRecord {
+fn failed_after(record: &TurnRecord, req: &TurnRequest, error: &TurnError) -> TurnRecord {
     let mut failed = record.clone();
-    failed.status = TurnStatus::Failed;
-    failed.error = Some(error);
+    failed.set_failed(error);
     failed.reply.clear();
     failed.set_snapshot(req.state.snapshot());
     failed

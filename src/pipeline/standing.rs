@@ -11,6 +11,7 @@ use std::sync::Mutex;
 
 use crate::context::{ConstraintChanges, ConstraintOutcome, ContextState, RecipeFacts};
 use crate::kitchen::Kitchen;
+use crate::turn::{KitchenAction, TurnError};
 
 use super::support::lock;
 
@@ -20,7 +21,7 @@ pub(crate) fn apply(
     state: &mut ContextState,
     changes: &ConstraintChanges,
     kitchen: &Mutex<Kitchen>,
-) -> Result<ConstraintOutcome, String> {
+) -> Result<ConstraintOutcome, TurnError> {
     let outcome = state.apply_constraints(changes);
     refresh(state, kitchen, !outcome.added.is_empty())?;
     Ok(outcome)
@@ -32,7 +33,7 @@ pub(crate) fn refresh(
     state: &mut ContextState,
     kitchen: &Mutex<Kitchen>,
     all: bool,
-) -> Result<(), String> {
+) -> Result<(), TurnError> {
     let wanted = state.recipes_without_facts(all);
     let facts = if wanted.is_empty() {
         BTreeMap::new()
@@ -66,14 +67,14 @@ fn fetch_facts(
     state: &ContextState,
     kitchen: &Mutex<Kitchen>,
     refs: &[String],
-) -> Result<BTreeMap<String, RecipeFacts>, String> {
+) -> Result<BTreeMap<String, RecipeFacts>, TurnError> {
     let ids: Vec<String> = refs
         .iter()
         .filter_map(|r| state.registry.row_id(r).map(str::to_string))
         .collect();
     let rows = lock(kitchen)
         .recipe_contents(&ids)
-        .map_err(|e| format!("the kitchen store could not be read: {e}"))?;
+        .map_err(TurnError::kitchen(KitchenAction::Read))?;
     Ok(rows
         .iter()
         .filter_map(|row| {

@@ -11,6 +11,7 @@ use super::persist::PersistHandle;
 use crate::context::ContextState;
 use crate::record::TurnLedger;
 use crate::record::TurnRecord;
+use crate::turn::LedgerError;
 
 /// Records a session's turns as the runner finishes them.
 #[derive(Debug, Clone)]
@@ -48,7 +49,7 @@ impl TurnLedger for SessionLedger {
         record: TurnRecord,
         state: Option<ContextState>,
         commit: Option<String>,
-    ) -> BoxFuture<'_, Result<(), String>> {
+    ) -> BoxFuture<'_, Result<(), LedgerError>> {
         Box::pin(async move {
             let at = stamp(filed_at(&record));
             let turn = AppendedTurn {
@@ -60,16 +61,16 @@ impl TurnLedger for SessionLedger {
             self.persist
                 .append_turn(self.head.clone(), turn)
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(LedgerError::new)
         })
     }
 
-    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), String>> {
+    fn settle(&self, commit: String, landed: bool) -> BoxFuture<'_, Result<(), LedgerError>> {
         Box::pin(async move {
             self.persist
                 .settle(&self.head.id, &commit, landed)
                 .await
-                .map_err(|e| e.to_string())
+                .map_err(LedgerError::new)
         })
     }
 }

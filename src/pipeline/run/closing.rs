@@ -15,6 +15,7 @@ use crate::prompt::act::StepData;
 use crate::prompt::build_reply_summary;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
 use crate::record::PromptRecord;
+use crate::turn::TurnError;
 
 use super::Run;
 
@@ -23,7 +24,7 @@ impl Run<'_> {
     pub(super) async fn reply(
         &mut self,
         acted: &Acted<'_>,
-    ) -> Result<(String, Option<Dialogue>), String> {
+    ) -> Result<(String, Option<Dialogue>), TurnError> {
         let started = self.start_node(Node::Reply);
         let data: Vec<StepData> = acted.steps.iter().map(step_data).collect();
         let input = ReplyInput {
@@ -103,7 +104,7 @@ impl Run<'_> {
         acted: &Acted<'_>,
         reply: &str,
         dialogue: Option<Dialogue>,
-    ) -> Result<(), String> {
+    ) -> Result<(), TurnError> {
         let started = self.start_node(Node::Summarize);
         let labels: Vec<String> = acted
             .snapshot
