@@ -306,16 +306,16 @@ fn an_open_turn_holds_no_lock_and_shows_nothing_to_others_until_committed() {
         session_id: "s".into(),
         turn: 1,
     };
-    assert!(!k.has_commit("c-1").unwrap());
+    assert_eq!(k.has_commit("c-1").unwrap(), Some(false));
     k.commit_stamped(Some(&stamp)).unwrap();
     assert_eq!(recipe_count(&other), 11);
-    assert!(other.has_commit("c-1").unwrap());
+    assert_eq!(other.has_commit("c-1").unwrap(), Some(true));
     // A dropped turn leaves neither writes nor a stamp.
     k.begin_turn().unwrap();
     run(&mut k, &mut reg, 2, "db_create", add("Never Dal"));
     k.rollback_turn().unwrap();
     assert_eq!(recipe_count(&other), 11);
-    assert!(!other.has_commit("c-2").unwrap());
+    assert_eq!(other.has_commit("c-2").unwrap(), Some(false));
 }
 
 #[test]

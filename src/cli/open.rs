@@ -51,9 +51,15 @@ pub fn open_session(
     match existing {
         Some(id) => {
             let landed = |commit: &str| {
-                crate::pipeline::support::lock(kitchen)
+                let known = crate::pipeline::support::lock(kitchen)
                     .has_commit(commit)
-                    .map_err(|e| e.to_string())
+                    .map_err(|e| e.to_string())?;
+                // A Postgres kitchen without alfred_turn_commits cannot
+                // tell: the turn is kept as it was saved.
+                Ok(known.unwrap_or_else(|| {
+                    tracing::warn!(%commit, "the kitchen keeps no commit stamps; keeping the last turn as saved");
+                    true
+                }))
             };
             let (mut session, lock, unsent) = store.open_settled(&id, &landed)?;
             if session.context.policy != config.context {

@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::PathBuf;
 
 use jiff::civil::Date;
 use serde_json::Value;
@@ -29,8 +28,9 @@ const PLAN_DAYS: i64 = 7;
 /// Row counts per table, for `alfred kitchen stats`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct KitchenStats {
-    /// The database file (`None` in memory).
-    pub path: Option<PathBuf>,
+    /// Where the kitchen is: the database file, or the Postgres URL and
+    /// user.
+    pub location: String,
     pub schema_version: i64,
     /// Every table with its row count, in [`Table::ALL`] order.
     pub tables: Vec<(Table, u64)>,
@@ -48,11 +48,10 @@ impl KitchenStats {
 
 impl fmt::Display for KitchenStats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self
-            .path
-            .as_ref()
-            .map_or_else(|| "(in memory)".to_string(), |p| p.display().to_string());
-        writeln!(f, "kitchen store {path} (schema v{})", self.schema_version)?;
+        match self.schema_version {
+            0 => writeln!(f, "kitchen store {}", self.location)?,
+            v => writeln!(f, "kitchen store {} (schema v{v})", self.location)?,
+        }
         writeln!(f, "  {:<20} {:>6}", "table", "rows")?;
         for (table, n) in &self.tables {
             writeln!(f, "  {:<20} {n:>6}", table.name())?;
@@ -72,7 +71,7 @@ impl Kitchen {
                 .collect::<Result<_>>()
         })?;
         Ok(KitchenStats {
-            path: self.path().map(PathBuf::from),
+            location: self.location(),
             schema_version: self.schema_version()?,
             tables,
         })
@@ -132,16 +131,9 @@ impl Kitchen {
                 .unwrap_or(today)
                 .to_string()
         };
-        let recipes_by_cuisine = self.grouped("recipes", "cuisine")?;
-        let inventory_by_location = self.grouped("inventory", "location")?;
-        let (slots, days): (u32, u32) = self
-            .prepare(
-                "SELECT count(*), count(DISTINCT date) FROM meal_plans \
-                 WHERE date >= ? AND date <= ?",
-            )?
-            .query_row([today.to_string(), day(PLAN_DAYS - 1)], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })?;
+        let recipes_by_cuisine = self.grouped(Table::Recipes, "cuisine")?;
+        let inventory_by_location = self.grouped(Table::Inventory, "location")?;
+        let (slots, days) = self.plan_counts(&today.to_string(), &day(PLAN_DAYS - 1))?;
         Ok(Dashboard {
             recipes_total: recipes_by_cuisine.iter().map(|c| c.count).sum(),
             recipes_by_cuisine,
@@ -150,17 +142,30 @@ impl Kitchen {
             expiring_soon: self.expiring(today, &day(EXPIRING_WITHIN_DAYS))?,
             meal_slots_next_7_days: slots,
             meal_days_covered_next_7_days: days,
-            shopping_open: self
-                .count_where("SELECT count(*) FROM shopping_list WHERE is_purchased = 0")?,
-            tasks_open: self.count_where("SELECT count(*) FROM tasks WHERE completed = 0")?,
+            shopping_open: self.count_where(Table::ShoppingList, "is_purchased")?,
+            tasks_open: self.count_where(Table::Tasks, "completed")?,
         })
     }
 
     /// Counts by one column, largest first; NULL counts as "unknown".
-    fn grouped(&self, table: &'static str, column: &'static str) -> Result<Vec<NamedCount>> {
+    fn grouped(&self, table: Table, column: &'static str) -> Result<Vec<NamedCount>> {
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        if let Some(s) = self.pg_stmt(|d| d.grouped(table, column))
+            && let Some(pg) = self.postgres()
+        {
+            let rows = self.pg_query(pg, s)?;
+            return Ok(rows
+                .iter()
+                .map(|r| NamedCount {
+                    name: r.get(0),
+                    count: count(r.get(1)),
+                })
+                .collect());
+        }
         let sql = format!(
-            "SELECT coalesce({column}, 'unknown'), count(*) FROM {table} \
-             GROUP BY 1 ORDER BY 2 DESC, 1"
+            "SELECT coalesce({column}, 'unknown'), count(*) FROM {} \
+             GROUP BY 1 ORDER BY 2 DESC, 1",
+            table.name()
         );
         let mut stmt = self.prepare(&sql)?;
         let rows = stmt.query_map([], |r| {
@@ -172,23 +177,63 @@ impl Kitchen {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    fn count_where(&self, sql: &str) -> Result<u32> {
-        Ok(self.prepare(sql)?.query_row([], |r| r.get(0))?)
+    /// Meal-plan slots and the distinct days they cover, `from`..=`to`.
+    fn plan_counts(&self, from: &str, to: &str) -> Result<(u32, u32)> {
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        if let Some(s) = self.pg_stmt(|d| d.plan_counts(from, to))
+            && let Some(pg) = self.postgres()
+        {
+            let rows = self.pg_query(pg, s)?;
+            return Ok(rows
+                .first()
+                .map_or((0, 0), |r| (count(r.get(0)), count(r.get(1)))));
+        }
+        Ok(self
+            .prepare(
+                "SELECT count(*), count(DISTINCT date) FROM meal_plans \
+                 WHERE date >= ? AND date <= ?",
+            )?
+            .query_row([from, to], |r| Ok((r.get(0)?, r.get(1)?)))?)
+    }
+
+    /// Rows of `table` whose boolean `flag` is false (not NULL): open items.
+    fn count_where(&self, table: Table, flag: &'static str) -> Result<u32> {
+        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+        let test = format!("{flag} = false");
+        if let Some(s) = self.pg_stmt(|d| d.count(table, Some(&test)))
+            && let Some(pg) = self.postgres()
+        {
+            let rows = self.pg_query(pg, s)?;
+            return Ok(rows.first().map_or(0, |r| count(r.get(0))));
+        }
+        let sql = format!("SELECT count(*) FROM {} WHERE {flag} = 0", table.name());
+        Ok(self.prepare(&sql)?.query_row([], |r| r.get(0))?)
     }
 
     /// "milk (2 days)" for every item expiring by `until` (expired included),
     /// soonest first.
     fn expiring(&self, today: Date, until: &str) -> Result<Vec<String>> {
-        let mut stmt = self.prepare(
-            "SELECT name, expiry_date FROM inventory \
-             WHERE expiry_date IS NOT NULL AND expiry_date <= ? ORDER BY expiry_date, rowid",
-        )?;
-        let rows = stmt.query_map([until], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
-        })?;
+        let mut found: Vec<(String, String)> = Vec::new();
+        if let Some(s) = self.pg_stmt(|d| d.expiring(until))
+            && let Some(pg) = self.postgres()
+        {
+            for r in self.pg_query(pg, s)? {
+                found.push((r.get(0), r.get(1)));
+            }
+        } else {
+            let mut stmt = self.prepare(
+                "SELECT name, expiry_date FROM inventory \
+                 WHERE expiry_date IS NOT NULL AND expiry_date <= ? ORDER BY expiry_date, rowid",
+            )?;
+            let rows = stmt.query_map([until], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))
+            })?;
+            for row in rows {
+                found.push(row?);
+            }
+        }
         let mut out = Vec::new();
-        for row in rows {
-            let (name, date) = row?;
+        for (name, date) in found {
             let days = date
                 .parse::<Date>()
                 .ok()

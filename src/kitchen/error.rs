@@ -9,6 +9,7 @@
 
 use std::path::PathBuf;
 
+use super::postgres::PgError;
 use crate::context::Table;
 
 /// A failure of the store: the file, the schema, the seed data or a turn.
@@ -50,6 +51,33 @@ pub enum KitchenError {
     /// Any other SQLite failure.
     #[error("kitchen store: {0}")]
     Sql(#[from] rusqlite::Error),
+    /// The Postgres database could not be reached, or is not a kitchen.
+    #[error("cannot use the Postgres kitchen {url}: {reason}")]
+    Postgres { url: String, reason: String },
+    /// Any other Postgres failure.
+    #[error("kitchen store: {0}")]
+    Pg(#[from] PgError),
+}
+
+/// A failure of the database under the store, SQLite's or Postgres's.
+#[derive(Debug, thiserror::Error)]
+pub enum DbError {
+    #[error(transparent)]
+    Sqlite(#[from] rusqlite::Error),
+    #[error(transparent)]
+    Postgres(#[from] PgError),
+}
+
+/// The result of one statement.
+pub type DbResult<T> = std::result::Result<T, DbError>;
+
+impl From<DbError> for KitchenError {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Sqlite(e) => KitchenError::Sql(e),
+            DbError::Postgres(e) => KitchenError::Pg(e),
+        }
+    }
 }
 
 /// A tool call the store refused; the message is meant for the model.
@@ -144,6 +172,28 @@ impl ToolError {
 impl From<rusqlite::Error> for ToolError {
     fn from(e: rusqlite::Error) -> Self {
         ToolError::from_sql(e)
+    }
+}
+
+impl From<DbError> for ToolError {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Sqlite(e) => ToolError::from_sql(e),
+            DbError::Postgres(e) if e.is_constraint() => {
+                let hint = match e.code.as_deref() {
+                    Some("23503") => {
+                        "a linked row does not exist (use a ref from an earlier result)".to_string()
+                    }
+                    Some("23505") => format!(
+                        "{} (a row with the same key exists; update it instead)",
+                        e.message
+                    ),
+                    _ => e.message,
+                };
+                ToolError::Constraint(hint)
+            }
+            DbError::Postgres(e) => ToolError::Store(e.message),
+        }
     }
 }
 

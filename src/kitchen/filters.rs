@@ -1,5 +1,6 @@
-//! Filters: operators, their checks against the schema, and the SQL they
-//! become.
+//! Filters: operators, their checks against the schema, and the SQLite SQL
+//! they become (the Postgres store renders the same [`WhereClause`] in its
+//! own dialect, `postgres/sql.rs`).
 //!
 //! Every value is bound as a parameter; every identifier in the SQL comes
 //! from the static schema ([`TableSchema`]), never from input. Negative
@@ -113,9 +114,20 @@ pub(crate) struct Condition {
     pub values: Vec<SqlValue>,
 }
 
-/// A WHERE clause body (`1` when empty) and its parameters, in order.
+/// Which rows a statement touches, as data: `and` conditions, one `or`
+/// group AND-ed on, and optionally only some row ids. Each store renders
+/// it in its own SQL.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct WhereClause {
+    pub and: Vec<Condition>,
+    pub or: Vec<Condition>,
+    /// Only the rows with these ids (of this table).
+    pub ids: Option<(Table, Vec<String>)>,
+}
+
+/// A WHERE clause body (`1` when empty) and its parameters, in order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct SqliteWhere {
     pub sql: String,
     pub params: Vec<SqlValue>,
 }
@@ -123,10 +135,58 @@ pub(crate) struct WhereClause {
 impl WhereClause {
     /// Matches every row.
     pub fn all() -> Self {
+        Self::default()
+    }
+
+    /// The rows of `table` with these ids.
+    pub fn ids(table: Table, ids: &[String]) -> Self {
         Self {
-            sql: "1".to_string(),
-            params: Vec::new(),
+            ids: Some((table, ids.to_vec())),
+            ..Self::default()
         }
+    }
+
+    /// The clause in SQLite's SQL. Id sets travel as one JSON-array
+    /// parameter read with `json_each`, so one statement serves any number
+    /// of ids.
+    pub fn sqlite(&self) -> SqliteWhere {
+        let mut out = SqliteWhere::default();
+        let mut parts = 0;
+        if let Some((table, ids)) = &self.ids {
+            out.sql = format!("{}.id IN (SELECT value FROM json_each(?))", table.name());
+            out.params
+                .push(SqlValue::Text(serde_json::json!(ids).to_string()));
+            parts += 1;
+        }
+        for c in &self.and {
+            if parts > 0 {
+                out.sql.push_str(" AND ");
+            }
+            out.sql.push('(');
+            c.write_sql(&mut out);
+            out.sql.push(')');
+            parts += 1;
+        }
+        if !self.or.is_empty() {
+            if parts > 0 {
+                out.sql.push_str(" AND ");
+            }
+            out.sql.push('(');
+            for (i, c) in self.or.iter().enumerate() {
+                if i > 0 {
+                    out.sql.push_str(" OR ");
+                }
+                out.sql.push('(');
+                c.write_sql(&mut out);
+                out.sql.push(')');
+            }
+            out.sql.push(')');
+            parts += 1;
+        }
+        if parts == 0 {
+            out.sql.push('1');
+        }
+        out
     }
 }
 
@@ -145,8 +205,8 @@ impl Condition {
         })
     }
 
-    /// Appends this condition's SQL and parameters.
-    fn write_sql(&self, out: &mut WhereClause) {
+    /// Appends this condition's SQLite SQL and parameters.
+    fn write_sql(&self, out: &mut SqliteWhere) {
         let t = self.table.name();
         let n = self.values.len();
         let sql = match self.target {
@@ -218,37 +278,11 @@ pub(crate) fn check_shape(
 
 /// `filters` AND-ed, with the `or_filters` group (if any) AND-ed on.
 pub(crate) fn where_clause(filters: &[Condition], or_filters: &[Condition]) -> WhereClause {
-    let mut out = WhereClause::default();
-    let mut parts = 0;
-    for c in filters {
-        if parts > 0 {
-            out.sql.push_str(" AND ");
-        }
-        out.sql.push('(');
-        c.write_sql(&mut out);
-        out.sql.push(')');
-        parts += 1;
+    WhereClause {
+        and: filters.to_vec(),
+        or: or_filters.to_vec(),
+        ids: None,
     }
-    if !or_filters.is_empty() {
-        if parts > 0 {
-            out.sql.push_str(" AND ");
-        }
-        out.sql.push('(');
-        for (i, c) in or_filters.iter().enumerate() {
-            if i > 0 {
-                out.sql.push_str(" OR ");
-            }
-            out.sql.push('(');
-            c.write_sql(&mut out);
-            out.sql.push(')');
-        }
-        out.sql.push(')');
-        parts += 1;
-    }
-    if parts == 0 {
-        out.sql.push('1');
-    }
-    out
 }
 
 /// `?, ?, ?` for `n` values.

@@ -9,9 +9,9 @@ fn cond(table: Table, field: &str, op: &str, value: Value) -> Result<Condition, 
     Condition::new(table_schema(table), &Filter::new(field, op, value))
 }
 
-fn sql_of(table: Table, field: &str, op: &str, value: Value) -> WhereClause {
+fn sql_of(table: Table, field: &str, op: &str, value: Value) -> SqliteWhere {
     let c = cond(table, field, op, value).expect("valid filter");
-    where_clause(&[c], &[])
+    where_clause(&[c], &[]).sqlite()
 }
 
 fn text(s: &str) -> SqlValue {
@@ -104,13 +104,13 @@ fn or_group_is_anded_with_the_filters() {
     let a = cond(Table::Recipes, "difficulty", "=", json!("easy")).unwrap();
     let b = cond(Table::Recipes, "cuisine", "=", json!("thai")).unwrap();
     let c = cond(Table::Recipes, "cuisine", "=", json!("indian")).unwrap();
-    let w = where_clause(&[a], &[b, c]);
+    let w = where_clause(&[a], &[b, c]).sqlite();
     assert_eq!(
         w.sql,
         "(recipes.difficulty = ?) AND ((recipes.cuisine = ?) OR (recipes.cuisine = ?))"
     );
     assert_eq!(w.params.len(), 3);
-    assert_eq!(where_clause(&[], &[]).sql, "1");
+    assert_eq!(where_clause(&[], &[]).sqlite().sql, "1");
 }
 
 #[test]

@@ -1,5 +1,6 @@
 //! The kitchen store: Alfred's entities as rows of a SQLite database
-//! (`kitchen.db`), the CRUD tools the model calls on them, and the
+//! (`kitchen.db`) or of one user in a Postgres database with Alfred's
+//! schema (`postgres/`), the CRUD tools the model calls on them, and the
 //! translation between the model's refs and the store's row ids.
 //!
 //! - [`Kitchen`] (`store.rs`) owns the one connection: open, migrate
@@ -24,6 +25,7 @@ mod exec;
 mod filters;
 mod migrate;
 mod payload;
+pub mod postgres;
 mod refs;
 pub mod schema;
 mod seed;
@@ -36,7 +38,7 @@ pub use call::{
     CreateParams, DeleteParams, Filter, Operation, ReadParams, TOOLS, ToolCall, UpdateParams,
 };
 pub use dashboard::KitchenStats;
-pub use error::{KitchenError, Result, ToolError};
+pub use error::{DbError, KitchenError, Result, ToolError};
 pub use exec::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
 pub use filters::Op;
 pub use migrate::SCHEMA_VERSION;

@@ -156,8 +156,14 @@ impl Kitchen {
     /// The check and the load are one immediate transaction, so several
     /// processes starting on a new store at once seed it once.
     pub fn seed_if_empty(&mut self, today: Date) -> Result<Option<SeedReport>> {
+        // On Postgres the catalog is shared by every user: a user's kitchen
+        // is empty when the user's own tables are.
+        let shared_catalog = self.postgres().is_some();
         self.exclusively(|k| {
             for table in Table::ALL {
+                if shared_catalog && table == Table::Ingredients {
+                    continue;
+                }
                 if k.count_rows(table)? > 0 {
                     return Ok(None);
                 }
@@ -181,8 +187,7 @@ impl Kitchen {
                 Table::Preferences,
                 Table::Ingredients,
             ] {
-                k.prepare(&format!("DELETE FROM {}", table.name()))?
-                    .execute([])?;
+                k.delete_all(table)?;
             }
             k.load_seed(today)
         })
@@ -216,10 +221,13 @@ impl Kitchen {
         Ok(report)
     }
 
+    /// The sample catalog by name; entries the catalog already has (a
+    /// shared Postgres catalog another user seeded) are used as they are.
     fn seed_catalog(&mut self) -> Result<HashMap<String, String>> {
         let file = SeedFile {
             file: INGREDIENTS.0,
         };
+        let existing = self.catalog()?;
         let mut ids = HashMap::new();
         for item in file.items::<Map<String, Value>>(INGREDIENTS.1)? {
             let name = item
@@ -227,7 +235,10 @@ impl Kitchen {
                 .and_then(Value::as_str)
                 .unwrap_or("?")
                 .to_string();
-            let id = self.seed_row(&file, &name, Table::Ingredients, item, &HashMap::new())?;
+            let id = match existing.get(&name.trim().to_lowercase()) {
+                Some(entry) => entry.id.clone(),
+                None => self.seed_row(&file, &name, Table::Ingredients, item, &HashMap::new())?,
+            };
             if ids.insert(name.clone(), id).is_some() {
                 return Err(file.err(&name, "duplicate catalog name"));
             }

@@ -1,5 +1,6 @@
-//! [`Kitchen`]: the one SQLite connection to `kitchen.db`, its pragmas, its
-//! migrations, and the per-turn transaction.
+//! [`Kitchen`]: the one connection — to `kitchen.db` (SQLite, with its
+//! pragmas and migrations) or to a Postgres database with Alfred's schema
+//! (`postgres/`) — and the per-turn transaction, the same on both.
 //!
 //! A turn's writes are all-or-nothing, and no lock is held while a model
 //! thinks. [`Kitchen::begin_turn`] opens the turn's write log;
@@ -25,17 +26,25 @@ use jiff::{SignedDuration, Timestamp};
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{CachedStatement, Connection, params_from_iter};
 
-use super::error::{KitchenError, Result};
+use super::error::{DbError, DbResult, KitchenError, Result};
 use super::migrate;
+use super::postgres::{PgStore, sql::Stmt};
 
 /// How long a statement waits for another process holding the write lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The database under the store.
+#[derive(Debug)]
+pub(crate) enum Db {
+    Sqlite(Connection),
+    Postgres(Box<PgStore>),
+}
 
 /// The kitchen store: one connection, owned. `Send`, not `Sync`: the
 /// pipeline holds it behind a mutex.
 #[derive(Debug)]
 pub struct Kitchen {
-    conn: Connection,
+    pub(crate) db: Db,
     path: Option<PathBuf>,
     /// The open turn's writes (statement and parameters), in order.
     turn: Option<Vec<LoggedWrite>>,
@@ -103,14 +112,64 @@ impl Kitchen {
         conn.pragma_update(None, "synchronous", "NORMAL")
             .map_err(open_err)?;
         migrate::migrate(&mut conn)?;
-        Ok(Kitchen {
-            conn,
+        Ok(Self::with(Db::Sqlite(conn), path))
+    }
+
+    /// The kitchen of `user` in the Postgres database at `url`, which must
+    /// have Alfred's schema (see [`Kitchen::init_postgres`]).
+    pub fn open_postgres(url: &str, user: &str) -> Result<Kitchen> {
+        let store = PgStore::connect(url, user)?;
+        Ok(Self::with(Db::Postgres(Box::new(store)), None))
+    }
+
+    /// Creates Alfred's schema in a Postgres database that has no kitchen
+    /// tables yet (an existing complete schema is left as it is), then
+    /// opens `user`'s kitchen there.
+    pub fn init_postgres(url: &str, user: &str) -> Result<Kitchen> {
+        let mut store = PgStore::open_pool(url, user)?;
+        store.create_schema()?;
+        store.check_kitchen()?;
+        Ok(Self::with(Db::Postgres(Box::new(store)), None))
+    }
+
+    fn with(db: Db, path: Option<PathBuf>) -> Kitchen {
+        Kitchen {
+            db,
             path,
             turn: None,
             viewing: Cell::new(false),
             last_stamp: None,
             statements: Cell::new(0),
-        })
+        }
+    }
+
+    /// The Postgres store, when the kitchen is in one.
+    pub fn postgres(&self) -> Option<&PgStore> {
+        match &self.db {
+            Db::Postgres(pg) => Some(pg),
+            Db::Sqlite(_) => None,
+        }
+    }
+
+    /// Where the kitchen is, for people: the file, or the database URL
+    /// (without its password) and the user.
+    pub fn location(&self) -> String {
+        match (&self.db, &self.path) {
+            (Db::Postgres(pg), _) => format!("{} (user {})", pg.url(), pg.user()),
+            (Db::Sqlite(_), Some(p)) => p.display().to_string(),
+            (Db::Sqlite(_), None) => "(in memory)".to_string(),
+        }
+    }
+
+    /// The SQLite connection (an error on a Postgres store).
+    pub(crate) fn sqlite(&self) -> DbResult<&Connection> {
+        match &self.db {
+            Db::Sqlite(c) => Ok(c),
+            Db::Postgres(_) => Err(DbError::Postgres(super::postgres::PgError {
+                message: "a SQLite statement reached the Postgres store".into(),
+                code: None,
+            })),
+        }
     }
 
     /// The database file (`None` in memory).
@@ -118,9 +177,13 @@ impl Kitchen {
         self.path.as_deref()
     }
 
-    /// The store's schema version (`PRAGMA user_version`).
+    /// The store's schema version (`PRAGMA user_version`; a Postgres
+    /// kitchen, whose schema alfred does not migrate, answers 0).
     pub fn schema_version(&self) -> Result<i64> {
-        migrate::schema_version(&self.conn)
+        match &self.db {
+            Db::Sqlite(c) => migrate::schema_version(c),
+            Db::Postgres(_) => Ok(0),
+        }
     }
 
     /// Statements prepared since the store was opened. Every query of the
@@ -168,7 +231,19 @@ impl Kitchen {
         self.exclusively(|k| {
             k.replay(&writes)?;
             if let Some(s) = stamp {
-                k.conn.execute(
+                k.stamp(s)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Records a turn's commit stamp (inside the commit's transaction). A
+    /// Postgres kitchen without `alfred_turn_commits` keeps none.
+    fn stamp(&self, s: &CommitStamp) -> DbResult<()> {
+        use super::postgres::PgParam;
+        match &self.db {
+            Db::Sqlite(c) => {
+                c.execute(
                     "INSERT INTO turn_commits (commit_id, session_id, turn, committed_at) \
                      VALUES (?1, ?2, ?3, ?4)",
                     rusqlite::params![
@@ -179,18 +254,44 @@ impl Kitchen {
                     ],
                 )?;
             }
-            Ok(())
-        })
+            Db::Postgres(pg) if pg.stamps() => {
+                pg.execute(
+                    "INSERT INTO alfred_turn_commits (commit_id, user_id, session_id, turn) \
+                     VALUES ($1::text, $2::text::uuid, $3::text, $4::int8)",
+                    vec![
+                        PgParam::Text(Some(s.commit_id.clone())),
+                        PgParam::Text(Some(pg.user().to_string())),
+                        PgParam::Text(Some(s.session_id.clone())),
+                        PgParam::Int(Some(i64::from(s.turn))),
+                    ],
+                )?;
+            }
+            Db::Postgres(_) => {}
+        }
+        Ok(())
     }
 
-    /// True when a turn stamped `commit_id` is committed here.
-    pub fn has_commit(&self, commit_id: &str) -> Result<bool> {
-        let n: i64 = self.conn.query_row(
-            "SELECT count(*) FROM turn_commits WHERE commit_id = ?1",
-            [commit_id],
-            |r| r.get(0),
-        )?;
-        Ok(n > 0)
+    /// True when a turn stamped `commit_id` is committed here. `None`
+    /// when the store keeps no stamps (a Postgres kitchen without
+    /// `alfred_turn_commits`): it cannot tell.
+    pub fn has_commit(&self, commit_id: &str) -> Result<Option<bool>> {
+        use super::postgres::PgParam;
+        let n: i64 = match &self.db {
+            Db::Sqlite(c) => c.query_row(
+                "SELECT count(*) FROM turn_commits WHERE commit_id = ?1",
+                [commit_id],
+                |r| r.get(0),
+            )?,
+            Db::Postgres(pg) if pg.stamps() => pg
+                .query(
+                    "SELECT count(*) FROM alfred_turn_commits WHERE commit_id = $1::text",
+                    vec![PgParam::Text(Some(commit_id.to_string()))],
+                )?
+                .first()
+                .map_or(0, |r| r.get(0)),
+            Db::Postgres(_) => return Ok(None),
+        };
+        Ok(Some(n > 0))
     }
 
     /// Drops the turn's writes (none ever reached the file). A no-op when
@@ -203,16 +304,16 @@ impl Kitchen {
     /// Opens a view for one call when a turn is open: `BEGIN IMMEDIATE`,
     /// then the turn's writes replayed. Returns whether one was opened (a
     /// call outside a turn, or inside a view already, needs none).
-    pub(crate) fn open_view(&self) -> rusqlite::Result<bool> {
+    pub(crate) fn open_view(&self) -> DbResult<bool> {
         let Some(writes) = &self.turn else {
             return Ok(false);
         };
         if self.viewing.get() {
             return Ok(false);
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.batch("BEGIN IMMEDIATE")?;
         if let Err(e) = self.replay(writes) {
-            let _ = self.conn.execute_batch("ROLLBACK");
+            let _ = self.batch("ROLLBACK");
             return Err(e);
         }
         self.viewing.set(true);
@@ -224,7 +325,7 @@ impl Kitchen {
     pub(crate) fn close_view(&self, opened: bool) {
         if opened {
             self.viewing.set(false);
-            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
+            if let Err(e) = self.batch("ROLLBACK") {
                 tracing::error!(error = %e, "closing a kitchen view");
             }
         }
@@ -236,7 +337,7 @@ impl Kitchen {
         f: impl FnOnce(&Kitchen) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<DbError>,
     {
         let opened = self.open_view()?;
         let out = f(self);
@@ -245,25 +346,47 @@ impl Kitchen {
     }
 
     /// Runs one write statement, logging it when a turn is open.
-    pub(crate) fn write(&mut self, sql: &str, params: Vec<SqlValue>) -> rusqlite::Result<usize> {
-        let n = self
-            .prepare(sql)?
-            .execute(params_from_iter(params.iter()))?;
+    pub(crate) fn write(&mut self, w: LoggedWrite) -> DbResult<usize> {
+        let n = self.run_write(&w)?;
         if let Some(log) = &mut self.turn {
-            log.push(LoggedWrite {
-                sql: sql.to_string(),
-                params,
-            });
+            log.push(w);
         }
         Ok(n)
     }
 
-    fn replay(&self, writes: &[LoggedWrite]) -> rusqlite::Result<()> {
+    fn run_write(&self, w: &LoggedWrite) -> DbResult<usize> {
+        match (w, &self.db) {
+            (LoggedWrite::Sqlite { sql, params }, _) => Ok(self
+                .prepare(sql)?
+                .execute(params_from_iter(params.iter()))?),
+            (LoggedWrite::Postgres(s), Db::Postgres(pg)) => {
+                self.count_statement();
+                let n = pg.execute(&s.sql, s.params.clone())?;
+                Ok(usize::try_from(n).unwrap_or(usize::MAX))
+            }
+            (LoggedWrite::Postgres(_), Db::Sqlite(_)) => {
+                Err(DbError::Postgres(super::postgres::PgError {
+                    message: "a Postgres statement reached the SQLite store".into(),
+                    code: None,
+                }))
+            }
+        }
+    }
+
+    fn replay(&self, writes: &[LoggedWrite]) -> DbResult<()> {
         for w in writes {
-            self.prepare(&w.sql)?
-                .execute(params_from_iter(w.params.iter()))?;
+            self.run_write(w)?;
         }
         Ok(())
+    }
+
+    /// Runs statements without parameters (transaction control).
+    /// Postgres has no `BEGIN IMMEDIATE`: a plain `BEGIN`.
+    pub(crate) fn batch(&self, sql: &str) -> DbResult<()> {
+        match &self.db {
+            Db::Sqlite(c) => Ok(c.execute_batch(sql)?),
+            Db::Postgres(pg) => Ok(pg.batch(&sql.replace("BEGIN IMMEDIATE", "BEGIN"))?),
+        }
     }
 
     /// Opens a turn and returns a guard that rolls it back unless
@@ -283,18 +406,38 @@ impl Kitchen {
         f: impl FnOnce(&mut Kitchen) -> std::result::Result<T, E>,
     ) -> std::result::Result<T, E>
     where
-        E: From<rusqlite::Error>,
+        E: From<DbError>,
     {
-        self.conn.execute_batch("SAVEPOINT kitchen_op")?;
+        // Postgres has savepoints only inside a transaction: outside a
+        // turn's view, the call gets one of its own.
+        let own = matches!(self.db, Db::Postgres(_)) && !self.viewing.get();
+        if own {
+            self.batch("BEGIN")?;
+        }
+        let done = self.in_savepoint(f);
+        if own {
+            let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
+            self.batch(end)?;
+        }
+        done
+    }
+
+    fn in_savepoint<T, E>(
+        &mut self,
+        f: impl FnOnce(&mut Kitchen) -> std::result::Result<T, E>,
+    ) -> std::result::Result<T, E>
+    where
+        E: From<DbError>,
+    {
+        self.batch("SAVEPOINT kitchen_op")?;
         let logged = self.turn_writes();
         match f(self) {
             Ok(v) => {
-                self.conn.execute_batch("RELEASE kitchen_op")?;
+                self.batch("RELEASE kitchen_op")?;
                 Ok(v)
             }
             Err(e) => {
-                self.conn
-                    .execute_batch("ROLLBACK TO kitchen_op; RELEASE kitchen_op")?;
+                self.batch("ROLLBACK TO kitchen_op; RELEASE kitchen_op")?;
                 if let Some(log) = &mut self.turn {
                     log.truncate(logged);
                 }
@@ -312,21 +455,34 @@ impl Kitchen {
         if self.turn.is_some() {
             return Err(KitchenError::TurnAlreadyOpen);
         }
-        self.conn.execute_batch("BEGIN IMMEDIATE")?;
+        self.batch("BEGIN IMMEDIATE")?;
+        self.viewing.set(true);
         let done = f(self).and_then(|v| {
-            self.conn.execute_batch("COMMIT")?;
+            self.batch("COMMIT")?;
             Ok(v)
         });
+        self.viewing.set(false);
         if done.is_err() {
-            let _ = self.conn.execute_batch("ROLLBACK");
+            let _ = self.batch("ROLLBACK");
         }
         done
     }
 
-    /// Prepares (from the statement cache) and counts one statement.
-    pub(crate) fn prepare(&self, sql: &str) -> rusqlite::Result<CachedStatement<'_>> {
+    /// Prepares (from the statement cache) and counts one SQLite statement.
+    pub(crate) fn prepare(&self, sql: &str) -> DbResult<CachedStatement<'_>> {
+        self.count_statement();
+        Ok(self.sqlite()?.prepare_cached(sql)?)
+    }
+
+    /// Counts one statement (see [`Kitchen::statement_count`]).
+    pub(crate) fn count_statement(&self) {
         self.statements.set(self.statements.get() + 1);
-        self.conn.prepare_cached(sql)
+    }
+
+    /// Runs one Postgres query, counted.
+    pub(crate) fn pg_query(&self, pg: &PgStore, s: Stmt) -> DbResult<Vec<tokio_postgres::Row>> {
+        self.count_statement();
+        Ok(pg.query(&s.sql, s.params)?)
     }
 
     /// A fresh row id (UUID v4).
@@ -360,9 +516,9 @@ impl Kitchen {
 /// One write of an open turn, as run: replayed in each later view and at
 /// commit.
 #[derive(Debug, Clone)]
-struct LoggedWrite {
-    sql: String,
-    params: Vec<SqlValue>,
+pub(crate) enum LoggedWrite {
+    Sqlite { sql: String, params: Vec<SqlValue> },
+    Postgres(Stmt),
 }
 
 /// What a committed turn leaves in `turn_commits`: the session's turn and
@@ -450,7 +606,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let k = Kitchen::open(dir.path().join("kitchen.db")).unwrap();
         let mode: String = k
-            .conn
+            .sqlite()
+            .unwrap()
             .pragma_query_value(None, "journal_mode", |r| r.get(0))
             .unwrap();
         assert_eq!(mode, "wal");
@@ -462,7 +619,8 @@ mod tests {
     fn foreign_keys_are_enforced() {
         let k = Kitchen::open_in_memory().unwrap();
         let fk: i64 = k
-            .conn
+            .sqlite()
+            .unwrap()
             .pragma_query_value(None, "foreign_keys", |r| r.get(0))
             .unwrap();
         assert_eq!(fk, 1);

@@ -5,8 +5,10 @@
 //! These work below the ref layer: ids in and out are row ids, and nothing
 //! here knows the registry (see `refs.rs` and `exec.rs`). Every SQL
 //! identifier comes from the static schema; every value is a bound
-//! parameter; id sets travel as one JSON-array parameter read with
-//! `json_each`, so one statement serves any number of ids.
+//! parameter; id sets travel as one parameter (a JSON array read with
+//! `json_each` in SQLite, a `text[]` in Postgres), so one statement serves
+//! any number of ids. Each operation is written once per store: SQLite's
+//! here, Postgres's built by `postgres/sql.rs`.
 
 use std::collections::HashMap;
 
@@ -14,9 +16,12 @@ use rusqlite::params_from_iter;
 use rusqlite::types::Value as SqlValue;
 use serde_json::{Map, Value, json};
 
+use super::error::DbResult;
 use super::filters::WhereClause;
+use super::postgres::sql::{Dialect, decode};
+use super::postgres::{PgStore, sql};
 use super::schema::{ColumnDef, TableSchema, label_columns, table_schema};
-use super::store::Kitchen;
+use super::store::{Db, Kitchen, LoggedWrite};
 use super::values::{real_to_json, sql_to_json};
 use crate::context::Table;
 
@@ -50,17 +55,40 @@ fn ids_param(ids: &[String]) -> SqlValue {
     SqlValue::Text(json!(ids).to_string())
 }
 
-/// `id IN (these ids)` on `table`.
-fn ids_filter(table: Table, ids: &[String]) -> WhereClause {
-    WhereClause {
-        sql: format!("{}.id {IN_IDS}", table.name()),
-        params: vec![ids_param(ids)],
+fn dialect(pg: &PgStore) -> Dialect<'_> {
+    Dialect {
+        found: pg.found(),
+        user: pg.user(),
     }
 }
 
 impl Kitchen {
+    /// A Postgres statement built for the schema found; `None` on SQLite.
+    pub(crate) fn pg_stmt(
+        &self,
+        build: impl FnOnce(&Dialect<'_>) -> sql::Stmt,
+    ) -> Option<sql::Stmt> {
+        self.postgres().map(|pg| build(&dialect(pg)))
+    }
+
     /// Runs a SELECT and decodes each row by column kind.
-    pub(crate) fn select_rows(&self, q: &Select) -> rusqlite::Result<Vec<RawRow>> {
+    pub(crate) fn select_rows(&self, q: &Select) -> DbResult<Vec<RawRow>> {
+        let Db::Postgres(pg) = &self.db else {
+            return self.select_rows_sqlite(q);
+        };
+        let s = dialect(pg).select(
+            q.schema.table,
+            &q.columns,
+            &q.filter,
+            q.order_by,
+            q.descending,
+            q.limit,
+        );
+        let rows = self.pg_query(pg, s)?;
+        Ok(rows.iter().map(|r| decode(&q.columns, r)).collect())
+    }
+
+    fn select_rows_sqlite(&self, q: &Select) -> DbResult<Vec<RawRow>> {
         let t = q.schema.table.name();
         let cols: Vec<String> = q
             .columns
@@ -74,13 +102,14 @@ impl Kitchen {
             (Some(c), _) | (None, Some(c)) => format!("{t}.{} {dir}, {t}.rowid {dir}", c.name),
             (None, None) => format!("{t}.rowid {dir}"),
         };
+        let filter = q.filter.sqlite();
         let sql = format!(
             "SELECT {} FROM {t} WHERE {} ORDER BY {order} LIMIT ?",
             cols.join(", "),
-            q.filter.sql
+            filter.sql
         );
         let limit = q.limit.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX));
-        let mut params = q.filter.params.clone();
+        let mut params = filter.params;
         params.push(SqlValue::Integer(limit));
         let mut stmt = self.prepare(&sql)?;
         let mut rows = stmt.query(params_from_iter(params))?;
@@ -97,11 +126,7 @@ impl Kitchen {
 
     /// Every matching row with every column, in creation order; recipes
     /// come with their ingredient lines. What writes return.
-    pub(crate) fn full_rows(
-        &self,
-        table: Table,
-        filter: WhereClause,
-    ) -> rusqlite::Result<Vec<RawRow>> {
+    pub(crate) fn full_rows(&self, table: Table, filter: WhereClause) -> DbResult<Vec<RawRow>> {
         let schema = table_schema(table);
         let mut rows = self.select_rows(&Select {
             schema,
@@ -118,8 +143,8 @@ impl Kitchen {
     }
 
     /// [`Kitchen::full_rows`] of these ids.
-    pub(crate) fn rows_by_id(&self, table: Table, ids: &[String]) -> rusqlite::Result<Vec<RawRow>> {
-        self.full_rows(table, ids_filter(table, ids))
+    pub(crate) fn rows_by_id(&self, table: Table, ids: &[String]) -> DbResult<Vec<RawRow>> {
+        self.full_rows(table, WhereClause::ids(table, ids))
     }
 
     /// The content of recipes by row id (every column and the ingredient
@@ -134,24 +159,26 @@ impl Kitchen {
     }
 
     /// The ids of every row matching a WHERE clause.
-    pub(crate) fn matching_ids(
-        &self,
-        table: Table,
-        filter: &WhereClause,
-    ) -> rusqlite::Result<Vec<String>> {
+    pub(crate) fn matching_ids(&self, table: Table, filter: &WhereClause) -> DbResult<Vec<String>> {
+        if let Db::Postgres(pg) = &self.db {
+            let rows = self.pg_query(pg, dialect(pg).matching_ids(table, filter))?;
+            return Ok(rows.iter().map(|r| r.get(0)).collect());
+        }
         let t = table.name();
+        let filter = filter.sqlite();
         let sql = format!(
             "SELECT {t}.id FROM {t} WHERE {} ORDER BY {t}.rowid",
             filter.sql
         );
         let mut stmt = self.prepare(&sql)?;
-        stmt.query_map(params_from_iter(filter.params.iter()), |r| r.get(0))?
-            .collect()
+        Ok(stmt
+            .query_map(params_from_iter(filter.params.iter()), |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?)
     }
 
     /// Adds `ingredients: [{name, quantity, unit}]` to each recipe row, with
     /// one query for all of them.
-    pub(crate) fn attach_recipe_ingredients(&self, rows: &mut [RawRow]) -> rusqlite::Result<()> {
+    pub(crate) fn attach_recipe_ingredients(&self, rows: &mut [RawRow]) -> DbResult<()> {
         let ids: Vec<String> = rows
             .iter()
             .filter_map(|r| row_id(r).map(str::to_string))
@@ -159,20 +186,34 @@ impl Kitchen {
         if ids.is_empty() {
             return Ok(());
         }
-        let sql = format!(
-            "SELECT recipe_id, name, quantity, unit FROM recipe_ingredients \
-             WHERE recipe_id {IN_IDS} ORDER BY rowid"
-        );
-        let mut stmt = self.prepare(&sql)?;
-        let mut lines: HashMap<String, Vec<Value>> = HashMap::new();
-        let mut q = stmt.query([ids_param(&ids)])?;
-        while let Some(r) = q.next()? {
-            let quantity: Option<f64> = r.get(2)?;
-            lines.entry(r.get(0)?).or_default().push(json!({
-                "name": r.get::<_, String>(1)?,
+        let line = |name: String, quantity: Option<f64>, unit: Option<String>| {
+            json!({
+                "name": name,
                 "quantity": quantity.map_or(Value::Null, real_to_json),
-                "unit": r.get::<_, Option<String>>(3)?,
-            }));
+                "unit": unit,
+            })
+        };
+        let mut lines: HashMap<String, Vec<Value>> = HashMap::new();
+        if let Db::Postgres(pg) = &self.db {
+            for r in self.pg_query(pg, dialect(pg).recipe_lines(&ids))? {
+                lines
+                    .entry(r.get(0))
+                    .or_default()
+                    .push(line(r.get(1), r.get(2), r.get(3)));
+            }
+        } else {
+            let sql = format!(
+                "SELECT recipe_id, name, quantity, unit FROM recipe_ingredients \
+                 WHERE recipe_id {IN_IDS} ORDER BY rowid"
+            );
+            let mut stmt = self.prepare(&sql)?;
+            let mut q = stmt.query([ids_param(&ids)])?;
+            while let Some(r) = q.next()? {
+                lines
+                    .entry(r.get(0)?)
+                    .or_default()
+                    .push(line(r.get(1)?, r.get(2)?, r.get(3)?));
+            }
         }
         for row in rows {
             let list = row_id(row)
@@ -189,9 +230,16 @@ impl Kitchen {
         &mut self,
         table: Table,
         values: &[(&'static ColumnDef, SqlValue)],
-    ) -> rusqlite::Result<String> {
+    ) -> DbResult<String> {
         let schema = table_schema(table);
         let id = Kitchen::new_row_id();
+        if self.postgres().is_some() {
+            let stamp = self.next_stamp();
+            if let Some(s) = self.pg_stmt(|d| d.insert(table, &id, &stamp, values)) {
+                self.write(LoggedWrite::Postgres(s))?;
+                return Ok(id);
+            }
+        }
         let mut names = vec!["id"];
         let mut params = vec![SqlValue::Text(id.clone())];
         if schema.column("created_at").is_some() {
@@ -208,7 +256,7 @@ impl Kitchen {
             names.join(", "),
             super::filters::placeholders(names.len())
         );
-        self.write(&sql, params)?;
+        self.write(LoggedWrite::Sqlite { sql, params })?;
         Ok(id)
     }
 
@@ -218,7 +266,10 @@ impl Kitchen {
         table: Table,
         ids: &[String],
         values: &[(&'static ColumnDef, SqlValue)],
-    ) -> rusqlite::Result<usize> {
+    ) -> DbResult<usize> {
+        if let Some(s) = self.pg_stmt(|d| d.update(table, ids, values)) {
+            return self.write(LoggedWrite::Postgres(s));
+        }
         let sets: Vec<String> = values
             .iter()
             .map(|(c, _)| format!("{} = ?", c.name))
@@ -230,13 +281,37 @@ impl Kitchen {
         );
         let mut params: Vec<SqlValue> = values.iter().map(|(_, v)| v.clone()).collect();
         params.push(ids_param(ids));
-        self.write(&sql, params)
+        self.write(LoggedWrite::Sqlite { sql, params })
     }
 
     /// Deletes the rows with these ids.
-    pub(crate) fn delete_rows(&mut self, table: Table, ids: &[String]) -> rusqlite::Result<usize> {
+    pub(crate) fn delete_rows(&mut self, table: Table, ids: &[String]) -> DbResult<usize> {
+        if let Some(s) = self.pg_stmt(|d| d.delete(table, ids)) {
+            return self.write(LoggedWrite::Postgres(s));
+        }
         let sql = format!("DELETE FROM {} WHERE id {IN_IDS}", table.name());
-        self.write(&sql, vec![ids_param(ids)])
+        self.write(LoggedWrite::Sqlite {
+            sql,
+            params: vec![ids_param(ids)],
+        })
+    }
+
+    /// Deletes every row of `table` (the user's, on Postgres, where the
+    /// ingredient catalog is shared and is kept).
+    pub(crate) fn delete_all(&mut self, table: Table) -> DbResult<usize> {
+        if self.postgres().is_some() {
+            if table == Table::Ingredients {
+                return Ok(0);
+            }
+            if let Some(s) = self.pg_stmt(|d| d.delete_all(table)) {
+                return self.write(LoggedWrite::Postgres(s));
+            }
+        }
+        let sql = format!("DELETE FROM {}", table.name());
+        self.write(LoggedWrite::Sqlite {
+            sql,
+            params: Vec::new(),
+        })
     }
 
     /// Labels of rows of one table, in one query.
@@ -244,7 +319,7 @@ impl Kitchen {
         &self,
         table: Table,
         ids: &[String],
-    ) -> rusqlite::Result<HashMap<String, String>> {
+    ) -> DbResult<HashMap<String, String>> {
         let cols = label_columns(table);
         if ids.is_empty() || cols.is_empty() {
             return Ok(HashMap::new());
@@ -256,7 +331,7 @@ impl Kitchen {
         let rows = self.select_rows(&Select {
             schema,
             columns,
-            filter: ids_filter(table, ids),
+            filter: WhereClause::ids(table, ids),
             order_by: None,
             descending: false,
             limit: None,
@@ -268,29 +343,49 @@ impl Kitchen {
     }
 
     /// The ingredient catalog by lowercase name and alias.
-    pub(crate) fn catalog(&self) -> rusqlite::Result<HashMap<String, CatalogEntry>> {
-        let mut stmt = self.prepare("SELECT id, name, aliases, category FROM ingredients")?;
-        let mut out = HashMap::new();
-        let mut rows = stmt.query([])?;
-        while let Some(r) = rows.next()? {
-            let entry = CatalogEntry {
-                id: r.get(0)?,
-                category: r.get(3)?,
+    pub(crate) fn catalog(&self) -> DbResult<HashMap<String, CatalogEntry>> {
+        // (id, name, aliases as JSON text, category)
+        let mut rows: Vec<(String, String, Option<String>, Option<String>)> = Vec::new();
+        if let Db::Postgres(pg) = &self.db {
+            let s = sql::Stmt {
+                sql: "SELECT id::text, name, to_jsonb(aliases)::text, category::text \
+                      FROM ingredients ORDER BY created_at, id"
+                    .to_string(),
+                params: Vec::new(),
             };
-            let aliases: String = r.get(2)?;
-            let aliases: Vec<String> = serde_json::from_str(&aliases).unwrap_or_default();
+            for r in self.pg_query(pg, s)? {
+                rows.push((r.get(0), r.get(1), r.get(2), r.get(3)));
+            }
+        } else {
+            let mut stmt = self.prepare("SELECT id, name, aliases, category FROM ingredients")?;
+            let mut q = stmt.query([])?;
+            while let Some(r) = q.next()? {
+                rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
+            }
+        }
+        let mut out = HashMap::new();
+        for (id, name, aliases, category) in rows {
+            let entry = CatalogEntry { id, category };
+            let aliases: Vec<String> = aliases
+                .and_then(|a| serde_json::from_str(&a).ok())
+                .unwrap_or_default();
             for alias in aliases {
                 out.entry(alias.trim().to_lowercase())
                     .or_insert_with(|| entry.clone());
             }
             // Names win over aliases.
-            out.insert(r.get::<_, String>(1)?.trim().to_lowercase(), entry);
+            out.insert(name.trim().to_lowercase(), entry);
         }
         Ok(out)
     }
 
     /// Number of rows in a table.
-    pub(crate) fn count_rows(&self, table: Table) -> rusqlite::Result<u64> {
+    pub(crate) fn count_rows(&self, table: Table) -> DbResult<u64> {
+        if let Db::Postgres(pg) = &self.db {
+            let rows = self.pg_query(pg, dialect(pg).count(table, None))?;
+            let n: i64 = rows.first().map_or(0, |r| r.get(0));
+            return Ok(u64::try_from(n).unwrap_or(0));
+        }
         let sql = format!("SELECT count(*) FROM {}", table.name());
         let n: i64 = self.prepare(&sql)?.query_row([], |r| r.get(0))?;
         Ok(u64::try_from(n).unwrap_or(0))

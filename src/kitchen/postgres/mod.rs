@@ -1,0 +1,413 @@
+//! The kitchen in a Postgres database with Alfred's schema: one user's rows
+//! (`user_id`), read and written through the same tools, refs and turn
+//! transaction as `kitchen.db`.
+//!
+//! The kitchen's API is synchronous (the pipeline holds it behind a mutex,
+//! as it holds the SQLite connection). The driver is async: tokio-postgres
+//! with a deadpool pool, run on a runtime of the store's own, one worker
+//! thread. A call hands its statement to that runtime and waits for the
+//! answer, so it works from any thread — inside another runtime's task as
+//! well — and never nests runtimes.
+//!
+//! The store reads the schema it finds (`information_schema`) and adapts
+//! its casts to it: a list may be `text[]` or `jsonb`, an id `uuid` or
+//! `text`, a date `date` or `text`. It never changes the schema; only
+//! `alfred kitchen init` creates one, in a database without the tables
+//! (`ddl.rs`). Every statement on a user's table is scoped to the user.
+
+mod ddl;
+pub(crate) mod sql;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+use tokio_postgres::types::ToSql;
+
+use super::error::KitchenError;
+use crate::context::Table;
+
+pub(crate) use sql::PgParam;
+
+/// How long connecting may take before the store says it cannot reach the
+/// server.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A Postgres error, in words: the server's message (with its detail and
+/// hint) or the driver's.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct PgError {
+    pub message: String,
+    /// The SQLSTATE code, when the server answered.
+    pub code: Option<String>,
+}
+
+impl PgError {
+    fn new(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            code: None,
+        }
+    }
+
+    /// True for integrity violations (SQLSTATE class 23): a unique,
+    /// foreign-key, not-null or check constraint refused the change.
+    pub fn is_constraint(&self) -> bool {
+        self.code.as_deref().is_some_and(|c| c.starts_with("23"))
+    }
+}
+
+impl From<tokio_postgres::Error> for PgError {
+    fn from(e: tokio_postgres::Error) -> Self {
+        match e.as_db_error() {
+            Some(db) => {
+                let mut message = db.message().to_string();
+                if let Some(detail) = db.detail() {
+                    message.push_str(&format!(" ({detail})"));
+                }
+                if let Some(hint) = db.hint() {
+                    message.push_str(&format!("; {hint}"));
+                }
+                Self {
+                    message,
+                    code: Some(db.code().code().to_string()),
+                }
+            }
+            None => Self::new(e.to_string()),
+        }
+    }
+}
+
+impl From<deadpool_postgres::PoolError> for PgError {
+    fn from(e: deadpool_postgres::PoolError) -> Self {
+        match e {
+            deadpool_postgres::PoolError::Backend(e) => e.into(),
+            other => Self::new(other.to_string()),
+        }
+    }
+}
+
+pub type PgResult<T> = std::result::Result<T, PgError>;
+
+/// A column as the database has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PgColumn {
+    /// `information_schema.columns.data_type`: "uuid", "ARRAY", "jsonb",
+    /// "date", "boolean", "numeric", "text", "timestamp with time zone"…
+    pub data_type: String,
+    pub nullable: bool,
+}
+
+/// The kitchen tables as found in the database: table → column → type.
+pub(crate) type Found = HashMap<Table, HashMap<String, PgColumn>>;
+
+/// A connection to one user's kitchen in a Postgres database.
+pub struct PgStore {
+    /// The URL without its password, for messages.
+    shown: String,
+    /// The user whose rows are read and written.
+    user: String,
+    rt: Option<tokio::runtime::Runtime>,
+    pool: Pool,
+    /// The connection in use: one at a time, like SQLite's (the kitchen is
+    /// behind a lock); replaced from the pool when the server closed it.
+    client: Mutex<Arc<Object>>,
+    found: Found,
+    /// `alfred_turn_commits` exists: turn commits are stamped.
+    stamps: bool,
+}
+
+impl std::fmt::Debug for PgStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgStore")
+            .field("url", &self.shown)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Drop for PgStore {
+    fn drop(&mut self) {
+        // Dropping a runtime inside another one's task is refused; letting
+        // it go in the background is not.
+        if let Some(rt) = self.rt.take() {
+            rt.shutdown_background();
+        }
+    }
+}
+
+/// The URL without a password: `postgres://alice@db.example/kitchen`.
+pub fn shown_url(url: &str) -> String {
+    match url.split_once("://") {
+        Some((scheme, rest)) => match rest.split_once('@') {
+            Some((auth, host)) => {
+                let user = auth.split(':').next().unwrap_or("");
+                format!("{scheme}://{user}@{host}")
+            }
+            None => url.to_string(),
+        },
+        None => url.to_string(),
+    }
+}
+
+/// True when `store` names a Postgres database rather than a file.
+pub fn is_postgres_url(store: &str) -> bool {
+    store.starts_with("postgres://") || store.starts_with("postgresql://")
+}
+
+impl PgStore {
+    /// Connects to the database at `url` as the kitchen of `user` (a uuid),
+    /// and reads its schema. Fails, in words, when the server cannot be
+    /// reached, the user is not a uuid, or the database has no kitchen
+    /// (`kitchen init` makes one).
+    pub fn connect(url: &str, user: &str) -> Result<PgStore, KitchenError> {
+        let mut store = Self::open_pool(url, user)?;
+        store.check_kitchen()?;
+        Ok(store)
+    }
+
+    /// Connects without reading the schema (for `kitchen init`).
+    pub(crate) fn open_pool(url: &str, user: &str) -> Result<PgStore, KitchenError> {
+        let shown = shown_url(url);
+        let fail = |reason: String| KitchenError::Postgres {
+            url: shown.clone(),
+            reason,
+        };
+        let user = uuid::Uuid::parse_str(user.trim())
+            .map_err(|_| {
+                fail(format!(
+                    "the user \"{user}\" is not a uuid; give the user id whose rows to use \
+                     (--user UUID or [store] user in config.toml)"
+                ))
+            })?
+            .to_string();
+        let mut config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| fail(format!("not a Postgres URL: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
+        config.application_name("alfred");
+        let manager = Manager::from_config(
+            config,
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("alfred-postgres")
+            .enable_all()
+            .build()
+            .map_err(|e| fail(format!("could not start the database thread: {e}")))?;
+        let pool = Pool::builder(manager)
+            .max_size(4)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .build()
+            .map_err(|e| fail(e.to_string()))?;
+        let got = {
+            let pool = pool.clone();
+            let handle = rt.spawn(async move { pool.get().await });
+            futures::executor::block_on(handle)
+        };
+        let client = match got {
+            Ok(Ok(c)) => c,
+            Ok(Err(e)) => return Err(fail(PgError::from(e).message)),
+            Err(e) => return Err(fail(e.to_string())),
+        };
+        Ok(PgStore {
+            shown,
+            user,
+            rt: Some(rt),
+            pool,
+            client: Mutex::new(Arc::new(client)),
+            found: HashMap::new(),
+            stamps: false,
+        })
+    }
+
+    /// The URL without its password.
+    pub fn url(&self) -> &str {
+        &self.shown
+    }
+
+    /// The user whose rows are used.
+    pub fn user(&self) -> &str {
+        &self.user
+    }
+
+    /// True when turn commits are stamped (`alfred_turn_commits` exists).
+    pub fn stamps(&self) -> bool {
+        self.stamps
+    }
+
+    pub(crate) fn found(&self) -> &Found {
+        &self.found
+    }
+
+    /// Reads which kitchen tables and columns the database has; fails when
+    /// a table is missing.
+    pub(crate) fn check_kitchen(&mut self) -> Result<(), KitchenError> {
+        let (found, stamps) = self.read_schema().map_err(|e| self.fail(e.message))?;
+        let missing: Vec<&str> = Table::ALL
+            .iter()
+            .filter(|t| !found.contains_key(*t))
+            .map(|t| t.name())
+            .collect();
+        if !missing.is_empty() {
+            return Err(self.fail(format!(
+                "this database has no kitchen tables {} — is it an Alfred database? To make \
+                 one in an empty database: alfred kitchen init --store {} --user {}",
+                missing.join(", "),
+                self.shown,
+                self.user
+            )));
+        }
+        self.found = found;
+        self.stamps = stamps;
+        Ok(())
+    }
+
+    fn fail(&self, reason: String) -> KitchenError {
+        KitchenError::Postgres {
+            url: self.shown.clone(),
+            reason,
+        }
+    }
+
+    /// The kitchen tables' columns, and whether the stamp table exists.
+    fn read_schema(&self) -> PgResult<(Found, bool)> {
+        let names: Vec<String> = Table::ALL.iter().map(|t| t.name().to_string()).collect();
+        let rows = self.query(
+            "SELECT table_name::text, column_name::text, data_type::text, is_nullable::text \
+             FROM information_schema.columns \
+             WHERE table_schema = current_schema() AND table_name::text = ANY($1::text[])",
+            vec![PgParam::TextArray(names)],
+        )?;
+        let mut found: Found = HashMap::new();
+        for r in rows {
+            let table: String = r.get(0);
+            let Some(t) = Table::ALL.into_iter().find(|t| t.name() == table) else {
+                continue;
+            };
+            found.entry(t).or_default().insert(
+                r.get(1),
+                PgColumn {
+                    data_type: r.get(2),
+                    nullable: r.get::<_, String>(3) == "YES",
+                },
+            );
+        }
+        let stamps = self
+            .query(
+                "SELECT count(*) FROM information_schema.tables \
+                 WHERE table_schema = current_schema() AND table_name = 'alfred_turn_commits'",
+                Vec::new(),
+            )?
+            .first()
+            .is_some_and(|r| r.get::<_, i64>(0) > 0);
+        Ok((found, stamps))
+    }
+
+    /// Runs `f` on the store's runtime and waits for it.
+    fn run<T, F>(&self, f: F) -> PgResult<T>
+    where
+        F: Future<Output = PgResult<T>> + Send + 'static,
+        T: Send + 'static,
+    {
+        let Some(rt) = &self.rt else {
+            return Err(PgError::new("the database thread has stopped"));
+        };
+        let handle = rt.spawn(f);
+        match futures::executor::block_on(handle) {
+            Ok(out) => out,
+            Err(e) => Err(PgError::new(format!("the database call stopped: {e}"))),
+        }
+    }
+
+    /// The connection in use, replaced from the pool when the server
+    /// closed it (not inside a transaction: that is lost with it).
+    fn client(&self, in_transaction: bool) -> PgResult<Arc<Object>> {
+        let mut held = self
+            .client
+            .lock()
+            .map_err(|_| PgError::new("the connection lock is poisoned"))?;
+        if held.is_closed() && !in_transaction {
+            let pool = self.pool.clone();
+            let fresh = self.run(async move { Ok(pool.get().await?) })?;
+            *held = Arc::new(fresh);
+        }
+        Ok(Arc::clone(&held))
+    }
+
+    /// Runs a query; its rows.
+    pub(crate) fn query(
+        &self,
+        sql: &str,
+        params: Vec<PgParam>,
+    ) -> PgResult<Vec<tokio_postgres::Row>> {
+        let client = self.client(false)?;
+        let sql = sql.to_string();
+        self.run(async move {
+            let stmt = client.prepare_cached(&sql).await?;
+            let refs: Vec<&(dyn ToSql + Sync)> =
+                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+            Ok(client.query(&stmt, &refs).await?)
+        })
+    }
+
+    /// Runs a statement; the rows it changed.
+    pub(crate) fn execute(&self, sql: &str, params: Vec<PgParam>) -> PgResult<u64> {
+        let client = self.client(true)?;
+        let sql = sql.to_string();
+        self.run(async move {
+            let stmt = client.prepare_cached(&sql).await?;
+            let refs: Vec<&(dyn ToSql + Sync)> =
+                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+            Ok(client.execute(&stmt, &refs).await?)
+        })
+    }
+
+    /// Runs statements without parameters (transaction control, DDL).
+    pub(crate) fn batch(&self, sql: &str) -> PgResult<()> {
+        let in_transaction = !sql.trim_start().to_ascii_uppercase().starts_with("BEGIN");
+        let client = self.client(in_transaction)?;
+        let sql = sql.to_string();
+        self.run(async move { Ok(client.batch_execute(&sql).await?) })
+    }
+
+    /// Creates the kitchen tables (and the stamp table) in a database that
+    /// has none of them, in one transaction. Refuses, changing nothing,
+    /// when any kitchen table already exists.
+    pub(crate) fn create_schema(&self) -> Result<(), KitchenError> {
+        let (found, stamps) = self.read_schema().map_err(|e| self.fail(e.message))?;
+        if !found.is_empty() {
+            let mut have: Vec<&str> = found.keys().map(|t| t.name()).collect();
+            have.sort_unstable();
+            if have.len() == Table::ALL.len() {
+                return Ok(());
+            }
+            return Err(self.fail(format!(
+                "this database already has some kitchen tables ({}) but not all; alfred \
+                 does not change an existing schema — use an empty database, or finish the \
+                 schema by hand",
+                have.join(", ")
+            )));
+        }
+        let mut sql = format!("BEGIN;\n{}", ddl::TABLES);
+        if !stamps {
+            sql.push_str(ddl::TURN_COMMITS);
+        }
+        sql.push_str("COMMIT;");
+        if let Err(e) = self.batch(&sql) {
+            let _ = self.batch("ROLLBACK");
+            return Err(self.fail(format!("creating the kitchen tables failed: {e}")));
+        }
+        Ok(())
+    }
+}
