@@ -88,6 +88,12 @@ pub struct GlobalArgs {
     /// Root URL of the OpenAI-compatible API, e.g. http://localhost:11434/v1.
     #[arg(long, global = true, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Use the kitchen in a Postgres database with Alfred's schema instead of kitchen.db: postgres://USER@HOST/DB.
+    #[arg(long, global = true, value_name = "URL")]
+    pub store: Option<String>,
+    /// The Alfred user (a uuid) whose rows --store reads and writes.
+    #[arg(long, global = true, value_name = "UUID")]
+    pub user: Option<String>,
 }
 
 impl GlobalArgs {
@@ -97,6 +103,8 @@ impl GlobalArgs {
             backend: self.llm,
             model: self.model.clone(),
             base_url: self.base_url.clone(),
+            store: self.store.clone(),
+            user: self.user.clone(),
         }
     }
 }
@@ -256,6 +264,8 @@ pub struct DemoArgs {
 pub enum KitchenCommand {
     /// Count what the kitchen store holds, table by table
     Stats,
+    /// Create the kitchen: kitchen.db, or with --store Alfred's schema in an empty Postgres database, seeded with the sample kitchen for --user
+    Init,
     /// Wipe the kitchen store and re-seed the sample kitchen (asks first)
     Reset {
         /// Do not ask for confirmation.
@@ -269,6 +279,7 @@ impl KitchenCommand {
     pub fn name(&self) -> &'static str {
         match self {
             KitchenCommand::Stats => "stats",
+            KitchenCommand::Init => "init",
             KitchenCommand::Reset { .. } => "reset",
         }
     }

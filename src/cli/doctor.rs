@@ -40,7 +40,10 @@ pub fn run(startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<O
     let mut checks = vec![
         check_config(&paths.config_file),
         check_writable(&paths.data_dir),
-        check_kitchen(&paths.kitchen_db),
+        match startup.config.store.postgres() {
+            Some((url, user)) => check_postgres(url, user),
+            None => check_kitchen(&paths.kitchen_db),
+        },
         check_sessions(startup),
     ];
     checks.extend(check_llm(&startup.config, env));
@@ -86,6 +89,47 @@ fn check_writable(dir: &Path) -> Check {
     Check::new("data", result)
 }
 
+/// The counts doctor shows for a kitchen.
+fn counts(s: &crate::kitchen::KitchenStats) -> String {
+    [
+        (Table::Recipes, "recipes"),
+        (Table::Inventory, "inventory items"),
+        (Table::MealPlans, "meal-plan slots"),
+        (Table::ShoppingList, "shopping items"),
+        (Table::Tasks, "tasks"),
+    ]
+    .iter()
+    .map(|(t, noun)| format!("{} {noun}", s.rows(*t)))
+    .collect::<Vec<_>>()
+    .join(", ")
+}
+
+/// A Postgres kitchen: the server answers, the schema has every kitchen
+/// table, and the user's row counts. Reads only.
+fn check_postgres(url: &str, user: &str) -> Check {
+    let result = Kitchen::open_postgres(url, user)
+        .and_then(|k| {
+            let stamps = k.postgres().is_some_and(|pg| pg.stamps());
+            Ok((k.stats()?, stamps))
+        })
+        .map(|(s, stamps)| {
+            let stamps = if stamps {
+                "turn commits stamped"
+            } else {
+                "no alfred_turn_commits table: turns commit unstamped"
+            };
+            format!(
+                "{} — schema has every kitchen table ({stamps}); user's rows: {}; {} catalog \
+                 ingredients",
+                s.location,
+                counts(&s),
+                s.rows(Table::Ingredients)
+            )
+        })
+        .map_err(|e| e.to_string());
+    Check::new("kitchen", result)
+}
+
 fn check_kitchen(db: &Path) -> Check {
     if !db.exists() {
         return Check::new(
@@ -99,21 +143,11 @@ fn check_kitchen(db: &Path) -> Check {
     let result = Kitchen::open(db)
         .and_then(|k| k.stats())
         .map(|s| {
-            let counts = [
-                (Table::Recipes, "recipes"),
-                (Table::Inventory, "inventory items"),
-                (Table::MealPlans, "meal-plan slots"),
-                (Table::ShoppingList, "shopping items"),
-                (Table::Tasks, "tasks"),
-            ]
-            .iter()
-            .map(|(t, noun)| format!("{} {noun}", s.rows(*t)))
-            .collect::<Vec<_>>()
-            .join(", ");
             format!(
-                "{} opens (schema v{}): {counts}",
+                "{} opens (schema v{}): {}",
                 db.display(),
-                s.schema_version
+                s.schema_version,
+                counts(&s)
             )
         })
         .map_err(|e| {

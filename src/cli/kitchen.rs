@@ -15,9 +15,29 @@ pub fn today() -> jiff::civil::Date {
     jiff::Zoned::now().date()
 }
 
-/// Opens `kitchen.db`, seeding the sample kitchen into an empty store when
-/// the config allows it. Prints one line when it seeds.
+/// Opens the kitchen: the Postgres one `[store]` names, or `kitchen.db`,
+/// seeding the sample kitchen into an empty `kitchen.db` when the config
+/// allows it (prints one line when it seeds). A Postgres kitchen is never
+/// seeded unasked: `alfred kitchen init` does that.
 pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenError> {
+    if let Some((url, user)) = config.store.postgres() {
+        let kitchen = Kitchen::open_postgres(url, user)?;
+        let stats = kitchen.stats()?;
+        let own: u64 = stats
+            .tables
+            .iter()
+            .filter(|(t, _)| *t != crate::context::Table::Ingredients)
+            .map(|(_, n)| n)
+            .sum();
+        if own == 0 {
+            eprintln!(
+                "The user {user} has no rows in {}: Alfred will find an empty kitchen. \
+                 `alfred kitchen init --store … --user {user}` fills it with the sample kitchen.",
+                crate::kitchen::postgres::shown_url(url)
+            );
+        }
+        return Ok(kitchen);
+    }
     let mut kitchen = Kitchen::open(&paths.kitchen_db)?;
     if config.kitchen.seed_on_first_run
         && let Some(report) = kitchen.seed_if_empty(today())?
@@ -33,7 +53,29 @@ pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenEr
 
 /// Runs `alfred kitchen …`.
 pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outcome, CliError> {
+    let postgres = config.store.postgres();
     match cmd {
+        KitchenCommand::Init => init(paths, config),
+        KitchenCommand::Stats if postgres.is_some() => {
+            println!("{}", open_kitchen(paths, config)?.stats()?);
+            Ok(Outcome::Done)
+        }
+        KitchenCommand::Reset { yes } if postgres.is_some() => {
+            let mut kitchen = open_kitchen(paths, config)?;
+            let question = format!(
+                "Re-seed the kitchen of {}? Every recipe, item, plan and task of this user is \
+                 replaced by the sample kitchen (other users' rows and the shared ingredient \
+                 catalog are kept).",
+                kitchen.location()
+            );
+            if !*yes && !confirm(&question)? {
+                eprintln!("Left the kitchen as it was.");
+                return Ok(Outcome::Done);
+            }
+            let report = kitchen.reset(today())?;
+            println!("Re-seeded the sample kitchen ({report}).");
+            Ok(Outcome::Done)
+        }
         KitchenCommand::Stats => {
             // Looking must not create or seed anything.
             if !paths.kitchen_db.exists() {
@@ -67,4 +109,26 @@ pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outco
             Ok(Outcome::Done)
         }
     }
+}
+
+/// `alfred kitchen init`: creates the kitchen and seeds the sample kitchen
+/// into it when it is empty. With a Postgres store, Alfred's schema is
+/// created only in a database that has none of its tables; an existing
+/// schema is read, never changed, and a user who has rows keeps them.
+fn init(paths: &Paths, config: &Config) -> Result<Outcome, CliError> {
+    let mut kitchen = match config.store.postgres() {
+        Some((url, user)) => Kitchen::init_postgres(url, user)?,
+        None => Kitchen::open(&paths.kitchen_db)?,
+    };
+    match kitchen.seed_if_empty(today())? {
+        Some(report) => println!(
+            "Seeded the sample kitchen into {} ({report}).",
+            kitchen.location()
+        ),
+        None => println!(
+            "The kitchen at {} already has rows; left them as they are.",
+            kitchen.location()
+        ),
+    }
+    Ok(Outcome::Done)
 }

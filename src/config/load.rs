@@ -255,6 +255,7 @@ impl Config {
             self.validate_llm(),
             self.validate_pipeline(),
             self.context.validate(),
+            self.store.validate(),
         ]
         .into_iter()
         .filter_map(Result::err)
@@ -433,7 +434,7 @@ mod tests {
         assert_eq!(
             p.to_string(),
             "unknown key `contxt` at the top level (line 1); \
-             expected one of: llm, context, pipeline, ui, kitchen, keys"
+             expected one of: llm, context, pipeline, ui, kitchen, store, keys"
         );
     }
 

@@ -48,6 +48,9 @@ pub struct Config {
     pub ui: UiConfig,
     /// `[kitchen]`: the kitchen store.
     pub kitchen: KitchenConfig,
+    /// `[store]`: where the kitchen is (a Postgres database instead of
+    /// `kitchen.db`).
+    pub store: StoreConfig,
     /// `[keys]`: key bindings of the terminal UI (action → keys).
     pub keys: KeysConfig,
 }
@@ -419,6 +422,56 @@ impl Default for KitchenConfig {
     }
 }
 
+/// `[store]`: the kitchen in a Postgres database with Alfred's schema
+/// instead of `kitchen.db`. Unset: the SQLite kitchen in the data folder.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct StoreConfig {
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DATABASE`.
+    pub url: Option<String>,
+    /// The Alfred user (a uuid) whose rows are read and written.
+    pub user: Option<String>,
+}
+
+impl StoreConfig {
+    /// The Postgres URL and user, when the kitchen is in Postgres.
+    pub fn postgres(&self) -> Option<(&str, &str)> {
+        let url = self.url.as_deref().filter(|u| !u.trim().is_empty())?;
+        Some((url, self.user.as_deref().unwrap_or("")))
+    }
+
+    /// Checks the URL and the user; the message names the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let Some(url) = self.url.as_deref().filter(|u| !u.trim().is_empty()) else {
+            if self.user.is_some() {
+                return Err(
+                    "store.user: set store.url too (the user is whose rows to use in \
+                            that database)"
+                        .into(),
+                );
+            }
+            return Ok(());
+        };
+        if !crate::kitchen::postgres::is_postgres_url(url) {
+            return Err(format!(
+                "store.url: {} is not a postgres:// URL (leave it out to use kitchen.db)",
+                crate::kitchen::postgres::shown_url(url)
+            ));
+        }
+        match self.user.as_deref() {
+            None => Err(
+                "store.user: the Alfred user (a uuid) whose rows to use is needed \
+                         with store.url"
+                    .into(),
+            ),
+            Some(u) if uuid::Uuid::parse_str(u.trim()).is_err() => {
+                Err(format!("store.user: \"{u}\" is not a uuid"))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+}
+
 impl Config {
     /// A few lines describing the config for `doctor` and the log; never shows a secret.
     pub fn redacted_summary(&self) -> String {
@@ -440,7 +493,8 @@ impl Config {
              narrative_turns={} understand_window={} compress_older_turns={}\n\
              pipeline: max_steps={} max_tool_calls_per_step={}\n\
              ui: theme={} mouse={}\n\
-             kitchen: seed_on_first_run={}",
+             kitchen: seed_on_first_run={}\n\
+             store: {}",
             llm.backend,
             redact_url(&llm.base_url),
             llm.api_key_env,
@@ -458,6 +512,13 @@ impl Config {
             format!("{:?}", self.ui.theme).to_lowercase(),
             self.ui.mouse,
             self.kitchen.seed_on_first_run,
+            match self.store.postgres() {
+                Some((url, user)) => format!(
+                    "{} user={user} (password not shown)",
+                    crate::kitchen::postgres::shown_url(url)
+                ),
+                None => "kitchen.db in the data folder".to_string(),
+            },
         )
     }
 }

@@ -31,6 +31,10 @@ pub struct Overrides {
     pub model: Option<String>,
     /// `--base-url`.
     pub base_url: Option<String>,
+    /// `--store`: a Postgres URL.
+    pub store: Option<String>,
+    /// `--user`: the Alfred user whose rows to use.
+    pub user: Option<String>,
 }
 
 impl Config {
@@ -110,6 +114,29 @@ impl Config {
                 reason,
             })?;
             self.llm.base_url = url.clone();
+        }
+        if let Some(url) = &overrides.store {
+            self.store.url = Some(url.trim().to_string());
+        }
+        if let Some(user) = &overrides.user {
+            self.store.user = Some(user.trim().to_string());
+        }
+        if overrides.store.is_some() || overrides.user.is_some() {
+            self.store.validate().map_err(|reason| ConfigError::Flag {
+                flag: if overrides.store.is_some() {
+                    "--store"
+                } else {
+                    "--user"
+                },
+                value: match (&overrides.store, &overrides.user) {
+                    (Some(url), _) => crate::kitchen::postgres::shown_url(url),
+                    (None, Some(user)) => user.clone(),
+                    (None, None) => String::new(),
+                },
+                reason: reason
+                    .replace("store.url", "--store")
+                    .replace("store.user", "--user"),
+            })?;
         }
         Ok(())
     }
@@ -218,6 +245,7 @@ mod tests {
             backend: Some(Backend::OpenAi),
             model: Some("from-flag".into()),
             base_url: None,
+            ..Overrides::default()
         };
         let c = Config::resolve(&paths, false, &env, &flags).unwrap();
         assert_eq!(
@@ -261,5 +289,43 @@ mod tests {
             c.resolved_backend(env_of(&[("OTHER", "sk-1")])),
             Backend::Offline
         );
+    }
+
+    #[test]
+    fn store_flags_are_checked_and_never_echo_a_password() {
+        let mut c = Config::default();
+        let bad = Overrides {
+            store: Some("mysql://bob:hunter2@db/kitchen".into()),
+            user: Some("8d1c0d5e-4f5a-4c1e-9d55-6a0e2a7c3b11".into()),
+            ..Overrides::default()
+        };
+        let e = c.apply_overrides(&bad).unwrap_err().to_string();
+        assert!(e.contains("--store") && e.contains("postgres://"), "{e}");
+        assert!(!e.contains("hunter2"), "the password is not shown: {e}");
+        let no_user = Overrides {
+            store: Some("postgres://bob:hunter2@db/kitchen".into()),
+            ..Overrides::default()
+        };
+        let e = Config::default()
+            .apply_overrides(&no_user)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("--user"), "{e}");
+        assert!(!e.contains("hunter2"), "{e}");
+        let good = Overrides {
+            store: Some("postgres://bob:hunter2@db/kitchen".into()),
+            user: Some("8d1c0d5e-4f5a-4c1e-9d55-6a0e2a7c3b11".into()),
+            ..Overrides::default()
+        };
+        c.apply_overrides(&good).unwrap();
+        assert_eq!(
+            c.store.postgres(),
+            Some((
+                "postgres://bob:hunter2@db/kitchen",
+                "8d1c0d5e-4f5a-4c1e-9d55-6a0e2a7c3b11"
+            ))
+        );
+        assert!(!c.redacted_summary().contains("hunter2"));
+        assert!(c.redacted_summary().contains("postgres://bob@db/kitchen"));
     }
 }
