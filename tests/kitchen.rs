@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 #[path = "support/kitchen_calls.rs"]
 mod kitchen_calls;
 
-use kitchen_calls::{filter, run, seeded, today};
+use kitchen_calls::{filter, run, seeded, stores, today};
 
 const COD: [&str; 3] = [
     "Kerala Cod Curry",
@@ -46,54 +46,75 @@ fn names(r: &ToolResult) -> Vec<&str> {
         .collect()
 }
 
-/// Recipe names matching one filter, in default (file) order.
+/// Recipe names matching one filter, in default (file) order — the same
+/// on every store.
 fn recipes_where(field: &str, op: &str, value: Value) -> Vec<String> {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    let r = read(
-        &mut k,
-        &mut reg,
-        json!({"table": "recipes", "filters": filter(field, op, value)}),
-    );
-    names(&r).into_iter().map(String::from).collect()
+    let mut answers = Vec::new();
+    for mut store in stores() {
+        let mut reg = SessionIdRegistry::new();
+        let r = read(
+            &mut store.kitchen,
+            &mut reg,
+            json!({"table": "recipes", "filters": filter(field, op, value.clone())}),
+        );
+        let names: Vec<String> = names(&r).into_iter().map(String::from).collect();
+        answers.push((store.name, names));
+    }
+    let (_, first) = answers[0].clone();
+    for (name, got) in &answers[1..] {
+        assert_eq!(
+            got, &first,
+            "{name} answers {field} {op} {value} unlike sqlite"
+        );
+    }
+    first
 }
 
 #[test]
 fn first_run_seeding_fills_the_sample_kitchen() {
-    let (_dir, mut k) = seeded();
-    let stats = k.stats().unwrap();
-    assert_eq!(stats.rows(Table::Recipes), 9);
-    assert_eq!(stats.rows(Table::Inventory), 59);
-    assert_eq!(stats.rows(Table::Preferences), 1);
-    assert_eq!(stats.rows(Table::MealPlans), 0);
-    assert_eq!(stats.rows(Table::ShoppingList), 5);
-    assert_eq!(stats.rows(Table::Tasks), 4);
-    assert_eq!(stats.schema_version, SCHEMA_VERSION as i64);
-    let ctx = k.session_context(today()).unwrap();
-    let by_cuisine: Vec<(&str, u32)> = ctx
-        .dashboard
-        .recipes_by_cuisine
-        .iter()
-        .map(|c| (c.name.as_str(), c.count))
-        .collect();
-    assert_eq!(
-        by_cuisine,
-        vec![("fusion", 3), ("indian", 3), ("thai", 2), ("malaysian", 1)]
-    );
-    assert_eq!(ctx.profile.cooking_skill_level, "beginner");
-    assert_eq!(ctx.profile.allergies, vec!["shellfish"]);
-    assert_eq!(ctx.profile.time_budget_minutes, Some(45));
-    assert!(ctx.preferences["meal_plans"].starts_with("I cook 2-3 times per week"));
-    assert_eq!(ctx.dashboard.meal_slots_next_7_days, 0);
-    // Every recipe line and inventory item is linked to the catalog.
-    let mut reg = SessionIdRegistry::new();
-    let unlinked = read(
-        &mut k,
-        &mut reg,
-        json!({"table": "inventory",
-        "filters": [{"field": "ingredient_id", "op": "is_null"}]}),
-    );
-    assert_eq!(unlinked.count, 0);
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let stats = k.stats().unwrap();
+        assert_eq!(stats.rows(Table::Recipes), 9);
+        assert_eq!(stats.rows(Table::Inventory), 59);
+        assert_eq!(stats.rows(Table::Preferences), 1);
+        assert_eq!(stats.rows(Table::MealPlans), 0);
+        assert_eq!(stats.rows(Table::ShoppingList), 5);
+        assert_eq!(stats.rows(Table::Tasks), 4);
+        // kitchen.db is migrated by alfred; a Postgres schema is not.
+        let version = if store.name == "sqlite" {
+            SCHEMA_VERSION as i64
+        } else {
+            0
+        };
+        assert_eq!(stats.schema_version, version);
+        let ctx = k.session_context(today()).unwrap();
+        let by_cuisine: Vec<(&str, u32)> = ctx
+            .dashboard
+            .recipes_by_cuisine
+            .iter()
+            .map(|c| (c.name.as_str(), c.count))
+            .collect();
+        assert_eq!(
+            by_cuisine,
+            vec![("fusion", 3), ("indian", 3), ("thai", 2), ("malaysian", 1)]
+        );
+        assert_eq!(ctx.profile.cooking_skill_level, "beginner");
+        assert_eq!(ctx.profile.allergies, vec!["shellfish"]);
+        assert_eq!(ctx.profile.time_budget_minutes, Some(45));
+        assert!(ctx.preferences["meal_plans"].starts_with("I cook 2-3 times per week"));
+        assert_eq!(ctx.dashboard.meal_slots_next_7_days, 0);
+        // Every recipe line and inventory item is linked to the catalog.
+        let mut reg = SessionIdRegistry::new();
+        let unlinked = read(
+            k,
+            &mut reg,
+            json!({"table": "inventory",
+            "filters": [{"field": "ingredient_id", "op": "is_null"}]}),
+        );
+        assert_eq!(unlinked.count, 0);
+    }
 }
 
 #[test]
@@ -226,25 +247,28 @@ fn op_not_ilike() {
 
 #[test]
 fn op_is_null_and_is_not_null() {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    let q = |op: &str| json!({"table": "tasks", "filters": [{"field": "recipe_id", "op": op}]});
-    let none = read(&mut k, &mut reg, q("is_null"));
-    assert_eq!(
-        names(&none),
-        [
-            "Deep-clean the air fryer basket",
-            "Clear out old leftovers from the fridge"
-        ]
-    );
-    let some = read(&mut k, &mut reg, q("is_not_null"));
-    assert_eq!(
-        names(&some),
-        [
-            "Use up the paneer before it expires",
-            "Pick up Chinese broccoli and Thai basil"
-        ]
-    );
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        let q = |op: &str| json!({"table": "tasks", "filters": [{"field": "recipe_id", "op": op}]});
+        let none = read(k, &mut reg, q("is_null"));
+        assert_eq!(
+            names(&none),
+            [
+                "Deep-clean the air fryer basket",
+                "Clear out old leftovers from the fridge"
+            ]
+        );
+        let some = read(k, &mut reg, q("is_not_null"));
+        assert_eq!(
+            names(&some),
+            [
+                "Use up the paneer before it expires",
+                "Pick up Chinese broccoli and Thai basil"
+            ]
+        );
+    }
 }
 
 #[test]
@@ -276,120 +300,132 @@ fn op_contains_on_a_text_column_is_a_substring() {
 
 #[test]
 fn or_filters_are_one_group_anded_with_filters() {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    let r = read(
-        &mut k,
-        &mut reg,
-        json!({"table": "recipes",
-        "filters": [{"field": "difficulty", "op": "=", "value": "easy"}],
-        "or_filters": [{"field": "cuisine", "op": "=", "value": "thai"},
-                       {"field": "cuisine", "op": "=", "value": "malaysian"}]}),
-    );
-    assert_eq!(names(&r), ["Thai Pad See Ew", "Thai Yellow Curry"]);
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        let r = read(
+            k,
+            &mut reg,
+            json!({"table": "recipes",
+            "filters": [{"field": "difficulty", "op": "=", "value": "easy"}],
+            "or_filters": [{"field": "cuisine", "op": "=", "value": "thai"},
+                           {"field": "cuisine", "op": "=", "value": "malaysian"}]}),
+        );
+        assert_eq!(names(&r), ["Thai Pad See Ew", "Thai Yellow Curry"]);
+    }
 }
 
 #[test]
 fn dates_compare_and_recipe_ingredients_filter() {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    let soon = read(
-        &mut k,
-        &mut reg,
-        json!({"table": "inventory",
-        "filters": [{"field": "expiry_date", "op": "<=", "value": "2026-01-16"}]}),
-    );
-    assert_eq!(names(&soon), ["milk", "coriander", "brioche"]);
-    let with_cod = recipes_where("ingredients", "contains", json!("cod"));
-    assert_eq!(with_cod, COD.to_vec());
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        let soon = read(
+            k,
+            &mut reg,
+            json!({"table": "inventory",
+            "filters": [{"field": "expiry_date", "op": "<=", "value": "2026-01-16"}]}),
+        );
+        assert_eq!(names(&soon), ["milk", "coriander", "brioche"]);
+        let with_cod = recipes_where("ingredients", "contains", json!("cod"));
+        assert_eq!(with_cod, COD.to_vec());
+    }
 }
 
 #[test]
 fn cod_exclusion_reads_six_and_refs_follow_file_order() {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    // A fresh registry names the first read's rows in file order.
-    let all = read(&mut k, &mut reg, json!({"table": "recipes"}));
-    assert_eq!(names(&all), FILE_ORDER);
-    let refs: Vec<&str> = all.rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
-    assert_eq!(
-        refs,
-        (1..=9).map(|n| format!("recipe_{n}")).collect::<Vec<_>>()
-    );
-    for (r, name) in [
-        ("recipe_1", COD[0]),
-        ("recipe_2", COD[1]),
-        ("recipe_7", COD[2]),
-    ] {
-        assert_eq!(reg.get(r).unwrap().label, name);
-        assert_eq!(reg.get(r).unwrap().action, RefAction::Read);
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        // A fresh registry names the first read's rows in file order.
+        let all = read(k, &mut reg, json!({"table": "recipes"}));
+        assert_eq!(names(&all), FILE_ORDER);
+        let refs: Vec<&str> = all.rows.iter().map(|r| r["id"].as_str().unwrap()).collect();
+        assert_eq!(
+            refs,
+            (1..=9).map(|n| format!("recipe_{n}")).collect::<Vec<_>>()
+        );
+        for (r, name) in [
+            ("recipe_1", COD[0]),
+            ("recipe_2", COD[1]),
+            ("recipe_7", COD[2]),
+        ] {
+            assert_eq!(reg.get(r).unwrap().label, name);
+            assert_eq!(reg.get(r).unwrap().action, RefAction::Read);
+        }
+        let no_cod = read(
+            k,
+            &mut reg,
+            json!({"table": "recipes",
+            "filters": [{"field": "name", "op": "not_ilike", "value": "%cod%"}]}),
+        );
+        let refs: Vec<&str> = no_cod
+            .rows
+            .iter()
+            .map(|r| r["id"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            refs,
+            [
+                "recipe_3", "recipe_4", "recipe_5", "recipe_6", "recipe_8", "recipe_9"
+            ]
+        );
+        assert!(names(&no_cod).iter().all(|n| !COD.contains(n)));
+        // Reads carry decoded lists and the nested ingredient lines.
+        let first = &all.rows[0];
+        assert!(first["tags"].as_array().unwrap().contains(&json!("curry")));
+        assert_eq!(
+            first["ingredients"][0],
+            json!({"name": "cod fillet", "quantity": 300, "unit": "g"})
+        );
     }
-    let no_cod = read(
-        &mut k,
-        &mut reg,
-        json!({"table": "recipes",
-        "filters": [{"field": "name", "op": "not_ilike", "value": "%cod%"}]}),
-    );
-    let refs: Vec<&str> = no_cod
-        .rows
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        refs,
-        [
-            "recipe_3", "recipe_4", "recipe_5", "recipe_6", "recipe_8", "recipe_9"
-        ]
-    );
-    assert!(names(&no_cod).iter().all(|n| !COD.contains(n)));
-    // Reads carry decoded lists and the nested ingredient lines.
-    let first = &all.rows[0];
-    assert!(first["tags"].as_array().unwrap().contains(&json!("curry")));
-    assert_eq!(
-        first["ingredients"][0],
-        json!({"name": "cod fillet", "quantity": 300, "unit": "g"})
-    );
 }
 
 #[test]
 fn dashboard_counts_expiry_plans_and_open_items() {
-    let (_dir, mut k) = seeded();
-    let mut reg = SessionIdRegistry::new();
-    let plan = json!([
-        {"date": "2026-01-14", "meal_type": "dinner"},
-        {"date": "2026-01-14", "meal_type": "lunch"},
-        {"date": "2026-01-20", "meal_type": "dinner"},
-        {"date": "2026-01-21", "meal_type": "dinner"}
-    ]);
-    k.execute(
-        &ToolCall::new("db_create", json!({"table": "meal_plans", "data": plan})),
-        &mut reg,
-        1,
-    )
-    .unwrap();
-    let d = k.session_context(today()).unwrap().dashboard;
-    assert_eq!(
-        (d.meal_slots_next_7_days, d.meal_days_covered_next_7_days),
-        (3, 2)
-    );
-    assert_eq!((d.recipes_total, d.inventory_total), (9, 59));
-    assert_eq!(d.inventory_by_location[0].name, "pantry");
-    assert_eq!(d.inventory_by_location[0].count, 36);
-    assert_eq!(
-        d.expiring_soon,
-        [
-            "milk (2 days)",
-            "coriander (2 days)",
-            "brioche (2 days)",
-            "greek yogurt (3 days)",
-            "spring onion (3 days)",
-            "banana (3 days)"
-        ]
-    );
-    assert_eq!((d.shopping_open, d.tasks_open), (4, 3));
-    // Days later, the same items have expired.
-    let later = k.session_context(date(2026, 1, 17)).unwrap().dashboard;
-    assert_eq!(later.expiring_soon[0], "milk (expired 1 day ago)");
+    for mut store in stores() {
+        eprintln!("store: {}", store.name);
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        let plan = json!([
+            {"date": "2026-01-14", "meal_type": "dinner"},
+            {"date": "2026-01-14", "meal_type": "lunch"},
+            {"date": "2026-01-20", "meal_type": "dinner"},
+            {"date": "2026-01-21", "meal_type": "dinner"}
+        ]);
+        k.execute(
+            &ToolCall::new("db_create", json!({"table": "meal_plans", "data": plan})),
+            &mut reg,
+            1,
+        )
+        .unwrap();
+        let d = k.session_context(today()).unwrap().dashboard;
+        assert_eq!(
+            (d.meal_slots_next_7_days, d.meal_days_covered_next_7_days),
+            (3, 2)
+        );
+        assert_eq!((d.recipes_total, d.inventory_total), (9, 59));
+        assert_eq!(d.inventory_by_location[0].name, "pantry");
+        assert_eq!(d.inventory_by_location[0].count, 36);
+        assert_eq!(
+            d.expiring_soon,
+            [
+                "milk (2 days)",
+                "coriander (2 days)",
+                "brioche (2 days)",
+                "greek yogurt (3 days)",
+                "spring onion (3 days)",
+                "banana (3 days)"
+            ]
+        );
+        assert_eq!((d.shopping_open, d.tasks_open), (4, 3));
+        // Days later, the same items have expired.
+        let later = k.session_context(date(2026, 1, 17)).unwrap().dashboard;
+        assert_eq!(later.expiring_soon[0], "milk (expired 1 day ago)");
+    }
 }
 
 #[test]

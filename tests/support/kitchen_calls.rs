@@ -1,6 +1,10 @@
-//! Shared by the kitchen tests: a seeded store in a temp dir, tool calls
-//! that must succeed or must be refused, and small query helpers.
+//! Shared by the kitchen tests: a seeded store in a temp dir (and, where
+//! the throwaway Postgres cluster runs, in a fresh Postgres database), tool
+//! calls that must succeed or must be refused, and small query helpers.
 #![allow(dead_code)]
+
+#[path = "pg_cluster.rs"]
+pub mod pg_cluster;
 
 use alfred::context::Table;
 use alfred::context::registry::SessionIdRegistry;
@@ -22,6 +26,48 @@ pub fn seeded() -> (TempDir, Kitchen) {
         .expect("seed")
         .expect("first run seeds");
     (dir, k)
+}
+
+/// The Alfred user whose kitchen the Postgres tests use.
+pub const USER: &str = "5f0c6a8e-2b4d-4e1f-9a3c-7d8e9f001122";
+
+/// A seeded kitchen on one store, with what keeps it alive.
+pub struct Seeded {
+    /// "sqlite" or "postgres", for failure messages.
+    pub name: &'static str,
+    pub kitchen: Kitchen,
+    _dir: Option<TempDir>,
+}
+
+/// The sample kitchen on every store this machine runs: a SQLite file, and
+/// a fresh Postgres database with Alfred's schema when the throwaway
+/// cluster runs (without it, the harness says loudly that it skipped).
+pub fn stores() -> Vec<Seeded> {
+    let (dir, kitchen) = seeded();
+    let mut out = vec![Seeded {
+        name: "sqlite",
+        kitchen,
+        _dir: Some(dir),
+    }];
+    if let Some(k) = seeded_postgres() {
+        out.push(Seeded {
+            name: "postgres",
+            kitchen: k,
+            _dir: None,
+        });
+    }
+    out
+}
+
+/// The sample kitchen of [`USER`] in a fresh Postgres database, made by
+/// `kitchen init`'s path; `None` without a cluster.
+pub fn seeded_postgres() -> Option<Kitchen> {
+    let url = pg_cluster::cluster()?.fresh_database();
+    let mut k = Kitchen::init_postgres(&url, USER).expect("init the Postgres kitchen");
+    k.seed_if_empty(today())
+        .expect("seed")
+        .expect("a new database seeds");
+    Some(k)
 }
 
 /// Runs a tool call that must succeed.
