@@ -113,7 +113,15 @@ impl Dialect<'_> {
         };
         let col = format!("{t}.{}", c.name);
         match c.kind {
-            _ if ty.starts_with("timestamp") => format!("(to_jsonb({col}) #>> '{{}}')"),
+            // As kitchen.db keeps its stamps: UTC, microseconds, a `Z`.
+            _ if ty.starts_with("timestamp") => {
+                let utc = if ty.contains("with time zone") {
+                    format!("({col} AT TIME ZONE 'UTC')")
+                } else {
+                    col
+                };
+                format!("to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
+            }
             ColumnKind::Text | ColumnKind::Date => format!("{col}::text"),
             ColumnKind::Integer => format!("{col}::int8"),
             ColumnKind::Real => format!("{col}::float8"),
