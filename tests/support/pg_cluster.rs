@@ -92,8 +92,8 @@ impl Cluster {
             NEXT.fetch_add(1, Ordering::Relaxed)
         );
         let admin = self.url(SUPERUSER);
-        // template0: read-only, so whatever a test does to template1 never
-        // reaches another test's database.
+        // template0 takes no connections, so nothing a test does (to
+        // template1, say) reaches another test's database.
         let create = format!("CREATE DATABASE {name} TEMPLATE template0");
         // A thread with its own runtime: callers may be inside a runtime
         // (a `#[tokio::test]`) or not.
