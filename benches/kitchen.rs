@@ -1,7 +1,13 @@
 //! Kitchen store benchmarks: first-run seeding into a fresh file database,
-//! and a 1,000-row read with ref registration into a fresh registry.
+//! and a 1,000-row read with ref registration into a fresh registry — on
+//! `kitchen.db` and on a Postgres database with Alfred's schema (a
+//! throwaway server on loopback, started by the test harness from Debian's
+//! `postgresql` package).
 //!
 //! Run with `cargo bench --bench kitchen`.
+
+#[path = "../tests/support/pg_cluster.rs"]
+mod pg_cluster;
 
 use alfred::context::registry::SessionIdRegistry;
 use alfred::kitchen::{Kitchen, ToolCall};
@@ -29,11 +35,27 @@ fn first_run_seed(bencher: Bencher) {
 }
 
 /// `db_read` of 1,000 inventory rows (limit 1000), each registered as
-/// `[read]` in a fresh registry, with their catalog links.
+/// `[read]` in a fresh registry, with their catalog links: `kitchen.db`.
 #[divan::bench(sample_count = 50)]
 fn read_1000_rows_with_refs(bencher: Bencher) {
     let dir = tempfile::tempdir().expect("tempdir");
-    let mut k = Kitchen::open(dir.path().join("kitchen.db")).expect("open");
+    let k = Kitchen::open(dir.path().join("kitchen.db")).expect("open");
+    read_1000(bencher, k);
+}
+
+/// The same read on Postgres: one user's rows in a database with Alfred's
+/// schema, over loopback.
+#[divan::bench(sample_count = 50)]
+fn read_1000_rows_with_refs_postgres(bencher: Bencher) {
+    let cluster = pg_cluster::cluster()
+        .expect("this bench needs Postgres's binaries (Debian's postgresql package)");
+    let url = cluster.fresh_database();
+    let k = Kitchen::init_postgres(&url, "0b7e4c52-93a1-4f6d-8c2e-5a1b9d3f7e60").expect("init");
+    read_1000(bencher, k);
+}
+
+/// Seeds `k`, adds 1,000 inventory rows, and times reading them back.
+fn read_1000(bencher: Bencher, mut k: Kitchen) {
     k.seed_if_empty(date(2026, 1, 14)).expect("seed");
     let names = ["rice", "onion", "garlic", "milk", "eggs"];
     let rows: Vec<Value> = (0..1000)
