@@ -161,5 +161,8 @@ fn example_file_lists_every_key_with_its_default() {
         example.contains("\n## model = "),
         "llm.model is not documented"
     );
+    // Nor have `store.url` and `store.user`.
+    assert!(example.contains("\n## url = \"postgres://"));
+    assert!(example.contains("\n## user = "));
     assert_eq!(PolicyKind::default(), parsed.context.policy);
 }
