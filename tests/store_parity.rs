@@ -66,7 +66,10 @@ fn first_difference(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {
         (Value::Object(x), Value::Object(y)) => {
             for k in x.keys().chain(y.keys()) {
-                let (p, q) = (x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null));
+                let (p, q) = (
+                    x.get(k).unwrap_or(&Value::Null),
+                    y.get(k).unwrap_or(&Value::Null),
+                );
                 if let Some(d) = first_difference(p, q, &format!("{path}.{k}")) {
                     return Some(d);
                 }
@@ -106,7 +109,11 @@ fn the_demo_conversation_gives_the_same_turn_records_on_sqlite_and_postgres() {
     let store = ["--store", url.as_str(), "--user", USER];
     let init = pg.run(&[&store[..], &["kitchen", "init"]].concat());
     assert!(init.status.success(), "kitchen init: {}", stderr(&init));
-    assert!(stdout(&init).contains("Seeded the sample kitchen"), "{}", stdout(&init));
+    assert!(
+        stdout(&init).contains("Seeded the sample kitchen"),
+        "{}",
+        stdout(&init)
+    );
     let on_postgres = records(&pg.run(&[&store[..], &run[..]].concat()));
 
     assert_eq!(on_sqlite.len(), 8, "one record per message of the script");

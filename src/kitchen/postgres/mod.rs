@@ -24,8 +24,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
-use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
+use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::error::KitchenError;
 use crate::context::Table;
@@ -77,7 +77,24 @@ impl From<tokio_postgres::Error> for PgError {
                     code: Some(db.code().code().to_string()),
                 }
             }
-            None => Self::new(e.to_string()),
+            None => {
+                // The driver's words, with their causes ("error performing
+                // TLS handshake: invalid peer certificate: UnknownIssuer").
+                let mut message = e.to_string();
+                let mut cause = std::error::Error::source(&e);
+                while let Some(c) = cause {
+                    message.push_str(&format!(": {c}"));
+                    cause = c.source();
+                }
+                if message.contains("certificate") {
+                    message.push_str(
+                        " — the server's certificate is not trusted by this system: add its \
+                         CA to the system's certificates, or put ?sslmode=disable on the URL \
+                         on a network you trust",
+                    );
+                }
+                Self::new(message)
+            }
         }
     }
 }
@@ -154,6 +171,24 @@ pub fn shown_url(url: &str) -> String {
     }
 }
 
+/// TLS for servers that offer or require it (`sslmode=prefer`, the
+/// default, or `require` in the URL, as Supabase asks), checked against the
+/// system's root certificates.
+fn tls() -> MakeRustlsConnect {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut roots = rustls::RootCertStore::empty();
+    let found = rustls_native_certs::load_native_certs();
+    for e in &found.errors {
+        tracing::warn!(error = %e, "a system certificate could not be read");
+    }
+    let (added, ignored) = roots.add_parsable_certificates(found.certs);
+    tracing::debug!(added, ignored, "root certificates for Postgres TLS");
+    let config = rustls::ClientConfig::builder()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    MakeRustlsConnect::new(config)
+}
+
 /// True when `store` names a Postgres database rather than a file.
 pub fn is_postgres_url(store: &str) -> bool {
     store.starts_with("postgres://") || store.starts_with("postgresql://")
@@ -194,7 +229,7 @@ impl PgStore {
         config.application_name("alfred");
         let manager = Manager::from_config(
             config,
-            NoTls,
+            tls(),
             ManagerConfig {
                 recycling_method: RecyclingMethod::Fast,
             },
