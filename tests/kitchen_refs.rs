@@ -9,7 +9,7 @@ use serde_json::json;
 #[path = "support/kitchen_calls.rs"]
 mod kitchen_calls;
 
-use kitchen_calls::{filter, recipe_count, refuse, run, seeded, stores};
+use kitchen_calls::{filter, recipe_count, refuse, run, stores};
 
 fn refs(r: &ToolResult) -> Vec<&str> {
     r.rows
