@@ -416,6 +416,38 @@ impl PgStore {
         self.run(async move { Ok(client.batch_execute(&sql).await?) })
     }
 
+    /// The user's saved Alfred conversation: the `state` of their
+    /// `conversations` row (`None` when they have none). Reads only.
+    pub fn conversation_state(
+        url: &str,
+        user: &str,
+    ) -> Result<Option<serde_json::Value>, KitchenError> {
+        let store = Self::open_pool(url, user)?;
+        let rows = store
+            .query(
+                "SELECT state::text FROM conversations WHERE user_id::text = $1::text",
+                vec![PgParam::Text(Some(store.user.clone()))],
+            )
+            .map_err(|e| {
+                let hint = if e.code.as_deref() == Some("42P01") {
+                    " — this database has no conversations table; is it an Alfred database?"
+                } else {
+                    ""
+                };
+                store.fail(format!("reading the user's conversation failed: {e}{hint}"))
+            })?;
+        let Some(row) = rows.first() else {
+            return Ok(None);
+        };
+        let text: Option<String> = row.get(0);
+        match text {
+            None => Ok(None),
+            Some(t) => serde_json::from_str(&t)
+                .map(Some)
+                .map_err(|e| store.fail(format!("the conversation's state is not JSON: {e}"))),
+        }
+    }
+
     /// Creates the kitchen tables (and the stamp table) in a database that
     /// has none of them, in one transaction. Refuses, changing nothing,
     /// when any kitchen table already exists.
