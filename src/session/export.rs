@@ -46,10 +46,17 @@ pub fn entity_line(record: &TurnRecord) -> String {
     line
 }
 
-/// The `alfred sessions show` text: a header, then every turn plainly.
+/// The `alfred sessions show` text: a header, then every turn plainly, the
+/// notes kept in the chat where they were made.
 pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
     let mut out = header_line(session, tz);
+    let mut notes = session.notes.iter().peekable();
     for r in &session.transcript {
+        // Notes made before this turn, where the chat shows them.
+        while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
+            let _ = writeln!(out);
+            push_labelled(&mut out, "note:  ", &n.text);
+        }
         let _ = writeln!(out, "\nTurn {} · {}", r.turn, status_word(r));
         push_labelled(&mut out, "user:  ", &r.user);
         if !r.reply.is_empty() {
@@ -59,6 +66,10 @@ pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
             push_labelled(&mut out, "error: ", err);
         }
         let _ = writeln!(out, "  {}", entity_line(r));
+    }
+    for n in notes {
+        let _ = writeln!(out);
+        push_labelled(&mut out, "note:  ", &n.text);
     }
     out
 }
