@@ -312,6 +312,24 @@ mod tests {
     }
 
     #[test]
+    fn show_puts_each_note_where_the_chat_has_it() {
+        let mut s = sample_session(3, 1);
+        let note = |turn: u32, text: &str| crate::session::SessionNote {
+            turn,
+            text: text.into(),
+        };
+        s.notes = vec![note(0, "imported"), note(2, "why recipe_1")];
+        let show = show_text(&s, &TimeZone::UTC);
+        let at = |needle: &str| {
+            show.find(needle)
+                .unwrap_or_else(|| panic!("{needle} in {show}"))
+        };
+        assert!(at("note:   imported") < at("\nTurn 1 "));
+        assert!(at("\nTurn 2 ") < at("note:   why recipe_1"));
+        assert!(at("note:   why recipe_1") < at("\nTurn 3 "));
+    }
+
+    #[test]
     fn an_export_never_overwrites_an_earlier_one() {
         let dir = tempfile::tempdir().unwrap();
         let first = save_export(dir.path(), "s-turn2", "md", "one").unwrap();
