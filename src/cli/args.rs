@@ -127,7 +127,7 @@ pub struct SessionChoice {
 pub enum Command {
     /// Run turns without the UI and print the replies (headless)
     Run(RunArgs),
-    /// List, show, export, rename or remove saved sessions
+    /// List, show, export, rename, remove or import saved sessions
     #[command(subcommand)]
     Sessions(SessionsCommand),
     /// Score context policies on scripted scenarios
@@ -201,6 +201,15 @@ pub enum SessionsCommand {
         #[arg(long)]
         yes: bool,
     },
+    /// Make a session from Alfred's saved conversation state, to open and inspect
+    Import {
+        /// A JSON file holding Alfred's state (a `conversations.state` value, or a whole row).
+        #[arg(long, value_name = "FILE")]
+        alfred_state: PathBuf,
+        /// The session's name (default: "Alfred state <file name>").
+        #[arg(long, value_name = "NAME")]
+        title: Option<String>,
+    },
 }
 
 impl SessionsCommand {
@@ -212,6 +221,7 @@ impl SessionsCommand {
             SessionsCommand::Export { .. } => "export",
             SessionsCommand::Rename { .. } => "rename",
             SessionsCommand::Rm { .. } => "rm",
+            SessionsCommand::Import { .. } => "import",
         }
     }
 }

@@ -10,6 +10,7 @@
 mod args;
 mod doctor;
 mod eval;
+mod import;
 mod kitchen;
 mod open;
 mod run;
@@ -75,6 +76,26 @@ pub enum CliError {
     /// A destructive command needs a yes the user could not give.
     #[error("not confirmed: {0}")]
     NeedsConfirmation(String),
+    /// A file to import could not be read or is not Alfred's state (one
+    /// line: the problem is told whole, not as a cause).
+    #[error("cannot import {}: {problem}", path.display())]
+    Import {
+        /// The file as given.
+        path: PathBuf,
+        /// Why.
+        problem: ImportProblem,
+    },
+}
+
+/// Why a file could not be imported.
+#[derive(Debug, thiserror::Error)]
+pub enum ImportProblem {
+    /// The file could not be read.
+    #[error("{0}")]
+    Read(std::io::Error),
+    /// The file is not Alfred's state.
+    #[error("{0}")]
+    State(#[from] crate::session::alfred_state::ImportError),
 }
 
 /// What every command starts from: resolved paths, the layered config, logging.
@@ -160,7 +181,7 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
     let outcome = match &cli.command {
         None => tui::run(&startup, &cli.session, None, &env)?,
         Some(Command::Run(args)) => run::run(args, &startup, &env)?,
-        Some(Command::Sessions(cmd)) => sessions::run(cmd, paths)?,
+        Some(Command::Sessions(cmd)) => sessions::run(cmd, &startup, &cli.global)?,
         Some(Command::Eval(args)) => eval::run(args, &startup, &env)?,
         Some(Command::Demo(args)) => {
             tui::run(&startup, &SessionChoice::default(), Some(args), &env)?
@@ -360,6 +381,24 @@ mod tests {
         assert_eq!(kind(&["demo", "--auto", "0"]), ErrorKind::ValueValidation);
         assert_eq!(
             kind(&["sessions", "rename", "s1"]),
+            ErrorKind::MissingRequiredArgument
+        );
+        let cli = parse(&[
+            "sessions",
+            "import",
+            "--alfred-state",
+            "s.json",
+            "--title",
+            "T",
+        ])
+        .unwrap();
+        let want = SessionsCommand::Import {
+            alfred_state: PathBuf::from("s.json"),
+            title: Some("T".into()),
+        };
+        assert_eq!(cli.command, Some(Command::Sessions(want)));
+        assert_eq!(
+            kind(&["sessions", "import"]),
             ErrorKind::MissingRequiredArgument
         );
     }

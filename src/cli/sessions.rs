@@ -1,4 +1,5 @@
-//! `alfred sessions list | show | export | rename | rm`.
+//! `alfred sessions list | show | export | rename | rm` (`import` is in
+//! [`super::import`]).
 //!
 //! Owns the user-facing words around saved sessions: the table, the grep
 //! listing, the warnings for unreadable files, the confirmation before a
@@ -8,19 +9,23 @@
 
 use jiff::tz::TimeZone;
 
-use crate::paths::Paths;
 use crate::session::export::{display_time, show_text, to_json, to_markdown};
 use crate::session::{SessionProblem, SessionSummary};
 
-use super::{CliError, ExportFormat, Outcome, SessionsCommand, confirm};
+use super::{CliError, ExportFormat, GlobalArgs, Outcome, SessionsCommand, Startup, confirm};
 use crate::text::{one_line, visible};
 
 /// Widest title shown in the table, in characters.
 const TITLE_WIDTH: usize = 40;
 
-/// Runs `alfred sessions …`.
-pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
-    let store = super::open::store(paths);
+/// Runs `alfred sessions …`; `global` is what the command line said (for
+/// the import's hint on how to open the new session).
+pub fn run(
+    cmd: &SessionsCommand,
+    startup: &Startup,
+    global: &GlobalArgs,
+) -> Result<Outcome, CliError> {
+    let store = super::open::store(&startup.paths);
     let tz = TimeZone::system();
     match cmd {
         SessionsCommand::List { grep: None } => {
@@ -85,6 +90,10 @@ pub fn run(cmd: &SessionsCommand, paths: &Paths) -> Result<Outcome, CliError> {
             store.remove_held(lock)?;
             emit(&format!("Deleted session {id}.\n"));
         }
+        SessionsCommand::Import {
+            alfred_state,
+            title,
+        } => return super::import::run(alfred_state, title.as_deref(), startup, global),
     }
     Ok(Outcome::Done)
 }

@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::policy::{ContextPolicy, PolicyKind};
-use super::registry::RefEntry;
+use super::registry::{RefEntry, RetainedBy};
 
 /// The state of one entity at a turn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -63,6 +63,11 @@ pub enum Cause {
         reason: String,
         since_turn: u32,
         pinned: bool,
+        /// Kept by Alfred's Understand before an import: the reason is
+        /// Alfred's, the turn it was given is unknown (`since_turn` is the
+        /// import's).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        imported: bool,
     },
     /// Tiered policy: touched recently enough to stay as a label line.
     Warm { last_ref_turn: u32, warm_turns: u32 },
@@ -78,7 +83,14 @@ pub enum Cause {
         since_turn: u32,
     },
     /// Left the recent window (not recent any more), with no reason to stay.
-    Aged { last_ref_turn: u32, window: u32 },
+    Aged {
+        last_ref_turn: u32,
+        window: u32,
+        /// Last referenced in Alfred, before an import: Alfred's state does
+        /// not record demotions, so one may have happened there.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        imported: bool,
+    },
     /// Registered as a foreign-key target and never referenced directly.
     LinkedOnly,
     /// The naive baseline keeps everything.
@@ -109,6 +121,7 @@ struct RawCause {
     reason: Option<String>,
     since_turn: Option<u32>,
     pinned: Option<bool>,
+    imported: Option<bool>,
     warm_turns: Option<u32>,
     generated_turn: Option<u32>,
     turn: Option<u32>,
@@ -132,6 +145,7 @@ impl TryFrom<RawCause> for Cause {
                 reason: need(r.reason, "reason")?,
                 since_turn: need(r.since_turn, "since_turn")?,
                 pinned: need(r.pinned, "pinned")?,
+                imported: r.imported.unwrap_or(false),
             },
             CauseKind::Warm => Cause::Warm {
                 last_ref_turn: need(r.last_ref_turn, "last_ref_turn")?,
@@ -152,6 +166,7 @@ impl TryFrom<RawCause> for Cause {
             CauseKind::Aged => Cause::Aged {
                 last_ref_turn: need(r.last_ref_turn, "last_ref_turn")?,
                 window: need(r.window, "window")?,
+                imported: r.imported.unwrap_or(false),
             },
             CauseKind::LinkedOnly => Cause::LinkedOnly,
             CauseKind::Baseline => Cause::Baseline,
@@ -185,6 +200,7 @@ pub fn classify(entry: &RefEntry, turn: u32, policy: &ContextPolicy) -> (EntityS
         reason: r.reason.clone(),
         since_turn: r.turn,
         pinned: entry.is_pinned(),
+        imported: r.by == RetainedBy::Imported,
     });
     let referenced = entry.last_ref_turn > 0;
     let within = |window: u32| referenced && entry.last_ref_turn.saturating_add(window) >= turn;
@@ -240,6 +256,9 @@ fn aged(entry: &RefEntry, window: u32) -> Cause {
         Cause::Aged {
             last_ref_turn: entry.last_ref_turn,
             window,
+            imported: entry
+                .imported_at
+                .is_some_and(|at| entry.last_ref_turn <= at),
         }
     }
 }
@@ -275,7 +294,7 @@ impl Cause {
 mod tests {
     use super::*;
     use crate::context::entity::{RefAction, Table};
-    use crate::context::registry::{RetainedBy, SessionIdRegistry};
+    use crate::context::registry::SessionIdRegistry;
 
     fn state_at(
         reg: &SessionIdRegistry,

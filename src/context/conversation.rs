@@ -31,6 +31,10 @@ pub struct ConversationTurn {
     pub assistant_summary: Option<String>,
     /// Refs this turn touched.
     pub entities_mentioned: Vec<String>,
+    /// When the exchange happened, as its source wrote it: set for turns
+    /// imported from Alfred's saved state (its `timestamp`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 impl ConversationTurn {
@@ -76,6 +80,22 @@ pub struct ConversationLayer {
 }
 
 impl ConversationLayer {
+    /// The layer as another system left it (an import): `history_summary`
+    /// as the folded earlier turns, `recent` (oldest first) kept under
+    /// `policy`'s tiers; any beyond them await the next fold.
+    pub fn restore(
+        history_summary: &str,
+        recent: Vec<ConversationTurn>,
+        policy: &ContextPolicy,
+    ) -> Self {
+        let mut layer = Self::default();
+        layer.window.earlier = history_summary.trim().to_string();
+        for turn in recent {
+            layer.push(turn, policy);
+        }
+        layer
+    }
+
     /// Appends a finished turn and rolls the tiers under `policy`.
     pub fn push(&mut self, turn: ConversationTurn, policy: &ContextPolicy) {
         self.window.push(turn, policy.conversation_full_turns());
@@ -206,6 +226,24 @@ mod tests {
         assert_eq!(bullets, (6..=12).collect::<Vec<_>>());
         assert!(c.history_summary().contains("message 5"));
         assert!(c.history_summary().contains("message 1"));
+    }
+
+    #[test]
+    fn a_restored_layer_keeps_its_summary_and_recent_turns() {
+        let policy = ContextPolicy::default();
+        let c = ConversationLayer::restore(" Planned a week. ", vec![turn(6), turn(7)], &policy);
+        assert_eq!(c.history_summary(), "Planned a week.");
+        let recent: Vec<u32> = c.recent().map(|t| t.turn).collect();
+        assert_eq!(recent, vec![6, 7]);
+        assert!(c.fold_request().is_none());
+        let many = (1..=5).map(turn).collect();
+        let c = ConversationLayer::restore("", many, &policy);
+        assert_eq!(c.recent().len(), 3);
+        assert_eq!(
+            c.awaiting_fold().len(),
+            2,
+            "the overflow awaits the next fold"
+        );
     }
 
     #[test]

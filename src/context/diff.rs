@@ -195,6 +195,7 @@ fn reason_for(kind: ChangeKind, view: &EntityView, turn: u32) -> String {
         Cause::Aged {
             last_ref_turn,
             window,
+            ..
         } => {
             format!(
                 "not recent any more: last used at turn {last_ref_turn}, outside the window of {window}"

@@ -159,6 +159,18 @@ pub struct NarrativeLayer {
 }
 
 impl NarrativeLayer {
+    /// The layer as another system left it (an import): `earlier` as the
+    /// folded older turns, `summaries` (oldest first) kept up to `keep`; any
+    /// beyond await the next fold.
+    pub fn restore(earlier: &str, summaries: Vec<TurnExecutionSummary>, keep: usize) -> Self {
+        let mut layer = Self::default();
+        layer.window.earlier = earlier.trim().to_string();
+        for s in summaries {
+            layer.push(s, keep);
+        }
+        layer
+    }
+
     /// Adds this turn's summary; older ones beyond `keep` await folding.
     pub fn push(&mut self, summary: TurnExecutionSummary, keep: usize) {
         self.window.push(summary, keep);

@@ -7,7 +7,8 @@
 //! promotes the same ref in place to the new row id.
 //!
 //! Registration (new refs, links, generated artifacts and their promotion)
-//! is in `register`; lookups, curation marks and removal are here.
+//! is in `register`, refs restored as another registry had them (an import)
+//! in `restore`; lookups, curation marks and removal are here.
 //!
 //! Pure: turn numbers come in as arguments; no IO, no clock.
 
@@ -19,6 +20,7 @@ use serde_json::Value;
 use super::entity::{RefAction, Table, parse_ref};
 
 mod register;
+mod restore;
 
 /// The reason recorded when the user pins a ref.
 pub const PINNED_REASON: &str = "pinned by user";
@@ -31,12 +33,17 @@ pub enum RetainedBy {
     Understand,
     /// The user's `/pin`.
     User,
+    /// Alfred's Understand, before the session was imported from Alfred's
+    /// saved state, which keeps the reason but not the turn it was given.
+    Imported,
 }
 
 /// An explicit retention: why an older entity stays active.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Retention {
     pub reason: String,
+    /// The turn the reason was given; for an [`RetainedBy::Imported`] one,
+    /// the turn of the import (it was given then at the latest).
     pub turn: u32,
     pub by: RetainedBy,
 }
@@ -56,6 +63,11 @@ pub struct RefEntry {
     pub row_id: Option<String>,
     pub label: String,
     pub action: RefAction,
+    /// The last action was the user's own edit in Alfred's web app
+    /// (`[updated:user]`), kept from an imported state; any later action
+    /// clears it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_user: bool,
     pub turn_created: u32,
     /// Turn of the last reference; 0 means never referenced directly (a
     /// foreign-key target registered as `[linked]`).
@@ -70,6 +82,11 @@ pub struct RefEntry {
     /// The turn a generated ref was saved and promoted to a row.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub promoted_turn: Option<u32>,
+    /// The turn of the import that brought this ref from Alfred's saved
+    /// state: what that state does not record (a demotion) is unknown up to
+    /// then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imported_at: Option<u32>,
     /// Registration order, for stable listings.
     pub seq: u64,
 }
@@ -83,6 +100,22 @@ impl RefEntry {
     /// True when the user pinned this ref.
     pub fn is_pinned(&self) -> bool {
         matches!(&self.retention, Some(r) if r.by == RetainedBy::User)
+    }
+
+    /// The action as panels and prompts show it: `read`, or `updated:user`
+    /// for the user's own edit.
+    pub fn action_label(&self) -> String {
+        if self.by_user {
+            format!("{}:user", self.action.as_str())
+        } else {
+            self.action.as_str().to_string()
+        }
+    }
+
+    /// Sets the action, which is the app's own from now on.
+    fn set_action(&mut self, action: RefAction) {
+        self.action = action;
+        self.by_user = false;
     }
 }
 
@@ -109,6 +142,10 @@ pub enum RegistryError {
         expected: Table,
         actual: Table,
     },
+    #[error("`{0}` is not a ref")]
+    NotARef(String),
+    #[error("ref `{0}` is already in the registry")]
+    AlreadyLive(String),
 }
 
 /// The outcome of registering a created row.
@@ -289,7 +326,7 @@ impl SessionIdRegistry {
     pub fn set_action(&mut self, r: &str, action: RefAction, turn: u32) -> bool {
         match self.entries.get_mut(r) {
             Some(e) => {
-                e.action = action;
+                e.set_action(action);
                 e.last_ref_turn = e.last_ref_turn.max(turn);
                 e.demotion = None;
                 true

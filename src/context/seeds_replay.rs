@@ -40,6 +40,7 @@ fn exchange(turn: u32, user: &str, assistant: &str, refs: &[&str]) -> Conversati
         assistant: assistant.to_string(),
         assistant_summary: None,
         entities_mentioned: refs.iter().map(|r| r.to_string()).collect(),
+        at: None,
     }
 }
 

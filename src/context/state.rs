@@ -249,7 +249,7 @@ impl ContextState {
                 action: self
                     .registry
                     .get(r)
-                    .map(|e| e.action.as_str().to_string())
+                    .map(RefEntry::action_label)
                     .unwrap_or_else(|| "dropped".to_string()),
             })
             .collect();
@@ -369,7 +369,7 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
                 r#ref: r.to_string(),
                 label: e.label.clone(),
                 entity_type: e.table.entity_type().to_string(),
-                action: e.action.as_str().to_string(),
+                action: e.action_label(),
                 last_ref_turn: e.last_ref_turn,
                 turn_created: e.turn_created,
                 reason: cause.short_reason(),

@@ -77,14 +77,25 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
             _,
         ) => format!(
             "{name} is recent at turn {t}: it was {} at turn {last_ref_turn}, within the window of {window} (recent means referenced at turn {} or later).",
-            view.action,
+            done(&view.action),
             t.saturating_sub(*window)
+        ),
+        (
+            Cause::Retained {
+                reason,
+                imported: true,
+                ..
+            },
+            _,
+        ) => format!(
+            "{name} is retained at turn {t}: Alfred's Understand kept it before this session was imported from Alfred's saved state — “{reason}”. Alfred's state does not say at which turn. {last}"
         ),
         (
             Cause::Retained {
                 reason,
                 since_turn,
                 pinned: true,
+                ..
             },
             _,
         ) => format!(
@@ -114,6 +125,17 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
             Cause::Aged {
                 last_ref_turn,
                 window,
+                imported: true,
+            },
+            _,
+        ) => format!(
+            "{name} is in the background at turn {t}: it is not recent any more — last referenced at turn {last_ref_turn}, outside the window of {window} — and nothing retains it. It came from Alfred's saved state, which does not record demotions, so Alfred's Understand may also have let it go. It is still in the registry and can be addressed."
+        ),
+        (
+            Cause::Aged {
+                last_ref_turn,
+                window,
+                imported: false,
             },
             _,
         ) => format!(
@@ -127,6 +149,14 @@ pub fn explain(snap: &ContextSnapshot, r: &str) -> Option<String> {
         }
     };
     Some(text)
+}
+
+/// An action as words: "read", "updated by the user" (`updated:user`).
+fn done(action: &str) -> String {
+    match action.strip_suffix(":user") {
+        Some(base) => format!("{base} by the user"),
+        None => action.to_string(),
+    }
 }
 
 fn last_ref(view: &EntityView) -> String {

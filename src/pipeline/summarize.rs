@@ -213,6 +213,7 @@ pub fn build_exchange(f: &TurnFacts<'_>) -> ConversationTurn {
         assistant: f.reply.to_string(),
         assistant_summary: long_reply_summary(f.reply, f.flow),
         entities_mentioned: mentioned,
+        at: None,
     }
 }
 

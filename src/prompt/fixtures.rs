@@ -101,6 +101,7 @@ fn finish(
         assistant: assistant.into(),
         assistant_summary: None,
         entities_mentioned: entities.iter().map(|e| e.r#ref.clone()).collect(),
+        at: None,
     };
     state.record_turn(summary, exchange);
     state.fold_all(&mut Extractive);

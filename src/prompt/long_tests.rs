@@ -70,6 +70,7 @@ fn play_turn(state: &mut ContextState) {
             "You could make Recipe number {t} with Pantry item {t}. Want the steps?"
         ),
         entities_mentioned: vec![recipe, item],
+        at: None,
         ..Default::default()
     };
     state.record_turn(summary, exchange);

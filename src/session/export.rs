@@ -46,10 +46,17 @@ pub fn entity_line(record: &TurnRecord) -> String {
     line
 }
 
-/// The `alfred sessions show` text: a header, then every turn plainly.
+/// The `alfred sessions show` text: a header, then every turn plainly, the
+/// notes kept in the chat where they were made.
 pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
     let mut out = header_line(session, tz);
+    let mut notes = session.notes.iter().peekable();
     for r in &session.transcript {
+        // Notes made before this turn, where the chat shows them.
+        while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
+            let _ = writeln!(out);
+            push_labelled(&mut out, "note:  ", &n.text);
+        }
         let _ = writeln!(out, "\nTurn {} · {}", r.turn, status_word(r));
         push_labelled(&mut out, "user:  ", &r.user);
         if !r.reply.is_empty() {
@@ -59,6 +66,10 @@ pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
             push_labelled(&mut out, "error: ", err);
         }
         let _ = writeln!(out, "  {}", entity_line(r));
+    }
+    for n in notes {
+        let _ = writeln!(out);
+        push_labelled(&mut out, "note:  ", &n.text);
     }
     out
 }
@@ -298,6 +309,24 @@ mod tests {
             display_time("2026-11-22T14:30:05Z", &utc),
             "2026-11-22 14:30"
         );
+    }
+
+    #[test]
+    fn show_puts_each_note_where_the_chat_has_it() {
+        let mut s = sample_session(3, 1);
+        let note = |turn: u32, text: &str| crate::session::SessionNote {
+            turn,
+            text: text.into(),
+        };
+        s.notes = vec![note(0, "imported"), note(2, "why recipe_1")];
+        let show = show_text(&s, &TimeZone::UTC);
+        let at = |needle: &str| {
+            show.find(needle)
+                .unwrap_or_else(|| panic!("{needle} in {show}"))
+        };
+        assert!(at("note:   imported") < at("\nTurn 1 "));
+        assert!(at("\nTurn 2 ") < at("note:   why recipe_1"));
+        assert!(at("note:   why recipe_1") < at("\nTurn 3 "));
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! [`migrate`]), atomic writes ([`atomic`]), the per-session lock that keeps
 //! two processes from writing one session ([`lock`]), the persist actor that
 //! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
-//! listing and housekeeping ([`store`], [`listing`], [`grep`]) and the plain-text views the
-//! CLI prints ([`export`]).
+//! listing and housekeeping ([`store`], [`listing`], [`grep`]), the plain-text views the
+//! CLI prints ([`export`]), and sessions made from Alfred's saved conversation
+//! state ([`alfred_state`]).
 //!
 //! It must not read the clock for anything it stamps into a file (`now` comes
 //! in as an argument), must not decide what a turn contains (the pipeline
@@ -26,6 +27,7 @@
 //! - `<id>.json.corrupt-<UTC time>`: a file that could not be read, moved aside;
 //! - `.tmp*`: a write in progress, or left by a crash (cleaned after an hour).
 
+pub mod alfred_state;
 pub mod atomic;
 pub mod codec;
 pub mod delta;

@@ -9,7 +9,8 @@
 //! and left where it is.
 //!
 //! Must not write a session that another process holds the lock of. Saves during a
-//! chat go through the persist actor; only the CLI's rename writes from here.
+//! chat go through the persist actor; only the CLI's rename and import write
+//! from here.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -224,6 +225,20 @@ impl SessionStore {
             "every fresh id tried is taken",
         );
         Err(SessionError::io("create a session in", &self.dir, clash))
+    }
+
+    /// Writes a session made outside a chat (an import) under the lock
+    /// `create` gave it, whole and atomically: its context, title and notes.
+    pub fn write_new(&self, session: &SessionFile, lock: &SessionLock) -> Result<(), SessionError> {
+        debug_assert_eq!(lock.id(), session.id);
+        let path = self.path_of(&session.id);
+        if path.exists() {
+            let taken =
+                std::io::Error::new(std::io::ErrorKind::AlreadyExists, "a session is there");
+            return Err(SessionError::io("write a new session to", &path, taken));
+        }
+        Journal::open(path, self.now())?.sync(session)?;
+        Ok(())
     }
 
     /// Renames session `id` under its lock and rewrites it atomically.

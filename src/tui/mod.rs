@@ -37,6 +37,8 @@ mod app_tests;
 #[cfg(test)]
 mod harness_tests;
 #[cfg(test)]
+mod import_tests;
+#[cfg(test)]
 mod overlay_keys_tests;
 #[cfg(test)]
 mod test_records;

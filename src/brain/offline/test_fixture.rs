@@ -92,6 +92,7 @@ fn record(
         assistant: assistant.into(),
         assistant_summary: None,
         entities_mentioned: refs,
+        at: None,
     };
     state.narrative.push(summary, 2);
     state.conversation.push(exchange, &state.policy.clone());

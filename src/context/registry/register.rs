@@ -36,12 +36,14 @@ impl SessionIdRegistry {
             row_id,
             label: label.to_string(),
             action: RefAction::Read,
+            by_user: false,
             turn_created: 0,
             last_ref_turn: 0,
             retention: None,
             demotion: None,
             pending: None,
             promoted_turn: None,
+            imported_at: None,
             seq,
         }
     }
@@ -63,7 +65,7 @@ impl SessionIdRegistry {
             if !label.is_empty() {
                 e.label = label.to_string();
             }
-            e.action = action;
+            e.set_action(action);
             e.last_ref_turn = turn;
             e.demotion = None;
             return r;
@@ -205,7 +207,7 @@ impl SessionIdRegistry {
             .ok_or_else(|| RegistryError::UnknownRef(g.clone()))?;
         e.row_id = Some(row_id.to_string());
         e.pending = None;
-        e.action = RefAction::Created;
+        e.set_action(RefAction::Created);
         e.promoted_turn = Some(turn);
         e.last_ref_turn = turn;
         e.demotion = None;

@@ -133,6 +133,7 @@ fn record_layers(
         assistant: reply.to_string(),
         assistant_summary: None,
         entities_mentioned: step.entities_affected.clone(),
+        at: None,
     };
     state.record_turn(summary, exchange);
     state.fold_all(&mut Extractive);

@@ -5,7 +5,8 @@
 //! each, with how many turns the fold holds), the bullet tier of the tiered
 //! policy, then the recent turns (a short reply word for word; a long one
 //! by its opening, with the one-sentence summary the prompts carry in its
-//! place — the chat has it in full). The panel
+//! place — the chat has it in full), with its time when known (an
+//! imported turn's). The panel
 //! is anchored at its bottom: its scroll counts lines up from the newest.
 //! A view: it reads the `ConversationView`, writes nothing.
 
@@ -88,7 +89,11 @@ impl HistoryPanel<'_> {
             blocks.push(b);
         }
         for turn in &c.recent {
-            let mut b = vec![Line::styled(format!("Turn {}", turn.turn), t.heading)];
+            let head = match turn.at.as_deref().map(short_time) {
+                Some(at) if !at.is_empty() => format!("Turn {} · {at}", turn.turn),
+                _ => format!("Turn {}", turn.turn),
+            };
+            let mut b = vec![Line::styled(head, t.heading)];
             b.extend(labeled(
                 Span::styled("User: ", t.user),
                 turn.user.trim(),
@@ -133,6 +138,24 @@ impl HistoryPanel<'_> {
             out.extend(b);
         }
         out
+    }
+}
+
+/// A turn's time as its source wrote it, to the minute when it reads as an
+/// ISO date and time ("2025-03-14T19:02:11.5" → "2025-03-14 19:02").
+fn short_time(at: &str) -> String {
+    let at = at.trim();
+    let b = at.as_bytes();
+    let iso = b.len() >= 16
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b'T' | b' ')
+        && b[13] == b':'
+        && at.is_char_boundary(16);
+    if iso {
+        format!("{} {}", &at[..10], &at[11..16])
+    } else {
+        clip_words(at, 25)
     }
 }
 

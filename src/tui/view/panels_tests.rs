@@ -299,6 +299,7 @@ fn history_is_one_chronological_order_with_the_newest_at_the_bottom() {
         assistant: assistant.to_string(),
         assistant_summary: summary.map(str::to_string),
         entities_mentioned: Vec::new(),
+        at: None,
     };
     let long = "Here is the full plan. ".repeat(40);
     let view = ConversationView {

@@ -115,6 +115,7 @@ fn record(
         assistant: reply.to_string(),
         assistant_summary: None,
         entities_mentioned: refs.iter().map(|r| r.to_string()).collect(),
+        at: None,
     };
     s.record_turn(summary, exchange);
     s.fold_all(&mut Extractive);

@@ -1,0 +1,108 @@
+//! `alfred sessions import --alfred-state FILE`: a new session made from
+//! Alfred's saved conversation state, to open in the terminal UI.
+//!
+//! Owns the words around an import: what was imported, the report, how to
+//! open the session. The mapping is [`crate::session::alfred_state`]'s; the
+//! file is read whole before anything is written, so a file that is not
+//! Alfred's state leaves nothing behind. Writes only the new session.
+
+use std::path::Path;
+
+use crate::session::alfred_state::{self, ImportReport};
+use crate::session::{LlmSettings, SessionNote};
+use crate::text::{one_line, visible};
+
+use super::sessions::emit;
+use super::{CliError, GlobalArgs, ImportProblem, Outcome, Startup};
+
+/// The backend a session made by an import names (its turns ran in Alfred).
+const IMPORTED: &str = "imported";
+
+/// Runs `alfred sessions import --alfred-state FILE [--title NAME]`.
+pub fn run(
+    file: &Path,
+    title: Option<&str>,
+    startup: &Startup,
+    global: &GlobalArgs,
+) -> Result<Outcome, CliError> {
+    let failed = |problem: ImportProblem| CliError::Import {
+        path: file.to_path_buf(),
+        problem,
+    };
+    let bytes = std::fs::read(file).map_err(|e| failed(ImportProblem::Read(e)))?;
+    let value = serde_json::from_slice(&bytes)
+        .map_err(|e| failed(alfred_state::ImportError::NotJson(e).into()))?;
+    let policy = &startup.config.context;
+    let imported = alfred_state::import(&value, policy).map_err(|e| failed(e.into()))?;
+    let name = file.file_name().map_or_else(
+        || file.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    if imported.report.origin.alfred_keys == 0 {
+        eprintln!(
+            "warning: {} has none of Alfred's keys (id_registry, recent_turns, current_turn…); \
+             the session will be empty — is it Alfred's conversation state?",
+            one_line(&name)
+        );
+    }
+    let store = super::open::store(&startup.paths);
+    let llm = LlmSettings::new(IMPORTED, None, "");
+    let (mut session, lock) = store.create(jiff::Timestamp::now(), llm, policy.clone())?;
+    session.set_title(title.unwrap_or(&format!("Alfred state {name}")));
+    session.context = imported.context;
+    session.notes.push(SessionNote {
+        turn: session.context.turn,
+        text: imported.report.note(&name),
+    });
+    store.write_new(&session, &lock)?;
+    drop(lock);
+    // The data dir a flag named must be named again; ALFRED_HOME holds.
+    let alfred = match &global.data_dir {
+        Some(_) => format!("alfred --data-dir {}", quoted(&startup.paths.data_dir)),
+        None => "alfred".to_string(),
+    };
+    emit(&visible(&printed(
+        &imported.report,
+        &name,
+        &session.id,
+        &session.title,
+        &alfred,
+    )));
+    Ok(Outcome::Done)
+}
+
+/// A path as a shell word: quoted when it holds a space or a quote.
+fn quoted(path: &Path) -> String {
+    let p = path.display().to_string();
+    if p.chars()
+        .any(|c| c.is_whitespace() || c == '\'' || c == '"')
+    {
+        format!("'{}'", p.replace('\'', "'\\''"))
+    } else {
+        p
+    }
+}
+
+/// What the command prints: the new session, what was imported, the
+/// report, and how to open it (`alfred` is the command to run it with).
+fn printed(report: &ImportReport, name: &str, id: &str, title: &str, alfred: &str) -> String {
+    let mut out = format!(
+        "Imported Alfred's state from {} as session {id} \"{}\".\n",
+        one_line(name),
+        one_line(title)
+    );
+    for line in report.summary_lines() {
+        out.push_str(&format!("  {line}\n"));
+    }
+    let findings = report.finding_lines();
+    if !findings.is_empty() {
+        out.push('\n');
+        for line in findings {
+            out.push_str(&format!("{}\n", one_line(&line)));
+        }
+    }
+    out.push_str(&format!(
+        "\nOpen it:   {alfred} --session {id}\nPrint it:  {alfred} sessions show {id}\n"
+    ));
+    out
+}

@@ -1,0 +1,164 @@
+//! A real Alfred conversation opened for inspection: the session an import
+//! of Alfred's saved state makes (tests/fixtures/alfred_state.json), as the
+//! TUI shows it — the Entities and History panels, the note first in the
+//! chat, and `/why` answering from Alfred's own reasons.
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::layout::{Constraint, Layout};
+
+use crate::context::{ContextPolicy, ContextSnapshot, explain};
+use crate::session::alfred_state::import_json;
+use crate::session::{SessionFile, SessionNote};
+use crate::tui::model::{Model, Role};
+use crate::tui::theme::Theme;
+use crate::tui::view::test_support::buffer_to_string;
+use crate::tui::view::{EntityPanel, HistoryPanel};
+
+const FIXTURE: &str = include_str!("../../tests/fixtures/alfred_state.json");
+
+/// The session `alfred sessions import` makes of the fixture.
+fn imported_session() -> SessionFile {
+    let policy = ContextPolicy::default();
+    let imported = import_json(FIXTURE, &policy).expect("the fixture imports");
+    let mut s = SessionFile::new(
+        "20260105-100000-a1f3".into(),
+        "2026-01-05T10:00:00Z".parse().unwrap(),
+        crate::session::LlmSettings::new("imported", None, ""),
+        policy,
+    );
+    s.set_title("Alfred state alfred_state.json");
+    s.context = imported.context;
+    s.notes.push(SessionNote {
+        turn: s.context.turn,
+        text: imported.report.note("alfred_state.json"),
+    });
+    s
+}
+
+/// The Entities panel (left) and the History panel (right), side by side.
+fn entities_and_history(snapshot: &ContextSnapshot, width: u16, height: u16) -> String {
+    let theme = Theme::dark();
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("test terminal");
+    terminal
+        .draw(|f| {
+            let [left, right] =
+                Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])
+                    .areas(f.area());
+            let entities = EntityPanel {
+                snapshot,
+                diff: None,
+                scroll: 0,
+                focused: false,
+                theme: &theme,
+            };
+            let history = HistoryPanel {
+                conversation: &snapshot.conversation,
+                scroll: 0,
+                focused: false,
+                theme: &theme,
+            };
+            f.render_widget(entities, left);
+            f.render_widget(history, right);
+        })
+        .expect("draw");
+    buffer_to_string(&terminal)
+}
+
+#[test]
+fn the_imported_entities_and_history_show_every_reason() {
+    let session = imported_session();
+    let snapshot = session.context.snapshot();
+    let screen = entities_and_history(&snapshot, 160, 50);
+    insta::assert_snapshot!("alfred_import_entities_history_160x50", screen);
+    let e = &snapshot.entities;
+    for v in e.recent.iter().chain(&e.retained).chain(&e.pending) {
+        assert!(screen.contains(&v.r#ref), "{} shown", v.r#ref);
+        assert!(screen.contains(&v.label), "{} shown", v.label);
+    }
+    assert!(screen.contains("Background: 8"), "{screen}");
+    // Every retention reason, whole (wrapped lines joined).
+    let flat: String = screen
+        .lines()
+        .map(|l| l.trim_matches(|c: char| c == '│' || c.is_whitespace()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    for (r, entry) in session.context.registry.entries() {
+        if let Some(kept) = &entry.retention {
+            let words: Vec<&str> = kept.reason.split_whitespace().collect();
+            let first = words[..4.min(words.len())].join(" ");
+            assert!(
+                flat.contains(&first),
+                "{r}'s reason {:?} in\n{screen}",
+                kept.reason
+            );
+        }
+    }
+    assert!(screen.contains("[updated:user]"), "{screen}");
+    assert!(
+        screen.contains("[generated]") && screen.contains("[created]"),
+        "{screen}"
+    );
+    for turn in [
+        "Turn 5 · 2025-03-13 19:41",
+        "Turn 6 · 2025-03-14 12:05",
+        "Turn 7 · 2025-03-14 12:09",
+    ] {
+        assert!(screen.contains(turn), "{turn} in\n{screen}");
+    }
+    assert!(screen.contains("Earlier · 4 turns folded"), "{screen}");
+}
+
+#[test]
+fn every_imported_entity_and_why_it_is_where_it_is() {
+    let snapshot = imported_session().context.snapshot();
+    let mut out = String::new();
+    for (state, v) in snapshot.entities.all() {
+        out.push_str(&format!(
+            "{:<10} {:<13} {} · {} [{}] t{}→t{}\n",
+            state.as_str(),
+            v.r#ref,
+            v.label,
+            v.entity_type,
+            v.action,
+            v.turn_created,
+            v.last_ref_turn
+        ));
+        let why = explain(&snapshot, &v.r#ref).expect("a live ref");
+        out.push_str(&format!("    why: {why}\n"));
+    }
+    insta::assert_snapshot!("alfred_import_every_entity_why", out);
+    assert_eq!(snapshot.entities.all().count(), 19);
+}
+
+#[test]
+fn the_note_comes_first_and_why_answers_from_alfreds_reason() {
+    let mut m = Model::new(imported_session(), "offline", Theme::dark());
+    let first = m.chat.messages.first().expect("the import note");
+    assert_eq!(first.role, Role::Note);
+    assert!(
+        first
+            .text
+            .starts_with("Imported from Alfred's saved conversation state (alfred_state.json"),
+        "{}",
+        first.text
+    );
+    assert_eq!(m.panels.snapshot.turn, 7);
+    super::commands::run(&mut m, "/why recipe_1");
+    let answer = &m.chat.messages.last().expect("the answer").text;
+    assert!(
+        answer.contains("recipe_1 (Lemon Herb Roast Chicken) is retained at turn 7"),
+        "{answer}"
+    );
+    assert!(answer.contains("Alfred's Understand kept it"), "{answer}");
+    assert!(
+        answer.contains(
+            "“user: “dad can't handle spicy — let's do the roast chicken for them on Sunday””"
+        ),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("It was last referenced at turn 3."),
+        "{answer}"
+    );
+}

@@ -1,0 +1,189 @@
+//! `alfred sessions import --alfred-state FILE` from the outside: the built
+//! binary on a sandboxed data dir imports Alfred's saved conversation state
+//! (tests/fixtures/alfred_state.json), and `sessions list` / `show` find the
+//! new session; a file that is not Alfred's state writes nothing.
+
+use std::path::{Path, PathBuf};
+
+#[path = "support/sandbox.rs"]
+mod sandbox;
+
+use sandbox::{Sandbox, stderr, stdout};
+
+fn fixture() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/alfred_state.json")
+}
+
+/// The files in the sessions folder (none when it does not exist).
+fn session_files(sb: &Sandbox) -> Vec<String> {
+    let Ok(dir) = std::fs::read_dir(sb.sessions_dir()) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = dir
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+/// The id the import printed: "… as session ID "TITLE".".
+fn imported_id(out: &str) -> String {
+    let rest = out
+        .split(" as session ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no session id in {out}"));
+    rest.split_whitespace().next().expect("an id").to_string()
+}
+
+#[test]
+fn an_imported_state_becomes_a_session_that_list_and_show_find() {
+    let sb = Sandbox::new();
+    let file = fixture();
+    let o = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    let id = imported_id(&out);
+    assert!(
+        out.starts_with(&format!(
+            "Imported Alfred's state from alfred_state.json as session {id} \"Alfred state alfred_state.json\"."
+        )),
+        "{out}"
+    );
+    for line in [
+        "  turn:          7 (what you say next is turn 8)",
+        "  entities:      19 — 5 recent, 5 retained with reasons, 1 pending, 8 background",
+        "  conversation:  3 recent turns, earlier summary: yes",
+        "  narrative:     2 turn summaries, earlier summary: yes",
+        "  waiting on:    Alfred's question of turn 7 (in the Narrative panel)",
+        "Skipped (keys this import does not know):",
+        "  - `beta_flags` is not one of Alfred's keys this import knows: skipped",
+        "Read but not shown (Alfred's keys alfred has no place for):",
+    ] {
+        assert!(out.contains(line), "{line:?} in\n{out}");
+    }
+    assert!(out.contains("`content_archive` (1 entry)"), "{out}");
+    assert!(!out.contains("Defaulted"), "nothing was missing: {out}");
+    let open = format!(
+        "Open it:   alfred --data-dir {} --session {id}",
+        sb.data_dir().display()
+    );
+    assert!(out.contains(&open), "{open:?} in\n{out}");
+    assert!(stderr(&o).is_empty(), "{}", stderr(&o));
+    assert_eq!(
+        session_files(&sb),
+        [format!("{id}.json"), format!("{id}.lock")],
+        "only the new session (and its lock)"
+    );
+
+    let o = sb.run(&["sessions", "list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let list = stdout(&o);
+    let row = list
+        .lines()
+        .find(|l| l.starts_with(&id))
+        .unwrap_or_else(|| panic!("{id} listed in\n{list}"));
+    assert!(row.contains("Alfred state alfred_state.json"), "{row}");
+    assert!(row.contains("imported"), "{row}");
+
+    let o = sb.run(&["sessions", "show", &id]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let show = stdout(&o);
+    assert!(show.contains("0 turns · imported"), "{show}");
+    assert!(
+        show.contains("note:   Imported from Alfred's saved conversation state (alfred_state.json"),
+        "{show}"
+    );
+}
+
+#[test]
+fn a_whole_row_imports_under_the_title_given() {
+    let sb = Sandbox::new();
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
+    let row = serde_json::json!({
+        "user_id": "0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b",
+        "state": state,
+        "created_at": "2025-03-12T18:01:44+00:00",
+        "last_active_at": "2025-03-14T12:09:33+00:00",
+        "title": null,
+        "is_archived": false
+    });
+    let file = sb.path().join("row.json");
+    std::fs::write(&file, row.to_string()).unwrap();
+    let o = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        file.to_str().unwrap(),
+        "--title",
+        "Sunday roast (Alfred)",
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let id = imported_id(&stdout(&o));
+    let show = stdout(&sb.run(&["sessions", "show", &id]));
+    assert!(show.contains("\"Sunday roast (Alfred)\""), "{show}");
+    assert!(
+        show.contains("user 0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b"),
+        "{show}"
+    );
+}
+
+#[test]
+fn a_file_that_is_not_alfreds_state_is_an_error_and_writes_nothing() {
+    let sb = Sandbox::new();
+    let cases = [
+        ("torn.json", "{\"recent_turns\": [", "it is not JSON: "),
+        (
+            "list.json",
+            "[1, 2]",
+            "its top level is a list, not an object",
+        ),
+        (
+            "row.json",
+            "{\"user_id\": \"u\", \"state\": 3}",
+            "whose `state` is a number",
+        ),
+    ];
+    for (name, text, why) in cases {
+        let file = sb.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        let o = sb.run(&[
+            "sessions",
+            "import",
+            "--alfred-state",
+            file.to_str().unwrap(),
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{name}");
+        let err = stderr(&o);
+        assert!(
+            err.starts_with(&format!("error: cannot import {}: ", file.display())),
+            "{name}: {err}"
+        );
+        assert!(err.contains(why), "{name}: {why:?} in {err}");
+        assert!(stdout(&o).is_empty(), "{name}: {}", stdout(&o));
+        assert!(
+            session_files(&sb).is_empty(),
+            "{name}: {:?}",
+            session_files(&sb)
+        );
+    }
+    let missing = sb.path().join("missing.json");
+    let o = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).starts_with("error: cannot import "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(session_files(&sb).is_empty());
+}
