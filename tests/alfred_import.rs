@@ -1,10 +1,14 @@
 //! `alfred sessions import --alfred-state FILE` from the outside: the built
 //! binary on a sandboxed data dir imports Alfred's saved conversation state
 //! (tests/fixtures/alfred_state.json), and `sessions list` / `show` find the
-//! new session; a file that is not Alfred's state writes nothing.
+//! new session; a file that is not Alfred's state writes nothing. The same
+//! state read from a user's `conversations` row in a Postgres database
+//! (`--store … --user …`) imports alike.
 
 use std::path::{Path, PathBuf};
 
+#[path = "support/pg_cluster.rs"]
+mod pg_cluster;
 #[path = "support/sandbox.rs"]
 mod sandbox;
 
@@ -186,4 +190,69 @@ fn a_file_that_is_not_alfreds_state_is_an_error_and_writes_nothing() {
         stderr(&o)
     );
     assert!(session_files(&sb).is_empty());
+}
+
+/// Runs SQL on a database of the test cluster.
+fn sql(url: &str, statement: &str, state: Option<&str>) {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    rt.block_on(async {
+        let (c, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        match state {
+            Some(s) => c.execute(statement, &[&s]).await.map(|_| ()),
+            None => c.batch_execute(statement).await,
+        }
+        .expect("sql");
+    });
+}
+
+#[test]
+fn a_users_conversation_row_imports_from_postgres_as_the_file_does() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let user = "0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b";
+    let sb = Sandbox::new();
+    let store = ["--store", url.as_str(), "--user", user];
+    let init = sb.run(&[&store[..], &["kitchen", "init"]].concat());
+    assert!(init.status.success(), "{}", stderr(&init));
+    // No row yet: a clear error, and no session.
+    let none = sb.run(&[&store[..], &["sessions", "import"]].concat());
+    assert_eq!(none.status.code(), Some(1));
+    assert!(
+        stderr(&none).contains("the user has no conversations row"),
+        "{}",
+        stderr(&none)
+    );
+    assert!(session_files(&sb).is_empty(), "{:?}", session_files(&sb));
+    let state = std::fs::read_to_string(fixture()).unwrap();
+    sql(
+        &url,
+        &format!("INSERT INTO conversations (user_id, state) VALUES ('{user}', $1::text::jsonb)"),
+        Some(&state),
+    );
+    let from_file = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        fixture().to_str().unwrap(),
+    ]);
+    let from_db = sb.run(&[&store[..], &["sessions", "import"]].concat());
+    assert_eq!(from_db.status.code(), Some(0), "{}", stderr(&from_db));
+    let (a, b) = (stdout(&from_file), stdout(&from_db));
+    assert!(b.contains(&format!("user {user}")), "{b}");
+    // What was imported reads the same, whichever way it came.
+    let summary = |out: &str| -> Vec<String> {
+        out.lines()
+            .filter(|l| l.starts_with("  "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert!(!summary(&a).is_empty(), "{a}");
+    assert_eq!(summary(&a), summary(&b));
+    let show = stdout(&sb.run(&["sessions", "show", &imported_id(&b)]));
+    assert!(show.contains("user 0f6a1c2e"), "{show}");
 }

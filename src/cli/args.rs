@@ -202,10 +202,11 @@ pub enum SessionsCommand {
         yes: bool,
     },
     /// Make a session from Alfred's saved conversation state, to open and inspect
+    /// Make a session of Alfred's saved conversation: from a file, or (without --alfred-state) from the `conversations` row of --store's --user
     Import {
         /// A JSON file holding Alfred's state (a `conversations.state` value, or a whole row).
         #[arg(long, value_name = "FILE")]
-        alfred_state: PathBuf,
+        alfred_state: Option<PathBuf>,
         /// The session's name (default: "Alfred state <file name>").
         #[arg(long, value_name = "NAME")]
         title: Option<String>,

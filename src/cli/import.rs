@@ -1,5 +1,6 @@
-//! `alfred sessions import --alfred-state FILE`: a new session made from
-//! Alfred's saved conversation state, to open in the terminal UI.
+//! `alfred sessions import --alfred-state FILE`, or `--store URL --user
+//! UUID` (the user's `conversations` row): a new session made from Alfred's
+//! saved conversation state, to open in the terminal UI.
 //!
 //! Owns the words around an import: what was imported, the report, how to
 //! open the session. The mapping is [`crate::session::alfred_state`]'s; the
@@ -18,26 +19,38 @@ use super::{CliError, GlobalArgs, ImportProblem, Outcome, Startup};
 /// The backend a session made by an import names (its turns ran in Alfred).
 const IMPORTED: &str = "imported";
 
-/// Runs `alfred sessions import --alfred-state FILE [--title NAME]`.
+/// Runs `alfred sessions import --alfred-state FILE [--title NAME]`, or,
+/// without a file, imports the `conversations` row of the configured
+/// Postgres store's user (reading only).
 pub fn run(
-    file: &Path,
+    file: Option<&Path>,
     title: Option<&str>,
     startup: &Startup,
     global: &GlobalArgs,
 ) -> Result<Outcome, CliError> {
+    let (source_name, name, value) = match file {
+        Some(file) => {
+            let failed = |problem: ImportProblem| CliError::Import {
+                source_name: file.display().to_string(),
+                problem,
+            };
+            let bytes = std::fs::read(file).map_err(|e| failed(ImportProblem::Read(e)))?;
+            let value = serde_json::from_slice(&bytes)
+                .map_err(|e| failed(alfred_state::ImportError::NotJson(e).into()))?;
+            let name = file.file_name().map_or_else(
+                || file.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            (file.display().to_string(), name, value)
+        }
+        None => from_database(startup)?,
+    };
     let failed = |problem: ImportProblem| CliError::Import {
-        path: file.to_path_buf(),
+        source_name: source_name.clone(),
         problem,
     };
-    let bytes = std::fs::read(file).map_err(|e| failed(ImportProblem::Read(e)))?;
-    let value = serde_json::from_slice(&bytes)
-        .map_err(|e| failed(alfred_state::ImportError::NotJson(e).into()))?;
     let policy = &startup.config.context;
     let imported = alfred_state::import(&value, policy).map_err(|e| failed(e.into()))?;
-    let name = file.file_name().map_or_else(
-        || file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
-    );
     if imported.report.origin.alfred_keys == 0 {
         eprintln!(
             "warning: {} has none of Alfred's keys (id_registry, recent_turns, current_turn…); \
@@ -69,6 +82,27 @@ pub fn run(
         &alfred,
     )));
     Ok(Outcome::Done)
+}
+
+/// The `conversations` row of the store's user: (source, name, state).
+fn from_database(startup: &Startup) -> Result<(String, String, serde_json::Value), CliError> {
+    let Some((url, user)) = startup.config.store.postgres() else {
+        return Err(CliError::Unavailable(
+            "sessions import needs --alfred-state FILE, or --store postgres://… --user UUID \
+             to read that user's conversation from an Alfred database"
+                .into(),
+        ));
+    };
+    let shown = crate::kitchen::postgres::shown_url(url);
+    let source_name = format!("the conversation of user {user} in {shown}");
+    let failed = |why: String| CliError::Import {
+        source_name: source_name.clone(),
+        problem: ImportProblem::Database(why),
+    };
+    let state = crate::kitchen::postgres::PgStore::conversation_state(url, user)
+        .map_err(|e| failed(e.to_string()))?
+        .ok_or_else(|| failed("the user has no conversations row".into()))?;
+    Ok((source_name, format!("user {user}"), state))
 }
 
 /// A path as a shell word: quoted when it holds a space or a quote.

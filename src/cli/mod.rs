@@ -78,10 +78,10 @@ pub enum CliError {
     NeedsConfirmation(String),
     /// A file to import could not be read or is not Alfred's state (one
     /// line: the problem is told whole, not as a cause).
-    #[error("cannot import {}: {problem}", path.display())]
+    #[error("cannot import {source_name}: {problem}")]
     Import {
-        /// The file as given.
-        path: PathBuf,
+        /// The file as given, or the database and user.
+        source_name: String,
         /// Why.
         problem: ImportProblem,
     },
@@ -96,6 +96,9 @@ pub enum ImportProblem {
     /// The file is not Alfred's state.
     #[error("{0}")]
     State(#[from] crate::session::alfred_state::ImportError),
+    /// The database could not be read, or the user has no conversation.
+    #[error("{0}")]
+    Database(String),
 }
 
 /// What every command starts from: resolved paths, the layered config, logging.
@@ -393,7 +396,7 @@ mod tests {
         ])
         .unwrap();
         let want = SessionsCommand::Import {
-            alfred_state: PathBuf::from("s.json"),
+            alfred_state: Some(PathBuf::from("s.json")),
             title: Some("T".into()),
         };
         assert_eq!(cli.command, Some(Command::Sessions(want)));

@@ -93,7 +93,7 @@ pub fn run(
         SessionsCommand::Import {
             alfred_state,
             title,
-        } => return super::import::run(alfred_state, title.as_deref(), startup, global),
+        } => return super::import::run(alfred_state.as_deref(), title.as_deref(), startup, global),
     }
     Ok(Outcome::Done)
 }
