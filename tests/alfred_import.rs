@@ -192,6 +192,19 @@ fn a_file_that_is_not_alfreds_state_is_an_error_and_writes_nothing() {
     assert!(session_files(&sb).is_empty());
 }
 
+#[test]
+fn an_import_with_neither_a_file_nor_a_store_says_what_to_give() {
+    let sb = Sandbox::new();
+    let o = sb.run(&["sessions", "import"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("needs --alfred-state FILE, or --store postgres://… --user UUID"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(session_files(&sb).is_empty());
+}
+
 /// Runs SQL on a database of the test cluster.
 fn sql(url: &str, statement: &str, state: Option<&str>) {
     let rt = tokio::runtime::Runtime::new().expect("runtime");

@@ -167,7 +167,7 @@ impl Dialogue {
             out.push(("offered", text));
         }
         if let Some(q) = &self.question {
-            out.push(("asked", q.text.trim().to_string()));
+            out.push(("alfred asked", q.text.trim().to_string()));
         }
         out
     }
@@ -323,7 +323,7 @@ mod tests {
                     "1 Thai Pad See Ew · 2 Thai Yellow Curry".to_string()
                 ),
                 ("offered", "save Thai Basil Chicken".to_string()),
-                ("asked", "Want me to save it?".to_string()),
+                ("alfred asked", "Want me to save it?".to_string()),
             ]
         );
         assert!(Dialogue::default().is_empty() && !d.is_empty());
