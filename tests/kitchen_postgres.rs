@@ -138,3 +138,151 @@ fn a_user_that_is_not_a_uuid_is_refused_before_connecting() {
         .to_string();
     assert!(e.contains("\"alice\" is not a uuid"), "{e}");
 }
+
+/// Alfred's tables as its own migrations may have left them: lists as
+/// `jsonb` in places, columns alfred does not know (embeddings, tags,
+/// `updated_at`), one it knows missing (`preferences.units`), a table
+/// without `created_at`, no `alfred_turn_commits`.
+const ALFRED_AS_FOUND: &str = r#"
+CREATE TABLE ingredients (id uuid PRIMARY KEY, name text NOT NULL UNIQUE,
+    aliases jsonb NOT NULL DEFAULT '[]', category text, default_unit text,
+    parent_category text, family text, cuisines text[] DEFAULT '{}', tier integer,
+    embedding text, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE recipes (id uuid PRIMARY KEY, user_id uuid NOT NULL, name text NOT NULL,
+    description text, cuisine text, difficulty text, prep_time_minutes integer,
+    cook_time_minutes integer, servings integer, instructions text[] NOT NULL,
+    tags text[] DEFAULT '{}', source_url text, embedding text, is_system boolean DEFAULT false,
+    parent_recipe_id uuid REFERENCES recipes(id), occasions text[], health_tags text[],
+    created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz);
+CREATE TABLE recipe_ingredients (id uuid PRIMARY KEY, recipe_id uuid NOT NULL
+    REFERENCES recipes(id) ON DELETE CASCADE, ingredient_id uuid, name text NOT NULL,
+    quantity numeric, unit text, notes text, is_optional boolean DEFAULT false,
+    user_id uuid, category text);
+CREATE TABLE inventory (id uuid PRIMARY KEY, user_id uuid NOT NULL, ingredient_id uuid,
+    name text NOT NULL, quantity numeric NOT NULL, unit text NOT NULL, location text,
+    expiry_date date, purchase_date date, category text, notes text,
+    created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz);
+CREATE TABLE meal_plans (id uuid PRIMARY KEY, user_id uuid NOT NULL, date date NOT NULL,
+    meal_type text NOT NULL, recipe_id uuid REFERENCES recipes(id) ON DELETE SET NULL,
+    notes text, servings integer, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE shopping_list (id uuid PRIMARY KEY, user_id uuid NOT NULL, ingredient_id uuid,
+    name text NOT NULL, quantity numeric, unit text, category text,
+    is_purchased boolean DEFAULT false, source text, notes text,
+    created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE tasks (id uuid PRIMARY KEY, user_id uuid NOT NULL, title text NOT NULL,
+    due_date date, category text, completed boolean DEFAULT false, recipe_id uuid,
+    meal_plan_id uuid, created_at timestamptz NOT NULL DEFAULT now());
+CREATE TABLE preferences (id uuid PRIMARY KEY, user_id uuid NOT NULL UNIQUE,
+    dietary_restrictions text[], allergies text[], favorite_cuisines text[],
+    disliked_ingredients text[], cooking_skill_level text, household_adults integer,
+    household_kids integer, household_babies integer, nutrition_goals text[],
+    cooking_frequency text, available_equipment text[], time_budget_minutes integer,
+    preferred_complexity text, planning_rhythm text, current_vibes text[],
+    subdomain_guidance jsonb, assumed_staples uuid[], created_at timestamptz DEFAULT now());
+"#;
+
+#[test]
+fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let ddl_url = url.clone();
+    rt.block_on(async move {
+        let (c, conn) = tokio_postgres::connect(&ddl_url, tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        c.batch_execute(ALFRED_AS_FOUND).await.expect("schema");
+    });
+    // init finds the whole schema and leaves it; the seed fits it.
+    let mut k = Kitchen::init_postgres(&url, USER).expect("init on an existing schema");
+    assert!(
+        !k.postgres().expect("postgres").stamps(),
+        "no stamp table was added"
+    );
+    let report = k.seed_if_empty(today()).expect("seed").expect("seeded");
+    assert_eq!(report.recipes, 9);
+    let ctx = k.session_context(today()).expect("session context");
+    assert_eq!(ctx.profile.allergies, vec!["shellfish"], "text[] read back");
+    assert!(
+        ctx.preferences["meal_plans"].starts_with("I cook"),
+        "jsonb read back"
+    );
+    let mut reg = SessionIdRegistry::new();
+    // A jsonb list (aliases) and a text[] list (tags) both filter as lists.
+    let tagged = run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_read",
+        json!({"table": "recipes", "filters": [{"field": "tags", "op": "contains", "value": "curry"}]}),
+    );
+    assert!(tagged.count >= 2, "{:?}", tagged.rows);
+    let first = &tagged.rows[0];
+    assert!(
+        first["tags"].as_array().is_some(),
+        "a list comes back as a list"
+    );
+    assert!(
+        first["instructions"]
+            .as_array()
+            .is_some_and(|a| !a.is_empty())
+    );
+    // Writes land in the found types: a date, a numeric, a boolean.
+    let planned = run(
+        &mut k,
+        &mut reg,
+        2,
+        "db_create",
+        json!({"table": "meal_plans", "data": {"date": "2026-01-16", "meal_type": "dinner",
+               "recipe_id": tagged.rows[0]["id"]}}),
+    );
+    assert_eq!(planned.count, 1);
+    let bought = run(
+        &mut k,
+        &mut reg,
+        2,
+        "db_create",
+        json!({"table": "shopping_list", "data": {"name": "limes", "quantity": 2.5, "is_purchased": true}}),
+    );
+    assert_eq!(bought.rows[0]["quantity"], json!(2.5));
+    assert_eq!(bought.rows[0]["is_purchased"], json!(true));
+    // A recipe written without instructions gets the empty list its NOT NULL
+    // column needs.
+    let made = run(
+        &mut k,
+        &mut reg,
+        2,
+        "db_create",
+        json!({"table": "recipes", "data": {"name": "Plain Rice", "tags": ["side"]}}),
+    );
+    assert_eq!(made.rows[0]["instructions"], json!([]));
+    // The unknown column reads as missing, and writing it says so.
+    let prefs = run(
+        &mut k,
+        &mut reg,
+        3,
+        "db_read",
+        json!({"table": "preferences"}),
+    );
+    assert_eq!(prefs.rows[0]["units"], json!(null));
+    // A turn commits without a stamp; asking for one says it cannot tell.
+    k.begin_turn().expect("turn");
+    run(
+        &mut k,
+        &mut reg,
+        4,
+        "db_update",
+        json!({"table": "shopping_list", "filters": [{"field": "name", "op": "=", "value": "limes"}],
+               "data": {"is_purchased": false}}),
+    );
+    k.commit_stamped(Some(&alfred::kitchen::CommitStamp {
+        commit_id: "c-1".into(),
+        session_id: "s".into(),
+        turn: 4,
+    }))
+    .expect("commit");
+    assert_eq!(k.has_commit("c-1").expect("ask"), None);
+}

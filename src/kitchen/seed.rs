@@ -333,6 +333,9 @@ impl Kitchen {
             })?;
             fields.insert("ingredient_id".into(), Value::String(id.clone()));
         }
+        // An Alfred database may lack a column the sample sets (`units`):
+        // the sample's value for it is left out.
+        fields.retain(|column, _| self.has_column(table, column));
         let none = SessionIdRegistry::new();
         let payload = check_payload(schema, &fields, &|_| false, Mode::Create, &none)
             .and_then(|p| check_required(schema, &p, &[], "").map(|()| p))

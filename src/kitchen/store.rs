@@ -161,6 +161,18 @@ impl Kitchen {
         }
     }
 
+    /// True when the store's `table` has `column` (`kitchen.db` has every
+    /// column of the schema; a Postgres database has what it was made with).
+    pub fn has_column(&self, table: crate::context::Table, column: &str) -> bool {
+        match &self.db {
+            Db::Sqlite(_) => super::schema::table_schema(table).column(column).is_some(),
+            Db::Postgres(pg) => pg
+                .found()
+                .get(&table)
+                .is_some_and(|c| c.contains_key(column)),
+        }
+    }
+
     /// The SQLite connection (an error on a Postgres store).
     pub(crate) fn sqlite(&self) -> DbResult<&Connection> {
         match &self.db {

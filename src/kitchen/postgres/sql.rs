@@ -98,6 +98,12 @@ impl Dialect<'_> {
         self.pg_type(table, column).is_some()
     }
 
+    /// True when the table's rows belong to users here: a user's table
+    /// with a `user_id` column.
+    fn scoped(&self, table: Table) -> bool {
+        user_scoped(table) && self.has(table, "user_id")
+    }
+
     fn not_null(&self, table: Table, column: &str) -> bool {
         self.found
             .get(&table)
@@ -180,7 +186,7 @@ impl Dialect<'_> {
     /// `WHERE` body: the user's rows, then the clause.
     fn where_sql(&self, s: &mut Stmt, table: Table, w: &WhereClause) -> String {
         let mut parts = Vec::new();
-        if user_scoped(table) {
+        if self.scoped(table) {
             let u = s.bind(PgParam::Text(Some(self.user.to_string())), "text::uuid");
             parts.push(format!("{}.user_id = {u}", table.name()));
         }
@@ -374,7 +380,7 @@ impl Dialect<'_> {
             "text"
         };
         let mut exprs = vec![s.bind(PgParam::Text(Some(id.to_string())), id_cast)];
-        if user_scoped(table) {
+        if self.scoped(table) {
             names.push("user_id");
             exprs.push(s.bind(PgParam::Text(Some(self.user.to_string())), "text::uuid"));
         }
@@ -385,6 +391,22 @@ impl Dialect<'_> {
         for (c, v) in values {
             names.push(c.name);
             exprs.push(self.write_expr(&mut s, table, c, v));
+        }
+        // A list or object left out is empty, as kitchen.db's defaults make
+        // it, where the column must not be NULL (Alfred's `instructions`).
+        for c in crate::kitchen::schema::table_schema(table).columns {
+            let listed = matches!(c.kind, ColumnKind::JsonArray | ColumnKind::JsonObject);
+            if listed
+                && self.not_null(table, c.name)
+                && !values.iter().any(|(v, _)| v.name == c.name)
+            {
+                let empty = match c.kind {
+                    ColumnKind::JsonArray => SqlValue::Text("[]".into()),
+                    _ => SqlValue::Text("{}".into()),
+                };
+                names.push(c.name);
+                exprs.push(self.write_expr(&mut s, table, c, &empty));
+            }
         }
         s.sql = format!(
             "INSERT INTO {} ({}) VALUES ({})",
