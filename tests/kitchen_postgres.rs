@@ -9,7 +9,7 @@ mod kitchen_calls;
 use alfred::context::Table;
 use alfred::context::registry::SessionIdRegistry;
 use alfred::kitchen::Kitchen;
-use kitchen_calls::{USER, pg_cluster, run, today};
+use kitchen_calls::{USER, pg_cluster, refuse, run, today};
 use serde_json::json;
 
 const OTHER: &str = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a";

@@ -233,6 +233,7 @@ impl Kitchen {
     ) -> DbResult<String> {
         let schema = table_schema(table);
         let id = Kitchen::new_row_id();
+        self.check_columns(table, values)?;
         if self.postgres().is_some() {
             let stamp = self.next_stamp();
             if let Some(s) = self.pg_stmt(|d| d.insert(table, &id, &stamp, values)) {
@@ -267,6 +268,7 @@ impl Kitchen {
         ids: &[String],
         values: &[(&'static ColumnDef, SqlValue)],
     ) -> DbResult<usize> {
+        self.check_columns(table, values)?;
         if let Some(s) = self.pg_stmt(|d| d.update(table, ids, values)) {
             return self.write(LoggedWrite::Postgres(s));
         }
@@ -282,6 +284,26 @@ impl Kitchen {
         let mut params: Vec<SqlValue> = values.iter().map(|(_, v)| v.clone()).collect();
         params.push(ids_param(ids));
         self.write(LoggedWrite::Sqlite { sql, params })
+    }
+
+    /// Refuses a write to a column the store's table lacks (an Alfred
+    /// database without `preferences.units`), naming it, before the database
+    /// is asked.
+    fn check_columns(
+        &self,
+        table: Table,
+        values: &[(&'static ColumnDef, SqlValue)],
+    ) -> DbResult<()> {
+        match values.iter().find(|(c, _)| !self.has_column(table, c.name)) {
+            Some((c, _)) => Err(super::error::DbError::Postgres(super::postgres::PgError {
+                message: format!(
+                    "this database's {table} table has no column {}; leave it out",
+                    c.name
+                ),
+                code: None,
+            })),
+            None => Ok(()),
+        }
     }
 
     /// Deletes the rows with these ids.
