@@ -268,6 +268,18 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
         json!({"table": "preferences"}),
     );
     assert_eq!(prefs.rows[0]["units"], json!(null));
+    let e = refuse(
+        &mut k,
+        &mut reg,
+        "db_update",
+        json!({"table": "preferences", "filters": [{"field": "id", "op": "=", "value": prefs.rows[0]["id"]}],
+               "data": {"units": "imperial"}}),
+    );
+    assert!(
+        e.to_string()
+            .contains("preferences table has no column units; leave it out"),
+        "{e}"
+    );
     // A turn commits without a stamp; asking for one says it cannot tell.
     k.begin_turn().expect("turn");
     run(
