@@ -60,22 +60,6 @@ pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outco
             println!("{}", open_kitchen(paths, config)?.stats()?);
             Ok(Outcome::Done)
         }
-        KitchenCommand::Reset { yes } if postgres.is_some() => {
-            let mut kitchen = open_kitchen(paths, config)?;
-            let question = format!(
-                "Re-seed the kitchen of {}? Every recipe, item, plan and task of this user is \
-                 replaced by the sample kitchen (other users' rows and the shared ingredient \
-                 catalog are kept).",
-                kitchen.location()
-            );
-            if !*yes && !confirm(&question)? {
-                eprintln!("Left the kitchen as it was.");
-                return Ok(Outcome::Done);
-            }
-            let report = kitchen.reset(today())?;
-            println!("Re-seeded the sample kitchen ({report}).");
-            Ok(Outcome::Done)
-        }
         KitchenCommand::Stats => {
             // Looking must not create or seed anything.
             if !paths.kitchen_db.exists() {
@@ -95,11 +79,26 @@ pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outco
             Ok(Outcome::Done)
         }
         KitchenCommand::Reset { yes } => {
-            let mut kitchen = Kitchen::open(&paths.kitchen_db)?;
-            let question = format!(
-                "Re-seed the kitchen at {}? Every recipe, item, plan and task in it is replaced by the sample kitchen.",
-                paths.kitchen_db.display()
-            );
+            let (mut kitchen, question) = match postgres {
+                Some(_) => {
+                    let kitchen = open_kitchen(paths, config)?;
+                    let question = format!(
+                        "Re-seed the kitchen of {}? Every recipe, item, plan and task of this \
+                         user is replaced by the sample kitchen (other users' rows and the \
+                         shared ingredient catalog are kept).",
+                        kitchen.location()
+                    );
+                    (kitchen, question)
+                }
+                None => (
+                    Kitchen::open(&paths.kitchen_db)?,
+                    format!(
+                        "Re-seed the kitchen at {}? Every recipe, item, plan and task in it is \
+                         replaced by the sample kitchen.",
+                        paths.kitchen_db.display()
+                    ),
+                ),
+            };
             if !*yes && !confirm(&question)? {
                 eprintln!("Left the kitchen as it was.");
                 return Ok(Outcome::Done);

@@ -62,7 +62,7 @@ impl fmt::Display for SeedReport {
         write!(
             f,
             "seeded {} recipes ({} ingredient lines), {} inventory items, {} shopping items, \
-             {} tasks, {} catalog ingredients, {} preferences row",
+             {} tasks, {} new catalog ingredients, {} preferences row",
             self.recipes,
             self.recipe_ingredients,
             self.inventory,
@@ -195,8 +195,10 @@ impl Kitchen {
 
     fn load_seed(&mut self, today: Date) -> Result<SeedReport> {
         let mut report = SeedReport::default();
+        let before = self.count_rows(Table::Ingredients)?;
         let catalog = self.seed_catalog()?;
-        report.ingredients = catalog.len();
+        let after = self.count_rows(Table::Ingredients)?;
+        report.ingredients = usize::try_from(after.saturating_sub(before)).unwrap_or(0);
         let recipes = self.seed_recipes(&catalog, &mut report)?;
         report.inventory = self.seed_inventory(&catalog, today)?;
         let file = SeedFile {
