@@ -298,3 +298,72 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
     .expect("commit");
     assert_eq!(k.has_commit("c-1").expect("ask"), None);
 }
+
+/// Ends every connection alfred holds to the database at `url`, as a server
+/// restart or an idle timeout would.
+fn drop_connections(url: &str) {
+    let rt = tokio::runtime::Runtime::new().expect("runtime");
+    let url = url.to_string();
+    rt.block_on(async move {
+        let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+            .await
+            .expect("connect");
+        tokio::spawn(conn);
+        let ended = c
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE application_name = 'alfred' AND datname = current_database()",
+                &[],
+            )
+            .await
+            .expect("terminate");
+        assert!(!ended.is_empty(), "alfred had a connection to end");
+    });
+}
+
+#[test]
+fn a_connection_lost_between_calls_is_replaced_and_the_turn_loses_nothing() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let mut k = Kitchen::init_postgres(&url, USER).expect("init");
+    k.seed_if_empty(today()).expect("seed");
+    let mut reg = SessionIdRegistry::new();
+    k.begin_turn().expect("turn");
+    run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_create",
+        json!({"table": "shopping_list", "data": {"name": "limes"}}),
+    );
+    drop_connections(&url);
+    // The next call reconnects and still sees the turn's first write.
+    let seen = run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_read",
+        json!({"table": "shopping_list", "filters": [{"field": "name", "op": "=", "value": "limes"}]}),
+    );
+    assert_eq!(
+        seen.count, 1,
+        "the turn reads its own write after reconnecting"
+    );
+    run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_create",
+        json!({"table": "shopping_list", "data": {"name": "mint"}}),
+    );
+    drop_connections(&url);
+    k.commit_turn()
+        .expect("the commit reconnects and lands the turn");
+    assert_eq!(
+        k.stats().unwrap().rows(Table::ShoppingList),
+        7,
+        "5 seeded + 2"
+    );
+}

@@ -20,6 +20,7 @@ pub(crate) mod sql;
 
 use std::collections::HashMap;
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -136,6 +137,9 @@ pub struct PgStore {
     found: Found,
     /// `alfred_turn_commits` exists: turn commits are stamped.
     stamps: bool,
+    /// A transaction is open on the connection in use (a view, a call's
+    /// own, a commit): a lost connection cannot be replaced then.
+    in_transaction: AtomicBool,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -263,6 +267,7 @@ impl PgStore {
             client: Mutex::new(Arc::new(client)),
             found: HashMap::new(),
             stamps: false,
+            in_transaction: AtomicBool::new(false),
         })
     }
 
@@ -366,18 +371,58 @@ impl PgStore {
     }
 
     /// The connection in use, replaced from the pool when the server
-    /// closed it (not inside a transaction: that is lost with it).
-    fn client(&self, in_transaction: bool) -> PgResult<Arc<Object>> {
+    /// closed it — between transactions only: inside one, what it did is
+    /// lost with it, and the call fails instead. (A turn's writes are kept
+    /// in its log, not on the connection, so the next call replays them.)
+    fn client(&self) -> PgResult<Arc<Object>> {
         let mut held = self
             .client
             .lock()
             .map_err(|_| PgError::new("the connection lock is poisoned"))?;
-        if held.is_closed() && !in_transaction {
+        if held.is_closed() {
+            if self.in_transaction.load(Ordering::SeqCst) {
+                return Err(PgError::new(
+                    "the connection to the database was lost in the middle of a transaction; \
+                     nothing of it was kept",
+                ));
+            }
+            tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
             let pool = self.pool.clone();
             let fresh = self.run(async move { Ok(pool.get().await?) })?;
             *held = Arc::new(fresh);
         }
         Ok(Arc::clone(&held))
+    }
+
+    /// Runs `op` on the connection in use. Outside a transaction, a
+    /// connection the server had already closed (a restart, an idle
+    /// timeout: the driver may learn of it only now) is replaced and `op`
+    /// tried once more; inside one, the error stands.
+    fn attempt<T, F, Fut>(&self, op: F) -> PgResult<T>
+    where
+        F: Fn(Arc<Object>) -> Fut,
+        Fut: Future<Output = Result<T, tokio_postgres::Error>> + Send + 'static,
+        T: Send + 'static,
+    {
+        let may_retry = !self.in_transaction.load(Ordering::SeqCst);
+        let first = op(self.client()?);
+        let lost = |e: &tokio_postgres::Error| e.is_closed();
+        match self.run(async move { Ok(first.await) })? {
+            Err(e) if may_retry && lost(&e) => {
+                tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
+                let pool = self.pool.clone();
+                let fresh = self.run(async move { Ok(pool.get().await?) })?;
+                let fresh = Arc::new(fresh);
+                *self
+                    .client
+                    .lock()
+                    .map_err(|_| PgError::new("the connection lock is poisoned"))? =
+                    Arc::clone(&fresh);
+                let again = op(fresh);
+                self.run(async move { Ok(again.await?) })
+            }
+            done => done.map_err(PgError::from),
+        }
     }
 
     /// Runs a query; its rows.
@@ -386,34 +431,52 @@ impl PgStore {
         sql: &str,
         params: Vec<PgParam>,
     ) -> PgResult<Vec<tokio_postgres::Row>> {
-        let client = self.client(false)?;
-        let sql = sql.to_string();
-        self.run(async move {
-            let stmt = client.prepare_cached(&sql).await?;
-            let refs: Vec<&(dyn ToSql + Sync)> =
-                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-            Ok(client.query(&stmt, &refs).await?)
+        self.attempt(|client| {
+            let (sql, params) = (sql.to_string(), params.clone());
+            async move {
+                let stmt = client.prepare_cached(&sql).await?;
+                let refs: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                client.query(&stmt, &refs).await
+            }
         })
     }
 
     /// Runs a statement; the rows it changed.
     pub(crate) fn execute(&self, sql: &str, params: Vec<PgParam>) -> PgResult<u64> {
-        let client = self.client(true)?;
-        let sql = sql.to_string();
-        self.run(async move {
-            let stmt = client.prepare_cached(&sql).await?;
-            let refs: Vec<&(dyn ToSql + Sync)> =
-                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-            Ok(client.execute(&stmt, &refs).await?)
+        self.attempt(|client| {
+            let (sql, params) = (sql.to_string(), params.clone());
+            async move {
+                let stmt = client.prepare_cached(&sql).await?;
+                let refs: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                client.execute(&stmt, &refs).await
+            }
         })
     }
 
-    /// Runs statements without parameters (transaction control, DDL).
+    /// Runs transaction control (`BEGIN`, `COMMIT`, `ROLLBACK`, savepoints),
+    /// keeping track of whether a transaction is open.
     pub(crate) fn batch(&self, sql: &str) -> PgResult<()> {
-        let in_transaction = !sql.trim_start().to_ascii_uppercase().starts_with("BEGIN");
-        let client = self.client(in_transaction)?;
-        let sql = sql.to_string();
-        self.run(async move { Ok(client.batch_execute(&sql).await?) })
+        let word = sql.trim_start().to_ascii_uppercase();
+        let ends = word == "COMMIT" || word == "ROLLBACK";
+        let done = self.batch_raw(sql);
+        if word == "BEGIN" && done.is_ok() {
+            self.in_transaction.store(true, Ordering::SeqCst);
+        }
+        if ends {
+            // Ended, or lost with its connection: either way no longer open.
+            self.in_transaction.store(false, Ordering::SeqCst);
+        }
+        done
+    }
+
+    /// Runs statements without parameters (DDL in its own transaction).
+    fn batch_raw(&self, sql: &str) -> PgResult<()> {
+        self.attempt(|client| {
+            let sql = sql.to_string();
+            async move { client.batch_execute(&sql).await }
+        })
     }
 
     /// The user's saved Alfred conversation: the `state` of their
@@ -471,8 +534,8 @@ impl PgStore {
             sql.push_str(ddl::TURN_COMMITS);
         }
         sql.push_str("COMMIT;");
-        if let Err(e) = self.batch(&sql) {
-            let _ = self.batch("ROLLBACK");
+        if let Err(e) = self.batch_raw(&sql) {
+            let _ = self.batch_raw("ROLLBACK");
             return Err(self.fail(format!("creating the kitchen tables failed: {e}")));
         }
         Ok(())
