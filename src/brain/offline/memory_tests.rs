@@ -317,3 +317,26 @@ fn have_questions_check_the_kitchen() {
         sim.reply()
     );
 }
+
+#[test]
+fn a_read_that_skips_what_is_loaded_says_so_rather_than_found_nothing() {
+    let mut sim = Sim::new();
+    sim.run(&["what can i cook tonight", "put the paneer tikka on friday"]);
+    let outcomes: Vec<&str> = sim
+        .last()
+        .steps
+        .iter()
+        .map(|s| s.outcome.as_str())
+        .collect();
+    assert_eq!(
+        outcomes[..2],
+        [
+            "None new: 9 recipes already in working memory",
+            "Found no planned meals"
+        ],
+        "{outcomes:?}"
+    );
+    let mut fresh = Sim::new();
+    fresh.say("put the paneer tikka on friday");
+    assert_eq!(fresh.last().steps[0].outcome, "Found 9 recipes");
+}

@@ -8,7 +8,7 @@ use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter};
 use super::super::super::reading::focused_recipe;
-use super::super::super::text::{join_list, near, stems};
+use super::super::super::text::{join_list, near, plural, plural_noun, stems};
 use super::super::super::world::{recipe_vocabulary, text_field};
 use super::super::known_rows;
 use super::super::table_of_ref;
@@ -49,11 +49,34 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             Err(_) if done > 0 => complete(summary(c), Value::Null, None),
             Err(stop) => stop,
         },
-        _ => complete(
-            format!("Found {} rows", c.step_rows().len()),
-            Value::Null,
-            None,
-        ),
+        _ => complete(read_outcome(c), Value::Null, None),
+    }
+}
+
+/// What a read step found, saying so when working memory already held the
+/// rest ("None new: 9 recipes already in working memory"), so a read that
+/// skipped the loaded rows never looks like one that found nothing.
+fn read_outcome(c: &ActCtx<'_>) -> String {
+    let (table, noun) = match c.req.step.subdomain.as_str() {
+        "recipes" => (Table::Recipes, "recipe"),
+        _ => (Table::MealPlans, "planned meal"),
+    };
+    let rows = c.step_rows();
+    let read: Vec<&str> = rows
+        .iter()
+        .filter_map(|r| r.get("id").and_then(Value::as_str))
+        .collect();
+    let before = c
+        .loaded_refs(table, |_| true)
+        .iter()
+        .filter(|r| !read.contains(&r.as_str()))
+        .count();
+    let found = plural(rows.len(), noun);
+    match (rows.len(), before) {
+        (0, 0) => format!("Found no {}", plural_noun(noun)),
+        (_, 0) => format!("Found {found}"),
+        (0, b) => format!("None new: {} already in working memory", plural(b, noun)),
+        (_, b) => format!("Found {found} more ({b} already in working memory)"),
     }
 }
 
