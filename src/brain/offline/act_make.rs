@@ -180,7 +180,7 @@ fn plan_view(c: &ActCtx<'_>) -> ActAction {
     let mut slots: Vec<Value> = Vec::new();
     let meals: Vec<String> = c
         .world
-        .of(Table::MealPlans)
+        .live_of(Table::MealPlans)
         .map(|e| e.r.to_string())
         .collect();
     for r in meals {

@@ -323,7 +323,7 @@ fn line_calls(r: &str, old: &Value, new: &Value, op: &EditOp) -> Vec<Value> {
 fn chosen_recipes(c: &ActCtx<'_>) -> Vec<String> {
     let mut out: Vec<String> = c
         .world
-        .of(Table::MealPlans)
+        .live_of(Table::MealPlans)
         .filter_map(|m| {
             c.world
                 .content(m.r)?

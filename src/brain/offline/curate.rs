@@ -73,9 +73,9 @@ pub fn planning_options(world: &World<'_>) -> Vec<String> {
 /// Retains goal entities about to leave the window.
 pub(super) fn retention(world: &World<'_>, d: &mut Draft) {
     let next = world.turn + 1;
-    let plan_exists = world.of(Table::MealPlans).next().is_some();
+    let plan_exists = world.live_of(Table::MealPlans).next().is_some();
     let chosen: Vec<(String, String)> = world
-        .of(Table::MealPlans)
+        .live_of(Table::MealPlans)
         .filter_map(|m| {
             let r = world.content(m.r)?.get("recipe_id")?.as_str()?.to_string();
             Some((r, m.e.label.clone()))

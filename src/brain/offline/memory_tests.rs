@@ -340,3 +340,48 @@ fn a_read_that_skips_what_is_loaded_says_so_rather_than_found_nothing() {
     fresh.say("put the paneer tikka on friday");
     assert_eq!(fresh.last().steps[0].outcome, "Found 9 recipes");
 }
+
+#[test]
+fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
+    let mut sim = Sim::new();
+    sim.run(&["put the miso cod on sunday", "and the paneer on friday"]);
+    sim.say("take the wings off friday");
+    sim.expect("writes none");
+    assert!(
+        sim.reply().contains("No \"wing\" on") && sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("take the miso cod off sunday");
+    sim.expect("writes meal_plans:delete");
+    assert!(
+        sim.reply().starts_with("Done — taken off the plan:"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        sim.reply().contains("Miso Glazed Air Fryer Cod"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("whats on the plan");
+    assert!(
+        !sim.reply().contains("Miso Glazed Air Fryer Cod"),
+        "a meal taken off is not listed: {}",
+        sim.reply()
+    );
+    assert!(
+        sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("clear saturday");
+    sim.expect("writes none");
+    sim.say("clear friday dinner pls");
+    sim.expect("writes meal_plans:delete");
+    assert!(
+        sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
+}

@@ -384,7 +384,7 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         plan_servings(c)
     );
     let mut steps = vec![step(d, StepType::Generate, "meal_plans", 0)];
-    if c.world.of(Table::MealPlans).next().is_some() {
+    if c.world.live_of(Table::MealPlans).next().is_some() {
         let show = "Show the whole plan".to_string();
         steps.push(step(show, StepType::Analyze, "meal_plans", 1));
     }

@@ -49,7 +49,7 @@ fn read_then_show(c: &Ctx<'_>, refs: &[String], table: Table, what: &str) -> Vec
 pub fn show_plan(c: &Ctx<'_>) -> ThinkOutput {
     let meals: Vec<String> = c
         .world
-        .of(Table::MealPlans)
+        .live_of(Table::MealPlans)
         .map(|e| e.r.to_string())
         .collect();
     if !meals.is_empty() {

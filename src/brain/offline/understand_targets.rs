@@ -290,7 +290,7 @@ pub(super) fn assign_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
 
 /// "back to the meal plan": the plan's slots and recipes, else the options.
 pub(super) fn plan_targets(world: &World<'_>, d: &mut Draft) {
-    let meals: Vec<_> = world.of(Table::MealPlans).collect();
+    let meals: Vec<_> = world.live_of(Table::MealPlans).collect();
     for m in &meals {
         d.reference(&m.e.label, m.r);
         if let Some(r) = world

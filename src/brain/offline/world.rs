@@ -87,6 +87,12 @@ impl<'a> World<'a> {
         self.ents.iter().filter(move |e| e.e.table == table)
     }
 
+    /// Entities of one table whose rows are still in the kitchen (not
+    /// deleted): what a plan or a list shows.
+    pub fn live_of(&self, table: Table) -> impl Iterator<Item = &Ent<'a>> {
+        self.of(table).filter(|e| e.e.action != RefAction::Deleted)
+    }
+
     /// The entities created last: those saved or added at the latest turn
     /// anything was (a save counts at the turn it was promoted).
     pub fn last_created(&self) -> Vec<&Ent<'a>> {
@@ -135,8 +141,9 @@ impl<'a> World<'a> {
 
     /// Active entities of `table` whose content is loaded, with it.
     pub fn loaded(&self, table: Table) -> Vec<(&'a str, &'a Value)> {
+        // A deleted row is remembered, but it is no longer in the kitchen.
         self.active()
-            .filter(|e| e.e.table == table)
+            .filter(|e| e.e.table == table && e.e.action != RefAction::Deleted)
             .filter_map(|e| self.content(e.r).map(|c| (e.r, c)))
             .collect()
     }

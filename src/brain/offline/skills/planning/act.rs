@@ -42,11 +42,11 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         (StepType::Write, _) => match calls(ask, c) {
             Ok(calls) => match calls.get(done) {
                 Some((tool, params)) => call(tool, params.clone()),
-                None => complete(summary(c), Value::Null, None),
+                None => complete(summary(ask, c), Value::Null, None),
             },
             // A step that has written says what it wrote; it never turns
             // into a question that hides the write.
-            Err(_) if done > 0 => complete(summary(c), Value::Null, None),
+            Err(_) if done > 0 => complete(summary(ask, c), Value::Null, None),
             Err(stop) => stop,
         },
         _ => complete(read_outcome(c), Value::Null, None),
@@ -80,7 +80,7 @@ fn read_outcome(c: &ActCtx<'_>) -> String {
     }
 }
 
-fn summary(c: &ActCtx<'_>) -> String {
+fn summary(ask: &Ask, c: &ActCtx<'_>) -> String {
     let slots: Vec<String> = c
         .step_rows()
         .iter()
@@ -95,10 +95,11 @@ fn summary(c: &ActCtx<'_>) -> String {
             )
         })
         .collect();
-    if slots.is_empty() {
-        "Nothing was planned".to_string()
-    } else {
-        format!("Planned {}", join_list(&slots, "and"))
+    match (ask, slots.is_empty()) {
+        (Ask::Remove { .. }, true) => "Nothing was taken off the plan".to_string(),
+        (Ask::Remove { .. }, false) => format!("Took {} off the plan", join_list(&slots, "and")),
+        (_, true) => "Nothing was planned".to_string(),
+        (_, false) => format!("Planned {}", join_list(&slots, "and")),
     }
 }
 
@@ -194,6 +195,55 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                 "db_update",
                 json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
                     "data": {"date": date_of(*to)}}),
+            ));
+        }
+        Ask::Remove { day, meal, recipe } => {
+            let date = date_of(*day);
+            let on_day: Vec<&&Value> = slots
+                .iter()
+                .filter(|r| text_field(r, "date") == Some(date.as_str()))
+                .filter(|r| meal.is_none() || text_field(r, "meal_type") == meal.as_deref())
+                .collect();
+            let label = |r: &Value| {
+                text_field(r, "recipe_id")
+                    .map(|x| c.world.label(x))
+                    .unwrap_or_default()
+            };
+            // "take the cod off sunday" takes the cod, not whatever Sunday
+            // has; a day with something else keeps it, and says so.
+            let meant: Vec<&&&Value> = on_day
+                .iter()
+                .filter(|r| {
+                    recipe.as_ref().is_none_or(|words| {
+                        let name = stems(&label(r));
+                        words.iter().any(|w| name.iter().any(|n| near(n, w)))
+                    })
+                })
+                .collect();
+            let when = match meal {
+                Some(m) => format!("{} ({m})", short_date(&date)),
+                None => short_date(&date),
+            };
+            if meant.is_empty() {
+                let has: Vec<String> = on_day.iter().map(|r| label(r)).collect();
+                let text = if has.is_empty() {
+                    format!("No meal is planned on {when}")
+                } else {
+                    format!(
+                        "No \"{}\" on {when}: it has {}",
+                        recipe.as_deref().unwrap_or_default().join(" "),
+                        join_list(&has, "and")
+                    )
+                };
+                return Err(complete(text, Value::Null, None));
+            }
+            let ids: Vec<&str> = meant
+                .iter()
+                .filter_map(|r| r.get("id").and_then(Value::as_str))
+                .collect();
+            out.push((
+                "db_delete",
+                json!({"table": "meal_plans", "filters": [filter("id", "in", json!(ids))]}),
             ));
         }
     }

@@ -1,5 +1,5 @@
 //! Planning by day: "put the paneer on wednesday", "swap friday for the
-//! pad see ew", "move them to friday". Saved straight to the meal plan — a
+//! pad see ew", "move them to friday", "take the cod off sunday". Saved straight to the meal plan — a
 //! day that already has that meal is replaced, never doubled. ("let's do
 //! the paneer on sunday" still drafts a plan to look over first.)
 
@@ -29,6 +29,13 @@ pub enum Ask {
     },
     /// A planned meal moved to another day.
     Move { from: Option<Day>, to: Day },
+    /// A day's planned meal taken off the plan ("take the cod off sunday",
+    /// "clear friday"); `recipe` names the one meant, when the words do.
+    Remove {
+        day: Day,
+        meal: Option<String>,
+        recipe: Option<Vec<String>>,
+    },
 }
 
 /// One recipe on one day.
@@ -59,6 +66,7 @@ impl Ask {
             Ask::Put { .. } => "plan_put",
             Ask::Swap { .. } => "plan_swap",
             Ask::Move { .. } => "plan_move",
+            Ask::Remove { .. } => "plan_remove",
         }
     }
 }
@@ -67,6 +75,16 @@ pub(super) const PUT: &[&str] = &[
     "put", "stick", "pop", "plan", "schedule", "add", "pencil", "book", "slot", "have the",
 ];
 const SWAP: &[&str] = &["swap", "change", "replace", "switch", "make"];
+/// Taking a meal off: these alone, or "take"/"drop" with "off" or "from".
+const REMOVE: &[&str] = &[
+    "remove",
+    "clear",
+    "cancel",
+    "delete",
+    "scrap",
+    "unplan",
+    "get rid of",
+];
 const DRAFT: &[&str] = &[
     "lets do",
     "let's do",
@@ -124,6 +142,21 @@ const NOT_RECIPE: &[&str] = &[
     "used",
     "can",
     "wait",
+    "take",
+    "off",
+    "from",
+    "remove",
+    "clear",
+    "cancel",
+    "delete",
+    "drop",
+    "scrap",
+    "plan",
+    "get",
+    "rid",
+    "of",
+    "u",
+    "pls",
 ];
 
 fn meal_of(words: &[String]) -> Option<String> {
@@ -205,6 +238,15 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         return None;
     }
     let meal = meal_of(&w.words);
+    let off = w.words.iter().any(|x| x == "off" || x == "from");
+    if w.has_any(REMOVE) || (off && w.has_any(&["take", "drop"])) {
+        let named = recipe_words(&w.words);
+        return Some(Ask::Remove {
+            day,
+            meal,
+            recipe: (!named.is_empty()).then_some(named),
+        });
+    }
     if let Some((i, _)) = find_any(&w.words, &["move", "push", "shift"]) {
         let before_move: Vec<Day> = w.words[..i]
             .iter()
@@ -383,6 +425,23 @@ mod tests {
             None
         );
         assert_eq!(ask("wait thursday is the 15th yeah?"), None);
+        assert_eq!(
+            ask("take the miso cod off sunday"),
+            Some(Ask::Remove {
+                day: Day::Weekday(6),
+                meal: None,
+                recipe: Some(vec!["miso".into(), "cod".into()])
+            })
+        );
+        assert_eq!(
+            ask("clear friday dinner pls"),
+            Some(Ask::Remove {
+                day: Day::Weekday(4),
+                meal: Some("dinner".into()),
+                recipe: None
+            })
+        );
+        assert_eq!(ask("remove eggs from the shopping list on friday"), None);
         assert_eq!(ask("add a task to defrost the chicken tomorrow"), None);
     }
 }

@@ -30,12 +30,18 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         let why = why_unchanged(c, "Nothing was planned");
         return Said::text(format!("{why}, so the plan is unchanged."));
     }
+    let lines: Vec<String> = written.iter().map(|r| line(c, r)).collect();
     let lead = match ask {
         Ask::Put { .. } => "Done — it's on the plan:",
         Ask::Swap { .. } => "Swapped — the plan now has:",
         Ask::Move { .. } => "Moved — the plan now has:",
+        Ask::Remove { .. } => {
+            return Said::text(format!(
+                "Done — taken off the plan:\n{}\n\nThe recipe itself is still saved.",
+                lines.join("\n")
+            ));
+        }
     };
-    let lines: Vec<String> = written.iter().map(|r| line(c, r)).collect();
     let recipes: Vec<Shown> = written
         .iter()
         .filter_map(|r| text_field(r, "recipe_id"))
