@@ -28,6 +28,9 @@ fn two_users_in_one_database_see_only_their_own_rows() {
     let mut mine = Kitchen::init_postgres(&url, USER).expect("init");
     mine.seed_if_empty(today()).expect("seed").expect("seeded");
     let mut theirs = Kitchen::open_postgres(&url, OTHER).expect("open");
+    let name = theirs.postgres().expect("postgres").short_name();
+    let db = url.rsplit('/').next().expect("a database name");
+    assert_eq!(name, format!("pg {db} · user 9e8d7c6b"));
     assert_eq!(theirs.stats().unwrap().rows(Table::Recipes), 0);
     assert_eq!(
         theirs.stats().unwrap().rows(Table::Ingredients),

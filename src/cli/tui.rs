@@ -68,6 +68,9 @@ pub fn run(
             Theme::named(config.ui.theme),
         );
         model.chrome.demo = demo;
+        model.chrome.header.kitchen = crate::pipeline::support::lock(&engine.kitchen)
+            .postgres()
+            .map(|pg| pg.short_name());
         if let Some(message) = unsent {
             // A turn a crash cut off before it was saved: offered again.
             model.chat.set_input(&message);

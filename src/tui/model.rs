@@ -211,6 +211,8 @@ pub struct SessionHeader {
     pub title: String,
     /// The brain in use: "offline", "gpt-4.1-mini @ localhost:11434".
     pub llm: String,
+    /// The kitchen, when it is not `kitchen.db`: "pg alfred · user 8d1c0d5e".
+    pub kitchen: Option<String>,
 }
 
 /// A demo script being presented: the messages still to type.
@@ -426,6 +428,7 @@ impl Model {
             id: session.id.clone(),
             title: session.title.clone(),
             llm: llm.to_string(),
+            kitchen: None,
         };
         let snapshot = session.context.snapshot();
         let mut model = Self {

@@ -276,6 +276,20 @@ impl PgStore {
         &self.shown
     }
 
+    /// A short name for a title bar: "pg alfred · user 8d1c0d5e" (the
+    /// database's name and the user id's first block).
+    pub fn short_name(&self) -> String {
+        let db = self
+            .shown
+            .rsplit('/')
+            .next()
+            .map(|d| d.split('?').next().unwrap_or(d))
+            .filter(|d| !d.is_empty() && !d.contains('@'))
+            .unwrap_or("postgres");
+        let user = self.user.split('-').next().unwrap_or(&self.user);
+        format!("pg {db} · user {user}")
+    }
+
     /// The user whose rows are used.
     pub fn user(&self) -> &str {
         &self.user

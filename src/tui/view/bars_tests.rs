@@ -140,6 +140,7 @@ fn title_bar_right_aligns_the_status() {
         id: "s-1".into(),
         title: "Meal planning".into(),
         llm: "offline".into(),
+        kitchen: None,
     };
     let status = (
         Level::Warn,
@@ -163,6 +164,29 @@ fn title_bar_right_aligns_the_status() {
     assert!(
         narrow.trim_end().ends_with('…') || narrow.contains("no API"),
         "{narrow}"
+    );
+}
+
+#[test]
+fn title_bar_names_a_postgres_kitchen_after_the_brain() {
+    let theme = Theme::dark();
+    let header = SessionHeader {
+        id: "s-1".into(),
+        title: "Meal planning".into(),
+        llm: "offline".into(),
+        kitchen: Some("pg alfred · user 8d1c0d5e".into()),
+    };
+    let bar = TitleBar {
+        header: &header,
+        turn: 3,
+        viewing: None,
+        status: None,
+        theme: &theme,
+    };
+    let line = render_widget(bar, 100, 1);
+    assert!(
+        line.starts_with("alfred · Meal planning · turn 3 · offline · pg alfred · user 8d1c0d5e"),
+        "{line}"
     );
 }
 

@@ -1,4 +1,5 @@
-//! The title bar: "alfred · <session> · turn N · <llm>" on the left, the
+//! The title bar: "alfred · <session> · turn N · <llm>" (and the kitchen
+//! when it is a Postgres database's) on the left, the
 //! latest status message on the right, coloured by its level. While time
 //! travelling, a highlighted "viewing turn 3 of 9 — …" replaces the turn.
 //!
@@ -54,6 +55,10 @@ impl TitleBar<'_> {
         }
         spans.push(sep());
         spans.push(Span::styled(llm, llm_style));
+        if let Some(kitchen) = &self.header.kitchen {
+            spans.push(sep());
+            spans.push(Span::styled(one_line(kitchen.trim()), t.accent));
+        }
         spans
     }
 }
