@@ -606,10 +606,18 @@ fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
     sim.say("basil for tonight");
     assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
     assert!(
-        sim.reply().contains("want Thai Yellow Curry on the plan"),
+        sim.reply().contains("Want Thai Yellow Curry on the plan"),
         "{}",
         sim.reply()
     );
+    // A bare "yes" to that question puts it on; a "no" writes nothing.
+    sim.say("yes");
+    assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    let mut sim = Sim::new();
+    sim.say("basil for tonight");
+    sim.say("nah");
+    assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
     // Said with a verb, or by the dish's name, it is planned as before.
     let mut sim = Sim::new();
     sim.say("put the yellow curry on for tonight");

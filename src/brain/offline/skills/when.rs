@@ -29,6 +29,25 @@ impl Day {
         }
     }
 
+    /// The word that names the day again ("today", "friday"), for a
+    /// request a "yes" carries out.
+    pub fn word(self) -> &'static str {
+        const WEEK: [&str; 7] = [
+            "monday",
+            "tuesday",
+            "wednesday",
+            "thursday",
+            "friday",
+            "saturday",
+            "sunday",
+        ];
+        match self {
+            Day::Today => "today",
+            Day::Tomorrow => "tomorrow",
+            Day::Weekday(i) => WEEK.get(usize::from(i)).copied().unwrap_or("today"),
+        }
+    }
+
     /// The date (`YYYY-MM-DD`) against `today`; a weekday is its next
     /// occurrence, today included.
     pub fn date(self, today: &str) -> Option<String> {

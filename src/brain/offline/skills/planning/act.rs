@@ -167,7 +167,7 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
     match ask {
         Ask::Put { slots: asked } => {
             for s in asked {
-                let r = recipe(c, &s.recipe, &short_date(&date_of(s.day)))?;
+                let r = recipe(c, &s.recipe, s.day)?;
                 put(r, date_of(s.day), s.meal.as_deref(), &mut out);
             }
         }
@@ -176,7 +176,7 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             meal,
             recipe: pick,
         } => {
-            let r = recipe(c, pick, &short_date(&date_of(*day)))?;
+            let r = recipe(c, pick, *day)?;
             put(r, date_of(*day), meal.as_deref(), &mut out);
         }
         Ask::Move { from, to } => {
@@ -317,8 +317,17 @@ fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
         })
 }
 
+/// What a planning step leaves when only an ingredient or tag matched and
+/// nothing asked for a write: the reply asks, and a "yes" puts it on.
+pub const CONFIRM_PLAN: &str = "confirm_plan";
+
 /// The saved recipe a pick means, or the question to ask.
-fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
+fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, ActAction> {
+    let date = when
+        .date(c.req.input.today)
+        .unwrap_or_else(|| c.req.input.today.to_string());
+    let day = short_date(&date);
+    let day = day.as_str();
     let all = saved(c);
     let ask = |names: Vec<String>| ActAction::AskUser {
         question: format!("Which one for {day}: {}?", join_list(&names, "or")),
@@ -408,13 +417,15 @@ fn recipe(c: &ActCtx<'_>, pick: &Pick, day: &str) -> Result<String, ActAction> {
         // nothing asked for a write: a short question, not a plan.
         let by_name = words.iter().any(|w| one.2.iter().any(|l| near(l, w)));
         if !by_name && !c.reading.words.has_any(super::PUT) && c.reading.answer.is_none() {
-            return Err(ActAction::AskUser {
-                question: format!(
-                    "Do you want {} on the plan for {day}? Ask me to put it on, naming the dish \
-                     and the day, and I will.",
+            return Err(complete(
+                format!(
+                    "No plan written: only an ingredient or tag matched {}",
                     one.1
                 ),
-            });
+                json!({"kind": CONFIRM_PLAN, "recipe": one.1, "day": day, "day_word": when.word(),
+                       "matched": words}),
+                None,
+            ));
         }
         return Ok(one.0.clone());
     }

@@ -8,7 +8,7 @@ use crate::pipeline::StepType;
 use super::super::super::reply_ctx::ReplyCtx;
 use super::super::super::world::text_field;
 use super::super::when::short_date;
-use super::super::{Said, rows_of_kind, why_unchanged};
+use super::super::{Confirm, Said, rows_of_kind, why_unchanged};
 use super::Ask;
 
 /// "- Wed Jan 14 (dinner): Air Fryer Paneer Tikka".
@@ -23,9 +23,41 @@ fn line(c: &ReplyCtx<'_>, row: &Value) -> String {
     )
 }
 
+/// A recipe matched only by an ingredient or tag, with nothing asked to
+/// write ("basil for tonight"): the question, and the put a "yes" makes.
+fn unconfirmed(c: &ReplyCtx<'_>) -> Option<Said> {
+    let d = c.req.data.iter().rev().find(|d| {
+        d.content.get("kind").and_then(Value::as_str) == Some(super::act::CONFIRM_PLAN)
+    })?;
+    let field = |k: &str| d.content.get(k).and_then(Value::as_str).unwrap_or_default();
+    let (recipe, day) = (field("recipe"), field("day"));
+    let matched: Vec<&str> = d
+        .content
+        .get("matched")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let question = format!("Want {recipe} on the plan for {day}?");
+    let why = if matched.is_empty() {
+        String::new()
+    } else {
+        format!(" It's the saved recipe with {}.", matched.join(" and "))
+    };
+    Some(Said {
+        confirm: Some(Confirm {
+            question: question.clone(),
+            change: format!("put the {} on {}", recipe.to_lowercase(), field("day_word")),
+        }),
+        ..Said::text(format!("{question}{why}"))
+    })
+}
+
 /// The reply for a planning ask.
 pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
+    if let Some(asked) = unconfirmed(c) {
+        return asked;
+    }
     if written.is_empty() {
         let why = why_unchanged(c, "Nothing was planned");
         return Said::text(format!("{why}, so the plan is unchanged."));
