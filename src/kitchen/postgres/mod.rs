@@ -420,7 +420,16 @@ impl PgStore {
     {
         let may_retry = !self.in_transaction.load(Ordering::SeqCst);
         let first = op(self.client()?);
-        let lost = |e: &tokio_postgres::Error| e.is_closed();
+        // Closed under the driver, or the server's last word before closing
+        // it ("terminating connection due to administrator command", a
+        // connection failure: SQLSTATE 57P01–57P03, class 08).
+        let lost = |e: &tokio_postgres::Error| {
+            e.is_closed()
+                || e.code().is_some_and(|c| {
+                    let c = c.code();
+                    c.starts_with("08") || matches!(c, "57P01" | "57P02" | "57P03")
+                })
+        };
         match self.run(async move { Ok(first.await) })? {
             Err(e) if may_retry && lost(&e) => {
                 tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
