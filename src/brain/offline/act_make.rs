@@ -342,8 +342,12 @@ pub fn act_generate(c: &ActCtx<'_>) -> ActAction {
 
 /// The slots to draft: Understand's recipes (or the one looked up by name
 /// this turn) paired with the days Think wrote into the step.
-fn plan_slots(c: &ActCtx<'_>) -> Vec<Slot> {
+fn plan_slots(c: &ActCtx<'_>) -> Result<Vec<Slot>, ActAction> {
     let mut recipes = c.referenced_in(Table::Recipes);
+    let clauses = super::plan::named_clauses(&c.reading.words);
+    if recipes.is_empty() && clauses.len() > 1 {
+        return looked_up_slots(c, &clauses);
+    }
     if recipes.is_empty() {
         recipes.extend(
             c.data_rows()
@@ -362,7 +366,7 @@ fn plan_slots(c: &ActCtx<'_>) -> Vec<Slot> {
             .map(|m| m.text.clone())
             .unwrap_or_else(|| c.reading.words.joined())
     };
-    recipes
+    Ok(recipes
         .iter()
         .zip(days)
         .map(|(r, day)| Slot {
@@ -371,13 +375,75 @@ fn plan_slots(c: &ActCtx<'_>) -> Vec<Slot> {
             day,
             meal_type: meal_type_of(&said_with(r)),
         })
-        .collect()
+        .collect())
+}
+
+/// Each clause's recipe among the rows this turn read, on the clause's
+/// day: one recipe per clause, or a short question when a clause fits
+/// several ("Which curry for Wednesday: Kerala Cod Curry or Thai Yellow
+/// Curry?").
+fn looked_up_slots(
+    c: &ActCtx<'_>,
+    clauses: &[(Vec<String>, Option<u8>)],
+) -> Result<Vec<Slot>, ActAction> {
+    let rows: Vec<(String, String)> = c
+        .data_rows()
+        .into_iter()
+        .filter_map(|v| {
+            let r = v.get("id")?.as_str()?;
+            let name = v.get("name")?.as_str()?;
+            (c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
+                .then(|| (r.to_string(), name.to_string()))
+        })
+        .collect();
+    let usual: Vec<u8> = Vec::new();
+    let named: Vec<u8> = clauses.iter().filter_map(|(_, d)| *d).collect();
+    let days = fill_days(&named, &usual, clauses.len());
+    let mut out = Vec::new();
+    for (i, (words, day)) in clauses.iter().enumerate() {
+        let day = day.unwrap_or(days[i.min(days.len().saturating_sub(1))]);
+        let fits: Vec<&(String, String)> = rows
+            .iter()
+            .filter(|(_, name)| {
+                let stems = super::text::stems(name);
+                words.iter().all(|w| {
+                    stems
+                        .iter()
+                        .any(|s| super::text::near(s, &super::text::stem(w)))
+                })
+            })
+            .collect();
+        match fits.as_slice() {
+            [] => {}
+            [(r, name)] => out.push(Slot {
+                recipe: r.clone(),
+                recipe_label: name.clone(),
+                day,
+                meal_type: meal_type_of(&words.join(" ")),
+            }),
+            many => {
+                let names: Vec<String> = many.iter().map(|(_, n)| n.clone()).collect();
+                return Err(ActAction::AskUser {
+                    question: format!(
+                        "Which {} for {}: {}?",
+                        words.join(" "),
+                        super::text::weekday_name(day),
+                        join_list(&names, "or")
+                    ),
+                });
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// One `meal_plans` artifact per chosen recipe; a slot already drafted for
 /// the same date and meal is edited in place.
 fn meal_plan(c: &ActCtx<'_>) -> ActAction {
-    let slots = plan_slots(c);
+    let slots = match plan_slots(c) {
+        Ok(slots) => slots,
+        Err(question) => return question,
+    };
     if slots.is_empty() {
         return complete(
             "No recipe matched, so nothing was planned".into(),

@@ -385,3 +385,37 @@ fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
         sim.reply()
     );
 }
+
+#[test]
+fn two_recipes_named_before_any_is_loaded_are_looked_up_and_an_ambiguous_one_asked() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "can you help me plan some meals?",
+        "let's do the paneer on sunday and the curry on wednesday",
+    ]);
+    sim.expect("writes none");
+    assert!(
+        sim.reply()
+            .contains("which curry for Wednesday: Kerala Cod Curry or Thai Yellow Curry?"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("the thai one");
+    sim.expect("writes none");
+    assert!(
+        sim.reply().contains("Air Fryer Paneer Tikka") && sim.reply().contains("Thai Yellow Curry"),
+        "{}",
+        sim.reply()
+    );
+    // Unambiguous names are drafted at once.
+    let mut sim = Sim::new();
+    sim.run(&[
+        "can you help me plan some meals?",
+        "lets do the pad see ew on monday and wings friday",
+    ]);
+    assert!(
+        sim.reply().contains("Thai Pad See Ew") && sim.reply().contains("Dry Rub Wings"),
+        "{}",
+        sim.reply()
+    );
+}

@@ -363,8 +363,16 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         .filter(|r| c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
         .collect();
     let said = super::targets::content_words(&c.reading.words.words);
+    let clauses = super::plan::named_clauses(&c.reading.words);
+    if recipes.is_empty() && clauses.len() > 1 {
+        let names: Vec<String> = clauses
+            .iter()
+            .map(|(w, _)| format!("\"{}\"", w.join(" ")))
+            .collect();
+        return lookup_assign_plan(c, &names.join(", "), clauses.len());
+    }
     if recipes.is_empty() && !said.is_empty() {
-        return lookup_assign_plan(c, &said.join(" "));
+        return lookup_assign_plan(c, &format!("\"{}\"", said.join(" ")), 1);
     }
     if recipes.is_empty() {
         let q = "Which recipes would you like on the plan, and for which days?".to_string();
@@ -391,19 +399,19 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
     plan("Build the meal plan for the week", steps)
 }
 
-/// A recipe named for the plan but not in working memory: look it up by
-/// name, then draft its slot.
-fn lookup_assign_plan(c: &Ctx<'_>, name: &str) -> ThinkOutput {
+/// Recipes named for the plan but not in working memory (`names`, quoted,
+/// `n` of them): look them up by name, then draft their slots.
+fn lookup_assign_plan(c: &Ctx<'_>, names: &str, n: usize) -> ThinkOutput {
     let usual = cooking_days(&c.session.profile, &c.session.preferences);
-    let day = fill_days(&named_days(c), &usual, 1);
+    let day = fill_days(&named_days(c), &usual, n);
     let days: Vec<String> = day.iter().map(|d| weekday_name(*d).to_string()).collect();
     let meal = meal_type_of(&c.reading.words.joined());
     let put = format!(
-        "Put \"{name}\" on {} ({meal}, serves {})",
+        "Put {names} on {} ({meal}, serves {})",
         join_list(&days, "and"),
         plan_servings(c)
     );
-    let look = format!("Look up \"{name}\" in the saved recipes");
+    let look = format!("Look up {names} in the saved recipes");
     plan(
         "Build the meal plan for the week",
         vec![
