@@ -128,6 +128,24 @@ pub fn slot_label(row: &Value) -> String {
     meal_plan_label(s("date"), s("meal_type"))
 }
 
+/// The recipes a message names clause by clause, each with its day:
+/// "the paneer on sunday and the curry on wednesday" → [(paneer, Sun),
+/// (curry, Wed)]. Clauses without recipe words are left out.
+pub fn named_clauses(w: &super::text::Words) -> Vec<(Vec<String>, Option<u8>)> {
+    w.segments
+        .iter()
+        .filter_map(|seg| {
+            let words: Vec<String> = super::targets::content_words(seg)
+                .into_iter()
+                .filter(|x| super::text::weekday_index(x).is_none())
+                .filter(|x| !matches!(x.as_str(), "lets" | "let's" | "do" | "dinner" | "lunch"))
+                .collect();
+            let day = seg.iter().find_map(|x| super::text::weekday_index(x));
+            (!words.is_empty()).then_some((words, day))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,22 +187,4 @@ mod tests {
         assert_eq!(a["recipe_id"], "recipe_3");
         assert_eq!(slot_label(&a), "Sun Jan 18 [dinner]");
     }
-}
-
-/// The recipes a message names clause by clause, each with its day:
-/// "the paneer on sunday and the curry on wednesday" → [(paneer, Sun),
-/// (curry, Wed)]. Clauses without recipe words are left out.
-pub fn named_clauses(w: &super::text::Words) -> Vec<(Vec<String>, Option<u8>)> {
-    w.segments
-        .iter()
-        .filter_map(|seg| {
-            let words: Vec<String> = super::targets::content_words(seg)
-                .into_iter()
-                .filter(|x| super::text::weekday_index(x).is_none())
-                .filter(|x| !matches!(x.as_str(), "lets" | "let's" | "do" | "dinner" | "lunch"))
-                .collect();
-            let day = seg.iter().find_map(|x| super::text::weekday_index(x));
-            (!words.is_empty()).then_some((words, day))
-        })
-        .collect()
 }
