@@ -32,7 +32,6 @@ pub fn on_key(m: &mut Model, keymap: &Keymap, key: KeyEvent) -> Vec<Effect> {
 fn carry_out(m: &mut Model, reply: Reply) -> Vec<Effect> {
     match reply {
         Reply::Stay => {}
-        Reply::Say(level, text) => m.chrome.status = Some((level, text)),
         Reply::Close => m.overlay = None,
         Reply::CloseSaying(level, text) => {
             m.overlay = None;

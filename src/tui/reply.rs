@@ -13,8 +13,6 @@ use super::model::Level;
 pub enum Reply {
     /// The overlay stays open.
     Stay,
-    /// The overlay stays open and says this on the status line.
-    Say(Level, String),
     /// The overlay closes.
     Close,
     /// The overlay closes and says this.
