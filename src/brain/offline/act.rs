@@ -146,15 +146,16 @@ fn read_recipes(c: &ActCtx<'_>) -> Value {
         }
         // Several recipes named clause by clause, none loaded: each read
         // at once, by any of their words; the draft step tells them apart.
-        Intent::Assign if super::plan::named_clauses(&c.reading.words).len() > 1 => {
-            let or: Vec<Value> = super::plan::named_clauses(&c.reading.words)
-                .into_iter()
-                .flat_map(|(words, _)| words)
-                .map(|w| json!({"field": "name", "op": "ilike", "value": format!("%{w}%")}))
-                .collect();
-            json!({"table": "recipes", "or_filters": or})
-        }
         Intent::Show | Intent::Assign => {
+            let clauses = super::plan::named_clauses(&c.reading.words);
+            if c.intent == Intent::Assign && clauses.len() > 1 {
+                let or: Vec<Value> = clauses
+                    .into_iter()
+                    .flat_map(|(words, _)| words)
+                    .map(|w| filter("name", "ilike", json!(format!("%{w}%"))))
+                    .collect();
+                return json!({"table": "recipes", "or_filters": or});
+            }
             // Every named word must appear in the name ("pad … ew").
             let filters: Vec<Value> = content_words(&c.reading.words.words)
                 .iter()

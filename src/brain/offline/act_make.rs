@@ -396,9 +396,8 @@ fn looked_up_slots(
                 .then(|| (r.to_string(), name.to_string()))
         })
         .collect();
-    let usual: Vec<u8> = Vec::new();
     let named: Vec<u8> = clauses.iter().filter_map(|(_, d)| *d).collect();
-    let days = fill_days(&named, &usual, clauses.len());
+    let days = fill_days(&named, &[], clauses.len());
     let mut out = Vec::new();
     for (i, (words, day)) in clauses.iter().enumerate() {
         let day = day.unwrap_or(days[i.min(days.len().saturating_sub(1))]);

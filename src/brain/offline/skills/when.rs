@@ -32,19 +32,10 @@ impl Day {
     /// The word that names the day again ("today", "friday"), for a
     /// request a "yes" carries out.
     pub fn word(self) -> &'static str {
-        const WEEK: [&str; 7] = [
-            "monday",
-            "tuesday",
-            "wednesday",
-            "thursday",
-            "friday",
-            "saturday",
-            "sunday",
-        ];
         match self {
             Day::Today => "today",
             Day::Tomorrow => "tomorrow",
-            Day::Weekday(i) => WEEK.get(usize::from(i)).copied().unwrap_or("today"),
+            Day::Weekday(i) => super::super::text::weekday_name(i),
         }
     }
 

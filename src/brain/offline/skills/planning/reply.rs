@@ -46,7 +46,7 @@ fn unconfirmed(c: &ReplyCtx<'_>) -> Option<Said> {
     Some(Said {
         confirm: Some(Confirm {
             question: question.clone(),
-            change: format!("put the {} on {}", recipe.to_lowercase(), field("day_word")),
+            change: format!("put the {recipe} on {}", field("day_word")),
         }),
         ..Said::text(format!("{question}{why}"))
     })
