@@ -195,10 +195,7 @@ impl Kitchen {
 
     fn load_seed(&mut self, today: Date) -> Result<SeedReport> {
         let mut report = SeedReport::default();
-        let before = self.count_rows(Table::Ingredients)?;
-        let catalog = self.seed_catalog()?;
-        let after = self.count_rows(Table::Ingredients)?;
-        report.ingredients = usize::try_from(after.saturating_sub(before)).unwrap_or(0);
+        let catalog = self.seed_catalog(&mut report)?;
         let recipes = self.seed_recipes(&catalog, &mut report)?;
         report.inventory = self.seed_inventory(&catalog, today)?;
         let file = SeedFile {
@@ -224,8 +221,9 @@ impl Kitchen {
     }
 
     /// The sample catalog by name; entries the catalog already has (a
-    /// shared Postgres catalog another user seeded) are used as they are.
-    fn seed_catalog(&mut self) -> Result<HashMap<String, String>> {
+    /// shared Postgres catalog another user seeded) are used as they are,
+    /// and only those added are counted.
+    fn seed_catalog(&mut self, report: &mut SeedReport) -> Result<HashMap<String, String>> {
         let file = SeedFile {
             file: INGREDIENTS.0,
         };
@@ -239,7 +237,10 @@ impl Kitchen {
                 .to_string();
             let id = match existing.get(&name.trim().to_lowercase()) {
                 Some(entry) => entry.id.clone(),
-                None => self.seed_row(&file, &name, Table::Ingredients, item, &HashMap::new())?,
+                None => {
+                    report.ingredients += 1;
+                    self.seed_row(&file, &name, Table::Ingredients, item, &HashMap::new())?
+                }
             };
             if ids.insert(name.clone(), id).is_some() {
                 return Err(file.err(&name, "duplicate catalog name"));
