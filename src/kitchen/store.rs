@@ -177,10 +177,9 @@ impl Kitchen {
     pub(crate) fn sqlite(&self) -> DbResult<&Connection> {
         match &self.db {
             Db::Sqlite(c) => Ok(c),
-            Db::Postgres(_) => Err(DbError::Postgres(super::postgres::PgError {
-                message: "a SQLite statement reached the Postgres store".into(),
-                code: None,
-            })),
+            Db::Postgres(_) => Err(DbError::Postgres(super::postgres::PgError::new(
+                "a SQLite statement reached the Postgres store",
+            ))),
         }
     }
 
@@ -376,12 +375,9 @@ impl Kitchen {
                 let n = pg.execute(&s.sql, s.params.clone())?;
                 Ok(usize::try_from(n).unwrap_or(usize::MAX))
             }
-            (LoggedWrite::Postgres(_), Db::Sqlite(_)) => {
-                Err(DbError::Postgres(super::postgres::PgError {
-                    message: "a Postgres statement reached the SQLite store".into(),
-                    code: None,
-                }))
-            }
+            (LoggedWrite::Postgres(_), Db::Sqlite(_)) => Err(DbError::Postgres(
+                super::postgres::PgError::new("a Postgres statement reached the SQLite store"),
+            )),
         }
     }
 

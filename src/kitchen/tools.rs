@@ -295,13 +295,12 @@ impl Kitchen {
         values: &[(&'static ColumnDef, SqlValue)],
     ) -> DbResult<()> {
         match values.iter().find(|(c, _)| !self.has_column(table, c.name)) {
-            Some((c, _)) => Err(super::error::DbError::Postgres(super::postgres::PgError {
-                message: format!(
+            Some((c, _)) => Err(super::error::DbError::Postgres(
+                super::postgres::PgError::new(format!(
                     "this database's {table} table has no column {}; leave it out",
                     c.name
-                ),
-                code: None,
-            })),
+                )),
+            )),
             None => Ok(()),
         }
     }

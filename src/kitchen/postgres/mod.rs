@@ -48,7 +48,8 @@ pub struct PgError {
 }
 
 impl PgError {
-    fn new(message: impl Into<String>) -> Self {
+    /// An error in words, without a SQLSTATE.
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Self {
             message: message.into(),
             code: None,
