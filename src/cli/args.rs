@@ -201,7 +201,6 @@ pub enum SessionsCommand {
         #[arg(long)]
         yes: bool,
     },
-    /// Make a session from Alfred's saved conversation state, to open and inspect
     /// Make a session of Alfred's saved conversation: from a file, or (without --alfred-state) from the `conversations` row of --store's --user
     Import {
         /// A JSON file holding Alfred's state (a `conversations.state` value, or a whole row).
