@@ -9,8 +9,8 @@
 
 use std::path::Path;
 
+use crate::session::LlmSettings;
 use crate::session::alfred_state::{self, ImportReport};
-use crate::session::{LlmSettings, SessionNote};
 use crate::text::{one_line, visible};
 
 use super::sessions::emit;
@@ -28,29 +28,31 @@ pub fn run(
     startup: &Startup,
     global: &GlobalArgs,
 ) -> Result<Outcome, CliError> {
-    let (source_name, name, value) = match file {
+    let policy = &startup.config.context;
+    let (name, imported) = match file {
         Some(file) => {
             let failed = |problem: ImportProblem| CliError::Import {
                 source_name: file.display().to_string(),
                 problem,
             };
             let bytes = std::fs::read(file).map_err(|e| failed(ImportProblem::Read(e)))?;
-            let value = serde_json::from_slice(&bytes)
-                .map_err(|e| failed(alfred_state::ImportError::NotJson(e).into()))?;
+            let imported =
+                alfred_state::import_json(&bytes, policy).map_err(|e| failed(e.into()))?;
             let name = file.file_name().map_or_else(
                 || file.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            (file.display().to_string(), name, value)
+            (name, imported)
         }
-        None => from_database(startup)?,
+        None => {
+            let (source_name, name, value) = from_database(startup)?;
+            let imported = alfred_state::import(&value, policy).map_err(|e| CliError::Import {
+                source_name,
+                problem: e.into(),
+            })?;
+            (name, imported)
+        }
     };
-    let failed = |problem: ImportProblem| CliError::Import {
-        source_name: source_name.clone(),
-        problem,
-    };
-    let policy = &startup.config.context;
-    let imported = alfred_state::import(&value, policy).map_err(|e| failed(e.into()))?;
     if imported.report.origin.alfred_keys == 0 {
         eprintln!(
             "warning: {} has none of Alfred's keys (id_registry, recent_turns, current_turn…); \
@@ -61,12 +63,7 @@ pub fn run(
     let store = super::open::store(&startup.paths);
     let llm = LlmSettings::new(IMPORTED, None, "");
     let (mut session, lock) = store.create(jiff::Timestamp::now(), llm, policy.clone())?;
-    session.set_title(title.unwrap_or(&format!("Alfred state {name}")));
-    session.context = imported.context;
-    session.notes.push(SessionNote {
-        turn: session.context.turn,
-        text: imported.report.note(&name),
-    });
+    let report = imported.into_session(&mut session, &name, title);
     store.write_new(&session, &lock)?;
     drop(lock);
     // The data dir a flag named must be named again; ALFRED_HOME holds.
@@ -75,7 +72,7 @@ pub fn run(
         None => "alfred".to_string(),
     };
     emit(&visible(&printed(
-        &imported.report,
+        &report,
         &name,
         &session.id,
         &session.title,

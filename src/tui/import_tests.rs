@@ -9,7 +9,7 @@ use ratatui::layout::{Constraint, Layout};
 
 use crate::context::{ContextPolicy, ContextSnapshot, explain};
 use crate::session::alfred_state::import_json;
-use crate::session::{SessionFile, SessionNote};
+use crate::session::SessionFile;
 use crate::tui::model::{Model, Role};
 use crate::tui::theme::Theme;
 use crate::tui::view::test_support::buffer_to_string;
@@ -20,19 +20,14 @@ const FIXTURE: &str = include_str!("../../tests/fixtures/alfred_state.json");
 /// The session `alfred sessions import` makes of the fixture.
 fn imported_session() -> SessionFile {
     let policy = ContextPolicy::default();
-    let imported = import_json(FIXTURE, &policy).expect("the fixture imports");
+    let imported = import_json(FIXTURE.as_bytes(), &policy).expect("the fixture imports");
     let mut s = SessionFile::new(
         "20260105-100000-a1f3".into(),
         "2026-01-05T10:00:00Z".parse().unwrap(),
         crate::session::LlmSettings::new("imported", None, ""),
         policy,
     );
-    s.set_title("Alfred state alfred_state.json");
-    s.context = imported.context;
-    s.notes.push(SessionNote {
-        turn: s.context.turn,
-        text: imported.report.note("alfred_state.json"),
-    });
+    imported.into_session(&mut s, "alfred_state.json", None);
     s
 }
 

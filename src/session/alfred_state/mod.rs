@@ -126,9 +126,30 @@ pub struct Imported {
     pub report: ImportReport,
 }
 
-/// Imports the JSON text of Alfred's state (or of a whole row).
-pub fn import_json(text: &str, policy: &ContextPolicy) -> Result<Imported, ImportError> {
-    let value: Value = serde_json::from_str(text).map_err(ImportError::NotJson)?;
+impl Imported {
+    /// Fills `session`, a new session made for the import: the imported
+    /// layers, the title (`title`, else "Alfred state NAME"), and first in
+    /// its chat the note saying where they came from (`name`: the file or
+    /// the user) and what was imported. Gives the report back.
+    pub fn into_session(
+        self,
+        session: &mut super::SessionFile,
+        name: &str,
+        title: Option<&str>,
+    ) -> ImportReport {
+        session.set_title(title.unwrap_or(&format!("Alfred state {name}")));
+        session.context = self.context;
+        session.notes.push(super::SessionNote {
+            turn: session.context.turn,
+            text: self.report.note(name),
+        });
+        self.report
+    }
+}
+
+/// Imports the JSON bytes of Alfred's state (or of a whole row).
+pub fn import_json(bytes: &[u8], policy: &ContextPolicy) -> Result<Imported, ImportError> {
+    let value: Value = serde_json::from_slice(bytes).map_err(ImportError::NotJson)?;
     import(&value, policy)
 }
 
@@ -161,8 +182,8 @@ pub fn import(value: &Value, policy: &ContextPolicy) -> Result<Imported, ImportE
         .keys()
         .filter(|k| known.contains(&k.as_str()))
         .count();
-    let context = context_of(state, policy, &mut report);
-    report.counts = counts(&context, &report);
+    let (context, asked) = context_of(state, policy, &mut report);
+    report.counts = counts(&context, asked);
     note_unused(state, &mut report);
     let o = &mut report.origin;
     if o.session_id.is_none() {
@@ -225,7 +246,13 @@ fn text_of(map: &Map<String, Value>, key: &str) -> Option<String> {
 }
 
 /// The context layers of the state.
-fn context_of(state: Obj<'_>, policy: &ContextPolicy, report: &mut ImportReport) -> ContextState {
+/// The context layers of Alfred's state, and whether a question of Alfred's
+/// was waiting (`pending_clarification`).
+fn context_of(
+    state: Obj<'_>,
+    policy: &ContextPolicy,
+    report: &mut ImportReport,
+) -> (ContextState, bool) {
     let registry_map = state.object(
         "id_registry",
         Need::Expected,
@@ -251,7 +278,6 @@ fn context_of(state: Obj<'_>, policy: &ContextPolicy, report: &mut ImportReport)
     let turn = turn.max(recent.last().map_or(0, |t| t.turn));
     let mut summaries = narrative::turn_summaries(state, &recent, report);
     let asked = narrative::pending_clarification(state, anchor, &mut summaries, &recent, report);
-    report.counts.pending_clarification = asked;
     let turn = turn.max(summaries.last().map_or(0, |s| s.turn_number));
     let history = state
         .text(
@@ -279,7 +305,7 @@ fn context_of(state: Obj<'_>, policy: &ContextPolicy, report: &mut ImportReport)
     for entry in log {
         context.decision_log.push(entry, policy.decision_log_cap);
     }
-    context
+    (context, asked)
 }
 
 /// The last `window` recent turns as Understand sees them, with the refs
@@ -381,19 +407,9 @@ fn latest_mentioned(state: Obj<'_>, reg: Obj<'_>) -> u32 {
 }
 
 /// What landed where, from the imported layers.
-fn counts(context: &ContextState, report: &ImportReport) -> Counts {
+fn counts(context: &ContextState, pending_clarification: bool) -> Counts {
     let snap = context.snapshot();
     let e = &snap.entities;
-    let reasons_in_window = e
-        .recent
-        .iter()
-        .filter(|v| {
-            context
-                .registry
-                .get(&v.r#ref)
-                .is_some_and(|r| r.retention.is_some())
-        })
-        .count();
     Counts {
         turn: context.turn,
         entities: context.registry.len(),
@@ -406,14 +422,13 @@ fn counts(context: &ContextState, report: &ImportReport) -> Counts {
         pending: e.count(EntityState::Pending),
         excluded: e.count(EntityState::Excluded),
         background: e.count(EntityState::Background),
-        reasons_in_window,
         recent_turns: context.conversation.recent().len()
             + context.conversation.awaiting_fold().len(),
         turn_summaries: context.narrative.recent().len() + context.narrative.awaiting_fold().len(),
         decisions: context.decision_log.len(),
         history_summary: !context.conversation.history_summary().is_empty(),
         reasoning_summary: !context.narrative.earlier().is_empty(),
-        pending_clarification: report.counts.pending_clarification,
+        pending_clarification,
     }
 }
 

@@ -64,8 +64,6 @@ pub struct Counts {
     pub pending: usize,
     pub excluded: usize,
     pub background: usize,
-    /// Recent entities that also carry a reason (shown again when they age).
-    pub reasons_in_window: usize,
     pub recent_turns: usize,
     pub turn_summaries: usize,
     pub decisions: usize,

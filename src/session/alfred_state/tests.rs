@@ -340,13 +340,13 @@ fn only_input_that_is_not_an_object_fails() {
         ("\"x\"", "text"),
         ("null", "null"),
     ] {
-        let err = import_json(input, &policy).expect_err(input);
+        let err = import_json(input.as_bytes(), &policy).expect_err(input);
         assert!(
             matches!(err, ImportError::NotAnObject(s) if s == shape),
             "{input}: {err}"
         );
     }
-    let err = import_json("{\"recent_turns\": [", &policy).expect_err("torn");
+    let err = import_json(b"{\"recent_turns\": [", &policy).expect_err("torn");
     assert!(matches!(err, ImportError::NotJson(_)), "{err}");
     assert!(err.to_string().starts_with("it is not JSON: "), "{err}");
     for row in [
@@ -466,12 +466,9 @@ fn the_imported_context_survives_the_session_file() {
     let llm = crate::session::LlmSettings::new("imported", None, "");
     let (mut session, lock) = store.create(now, llm, ContextPolicy::default()).unwrap();
     let i = imported(&fixture());
-    session.context = i.context.clone();
-    session.notes.push(crate::session::SessionNote {
-        turn: 7,
-        text: i.report.note("alfred_state.json"),
-    });
-    session.set_title("Alfred state alfred_state.json");
+    let context = i.context.clone();
+    i.into_session(&mut session, "alfred_state.json", None);
+    assert_eq!(session.notes[0].turn, 7);
     store.write_new(&session, &lock).unwrap();
     assert!(
         store.write_new(&session, &lock).is_err(),
@@ -479,7 +476,7 @@ fn the_imported_context_survives_the_session_file() {
     );
     drop(lock);
     let back = store.load(&session.id).unwrap();
-    assert_eq!(back.context, i.context);
+    assert_eq!(back.context, context);
     assert_eq!(back.notes, session.notes);
     assert_eq!(back.title, "Alfred state alfred_state.json");
     assert_eq!(back.turn_count(), 0);
