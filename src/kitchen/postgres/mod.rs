@@ -13,7 +13,8 @@
 //! its casts to it: a list may be `text[]` or `jsonb`, an id `uuid` or
 //! `text`, a date `date` or `text`. It never changes the schema; only
 //! `alfred kitchen init` creates one, in a database without the tables
-//! (`ddl.rs`). Every statement on a user's table is scoped to the user.
+//! (`ddl.rs`). Every statement on a table with `user_id` is scoped to the
+//! user (a recipe's lines through the user's recipes).
 
 mod ddl;
 pub(crate) mod sql;
