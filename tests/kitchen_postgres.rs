@@ -32,10 +32,10 @@ fn two_users_in_one_database_see_only_their_own_rows() {
     let db = url.rsplit('/').next().expect("a database name");
     assert_eq!(name, format!("pg {db} · user 9e8d7c6b"));
     assert_eq!(theirs.stats().unwrap().rows(Table::Recipes), 0);
-    assert_eq!(
-        theirs.stats().unwrap().rows(Table::Ingredients),
-        mine.stats().unwrap().rows(Table::Ingredients),
-        "the catalog is shared"
+    let catalog = theirs.stats().unwrap().rows(Table::Ingredients);
+    assert!(
+        catalog > 0,
+        "the catalog the first user's seed made is shared"
     );
     let report = theirs
         .seed_if_empty(today())
@@ -47,7 +47,7 @@ fn two_users_in_one_database_see_only_their_own_rows() {
     );
     assert_eq!(
         theirs.stats().unwrap().rows(Table::Ingredients),
-        mine.stats().unwrap().rows(Table::Ingredients),
+        catalog,
         "the catalog was reused, not copied"
     );
     // A write of one user's is invisible to the other.
@@ -270,7 +270,11 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
         "db_read",
         json!({"table": "preferences"}),
     );
-    assert_eq!(prefs.rows[0]["units"], json!(null));
+    assert_eq!(
+        prefs.rows[0].get("units"),
+        Some(&json!(null)),
+        "read as empty"
+    );
     let e = refuse(
         &mut k,
         &mut reg,

@@ -8,8 +8,8 @@ use ratatui::backend::TestBackend;
 use ratatui::layout::{Constraint, Layout};
 
 use crate::context::{ContextPolicy, ContextSnapshot, explain};
-use crate::session::alfred_state::import_json;
 use crate::session::SessionFile;
+use crate::session::alfred_state::import_json;
 use crate::tui::model::{Model, Role};
 use crate::tui::theme::Theme;
 use crate::tui::view::test_support::buffer_to_string;
