@@ -22,14 +22,7 @@ pub fn today() -> jiff::civil::Date {
 pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenError> {
     if let Some((url, user)) = config.store.postgres() {
         let kitchen = Kitchen::open_postgres(url, user)?;
-        let stats = kitchen.stats()?;
-        let own: u64 = stats
-            .tables
-            .iter()
-            .filter(|(t, _)| *t != crate::context::Table::Ingredients)
-            .map(|(_, n)| n)
-            .sum();
-        if own == 0 {
+        if kitchen.has_no_rows()? {
             eprintln!(
                 "The user {user} has no rows in {}: Alfred will find an empty kitchen. \
                  `alfred kitchen init --store … --user {user}` fills it with the sample kitchen.",

@@ -150,23 +150,16 @@ impl SeedFile {
 }
 
 impl Kitchen {
-    /// Loads the sample kitchen when every table is empty; `None` (and no
+    /// Loads the sample kitchen when every table of its own is empty (see
+    /// [`Kitchen::owns`]); `None` (and no
     /// change) otherwise.
     ///
     /// The check and the load are one immediate transaction, so several
     /// processes starting on a new store at once seed it once.
     pub fn seed_if_empty(&mut self, today: Date) -> Result<Option<SeedReport>> {
-        // On Postgres the catalog is shared by every user: a user's kitchen
-        // is empty when the user's own tables are.
-        let shared_catalog = self.postgres().is_some();
         self.exclusively(|k| {
-            for table in Table::ALL {
-                if shared_catalog && table == Table::Ingredients {
-                    continue;
-                }
-                if k.count_rows(table)? > 0 {
-                    return Ok(None);
-                }
+            if !k.has_no_rows()? {
+                return Ok(None);
             }
             k.load_seed(today).map(Some)
         })

@@ -320,13 +320,11 @@ impl Kitchen {
     /// Deletes every row of `table` (the user's, on Postgres, where the
     /// ingredient catalog is shared and is kept).
     pub(crate) fn delete_all(&mut self, table: Table) -> DbResult<usize> {
-        if self.postgres().is_some() {
-            if table == Table::Ingredients {
-                return Ok(0);
-            }
-            if let Some(s) = self.pg_stmt(|d| d.delete_all(table)) {
-                return self.write(LoggedWrite::Postgres(s));
-            }
+        if !self.owns(table) {
+            return Ok(0);
+        }
+        if let Some(s) = self.pg_stmt(|d| d.delete_all(table)) {
+            return self.write(LoggedWrite::Postgres(s));
         }
         let sql = format!("DELETE FROM {}", table.name());
         self.write(LoggedWrite::Sqlite {
@@ -398,6 +396,23 @@ impl Kitchen {
             out.insert(name.trim().to_lowercase(), entry);
         }
         Ok(out)
+    }
+
+    /// True for the tables whose rows are this kitchen's own: every table
+    /// of `kitchen.db`; on Postgres all but the shared ingredient catalog.
+    pub fn owns(&self, table: Table) -> bool {
+        self.postgres().is_none() || sql::user_scoped(table)
+    }
+
+    /// True when none of the kitchen's own tables has a row (stops at the
+    /// first that has one).
+    pub fn has_no_rows(&self) -> DbResult<bool> {
+        for table in Table::ALL.into_iter().filter(|t| self.owns(*t)) {
+            if self.count_rows(table)? > 0 {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// Number of rows in a table.
