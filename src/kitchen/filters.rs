@@ -114,6 +114,15 @@ pub(crate) struct Condition {
     pub values: Vec<SqlValue>,
 }
 
+/// The SQLite SQL of a set of ids bound as one JSON array parameter
+/// ([`ids_param`]).
+pub(crate) const IN_IDS: &str = "IN (SELECT value FROM json_each(?))";
+
+/// A set of ids as the one parameter [`IN_IDS`] reads.
+pub(crate) fn ids_param(ids: &[String]) -> SqlValue {
+    SqlValue::Text(serde_json::json!(ids).to_string())
+}
+
 /// Which rows a statement touches, as data: `and` conditions, one `or`
 /// group AND-ed on, and optionally only some row ids. Each store renders
 /// it in its own SQL.
@@ -153,9 +162,8 @@ impl WhereClause {
         let mut out = SqliteWhere::default();
         let mut parts = 0;
         if let Some((table, ids)) = &self.ids {
-            out.sql = format!("{}.id IN (SELECT value FROM json_each(?))", table.name());
-            out.params
-                .push(SqlValue::Text(serde_json::json!(ids).to_string()));
+            out.sql = format!("{}.id {IN_IDS}", table.name());
+            out.params.push(ids_param(ids));
             parts += 1;
         }
         for c in &self.and {

@@ -17,7 +17,7 @@ use rusqlite::types::Value as SqlValue;
 use serde_json::{Map, Value, json};
 
 use super::error::DbResult;
-use super::filters::WhereClause;
+use super::filters::{IN_IDS, WhereClause, ids_param};
 use super::postgres::sql::{Dialect, decode};
 use super::postgres::{PgStore, sql};
 use super::schema::{ColumnDef, TableSchema, label_columns, table_schema};
@@ -46,13 +46,6 @@ pub(crate) struct Select {
 pub(crate) struct CatalogEntry {
     pub id: String,
     pub category: Option<String>,
-}
-
-/// The SQL of a set of ids bound as one JSON array parameter.
-const IN_IDS: &str = "IN (SELECT value FROM json_each(?))";
-
-fn ids_param(ids: &[String]) -> SqlValue {
-    SqlValue::Text(json!(ids).to_string())
 }
 
 fn dialect(pg: &PgStore) -> Dialect<'_> {
@@ -363,36 +356,32 @@ impl Kitchen {
 
     /// The ingredient catalog by lowercase name and alias.
     pub(crate) fn catalog(&self) -> DbResult<HashMap<String, CatalogEntry>> {
-        // (id, name, aliases as JSON text, category)
-        let mut rows: Vec<(String, String, Option<String>, Option<String>)> = Vec::new();
-        if let Db::Postgres(pg) = &self.db {
-            let s = sql::Stmt {
-                sql: "SELECT id::text, name, to_jsonb(aliases)::text, category::text \
-                      FROM ingredients ORDER BY created_at, id"
-                    .to_string(),
-                params: Vec::new(),
-            };
-            for r in self.pg_query(pg, s)? {
-                rows.push((r.get(0), r.get(1), r.get(2), r.get(3)));
-            }
-        } else {
-            let mut stmt = self.prepare("SELECT id, name, aliases, category FROM ingredients")?;
-            let mut q = stmt.query([])?;
-            while let Some(r) = q.next()? {
-                rows.push((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?));
-            }
-        }
+        let schema = table_schema(Table::Ingredients);
+        let rows = self.select_rows(&Select {
+            schema,
+            columns: ["id", "name", "aliases", "category"]
+                .iter()
+                .filter_map(|c| schema.column(c))
+                .collect(),
+            filter: WhereClause::all(),
+            order_by: None,
+            descending: false,
+            limit: None,
+        })?;
+        let text = |row: &RawRow, k: &str| row.get(k).and_then(Value::as_str).map(String::from);
         let mut out = HashMap::new();
-        for (id, name, aliases, category) in rows {
-            let entry = CatalogEntry { id, category };
-            let aliases: Vec<String> = aliases
-                .and_then(|a| serde_json::from_str(&a).ok())
-                .unwrap_or_default();
-            for alias in aliases {
+        for row in &rows {
+            let entry = CatalogEntry {
+                id: text(row, "id").unwrap_or_default(),
+                category: text(row, "category"),
+            };
+            let aliases = row.get("aliases").and_then(Value::as_array);
+            for alias in aliases.into_iter().flatten().filter_map(Value::as_str) {
                 out.entry(alias.trim().to_lowercase())
                     .or_insert_with(|| entry.clone());
             }
             // Names win over aliases.
+            let name = text(row, "name").unwrap_or_default();
             out.insert(name.trim().to_lowercase(), entry);
         }
         Ok(out)
