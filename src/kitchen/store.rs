@@ -322,9 +322,9 @@ impl Kitchen {
         if self.viewing.get() {
             return Ok(false);
         }
-        self.batch("BEGIN IMMEDIATE")?;
+        self.begin()?;
         if let Err(e) = self.replay(writes) {
-            let _ = self.batch("ROLLBACK");
+            let _ = self.end(false);
             return Err(e);
         }
         self.viewing.set(true);
@@ -336,7 +336,7 @@ impl Kitchen {
     pub(crate) fn close_view(&self, opened: bool) {
         if opened {
             self.viewing.set(false);
-            if let Err(e) = self.batch("ROLLBACK") {
+            if let Err(e) = self.end(false) {
                 tracing::error!(error = %e, "closing a kitchen view");
             }
         }
@@ -388,12 +388,29 @@ impl Kitchen {
         Ok(())
     }
 
-    /// Runs statements without parameters (transaction control).
-    /// Postgres has no `BEGIN IMMEDIATE`: a plain `BEGIN`.
+    /// Runs statements without parameters (savepoints).
     pub(crate) fn batch(&self, sql: &str) -> DbResult<()> {
         match &self.db {
             Db::Sqlite(c) => Ok(c.execute_batch(sql)?),
-            Db::Postgres(pg) => Ok(pg.batch(&sql.replace("BEGIN IMMEDIATE", "BEGIN"))?),
+            Db::Postgres(pg) => Ok(pg.batch(sql)?),
+        }
+    }
+
+    /// Opens a transaction: SQLite's takes the write lock at once (`BEGIN
+    /// IMMEDIATE`); Postgres has no such form.
+    fn begin(&self) -> DbResult<()> {
+        match &self.db {
+            Db::Sqlite(c) => Ok(c.execute_batch("BEGIN IMMEDIATE")?),
+            Db::Postgres(pg) => Ok(pg.begin()?),
+        }
+    }
+
+    /// Ends the transaction, committed when `commit`, else rolled back.
+    fn end(&self, commit: bool) -> DbResult<()> {
+        let how = if commit { "COMMIT" } else { "ROLLBACK" };
+        match &self.db {
+            Db::Sqlite(c) => Ok(c.execute_batch(how)?),
+            Db::Postgres(pg) => Ok(pg.end(how)?),
         }
     }
 
@@ -420,12 +437,11 @@ impl Kitchen {
         // turn's view, the call gets one of its own.
         let own = matches!(self.db, Db::Postgres(_)) && !self.viewing.get();
         if own {
-            self.batch("BEGIN")?;
+            self.begin()?;
         }
         let done = self.in_savepoint(f);
         if own {
-            let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
-            self.batch(end)?;
+            self.end(done.is_ok())?;
         }
         done
     }
@@ -463,15 +479,15 @@ impl Kitchen {
         if self.turn.is_some() {
             return Err(KitchenError::TurnAlreadyOpen);
         }
-        self.batch("BEGIN IMMEDIATE")?;
+        self.begin()?;
         self.viewing.set(true);
         let done = f(self).and_then(|v| {
-            self.batch("COMMIT")?;
+            self.end(true)?;
             Ok(v)
         });
         self.viewing.set(false);
         if done.is_err() {
-            let _ = self.batch("ROLLBACK");
+            let _ = self.end(false);
         }
         done
     }

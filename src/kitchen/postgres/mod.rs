@@ -19,10 +19,10 @@
 mod ddl;
 pub(crate) mod sql;
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::future::Future;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
@@ -134,14 +134,15 @@ pub struct PgStore {
     rt: Option<tokio::runtime::Runtime>,
     pool: Pool,
     /// The connection in use: one at a time, like SQLite's (the kitchen is
-    /// behind a lock); replaced from the pool when the server closed it.
-    client: Mutex<Arc<Object>>,
+    /// behind a lock, so not `Sync`); replaced from the pool when the
+    /// server closed it.
+    client: RefCell<Arc<Object>>,
     found: Found,
     /// `alfred_turn_commits` exists: turn commits are stamped.
     stamps: bool,
     /// A transaction is open on the connection in use (a view, a call's
     /// own, a commit): a lost connection cannot be replaced then.
-    in_transaction: AtomicBool,
+    in_transaction: Cell<bool>,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -175,6 +176,24 @@ pub fn shown_url(url: &str) -> String {
         },
         None => url.to_string(),
     }
+}
+
+/// Runs `f` on `rt` and waits for it, from any thread (inside another
+/// runtime's task as well: nothing nests).
+fn run_on<T, F>(rt: &tokio::runtime::Runtime, f: F) -> PgResult<T>
+where
+    F: Future<Output = PgResult<T>> + Send + 'static,
+    T: Send + 'static,
+{
+    match futures::executor::block_on(rt.spawn(f)) {
+        Ok(out) => out,
+        Err(e) => Err(PgError::new(format!("the database call stopped: {e}"))),
+    }
+}
+
+/// Parameters as the driver takes them.
+fn as_params(params: &[PgParam]) -> Vec<&(dyn ToSql + Sync)> {
+    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
 
 /// TLS for servers that offer or require it (`sslmode=prefer`, the
@@ -251,25 +270,18 @@ impl PgStore {
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(|e| fail(e.to_string()))?;
-        let got = {
-            let pool = pool.clone();
-            let handle = rt.spawn(async move { pool.get().await });
-            futures::executor::block_on(handle)
-        };
-        let client = match got {
-            Ok(Ok(c)) => c,
-            Ok(Err(e)) => return Err(fail(PgError::from(e).message)),
-            Err(e) => return Err(fail(e.to_string())),
-        };
+        let first = pool.clone();
+        let client =
+            run_on(&rt, async move { Ok(first.get().await?) }).map_err(|e| fail(e.message))?;
         Ok(PgStore {
             shown,
             user,
             rt: Some(rt),
             pool,
-            client: Mutex::new(Arc::new(client)),
+            client: RefCell::new(Arc::new(client)),
             found: HashMap::new(),
             stamps: false,
-            in_transaction: AtomicBool::new(false),
+            in_transaction: Cell::new(false),
         })
     }
 
@@ -376,38 +388,37 @@ impl PgStore {
         F: Future<Output = PgResult<T>> + Send + 'static,
         T: Send + 'static,
     {
-        let Some(rt) = &self.rt else {
-            return Err(PgError::new("the database thread has stopped"));
-        };
-        let handle = rt.spawn(f);
-        match futures::executor::block_on(handle) {
-            Ok(out) => out,
-            Err(e) => Err(PgError::new(format!("the database call stopped: {e}"))),
+        match &self.rt {
+            Some(rt) => run_on(rt, f),
+            None => Err(PgError::new("the database thread has stopped")),
         }
     }
 
-    /// The connection in use, replaced from the pool when the server
-    /// closed it — between transactions only: inside one, what it did is
-    /// lost with it, and the call fails instead. (A turn's writes are kept
-    /// in its log, not on the connection, so the next call replays them.)
+    /// The connection in use. One the server closed is replaced from the
+    /// pool — between transactions only: inside one, what it did is lost
+    /// with it, and the call fails instead. (A turn's writes are kept in
+    /// its log, not on the connection, so the next call replays them.)
     fn client(&self) -> PgResult<Arc<Object>> {
-        let mut held = self
-            .client
-            .lock()
-            .map_err(|_| PgError::new("the connection lock is poisoned"))?;
-        if held.is_closed() {
-            if self.in_transaction.load(Ordering::SeqCst) {
-                return Err(PgError::new(
-                    "the connection to the database was lost in the middle of a transaction; \
-                     nothing of it was kept",
-                ));
-            }
-            tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
-            let pool = self.pool.clone();
-            let fresh = self.run(async move { Ok(pool.get().await?) })?;
-            *held = Arc::new(fresh);
+        let held = Arc::clone(&self.client.borrow());
+        if !held.is_closed() {
+            return Ok(held);
         }
-        Ok(Arc::clone(&held))
+        if self.in_transaction.get() {
+            return Err(PgError::new(
+                "the connection to the database was lost in the middle of a transaction; \
+                 nothing of it was kept",
+            ));
+        }
+        self.reconnect()
+    }
+
+    /// A fresh connection from the pool, in place of the one in use.
+    fn reconnect(&self) -> PgResult<Arc<Object>> {
+        tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
+        let pool = self.pool.clone();
+        let fresh = Arc::new(self.run(async move { Ok(pool.get().await?) })?);
+        *self.client.borrow_mut() = Arc::clone(&fresh);
+        Ok(fresh)
     }
 
     /// Runs `op` on the connection in use. Outside a transaction, a
@@ -420,7 +431,7 @@ impl PgStore {
         Fut: Future<Output = Result<T, tokio_postgres::Error>> + Send + 'static,
         T: Send + 'static,
     {
-        let may_retry = !self.in_transaction.load(Ordering::SeqCst);
+        let may_retry = !self.in_transaction.get();
         let first = op(self.client()?);
         // Closed under the driver, or the server's last word before closing
         // it ("terminating connection due to administrator command", a
@@ -434,16 +445,7 @@ impl PgStore {
         };
         match self.run(async move { Ok(first.await) })? {
             Err(e) if may_retry && lost(&e) => {
-                tracing::warn!(url = %self.shown, "the database connection was closed; reconnecting");
-                let pool = self.pool.clone();
-                let fresh = self.run(async move { Ok(pool.get().await?) })?;
-                let fresh = Arc::new(fresh);
-                *self
-                    .client
-                    .lock()
-                    .map_err(|_| PgError::new("the connection lock is poisoned"))? =
-                    Arc::clone(&fresh);
-                let again = op(fresh);
+                let again = op(self.reconnect()?);
                 self.run(async move { Ok(again.await?) })
             }
             done => done.map_err(PgError::from),
@@ -460,9 +462,7 @@ impl PgStore {
             let (sql, params) = (sql.to_string(), params.clone());
             async move {
                 let stmt = client.prepare_cached(&sql).await?;
-                let refs: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                client.query(&stmt, &refs).await
+                client.query(&stmt, &as_params(&params)).await
             }
         })
     }
@@ -473,31 +473,29 @@ impl PgStore {
             let (sql, params) = (sql.to_string(), params.clone());
             async move {
                 let stmt = client.prepare_cached(&sql).await?;
-                let refs: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                client.execute(&stmt, &refs).await
+                client.execute(&stmt, &as_params(&params)).await
             }
         })
     }
 
-    /// Runs transaction control (`BEGIN`, `COMMIT`, `ROLLBACK`, savepoints),
-    /// keeping track of whether a transaction is open.
-    pub(crate) fn batch(&self, sql: &str) -> PgResult<()> {
-        let word = sql.trim_start().to_ascii_uppercase();
-        let ends = word == "COMMIT" || word == "ROLLBACK";
-        let done = self.batch_raw(sql);
-        if word == "BEGIN" && done.is_ok() {
-            self.in_transaction.store(true, Ordering::SeqCst);
-        }
-        if ends {
-            // Ended, or lost with its connection: either way no longer open.
-            self.in_transaction.store(false, Ordering::SeqCst);
-        }
+    /// Opens a transaction.
+    pub(crate) fn begin(&self) -> PgResult<()> {
+        self.batch("BEGIN")?;
+        self.in_transaction.set(true);
+        Ok(())
+    }
+
+    /// Ends the transaction: `COMMIT` or `ROLLBACK`. Ended, or lost with its
+    /// connection: either way no longer open.
+    pub(crate) fn end(&self, how: &str) -> PgResult<()> {
+        let done = self.batch(how);
+        self.in_transaction.set(false);
         done
     }
 
-    /// Runs statements without parameters (DDL in its own transaction).
-    fn batch_raw(&self, sql: &str) -> PgResult<()> {
+    /// Runs statements without parameters: savepoints inside a
+    /// transaction, DDL in its own.
+    pub(crate) fn batch(&self, sql: &str) -> PgResult<()> {
         self.attempt(|client| {
             let sql = sql.to_string();
             async move { client.batch_execute(&sql).await }
@@ -559,8 +557,8 @@ impl PgStore {
             sql.push_str(ddl::TURN_COMMITS);
         }
         sql.push_str("COMMIT;");
-        if let Err(e) = self.batch_raw(&sql) {
-            let _ = self.batch_raw("ROLLBACK");
+        if let Err(e) = self.batch(&sql) {
+            let _ = self.batch("ROLLBACK");
             return Err(self.fail(format!("creating the kitchen tables failed: {e}")));
         }
         Ok(())
