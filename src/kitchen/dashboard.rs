@@ -149,12 +149,8 @@ impl Kitchen {
 
     /// Counts by one column, largest first; NULL counts as "unknown".
     fn grouped(&self, table: Table, column: &'static str) -> Result<Vec<NamedCount>> {
-        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-        if let Some(s) = self.pg_stmt(|d| d.grouped(table, column))
-            && let Some(pg) = self.postgres()
-        {
-            let rows = self.pg_query(pg, s)?;
-            return Ok(rows
+        if let Some(rows) = self.pg_rows(|d| d.grouped(table, column)) {
+            return Ok(rows?
                 .iter()
                 .map(|r| NamedCount {
                     name: r.get(0),
@@ -179,12 +175,8 @@ impl Kitchen {
 
     /// Meal-plan slots and the distinct days they cover, `from`..=`to`.
     fn plan_counts(&self, from: &str, to: &str) -> Result<(u32, u32)> {
-        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
-        if let Some(s) = self.pg_stmt(|d| d.plan_counts(from, to))
-            && let Some(pg) = self.postgres()
-        {
-            let rows = self.pg_query(pg, s)?;
-            return Ok(rows
+        if let Some(rows) = self.pg_rows(|d| d.plan_counts(from, to)) {
+            return Ok(rows?
                 .first()
                 .map_or((0, 0), |r| (count(r.get(0)), count(r.get(1)))));
         }
@@ -198,13 +190,9 @@ impl Kitchen {
 
     /// Rows of `table` whose boolean `flag` is false (not NULL): open items.
     fn count_where(&self, table: Table, flag: &'static str) -> Result<u32> {
-        let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
         let test = format!("{flag} = false");
-        if let Some(s) = self.pg_stmt(|d| d.count(table, Some(&test)))
-            && let Some(pg) = self.postgres()
-        {
-            let rows = self.pg_query(pg, s)?;
-            return Ok(rows.first().map_or(0, |r| count(r.get(0))));
+        if let Some(rows) = self.pg_rows(|d| d.count(table, Some(&test))) {
+            return Ok(rows?.first().map_or(0, |r| count(r.get(0))));
         }
         let sql = format!("SELECT count(*) FROM {} WHERE {flag} = 0", table.name());
         Ok(self.prepare(&sql)?.query_row([], |r| r.get(0))?)
@@ -214,12 +202,8 @@ impl Kitchen {
     /// soonest first.
     fn expiring(&self, today: Date, until: &str) -> Result<Vec<String>> {
         let mut found: Vec<(String, String)> = Vec::new();
-        if let Some(s) = self.pg_stmt(|d| d.expiring(until))
-            && let Some(pg) = self.postgres()
-        {
-            for r in self.pg_query(pg, s)? {
-                found.push((r.get(0), r.get(1)));
-            }
+        if let Some(rows) = self.pg_rows(|d| d.expiring(until)) {
+            found.extend(rows?.iter().map(|r| (r.get(0), r.get(1))));
         } else {
             let mut stmt = self.prepare(
                 "SELECT name, expiry_date FROM inventory \
@@ -250,4 +234,9 @@ impl Kitchen {
         }
         Ok(out)
     }
+}
+
+/// A Postgres count as the dashboard keeps it.
+fn count(n: i64) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

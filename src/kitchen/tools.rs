@@ -64,6 +64,16 @@ impl Kitchen {
         self.postgres().map(|pg| build(&dialect(pg)))
     }
 
+    /// The rows of a Postgres query built for the schema found; `None` on
+    /// SQLite.
+    pub(crate) fn pg_rows(
+        &self,
+        build: impl FnOnce(&Dialect<'_>) -> sql::Stmt,
+    ) -> Option<DbResult<Vec<tokio_postgres::Row>>> {
+        let pg = self.postgres()?;
+        Some(self.pg_query(pg, build(&dialect(pg))))
+    }
+
     /// Runs a SELECT and decodes each row by column kind.
     pub(crate) fn select_rows(&self, q: &Select) -> DbResult<Vec<RawRow>> {
         let Db::Postgres(pg) = &self.db else {
@@ -153,9 +163,8 @@ impl Kitchen {
 
     /// The ids of every row matching a WHERE clause.
     pub(crate) fn matching_ids(&self, table: Table, filter: &WhereClause) -> DbResult<Vec<String>> {
-        if let Db::Postgres(pg) = &self.db {
-            let rows = self.pg_query(pg, dialect(pg).matching_ids(table, filter))?;
-            return Ok(rows.iter().map(|r| r.get(0)).collect());
+        if let Some(rows) = self.pg_rows(|d| d.matching_ids(table, filter)) {
+            return Ok(rows?.iter().map(|r| r.get(0)).collect());
         }
         let t = table.name();
         let filter = filter.sqlite();
@@ -187,8 +196,8 @@ impl Kitchen {
             })
         };
         let mut lines: HashMap<String, Vec<Value>> = HashMap::new();
-        if let Db::Postgres(pg) = &self.db {
-            for r in self.pg_query(pg, dialect(pg).recipe_lines(&ids))? {
+        if let Some(rows) = self.pg_rows(|d| d.recipe_lines(&ids)) {
+            for r in rows? {
                 lines
                     .entry(r.get(0))
                     .or_default()
@@ -227,18 +236,16 @@ impl Kitchen {
         let schema = table_schema(table);
         let id = Kitchen::new_row_id();
         self.check_columns(table, values)?;
-        if self.postgres().is_some() {
-            let stamp = self.next_stamp();
-            if let Some(s) = self.pg_stmt(|d| d.insert(table, &id, &stamp, values)) {
-                self.write(LoggedWrite::Postgres(s))?;
-                return Ok(id);
-            }
+        let stamp = self.next_stamp();
+        if let Some(s) = self.pg_stmt(|d| d.insert(table, &id, &stamp, values)) {
+            self.write(LoggedWrite::Postgres(s))?;
+            return Ok(id);
         }
         let mut names = vec!["id"];
         let mut params = vec![SqlValue::Text(id.clone())];
         if schema.column("created_at").is_some() {
             names.push("created_at");
-            params.push(SqlValue::Text(self.next_stamp()));
+            params.push(SqlValue::Text(stamp));
         }
         for (c, v) in values {
             names.push(c.name);
@@ -406,9 +413,8 @@ impl Kitchen {
 
     /// Number of rows in a table.
     pub(crate) fn count_rows(&self, table: Table) -> DbResult<u64> {
-        if let Db::Postgres(pg) = &self.db {
-            let rows = self.pg_query(pg, dialect(pg).count(table, None))?;
-            let n: i64 = rows.first().map_or(0, |r| r.get(0));
+        if let Some(rows) = self.pg_rows(|d| d.count(table, None)) {
+            let n: i64 = rows?.first().map_or(0, |r| r.get(0));
             return Ok(u64::try_from(n).unwrap_or(0));
         }
         let sql = format!("SELECT count(*) FROM {}", table.name());
