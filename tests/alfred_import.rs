@@ -205,22 +205,6 @@ fn an_import_with_neither_a_file_nor_a_store_says_what_to_give() {
     assert!(session_files(&sb).is_empty());
 }
 
-/// Runs SQL on a database of the test cluster.
-fn sql(url: &str, statement: &str, state: Option<&str>) {
-    let rt = tokio::runtime::Runtime::new().expect("runtime");
-    rt.block_on(async {
-        let (c, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-            .await
-            .expect("connect");
-        tokio::spawn(conn);
-        match state {
-            Some(s) => c.execute(statement, &[&s]).await.map(|_| ()),
-            None => c.batch_execute(statement).await,
-        }
-        .expect("sql");
-    });
-}
-
 #[test]
 fn a_users_conversation_row_imports_from_postgres_as_the_file_does() {
     let Some(cluster) = pg_cluster::cluster() else {
@@ -242,10 +226,11 @@ fn a_users_conversation_row_imports_from_postgres_as_the_file_does() {
     );
     assert!(session_files(&sb).is_empty(), "{:?}", session_files(&sb));
     let state = std::fs::read_to_string(fixture()).unwrap();
-    sql(
+    pg_cluster::sql(
         &url,
-        &format!("INSERT INTO conversations (user_id, state) VALUES ('{user}', $1::text::jsonb)"),
-        Some(&state),
+        &format!(
+            "INSERT INTO conversations (user_id, state) VALUES ('{user}', $state${state}$state$::jsonb)"
+        ),
     );
     let from_file = sb.run(&[
         "sessions",

@@ -100,20 +100,10 @@ fn init_leaves_an_existing_schema_alone_and_refuses_a_partial_one() {
     Kitchen::init_postgres(&url, USER).expect("a second init finds the schema and keeps it");
 
     let partial = cluster.fresh_database();
-    let client = |url: &str| {
-        let rt = tokio::runtime::Runtime::new().expect("runtime");
-        let url = url.to_string();
-        rt.block_on(async move {
-            let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-                .await
-                .expect("connect");
-            tokio::spawn(conn);
-            c.batch_execute("CREATE TABLE recipes (id uuid PRIMARY KEY, name text)")
-                .await
-                .expect("create");
-        });
-    };
-    client(&partial);
+    pg_cluster::sql(
+        &partial,
+        "CREATE TABLE recipes (id uuid PRIMARY KEY, name text)",
+    );
     let e = Kitchen::init_postgres(&partial, USER)
         .unwrap_err()
         .to_string();
@@ -190,15 +180,7 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
         return;
     };
     let url = cluster.fresh_database();
-    let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let ddl_url = url.clone();
-    rt.block_on(async move {
-        let (c, conn) = tokio_postgres::connect(&ddl_url, tokio_postgres::NoTls)
-            .await
-            .expect("connect");
-        tokio::spawn(conn);
-        c.batch_execute(ALFRED_AS_FOUND).await.expect("schema");
-    });
+    pg_cluster::sql(&url, ALFRED_AS_FOUND);
     // init finds the whole schema and leaves it; the seed fits it.
     let mut k = Kitchen::init_postgres(&url, USER).expect("init on an existing schema");
     assert!(
@@ -309,23 +291,12 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
 /// Ends every connection alfred holds to the database at `url`, as a server
 /// restart or an idle timeout would.
 fn drop_connections(url: &str) {
-    let rt = tokio::runtime::Runtime::new().expect("runtime");
-    let url = url.to_string();
-    rt.block_on(async move {
-        let (c, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-            .await
-            .expect("connect");
-        tokio::spawn(conn);
-        let ended = c
-            .query(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                 WHERE application_name = 'alfred' AND datname = current_database()",
-                &[],
-            )
-            .await
-            .expect("terminate");
-        assert!(!ended.is_empty(), "alfred had a connection to end");
-    });
+    let ended = pg_cluster::sql(
+        url,
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+         WHERE application_name = 'alfred' AND datname = current_database()",
+    );
+    assert!(!ended.is_empty(), "alfred had a connection to end");
 }
 
 #[test]

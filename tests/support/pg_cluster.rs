@@ -78,6 +78,48 @@ pub fn cluster() -> Option<&'static Cluster> {
     }
 }
 
+/// Runs `statements` (no parameters) on the database at `url`; the rows
+/// they gave, each value as text. From a thread with its own runtime, so
+/// callers may be inside a runtime (a `#[tokio::test]`) or not.
+pub fn try_sql(url: &str, statements: &str) -> Result<Vec<Vec<Option<String>>>, String> {
+    let (url, statements) = (url.to_string(), statements.to_string());
+    let ran = std::thread::spawn(move || -> Result<_, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| format!("a runtime: {e}"))?;
+        runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .map_err(|e| format!("connecting to {url}: {e}"))?;
+            let connection = tokio::spawn(connection);
+            let done = client.simple_query(&statements).await;
+            drop(client);
+            let _ = connection.await;
+            let messages = done.map_err(|e| format!("{statements}: {e}"))?;
+            Ok(messages
+                .iter()
+                .filter_map(|m| match m {
+                    tokio_postgres::SimpleQueryMessage::Row(r) => {
+                        Some((0..r.len()).map(|i| r.get(i).map(String::from)).collect())
+                    }
+                    _ => None,
+                })
+                .collect())
+        })
+    })
+    .join();
+    ran.unwrap_or_else(|_| Err("the SQL thread panicked".into()))
+}
+
+/// [`try_sql`] that must succeed.
+///
+/// # Panics
+/// When the statements fail.
+pub fn sql(url: &str, statements: &str) -> Vec<Vec<Option<String>>> {
+    try_sql(url, statements).unwrap_or_else(|e| panic!("{e}"))
+}
+
 impl Cluster {
     /// A new empty database (UTF-8, C collation) of its own, as a
     /// `postgres://postgres@127.0.0.1:PORT/NAME` URL.
@@ -95,32 +137,13 @@ impl Cluster {
         // template0 takes no connections, so nothing a test does (to
         // template1, say) reaches another test's database.
         let create = format!("CREATE DATABASE {name} TEMPLATE template0");
-        // A thread with its own runtime: callers may be inside a runtime
-        // (a `#[tokio::test]`) or not.
-        let created = std::thread::spawn(move || -> Result<(), String> {
-            let runtime = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .map_err(|e| format!("a runtime: {e}"))?;
-            runtime.block_on(async {
-                let (client, connection) = tokio_postgres::connect(&admin, tokio_postgres::NoTls)
-                    .await
-                    .map_err(|e| format!("connecting to {admin}: {e}"))?;
-                let connection = tokio::spawn(connection);
-                let done = client.batch_execute(&create).await;
-                drop(client);
-                let _ = connection.await;
-                done.map_err(|e| format!("{create}: {e}"))
-            })
-        })
-        .join();
+        let created = try_sql(&admin, &create);
         match created {
-            Ok(Ok(())) => self.url(&name),
-            Ok(Err(why)) => panic!(
+            Ok(_) => self.url(&name),
+            Err(why) => panic!(
                 "the test Postgres cluster did not create a fresh database: {why}{}",
                 self.log_tail()
             ),
-            Err(_) => panic!("the test Postgres cluster's CREATE DATABASE thread panicked"),
         }
     }
 
