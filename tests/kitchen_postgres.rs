@@ -9,7 +9,7 @@ mod kitchen_calls;
 use alfred::context::Table;
 use alfred::context::registry::SessionIdRegistry;
 use alfred::kitchen::Kitchen;
-use kitchen_calls::{USER, pg_cluster, refuse, run, today};
+use kitchen_calls::{USER, pg_cluster, refuse, run, seeded_postgres, today};
 use serde_json::json;
 
 const OTHER: &str = "9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a";
@@ -21,12 +21,9 @@ fn with_password(url: &str) -> String {
 
 #[test]
 fn two_users_in_one_database_see_only_their_own_rows() {
-    let Some(cluster) = pg_cluster::cluster() else {
+    let Some((url, mut mine)) = seeded_postgres() else {
         return;
     };
-    let url = cluster.fresh_database();
-    let mut mine = Kitchen::init_postgres(&url, USER).expect("init");
-    mine.seed_if_empty(today()).expect("seed").expect("seeded");
     let mut theirs = Kitchen::open_postgres(&url, OTHER).expect("open");
     let name = theirs.postgres().expect("postgres").short_name();
     let db = url.rsplit('/').next().expect("a database name");
@@ -301,12 +298,9 @@ fn drop_connections(url: &str) {
 
 #[test]
 fn a_connection_lost_between_calls_is_replaced_and_the_turn_loses_nothing() {
-    let Some(cluster) = pg_cluster::cluster() else {
+    let Some((url, mut k)) = seeded_postgres() else {
         return;
     };
-    let url = cluster.fresh_database();
-    let mut k = Kitchen::init_postgres(&url, USER).expect("init");
-    k.seed_if_empty(today()).expect("seed");
     let mut reg = SessionIdRegistry::new();
     k.begin_turn().expect("turn");
     run(

@@ -49,7 +49,7 @@ pub fn stores() -> Vec<Seeded> {
         kitchen,
         _dir: Some(dir),
     }];
-    if let Some(k) = seeded_postgres() {
+    if let Some((_, k)) = seeded_postgres() {
         out.push(Seeded {
             name: "postgres",
             kitchen: k,
@@ -60,14 +60,14 @@ pub fn stores() -> Vec<Seeded> {
 }
 
 /// The sample kitchen of [`USER`] in a fresh Postgres database, made by
-/// `kitchen init`'s path; `None` without a cluster.
-pub fn seeded_postgres() -> Option<Kitchen> {
+/// `kitchen init`'s path, and the database's URL; `None` without a cluster.
+pub fn seeded_postgres() -> Option<(String, Kitchen)> {
     let url = pg_cluster::cluster()?.fresh_database();
     let mut k = Kitchen::init_postgres(&url, USER).expect("init the Postgres kitchen");
     k.seed_if_empty(today())
         .expect("seed")
         .expect("a new database seeds");
-    Some(k)
+    Some((url, k))
 }
 
 /// Runs a tool call that must succeed.
