@@ -155,14 +155,14 @@ impl ToolError {
         match e.sqlite_error_code() {
             Some(rusqlite::ErrorCode::ConstraintViolation) => {
                 let msg = e.to_string();
-                let hint = if msg.contains("FOREIGN KEY") {
-                    "a linked row does not exist (use a ref from an earlier result)".to_string()
+                let kind = if msg.contains("FOREIGN KEY") {
+                    Violation::ForeignKey
                 } else if msg.contains("UNIQUE") {
-                    format!("{msg} (a row with the same key exists; update it instead)")
+                    Violation::Unique
                 } else {
-                    msg
+                    Violation::Other
                 };
-                ToolError::Constraint(hint)
+                constraint(kind, msg)
             }
             _ => ToolError::Store(e.to_string()),
         }
@@ -180,21 +180,36 @@ impl From<DbError> for ToolError {
         match e {
             DbError::Sqlite(e) => ToolError::from_sql(e),
             DbError::Postgres(e) if e.is_constraint() => {
-                let hint = match e.code.as_deref() {
-                    Some("23503") => {
-                        "a linked row does not exist (use a ref from an earlier result)".to_string()
-                    }
-                    Some("23505") => format!(
-                        "{} (a row with the same key exists; update it instead)",
-                        e.message
-                    ),
-                    _ => e.message,
+                let kind = match e.code.as_deref() {
+                    Some("23503") => Violation::ForeignKey,
+                    Some("23505") => Violation::Unique,
+                    _ => Violation::Other,
                 };
-                ToolError::Constraint(hint)
+                constraint(kind, e.message)
             }
             DbError::Postgres(e) => ToolError::Store(e.message),
         }
     }
+}
+
+/// Which constraint refused a change.
+enum Violation {
+    ForeignKey,
+    Unique,
+    Other,
+}
+
+/// A refused change, in words the model can act on (either store).
+fn constraint(kind: Violation, message: String) -> ToolError {
+    ToolError::Constraint(match kind {
+        Violation::ForeignKey => {
+            "a linked row does not exist (use a ref from an earlier result)".to_string()
+        }
+        Violation::Unique => {
+            format!("{message} (a row with the same key exists; update it instead)")
+        }
+        Violation::Other => message,
+    })
 }
 
 /// The kitchen's result type for store operations.

@@ -166,10 +166,7 @@ impl Kitchen {
     pub fn has_column(&self, table: crate::context::Table, column: &str) -> bool {
         match &self.db {
             Db::Sqlite(_) => super::schema::table_schema(table).column(column).is_some(),
-            Db::Postgres(pg) => pg
-                .found()
-                .get(&table)
-                .is_some_and(|c| c.contains_key(column)),
+            Db::Postgres(pg) => pg.has_column(table, column),
         }
     }
 

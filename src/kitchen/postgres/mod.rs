@@ -200,18 +200,22 @@ fn as_params(params: &[PgParam]) -> Vec<&(dyn ToSql + Sync)> {
 /// default, or `require` in the URL, as Supabase asks), checked against the
 /// system's root certificates.
 fn tls() -> MakeRustlsConnect {
-    let _ = rustls::crypto::ring::default_provider().install_default();
-    let mut roots = rustls::RootCertStore::empty();
-    let found = rustls_native_certs::load_native_certs();
-    for e in &found.errors {
-        tracing::warn!(error = %e, "a system certificate could not be read");
-    }
-    let (added, ignored) = roots.add_parsable_certificates(found.certs);
-    tracing::debug!(added, ignored, "root certificates for Postgres TLS");
-    let config = rustls::ClientConfig::builder()
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    MakeRustlsConnect::new(config)
+    // The system's roots are read once per process, not per connection.
+    static CONFIG: std::sync::OnceLock<rustls::ClientConfig> = std::sync::OnceLock::new();
+    let config = CONFIG.get_or_init(|| {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut roots = rustls::RootCertStore::empty();
+        let found = rustls_native_certs::load_native_certs();
+        for e in &found.errors {
+            tracing::warn!(error = %e, "a system certificate could not be read");
+        }
+        let (added, ignored) = roots.add_parsable_certificates(found.certs);
+        tracing::debug!(added, ignored, "root certificates for Postgres TLS");
+        rustls::ClientConfig::builder()
+            .with_root_certificates(roots)
+            .with_no_client_auth()
+    });
+    MakeRustlsConnect::new(config.clone())
 }
 
 /// True when `store` names a Postgres database rather than a file.
@@ -316,6 +320,13 @@ impl PgStore {
 
     pub(crate) fn found(&self) -> &Found {
         &self.found
+    }
+
+    /// True when the database's `table` has `column`.
+    pub(crate) fn has_column(&self, table: Table, column: &str) -> bool {
+        self.found
+            .get(&table)
+            .is_some_and(|c| c.contains_key(column))
     }
 
     /// Reads which kitchen tables and columns the database has; fails when
