@@ -94,6 +94,16 @@ impl Dialect<'_> {
             .map(|c| c.data_type.as_str())
     }
 
+    /// The cast a text value takes to meet `column` as the database has it:
+    /// a date, a uuid, or text.
+    fn text_cast(&self, table: Table, column: &str) -> &'static str {
+        match self.pg_type(table, column) {
+            Some("date") => "text::date",
+            Some("uuid") => "text::uuid",
+            _ => "text",
+        }
+    }
+
     fn has(&self, table: Table, column: &str) -> bool {
         self.pg_type(table, column).is_some()
     }
@@ -374,11 +384,7 @@ impl Dialect<'_> {
     ) -> Stmt {
         let mut s = Stmt::default();
         let mut names = vec!["id"];
-        let id_cast = if self.pg_type(table, "id") == Some("uuid") {
-            "text::uuid"
-        } else {
-            "text"
-        };
+        let id_cast = self.text_cast(table, "id");
         let mut exprs = vec![s.bind(PgParam::Text(Some(id.to_string())), id_cast)];
         if self.scoped(table) {
             names.push("user_id");
@@ -477,11 +483,7 @@ impl Dialect<'_> {
         let t = Table::MealPlans;
         let mut s = Stmt::default();
         let body = self.where_sql(&mut s, t, &WhereClause::all());
-        let date = if self.pg_type(t, "date") == Some("date") {
-            "text::date"
-        } else {
-            "text"
-        };
+        let date = self.text_cast(t, "date");
         let from = s.bind(PgParam::Text(Some(from.to_string())), date);
         let to = s.bind(PgParam::Text(Some(to.to_string())), date);
         s.sql = format!(
@@ -496,11 +498,7 @@ impl Dialect<'_> {
         let t = Table::Inventory;
         let mut s = Stmt::default();
         let body = self.where_sql(&mut s, t, &WhereClause::all());
-        let date = if self.pg_type(t, "expiry_date") == Some("date") {
-            "text::date"
-        } else {
-            "text"
-        };
+        let date = self.text_cast(t, "expiry_date");
         let until = s.bind(PgParam::Text(Some(until.to_string())), date);
         s.sql = format!(
             "SELECT name, expiry_date::text FROM inventory \
