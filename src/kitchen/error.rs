@@ -54,6 +54,12 @@ pub enum KitchenError {
     /// The Postgres database could not be reached, or is not a kitchen.
     #[error("cannot use the Postgres kitchen {url}: {reason}")]
     Postgres { url: String, reason: String },
+    /// The first connection to the Postgres server failed.
+    #[error("cannot reach the Postgres kitchen {url}: {cause}")]
+    Connect {
+        url: String,
+        cause: super::postgres::ConnectCause,
+    },
     /// Any other Postgres failure.
     #[error("kitchen store: {0}")]
     Pg(#[from] PgError),

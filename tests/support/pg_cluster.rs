@@ -152,6 +152,34 @@ impl Cluster {
         format!("postgres://{SUPERUSER}@127.0.0.1:{}/{name}", self.port)
     }
 
+    /// A new empty database owned by [`PASSWORD_ROLE`] (created with its
+    /// password on first use), as a URL with `password` in it.
+    ///
+    /// # Panics
+    /// When the server refuses the role or the database.
+    pub fn database_with_password(&self, password: &str) -> String {
+        static ROLE: OnceLock<()> = OnceLock::new();
+        ROLE.get_or_init(|| {
+            sql(
+                &self.url(SUPERUSER),
+                &format!(
+                    "DO $$ BEGIN CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{PASSWORD}'; \
+                     EXCEPTION WHEN duplicate_object THEN NULL; END $$"
+                ),
+            );
+        });
+        let url = self.fresh_database();
+        let name = url.rsplit('/').next().unwrap_or_default().to_string();
+        sql(
+            &self.url(SUPERUSER),
+            &format!("ALTER DATABASE {name} OWNER TO {PASSWORD_ROLE}"),
+        );
+        format!(
+            "postgres://{PASSWORD_ROLE}:{password}@127.0.0.1:{}/{name}",
+            self.port
+        )
+    }
+
     /// The TCP port the server listens on (127.0.0.1 only).
     pub fn port(&self) -> u16 {
         self.port
@@ -311,6 +339,9 @@ fn init_and_start(mut cluster: Cluster) -> Result<Cluster, (Cluster, String)> {
     if let Err(e) = append_settings(&data.join("postgresql.conf"), &cluster.dir) {
         return Err((cluster, format!("writing postgresql.conf: {e}")));
     }
+    if let Err(e) = require_password(&data.join("pg_hba.conf")) {
+        return Err((cluster, format!("writing pg_hba.conf: {e}")));
+    }
     const ATTEMPTS: usize = 3;
     let mut attempt = 1;
     loop {
@@ -342,6 +373,22 @@ fn init_and_start(mut cluster: Cluster) -> Result<Cluster, (Cluster, String)> {
         }
         return Err((cluster, format!("{why}{tail}")));
     }
+}
+
+/// The role that must give its password over TCP (every other role is
+/// trusted): for the tests of a wrong or missing password.
+pub const PASSWORD_ROLE: &str = "alfred_pw";
+/// [`PASSWORD_ROLE`]'s password.
+pub const PASSWORD: &str = "right-horse-battery";
+
+/// Puts a password rule for [`PASSWORD_ROLE`] before `initdb`'s trust
+/// rules (the first matching line decides).
+fn require_password(hba: &Path) -> std::io::Result<()> {
+    let rules = fs::read_to_string(hba)?;
+    fs::write(
+        hba,
+        format!("host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n{rules}"),
+    )
 }
 
 /// Settings for a fast throwaway server reachable only from this machine.

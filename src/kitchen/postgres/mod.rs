@@ -113,6 +113,146 @@ impl From<deadpool_postgres::PoolError> for PgError {
 
 pub type PgResult<T> = std::result::Result<T, PgError>;
 
+/// Why a connection to the server failed, each with what to do about it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConnectCause {
+    /// Nothing listens at the address (the server is down, or the host or
+    /// port is wrong).
+    Refused { at: String },
+    /// The server did not answer in time.
+    Timeout { at: String },
+    /// The host name does not resolve.
+    UnknownHost { host: String },
+    /// The server refused the password.
+    WrongPassword { role: String },
+    /// The server asks for a password and the URL gives none.
+    NoPassword { role: String },
+    /// The server has no such role.
+    UnknownRole { role: String },
+    /// The server has no such database.
+    NoDatabase { name: String },
+    /// The URL asks for TLS and the server does not offer it.
+    TlsUnsupported,
+    /// The server's certificate is not trusted here.
+    Untrusted { detail: String },
+    /// The server refused for another reason (its words).
+    Refusal { reason: String },
+}
+
+impl std::fmt::Display for ConnectCause {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Refused { at } => write!(
+                f,
+                "nothing answers at {at} — start the Postgres server, or fix the host and \
+                 port in the URL"
+            ),
+            Self::Timeout { at } => write!(
+                f,
+                "{at} did not answer within {} s — check that the host is up and reachable, \
+                 or add ?connect_timeout=SECONDS to the URL",
+                CONNECT_TIMEOUT.as_secs()
+            ),
+            Self::UnknownHost { host } => write!(
+                f,
+                "the host name {host} is not known — fix the host in the URL"
+            ),
+            Self::WrongPassword { role } => write!(
+                f,
+                "the server refused the password of role {role} — fix the password in the \
+                 URL (--store or [store] url; percent-encode @, : and / in it)"
+            ),
+            Self::NoPassword { role } => write!(
+                f,
+                "the server asks for the password of role {role} and the URL gives none — \
+                 write it in the URL (postgres://{role}:PASSWORD@host/db)"
+            ),
+            Self::UnknownRole { role } => write!(
+                f,
+                "the server has no role {role} — fix the user name in the URL, or create \
+                 the role (CREATE ROLE {role} LOGIN PASSWORD '…')"
+            ),
+            Self::NoDatabase { name } => write!(
+                f,
+                "the server has no database {name} — fix its name in the URL, or create \
+                 it (createdb {name}) and fill it with `alfred kitchen init`"
+            ),
+            Self::TlsUnsupported => write!(
+                f,
+                "the URL asks for TLS (sslmode=require) and the server does not offer it — \
+                 turn TLS on at the server, or use sslmode=prefer or disable on a network \
+                 you trust"
+            ),
+            Self::Untrusted { detail } => write!(
+                f,
+                "the server's certificate is not trusted by this system ({detail}) — add \
+                 its CA to the system's certificates, or put ?sslmode=disable on the URL on \
+                 a network you trust"
+            ),
+            Self::Refusal { reason } => write!(f, "{reason}"),
+        }
+    }
+}
+
+impl ConnectCause {
+    /// Reads a failed first connection: the server's SQLSTATE when it
+    /// answered, else the driver's words. `config` gives the role, the
+    /// database and the address the URL named.
+    fn of(e: &PgError, config: &tokio_postgres::Config) -> Self {
+        let role = config.get_user().unwrap_or("(none)").to_string();
+        let name = config
+            .get_dbname()
+            .map(String::from)
+            .unwrap_or_else(|| role.clone());
+        let host = config
+            .get_hosts()
+            .first()
+            .map(|h| match h {
+                tokio_postgres::config::Host::Tcp(h) => h.clone(),
+                tokio_postgres::config::Host::Unix(p) => p.display().to_string(),
+            })
+            .unwrap_or_else(|| "localhost".into());
+        let port = config.get_ports().first().copied().unwrap_or(5432);
+        let at = format!("{host}:{port}");
+        let text = e.message.to_lowercase();
+        match e.code.as_deref() {
+            Some("28P01") => return Self::WrongPassword { role },
+            Some("3D000") => return Self::NoDatabase { name },
+            Some("28000") if text.contains("role") && text.contains("does not exist") => {
+                return Self::UnknownRole { role };
+            }
+            Some(_) => {
+                return Self::Refusal {
+                    reason: e.message.clone(),
+                };
+            }
+            None => {}
+        }
+        if text.contains("server does not support tls") {
+            Self::TlsUnsupported
+        } else if text.contains("certificate") {
+            Self::Untrusted {
+                detail: e.message.clone(),
+            }
+        } else if text.contains("connection refused") {
+            Self::Refused { at }
+        } else if text.contains("timed out") || text.contains("timeout") {
+            Self::Timeout { at }
+        } else if text.contains("failed to lookup")
+            || text.contains("name or service not known")
+            || text.contains("no address")
+        {
+            Self::UnknownHost { host }
+        } else if text.contains("password missing") {
+            Self::NoPassword { role }
+        } else {
+            Self::Refusal {
+                reason: e.message.clone(),
+            }
+        }
+    }
+}
+
 /// A column as the database has it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct PgColumn {
@@ -131,7 +271,7 @@ pub struct PgStore {
     shown: String,
     /// The user whose rows are read and written.
     user: String,
-    rt: Option<tokio::runtime::Runtime>,
+    rt: StoreRuntime,
     pool: Pool,
     /// The connection in use: one at a time, like SQLite's (the kitchen is
     /// behind a lock, so not `Sync`); replaced from the pool when the
@@ -154,27 +294,54 @@ impl std::fmt::Debug for PgStore {
     }
 }
 
-impl Drop for PgStore {
+/// The store's own runtime. Dropped in the background: dropping a runtime
+/// inside another one's task panics, and a store is opened and dropped
+/// from inside the app's runtime — a failed connect as well as a closed
+/// store.
+struct StoreRuntime(Option<tokio::runtime::Runtime>);
+
+impl StoreRuntime {
+    fn get(&self) -> Option<&tokio::runtime::Runtime> {
+        self.0.as_ref()
+    }
+}
+
+impl Drop for StoreRuntime {
     fn drop(&mut self) {
-        // Dropping a runtime inside another one's task is refused; letting
-        // it go in the background is not.
-        if let Some(rt) = self.rt.take() {
+        if let Some(rt) = self.0.take() {
             rt.shutdown_background();
         }
     }
 }
 
-/// The URL without a password: `postgres://alice@db.example/kitchen`.
+/// The URL without a password: `postgres://alice@db.example/kitchen`. The
+/// user part ends at the last `@` before the query, so a password with an
+/// unencoded `@` or `/` is hidden whole, never shown in part.
 pub fn shown_url(url: &str) -> String {
-    match url.split_once("://") {
-        Some((scheme, rest)) => match rest.split_once('@') {
-            Some((auth, host)) => {
-                let user = auth.split(':').next().unwrap_or("");
-                format!("{scheme}://{user}@{host}")
-            }
-            None => url.to_string(),
-        },
-        None => url.to_string(),
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let (before_query, query) = match rest.find('?') {
+        Some(i) => rest.split_at(i),
+        None => (rest, ""),
+    };
+    // A password may also come as a parameter (`?password=…`).
+    let query: Vec<&str> = query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty() && !p.to_ascii_lowercase().starts_with("password="))
+        .collect();
+    let query = if query.is_empty() {
+        String::new()
+    } else {
+        format!("?{}", query.join("&"))
+    };
+    match before_query.rsplit_once('@') {
+        Some((auth, host)) => {
+            let user = auth.split(':').next().unwrap_or("");
+            format!("{scheme}://{user}@{host}{query}")
+        }
+        None => format!("{scheme}://{before_query}{query}"),
     }
 }
 
@@ -249,9 +416,14 @@ impl PgStore {
                 ))
             })?
             .to_string();
-        let mut config: tokio_postgres::Config = url
-            .parse()
-            .map_err(|e| fail(format!("not a Postgres URL: {e}")))?;
+        let mut config: tokio_postgres::Config = url.parse().map_err(|e| {
+            fail(format!(
+                "not a Postgres URL ({e}) — write it as \
+                     postgres://USER:PASSWORD@HOST:PORT/DATABASE, with @ : / ? # in the \
+                     password percent-encoded (@ as %40, : as %3A, / as %2F)"
+            ))
+        })?;
+        let named = config.clone();
         if config.get_connect_timeout().is_none() {
             config.connect_timeout(CONNECT_TIMEOUT);
         }
@@ -263,24 +435,32 @@ impl PgStore {
                 recycling_method: RecyclingMethod::Fast,
             },
         );
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .thread_name("alfred-postgres")
-            .enable_all()
-            .build()
-            .map_err(|e| fail(format!("could not start the database thread: {e}")))?;
+        let rt = StoreRuntime(Some(
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name("alfred-postgres")
+                .enable_all()
+                .build()
+                .map_err(|e| fail(format!("could not start the database thread: {e}")))?,
+        ));
         let pool = Pool::builder(manager)
             .max_size(4)
             .runtime(deadpool_postgres::Runtime::Tokio1)
             .build()
             .map_err(|e| fail(e.to_string()))?;
         let first = pool.clone();
-        let client =
-            run_on(&rt, async move { Ok(first.get().await?) }).map_err(|e| fail(e.message))?;
+        let client = match rt.get() {
+            Some(on) => run_on(on, async move { Ok(first.get().await?) }),
+            None => Err(PgError::new("the database thread has stopped")),
+        }
+        .map_err(|e| KitchenError::Connect {
+            url: shown.clone(),
+            cause: ConnectCause::of(&e, &named),
+        })?;
         Ok(PgStore {
             shown,
             user,
-            rt: Some(rt),
+            rt,
             pool,
             client: RefCell::new(Arc::new(client)),
             found: HashMap::new(),
@@ -399,7 +579,7 @@ impl PgStore {
         F: Future<Output = PgResult<T>> + Send + 'static,
         T: Send + 'static,
     {
-        match &self.rt {
+        match self.rt.get() {
             Some(rt) => run_on(rt, f),
             None => Err(PgError::new("the database thread has stopped")),
         }
@@ -573,5 +753,69 @@ impl PgStore {
             return Err(self.fail(format!("creating the kitchen tables failed: {e}")));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_shown_url_keeps_no_part_of_the_password() {
+        for (url, shown) in [
+            (
+                "postgres://alice:pw@db.example:5432/kitchen",
+                "postgres://alice@db.example:5432/kitchen",
+            ),
+            (
+                "postgres://postgres:p@ss:w0rd/x@127.0.0.1/alfred",
+                "postgres://postgres@127.0.0.1/alfred",
+            ),
+            (
+                "postgresql://bob@h/db?sslmode=require&password=s3cret",
+                "postgresql://bob@h/db?sslmode=require",
+            ),
+            ("postgres://h/db?password=s3cret", "postgres://h/db"),
+            ("postgres://h/db", "postgres://h/db"),
+        ] {
+            assert_eq!(shown_url(url), shown, "{url}");
+        }
+    }
+
+    #[test]
+    fn connect_causes_are_read_from_the_code_then_the_words() {
+        let config: tokio_postgres::Config =
+            "postgres://ann:x@db.example:6543/kit".parse().unwrap();
+        let db = |code: &str| PgError {
+            message: "m".into(),
+            code: Some(code.into()),
+        };
+        assert_eq!(
+            ConnectCause::of(&db("28P01"), &config),
+            ConnectCause::WrongPassword { role: "ann".into() }
+        );
+        assert_eq!(
+            ConnectCause::of(&db("3D000"), &config),
+            ConnectCause::NoDatabase { name: "kit".into() }
+        );
+        let words = |m: &str| ConnectCause::of(&PgError::new(m), &config);
+        assert_eq!(
+            words("error connecting to server: Connection refused (os error 111)"),
+            ConnectCause::Refused {
+                at: "db.example:6543".into()
+            }
+        );
+        assert_eq!(
+            words("error performing TLS handshake: server does not support TLS"),
+            ConnectCause::TlsUnsupported
+        );
+        assert_eq!(
+            words("invalid configuration: password missing"),
+            ConnectCause::NoPassword { role: "ann".into() }
+        );
+        assert!(matches!(
+            words("something new"),
+            ConnectCause::Refusal { .. }
+        ));
     }
 }
