@@ -1,9 +1,12 @@
-//! `alfred run`: turns without the UI. Plain output prints each reply as it
-//! streams; `--json` prints one turn record per line.
+//! `alfred run`: turns without the UI. Plain output prints each reply once
+//! its turn is saved; `--json` prints one turn record per line, likewise.
 //!
 //! Owns reading the messages (`-m` or a script) and printing; the turn itself
-//! (and its commit to the kitchen and the session) is the turn runner's. A
-//! turn is printed as done only once the runner says it is on disk.
+//! (and its commit to the kitchen and the session) is the turn runner's.
+//! Nothing of a reply reaches stdout before the runner says the turn is on
+//! disk: a reply streamed as it came ("Added to the shopping list") would
+//! confirm a change that a crash or a refused commit then never made. While
+//! a turn runs, a terminal on stderr shows which node it is in.
 
 use std::io::Write;
 use std::path::Path;
@@ -41,6 +44,44 @@ pub enum Output {
 pub struct Headless {
     pub runner: TurnRunner,
     pub today: String,
+    /// Show which node a turn is in on stderr (a terminal there).
+    pub progress: bool,
+}
+
+/// The node a running turn is in, as one line on stderr that the next
+/// replaces and [`Progress::clear`] removes: never part of the output.
+struct Progress {
+    on: bool,
+    shown: bool,
+}
+
+impl Progress {
+    fn new(on: bool) -> Self {
+        Self { on, shown: false }
+    }
+
+    fn show(&mut self, ev: &PipelineEvent) {
+        if !self.on {
+            return;
+        }
+        let what = match ev {
+            PipelineEvent::NodeStarted { node, .. } => format!("{}…", node.as_str()),
+            PipelineEvent::StepStarted { description, .. } => {
+                format!("act: {}", crate::text::visible(description))
+            }
+            _ => return,
+        };
+        let what: String = what.chars().take(70).collect();
+        eprint!("\r\x1b[2K  alfred is working · {what}");
+        self.shown = true;
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[2K");
+            self.shown = false;
+        }
+    }
 }
 
 impl Headless {
@@ -76,19 +117,17 @@ impl Headless {
             let task = tokio::spawn(async move { runner.run(req, ledger, tx).await });
             if output == Output::Plain {
                 let _ = writeln!(out, "you> {}", crate::text::visible(message));
-                let _ = write!(out, "alfred> ");
+                let _ = out.flush();
             }
+            let mut progress = Progress::new(self.progress);
             while let Some(ev) = rx.recv().await {
-                if let (Output::Plain, PipelineEvent::ReplyChunk { text, .. }) = (output, &ev) {
-                    let _ = write!(out, "{}", crate::text::visible(text));
-                    let _ = out.flush();
-                }
+                progress.show(&ev);
             }
+            progress.clear();
             let result = match task.await {
                 Ok(r) => r,
                 Err(e) => {
                     failed += 1;
-                    let _ = writeln!(out);
                     eprintln!("error: {which} crashed: {e}");
                     continue;
                 }
@@ -108,14 +147,21 @@ impl Headless {
                 }
             };
             match output {
-                Output::Plain => match &record.reply_cut {
-                    Some(cut) => {
-                        let _ = writeln!(out, "\n[the reply was {cut}]\n");
+                // A failed turn's reply was never saved: stderr said why.
+                Output::Plain if record.status != crate::record::TurnStatus::Ok => {
+                    let _ = writeln!(out);
+                }
+                Output::Plain => {
+                    let _ = writeln!(out, "alfred> {}", crate::text::visible(&record.reply));
+                    match &record.reply_cut {
+                        Some(cut) => {
+                            let _ = writeln!(out, "[the reply was {cut}]\n");
+                        }
+                        None => {
+                            let _ = writeln!(out);
+                        }
                     }
-                    None => {
-                        let _ = writeln!(out, "\n");
-                    }
-                },
+                }
                 Output::Json => {
                     let line = serde_json::to_string(&*record).unwrap_or_default();
                     let _ = writeln!(out, "{}", crate::text::json_safe(&line));

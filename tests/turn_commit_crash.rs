@@ -174,3 +174,88 @@ fn a_run_killed_anywhere_keeps_kitchen_and_session_in_agreement() {
         check(tmp.path(), &printed);
     }
 }
+
+/// `strace`, when this machine has it; CI must (`.ci/run` installs it).
+fn strace() -> Option<&'static str> {
+    let found = Command::new("strace")
+        .arg("-V")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !found && std::env::var_os("CI").is_some() {
+        panic!("CI is set and strace is missing; .ci/run installs it (apt-get install strace)");
+    }
+    if !found {
+        eprintln!("SKIPPED: no strace on this machine; the kill-at-fsync test did not run");
+    }
+    found.then_some("strace")
+}
+
+#[test]
+fn plain_run_killed_at_each_fsync_never_prints_a_reply_that_was_not_saved() {
+    let Some(strace) = strace() else { return };
+    let message = "add zqstrace1 to my shopping list";
+    // The turn's syncs: the pending record, the kitchen's commit, the done
+    // line (and one more, past the last, where the run completes).
+    let mut saw_kill = false;
+    let mut saw_whole = false;
+    for when in 1..=6 {
+        let tmp = tempfile::tempdir().unwrap();
+        // A session and a seeded kitchen first, so the kill hits the turn.
+        reopen(tmp.path());
+        let out = Command::new(strace)
+            .args(["-f", "-o", "/dev/null", "-e"])
+            .arg(format!("inject=fdatasync:signal=SIGKILL:when={when}"))
+            .arg(env!("CARGO_BIN_EXE_alfred"))
+            .arg("--data-dir")
+            .arg(tmp.path())
+            .args(["--llm", "offline", "run", "-m", message])
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("ALFRED_API_KEY")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        let confirmed = printed.contains("alfred> ");
+        saw_kill |= !out.status.success();
+        saw_whole |= out.status.success();
+        // Settle whatever the kill left, then read both stores.
+        reopen(tmp.path());
+        let db = rusqlite::Connection::open(tmp.path().join("kitchen.db")).unwrap();
+        let in_kitchen: i64 = db
+            .query_row(
+                "SELECT count(*) FROM shopping_list WHERE name = 'zqstrace1'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let file = std::fs::read_dir(tmp.path().join("sessions"))
+            .unwrap()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .expect("a session file");
+        let loaded = alfred::session::journal::decode(&std::fs::read(file).unwrap()).unwrap();
+        let in_session = loaded
+            .session
+            .transcript
+            .iter()
+            .any(|t| t.user == message && t.status == alfred::record::TurnStatus::Ok);
+        assert_eq!(
+            in_kitchen,
+            i64::from(in_session),
+            "kill at sync {when}: the kitchen and the session disagree"
+        );
+        if confirmed {
+            assert!(
+                in_session && in_kitchen == 1,
+                "kill at sync {when}: the reply was printed but the turn was not saved:\n{printed}"
+            );
+        }
+    }
+    assert!(saw_kill, "no sync was reached: the test killed nothing");
+    assert!(
+        saw_whole,
+        "every run was killed: the run has more syncs than tried"
+    );
+}

@@ -69,6 +69,7 @@ pub fn run(
                 engine.settings.clone(),
             ),
             today: super::kitchen::today().to_string(),
+            progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         };
         let output = if args.json {
             Output::Json
