@@ -240,6 +240,13 @@ pub enum TurnError {
     /// The session could not record the finished turn; the turn did not
     /// happen.
     NotSaved(LedgerError),
+    /// The kitchen's answer to the turn's commit was lost (the connection
+    /// dropped), and the kitchen could not be asked since whether the
+    /// turn's commit stamp is there: the session keeps the turn pending.
+    Unconfirmed(KitchenError),
+    /// An earlier turn's save is still unconfirmed: no turn runs until the
+    /// session is opened again and settles it.
+    Unsettled,
     /// The user stopped the turn.
     Cancelled,
 }
@@ -259,6 +266,17 @@ impl fmt::Display for TurnError {
             }
             TurnError::BadDate { date, source } => write!(f, "bad date {date}: {source}"),
             TurnError::NotSaved(source) => write!(f, "the session could not be saved: {source}"),
+            TurnError::Unconfirmed(source) => write!(
+                f,
+                "the connection to the kitchen was lost while the turn's changes were being \
+                 saved, and the kitchen could not be asked whether they landed ({source}); the \
+                 session keeps the turn as pending — quit and open the session again, which \
+                 checks the kitchen, before sending it again"
+            ),
+            TurnError::Unsettled => f.write_str(
+                "an earlier turn's save is not confirmed yet; quit and open the session again, \
+                 which checks the kitchen, before sending more",
+            ),
             TurnError::Cancelled => f.write_str("cancelled by the user"),
         }
     }
@@ -271,7 +289,8 @@ impl Error for TurnError {
             TurnError::Kitchen { source, .. } => Some(source),
             TurnError::BadDate { source, .. } => Some(source),
             TurnError::NotSaved(source) => Some(source),
-            TurnError::Cancelled => None,
+            TurnError::Unconfirmed(source) => Some(source),
+            TurnError::Cancelled | TurnError::Unsettled => None,
         }
     }
 }

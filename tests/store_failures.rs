@@ -4,7 +4,11 @@
 //! URL that is not one. Each ends in one `error:` line naming the cause and
 //! the fix, exit 1, no panic and no password — in `run`, which opens the
 //! store inside the app's runtime, and in `kitchen stats`, which does not.
+//! Then a connection that drops at the turn's `COMMIT`: the kitchen's stamp
+//! decides whether the turn landed, so it is neither lost nor sent twice.
 
+#[path = "support/cut_proxy.rs"]
+mod cut_proxy;
 #[path = "support/pg_cluster.rs"]
 mod pg_cluster;
 #[path = "support/sandbox.rs"]
@@ -157,4 +161,120 @@ fn a_password_with_an_unencoded_at_sign_never_shows_its_tail() {
         assert!(line.contains("percent-encoded"), "{line}");
         assert!(!line.contains("ss:"), "{line}");
     }
+}
+
+/// A kitchen made in a fresh database; its URL.
+fn kitchen_database(cluster: &pg_cluster::Cluster, sandbox: &Sandbox) -> String {
+    let url = cluster.fresh_database();
+    let init = sandbox.run(&["--store", &url, "--user", USER, "kitchen", "init"]);
+    assert!(init.status.success(), "{}", stderr(&init));
+    url
+}
+
+/// Rows of the user's shopping list named `name`.
+fn listed(url: &str, name: &str) -> usize {
+    let rows = pg_cluster::sql(
+        url,
+        &format!("SELECT count(*) FROM shopping_list WHERE name = '{name}'"),
+    );
+    rows[0][0].as_deref().unwrap_or("0").parse().unwrap()
+}
+
+/// `run --json -m message` on the kitchen at `url`.
+fn send(sandbox: &Sandbox, url: &str, message: &str) -> std::process::Output {
+    sandbox.run(&[
+        "--llm", "offline", "--store", url, "--user", USER, "run", "--json", "-m", message,
+    ])
+}
+
+#[test]
+fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let url = kitchen_database(cluster, &sandbox);
+    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::AfterCommit);
+    let out = send(
+        &sandbox,
+        &proxy.url(&url, cluster.port()),
+        "add zqcut to my shopping list",
+    );
+    assert_eq!(proxy.cuts(), 1, "the commit's connection was cut");
+    assert!(out.status.success(), "{}", stderr(&out));
+    let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(record["status"], "ok", "{record}");
+    assert_eq!(listed(&url, "zqcut"), 1);
+    // Opening the session again finds the turn kept, and nothing doubled.
+    let again = send(&sandbox, &url, "what's on my shopping list?");
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(!stderr(&again).contains("cut off"), "{}", stderr(&again));
+    let list = stdout(&sandbox.run(&["sessions", "list"]));
+    let row = list.lines().nth(1).unwrap_or_default();
+    assert!(
+        row.split_whitespace().any(|w| w == "2"),
+        "two turns, the first kept:\n{list}"
+    );
+    assert_eq!(listed(&url, "zqcut"), 1);
+}
+
+#[test]
+fn a_connection_lost_before_commit_fails_the_turn_and_sending_it_again_adds_one_row() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let url = kitchen_database(cluster, &sandbox);
+    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::BeforeCommit);
+    let through = proxy.url(&url, cluster.port());
+    let out = send(&sandbox, &through, "add zqcut to my shopping list");
+    assert_eq!(proxy.cuts(), 1, "the commit's connection was cut");
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("could not save the turn's changes"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(listed(&url, "zqcut"), 0);
+    let again = send(&sandbox, &through, "add zqcut to my shopping list");
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert_eq!(listed(&url, "zqcut"), 1);
+}
+
+#[test]
+fn a_commit_that_cannot_be_confirmed_stays_pending_until_the_session_is_opened_again() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let sandbox = Sandbox::new();
+    let url = kitchen_database(cluster, &sandbox);
+    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::AfterCommitThenDown);
+    let out = send(
+        &sandbox,
+        &proxy.url(&url, cluster.port()),
+        "add zqcut to my shopping list",
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("could not be asked whether they landed"),
+        "{err}"
+    );
+    assert!(err.contains("open the session again"), "{err}");
+    assert!(stdout(&out).trim().is_empty() || !stdout(&out).contains("\"status\":\"ok\""));
+    // The commit did land; opening the session asks the stamp and keeps it.
+    assert_eq!(listed(&url, "zqcut"), 1);
+    let again = send(&sandbox, &url, "what's on my shopping list?");
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(!stderr(&again).contains("cut off"), "{}", stderr(&again));
+    let reply: serde_json::Value = serde_json::from_str(stdout(&again).trim()).unwrap();
+    assert!(
+        reply["reply"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("zqcut"),
+        "{reply}"
+    );
+    assert_eq!(reply["turn"], 2, "the unconfirmed turn was kept as turn 1");
+    assert_eq!(listed(&url, "zqcut"), 1);
 }

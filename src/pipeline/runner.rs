@@ -41,6 +41,22 @@ pub struct TurnRunner {
     brain: Arc<dyn Brain>,
     kitchen: Arc<Mutex<Kitchen>>,
     settings: Arc<TurnSettings>,
+    /// Set when a turn's commit could not be confirmed either way: the
+    /// session holds it pending, and no later turn may be appended after
+    /// it until opening the session settles it.
+    unsettled: Arc<std::sync::atomic::AtomicBool>,
+}
+
+/// How many times the kitchen is asked for a commit stamp after the answer
+/// to the commit was lost, and the wait before each new try.
+const STAMP_TRIES: u32 = 3;
+const STAMP_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// What the kitchen says of a commit whose answer may have been lost.
+enum Landed {
+    Yes,
+    No(crate::kitchen::KitchenError),
+    Unknown(crate::kitchen::KitchenError),
 }
 
 /// Where a started turn is: cancellable until it starts committing.
@@ -77,6 +93,7 @@ impl TurnRunner {
             brain,
             kitchen,
             settings,
+            unsettled: Arc::default(),
         }
     }
 
@@ -105,6 +122,17 @@ impl TurnRunner {
         phase: &Mutex<Phase>,
     ) -> TurnResult {
         let id = req.id;
+        if self.unsettled.load(std::sync::atomic::Ordering::SeqCst) {
+            let record = failed_record(&req, &self.brain.name(), &TurnError::Unsettled);
+            let _ = events.send(PipelineEvent::TurnFailed {
+                id,
+                record: Box::new(record.clone()),
+            });
+            // Not recorded: a line after the pending turn would settle it.
+            return TurnResult::Failed {
+                record: Box::new(record),
+            };
+        }
         let begun = lock(&self.kitchen).begin_turn();
         // Dropped with the future (a cancel): the turn's writes go too.
         let open = OpenTurn {
@@ -196,6 +224,24 @@ impl TurnRunner {
             turn: record.turn,
         });
         let committed = lock(&self.kitchen).commit_stamped(stamp.as_ref());
+        // A commit that failed may still have landed (the connection lost
+        // after COMMIT was sent): the stamp decides, never a guess.
+        let committed = match (committed, &commit) {
+            (Err(e), Some(c)) => match self.landed(c, e).await {
+                Landed::Yes => Ok(()),
+                Landed::No(e) => Err(e),
+                Landed::Unknown(e) => {
+                    // Left pending in the session, to be settled on open.
+                    self.unsettled
+                        .store(true, std::sync::atomic::Ordering::SeqCst);
+                    let failed = failed_after(&record, req, &TurnError::Unconfirmed(e));
+                    return TurnResult::Failed {
+                        record: Box::new(failed),
+                    };
+                }
+            },
+            (done, _) => done,
+        };
         match (committed, commit) {
             (Ok(()), Some(c)) => {
                 // A lost `done` line is found again by the stamp on open.
@@ -227,6 +273,33 @@ impl TurnRunner {
             }
         }
         TurnResult::Done { record, state }
+    }
+
+    /// Asks the kitchen whether the turn stamped `commit` landed, after
+    /// its commit failed with `error` (a few tries: the connection may
+    /// have to be made again).
+    async fn landed(&self, commit: &str, error: crate::kitchen::KitchenError) -> Landed {
+        let mut last = None;
+        for attempt in 0..STAMP_TRIES {
+            if attempt > 0 {
+                tokio::time::sleep(STAMP_WAIT).await;
+            }
+            match lock(&self.kitchen).has_commit(commit) {
+                Ok(Some(true)) => {
+                    tracing::warn!(%commit, %error, "the answer to a commit was lost, but its stamp is in the kitchen: the turn was saved");
+                    return Landed::Yes;
+                }
+                Ok(Some(false)) => return Landed::No(error),
+                // No stamps kept: the commit's own error stands.
+                Ok(None) => return Landed::No(error),
+                Err(e) => {
+                    tracing::warn!(%commit, error = %e, "asking the kitchen for a commit stamp failed");
+                    last = Some(e);
+                }
+            }
+        }
+        tracing::error!(%commit, %error, "whether the turn's commit landed is not known; the session keeps it pending");
+        Landed::Unknown(last.unwrap_or(error))
     }
 
     fn drop_writes(&self) {
