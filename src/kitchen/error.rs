@@ -48,6 +48,10 @@ pub enum KitchenError {
     /// `commit_turn` with no open turn.
     #[error("no turn transaction is open")]
     NoTurnOpen,
+    /// The turn's change no longer applies: another process changed the
+    /// same rows while the turn ran (the sentence says what changed).
+    #[error("{0}")]
+    Conflict(String),
     /// Any other SQLite failure.
     #[error("kitchen store: {0}")]
     Sql(#[from] rusqlite::Error),

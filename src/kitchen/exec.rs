@@ -227,7 +227,7 @@ impl Kitchen {
         let table = schema.table;
         require_filters("db_update", &p.filters)?;
         let payload = check_payload(schema, &p.data, &|_| false, Mode::Update, registry)?;
-        if payload.values.is_empty() {
+        if payload.values.is_empty() && payload.deltas.is_empty() {
             return Err(ToolError::MissingData {
                 tool: "db_update".into(),
                 table,
@@ -237,7 +237,7 @@ impl Kitchen {
         let ids = self.atomically(|k| -> Result<_, ToolError> {
             let ids = k.matching_ids(table, &filter)?;
             if !ids.is_empty() {
-                k.update_rows(table, &ids, &payload.values)?;
+                k.update_rows(table, &ids, &payload.values, &payload.deltas)?;
             }
             Ok(ids)
         })?;
@@ -263,11 +263,7 @@ impl Kitchen {
         let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
         let rows = self.atomically(|k| -> Result<_, ToolError> {
             let rows = k.full_rows(table, filter)?;
-            let ids: Vec<String> = rows
-                .iter()
-                .filter_map(|r| super::tools::row_id(r).map(String::from))
-                .collect();
-            k.delete_rows(table, &ids)?;
+            k.delete_rows(table, &rows)?;
             Ok(rows)
         })?;
         let (out, _) = self.rows_out(table, rows, Registration::Deleted, registry, turn)?;

@@ -23,6 +23,7 @@ mod dashboard;
 mod error;
 mod exec;
 mod filters;
+mod guard;
 mod migrate;
 mod payload;
 pub mod postgres;

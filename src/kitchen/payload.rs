@@ -32,6 +32,9 @@ pub(crate) struct RowPayload {
     pub lines: Vec<RowPayload>,
     /// Fields dropped because they came from an artifact and are unknown.
     pub ignored: Vec<String>,
+    /// Number columns changed by an amount (`{"add": -10}`), on update: the
+    /// change the user asked for, applied to the value there at commit.
+    pub deltas: Vec<(&'static ColumnDef, SqlValue)>,
 }
 
 impl RowPayload {
@@ -103,6 +106,10 @@ pub(crate) fn check_payload(
                 column: key.clone(),
             });
         }
+        if let Some(amount) = amount_of(v) {
+            out.deltas.push((col, delta_for(table, col, amount, mode)?));
+            continue;
+        }
         let v = if col.fk.is_some() {
             translate_value(registry, schema, key, v)?
         } else {
@@ -111,6 +118,42 @@ pub(crate) fn check_payload(
         out.values.push((col, value_for(table, col, &v, mode)?));
     }
     Ok(out)
+}
+
+/// The amount of a change by an amount: `{"add": N}`.
+fn amount_of(v: &Value) -> Option<&Value> {
+    match v.as_object() {
+        Some(o) if o.len() == 1 => o.get("add"),
+        _ => None,
+    }
+}
+
+/// A change by `amount` of a number column, on update only.
+fn delta_for(
+    table: Table,
+    col: &ColumnDef,
+    amount: &Value,
+    mode: Mode,
+) -> Result<SqlValue, ToolError> {
+    let bad = |reason: &str| ToolError::BadValue {
+        table,
+        column: col.name.to_string(),
+        reason: reason.to_string(),
+    };
+    if mode != Mode::Update {
+        return Err(bad(
+            "a change by an amount ({\"add\": N}) is for db_update; give the value itself",
+        ));
+    }
+    if !matches!(col.kind, ColumnKind::Integer | ColumnKind::Real) {
+        return Err(bad(
+            "only a number column can be changed by an amount ({\"add\": N})",
+        ));
+    }
+    match json_to_sql(table, col, amount)? {
+        SqlValue::Null => Err(bad("the amount of {\"add\": N} is a number, not null")),
+        v => Ok(v),
+    }
 }
 
 /// The stored value for a column; NULL lists become `[]`, NULL booleans false.

@@ -17,7 +17,7 @@
 //! This module owns the connection; it must not know about tools, refs or
 //! seed files.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -27,6 +27,7 @@ use rusqlite::types::Value as SqlValue;
 use rusqlite::{CachedStatement, Connection, params_from_iter};
 
 use super::error::{DbError, DbResult, KitchenError, Result};
+use super::guard::{Guard, TurnReads};
 use super::migrate;
 use super::postgres::{PgStore, sql::Stmt};
 
@@ -46,8 +47,11 @@ pub(crate) enum Db {
 pub struct Kitchen {
     pub(crate) db: Db,
     path: Option<PathBuf>,
-    /// The open turn's writes (statement and parameters), in order.
-    turn: Option<Vec<LoggedWrite>>,
+    /// The open turn's writes (statement and parameters, and what each
+    /// checks at commit), in order.
+    turn: Option<Vec<(LoggedWrite, Option<Guard>)>>,
+    /// What the open turn read and wrote, for its writes' guards.
+    reads: RefCell<TurnReads>,
     /// True while a view (replayed writes, rolled back after) is open.
     viewing: Cell<bool>,
     /// The last `created_at` handed out, so stamps strictly increase.
@@ -137,6 +141,7 @@ impl Kitchen {
             db,
             path,
             turn: None,
+            reads: RefCell::default(),
             viewing: Cell::new(false),
             last_stamp: None,
             statements: Cell::new(0),
@@ -218,6 +223,7 @@ impl Kitchen {
             return Err(KitchenError::TurnAlreadyOpen);
         }
         self.turn = Some(Vec::new());
+        self.reads.take();
         Ok(())
     }
 
@@ -231,18 +237,72 @@ impl Kitchen {
     /// there exactly when the writes are. A turn without writes and without
     /// a stamp touches nothing. On error nothing is written and the turn is
     /// closed.
+    ///
+    /// Each write is checked against what the turn read (see `guard.rs`):
+    /// a change another process made meanwhile fails the commit with a
+    /// sentence saying what changed. On Postgres the commit runs at
+    /// REPEATABLE READ, and one that another commit overtook on the same
+    /// rows is read and run again (at most [`COMMIT_TRIES`] times).
     pub fn commit_stamped(&mut self, stamp: Option<&CommitStamp>) -> Result<()> {
         let writes = self.turn.take().ok_or(KitchenError::NoTurnOpen)?;
+        self.reads.take();
         if writes.is_empty() && stamp.is_none() {
             return Ok(());
         }
-        self.exclusively(|k| {
-            k.replay(&writes)?;
-            if let Some(s) = stamp {
-                k.stamp(s)?;
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let done = self.exclusively(|k| {
+                k.replay_checked(&writes)?;
+                if let Some(s) = stamp {
+                    k.stamp(s)?;
+                }
+                Ok(())
+            });
+            match done {
+                Err(e) if overtaken(&e) && tries < COMMIT_TRIES => {
+                    tracing::info!(
+                        tries,
+                        "another commit changed the same rows; reading them again"
+                    );
+                }
+                Err(e) if overtaken(&e) => {
+                    return Err(KitchenError::Conflict(
+                        "other sessions kept changing the same rows while this turn was \
+                         being saved; nothing of this turn was saved — send it again"
+                            .to_string(),
+                    ));
+                }
+                Err(e) => return Err(refused_at_commit(e)),
+                Ok(()) => return Ok(()),
             }
-            Ok(())
-        })
+        }
+    }
+
+    /// Replays a turn's writes for good, each checked by its guard.
+    fn replay_checked(&self, writes: &[(LoggedWrite, Option<Guard>)]) -> Result<()> {
+        for (w, guard) in writes {
+            if let Some(g) = guard {
+                self.check_before(g)?;
+            }
+            self.run_write(w)?;
+            if let Some(g) = guard {
+                self.check_after(g)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Notes rows a read of the open turn returned (for its guards).
+    pub(crate) fn saw(&self, table: crate::context::Table, rows: &[super::tools::RawRow]) {
+        if self.turn.is_some() {
+            self.reads.borrow_mut().saw(table, rows);
+        }
+    }
+
+    /// What the open turn read, for building a guard.
+    pub(crate) fn reads(&self) -> std::cell::Ref<'_, TurnReads> {
+        self.reads.borrow()
     }
 
     /// Records a turn's commit stamp (inside the commit's transaction). A
@@ -306,6 +366,7 @@ impl Kitchen {
     /// no turn is open, so error paths can call it unconditionally.
     pub fn rollback_turn(&mut self) -> Result<()> {
         self.turn = None;
+        self.reads.take();
         Ok(())
     }
 
@@ -357,9 +418,19 @@ impl Kitchen {
     pub(crate) fn write(&mut self, w: LoggedWrite) -> DbResult<usize> {
         let n = self.run_write(&w)?;
         if let Some(log) = &mut self.turn {
-            log.push(w);
+            log.push((w, None));
         }
         Ok(n)
+    }
+
+    /// Gives the open turn's last write the guard it commits under, and
+    /// notes the rows it wrote.
+    pub(crate) fn guard_last(&mut self, guard: Guard) {
+        if let Some((_, g)) = self.turn.as_mut().and_then(|log| log.last_mut()) {
+            let ids: Vec<String> = guard.rows.iter().map(|r| r.id.clone()).collect();
+            self.reads.borrow_mut().wrote(guard.table, &ids);
+            *g = Some(guard);
+        }
     }
 
     fn run_write(&self, w: &LoggedWrite) -> DbResult<usize> {
@@ -378,8 +449,8 @@ impl Kitchen {
         }
     }
 
-    fn replay(&self, writes: &[LoggedWrite]) -> DbResult<()> {
-        for w in writes {
+    fn replay(&self, writes: &[(LoggedWrite, Option<Guard>)]) -> DbResult<()> {
+        for (w, _) in writes {
             self.run_write(w)?;
         }
         Ok(())
@@ -399,6 +470,17 @@ impl Kitchen {
         match &self.db {
             Db::Sqlite(c) => Ok(c.execute_batch("BEGIN IMMEDIATE")?),
             Db::Postgres(pg) => Ok(pg.begin()?),
+        }
+    }
+
+    /// Opens a transaction whose reads and writes another commit cannot
+    /// slip between: SQLite's write lock; on Postgres, REPEATABLE READ (a
+    /// row another commit changed after this one's snapshot fails with a
+    /// serialization error instead of being overwritten).
+    fn begin_serial(&self) -> DbResult<()> {
+        match &self.db {
+            Db::Sqlite(c) => Ok(c.execute_batch("BEGIN IMMEDIATE")?),
+            Db::Postgres(pg) => Ok(pg.begin_with("BEGIN ISOLATION LEVEL REPEATABLE READ")?),
         }
     }
 
@@ -476,7 +558,7 @@ impl Kitchen {
         if self.turn.is_some() {
             return Err(KitchenError::TurnAlreadyOpen);
         }
-        self.begin()?;
+        self.begin_serial()?;
         self.viewing.set(true);
         let done = f(self).and_then(|v| {
             self.end(true)?;
@@ -532,6 +614,62 @@ impl Kitchen {
         self.last_stamp = Some(stamp);
         stamp.strftime("%Y-%m-%dT%H:%M:%S%.6fZ").to_string()
     }
+}
+
+/// How many times a commit is run when other commits keep overtaking it.
+const COMMIT_TRIES: usize = 3;
+
+/// True when another commit changed the same rows first (Postgres'
+/// serialization failure, SQLSTATE 40001).
+fn overtaken(e: &KitchenError) -> bool {
+    matches!(e, KitchenError::Pg(p) if p.code.as_deref() == Some("40001"))
+}
+
+/// A commit the store refused (a unique key another session took first,
+/// say), in the words used for refused changes.
+fn refused_at_commit(e: KitchenError) -> KitchenError {
+    let said = match e {
+        KitchenError::Sql(e)
+            if e.sqlite_error_code() == Some(rusqlite::ErrorCode::ConstraintViolation) =>
+        {
+            super::error::ToolError::from(e)
+        }
+        KitchenError::Pg(e) if e.is_constraint() => {
+            super::error::ToolError::from(DbError::Postgres(e))
+        }
+        other => return other,
+    };
+    let why = match unique_key(&said.to_string()) {
+        Some(key) => format!("another session saved a {key} this turn also saves"),
+        None => format!("the store refused it: {said}"),
+    };
+    KitchenError::Conflict(format!(
+        "this turn's changes could not be saved: {why}; nothing of this turn was saved — \
+         send it again to apply it to what is there now"
+    ))
+}
+
+/// The key a unique violation names, in words: "meal_plans row with the
+/// same date and meal_type" (from SQLite's "UNIQUE constraint failed:
+/// meal_plans.date, meal_plans.meal_type" or Postgres' "Key (date,
+/// meal_type)=(…) already exists" on "meal_plans_…_key").
+fn unique_key(message: &str) -> Option<String> {
+    if let Some(rest) = message.split("UNIQUE constraint failed: ").nth(1) {
+        let cols: Vec<(&str, &str)> = rest
+            .split(" (")
+            .next()?
+            .split(", ")
+            .filter_map(|c| c.trim().split_once('.'))
+            .collect();
+        let table = cols.first()?.0;
+        let names: Vec<&str> = cols.iter().map(|(_, c)| *c).collect();
+        return Some(format!("{table} row with the same {}", names.join(" and ")));
+    }
+    let inside = message.split("Key (").nth(1)?.split(")=").next()?;
+    Some(format!(
+        "row with the same {}",
+        inside.split(", ").collect::<Vec<_>>().join(" and ")
+    ))
 }
 
 /// One write of an open turn, as run: replayed in each later view and at
@@ -608,6 +746,23 @@ mod tests {
             assert!(w[0] < w[1], "{} !< {}", w[0], w[1]);
         }
         assert_eq!(stamps[0].len(), "2025-01-18T10:00:00.000000Z".len());
+    }
+
+    #[test]
+    fn unique_keys_are_named_in_words() {
+        assert_eq!(
+            unique_key("UNIQUE constraint failed: meal_plans.date, meal_plans.meal_type")
+                .as_deref(),
+            Some("meal_plans row with the same date and meal_type")
+        );
+        assert_eq!(
+            unique_key(
+                "duplicate key value (Key (date, meal_type)=(2026-11-28, dinner) already exists.)"
+            )
+            .as_deref(),
+            Some("row with the same date and meal_type")
+        );
+        assert_eq!(unique_key("CHECK constraint failed: x"), None);
     }
 
     #[test]

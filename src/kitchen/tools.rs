@@ -88,7 +88,9 @@ impl Kitchen {
             q.limit,
         );
         let rows = self.pg_query(pg, s)?;
-        Ok(rows.iter().map(|r| decode(&q.columns, r)).collect())
+        let rows: Vec<RawRow> = rows.iter().map(|r| decode(&q.columns, r)).collect();
+        self.saw(q.schema.table, &rows);
+        Ok(rows)
     }
 
     fn select_rows_sqlite(&self, q: &Select) -> DbResult<Vec<RawRow>> {
@@ -124,6 +126,7 @@ impl Kitchen {
             }
             out.push(map);
         }
+        self.saw(q.schema.table, &out);
         Ok(out)
     }
 
@@ -261,29 +264,60 @@ impl Kitchen {
         Ok(id)
     }
 
-    /// Sets `values` on the rows with these ids.
+    /// Sets `values` on the rows with these ids, and changes the number
+    /// columns of `deltas` by their amounts. Inside a turn the write is
+    /// guarded: it commits only as a change of what the turn read (see
+    /// `guard.rs`).
     pub(crate) fn update_rows(
         &mut self,
         table: Table,
         ids: &[String],
         values: &[(&'static ColumnDef, SqlValue)],
+        deltas: &[(&'static ColumnDef, SqlValue)],
     ) -> DbResult<usize> {
         self.check_columns(table, values)?;
-        if let Some(s) = self.pg_stmt(|d| d.update(table, ids, values)) {
-            return self.write(LoggedWrite::Postgres(s));
+        self.check_columns(table, deltas)?;
+        let before = if self.in_turn() {
+            self.rows_by_id(table, ids)?
+        } else {
+            Vec::new()
+        };
+        let n = match self.pg_stmt(|d| d.update(table, ids, values, deltas)) {
+            Some(s) => self.write(LoggedWrite::Postgres(s))?,
+            None => {
+                let mut sets: Vec<String> = values
+                    .iter()
+                    .map(|(c, _)| format!("{} = ?", c.name))
+                    .collect();
+                // Rounded to a millionth, so 1.8 less 0.01 stores 1.79.
+                sets.extend(
+                    deltas
+                        .iter()
+                        .map(|(c, _)| format!("{0} = round(coalesce({0}, 0) + ?, 6)", c.name)),
+                );
+                let sql = format!(
+                    "UPDATE {} SET {} WHERE id {IN_IDS}",
+                    table.name(),
+                    sets.join(", ")
+                );
+                let mut params: Vec<SqlValue> = values
+                    .iter()
+                    .chain(deltas)
+                    .map(|(_, v)| v.clone())
+                    .collect();
+                params.push(ids_param(ids));
+                self.write(LoggedWrite::Sqlite { sql, params })?
+            }
+        };
+        if self.in_turn() {
+            let after = self.rows_by_id(table, ids)?;
+            let sets: Vec<&'static ColumnDef> = values.iter().map(|(c, _)| *c).collect();
+            let adds: Vec<&'static ColumnDef> = deltas.iter().map(|(c, _)| *c).collect();
+            let guard =
+                super::guard::update_guard(table, &before, &after, &sets, &adds, &self.reads());
+            self.guard_last(guard);
         }
-        let sets: Vec<String> = values
-            .iter()
-            .map(|(c, _)| format!("{} = ?", c.name))
-            .collect();
-        let sql = format!(
-            "UPDATE {} SET {} WHERE id {IN_IDS}",
-            table.name(),
-            sets.join(", ")
-        );
-        let mut params: Vec<SqlValue> = values.iter().map(|(_, v)| v.clone()).collect();
-        params.push(ids_param(ids));
-        self.write(LoggedWrite::Sqlite { sql, params })
+        Ok(n)
     }
 
     /// Refuses a write to a column the store's table lacks (an Alfred
@@ -305,16 +339,38 @@ impl Kitchen {
         }
     }
 
-    /// Deletes the rows with these ids.
-    pub(crate) fn delete_rows(&mut self, table: Table, ids: &[String]) -> DbResult<usize> {
-        if let Some(s) = self.pg_stmt(|d| d.delete(table, ids)) {
-            return self.write(LoggedWrite::Postgres(s));
+    /// Deletes these rows (as read just before, by id). Inside a turn the
+    /// delete is guarded: it commits unless the amount the turn read of a
+    /// row has changed since (see `guard.rs`).
+    pub(crate) fn delete_rows(&mut self, table: Table, rows: &[RawRow]) -> DbResult<usize> {
+        let ids: Vec<String> = rows
+            .iter()
+            .filter_map(|r| row_id(r).map(String::from))
+            .collect();
+        let guard = if self.in_turn() {
+            super::guard::delete_guard(
+                table,
+                rows,
+                table_schema(table).column("quantity"),
+                &self.reads(),
+            )
+        } else {
+            None
+        };
+        let n = match self.pg_stmt(|d| d.delete(table, &ids)) {
+            Some(s) => self.write(LoggedWrite::Postgres(s))?,
+            None => {
+                let sql = format!("DELETE FROM {} WHERE id {IN_IDS}", table.name());
+                self.write(LoggedWrite::Sqlite {
+                    sql,
+                    params: vec![ids_param(&ids)],
+                })?
+            }
+        };
+        if let Some(g) = guard {
+            self.guard_last(g);
         }
-        let sql = format!("DELETE FROM {} WHERE id {IN_IDS}", table.name());
-        self.write(LoggedWrite::Sqlite {
-            sql,
-            params: vec![ids_param(ids)],
-        })
+        Ok(n)
     }
 
     /// Deletes every row of `table` (the user's, on Postgres, where the

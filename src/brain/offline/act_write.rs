@@ -151,10 +151,11 @@ fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize)
                 && text_field(r, "unit") == Some(unit.as_str())
         });
         match same.and_then(|r| Some((r.get("id")?.as_str()?, r))) {
-            Some((r, row)) => {
-                let had = row.get("quantity").and_then(Value::as_f64).unwrap_or(0.0);
+            // More of what is there: a change by the amount bought, so
+            // another session's change to the same row meanwhile is kept.
+            Some((r, _)) => {
                 calls.push(json!({"tool": "db_update", "params": {"table": "inventory",
-                    "filters": [filter("id", "=", json!(r))], "data": {"quantity": had + quantity}}}));
+                    "filters": [filter("id", "=", json!(r))], "data": {"quantity": {"add": quantity}}}}));
             }
             None => fresh.push(
                 json!({"name": i.name, "quantity": quantity, "unit": unit, "location": place}),

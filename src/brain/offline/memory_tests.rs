@@ -282,7 +282,11 @@ fn loaded_items_are_topped_up_not_duplicated() {
     let calls = sim.calls();
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!(calls[0].0, "db_update", "{calls:?}");
-    assert_eq!(calls[0].1["data"]["quantity"], 4.0);
+    // The amount bought, applied to what is there at commit.
+    assert_eq!(
+        calls[0].1["data"]["quantity"],
+        serde_json::json!({"add": 2.0})
+    );
     assert!(
         sim.reply()
             .to_lowercase()

@@ -671,7 +671,12 @@ impl PgStore {
 
     /// Opens a transaction.
     pub(crate) fn begin(&self) -> PgResult<()> {
-        self.batch("BEGIN")?;
+        self.begin_with("BEGIN")
+    }
+
+    /// Opens a transaction with `how` (`BEGIN ISOLATION LEVEL …`).
+    pub(crate) fn begin_with(&self, how: &str) -> PgResult<()> {
+        self.batch(how)?;
         self.in_transaction.set(true);
         Ok(())
     }

@@ -424,12 +424,26 @@ impl Dialect<'_> {
     }
 
     /// An UPDATE setting `values` on the user's rows with these ids.
-    pub fn update(&self, table: Table, ids: &[String], values: &[(&ColumnDef, SqlValue)]) -> Stmt {
+    pub fn update(
+        &self,
+        table: Table,
+        ids: &[String],
+        values: &[(&ColumnDef, SqlValue)],
+        deltas: &[(&ColumnDef, SqlValue)],
+    ) -> Stmt {
         let mut s = Stmt::default();
-        let sets: Vec<String> = values
+        let mut sets: Vec<String> = values
             .iter()
             .map(|(c, v)| format!("{} = {}", c.name, self.write_expr(&mut s, table, c, v)))
             .collect();
+        // A change by an amount, computed from the value there when it runs.
+        sets.extend(deltas.iter().map(|(c, v)| {
+            format!(
+                "{0} = coalesce({0}, 0) + {1}",
+                c.name,
+                self.write_expr(&mut s, table, c, v)
+            )
+        }));
         let body = self.where_sql(&mut s, table, &WhereClause::ids(table, ids));
         s.sql = format!(
             "UPDATE {} SET {} WHERE {body}",

@@ -229,10 +229,13 @@ fn use_up(c: &ActCtx<'_>, item: &Named, used: Option<&Amount>) -> ActAction {
             let had = num_field(row, "quantity").unwrap_or(0.0);
             let unit = text_field(row, "unit").unwrap_or_default();
             match left_after(had, unit, amount) {
+                // The change asked for ("used 10 g"), not the value left:
+                // applied to what is there at commit, so two sessions using
+                // the same item both count.
                 Some(left) if left > 0.0 => call(
                     "db_update",
                     json!({"table": "inventory", "filters": [filter("id", "=", json!(one))],
-                        "data": {"quantity": (left * 1000.0).round() / 1000.0}}),
+                        "data": {"quantity": {"add": ((left - had) * 1e6).round() / 1e6}}}),
                 ),
                 Some(_) => call(
                     "db_delete",
