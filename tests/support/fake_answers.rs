@@ -214,12 +214,36 @@ pub fn completion(model: &str, content: &str, prompt_tokens: u64, finish: &str) 
     })
 }
 
+/// Written in a scripted answer or reply, this stands for the API key the
+/// request was sent with: the fake says the key back in a successful
+/// answer, as a careless server might.
+pub const SENT_KEY: &str = "<sent-key>";
+
+/// `text` in word-sized pieces, each [`SENT_KEY`] replaced by `key` split
+/// between two pieces (so a client that scrubs each piece alone misses it).
+pub fn pieces(text: &str, key: &str) -> Vec<String> {
+    let half = key.len() / 2;
+    let mut out = Vec::new();
+    for word in text.split_inclusive(' ') {
+        match word.split_once(SENT_KEY) {
+            Some((before, after)) if !key.is_empty() => {
+                out.push(format!("{before}{}", &key[..half]));
+                out.push(format!("{}{}", &key[half..], after.replace(SENT_KEY, key)));
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
+}
+
 /// The SSE `data` payloads of a streamed answer: a role chunk, the text in
-/// word-sized pieces, the finishing chunk (`finish`), the usage chunk, and
-/// `[DONE]`. With no `finish`, the stream stops after half the pieces.
+/// word-sized pieces (see [`pieces`]; `key` stands for [`SENT_KEY`]), the
+/// finishing chunk (`finish`), the usage chunk, and `[DONE]`. With no
+/// `finish`, the stream stops after half the pieces.
 pub fn stream_events(
     model: &str,
     text: &str,
+    key: &str,
     prompt_tokens: u64,
     finish: Option<&str>,
 ) -> Vec<String> {
@@ -232,7 +256,7 @@ pub fn stream_events(
         })
         .to_string()
     };
-    let pieces: Vec<&str> = text.split_inclusive(' ').collect();
+    let pieces = pieces(text, key);
     let mut out = vec![chunk(
         json!({"role": "assistant", "content": ""}),
         Value::Null,

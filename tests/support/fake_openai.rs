@@ -4,11 +4,12 @@
 //! It serves `POST /v1/chat/completions` and `GET /v1/models`, validates
 //! each request as a strict server would (JSON body, a model, messages, a
 //! strict schema), records every request (body, raw text, headers), answers
-//! scripted structured outputs per node (Act per step) and streamed replies,
+//! scripted structured outputs per node (Act per step) and streamed replies
+//! (saying back the key it was sent wherever a script writes [`SENT_KEY`]),
 //! and injects faults per request: latency, 429 with Retry-After, 500, a
-//! hang, a truncated stream, malformed JSON, a refused `json_schema`. It
-//! counts requests whose connection the client closed before the answer was
-//! complete.
+//! hang, a truncated stream, malformed JSON, a refused `json_schema`, an
+//! error that repeats the key. It counts requests whose connection the
+//! client closed before the answer was complete.
 
 use std::collections::{HashMap, VecDeque};
 use std::convert::Infallible;
@@ -29,7 +30,7 @@ use axum::serve::ListenerExt;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
-pub use super::fake_answers::Node;
+pub use super::fake_answers::{Node, SENT_KEY};
 use super::fake_answers::{
     completion, conform, error_body, invalid, schema_in_system, stream_events,
 };
@@ -431,6 +432,12 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
         }
     };
     let node = Node::of_request(&body);
+    let sent_key = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .trim_start_matches("Bearer ")
+        .to_string();
     let problem = invalid(&body, shared.reject_json_schema.load(Ordering::SeqCst));
     let (faults, latency) = {
         let mut s = shared.script.lock().unwrap();
@@ -503,17 +510,11 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
                 return after_hold(ready, hang, &mut watch, resp).await;
             }
             Fault::EchoKey => {
-                let sent = headers
-                    .get("authorization")
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or("")
-                    .trim_start_matches("Bearer ")
-                    .to_string();
                 let resp = (
                     StatusCode::UNAUTHORIZED,
                     axum::Json(error_body(
                         &format!(
-                            "Incorrect API key provided: {sent}. Find yours at the dashboard."
+                            "Incorrect API key provided: {sent_key}. Find yours at the dashboard."
                         ),
                         "invalid_request_error",
                         None,
@@ -573,14 +574,14 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
     if body["stream"] != json!(true) {
         let resp = axum::Json(completion(
             &model,
-            &content,
+            &content.replace(SENT_KEY, &sent_key),
             prompt_tokens,
             finish.unwrap_or("stop"),
         ))
         .into_response();
         return after_hold(ready, hang, &mut watch, resp).await;
     }
-    let events = stream_events(&model, &content, prompt_tokens, finish);
+    let events = stream_events(&model, &content, &sent_key, prompt_tokens, finish);
     hold_until(ready).await;
     if hang {
         std::future::pending::<()>().await;

@@ -20,7 +20,7 @@ use alfred::kitchen::Kitchen;
 use alfred::pipeline::{Brain, PipelineEvent, TurnResult};
 
 #[allow(unused_imports)]
-pub use fake_openai::{FakeOpenAi, Fault, Node, Persona, Recorded};
+pub use fake_openai::{FakeOpenAi, Fault, Node, Persona, Recorded, SENT_KEY};
 #[allow(unused_imports)]
 pub use turns::{fresh, inventory_rows, kitchen, reply_chunks, request, run_request};
 

@@ -15,6 +15,10 @@
 //! without one (a dropped connection, a server that answered plain JSON) is
 //! a failed answer, never a silently truncated one. What arrived before a
 //! failure is kept for the record.
+//!
+//! Everything the server says is scrubbed of the API key here, before it is
+//! kept, sent to the reply sink or quoted in an error (`scrub`); a streamed
+//! key split between two chunks included.
 
 use std::time::{Duration, Instant};
 
@@ -31,13 +35,14 @@ use crate::text::thousands;
 use super::LlmBrain;
 use super::errors::seconds;
 use super::http::{CallFailure, Failure};
+use super::scrub::{Scrub, StreamScrub};
 use super::sse::SseDecoder;
 use super::wire::{Message, Request, parse_answer, parse_chunk};
 
 /// The least room a prompt must leave for its answer, in tokens.
 const MIN_ANSWER: usize = 64;
 
-/// An answer, whole or as far as it came.
+/// An answer, whole or as far as it came, with the key scrubbed out.
 #[derive(Debug, Clone, Default)]
 pub struct Exchange {
     /// The content as received (deltas joined).
@@ -55,25 +60,59 @@ pub struct Exchange {
     pub total: Duration,
 }
 
+/// The streamed text and refusal on their way in: each scrubbed of the
+/// key, holding back a tail that may begin it until the next chunk.
+struct Incoming {
+    text: StreamScrub,
+    refusal: StreamScrub,
+}
+
+impl Incoming {
+    fn new(scrub: &Scrub) -> Self {
+        Self {
+            text: scrub.stream(),
+            refusal: scrub.stream(),
+        }
+    }
+}
+
 impl Exchange {
-    /// Takes one streamed chunk, sending its text to `sink` at once.
-    fn take(&mut self, chunk: CreateChatCompletionStreamResponse, sink: Option<&ReplySink>) {
+    /// Takes one streamed chunk, sending its scrubbed text to `sink` at once.
+    fn take(
+        &mut self,
+        chunk: CreateChatCompletionStreamResponse,
+        incoming: &mut Incoming,
+        sink: Option<&ReplySink>,
+    ) {
         if chunk.usage.is_some() {
             self.usage = chunk.usage;
         }
         for choice in chunk.choices.into_iter().filter(|c| c.index == 0) {
             if let Some(refusal) = choice.delta.refusal {
-                self.refusal.push_str(&refusal);
+                self.refusal.push_str(&incoming.refusal.push(&refusal));
             }
             if let Some(delta) = choice.delta.content.filter(|d| !d.is_empty()) {
-                self.text.push_str(&delta);
-                if let Some(sink) = sink {
-                    sink.send(delta);
-                }
+                self.add_text(incoming.text.push(&delta), sink);
             }
             if choice.finish_reason.is_some() {
                 self.finish = choice.finish_reason;
             }
+        }
+    }
+
+    /// The end of a finished stream: the tails held back go through.
+    fn take_end(&mut self, mut incoming: Incoming, sink: Option<&ReplySink>) {
+        self.refusal.push_str(&incoming.refusal.finish());
+        self.add_text(incoming.text.finish(), sink);
+    }
+
+    fn add_text(&mut self, text: String, sink: Option<&ReplySink>) {
+        if text.is_empty() {
+            return;
+        }
+        self.text.push_str(&text);
+        if let Some(sink) = sink {
+            sink.send(text);
         }
     }
 }
@@ -183,27 +222,30 @@ impl LlmBrain {
                 Ok(Ok(bytes)) => bytes,
             };
             got.first_byte = Some(got.total);
+            let scrub = &self.endpoint.scrub;
             let answer = match parse_answer(&bytes) {
                 Ok(a) => a,
                 Err(e) => {
-                    got.text = String::from_utf8_lossy(&bytes).into_owned();
+                    got.text = scrub.text(&String::from_utf8_lossy(&bytes));
                     let why = BrainError::Server(format!(
                         "{} answered the {} request with something other than a chat \
-                         completion: {e}.",
+                         completion: {}.",
                         self.endpoint.shown,
-                        node.key()
+                        node.key(),
+                        scrub.text(&e)
                     ));
                     return Err(Broke::Answer(why, got));
                 }
             };
-            got.text = answer.content.unwrap_or_default();
-            got.refusal = answer.refusal.unwrap_or_default();
+            got.text = scrub.text(&answer.content.unwrap_or_default());
+            got.refusal = scrub.text(&answer.refusal.unwrap_or_default());
             got.finish = answer.finish;
             got.usage = answer.usage;
             return Ok(got);
         }
         let mut bytes = resp.bytes_stream();
         let mut decoder = SseDecoder::default();
+        let mut incoming = Incoming::new(&self.endpoint.scrub);
         'read: loop {
             let elapsed = started.elapsed();
             let wait = silence.min(whole.saturating_sub(elapsed));
@@ -239,12 +281,13 @@ impl LlmBrain {
                     break 'read;
                 }
                 match parse_chunk(&event.data) {
-                    Ok(chunk) => got.take(chunk, sink),
+                    Ok(chunk) => got.take(chunk, &mut incoming, sink),
                     Err(e) => {
                         let why = BrainError::Server(format!(
-                            "{} broke off {}: {e}.",
+                            "{} broke off {}: {}.",
                             self.endpoint.shown,
-                            answer_of(node)
+                            answer_of(node),
+                            self.endpoint.scrub.text(&e)
                         ));
                         return Err(Broke::Answer(why, got));
                     }
@@ -262,6 +305,9 @@ impl LlmBrain {
             ));
             return Err(Broke::Answer(why, got));
         }
+        // Only a finished stream lets its held tail through: one that broke
+        // off may have cut the key short.
+        got.take_end(incoming, sink);
         Ok(got)
     }
 

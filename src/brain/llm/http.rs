@@ -164,12 +164,12 @@ impl Endpoint {
                 retry_after,
             } => Failure::Status {
                 status,
-                message: self.scrub(&message),
-                code: code.map(|c| self.scrub(&c)),
+                message: self.scrub.text(&message),
+                code: code.map(|c| self.scrub.text(&c)),
                 retry_after,
             },
-            Failure::Connect(c) => Failure::Connect(self.scrub(&c)),
-            Failure::Broken(c) => Failure::Broken(self.scrub(&c)),
+            Failure::Connect(c) => Failure::Connect(self.scrub.text(&c)),
+            Failure::Broken(c) => Failure::Broken(self.scrub.text(&c)),
             Failure::Timeout => Failure::Timeout,
         }
     }

@@ -18,7 +18,10 @@
 //!   aborted turn aborts its request.
 //!
 //! The API key is handed in by the caller and lives only in the HTTP
-//! client's `Authorization` header; it is never stored elsewhere or logged.
+//! client's `Authorization` header and in the scrubber that takes it out of
+//! what servers say back; it is never stored elsewhere or logged. A server
+//! that says it back, in an error or in an answer, has it replaced by
+//! `[API key removed]` where its text enters the brain (`scrub`).
 //! This module must not touch the store, the session or the registry.
 
 mod call;
@@ -30,6 +33,7 @@ mod probe;
 mod record;
 mod retry;
 mod schema;
+mod scrub;
 mod server;
 mod setup;
 mod sse;

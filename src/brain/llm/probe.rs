@@ -4,7 +4,7 @@
 //! Asks `GET {base}/models` first (cheap, free, lists the models); a server
 //! that does not serve it (404, 405) is asked for a 1-token completion
 //! instead. One attempt each, so the latency is the server's. Never reports
-//! the key.
+//! the key, not even one the server lists or says back.
 
 use std::time::{Duration, Instant};
 
@@ -61,7 +61,7 @@ pub async fn check_endpoint(
     };
     let sentence = |failure: Failure, started: Instant| {
         let f = CallFailure {
-            failure,
+            failure: endpoint.scrubbed(failure),
             retries: 0,
             elapsed: started.elapsed(),
         };
@@ -78,7 +78,12 @@ pub async fn check_endpoint(
             EndpointCheck {
                 asked: "GET /models",
                 latency,
-                listed: Some(model_ids(&body)),
+                listed: Some(
+                    model_ids(&body)
+                        .iter()
+                        .map(|id| endpoint.scrub.text(id))
+                        .collect(),
+                ),
                 server: ServerInfo::unknown(),
             }
         }

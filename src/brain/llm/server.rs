@@ -14,7 +14,8 @@
 //! - OpenAI: the host; it publishes no window (`llm.context_window` holds).
 //!
 //! Each request has a short deadline; a server that answers none of them
-//! is "an OpenAI-compatible server" with no published window.
+//! is "an OpenAI-compatible server" with no published window. The version
+//! a server names is scrubbed of the key (it shows in the title).
 
 use std::time::Duration;
 
@@ -137,14 +138,14 @@ pub async fn learn(endpoint: &Endpoint, model: &str) -> ServerInfo {
         info.kind = ServerKind::LlamaCpp;
         info.context = u32::try_from(n).ok();
         info.context_from = Some("/props n_ctx");
-        info.version = props["build_info"].as_str().map(str::to_string);
+        info.version = props["build_info"].as_str().map(|v| endpoint.scrub.text(v));
     }
     if matches!(info.kind, ServerKind::Ollama | ServerKind::Other)
         && let Some(version) = get_json(endpoint, &endpoint.root_url("api/version")).await
         && let Some(v) = version["version"].as_str()
     {
         info.kind = ServerKind::Ollama;
-        info.version = Some(v.to_string());
+        info.version = Some(endpoint.scrub.text(v));
         if let Some(ps) = get_json(endpoint, &endpoint.root_url("api/ps")).await
             && let Some(n) = loaded_context(&ps, model)
         {

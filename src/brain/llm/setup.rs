@@ -4,8 +4,9 @@
 //! client's timeouts.
 //!
 //! The key lives in that header only: it is not kept in the brain, the
-//! config or any log line. Must not read the environment (the caller hands
-//! the key in).
+//! config or any log line (the [`Scrub`] that takes it out of what servers
+//! say back holds it too, and never prints it). Must not read the
+//! environment (the caller hands the key in).
 
 use std::time::Duration;
 
@@ -14,6 +15,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue};
 use crate::config::LlmConfig;
 
 use super::retry::RetryPolicy;
+use super::scrub::Scrub;
 
 /// Why the LLM brain could not be built, in words a user can act on.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -50,25 +52,9 @@ pub struct Endpoint {
     /// `timeout`).
     pub(super) call_timeout: Duration,
     pub(super) retry: RetryPolicy,
-    /// The key, to take out of anything a server says back (see
-    /// [`Endpoint::scrub`]); `None` when none is sent or it is too short to
-    /// be told from ordinary words.
-    secret: Option<Secret>,
+    /// Takes the key out of anything the server says back.
+    pub(super) scrub: Scrub,
 }
-
-/// The key, never printed (its `Debug` says only that there is one).
-#[derive(Clone)]
-struct Secret(std::sync::Arc<str>);
-
-impl std::fmt::Debug for Secret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("Secret(..)")
-    }
-}
-
-/// Keys shorter than this are not scrubbed ("x" for a local server would
-/// garble every message).
-const SECRET_MIN: usize = 8;
 
 impl Endpoint {
     /// Builds the client for `config`, with `key` (already read and trimmed by
@@ -125,21 +111,8 @@ impl Endpoint {
             timeout,
             call_timeout: Duration::from_secs(config.call_timeout_secs).max(timeout),
             retry: RetryPolicy::new(config.max_retries),
-            secret: key
-                .map(str::trim)
-                .filter(|k| k.chars().count() >= SECRET_MIN)
-                .map(|k| Secret(k.into())),
+            scrub: Scrub::new(key),
         })
-    }
-
-    /// `text` with the key replaced by `[API key removed]`: a server that
-    /// echoes it in an error must not get it into the session, the log or
-    /// the terminal.
-    pub fn scrub(&self, text: &str) -> String {
-        match &self.secret {
-            Some(Secret(k)) if text.contains(&**k) => text.replace(&**k, "[API key removed]"),
-            _ => text.to_string(),
-        }
     }
 
     /// The URL of an API path (`chat/completions`, `models`).

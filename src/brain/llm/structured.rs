@@ -39,6 +39,7 @@ use super::http::{CallFailure, Failure};
 use super::messages::system_with_schema;
 use super::record::Call;
 use super::schema::StrictSchema;
+use super::scrub::Scrub;
 use super::usage::usage_of;
 use super::wire::{CompressOutput, Format, Message, Request};
 
@@ -154,7 +155,7 @@ impl LlmBrain {
         ];
         let first = self.complete(&ask, &messages, CallAttempt::Answer).await?;
         let mut usage = first.usage;
-        let problem = match parse::<T>(&first.content, ask.schema) {
+        let problem = match parse::<T>(&first.content, ask.schema, &self.endpoint.scrub) {
             Ok(value) => return Ok(decided(value, usage)),
             Err(problem) => self.problem(&ask, problem, first.cut),
         };
@@ -173,7 +174,7 @@ impl LlmBrain {
         )));
         let second = self.complete(&ask, &messages, CallAttempt::Repair).await?;
         usage.add(second.usage);
-        match parse::<T>(&second.content, ask.schema) {
+        match parse::<T>(&second.content, ask.schema, &self.endpoint.scrub) {
             Ok(value) => Ok(decided(value, usage)),
             Err(again) => {
                 let again = self.problem(&ask, again, second.cut);
@@ -346,14 +347,23 @@ fn refuses_json_schema(f: &CallFailure) -> bool {
 }
 
 /// Parses, decodes and checks an answer; the error is what the repair quotes.
-fn parse<T: DeserializeOwned + Checked>(content: &str, schema: &StrictSchema) -> Result<T, String> {
+/// Every string is scrubbed of the key once parsed and again once decoded:
+/// the text is scrubbed already (`call`), but a key written with JSON
+/// escapes is whole only in the parsed value.
+fn parse<T: DeserializeOwned + Checked>(
+    content: &str,
+    schema: &StrictSchema,
+    scrub: &Scrub,
+) -> Result<T, String> {
     let text = strip_fence(content.trim());
     let mut value: Value =
         serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+    scrub.json(&mut value);
     schema
         .check(&value)
         .map_err(|e| format!("it does not match the {} schema: {e}", schema.name))?;
     schema.decode(&mut value);
+    scrub.json(&mut value);
     let out: T = serde_json::from_value(value)
         .map_err(|e| format!("it does not match the {} schema ({e})", schema.name))?;
     out.check().map_err(|e| format!("it breaks a rule: {e}"))?;
@@ -377,20 +387,48 @@ mod tests {
     #[test]
     fn answers_parse_through_fences_and_problems_are_sentences() {
         let s = StrictSchema::of::<CompressOutput>("compress_output");
-        let out: CompressOutput = parse("```json\n{\"summary\": \"ok\"}\n```", &s).unwrap();
+        let none = Scrub::default();
+        let out: CompressOutput = parse("```json\n{\"summary\": \"ok\"}\n```", &s, &none).unwrap();
         assert_eq!(out.summary, "ok");
-        let e = parse::<CompressOutput>("{\"summary\": ", &s).unwrap_err();
+        let e = parse::<CompressOutput>("{\"summary\": ", &s, &none).unwrap_err();
         assert!(
             e.starts_with("it is not valid JSON (EOF while parsing"),
             "{e}"
         );
-        let e = parse::<CompressOutput>("{\"summary\": \" \"}", &s).unwrap_err();
+        let e = parse::<CompressOutput>("{\"summary\": \" \"}", &s, &none).unwrap_err();
         assert_eq!(e, "it breaks a rule: summary is empty");
-        let e = parse::<CompressOutput>("{\"text\": 1}", &s).unwrap_err();
+        let e = parse::<CompressOutput>("{\"text\": 1}", &s, &none).unwrap_err();
         assert!(
             e.ends_with("compress_output schema: \"summary\" is missing"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn a_key_written_with_json_escapes_is_scrubbed_from_values_and_problems() {
+        let key = "sk-test-7f3a9c1e5b";
+        let scrub = Scrub::new(Some(key));
+        // Escaped inside the JSON text of `params`: whole only once decoded.
+        let act = StrictSchema::of::<ActAction>("act_action");
+        let answer = r#"{"action": "tool_call", "tool": "db_create",
+            "params": "{\"table\": \"notes\", \"data\": {\"text\": \"\\u0073k-test-7f3a9c1e5b\"}}",
+            "data": "null", "result_summary": null, "note_for_next_step": null,
+            "question": null, "reason_code": null, "details": null}"#;
+        assert!(!answer.contains(key));
+        let out: ActAction = parse(answer, &act, &scrub).unwrap();
+        let ActAction::ToolCall { params, .. } = out else {
+            panic!("{out:?}")
+        };
+        assert_eq!(params["data"]["text"], "[API key removed]");
+        // Escaped in the text: the problem quoted back names no key.
+        let think = StrictSchema::of::<ThinkOutput>("think_output");
+        let e = parse::<ThinkOutput>(
+            r#"{"goal": 1, "decision": "\u0073k-test-7f3a9c1e5b"}"#,
+            &think,
+            &scrub,
+        )
+        .unwrap_err();
+        assert!(e.contains("[API key removed]") && !e.contains(key), "{e}");
     }
 
     #[test]
