@@ -225,13 +225,22 @@ pub struct Exported {
 /// Writes `text` into `dir` as `<stem>.<ext>`; an earlier export with
 /// other text is never overwritten: the new one is `<stem>-2.<ext>`, `-3`…
 /// The same text already there is left as it is.
+///
+/// The folder is alfred's own: created readable by its user only (0700),
+/// and made so if an older install left it wider. Exports are written 0600.
 pub fn save_export(
     dir: &std::path::Path,
     stem: &str,
     ext: &str,
     text: &str,
 ) -> Result<Exported, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if !dir.is_dir() {
+        crate::paths::private::create_dir(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    } else if let Err(e) = crate::paths::private::restrict(dir, true) {
+        // Another user's folder: the export is written all the same.
+        tracing::warn!(dir = %dir.display(), error = %e, "could not make the exports folder private");
+    }
     for n in 1..1000 {
         let name = match n {
             1 => format!("{stem}.{ext}"),

@@ -1138,6 +1138,9 @@ impl Journal {
             .append(true)
             .open(&self.path)
             .map_err(|e| SessionError::io("open", &self.path, e))?;
+        // A file an older install left readable by others is made private
+        // before anything more is written into it.
+        crate::paths::private::narrow_open(&file, &self.path);
         let len_before = file.metadata().map(|m| m.len()).ok();
         let written = file
             .write_all(bytes)
@@ -1188,6 +1191,7 @@ fn set_torn_tail_aside(
         .write(true)
         .open(path)
         .map_err(|e| SessionError::io("open", path, e))?;
+    crate::paths::private::narrow_open(&file, path);
     file.set_len(good_len)
         .and_then(|()| file.sync_all())
         .map_err(|e| SessionError::io("cut the torn line of", path, e))
