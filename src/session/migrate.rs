@@ -182,6 +182,13 @@ fn check_version(version: u32) -> Result<(), Unreadable> {
         0 => Err(Unreadable::Corrupt(
             "schema_version 0 does not exist".into(),
         )),
+        // Versions after the last one-document schema are journals: a
+        // document claiming one was not written by any alfred.
+        v if v > SCHEMA_VERSION && v <= super::journal::JOURNAL_VERSION => {
+            Err(Unreadable::Corrupt(format!(
+                "schema_version {v} is a journal's, but the file is one JSON document"
+            )))
+        }
         v if v > SCHEMA_VERSION => Err(Unreadable::Newer(v)),
         _ => Ok(()),
     }
@@ -275,6 +282,11 @@ mod tests {
         let newer = br#"{"schema_version": 99, "title": {"text": "x"}, "transcript": 5}"#;
         assert_eq!(decode(newer), Err(Unreadable::Newer(99)));
         assert_eq!(decode_header(newer), Err(Unreadable::Newer(99)));
+        let journal_version = br#"{"schema_version": 5, "id": "x"}"#;
+        assert!(
+            matches!(decode(journal_version), Err(Unreadable::Corrupt(r)) if r.contains("journal")),
+            "a document is never of a journal's version"
+        );
     }
 
     #[test]

@@ -276,7 +276,9 @@ impl SessionStore {
             Unreadable::Newer(found) => SessionError::NewerSchema {
                 path: path.to_path_buf(),
                 found,
-                known: super::SCHEMA_VERSION,
+                // The journal's version: what this build writes, and
+                // the newest it reads.
+                known: super::journal::JOURNAL_VERSION,
             },
             Unreadable::Corrupt(reason) => {
                 let moved_to = match move_aside(path, self.now()) {
