@@ -12,7 +12,6 @@ use crossterm::event::{
 use crate::headless::{read_script, script_messages};
 use crate::session::persist::spawn_persist;
 use crate::tui::app::{self, AppDeps};
-use crate::tui::keymap::Keymap;
 use crate::tui::model::{Demo, Model};
 use crate::tui::theme::Theme;
 
@@ -35,12 +34,7 @@ pub fn run(
         ));
     }
     let config = &startup.config;
-    let keymap = Keymap::from_config(&config.keys).map_err(|e| {
-        CliError::Unavailable(format!(
-            "config error in {}: {e}",
-            startup.paths.config_file.display()
-        ))
-    })?;
+    let keymap = super::keymap(&startup.paths, config)?;
     let demo = demo.map(demo_script).transpose()?;
     let runtime = runtime()?;
     runtime.block_on(async {
