@@ -7,9 +7,11 @@
 //! must not read or write them directly. The clock and the local time zone
 //! are read here and passed in.
 
+use std::io::Write;
+
 use jiff::tz::TimeZone;
 
-use crate::session::export::{display_time, show_text, to_json, to_markdown};
+use crate::session::export::{display_time, show_text, to_markdown, write_json};
 use crate::session::{SessionProblem, SessionSummary};
 
 use super::{CliError, ExportFormat, GlobalArgs, Outcome, SessionsCommand, Startup, confirm};
@@ -58,11 +60,8 @@ pub fn run(
             let session = store.load(&store.resolve(id)?)?;
             match format {
                 ExportFormat::Md => emit(&visible(&to_markdown(&session, &tz))),
-                // JSON escapes control characters itself.
-                ExportFormat::Json => emit(&format!(
-                    "{}\n",
-                    crate::text::json_safe(&to_json(&session)?)
-                )),
+                // Streamed: a long session's JSON is never one string.
+                ExportFormat::Json => emit_with(|out| write_json(&session, out)),
             }
         }
         SessionsCommand::Rename { id, name } => {
@@ -172,9 +171,14 @@ fn fit(text: &str, width: usize) -> String {
 /// Writes command output to stdout. A reader that went away (`| head -1`)
 /// ends the command quietly with status 0, as `head` users expect.
 pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    emit_with(|out| out.write_all(text.as_bytes()));
+}
+
+/// Writes command output to stdout in pieces, through a buffer, as
+/// [`emit`] does.
+fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }

@@ -116,6 +116,19 @@ pub fn to_json(session: &SessionFile) -> Result<String, SessionError> {
     })
 }
 
+/// Writes the session as `alfred sessions export --format json` prints it:
+/// the pretty JSON of [`to_json`] with the characters a terminal would act
+/// on escaped (as [`crate::text::json_safe`] does), and a final newline.
+///
+/// Streamed turn by turn into `out` (give it a buffer): the text of a long
+/// session is never held whole in memory.
+pub fn write_json(session: &SessionFile, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut ser =
+        serde_json::Serializer::with_formatter(&mut *out, crate::text::SafePretty::default());
+    serde::Serialize::serialize(session, &mut ser)?;
+    out.write_all(b"\n")
+}
+
 fn header_line(session: &SessionFile, tz: &TimeZone) -> String {
     let title = if session.title.is_empty() {
         "(untitled)"
@@ -336,6 +349,18 @@ mod tests {
         assert!(at("note:   imported") < at("\nTurn 1 "));
         assert!(at("\nTurn 2 ") < at("note:   why recipe_1"));
         assert!(at("note:   why recipe_1") < at("\nTurn 3 "));
+    }
+
+    #[test]
+    fn the_streamed_json_is_the_text_printed_before() {
+        let mut s = sample_session(12, 3);
+        s.transcript[2].user = "a\u{7f}b\u{9b}2J \u{202e}txt \u{1b}[2J 😀".into();
+        s.title = "soup \u{2066}plan".into();
+        let before = format!("{}\n", crate::text::json_safe(&to_json(&s).unwrap()));
+        let mut streamed = Vec::new();
+        write_json(&s, &mut streamed).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), before);
+        assert!(before.contains("\\u202e") && before.contains('😀'));
     }
 
     #[test]
