@@ -43,6 +43,34 @@ pub struct SessionProblem {
     pub moved_to: Option<PathBuf>,
 }
 
+impl SessionProblem {
+    /// The problem an error of reading a session file is: a corrupt file
+    /// (moved aside or not) or one written by a newer alfred. Any other
+    /// error is given back.
+    pub fn of_unreadable(e: SessionError) -> Result<SessionProblem, SessionError> {
+        match e {
+            SessionError::Corrupt {
+                path,
+                reason,
+                moved_to,
+            } => Ok(SessionProblem {
+                path,
+                reason,
+                moved_to,
+            }),
+            SessionError::NewerSchema { path, found, known } => Ok(SessionProblem {
+                path,
+                reason: format!(
+                    "written by a newer alfred (schema version {found}; this alfred reads up \
+                     to {known}); upgrade alfred to open it"
+                ),
+                moved_to: None,
+            }),
+            other => Err(other),
+        }
+    }
+}
+
 impl fmt::Display for SessionProblem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.path.display(), self.reason)?;
@@ -127,19 +155,14 @@ impl SessionStore {
             reason: format!("cannot read: {e}"),
             moved_to: None,
         })?;
-        let h = decode_header(&bytes).map_err(|why| match self.refuse(path, why) {
-            SessionError::Corrupt {
-                reason, moved_to, ..
-            } => SessionProblem {
-                path: path.to_path_buf(),
-                reason,
-                moved_to,
-            },
-            other => SessionProblem {
-                path: path.to_path_buf(),
-                reason: other.to_string(),
-                moved_to: None,
-            },
+        let h = decode_header(&bytes).map_err(|why| {
+            SessionProblem::of_unreadable(self.refuse(path, why)).unwrap_or_else(|other| {
+                SessionProblem {
+                    path: path.to_path_buf(),
+                    reason: other.to_string(),
+                    moved_to: None,
+                }
+            })
         })?;
         let summary = SessionSummary {
             id,
