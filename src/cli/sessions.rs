@@ -53,8 +53,8 @@ pub fn run(
             warn_about(&report.problems);
         }
         SessionsCommand::Show { id } => {
-            let session = store.load(&store.resolve(id)?)?;
-            emit(&visible(&show_text(&session, &tz)));
+            let (session, pending) = store.load_pending(&store.resolve(id)?)?;
+            emit(&visible(&show_text(&session, pending.is_some(), &tz)));
         }
         SessionsCommand::Export { id, format } => {
             let session = store.load(&store.resolve(id)?)?;
@@ -105,7 +105,7 @@ fn table(sessions: &[SessionSummary], tz: &TimeZone) -> String {
             [
                 s.id.clone(),
                 fit(display_title(&s.title), TITLE_WIDTH),
-                s.turns.to_string(),
+                turns_cell(s),
                 display_time(&s.updated_at, tz),
                 s.llm.label(),
             ]
@@ -139,13 +139,36 @@ fn table(sessions: &[SessionSummary], tz: &TimeZone) -> String {
     out
 }
 
+/// A session's turns for the table: the completed ones, then what else is
+/// recorded: "3", "1 (+2 failed)", "4 (+1 pending)".
+fn turns_cell(s: &SessionSummary) -> String {
+    match attempts(s) {
+        Some(more) => format!("{} (+{more})", s.turns),
+        None => s.turns.to_string(),
+    }
+}
+
+/// The attempts that are not completed turns, in words ("2 failed, 1
+/// pending"; failed includes cancelled), if any.
+fn attempts(s: &SessionSummary) -> Option<String> {
+    let mut parts = Vec::new();
+    if s.failed > 0 {
+        parts.push(format!("{} failed", s.failed));
+    }
+    if s.pending {
+        parts.push("1 pending".to_string());
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
 /// One session on one line, for grep results.
 fn summary_line(s: &SessionSummary, tz: &TimeZone) -> String {
+    let more = attempts(s).map(|m| format!(" (+{m})")).unwrap_or_default();
     format!(
-        "{}  {} ({} turns, {}, {})",
+        "{}  {} ({}{more}, {}, {})",
         s.id,
         display_title(&s.title),
-        s.turns,
+        crate::text::count(s.turns, "turn", "turns"),
         display_time(&s.updated_at, tz),
         s.llm.label()
     )

@@ -47,17 +47,26 @@ pub fn entity_line(record: &TurnRecord) -> String {
 }
 
 /// The `alfred sessions show` text: a header, then every turn plainly, the
-/// notes kept in the chat where they were made.
-pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
-    let mut out = header_line(session, tz);
+/// notes kept in the chat where they were made. `pending` when the last
+/// turn is recorded but not settled (see [`crate::session::journal`]): it is
+/// shown as pending, not as a turn that happened.
+pub fn show_text(session: &SessionFile, pending: bool, tz: &TimeZone) -> String {
+    let mut out = header_line(session, pending, tz);
     let mut notes = session.notes.iter().peekable();
-    for r in &session.transcript {
+    let last = session.transcript.len().saturating_sub(1);
+    for (i, r) in session.transcript.iter().enumerate() {
         // Notes made before this turn, where the chat shows them.
         while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
             let _ = writeln!(out);
             push_labelled(&mut out, "note:  ", &n.text);
         }
-        let _ = writeln!(out, "\nTurn {} · {}", r.turn, status_word(r));
+        let status = if pending && i == last {
+            "pending (recorded; the kitchen has not confirmed its changes yet — opening \
+             the session settles it)"
+        } else {
+            status_word(r)
+        };
+        let _ = writeln!(out, "\nTurn {} · {status}", r.turn);
         push_labelled(&mut out, "user:  ", &r.user);
         if !r.reply.is_empty() {
             push_labelled(&mut out, "alfred:", &r.reply);
@@ -129,16 +138,46 @@ pub fn write_json(session: &SessionFile, out: &mut dyn std::io::Write) -> std::i
     out.write_all(b"\n")
 }
 
-fn header_line(session: &SessionFile, tz: &TimeZone) -> String {
+/// The turns of a session in words: the completed ones, then the failed
+/// (or cancelled) attempts and a pending turn, if any: "3 turns",
+/// "1 turn (+2 failed, 1 pending)".
+pub fn turns_words(session: &SessionFile, pending: bool) -> String {
+    let failed = session
+        .transcript
+        .iter()
+        .filter(|r| r.status == TurnStatus::Failed)
+        .count();
+    let pending_ok = pending
+        && session
+            .transcript
+            .last()
+            .is_some_and(|r| r.status == TurnStatus::Ok);
+    let completed = session.turn_count() - failed - usize::from(pending_ok);
+    let mut more = Vec::new();
+    if failed > 0 {
+        more.push(format!("{failed} failed"));
+    }
+    if pending_ok {
+        more.push("1 pending".to_string());
+    }
+    let turns = crate::text::count(completed, "turn", "turns");
+    if more.is_empty() {
+        turns
+    } else {
+        format!("{turns} (+{})", more.join(", "))
+    }
+}
+
+fn header_line(session: &SessionFile, pending: bool, tz: &TimeZone) -> String {
     let title = if session.title.is_empty() {
         "(untitled)"
     } else {
         &session.title
     };
     format!(
-        "{}  \"{title}\"\n{} turns · {} · created {} · updated {}\n",
+        "{}  \"{title}\"\n{} · {} · created {} · updated {}\n",
         session.id,
-        session.turn_count(),
+        turns_words(session, pending),
         session.llm.label(),
         display_time(&session.created_at, tz),
         display_time(&session.updated_at, tz),
@@ -314,7 +353,7 @@ mod tests {
     fn show_and_markdown_carry_every_turn() {
         let s = sample_session(25, 2);
         let utc = TimeZone::UTC;
-        let show = show_text(&s, &utc);
+        let show = show_text(&s, false, &utc);
         assert_eq!(show.matches("\nTurn ").count(), 25);
         assert!(show.contains("Turn 25 · failed"), "{show}");
         assert!(show.contains("error:  the model did not answer"));
@@ -341,7 +380,7 @@ mod tests {
             text: text.into(),
         };
         s.notes = vec![note(0, "imported"), note(2, "why recipe_1")];
-        let show = show_text(&s, &TimeZone::UTC);
+        let show = show_text(&s, false, &TimeZone::UTC);
         let at = |needle: &str| {
             show.find(needle)
                 .unwrap_or_else(|| panic!("{needle} in {show}"))

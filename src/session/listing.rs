@@ -26,8 +26,14 @@ pub struct SessionSummary {
     pub id: String,
     /// Empty when the session has no message yet.
     pub title: String,
-    /// Turns recorded, failed ones included.
+    /// Turns completed: recorded as ok and settled.
     pub turns: usize,
+    /// Attempts that failed or were cancelled (recorded, not counted in
+    /// `turns`).
+    pub failed: usize,
+    /// The last turn is recorded but not settled yet (its kitchen commit
+    /// unconfirmed); it is not counted in `turns`.
+    pub pending: bool,
     pub created_at: String,
     pub updated_at: String,
     pub llm: LlmSettings,
@@ -168,6 +174,8 @@ impl SessionStore {
             id,
             title: h.title,
             turns: h.turns,
+            failed: h.failed,
+            pending: h.pending,
             created_at: h.created_at,
             updated_at: h.updated_at,
             llm: h.llm,

@@ -47,6 +47,7 @@ pub mod recent;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod sample;
 pub mod store;
+mod turn_status;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;

@@ -127,8 +127,10 @@ impl SessionStore {
         self.load_pending(id).map(|(session, _)| session)
     }
 
-    /// [`load`](Self::load), with the commit of a turn a crash left pending.
-    fn load_pending(&self, id: &str) -> Result<(SessionFile, Option<String>), SessionError> {
+    /// [`load`](Self::load), with the commit of the last turn when it is
+    /// pending: recorded, its kitchen commit not settled yet (a crash cut
+    /// it, or another alfred is committing it now).
+    pub fn load_pending(&self, id: &str) -> Result<(SessionFile, Option<String>), SessionError> {
         if !is_valid_id(id) {
             return Err(SessionError::NotFound { id: id.to_string() });
         }
