@@ -7,7 +7,11 @@
 //! Think + the Act waves — steps of one group run at once — + Reply, counted
 //! from the requests the server saw): what is left is the pipeline's own
 //! overhead. It also checks that compression of older turns starts only
-//! after the reply has finished (it is not on the reply's critical path).
+//! after the reply has finished (it is not on the reply's critical path),
+//! and counts the connections each turn opened: a call that leaves before
+//! the pool has taken the last one back opens another, so the figure
+//! depends on the machine's load and is reported here, not asserted in a
+//! test (`tests/llm_pipeline.rs` checks only that connections are reused).
 //!
 //! `cargo bench --bench llm` (plain timing, `harness = false`).
 
@@ -37,6 +41,8 @@ struct Timing {
     critical_calls: u32,
     /// Every call of the turn, and how many were compressions.
     calls: usize,
+    /// Connections the server accepted during the turn.
+    connections: usize,
     compress_calls: usize,
     /// How long after the reply finished the first compression was asked.
     compress_after_reply: Option<Duration>,
@@ -51,6 +57,7 @@ async fn timed_turn(
     message: &str,
 ) -> (ContextState, Timing) {
     let sent_before = fake.requests().len();
+    let connections_before = fake.connections();
     let (tx, mut rx) = mpsc::unbounded_channel();
     let started = Instant::now();
     let task = tokio::spawn(run_turn(
@@ -84,6 +91,7 @@ async fn timed_turn(
         total,
         critical_calls: critical_calls(&requests),
         calls: requests.len(),
+        connections: fake.connections() - connections_before,
         compress_calls: requests.iter().filter(|r| r.node == Node::Compress).count(),
         compress_after_reply: first_compress.map(|c| c.at.saturating_duration_since(reply_done)),
     };
@@ -107,6 +115,17 @@ fn critical_calls(requests: &[Recorded]) -> u32 {
     }
     let once = |n: Node| u32::from(requests.iter().any(|r| r.node == n));
     once(Node::Understand) + once(Node::Think) + waves + once(Node::Reply)
+}
+
+/// The connections turn `i` opened over the runs: "1", or "1-2" when runs differ.
+fn connections_range(runs: &[Vec<Timing>], i: usize) -> String {
+    let counts = runs.iter().map(|r| r[i].connections);
+    let (lo, hi) = (counts.clone().min(), counts.max());
+    match (lo, hi) {
+        (Some(lo), Some(hi)) if lo != hi => format!("{lo}-{hi}"),
+        (_, Some(hi)) => hi.to_string(),
+        _ => "-".to_string(),
+    }
 }
 
 fn ms(d: Duration) -> f64 {
@@ -151,9 +170,10 @@ fn main() {
         LATENCY.as_millis()
     );
     println!(
-        "{:<40} {:>5} {:>9} {:>10} {:>11} {:>9} {:>10} {:>9} {:>16}",
+        "{:<40} {:>5} {:>5} {:>9} {:>10} {:>11} {:>9} {:>10} {:>9} {:>16}",
         "turn",
         "calls",
+        "conns",
         "critical",
         "ideal TTFT",
         "first token",
@@ -180,9 +200,10 @@ fn main() {
             ),
         };
         println!(
-            "{:<40} {:>5} {:>9} {:>8.0} ms {:>8.0} ms {:>6.0} ms {:>7.0} ms {:>6.0} ms {:>16}",
+            "{:<40} {:>5} {:>5} {:>9} {:>8.0} ms {:>8.0} ms {:>6.0} ms {:>7.0} ms {:>6.0} ms {:>16}",
             message,
             t.calls,
+            connections_range(&runs, i),
             t.critical_calls,
             ideal,
             first,

@@ -2,15 +2,16 @@
 //!
 //! This module owns the tracing subscriber: a plain-text (no ANSI) fmt layer
 //! writing through tracing-appender's non-blocking writer to
-//! `alfred.<date>.log` in the log folder, filtered by `ALFRED_LOG` (default
-//! `info`). It must never write to stdout or stderr — the TUI owns the screen
+//! `alfred.<date>.log` in the log folder ([`daily`]: a file a day, each
+//! readable by its user only), filtered by `ALFRED_LOG` (default `info`). It must never write to stdout or stderr — the TUI owns the screen
 //! and `alfred run --json` owns stdout — and a failure here is never fatal: the
 //! caller warns once and carries on without logs.
+
+mod daily;
 
 use std::path::{Path, PathBuf};
 
 use tracing_appender::non_blocking::WorkerGuard;
-use tracing_appender::rolling::{Builder, Rotation};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::util::{SubscriberInitExt, TryInitError};
 
@@ -19,6 +20,9 @@ pub const ENV_LOG: &str = "ALFRED_LOG";
 
 /// The filter used when neither an override nor `ALFRED_LOG` is given.
 pub const DEFAULT_FILTER: &str = "info";
+
+/// Log files kept: a week of days.
+const KEEP_FILES: usize = 7;
 
 /// Keeps the background log writer alive; dropping it flushes pending lines.
 ///
@@ -51,14 +55,14 @@ pub enum LoggingError {
         #[source]
         source: tracing_subscriber::filter::ParseError,
     },
-    /// The rolling log file could not be opened.
+    /// Today's log file could not be opened.
     #[error("cannot open a log file in {}", dir.display())]
     File {
         /// The log folder.
         dir: PathBuf,
-        /// What tracing-appender said.
+        /// What the OS said.
         #[source]
-        source: tracing_appender::rolling::InitError,
+        source: std::io::Error,
     },
     /// A global subscriber is already installed (e.g. a second init in one process).
     #[error("a logger is already installed in this process")]
@@ -79,24 +83,21 @@ pub fn init(log_dir: &Path, level_override: Option<&str>) -> Result<LogGuard, Lo
             source,
         })?;
 
-    let appender = Builder::new()
-        .rotation(Rotation::DAILY)
-        .filename_prefix("alfred")
-        .filename_suffix("log")
-        .max_log_files(7)
-        .build(log_dir)
+    let file = daily::DailyFile::open(log_dir, KEEP_FILES, Box::new(jiff::Timestamp::now))
         .map_err(|source| LoggingError::File {
             dir: log_dir.to_path_buf(),
             source,
         })?;
-    // Only its user reads the log (the folder is 0700; files are made 0600
-    // here, today's included).
+    // Only its user reads the log: files of earlier days an older install
+    // left wider are narrowed too (new ones are created 0600).
     if let Ok(entries) = std::fs::read_dir(log_dir) {
         for entry in entries.flatten() {
-            let _ = crate::paths::private::restrict(&entry.path(), false);
+            if entry.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = crate::paths::private::restrict(&entry.path(), false);
+            }
         }
     }
-    let (writer, worker) = tracing_appender::non_blocking(appender);
+    let (writer, worker) = tracing_appender::non_blocking(file);
 
     let subscriber = tracing_subscriber::fmt()
         .with_env_filter(env_filter)

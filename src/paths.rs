@@ -214,6 +214,41 @@ pub mod private {
         builder.create(dir)
     }
 
+    /// Options that create a missing file 0600 (no read, write or create
+    /// mode is set yet: the caller adds them). The mode is given to the
+    /// OS's create call, so the file never exists with a wider one.
+    pub fn file_options() -> std::fs::OpenOptions {
+        #[cfg_attr(not(unix), allow(unused_mut))]
+        let mut options = std::fs::OpenOptions::new();
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        options
+    }
+
+    /// Takes group and other access away from an open file if it has any
+    /// (one an older install made), before it is written to. A file that
+    /// cannot be changed (another user's) is written all the same: the
+    /// failure is logged, since losing the write would be worse.
+    pub fn narrow_open(file: &std::fs::File, path: &Path) {
+        if let Err(e) = restrict_open(file) {
+            tracing::warn!(file = %path.display(), error = %e, "could not make the file readable by its user only");
+        }
+    }
+
+    /// Takes group and other access away from an open file if it has any.
+    pub fn restrict_open(file: &std::fs::File) -> io::Result<()> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            if file.metadata()?.permissions().mode() & 0o077 != 0 {
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+            }
+        }
+        #[cfg(not(unix))]
+        let _ = file;
+        Ok(())
+    }
+
     /// Takes group and other access away from `path` (a folder when `dir`)
     /// if it has any. A missing path is fine.
     pub fn restrict(path: &Path, dir: bool) -> io::Result<()> {

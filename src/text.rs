@@ -94,6 +94,82 @@ pub fn json_safe(json: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// serde_json's pretty layout with strings spelled as [`json_safe`] spells
+/// them, for JSON written in pieces (a whole session exported) rather than
+/// made into one string first. The output is byte for byte
+/// `json_safe(&serde_json::to_string_pretty(value))`.
+#[derive(Default)]
+pub struct SafePretty(serde_json::ser::PrettyFormatter<'static>);
+
+impl serde_json::ser::Formatter for SafePretty {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        out: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        // serde escapes quotes, backslashes and C0 controls itself; what it
+        // leaves in a fragment is escaped here.
+        let mut rest = fragment;
+        while let Some((i, c)) = rest.char_indices().find(|(_, c)| is_unsafe(*c)) {
+            out.write_all(&rest.as_bytes()[..i])?;
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                write!(out, "\\u{:04x}", u)?;
+            }
+            rest = &rest[i + c.len_utf8()..];
+        }
+        out.write_all(rest.as_bytes())
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+
+    fn end_object_key<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_key(w)
+    }
+
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
 /// `text` without the characters a terminal would act on (for what is
 /// stored, like a session title).
 pub fn strip(text: &str) -> String {
@@ -147,6 +223,12 @@ mod tests {
         );
         let back: serde_json::Value = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, value);
+        // Written in pieces, the same bytes.
+        let mut streamed = Vec::new();
+        let mut ser = serde_json::Serializer::with_formatter(&mut streamed, SafePretty::default());
+        serde::Serialize::serialize(&value, &mut ser).unwrap();
+        let pretty = serde_json::to_string_pretty(&value).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), json_safe(&pretty));
     }
 }
 

@@ -178,6 +178,36 @@ fn usage_errors_are_reported_by_clap() {
 }
 
 #[test]
+fn a_bad_key_binding_is_refused_by_every_command_as_by_the_ui() {
+    let sandbox = Sandbox::new();
+    let data = sandbox.data_dir();
+    std::fs::create_dir_all(&data).unwrap();
+    let config = data.join("config.toml");
+    std::fs::write(&config, "[keys]\nquit = \"ctrl+c, pane:nope\"\n").unwrap();
+    for args in [
+        &["--llm", "offline", "run", "--new", "-m", "hi"][..],
+        &["sessions", "list"],
+    ] {
+        let out = sandbox.run(args);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "error: config error in {}: keys.quit: unknown key \"nope\" in \"pane:nope\"",
+                config.display()
+            ),
+            "{args:?}"
+        );
+        assert_eq!(stdout(&out), "", "{args:?}");
+    }
+    assert!(
+        !sandbox.sessions_dir().exists(),
+        "refused before anything ran"
+    );
+}
+
+#[test]
 fn a_bad_config_key_exits_1_naming_key_and_file() {
     let sandbox = Sandbox::new();
     let data = sandbox.data_dir();

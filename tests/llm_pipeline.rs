@@ -15,7 +15,7 @@ use alfred::context::snapshot::{EntitiesView, EntityView};
 use alfred::pipeline::{TurnResult, UsageSource};
 use alfred::scenario::{check, parse_script};
 
-use support::meal_planning::{FRENCH_TOAST, WINGS, script};
+use support::meal_planning::{FRENCH_TOAST, MESSAGES, WINGS, script};
 use support::{FakeOpenAi, KEY, Node, fresh, has_uuid, reply_chunks, turn};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -298,21 +298,37 @@ async fn a_full_earlier_summary_is_compressed_by_the_model() {
 }
 
 /// A streamed answer is read to its end after `[DONE]`, so its connection
-/// goes back to the pool: a turn of calls one after another (Understand,
-/// Think, Reply, Summarize) reuses its connection instead of opening one per
-/// call (over TLS, a handshake per call). Dropping the body unread opened 3
-/// for 4 calls; reading it, 1, or 2 when the pool had not taken the
-/// connection back by the time the next call left (a busy machine).
+/// goes back to the pool and later calls of the conversation reuse it
+/// instead of opening one per call (over TLS, a handshake per call).
+///
+/// What is certain, whatever the machine's load, is only that some call
+/// reuses a connection: the pool takes a connection back in a task of its
+/// own once the answer is read, and a call that leaves before that task has
+/// run opens a new one (a busy machine once gave 3 connections for the 4
+/// calls of one turn). Across the conversation's calls, every one of them
+/// would have to leave before any earlier connection came back. With reuse
+/// broken (each answer's connection closed or left unread), every call
+/// opens its own and this fails. How many connections a turn takes on a
+/// quiet machine is a figure of `cargo bench --bench llm`.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn calls_one_after_another_share_one_connection() {
+async fn calls_of_a_conversation_reuse_connections() {
     let fake = FakeOpenAi::start();
     script(&fake);
     let brain = support::brain(&support::llm_config(&fake));
     let (_dir, kitchen) = support::kitchen();
-    let (result, _) = turn(brain, kitchen, fresh(), "can you help me plan some meals?").await;
-    assert!(matches!(result, TurnResult::Done { .. }));
+    let mut state = fresh();
+    for message in MESSAGES {
+        let (result, _) = turn(brain.clone(), kitchen.clone(), state, message).await;
+        let TurnResult::Done { state: next, .. } = result else {
+            panic!("{message}: the turn failed: {result:?}");
+        };
+        state = *next;
+    }
     let calls = fake.requests().len();
-    assert!(calls >= 4, "{calls} calls");
+    assert!(calls >= 8, "{calls} calls");
     let opened = fake.connections();
-    assert!(opened <= 2, "{opened} connections for {calls} calls");
+    assert!(
+        opened < calls,
+        "{opened} connections for {calls} calls: no connection was reused"
+    );
 }

@@ -321,3 +321,52 @@ fn a_reader_that_stops_early_ends_the_command_quietly() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(stderr(&out), "", "nothing said about the closed pipe");
 }
+
+#[test]
+fn list_and_show_count_completed_turns_and_show_a_pending_one_as_pending() {
+    use alfred::session::journal::{AppendedTurn, Journal, SessionHead};
+    let sb = Sandbox::new();
+    std::fs::create_dir_all(sb.sessions_dir()).expect("mkdir");
+    let s = session(
+        "20261122-143005-abcd",
+        &["plan dinners", "fail once", "fail again"],
+        "2026-11-22T14:31:00Z",
+    );
+    let path = sb.sessions_dir().join(format!("{}.json", s.id));
+    let now = "2026-11-22T14:32:00Z".parse().expect("time");
+    let mut journal = Journal::open(path, now).expect("open");
+    journal.sync(&s).expect("write");
+    // A fourth turn, recorded; its kitchen commit not settled.
+    let pending = AppendedTurn {
+        record: TurnRecord {
+            turn: 4,
+            user: "add soup".into(),
+            reply: "Added.".into(),
+            ..TurnRecord::default()
+        },
+        state: Some(s.context.clone()),
+        at: "2026-11-22T14:33:00Z".into(),
+        commit: Some("c-4".into()),
+    };
+    journal
+        .append_turn(&SessionHead::of(&s), &pending)
+        .expect("append");
+
+    let o = sb.run(&["sessions", "list"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let list = stdout(&o);
+    let row = list.lines().nth(1).expect("a row");
+    assert!(row.contains("  1 (+2 failed, 1 pending)  "), "{list}");
+
+    let o = sb.run(&["sessions", "show", "20261122"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let show = stdout(&o);
+    assert!(
+        show.contains("\n1 turn (+2 failed, 1 pending) · "),
+        "{show}"
+    );
+    assert!(show.contains("\nTurn 1 · ok\n"), "{show}");
+    assert!(show.contains("\nTurn 3 · failed\n"), "{show}");
+    assert!(show.contains("\nTurn 4 · pending ("), "{show}");
+    assert!(!show.contains("Turn 4 · ok"), "{show}");
+}

@@ -121,3 +121,78 @@ fn ids_resolve_from_a_unique_prefix() {
         Err(SessionError::NotFound { .. })
     ));
 }
+
+/// A session of three attempts (one completed, one failed, one cancelled)
+/// and then a fourth turn recorded under a commit not yet settled.
+fn attempts_then_pending(store: &SessionStore) -> String {
+    use alfred::record::{TurnRecord, TurnStatus};
+    use alfred::session::journal::{AppendedTurn, Journal, SessionHead};
+    let now = session_files::at("2026-11-20T10:00:00Z");
+    let (mut s, lock) = store
+        .create(
+            now,
+            alfred::session::LlmSettings::default(),
+            alfred::context::ContextPolicy::default(),
+        )
+        .expect("create");
+    let record = |turn: u32, status: TurnStatus, error: Option<&str>| TurnRecord {
+        turn,
+        user: format!("message {turn}"),
+        reply: if status == TurnStatus::Ok {
+            "done".into()
+        } else {
+            String::new()
+        },
+        status,
+        error: error.map(str::to_string),
+        ..TurnRecord::default()
+    };
+    s.push_turn(record(1, TurnStatus::Ok, None), None, now);
+    s.push_turn(
+        record(2, TurnStatus::Failed, Some("the model did not answer")),
+        None,
+        now,
+    );
+    s.push_turn(
+        record(3, TurnStatus::Failed, Some("cancelled by the user")),
+        None,
+        now,
+    );
+    store.write_new(&s, &lock).expect("write");
+    let mut journal = Journal::open(store.path_of(&s.id), now).expect("open");
+    let pending = AppendedTurn {
+        record: record(4, TurnStatus::Ok, None),
+        state: Some(s.context.clone()),
+        at: "2026-11-20T10:05:00Z".into(),
+        commit: Some("c-4".into()),
+    };
+    journal
+        .append_turn(&SessionHead::of(&s), &pending)
+        .expect("append");
+    s.id
+}
+
+#[test]
+fn a_listing_counts_completed_turns_apart_from_attempts_and_a_pending_one() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let store = store(tmp.path());
+    let id = attempts_then_pending(&store);
+    let report = store.list();
+    assert!(report.problems.is_empty(), "{:?}", report.problems);
+    let s = &report.sessions[0];
+    assert_eq!(s.id, id);
+    assert_eq!(
+        (s.turns, s.failed, s.pending),
+        (1, 2, true),
+        "1 completed, 2 failed attempts, turn 4 pending"
+    );
+    // Settled, the fourth counts.
+    let mut journal = alfred::session::journal::Journal::open(
+        store.path_of(&id),
+        session_files::at("2026-11-20T10:06:00Z"),
+    )
+    .expect("open");
+    journal.settle("c-4", true).expect("done");
+    let s = &store.list().sessions[0];
+    assert_eq!((s.turns, s.failed, s.pending), (2, 2, false));
+}

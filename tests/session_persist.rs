@@ -48,7 +48,16 @@ async fn a_1000_turn_session_round_trips_exactly_through_the_actor() {
     assert!(loaded == session);
     let listed = store.list();
     assert_eq!(listed.sessions.len(), 1);
-    assert_eq!(listed.sessions[0].turns, 1000);
+    // Completed turns and failed attempts are counted apart.
+    let failed = session
+        .transcript
+        .iter()
+        .filter(|r| r.status == alfred::record::TurnStatus::Failed)
+        .count();
+    assert!(failed > 0, "the sample has failed turns");
+    let listed = &listed.sessions[0];
+    assert_eq!((listed.turns, listed.failed), (1000 - failed, failed));
+    assert!(!listed.pending);
 }
 
 fn json(s: &SessionFile) -> serde_json::Value {

@@ -178,6 +178,43 @@ fn a_newer_schema_is_refused_and_left_in_place() {
 }
 
 #[test]
+fn a_newer_journal_names_the_version_this_alfred_writes() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let store = store(tmp.path());
+    let (session, lock) = store
+        .create(
+            "2026-11-22T10:00:00Z".parse().expect("time"),
+            alfred::session::LlmSettings::default(),
+            alfred::context::ContextPolicy::default(),
+        )
+        .expect("create");
+    store.write_new(&session, &lock).expect("write");
+    drop(lock);
+    let path = store.path_of(&session.id);
+    let written = std::fs::read_to_string(&path).expect("read");
+    // This build writes the journal's version…
+    let writes = alfred::session::journal::JOURNAL_VERSION;
+    let header = format!("{{\"k\":\"header\",\"schema_version\":{writes},");
+    assert!(written.starts_with(&header), "{written}");
+    // …and says it reads up to that version when a file is newer.
+    let newer = writes + 1;
+    let bumped = written.replacen(
+        &header,
+        &format!("{{\"k\":\"header\",\"schema_version\":{newer},"),
+        1,
+    );
+    std::fs::write(&path, bumped).expect("write");
+    let text = store.load(&session.id).expect_err("refused").to_string();
+    assert!(
+        text.contains(&format!(
+            "schema version {newer}; this alfred reads up to {writes}"
+        )),
+        "{text}"
+    );
+    assert!(path.exists(), "left where it is");
+}
+
+#[test]
 fn temp_files_are_ignored_and_removed_once_an_hour_old() {
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path();

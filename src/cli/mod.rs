@@ -212,6 +212,9 @@ pub fn start(
     let paths = Paths::resolve(data_dir.as_deref(), global.config.as_deref())?;
     paths.check_folders()?;
     let config = Config::resolve(&paths, global.config.is_some(), env, &global.overrides())?;
+    // Every command refuses a bad `[keys]` table, as it refuses the rest of
+    // a bad config, not only the terminal UI that uses it.
+    keymap(&paths, &config)?;
     paths.ensure_dirs()?;
     let log = match logging::init(&paths.log_dir, env(logging::ENV_LOG).as_deref()) {
         Ok(guard) => Some(guard),
@@ -227,6 +230,17 @@ pub fn start(
     }
     tracing::info!(backend = %config.resolved_backend(env), "backend in effect");
     Ok(Startup { paths, config, log })
+}
+
+/// The terminal UI's key bindings from the config's `[keys]` table, or the
+/// config error naming the file and the bad binding.
+fn keymap(paths: &Paths, config: &Config) -> Result<crate::tui::keymap::Keymap, CliError> {
+    crate::tui::keymap::Keymap::from_config(&config.keys).map_err(|e| {
+        CliError::Unavailable(format!(
+            "config error in {}: {e}",
+            paths.config_file.display()
+        ))
+    })
 }
 
 /// Asks a yes/no question on the terminal; refuses to guess without one.

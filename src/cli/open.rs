@@ -10,7 +10,7 @@ use crate::kitchen::Kitchen;
 use crate::paths::Paths;
 use crate::pipeline::{Brain, SystemPrompts, TurnSettings};
 use crate::session::lock::SessionLock;
-use crate::session::{LlmSettings, SessionError, SessionFile, SessionStore};
+use crate::session::{LlmSettings, SessionError, SessionFile, SessionProblem, SessionStore};
 
 use super::{CliError, SessionChoice, Startup};
 
@@ -23,11 +23,14 @@ pub struct Opened {
     /// The message of a turn a crash cut before it was saved (dropped from
     /// the session, nothing of it in the kitchen): to offer again.
     pub unsent: Option<String>,
+    /// Files passed over while choosing the most recent session, because
+    /// they could not be read: to tell the user (see [`passed_over_note`]).
+    pub passed_over: Vec<SessionProblem>,
 }
 
 /// Opens the session the user chose: `--new`, `--session ID` (or a unique
 /// prefix), else the one the terminal UI last had open, else the most
-/// recently written one, else a new one. The config's
+/// recently written one that can be read, else a new one. The config's
 /// `[context]` policy applies to a resumed session too.
 ///
 /// A turn a crash left pending is settled against the kitchen (`kitchen`
@@ -39,31 +42,30 @@ pub fn open_session(
     config: &Config,
     kitchen: &Mutex<Kitchen>,
 ) -> Result<Opened, SessionError> {
-    let existing = if choice.new {
-        None
-    } else if let Some(id) = &choice.session {
-        Some(store.resolve(id)?)
-    } else {
-        store
-            .last_opened()
-            .or_else(|| store.most_recent().map(|s| s.id))
+    let landed = |commit: &str| {
+        let known = crate::pipeline::support::lock(kitchen)
+            .has_commit(commit)
+            .map_err(|e| e.to_string())?;
+        // A Postgres kitchen without alfred_turn_commits cannot
+        // tell: the turn is kept as it was saved.
+        Ok(known.unwrap_or_else(|| {
+            tracing::warn!(%commit, "the kitchen keeps no commit stamps; keeping the last turn as saved");
+            true
+        }))
     };
-    match existing {
-        Some(id) => {
-            let landed = |commit: &str| {
-                let known = crate::pipeline::support::lock(kitchen)
-                    .has_commit(commit)
-                    .map_err(|e| e.to_string())?;
-                // A Postgres kitchen without alfred_turn_commits cannot
-                // tell: the turn is kept as it was saved.
-                Ok(known.unwrap_or_else(|| {
-                    tracing::warn!(%commit, "the kitchen keeps no commit stamps; keeping the last turn as saved");
-                    true
-                }))
-            };
-            let (mut session, lock, unsent) = store.open_settled(&id, &landed)?;
+    let (resumed, passed_over) = if choice.new {
+        (None, Vec::new())
+    } else if let Some(id) = &choice.session {
+        let id = store.resolve(id)?;
+        (Some(store.open_settled(&id, &landed)?), Vec::new())
+    } else {
+        let recent = store.open_recent(&landed)?;
+        (recent.opened, recent.passed_over)
+    };
+    match resumed {
+        Some((mut session, lock, unsent)) => {
             if session.context.policy != config.context {
-                tracing::info!(session = %id, "applying the config's [context] policy to the resumed session");
+                tracing::info!(session = %session.id, "applying the config's [context] policy to the resumed session");
                 session.context.set_policy(config.context.clone());
             }
             Ok(Opened {
@@ -71,6 +73,7 @@ pub fn open_session(
                 lock,
                 created: false,
                 unsent,
+                passed_over,
             })
         }
         None => {
@@ -81,8 +84,52 @@ pub fn open_session(
                 lock,
                 created: true,
                 unsent: None,
+                passed_over,
             })
         }
+    }
+}
+
+/// What to tell the user about session files passed over while choosing
+/// the most recent one: the first file by name, why, where it is now and
+/// what to do, and which session was opened instead. `None` when none was.
+pub fn passed_over_note(problems: &[SessionProblem], created: bool) -> Option<String> {
+    let first = problems.first()?;
+    let name = |p: &std::path::Path| {
+        p.file_name().map_or_else(
+            || p.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        )
+    };
+    let kept = match &first.moved_to {
+        Some(to) => format!(
+            "it is kept, unchanged, as {} in the sessions folder, to look at or remove",
+            name(to)
+        ),
+        None => "it is left as it is".to_string(),
+    };
+    let more = match problems.len() {
+        1 => String::new(),
+        n => format!(" ({} more, named in the log)", n - 1),
+    };
+    let instead = if created {
+        "this is a new session"
+    } else {
+        "this is the most recent one that opens"
+    };
+    Some(format!(
+        "Could not open session file {}: {}; {kept}{more}. {}.",
+        name(&first.path),
+        first.reason,
+        capitalized(instead)
+    ))
+}
+
+fn capitalized(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 
@@ -143,4 +190,53 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
 /// The session store of these paths.
 pub fn store(paths: &Paths) -> SessionStore {
     SessionStore::new(paths.sessions_dir.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::PathBuf;
+
+    fn problem(name: &str, reason: &str, moved_to: Option<&str>) -> SessionProblem {
+        let dir = PathBuf::from("/home/u/.local/share/alfred/sessions");
+        SessionProblem {
+            path: dir.join(name),
+            reason: reason.into(),
+            moved_to: moved_to.map(|m| dir.join(m)),
+        }
+    }
+
+    #[test]
+    fn the_note_names_the_file_the_reason_and_what_to_do() {
+        assert_eq!(passed_over_note(&[], true), None);
+        let corrupt = problem(
+            "20261122-143005-7f3a.json",
+            "line 3: expected value at line 1 column 1",
+            Some("20261122-143005-7f3a.json.corrupt-20261123T080000Z"),
+        );
+        assert_eq!(
+            passed_over_note(std::slice::from_ref(&corrupt), true).expect("a note"),
+            "Could not open session file 20261122-143005-7f3a.json: line 3: expected value at \
+             line 1 column 1; it is kept, unchanged, as \
+             20261122-143005-7f3a.json.corrupt-20261123T080000Z in the sessions folder, to \
+             look at or remove. This is a new session."
+        );
+        let newer = problem(
+            "20261124-090000-0001.json",
+            "written by a newer alfred (schema version 6; this alfred reads up to 5); upgrade \
+             alfred to open it",
+            None,
+        );
+        let note = passed_over_note(&[newer, corrupt], false).expect("a note");
+        assert!(
+            note.contains(
+                "upgrade alfred to open it; it is left as it is (1 more, named in the log)."
+            ),
+            "{note}"
+        );
+        assert!(
+            note.ends_with("This is the most recent one that opens."),
+            "{note}"
+        );
+    }
 }

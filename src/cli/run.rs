@@ -46,6 +46,9 @@ pub fn run(
             &startup.config,
             &engine.kitchen,
         )?;
+        if let Some(note) = super::open::passed_over_note(&opened.passed_over, opened.created) {
+            eprintln!("warning: {note}");
+        }
         if let Some(message) = &opened.unsent {
             eprintln!(
                 "note: the last turn (“{}”) was cut off before it was saved; nothing of it was kept",

@@ -7,9 +7,11 @@
 //! must not read or write them directly. The clock and the local time zone
 //! are read here and passed in.
 
+use std::io::Write;
+
 use jiff::tz::TimeZone;
 
-use crate::session::export::{display_time, show_text, to_json, to_markdown};
+use crate::session::export::{display_time, show_text, to_markdown, write_json};
 use crate::session::{SessionProblem, SessionSummary};
 
 use super::{CliError, ExportFormat, GlobalArgs, Outcome, SessionsCommand, Startup, confirm};
@@ -51,18 +53,15 @@ pub fn run(
             warn_about(&report.problems);
         }
         SessionsCommand::Show { id } => {
-            let session = store.load(&store.resolve(id)?)?;
-            emit(&visible(&show_text(&session, &tz)));
+            let (session, pending) = store.load_pending(&store.resolve(id)?)?;
+            emit(&visible(&show_text(&session, pending.is_some(), &tz)));
         }
         SessionsCommand::Export { id, format } => {
             let session = store.load(&store.resolve(id)?)?;
             match format {
                 ExportFormat::Md => emit(&visible(&to_markdown(&session, &tz))),
-                // JSON escapes control characters itself.
-                ExportFormat::Json => emit(&format!(
-                    "{}\n",
-                    crate::text::json_safe(&to_json(&session)?)
-                )),
+                // Streamed: a long session's JSON is never one string.
+                ExportFormat::Json => emit_with(|out| write_json(&session, out)),
             }
         }
         SessionsCommand::Rename { id, name } => {
@@ -106,7 +105,7 @@ fn table(sessions: &[SessionSummary], tz: &TimeZone) -> String {
             [
                 s.id.clone(),
                 fit(display_title(&s.title), TITLE_WIDTH),
-                s.turns.to_string(),
+                turns_cell(s),
                 display_time(&s.updated_at, tz),
                 s.llm.label(),
             ]
@@ -140,13 +139,36 @@ fn table(sessions: &[SessionSummary], tz: &TimeZone) -> String {
     out
 }
 
+/// A session's turns for the table: the completed ones, then what else is
+/// recorded: "3", "1 (+2 failed)", "4 (+1 pending)".
+fn turns_cell(s: &SessionSummary) -> String {
+    match attempts(s) {
+        Some(more) => format!("{} (+{more})", s.turns),
+        None => s.turns.to_string(),
+    }
+}
+
+/// The attempts that are not completed turns, in words ("2 failed, 1
+/// pending"; failed includes cancelled), if any.
+fn attempts(s: &SessionSummary) -> Option<String> {
+    let mut parts = Vec::new();
+    if s.failed > 0 {
+        parts.push(format!("{} failed", s.failed));
+    }
+    if s.pending {
+        parts.push("1 pending".to_string());
+    }
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
 /// One session on one line, for grep results.
 fn summary_line(s: &SessionSummary, tz: &TimeZone) -> String {
+    let more = attempts(s).map(|m| format!(" (+{m})")).unwrap_or_default();
     format!(
-        "{}  {} ({} turns, {}, {})",
+        "{}  {} ({}{more}, {}, {})",
         s.id,
         display_title(&s.title),
-        s.turns,
+        crate::text::count(s.turns, "turn", "turns"),
         display_time(&s.updated_at, tz),
         s.llm.label()
     )
@@ -172,9 +194,14 @@ fn fit(text: &str, width: usize) -> String {
 /// Writes command output to stdout. A reader that went away (`| head -1`)
 /// ends the command quietly with status 0, as `head` users expect.
 pub fn emit(text: &str) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+    emit_with(|out| out.write_all(text.as_bytes()));
+}
+
+/// Writes command output to stdout in pieces, through a buffer, as
+/// [`emit`] does.
+fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
         if e.kind() == std::io::ErrorKind::BrokenPipe {
             std::process::exit(0);
         }

@@ -12,7 +12,6 @@ use crossterm::event::{
 use crate::headless::{read_script, script_messages};
 use crate::session::persist::spawn_persist;
 use crate::tui::app::{self, AppDeps};
-use crate::tui::keymap::Keymap;
 use crate::tui::model::{Demo, Model};
 use crate::tui::theme::Theme;
 
@@ -35,12 +34,7 @@ pub fn run(
         ));
     }
     let config = &startup.config;
-    let keymap = Keymap::from_config(&config.keys).map_err(|e| {
-        CliError::Unavailable(format!(
-            "config error in {}: {e}",
-            startup.paths.config_file.display()
-        ))
-    })?;
+    let keymap = super::keymap(&startup.paths, config)?;
     let demo = demo.map(demo_script).transpose()?;
     let runtime = runtime()?;
     runtime.block_on(async {
@@ -56,6 +50,7 @@ pub fn run(
         };
         let opened = open_session(&sessions, &choice, &engine.llm, config, &engine.kitchen)?;
         let unsent = opened.unsent.clone();
+        let passed_over = super::open::passed_over_note(&opened.passed_over, opened.created);
         if let Err(e) = sessions.mark_opened(&opened.session.id) {
             tracing::warn!(error = %e, "could not note the open session");
         }
@@ -71,6 +66,10 @@ pub fn run(
         model.chrome.header.kitchen = crate::pipeline::support::lock(&engine.kitchen)
             .postgres()
             .map(|pg| pg.short_name());
+        if let Some(note) = passed_over {
+            // The session on screen is not the one the user left: say why.
+            model.chrome.status = Some((crate::tui::model::Level::Warn, note));
+        }
         if let Some(message) = unsent {
             // A turn a crash cut off before it was saved: offered again.
             model.chat.set_input(&message);

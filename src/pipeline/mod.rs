@@ -36,14 +36,36 @@ pub fn message_refused(message: &str) -> Option<String> {
     }
     let len = message.len();
     (len > MAX_MESSAGE_BYTES).then(|| {
+        let (size, limit) = sizes_over_limit(len);
         format!(
-            "That message is {:.1} KiB; a turn takes at most {} KiB. Shorten it or send it \
-             in parts — nothing was sent.",
-            len as f64 / 1024.0,
-            MAX_MESSAGE_BYTES / 1024
+            "That message is {size}; a turn takes at most {limit}. Shorten it or send it in \
+             parts — nothing was sent."
         )
     })
 }
+
+/// A message's size over the limit and the limit, in KiB to a tenth; in
+/// bytes when the KiB figure would round down to the limit's ("32.0 KiB"
+/// for 32,769 bytes would read as not over it).
+fn sizes_over_limit(len: usize) -> (String, String) {
+    let tenths = (len * 10 + 512) / 1024;
+    let limit_kib = MAX_MESSAGE_BYTES / 1024;
+    if tenths > limit_kib * 10 {
+        (
+            format!("{}.{} KiB", tenths / 10, tenths % 10),
+            format!("{limit_kib} KiB"),
+        )
+    } else {
+        (
+            format!("{} bytes", crate::text::thousands(len)),
+            format!(
+                "{} bytes ({limit_kib} KiB)",
+                crate::text::thousands(MAX_MESSAGE_BYTES)
+            ),
+        )
+    }
+}
+
 pub use run::{TurnRequest, TurnResult, TurnSettings, run_turn};
 pub use runner::{NoLedger, Running, TurnLedger, TurnRunner};
 pub use support::EventSink;
@@ -52,3 +74,33 @@ pub use types::{
     ActAction, BlockedReason, Decision, EntityMention, ReplyOutput, Resolution, SUBDOMAINS,
     StepType, SummarizeOutput, ThinkOutput, ThinkStep, UnderstandOutput,
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_over_the_limit_reads_as_over_it() {
+        let refused = |len: usize| message_refused(&"e".repeat(len));
+        assert_eq!(refused(MAX_MESSAGE_BYTES), None, "at the limit it goes");
+        let just_over = refused(MAX_MESSAGE_BYTES + 1).expect("refused");
+        assert!(
+            just_over.starts_with(
+                "That message is 32,769 bytes; a turn takes at most 32,768 bytes (32 KiB)."
+            ),
+            "{just_over}"
+        );
+        // 32.05 KiB still rounds to 32.0: bytes.
+        let rounds_down = refused(32 * 1024 + 51).expect("refused");
+        assert!(rounds_down.contains("32,819 bytes"), "{rounds_down}");
+        // 32.05 KiB and up round to 32.1: KiB.
+        let tenth_over = refused(32 * 1024 + 52).expect("refused");
+        assert!(
+            tenth_over.starts_with("That message is 32.1 KiB; a turn takes at most 32 KiB."),
+            "{tenth_over}"
+        );
+        let large = refused(50_000).expect("refused");
+        assert!(large.starts_with("That message is 48.8 KiB;"), "{large}");
+        assert!(large.ends_with("nothing was sent."), "{large}");
+    }
+}

@@ -47,17 +47,26 @@ pub fn entity_line(record: &TurnRecord) -> String {
 }
 
 /// The `alfred sessions show` text: a header, then every turn plainly, the
-/// notes kept in the chat where they were made.
-pub fn show_text(session: &SessionFile, tz: &TimeZone) -> String {
-    let mut out = header_line(session, tz);
+/// notes kept in the chat where they were made. `pending` when the last
+/// turn is recorded but not settled (see [`crate::session::journal`]): it is
+/// shown as pending, not as a turn that happened.
+pub fn show_text(session: &SessionFile, pending: bool, tz: &TimeZone) -> String {
+    let mut out = header_line(session, pending, tz);
     let mut notes = session.notes.iter().peekable();
-    for r in &session.transcript {
+    let last = session.transcript.len().saturating_sub(1);
+    for (i, r) in session.transcript.iter().enumerate() {
         // Notes made before this turn, where the chat shows them.
         while let Some(n) = notes.next_if(|n| n.turn < r.turn) {
             let _ = writeln!(out);
             push_labelled(&mut out, "note:  ", &n.text);
         }
-        let _ = writeln!(out, "\nTurn {} · {}", r.turn, status_word(r));
+        let status = if pending && i == last {
+            "pending (recorded; the kitchen has not confirmed its changes yet — opening \
+             the session settles it)"
+        } else {
+            status_word(r)
+        };
+        let _ = writeln!(out, "\nTurn {} · {status}", r.turn);
         push_labelled(&mut out, "user:  ", &r.user);
         if !r.reply.is_empty() {
             push_labelled(&mut out, "alfred:", &r.reply);
@@ -116,16 +125,59 @@ pub fn to_json(session: &SessionFile) -> Result<String, SessionError> {
     })
 }
 
-fn header_line(session: &SessionFile, tz: &TimeZone) -> String {
+/// Writes the session as `alfred sessions export --format json` prints it:
+/// the pretty JSON of [`to_json`] with the characters a terminal would act
+/// on escaped (as [`crate::text::json_safe`] does), and a final newline.
+///
+/// Streamed turn by turn into `out` (give it a buffer): the text of a long
+/// session is never held whole in memory.
+pub fn write_json(session: &SessionFile, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut ser =
+        serde_json::Serializer::with_formatter(&mut *out, crate::text::SafePretty::default());
+    serde::Serialize::serialize(session, &mut ser)?;
+    out.write_all(b"\n")
+}
+
+/// The turns of a session in words: the completed ones, then the failed
+/// (or cancelled) attempts and a pending turn, if any: "3 turns",
+/// "1 turn (+2 failed, 1 pending)".
+pub fn turns_words(session: &SessionFile, pending: bool) -> String {
+    let failed = session
+        .transcript
+        .iter()
+        .filter(|r| r.status == TurnStatus::Failed)
+        .count();
+    let pending_ok = pending
+        && session
+            .transcript
+            .last()
+            .is_some_and(|r| r.status == TurnStatus::Ok);
+    let completed = session.turn_count() - failed - usize::from(pending_ok);
+    let mut more = Vec::new();
+    if failed > 0 {
+        more.push(format!("{failed} failed"));
+    }
+    if pending_ok {
+        more.push("1 pending".to_string());
+    }
+    let turns = crate::text::count(completed, "turn", "turns");
+    if more.is_empty() {
+        turns
+    } else {
+        format!("{turns} (+{})", more.join(", "))
+    }
+}
+
+fn header_line(session: &SessionFile, pending: bool, tz: &TimeZone) -> String {
     let title = if session.title.is_empty() {
         "(untitled)"
     } else {
         &session.title
     };
     format!(
-        "{}  \"{title}\"\n{} turns · {} · created {} · updated {}\n",
+        "{}  \"{title}\"\n{} · {} · created {} · updated {}\n",
         session.id,
-        session.turn_count(),
+        turns_words(session, pending),
         session.llm.label(),
         display_time(&session.created_at, tz),
         display_time(&session.updated_at, tz),
@@ -225,13 +277,22 @@ pub struct Exported {
 /// Writes `text` into `dir` as `<stem>.<ext>`; an earlier export with
 /// other text is never overwritten: the new one is `<stem>-2.<ext>`, `-3`…
 /// The same text already there is left as it is.
+///
+/// The folder is alfred's own: created readable by its user only (0700),
+/// and made so if an older install left it wider. Exports are written 0600.
 pub fn save_export(
     dir: &std::path::Path,
     stem: &str,
     ext: &str,
     text: &str,
 ) -> Result<Exported, String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    if !dir.is_dir() {
+        crate::paths::private::create_dir(dir)
+            .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    } else if let Err(e) = crate::paths::private::restrict(dir, true) {
+        // Another user's folder: the export is written all the same.
+        tracing::warn!(dir = %dir.display(), error = %e, "could not make the exports folder private");
+    }
     for n in 1..1000 {
         let name = match n {
             1 => format!("{stem}.{ext}"),
@@ -292,7 +353,7 @@ mod tests {
     fn show_and_markdown_carry_every_turn() {
         let s = sample_session(25, 2);
         let utc = TimeZone::UTC;
-        let show = show_text(&s, &utc);
+        let show = show_text(&s, false, &utc);
         assert_eq!(show.matches("\nTurn ").count(), 25);
         assert!(show.contains("Turn 25 · failed"), "{show}");
         assert!(show.contains("error:  the model did not answer"));
@@ -319,7 +380,7 @@ mod tests {
             text: text.into(),
         };
         s.notes = vec![note(0, "imported"), note(2, "why recipe_1")];
-        let show = show_text(&s, &TimeZone::UTC);
+        let show = show_text(&s, false, &TimeZone::UTC);
         let at = |needle: &str| {
             show.find(needle)
                 .unwrap_or_else(|| panic!("{needle} in {show}"))
@@ -327,6 +388,18 @@ mod tests {
         assert!(at("note:   imported") < at("\nTurn 1 "));
         assert!(at("\nTurn 2 ") < at("note:   why recipe_1"));
         assert!(at("note:   why recipe_1") < at("\nTurn 3 "));
+    }
+
+    #[test]
+    fn the_streamed_json_is_the_text_printed_before() {
+        let mut s = sample_session(12, 3);
+        s.transcript[2].user = "a\u{7f}b\u{9b}2J \u{202e}txt \u{1b}[2J 😀".into();
+        s.title = "soup \u{2066}plan".into();
+        let before = format!("{}\n", crate::text::json_safe(&to_json(&s).unwrap()));
+        let mut streamed = Vec::new();
+        write_json(&s, &mut streamed).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), before);
+        assert!(before.contains("\\u202e") && before.contains('😀'));
     }
 
     #[test]

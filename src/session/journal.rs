@@ -1138,6 +1138,9 @@ impl Journal {
             .append(true)
             .open(&self.path)
             .map_err(|e| SessionError::io("open", &self.path, e))?;
+        // A file an older install left readable by others is made private
+        // before anything more is written into it.
+        crate::paths::private::narrow_open(&file, &self.path);
         let len_before = file.metadata().map(|m| m.len()).ok();
         let written = file
             .write_all(bytes)
@@ -1188,6 +1191,7 @@ fn set_torn_tail_aside(
         .write(true)
         .open(path)
         .map_err(|e| SessionError::io("open", path, e))?;
+    crate::paths::private::narrow_open(&file, path);
     file.set_len(good_len)
         .and_then(|()| file.sync_all())
         .map_err(|e| SessionError::io("cut the torn line of", path, e))
@@ -1246,6 +1250,12 @@ pub struct Glimpse {
     pub llm: LlmSettings,
     /// (turn, user, reply) of every turn kept.
     pub turns: Vec<(u32, String, String)>,
+    /// How each turn kept ended (failed and cancelled attempts are
+    /// recorded as failed), in the order of `turns`.
+    pub statuses: Vec<TurnStatus>,
+    /// The last turn is recorded but its kitchen commit not settled yet
+    /// (no `done` line): a crash cut it, or it is committing right now.
+    pub pending: bool,
 }
 
 /// Reads what a listing or a search needs: every line is parsed for a
@@ -1259,6 +1269,8 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
     })?;
     let mut out = Glimpse::default();
     let mut pending: Option<(String, String, String)> = None;
+    // A record delta that does not touch the status keeps the last one's.
+    let mut status = TurnStatus::Ok;
     for (n, line) in text.split_inclusive('\n').enumerate() {
         let g: Glance = match glance_of(line) {
             Ok(g) if line.ends_with('\n') => g,
@@ -1292,6 +1304,8 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
                     user,
                     g.reply.unwrap_or_default(),
                 ));
+                status = super::turn_status::status_of_line(line).unwrap_or(status);
+                out.statuses.push(status);
                 out.updated_at = g.at.unwrap_or_default();
             }
             "void" => {
@@ -1299,6 +1313,7 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
                     pending.take_if(|(c, ..)| Some(&*c) == g.commit.as_ref())
                 {
                     out.turns.pop();
+                    out.statuses.pop();
                     out.title = title;
                     out.updated_at = updated;
                 }
@@ -1319,6 +1334,7 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
             }
         }
     }
+    out.pending = pending.is_some();
     Ok(out)
 }
 

@@ -26,8 +26,14 @@ pub struct SessionSummary {
     pub id: String,
     /// Empty when the session has no message yet.
     pub title: String,
-    /// Turns recorded, failed ones included.
+    /// Turns completed: recorded as ok and settled.
     pub turns: usize,
+    /// Attempts that failed or were cancelled (recorded, not counted in
+    /// `turns`).
+    pub failed: usize,
+    /// The last turn is recorded but not settled yet (its kitchen commit
+    /// unconfirmed); it is not counted in `turns`.
+    pub pending: bool,
     pub created_at: String,
     pub updated_at: String,
     pub llm: LlmSettings,
@@ -41,6 +47,34 @@ pub struct SessionProblem {
     pub reason: String,
     /// Where the file was moved aside to, if it was.
     pub moved_to: Option<PathBuf>,
+}
+
+impl SessionProblem {
+    /// The problem an error of reading a session file is: a corrupt file
+    /// (moved aside or not) or one written by a newer alfred. Any other
+    /// error is given back.
+    pub fn of_unreadable(e: SessionError) -> Result<SessionProblem, SessionError> {
+        match e {
+            SessionError::Corrupt {
+                path,
+                reason,
+                moved_to,
+            } => Ok(SessionProblem {
+                path,
+                reason,
+                moved_to,
+            }),
+            SessionError::NewerSchema { path, found, known } => Ok(SessionProblem {
+                path,
+                reason: format!(
+                    "written by a newer alfred (schema version {found}; this alfred reads up \
+                     to {known}); upgrade alfred to open it"
+                ),
+                moved_to: None,
+            }),
+            other => Err(other),
+        }
+    }
 }
 
 impl fmt::Display for SessionProblem {
@@ -127,24 +161,21 @@ impl SessionStore {
             reason: format!("cannot read: {e}"),
             moved_to: None,
         })?;
-        let h = decode_header(&bytes).map_err(|why| match self.refuse(path, why) {
-            SessionError::Corrupt {
-                reason, moved_to, ..
-            } => SessionProblem {
-                path: path.to_path_buf(),
-                reason,
-                moved_to,
-            },
-            other => SessionProblem {
-                path: path.to_path_buf(),
-                reason: other.to_string(),
-                moved_to: None,
-            },
+        let h = decode_header(&bytes).map_err(|why| {
+            SessionProblem::of_unreadable(self.refuse(path, why)).unwrap_or_else(|other| {
+                SessionProblem {
+                    path: path.to_path_buf(),
+                    reason: other.to_string(),
+                    moved_to: None,
+                }
+            })
         })?;
         let summary = SessionSummary {
             id,
             title: h.title,
             turns: h.turns,
+            failed: h.failed,
+            pending: h.pending,
             created_at: h.created_at,
             updated_at: h.updated_at,
             llm: h.llm,

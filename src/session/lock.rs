@@ -42,6 +42,8 @@ impl SessionLock {
         let mut file = options
             .open(&path)
             .map_err(|e| SessionError::io("open the lock file", &path, e))?;
+        // An older install's lock file may be readable by others.
+        crate::paths::private::narrow_open(&file, &path);
         match file.try_lock() {
             Ok(()) => {}
             Err(TryLockError::WouldBlock) => {

@@ -15,11 +15,12 @@
 //! new format only by the next save.
 
 use serde::Deserialize;
-use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
+use serde::de::{self, SeqAccess, Visitor};
 use serde_json::{Value, json};
 
 use super::file::{SCHEMA_VERSION, SessionFile, title_from};
 use super::llm::LlmSettings;
+use crate::record::TurnStatus;
 
 /// Why bytes are not a session this build can use.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -38,7 +39,13 @@ pub struct Header {
     pub created_at: String,
     pub updated_at: String,
     pub llm: LlmSettings,
+    /// Turns completed: recorded as ok and settled (a pending last turn
+    /// is not one yet).
     pub turns: usize,
+    /// Attempts that failed or were cancelled (recorded, not turns).
+    pub failed: usize,
+    /// The last turn is recorded but its kitchen commit not settled yet.
+    pub pending: bool,
 }
 
 /// Decodes a whole session, migrating older schemas in memory.
@@ -82,13 +89,17 @@ fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
 pub fn decode_header(bytes: &[u8]) -> Result<Header, Unreadable> {
     if super::journal::is_journal(bytes) {
         let g = super::journal::glimpse(bytes)?;
+        let ok = g.statuses.iter().filter(|s| **s == TurnStatus::Ok).count();
+        let pending_ok = g.pending && g.statuses.last() == Some(&TurnStatus::Ok);
         return Ok(Header {
             schema_version: g.schema_version,
             title: g.title,
             created_at: g.created_at,
             updated_at: g.updated_at,
             llm: g.llm,
-            turns: g.turns.len(),
+            turns: ok - usize::from(pending_ok),
+            failed: g.statuses.len() - ok,
+            pending: g.pending,
         });
     }
     let text = text_of(bytes)?;
@@ -116,7 +127,9 @@ pub fn decode_header(bytes: &[u8]) -> Result<Header, Unreadable> {
         created_at: h.created_at.clone().unwrap_or_default(),
         updated_at: h.updated_at.or(h.created_at).unwrap_or_default(),
         llm: h.llm.unwrap_or_else(unknown_llm),
-        turns: turns.count,
+        turns: turns.count - turns.failed,
+        failed: turns.failed,
+        pending: false,
     })
 }
 
@@ -182,6 +195,13 @@ fn check_version(version: u32) -> Result<(), Unreadable> {
         0 => Err(Unreadable::Corrupt(
             "schema_version 0 does not exist".into(),
         )),
+        // Versions after the last one-document schema are journals: a
+        // document claiming one was not written by any alfred.
+        v if v > SCHEMA_VERSION && v <= super::journal::JOURNAL_VERSION => {
+            Err(Unreadable::Corrupt(format!(
+                "schema_version {v} is a journal's, but the file is one JSON document"
+            )))
+        }
         v if v > SCHEMA_VERSION => Err(Unreadable::Newer(v)),
         _ => Ok(()),
     }
@@ -215,10 +235,12 @@ struct HeaderRepr {
     turns: Option<TurnsProbe>,
 }
 
-/// A transcript, counted: keeps only the first user message (for v1 titles).
+/// A transcript, counted: keeps only the first user message (for v1
+/// titles) and how many turns failed.
 #[derive(Debug, Default)]
 struct TurnsProbe {
     count: usize,
+    failed: usize,
     first_user: Option<String>,
 }
 
@@ -228,6 +250,13 @@ impl<'de> Deserialize<'de> for TurnsProbe {
         struct FirstTurn {
             #[serde(default)]
             user: String,
+            #[serde(default)]
+            status: TurnStatus,
+        }
+        #[derive(Deserialize)]
+        struct Turn {
+            #[serde(default)]
+            status: TurnStatus,
         }
         struct Counter;
         impl<'de> Visitor<'de> for Counter {
@@ -240,9 +269,11 @@ impl<'de> Deserialize<'de> for TurnsProbe {
                 if let Some(first) = seq.next_element::<FirstTurn>()? {
                     probe.first_user = Some(first.user);
                     probe.count = 1;
+                    probe.failed = usize::from(first.status == TurnStatus::Failed);
                 }
-                while seq.next_element::<IgnoredAny>()?.is_some() {
+                while let Some(turn) = seq.next_element::<Turn>()? {
                     probe.count += 1;
+                    probe.failed += usize::from(turn.status == TurnStatus::Failed);
                 }
                 Ok(probe)
             }
@@ -275,6 +306,11 @@ mod tests {
         let newer = br#"{"schema_version": 99, "title": {"text": "x"}, "transcript": 5}"#;
         assert_eq!(decode(newer), Err(Unreadable::Newer(99)));
         assert_eq!(decode_header(newer), Err(Unreadable::Newer(99)));
+        let journal_version = br#"{"schema_version": 5, "id": "x"}"#;
+        assert!(
+            matches!(decode(journal_version), Err(Unreadable::Corrupt(r)) if r.contains("journal")),
+            "a document is never of a journal's version"
+        );
     }
 
     #[test]

@@ -5,7 +5,8 @@
 //! [`migrate`]), atomic writes ([`atomic`]), the per-session lock that keeps
 //! two processes from writing one session ([`lock`]), the persist actor that
 //! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
-//! listing and housekeeping ([`store`], [`listing`], [`grep`]), the plain-text views the
+//! listing and housekeeping ([`store`], [`listing`], [`grep`]), the choice of the
+//! session a plain `alfred` resumes ([`recent`]), the plain-text views the
 //! CLI prints ([`export`]), and sessions made from Alfred's saved conversation
 //! state ([`alfred_state`]).
 //!
@@ -42,9 +43,11 @@ pub mod llm;
 pub mod lock;
 pub mod migrate;
 pub mod persist;
+pub mod recent;
 #[cfg(any(test, feature = "fixtures"))]
 pub mod sample;
 pub mod store;
+mod turn_status;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;

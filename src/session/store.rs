@@ -127,8 +127,10 @@ impl SessionStore {
         self.load_pending(id).map(|(session, _)| session)
     }
 
-    /// [`load`](Self::load), with the commit of a turn a crash left pending.
-    fn load_pending(&self, id: &str) -> Result<(SessionFile, Option<String>), SessionError> {
+    /// [`load`](Self::load), with the commit of the last turn when it is
+    /// pending: recorded, its kitchen commit not settled yet (a crash cut
+    /// it, or another alfred is committing it now).
+    pub fn load_pending(&self, id: &str) -> Result<(SessionFile, Option<String>), SessionError> {
         if !is_valid_id(id) {
             return Err(SessionError::NotFound { id: id.to_string() });
         }
@@ -276,7 +278,9 @@ impl SessionStore {
             Unreadable::Newer(found) => SessionError::NewerSchema {
                 path: path.to_path_buf(),
                 found,
-                known: super::SCHEMA_VERSION,
+                // The journal's version: what this build writes, and
+                // the newest it reads.
+                known: super::journal::JOURNAL_VERSION,
             },
             Unreadable::Corrupt(reason) => {
                 let moved_to = match move_aside(path, self.now()) {

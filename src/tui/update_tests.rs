@@ -73,7 +73,7 @@ fn done_record(turn: u32, user: &str, reply: &str) -> (TurnRecord, ContextState)
 #[test]
 fn a_message_over_the_limit_stays_in_the_box_with_the_reason() {
     let mut m = model();
-    let paste = "eggs ".repeat(crate::pipeline::MAX_MESSAGE_BYTES / 5 + 10);
+    let paste = "eggs ".repeat(crate::pipeline::MAX_MESSAGE_BYTES / 5 + 100);
     m.chat.set_input(&paste);
     let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert!(effects.is_empty(), "nothing sent: {effects:?}");
