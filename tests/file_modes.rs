@@ -113,11 +113,6 @@ fn a_run_leaves_nothing_wider_than_its_user() {
     let data = sandbox.data_dir();
     let mut checked = 0;
     for path in walk(&data) {
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        // The kitchen store's modes are the kitchen's own concern.
-        if name.starts_with("kitchen.db") {
-            continue;
-        }
         let want = if path.is_dir() { 0o700 } else { 0o600 };
         assert_eq!(mode(&path), want, "{}", path.display());
         checked += 1;

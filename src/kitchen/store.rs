@@ -64,13 +64,24 @@ impl Kitchen {
     /// Opens (creating if needed) and migrates the store at `path`.
     pub fn open(path: impl AsRef<Path>) -> Result<Kitchen> {
         let path = path.as_ref().to_path_buf();
+        // A new store is made 0600 before SQLite opens it, so it never
+        // exists with a wider mode (SQLite gives its -wal and -shm files
+        // the database's mode when it creates them). An empty file is an
+        // empty database.
+        if let Err(e) = crate::paths::private::file_options()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            && e.kind() != std::io::ErrorKind::AlreadyExists
+        {
+            tracing::debug!(file = %path.display(), error = %e, "the kitchen file could not be made ahead");
+        }
         let conn = Connection::open(&path).map_err(|source| KitchenError::Open {
             path: path.clone(),
             source,
         })?;
         let kitchen = Self::configure(conn, Some(path.clone()))?;
-        // Only its user reads the kitchen (SQLite gives its -wal and -shm
-        // files the database's mode when it creates them).
+        // An older install's store is made its user's alone.
         for suffix in ["", "-wal", "-shm"] {
             let file = PathBuf::from(format!("{}{suffix}", path.display()));
             if let Err(e) = crate::paths::private::restrict(&file, false) {
