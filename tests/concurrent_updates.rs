@@ -11,7 +11,10 @@ mod sandbox;
 
 use std::process::Output;
 
+use alfred::context::registry::SessionIdRegistry;
+use alfred::kitchen::{Kitchen, KitchenError, ToolCall, ToolResult};
 use sandbox::{Sandbox, stderr};
+use serde_json::{Value, json};
 
 const USER: &str = "8d1c0d5e-4f5a-4c1e-9d55-6a0e2a7c3b11";
 const PROCESSES: usize = 4;
@@ -127,67 +130,66 @@ fn four_processes_using_the_same_rice_on_postgres_lose_no_use() {
     check(&outputs, before, rice_postgres(&url));
 }
 
-#[test]
-fn a_value_another_process_changed_meanwhile_is_not_overwritten() {
-    use alfred::context::registry::SessionIdRegistry;
-    use alfred::kitchen::{Kitchen, KitchenError, ToolCall};
-    use serde_json::json;
-
+/// Two kitchens on one `kitchen.db`, as two processes have them, and the
+/// folder that holds it.
+fn two_kitchens(seeded: bool) -> (tempfile::TempDir, Kitchen, Kitchen) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("kitchen.db");
     let mut mine = Kitchen::open(&path).unwrap();
-    mine.seed_if_empty("2026-11-27".parse().unwrap()).unwrap();
-    let mut theirs = Kitchen::open(&path).unwrap();
-    let mut reg = SessionIdRegistry::new();
-    let read = |k: &mut Kitchen, reg: &mut SessionIdRegistry| {
-        k.execute(
-            &ToolCall::new(
-                "db_read",
-                json!({"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "jasmine rice"}]}),
-            ),
-            reg,
-            1,
-        )
-        .unwrap()
-    };
+    if seeded {
+        mine.seed_if_empty("2026-11-27".parse().unwrap()).unwrap();
+    }
+    let theirs = Kitchen::open(&path).unwrap();
+    (dir, mine, theirs)
+}
+
+/// Runs one tool call that must be accepted.
+fn call(k: &mut Kitchen, reg: &mut SessionIdRegistry, tool: &str, params: Value) -> ToolResult {
+    k.execute(&ToolCall::new(tool, params), reg, 1)
+        .unwrap_or_else(|e| panic!("{tool}: {e}"))
+}
+
+/// The commit's conflict sentence.
+fn conflict(k: &mut Kitchen) -> String {
+    match k.commit_turn() {
+        Err(KitchenError::Conflict(why)) => why,
+        other => panic!("a conflict, not {other:?}"),
+    }
+}
+
+/// Reads the rice and sets it to `quantity`.
+fn set_rice(k: &mut Kitchen, reg: &mut SessionIdRegistry, quantity: f64) {
+    let found = call(
+        k,
+        reg,
+        "db_read",
+        json!({"table": "inventory", "filters": [{"field": "name", "op": "=", "value": "jasmine rice"}]}),
+    );
+    let r = found.rows[0]["id"].as_str().unwrap().to_string();
+    call(
+        k,
+        reg,
+        "db_update",
+        json!({"table": "inventory", "filters": [{"field": "id", "op": "=", "value": r}], "data": {"quantity": quantity}}),
+    );
+}
+
+#[test]
+fn a_value_another_process_changed_meanwhile_is_not_overwritten() {
+    let (dir, mut mine, mut theirs) = two_kitchens(true);
     // My turn reads the rice and sets it to a value…
     mine.begin_turn().unwrap();
-    let found = read(&mut mine, &mut reg);
-    let r = found.rows[0]["id"].as_str().unwrap().to_string();
-    mine.execute(
-        &ToolCall::new(
-            "db_update",
-            json!({"table": "inventory", "filters": [{"field": "id", "op": "=", "value": r}], "data": {"quantity": 1.5}}),
-        ),
-        &mut reg,
-        1,
-    )
-    .unwrap();
+    set_rice(&mut mine, &mut SessionIdRegistry::new(), 1.5);
     // …while another process sets it to another, and commits first.
-    let mut their_reg = SessionIdRegistry::new();
-    let seen = read(&mut theirs, &mut their_reg);
-    let theirs_ref = seen.rows[0]["id"].as_str().unwrap().to_string();
-    theirs
-        .execute(
-            &ToolCall::new(
-                "db_update",
-                json!({"table": "inventory", "filters": [{"field": "id", "op": "=", "value": theirs_ref}], "data": {"quantity": 0.4}}),
-            ),
-            &mut their_reg,
-            1,
-        )
-        .unwrap();
-    let refused = mine.commit_turn().unwrap_err();
-    let KitchenError::Conflict(why) = &refused else {
-        panic!("a conflict, not {refused:?}")
-    };
+    set_rice(&mut theirs, &mut SessionIdRegistry::new(), 0.4);
+    let why = conflict(&mut mine);
     assert!(
         why.contains("jasmine rice changed while this turn ran"),
         "{why}"
     );
     assert!(why.contains("0.4 now, not the 2 this turn read"), "{why}");
     assert!(why.contains("nothing of this turn was saved"), "{why}");
-    let db = rusqlite::Connection::open(&path).unwrap();
+    let db = rusqlite::Connection::open(dir.path().join("kitchen.db")).unwrap();
     let q: f64 = db
         .query_row(
             "SELECT quantity FROM inventory WHERE name = 'jasmine rice'",
@@ -200,33 +202,22 @@ fn a_value_another_process_changed_meanwhile_is_not_overwritten() {
 
 #[test]
 fn a_slot_another_process_planned_meanwhile_fails_the_turn_in_words() {
-    use alfred::context::registry::SessionIdRegistry;
-    use alfred::kitchen::{Kitchen, KitchenError, ToolCall};
-    use serde_json::json;
-
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("kitchen.db");
-    let mut mine = Kitchen::open(&path).unwrap();
-    let mut theirs = Kitchen::open(&path).unwrap();
+    let (_dir, mut mine, mut theirs) = two_kitchens(false);
     let plan = json!({"table": "meal_plans", "data": {"date": "2031-01-07", "meal_type": "dinner", "notes": "x"}});
     mine.begin_turn().unwrap();
-    mine.execute(
-        &ToolCall::new("db_create", plan.clone()),
+    call(
+        &mut mine,
         &mut SessionIdRegistry::new(),
-        1,
-    )
-    .unwrap();
-    theirs
-        .execute(
-            &ToolCall::new("db_create", plan),
-            &mut SessionIdRegistry::new(),
-            1,
-        )
-        .unwrap();
-    let refused = mine.commit_turn().unwrap_err();
-    let KitchenError::Conflict(why) = &refused else {
-        panic!("a conflict, not {refused:?}")
-    };
+        "db_create",
+        plan.clone(),
+    );
+    call(
+        &mut theirs,
+        &mut SessionIdRegistry::new(),
+        "db_create",
+        plan,
+    );
+    let why = conflict(&mut mine);
     assert!(
         why.contains("another session saved a meal_plans row with the same date and meal_type"),
         "{why}"

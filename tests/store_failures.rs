@@ -187,20 +187,43 @@ fn send(sandbox: &Sandbox, url: &str, message: &str) -> std::process::Output {
     ])
 }
 
-#[test]
-fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
-    let Some(cluster) = pg_cluster::cluster() else {
-        return;
-    };
+/// The message each cut-commit test sends.
+const ADD: &str = "add zqcut to my shopping list";
+
+/// A kitchen reached through a proxy that cuts the connection of the first
+/// `COMMIT` as `cut` says, and the run that sent [`ADD`] through it.
+struct CutRun {
+    sandbox: Sandbox,
+    /// The kitchen's own URL, and the one through the proxy.
+    url: String,
+    through: String,
+    out: std::process::Output,
+}
+
+fn add_through(cut: cut_proxy::Cut) -> Option<CutRun> {
+    let cluster = pg_cluster::cluster()?;
     let sandbox = Sandbox::new();
     let url = kitchen_database(cluster, &sandbox);
-    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::AfterCommit);
-    let out = send(
-        &sandbox,
-        &proxy.url(&url, cluster.port()),
-        "add zqcut to my shopping list",
-    );
+    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut);
+    let through = proxy.url(&url, cluster.port());
+    let out = send(&sandbox, &through, ADD);
     assert_eq!(proxy.cuts(), 1, "the commit's connection was cut");
+    Some(CutRun {
+        sandbox,
+        url,
+        through,
+        out,
+    })
+}
+
+#[test]
+fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
+    let Some(CutRun {
+        sandbox, url, out, ..
+    }) = add_through(cut_proxy::Cut::AfterCommit)
+    else {
+        return;
+    };
     assert!(out.status.success(), "{}", stderr(&out));
     let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(record["status"], "ok", "{record}");
@@ -220,15 +243,15 @@ fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
 
 #[test]
 fn a_connection_lost_before_commit_fails_the_turn_and_sending_it_again_adds_one_row() {
-    let Some(cluster) = pg_cluster::cluster() else {
+    let Some(CutRun {
+        sandbox,
+        url,
+        through,
+        out,
+    }) = add_through(cut_proxy::Cut::BeforeCommit)
+    else {
         return;
     };
-    let sandbox = Sandbox::new();
-    let url = kitchen_database(cluster, &sandbox);
-    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::BeforeCommit);
-    let through = proxy.url(&url, cluster.port());
-    let out = send(&sandbox, &through, "add zqcut to my shopping list");
-    assert_eq!(proxy.cuts(), 1, "the commit's connection was cut");
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("could not save the turn's changes"),
@@ -236,24 +259,19 @@ fn a_connection_lost_before_commit_fails_the_turn_and_sending_it_again_adds_one_
         stderr(&out)
     );
     assert_eq!(listed(&url, "zqcut"), 0);
-    let again = send(&sandbox, &through, "add zqcut to my shopping list");
+    let again = send(&sandbox, &through, ADD);
     assert!(again.status.success(), "{}", stderr(&again));
     assert_eq!(listed(&url, "zqcut"), 1);
 }
 
 #[test]
 fn a_commit_that_cannot_be_confirmed_stays_pending_until_the_session_is_opened_again() {
-    let Some(cluster) = pg_cluster::cluster() else {
+    let Some(CutRun {
+        sandbox, url, out, ..
+    }) = add_through(cut_proxy::Cut::AfterCommitThenDown)
+    else {
         return;
     };
-    let sandbox = Sandbox::new();
-    let url = kitchen_database(cluster, &sandbox);
-    let proxy = cut_proxy::CutProxy::start(cluster.port(), cut_proxy::Cut::AfterCommitThenDown);
-    let out = send(
-        &sandbox,
-        &proxy.url(&url, cluster.port()),
-        "add zqcut to my shopping list",
-    );
     assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
     let err = stderr(&out);
     assert!(
