@@ -71,6 +71,7 @@ mod think_ctx;
 mod think_entities;
 mod understand;
 mod understand_targets;
+mod vocab;
 mod vague;
 mod world;
 

@@ -143,12 +143,16 @@ const RESPELL: &[(&str, &str)] = &[
     ("wks", "weeks"), ("hav", "have"),
 ];
 
-/// The word as the rules know it.
+/// The word as the rules know it: the shorthand table's spelling, else
+/// the one known word it is a typo of ([`super::vocab::correct`]), else
+/// the word itself.
 fn respell(word: &str) -> String {
     RESPELL
         .iter()
         .find(|(typo, _)| *typo == word)
-        .map_or_else(|| word.to_string(), |(_, right)| right.to_string())
+        .map(|(_, right)| right.to_string())
+        .or_else(|| super::vocab::correct(word))
+        .unwrap_or_else(|| word.to_string())
 }
 
 /// "500g" → "500", "g"; "2kg" → "2", "kg".

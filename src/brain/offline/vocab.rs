@@ -1,0 +1,323 @@
+//! The words the offline brain knows, so it can tell a typo from a word and
+//! a name from filler:
+//! - common English: SCOWL's sizes 10 to 35 (`assets/words/english.txt`,
+//!   its notice in `assets/words/COPYRIGHT-english`), about 38,000 words;
+//! - food: `assets/words/food.txt` and the seed ingredient catalog's names
+//!   and aliases (`assets/seed/ingredients.json`);
+//! - `assets/words/kitchen.txt`: the kitchen's own words (tables, places,
+//!   days, meals);
+//! - `assets/words/known.txt`: the shorthand people type ("tmrw", "idk")
+//!   and every word the rules listen for, known but never a respelling.
+//!
+//! [`correct`] respells a word that is none of these to the one known word
+//! it is a typo of ("recipies" → "recipes", "paner" → "paneer", "frnch" →
+//! "french"), and leaves it alone when it is near no word or near several.
+//! [`is_food`] tells whether a phrase reads as something to eat: a new item
+//! or a search term is only ever taken from words that do.
+//!
+//! Pure and total; the word lists are read once per process.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{LazyLock, Mutex};
+
+use crate::context::taxonomy::singular;
+
+const ENGLISH: &str = include_str!("../../../assets/words/english.txt");
+const FOOD: &str = include_str!("../../../assets/words/food.txt");
+const CATALOG: &str = include_str!("../../../assets/seed/ingredients.json");
+const KITCHEN: &str = include_str!("../../../assets/words/kitchen.txt");
+const KNOWN_AS_IS: &str = include_str!("../../../assets/words/known.txt");
+
+/// The known words, built once.
+struct Known {
+    english: HashSet<&'static str>,
+    /// The kitchen's words, shorthand and the rules' words.
+    kitchen: HashSet<&'static str>,
+    /// English words by first letter, the targets of a last-resort
+    /// correction.
+    english_by_letter: HashMap<char, Vec<&'static str>>,
+    /// Singular food words (single words of food phrases, catalog names'
+    /// last words, whole one-word names).
+    food_words: HashSet<String>,
+    /// Whole food phrases and catalog names, singular words joined by one
+    /// space ("olive oil", "chicken thigh").
+    food_phrases: HashSet<String>,
+    /// Preferred correction targets: food and kitchen words.
+    domain: Vec<String>,
+}
+
+static KNOWN: LazyLock<Known> = LazyLock::new(build);
+
+/// Corrections already worked out (a word's answer never changes).
+static MEMO: LazyLock<Mutex<HashMap<String, Option<String>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// Entries the memo keeps before it starts over.
+const MEMO_CAP: usize = 10_000;
+
+fn phrase_key(text: &str) -> String {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| singular(&w.to_lowercase()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The words of a word list.
+fn listed(list: &'static str) -> impl Iterator<Item = &'static str> {
+    list.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+fn build() -> Known {
+    let english: HashSet<&'static str> = ENGLISH.lines().filter(|l| !l.is_empty()).collect();
+    let mut english_by_letter: HashMap<char, Vec<&'static str>> = HashMap::new();
+    for w in &english {
+        if let Some(c) = w.chars().next() {
+            english_by_letter.entry(c).or_default().push(w);
+        }
+    }
+    let mut phrases: Vec<String> = FOOD
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    let mut heads: Vec<String> = Vec::new();
+    if let Ok(serde_json::Value::Array(items)) = serde_json::from_str::<serde_json::Value>(CATALOG)
+    {
+        for item in &items {
+            let names = item["name"].as_str().into_iter().chain(
+                item["aliases"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|a| a.as_str()),
+            );
+            for name in names {
+                phrases.push(name.to_string());
+                if let Some(last) = name.split_whitespace().last() {
+                    heads.push(last.to_string());
+                }
+            }
+        }
+    }
+    let mut food_words = HashSet::new();
+    let mut food_phrases = HashSet::new();
+    for p in &phrases {
+        let key = phrase_key(p);
+        if !key.contains(' ') {
+            food_words.insert(key.clone());
+        }
+        food_phrases.insert(key);
+    }
+    for h in &heads {
+        food_words.insert(singular(&h.to_lowercase()));
+    }
+    let mut domain: Vec<String> = phrases
+        .iter()
+        .flat_map(|p| p.split_whitespace().map(str::to_lowercase))
+        .chain(listed(KITCHEN).map(str::to_string))
+        .filter(|w| w.chars().all(char::is_alphabetic))
+        .collect();
+    domain.sort();
+    domain.dedup();
+    Known {
+        english,
+        kitchen: listed(KITCHEN).chain(listed(KNOWN_AS_IS)).collect(),
+        english_by_letter,
+        food_words,
+        food_phrases,
+        domain,
+    }
+}
+
+/// True when the word is known as it is: English, shorthand, food (in any
+/// plural) or one of the kitchen's words.
+pub fn is_known(word: &str) -> bool {
+    let k = &*KNOWN;
+    k.english.contains(word)
+        || k.kitchen.contains(word)
+        || k.food_words.contains(&singular(word))
+        || k.domain.binary_search_by(|d| d.as_str().cmp(word)).is_ok()
+}
+
+/// True when `word` (one word) is a food word.
+pub fn is_food_word(word: &str) -> bool {
+    KNOWN.food_words.contains(&singular(word))
+}
+
+/// True when `phrase` reads as something to eat or cook with: it is a
+/// known food phrase, or one of its words is a food word ("a bag of
+/// shallots", "greek yogurt", "frozen peas").
+pub fn is_food(phrase: &str) -> bool {
+    let key = phrase_key(phrase);
+    KNOWN.food_phrases.contains(&key) || key.split(' ').any(|w| KNOWN.food_words.contains(w))
+}
+
+/// The edit distance a word of this many letters may be from the word it
+/// is a typo of.
+fn allowed(len: usize) -> usize {
+    if len >= 7 { 2 } else { 1 }
+}
+
+/// Letters `a` and `b` share at their start.
+fn common_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// The one candidate nearest `word` within `max` edits (of two as near,
+/// the one sharing the longer start: typos fall late in a word); `None`
+/// when there is none or two are alike on both.
+fn nearest<'c>(
+    word: &str,
+    candidates: impl Iterator<Item = &'c str>,
+    max: usize,
+) -> Option<&'c str> {
+    let len = word.chars().count();
+    let mut best: Option<(usize, usize, &str)> = None;
+    let mut tied = false;
+    for c in candidates {
+        if c.chars().count().abs_diff(len) > max {
+            continue;
+        }
+        let d = strsim::osa_distance(word, c);
+        if d == 0 || d > max {
+            continue;
+        }
+        // Nearer is better, then a longer shared start.
+        let key = (d, usize::MAX - common_prefix(word, c));
+        match best {
+            Some((bd, bp, _)) if key > (bd, bp) => {}
+            Some((bd, bp, b)) if key == (bd, bp) => tied |= b != c,
+            _ => {
+                best = Some((key.0, key.1, c));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, _, c)| c)
+}
+
+/// The word `word` is a typo of, when it is unknown and near exactly one
+/// known word: food and kitchen words first, then (for words of five
+/// letters or more, first letter kept) common English.
+pub fn correct(word: &str) -> Option<String> {
+    let len = word.chars().count();
+    if len < 4 || !word.chars().all(|c| c.is_ascii_alphabetic()) || is_known(word) {
+        return None;
+    }
+    if let Ok(memo) = MEMO.lock()
+        && let Some(answer) = memo.get(word)
+    {
+        return answer.clone();
+    }
+    let k = &*KNOWN;
+    let answer = nearest(word, k.domain.iter().map(String::as_str), allowed(len))
+        .or_else(|| {
+            let first = word.chars().next()?;
+            (len >= 5)
+                .then(|| k.english_by_letter.get(&first))
+                .flatten()
+                .and_then(|list| nearest(word, list.iter().copied(), 1))
+        })
+        .map(str::to_string);
+    if let Ok(mut memo) = MEMO.lock() {
+        if memo.len() >= MEMO_CAP {
+            memo.clear();
+        }
+        memo.insert(word.to_string(), answer.clone());
+    }
+    answer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_of_kitchen_words_are_respelled() {
+        for (typo, right) in [
+            ("recpies", "recipes"),
+            ("ingredeints", "ingredients"),
+            ("paner", "paneer"),
+            ("chikken", "chicken"),
+            ("chcken", "chicken"),
+            ("frnch", "french"),
+            ("breakfst", "breakfast"),
+            ("shoppping", "shopping"),
+            ("tomatoe", "tomatoes"),
+        ] {
+            assert_eq!(correct(typo).as_deref(), Some(right), "{typo}");
+        }
+    }
+
+    #[test]
+    fn known_words_and_names_far_from_any_word_stay() {
+        for w in [
+            "wife", "wine", "back", "broke", "student", "finish", "tomatoes", "gochujang",
+            "shes", "dont", "tmrw", "bibimbap", "xyzzyq",
+        ] {
+            assert_eq!(correct(w), None, "{w}");
+        }
+        // Short words are the shorthand table's.
+        assert_eq!(correct("wht"), None);
+    }
+
+    /// Every word of four letters or more in a string of the rules is
+    /// known as it is, so no correction ever hides what a rule listens for.
+    #[test]
+    fn every_word_the_rules_listen_for_is_known() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/brain/offline");
+        let mut files = vec![root];
+        let mut missing = std::collections::BTreeSet::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".rs") || name.contains("test") || name == "vocab.rs" {
+                continue;
+            }
+            let src = std::fs::read_to_string(&path).unwrap();
+            for line in src.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                for (i, lit) in line.split('"').enumerate() {
+                    if i % 2 == 0 || lit.len() > 60 || lit.contains('{') || lit.contains('\\') {
+                        continue;
+                    }
+                    let lit = lit.to_lowercase();
+                    for w in lit.split(|c: char| !c.is_ascii_lowercase()) {
+                        if w.len() >= 4 && !is_known(w) && correct(w).is_some() {
+                            missing.insert(format!("{w} ({name})"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            missing.is_empty(),
+            "rule words a correction would change; add them to assets/words/known.txt: {missing:?}"
+        );
+    }
+
+    #[test]
+    fn food_is_told_from_filler() {
+        for food in [
+            "eggs",
+            "a litre of milk",
+            "bag of shallots",
+            "greek yogurt",
+            "frozen peas",
+            "chicken thighs",
+            "limes",
+        ] {
+            assert!(is_food(food), "{food}");
+        }
+        for not in ["back", "bought", "yo broke student", "people", "sister staying"] {
+            assert!(!is_food(not), "{not}");
+        }
+        assert!(is_food_word("tomatoes") && !is_food_word("wife"));
+    }
+}
