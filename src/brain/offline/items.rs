@@ -223,6 +223,9 @@ pub enum Refusal {
     DoesNotLike,
     /// Asked for only some things: "vegetarian for the kids", "only thai".
     Requires,
+    /// Someone can't eat it: "she's allergic to peanuts", "my wife can't
+    /// do shellfish", "he doesn't eat pork".
+    CannotEat,
 }
 
 /// One thing the user ruled out, in their words.
@@ -261,12 +264,29 @@ impl Exclusion {
             Refusal::TiredOf => format!("user is tired of {}", self.term),
             Refusal::DoesNotLike => format!("user doesn't like {}", self.term),
             Refusal::Requires => format!("user asked for {} only{week}", self.term),
+            Refusal::CannotEat => format!("someone can't eat {}", self.term),
         }
     }
 }
 
 /// The phrases that rule something out, longest first within a kind.
 const TRIGGERS: &[(&str, Refusal)] = &[
+    ("allergic to", Refusal::CannotEat),
+    ("allergy to", Refusal::CannotEat),
+    ("intolerant to", Refusal::CannotEat),
+    ("cant do", Refusal::CannotEat),
+    ("cant eat", Refusal::CannotEat),
+    ("cant have", Refusal::CannotEat),
+    ("cannot eat", Refusal::CannotEat),
+    ("cannot have", Refusal::CannotEat),
+    ("can not eat", Refusal::CannotEat),
+    ("doesnt eat", Refusal::CannotEat),
+    ("dont eat", Refusal::CannotEat),
+    ("wont eat", Refusal::CannotEat),
+    ("doesnt do", Refusal::CannotEat),
+    ("steer clear of", Refusal::SaidNo),
+    ("keep away from", Refusal::SaidNo),
+    ("avoiding", Refusal::SaidNo),
     ("not in the mood for", Refusal::NotInTheMood),
     ("not really in the mood for", Refusal::NotInTheMood),
     ("dont feel like", Refusal::NotFeelingLike),
@@ -385,8 +405,32 @@ fn term_stop(w: &str) -> bool {
         )
 }
 
+/// Phrases that rule out what was said before them: "fish is off the
+/// table", "dairy's out this week".
+const AFTER_TRIGGERS: &[&str] = &[
+    "is off the table",
+    "are off the table",
+    "off the table",
+    "is off the menu",
+    "are off the menu",
+    "off the menu",
+    "is out",
+    "are out",
+];
+
 /// The exclusion a segment states, with the trigger found (if any).
 fn segment_exclusion(seg: &[String]) -> (Option<Refusal>, Vec<String>) {
+    // "fish is off the table": the term comes first.
+    if let Some((i, _)) = find_any(seg, AFTER_TRIGGERS) {
+        let start = seg[..i]
+            .iter()
+            .rposition(|w| CLAUSE_START.contains(&w.as_str()))
+            .map_or(0, |p| p + 1);
+        let term = term_words(&seg[start..i]);
+        if !term.is_empty() {
+            return (Some(Refusal::SaidNo), term);
+        }
+    }
     let phrases: Vec<&str> = TRIGGERS.iter().map(|(p, _)| *p).collect();
     match find_any(seg, &phrases) {
         Some((i, p)) => {
@@ -407,10 +451,13 @@ fn segment_exclusion(seg: &[String]) -> (Option<Refusal>, Vec<String>) {
     }
 }
 
+/// The words of a term that can name something: filler, chatter and
+/// words that link to nothing ("my wife", "sister staying") are left out.
 fn term_words(words: &[String]) -> Vec<String> {
     words
         .iter()
         .filter(|w| !term_stop(w) && !is_store_word(w))
+        .filter(|w| !super::vocab::links_to_nothing(w))
         .cloned()
         .collect()
 }
@@ -475,7 +522,7 @@ pub fn requirements(words: &[String], this_week: bool) -> Vec<Exclusion> {
 /// True when a segment opens with an exclusion trigger.
 pub fn has_trigger(words: &[String]) -> bool {
     let phrases: Vec<&str> = TRIGGERS.iter().map(|(p, _)| *p).collect();
-    find_any(words, &phrases).is_some()
+    find_any(words, &phrases).is_some() || find_any(words, AFTER_TRIGGERS).is_some()
 }
 
 #[cfg(test)]
@@ -485,6 +532,42 @@ mod tests {
 
     fn items(s: &str) -> Vec<Item> {
         parse_items(&Words::new(s).segments)
+    }
+
+    fn ruled_out(s: &str) -> Vec<(String, Refusal)> {
+        exclusions(&Words::new(s).segments, false)
+            .into_iter()
+            .map(|e| (e.term, e.how))
+            .collect()
+    }
+
+    #[test]
+    fn rulings_out_in_other_words_keep_only_what_links() {
+        for (said, term, how) in [
+            ("my sister cant eat peanuts", "peanuts", Refusal::CannotEat),
+            (
+                "heads up hes allergic to shellfish",
+                "shellfish",
+                Refusal::CannotEat,
+            ),
+            (
+                "the kids wont eat mushrooms",
+                "mushrooms",
+                Refusal::CannotEat,
+            ),
+            ("beef is off the table", "beef", Refusal::SaidNo),
+            (
+                "ok so lamb's off the menu this week",
+                "lambs",
+                Refusal::SaidNo,
+            ),
+            ("were avoiding dairy", "dairy", Refusal::SaidNo),
+            ("my flatmate doesnt do gluten", "gluten", Refusal::CannotEat),
+        ] {
+            assert_eq!(ruled_out(said), [(term.to_string(), how)], "{said}");
+        }
+        // Words that link to nothing never become the thing ruled out.
+        assert!(ruled_out("no people").is_empty());
     }
 
     #[test]

@@ -71,8 +71,8 @@ mod think_ctx;
 mod think_entities;
 mod understand;
 mod understand_targets;
-mod vocab;
 mod vague;
+mod vocab;
 mod world;
 
 #[cfg(test)]

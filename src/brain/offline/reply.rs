@@ -397,9 +397,22 @@ fn blocked(c: &ReplyCtx<'_>, reason: &str) -> String {
     )
 }
 
-/// The last resort: what the offline brain can do that is closest to the
-/// message's words, as messages to try.
+/// The last resort. When the message names food, the things Alfred can do
+/// with it, offered as a question; else what the offline brain can do that
+/// is closest to the message's words, as messages to try.
 pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
+    let mut food = super::vocab::food_mentions(&words.words);
+    food.dedup();
+    if !food.is_empty() {
+        let (one, it) = match food.len() {
+            1 => (food[0].clone(), "it"),
+            _ => (join_list(&food[..food.len().min(3)], "and"), "them"),
+        };
+        return format!(
+            "I'm not sure what you'd like with {one}. Should I check how much you have, add \
+             {it} to your shopping list, or find recipes that use {it}?"
+        );
+    }
     let tries: Vec<String> = super::vague::closest(words, turn)
         .iter()
         .map(|e| format!("\"{e}\""))
@@ -600,4 +613,27 @@ fn clear_all_reply(c: &ReplyCtx<'_>) -> String {
     format!(
         "Fresh start — I've cleared everything from working memory{rules}. What would you like to cook?"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::text::Words;
+    use super::*;
+
+    #[test]
+    fn the_last_resort_asks_about_the_food_named() {
+        let one = not_understood(&Words::new("umm the coconut milk??"), 1);
+        assert!(
+            one.contains("with coconut milk") && one.ends_with('?'),
+            "{one}"
+        );
+        let two = not_understood(&Words::new("eggs n spinach hmm"), 1);
+        assert!(
+            two.contains("eggs and spinach") && two.contains("them"),
+            "{two}"
+        );
+        // Nothing linked: the closest things to try.
+        let none = not_understood(&Words::new("blorp"), 1);
+        assert!(none.contains("didn't catch that"), "{none}");
+    }
 }

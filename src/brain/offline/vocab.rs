@@ -156,6 +156,42 @@ pub fn is_food(phrase: &str) -> bool {
     KNOWN.food_phrases.contains(&key) || key.split(' ').any(|w| KNOWN.food_words.contains(w))
 }
 
+/// True when `word` links to nothing a recipe search or a new item could
+/// use: a common English word that is not food, not a cuisine or kind of
+/// dish, and not one of the kitchen's words ("broke", "student", "people",
+/// "coming"). Unknown words may be names ("pedas") and are kept.
+pub fn links_to_nothing(word: &str) -> bool {
+    let k = &*KNOWN;
+    k.english.contains(word)
+        && !k.kitchen.contains(word)
+        && !is_food_word(word)
+        && crate::context::taxonomy::cuisine(word).is_none()
+        && crate::context::taxonomy::dish_kind(&singular(word)).is_none()
+}
+
+/// The food a message names, longest phrase first, in the order said
+/// ("do i still have coconut milk and eggs" → "coconut milk", "eggs").
+pub fn food_mentions(words: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let span = (1..=3).rev().find(|&n| {
+            i + n <= words.len() && {
+                let key = phrase_key(&words[i..i + n].join(" "));
+                KNOWN.food_phrases.contains(&key) || (n == 1 && KNOWN.food_words.contains(&key))
+            }
+        });
+        match span {
+            Some(n) => {
+                out.push(words[i..i + n].join(" "));
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
 /// The edit distance a word of this many letters may be from the word it
 /// is a typo of.
 fn allowed(len: usize) -> usize {
@@ -256,8 +292,19 @@ mod tests {
     #[test]
     fn known_words_and_names_far_from_any_word_stay() {
         for w in [
-            "wife", "wine", "back", "broke", "student", "finish", "tomatoes", "gochujang",
-            "shes", "dont", "tmrw", "bibimbap", "xyzzyq",
+            "wife",
+            "wine",
+            "back",
+            "broke",
+            "student",
+            "finish",
+            "tomatoes",
+            "gochujang",
+            "shes",
+            "dont",
+            "tmrw",
+            "bibimbap",
+            "xyzzyq",
         ] {
             assert_eq!(correct(w), None, "{w}");
         }
@@ -315,9 +362,28 @@ mod tests {
         ] {
             assert!(is_food(food), "{food}");
         }
-        for not in ["back", "bought", "yo broke student", "people", "sister staying"] {
+        for w in ["broke", "student", "people", "coming", "next"] {
+            assert!(links_to_nothing(w), "{w}");
+        }
+        for w in [
+            "thai", "curries", "yellow", "quick", "pedas", "paneer", "recipes",
+        ] {
+            assert!(!links_to_nothing(w), "{w}");
+        }
+        for not in [
+            "back",
+            "bought",
+            "yo broke student",
+            "people",
+            "sister staying",
+        ] {
             assert!(!is_food(not), "{not}");
         }
         assert!(is_food_word("tomatoes") && !is_food_word("wife"));
+        let said: Vec<String> = "do i still have coconut milk and 2 eggs or not"
+            .split(' ')
+            .map(str::to_string)
+            .collect();
+        assert_eq!(food_mentions(&said), ["coconut milk", "eggs"]);
     }
 }

@@ -368,7 +368,9 @@ fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
             && !is_filler(&phrase)
             && number(&phrase).is_none()
             && ordinal(&phrase).is_none()
-            && !["veg"].contains(&phrase.as_str());
+            && !["veg"].contains(&phrase.as_str())
+            // Words that link to nothing are filler, never a search term.
+            && !super::super::vocab::links_to_nothing(&phrase);
         if keep {
             if negate {
                 not.push(stem(&phrase));
