@@ -12,6 +12,7 @@ use super::lexicon::{Cues, GenerateAsk, Intent};
 use super::skills::{SkillAsk, shopping};
 use super::synonyms::*;
 use super::text::{Words, find_any, is_filler, number, weekday_abbrev};
+use super::vocab::{food_mentions, is_food};
 
 /// Words after the first occurrence of any of `verbs`.
 fn after<'a>(words: &'a [String], verbs: &[&str]) -> Option<&'a [String]> {
@@ -65,7 +66,7 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
     }
     // "put them in the fridge", "pop it in": a verb and a pronoun are not
     // an item.
-    parse_items(&segs)
+    let items: Vec<Item> = parse_items(&segs)
         .into_iter()
         .filter(|i| {
             let first = i.name.split_whitespace().next().unwrap_or_default();
@@ -74,7 +75,36 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
                 "put" | "pop" | "stick" | "them" | "it" | "those" | "these" | "that" | "all"
             )
         })
-        .collect()
+        .map(food_in)
+        .collect();
+    // Leftover words ("just got back from the shop") are no item when the
+    // message names food elsewhere.
+    if items.iter().any(|i| is_food(&i.name)) {
+        items.into_iter().filter(|i| is_food(&i.name)).collect()
+    } else {
+        items
+    }
+}
+
+/// An item whose words hold a food phrase after other words ("bought 6
+/// eggs") read again from the amount or food that starts it.
+fn food_in(item: Item) -> Item {
+    if is_food(&item.name) && !item.name.split_whitespace().any(|w| number(w).is_some()) {
+        return item;
+    }
+    let words: Vec<String> = item.phrase.split_whitespace().map(str::to_string).collect();
+    let Some(food) = food_mentions(&words).into_iter().next() else {
+        return item;
+    };
+    let first = food.split_whitespace().next().unwrap_or_default();
+    let Some(at) = words.iter().position(|w| w == first) else {
+        return item;
+    };
+    // Start at the amount just before the food ("6 eggs", "a litre of milk").
+    let start = (at.saturating_sub(3)..at)
+        .find(|&i| number(&words[i]).is_some() || matches!(words[i].as_str(), "a" | "an"))
+        .unwrap_or(at);
+    parse_item(&words[start..]).unwrap_or(item)
 }
 
 /// Shopping list, inventory adds and removals, pantry questions.
@@ -287,5 +317,29 @@ fn generate_ask(w: &Words) -> GenerateAsk {
         meal: meal.map(String::from),
         without,
         quick: w.has_any(&["quick", "fast"]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(s: &str) -> Vec<(String, Option<f64>)> {
+        items_after(&Words::new(s), &["bought", "got", "picked up"])
+            .into_iter()
+            .map(|i| (i.name, i.quantity))
+            .collect()
+    }
+
+    #[test]
+    fn leftover_words_are_no_item_when_food_is_named() {
+        assert_eq!(
+            names("just got home from work, bought 4 lemons and a bag of rice"),
+            [
+                ("lemon".to_string(), Some(4.0)),
+                ("rice".to_string(), Some(1.0))
+            ]
+        );
+        assert_eq!(names("picked up some limes"), [("limes".to_string(), None)]);
     }
 }
