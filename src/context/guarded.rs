@@ -174,10 +174,8 @@ pub fn ruled_out_inside(state: &ContextState, content: &Value) -> Vec<String> {
 
 fn collect_covered(state: &ContextState, v: &Value, out: &mut Vec<String>) {
     match v {
-        Value::String(s) => {
-            if state.constraints.covering(s).is_some() && !out.contains(s) {
-                out.push(s.clone());
-            }
+        Value::String(s) if state.constraints.covering(s).is_some() && !out.contains(s) => {
+            out.push(s.clone());
         }
         Value::Array(a) => a.iter().for_each(|x| collect_covered(state, x, out)),
         Value::Object(o) => o.values().for_each(|x| collect_covered(state, x, out)),
@@ -317,7 +315,7 @@ mod tests {
             .map(|(r, _)| r.to_string())
             .unwrap_or_default();
         let plan = json!({"date": "2026-01-18", "meal_type": "dinner", "recipe_id": miso});
-        assert_eq!(ruled_out_inside(&s, &plan), [miso.clone()]);
+        assert_eq!(ruled_out_inside(&s, &plan), std::slice::from_ref(&miso));
         let ok = json!({"date": "2026-01-14", "recipe_id": paneer});
         assert!(ruled_out_inside(&s, &ok).is_empty());
     }
