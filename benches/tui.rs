@@ -117,6 +117,7 @@ fn big_session(turns: u32, entities: u32) -> SessionFile {
                 reason: None,
                 pinned: false,
                 cause: Cause::LinkedOnly,
+                holds_ruled_out: Vec::new(),
             };
             match (n + t) % 5 {
                 0 => e.recent.push(view),

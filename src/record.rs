@@ -37,6 +37,31 @@ pub struct ToolCallRecord {
     pub error: Option<String>,
 }
 
+/// A write held back because it touched an entity a standing constraint
+/// covers (and the message did not name it): nothing of it was written.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldBack {
+    /// The table written: "meal_plans".
+    pub table: String,
+    /// create, update or delete.
+    pub op: String,
+    /// The row's name: "Sun Jan 18 [dinner]", "sesame seeds".
+    pub row_label: String,
+    /// The covered entity the write touched: "recipe_2".
+    pub covered: String,
+    pub covered_label: String,
+    /// The covering constraint: its id, short name and the user's words.
+    pub constraint: String,
+    pub constraint_label: String,
+    pub clause: String,
+    /// The draft (`gen_…`) the write would have saved; it stays unsaved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<String>,
+    /// A meal plan's day, `YYYY-MM-DD`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
 /// One executed step.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepRecord {
@@ -337,6 +362,10 @@ pub struct TurnRecord {
     /// rejected).
     #[serde(default, skip_serializing_if = "ConstraintOutcome::is_empty")]
     pub constraint_changes: ConstraintOutcome,
+    /// Writes held back because they touched what a standing constraint
+    /// rules out: one per row and covered entity.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_back: Vec<HeldBack>,
     pub prompts: PromptsRecord,
     /// Per node, plus "total".
     pub timings_ms: BTreeMap<String, f64>,

@@ -382,6 +382,10 @@ pub struct Constraints {
     next_id: u32,
     #[serde(default)]
     list: Vec<Constraint>,
+    /// Refs a write was held back for (see `guarded.rs`), with the turn:
+    /// the next message's "anyway" lets writes touching them through.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    held: BTreeMap<String, u32>,
 }
 
 impl Constraints {
@@ -403,6 +407,18 @@ impl Constraints {
     /// True when no constraint was ever stated.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
+    }
+
+    /// Notes the refs this turn's writes were held back for (replacing the
+    /// last turn's).
+    pub fn note_held(&mut self, refs: impl IntoIterator<Item = String>, turn: u32) {
+        self.held = refs.into_iter().map(|r| (r, turn)).collect();
+    }
+
+    /// The turn a write touching `r` was last held back, if the last turn
+    /// noted one.
+    pub fn held_at(&self, r: &str) -> Option<u32> {
+        self.held.get(r).copied()
     }
 
     /// The earliest active constraint covering `r`, with the turn it began

@@ -4,7 +4,8 @@
 //! the TUI, the headless runner and the evaluator know about memory is here:
 //! the entity registry and its curation ([`registry`], [`curation`],
 //! [`active`]), the user's standing constraints ([`constraints`], judged
-//! with a small food [`taxonomy`]), the turn narrative ([`narrative`]), the conversation
+//! with a small food [`taxonomy`]; what they keep writes from touching,
+//! [`guarded`]), the turn narrative ([`narrative`]), the conversation
 //! ([`conversation`]), the policy that governs them ([`policy`]), and the
 //! views built on top ([`snapshot`], [`diff`], [`why`]).
 
@@ -17,6 +18,7 @@ pub mod dialogue;
 pub mod diff;
 pub mod entity;
 pub mod fold;
+pub mod guarded;
 pub mod narrative;
 pub mod policy;
 pub mod registry;

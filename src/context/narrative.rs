@@ -63,8 +63,10 @@ pub struct TurnExecutionSummary {
     pub steps: Vec<StepExecutionSummary>,
     /// Understand's curation: "Demoted recipe_5, recipe_6".
     pub curation_summary: Option<String>,
-    /// Standing constraints stated or lifted this turn, in the user's words:
-    /// "added no cod (“let's not do cod this week”)".
+    /// Standing constraints stated or lifted this turn, in the user's words,
+    /// and writes they held back: "added no cod (“let's not do cod this
+    /// week”)", "held back putting Kerala Cod Curry on Sunday (“no fish this
+    /// week”)".
     pub standing: Vec<String>,
     pub retained_refs: Vec<String>,
     pub demoted_refs: Vec<String>,

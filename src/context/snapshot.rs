@@ -33,6 +33,21 @@ pub struct EntityView {
     pub pinned: bool,
     /// Why the entity is in this state, as data (for `why` and diffs).
     pub cause: Cause,
+    /// What a draft holds that a standing constraint rules out (a plan
+    /// draft's recipe, say): saving it asks first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub holds_ruled_out: Vec<RuledOutInside>,
+}
+
+/// An entity inside a draft that a standing constraint rules out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuledOutInside {
+    #[serde(rename = "ref")]
+    pub r#ref: String,
+    pub label: String,
+    /// The constraint's id and the user's words.
+    pub constraint: String,
+    pub clause: String,
 }
 
 /// A ref dropped at this turn, with its reason.

@@ -21,7 +21,7 @@ use super::policy::ContextPolicy;
 use super::registry::{RefEntry, SessionIdRegistry};
 use super::snapshot::{
     ConstraintView, ContextSnapshot, ConversationView, DroppedView, EntitiesView, EntityView,
-    NarrativeView,
+    NarrativeView, RuledOutInside,
 };
 
 /// The context of one session.
@@ -375,6 +375,7 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
                 reason: cause.short_reason(),
                 pinned: e.is_pinned(),
                 cause,
+                holds_ruled_out: ruled_out_inside(state, r, s),
             };
             (s, view)
         })
@@ -430,6 +431,31 @@ pub fn snapshot_at(state: &ContextState, turn: u32) -> ContextSnapshot {
             .cloned()
             .collect(),
     }
+}
+
+/// What a pending draft holds that an active constraint rules out.
+fn ruled_out_inside(state: &ContextState, r: &str, s: EntityState) -> Vec<RuledOutInside> {
+    if s != EntityState::Pending {
+        return Vec::new();
+    }
+    let Some(content) = state.registry.artifact(r) else {
+        return Vec::new();
+    };
+    super::guarded::ruled_out_inside(state, content)
+        .into_iter()
+        .filter_map(|inside| {
+            let (c, _) = state.constraints.covering(&inside)?;
+            Some(RuledOutInside {
+                label: state
+                    .registry
+                    .get(&inside)
+                    .map_or_else(|| inside.clone(), |e| e.label.clone()),
+                r#ref: inside,
+                constraint: c.id.clone(),
+                clause: c.clause.clone(),
+            })
+        })
+        .collect()
 }
 
 /// The constraints in force at `turn`, and those lifted at it.

@@ -154,6 +154,12 @@ pub enum ToolError {
     NotAllowed(String),
     #[error("the store refused the change: {0}")]
     Constraint(String),
+    /// Every row of the write was held back by the session (see `hold.rs`).
+    #[error(
+        "held back, nothing written: {}. Do not try it again; the reply tells the user, who can ask for it by name",
+        .0.join("; ")
+    )]
+    HeldBack(Vec<String>),
     #[error("the kitchen store failed: {0}")]
     Store(String),
 }

@@ -2,8 +2,9 @@
 //!
 //! Order of work: parse the call, check the table, reroute reads of pending
 //! artifacts, translate refs and check filters and data against the schema,
-//! run the SQL (writes inside a savepoint, so a refused call writes
-//! nothing), then register the returned rows in the registry. The registry is
+//! ask the caller's [`WriteCheck`] about the rows a write would change
+//! (`hold.rs`), run the SQL (writes inside a savepoint, so a refused call
+//! writes nothing), then register the returned rows in the registry. The registry is
 //! changed only after the store accepted the call. This module decides the
 //! flow; SQL lives in `tools.rs`, ref translation in `refs.rs`.
 
@@ -18,6 +19,7 @@ use super::call::{
 };
 use super::error::ToolError;
 use super::filters::{Condition, check_shape, where_clause};
+use super::hold::{self, RowWrite, WriteAll, WriteCheck, WriteOp};
 use super::payload::{Mode, RowPayload, check_payload, check_required};
 use super::refs::{Registration, pending_id_refs, translate_filters};
 use super::schema::{ColumnDef, RECIPE_INGREDIENTS_FIELD, TableSchema, table_schema};
@@ -56,15 +58,29 @@ impl Kitchen {
         registry: &mut SessionIdRegistry,
         turn: u32,
     ) -> Result<ToolResult, ToolError> {
+        self.execute_checked(call, registry, turn, &mut WriteAll)
+    }
+
+    /// Runs one tool call as [`execute`](Self::execute) does, first asking
+    /// `check` about every row a write would change: rows it holds back
+    /// are not written (a note says so), and a write with every row held
+    /// back writes nothing and fails with [`ToolError::HeldBack`].
+    pub fn execute_checked(
+        &mut self,
+        call: &ToolCall,
+        registry: &mut SessionIdRegistry,
+        turn: u32,
+        check: &mut dyn WriteCheck,
+    ) -> Result<ToolResult, ToolError> {
         let op = call.parse()?;
         let schema = table_schema(resolve_table(op.table_name())?);
         // Inside a turn, the call sees the turn's earlier writes.
         let opened = self.open_view()?;
         let result = match &op {
             Operation::Read(p) => self.run_read(schema, p, registry, turn),
-            Operation::Create(p) => self.run_create(schema, p, registry, turn),
-            Operation::Update(p) => self.run_update(schema, p, registry, turn),
-            Operation::Delete(p) => self.run_delete(schema, p, registry, turn),
+            Operation::Create(p) => self.run_create(schema, p, registry, turn, check),
+            Operation::Update(p) => self.run_update(schema, p, registry, turn, check),
+            Operation::Delete(p) => self.run_delete(schema, p, registry, turn, check),
         };
         self.close_view(opened);
         match &result {
@@ -137,6 +153,7 @@ impl Kitchen {
         p: &CreateParams,
         registry: &mut SessionIdRegistry,
         turn: u32,
+        check: &mut dyn WriteCheck,
     ) -> Result<ToolResult, ToolError> {
         let table = schema.table;
         let items = create_items(table, &p.data)?;
@@ -170,6 +187,23 @@ impl Kitchen {
                 )));
             }
             prepared.push((payload, explicit));
+        }
+        let rows: Vec<RowWrite> = prepared
+            .iter()
+            .map(|(payload, saved)| {
+                let label = hold::payload_label(table, payload);
+                let op = WriteOp::Create;
+                hold::payload_write(table, op, payload, saved.clone(), label, registry)
+            })
+            .collect();
+        let (keep, held) = hold::ask(check, &rows);
+        if !held.is_empty() {
+            if !keep.contains(&true) {
+                return Err(ToolError::HeldBack(held));
+            }
+            let mut keep = keep.into_iter();
+            prepared.retain(|_| keep.next().unwrap_or(true));
+            notes.push(hold::held_note(&held));
         }
         let (ids, lines) = self.atomically(|k| k.insert_all(table, &mut prepared))?;
         if lines > 0 {
@@ -223,6 +257,7 @@ impl Kitchen {
         p: &UpdateParams,
         registry: &mut SessionIdRegistry,
         turn: u32,
+        check: &mut dyn WriteCheck,
     ) -> Result<ToolResult, ToolError> {
         let table = schema.table;
         require_filters("db_update", &p.filters)?;
@@ -234,16 +269,36 @@ impl Kitchen {
             });
         }
         let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
-        let ids = self.atomically(|k| -> Result<_, ToolError> {
-            let ids = k.matching_ids(table, &filter)?;
+        let seen: &SessionIdRegistry = registry;
+        let (ids, held) = self.atomically(|k| -> Result<_, ToolError> {
+            let mut ids = k.matching_ids(table, &filter)?;
+            let rows: Vec<RowWrite> = ids
+                .iter()
+                .map(|id| {
+                    let own = seen.ref_for_row(id).map(str::to_string);
+                    let label = (own.as_deref().and_then(|r| seen.get(r)))
+                        .map_or_else(String::new, |e| e.label.clone());
+                    hold::payload_write(table, WriteOp::Update, &payload, own, label, seen)
+                })
+                .collect();
+            let (keep, held) = hold::ask(check, &rows);
+            if !held.is_empty() && !keep.contains(&true) {
+                return Err(ToolError::HeldBack(held));
+            }
+            let mut keep = keep.into_iter();
+            ids.retain(|_| keep.next().unwrap_or(true));
             if !ids.is_empty() {
                 k.update_rows(table, &ids, &payload.values, &payload.deltas)?;
             }
-            Ok(ids)
+            Ok((ids, held))
         })?;
         let rows = self.rows_by_id(table, &ids)?;
         let (out, _) = self.rows_out(table, rows, Registration::Updated, registry, turn)?;
-        Ok(change_result("db_update", "updated", table, out))
+        let mut result = change_result("db_update", "updated", table, out);
+        if !held.is_empty() {
+            result.notes.push(hold::held_note(&held));
+        }
+        Ok(result)
     }
 
     fn run_delete(
@@ -252,6 +307,7 @@ impl Kitchen {
         p: &DeleteParams,
         registry: &mut SessionIdRegistry,
         turn: u32,
+        check: &mut dyn WriteCheck,
     ) -> Result<ToolResult, ToolError> {
         let table = schema.table;
         require_filters("db_delete", &p.filters)?;
@@ -261,13 +317,28 @@ impl Kitchen {
             ));
         }
         let filter = where_clause(&conditions(schema, registry, &p.filters)?, &[]);
-        let rows = self.atomically(|k| -> Result<_, ToolError> {
-            let rows = k.full_rows(table, filter)?;
+        let seen: &SessionIdRegistry = registry;
+        let (rows, held) = self.atomically(|k| -> Result<_, ToolError> {
+            let mut rows = k.full_rows(table, filter)?;
+            let writes: Vec<RowWrite> = rows
+                .iter()
+                .map(|row| hold::row_write(table, row, seen))
+                .collect();
+            let (keep, held) = hold::ask(check, &writes);
+            if !held.is_empty() && !keep.contains(&true) {
+                return Err(ToolError::HeldBack(held));
+            }
+            let mut keep = keep.into_iter();
+            rows.retain(|_| keep.next().unwrap_or(true));
             k.delete_rows(table, &rows)?;
-            Ok(rows)
+            Ok((rows, held))
         })?;
         let (out, _) = self.rows_out(table, rows, Registration::Deleted, registry, turn)?;
-        Ok(change_result("db_delete", "deleted", table, out))
+        let mut result = change_result("db_delete", "deleted", table, out);
+        if !held.is_empty() {
+            result.notes.push(hold::held_note(&held));
+        }
+        Ok(result)
     }
 }
 

@@ -11,7 +11,9 @@
 //! - [`Kitchen::execute`] (`exec.rs`) runs a [`ToolCall`] (`call.rs`):
 //!   filters (`filters.rs`), payloads (`payload.rs`), raw SQL (`tools.rs`),
 //!   refs in and out (`refs.rs`). A refused call is a [`ToolError`] whose
-//!   message the model can act on.
+//!   message the model can act on. [`Kitchen::execute_checked`] first shows
+//!   the caller each row a write would change ([`WriteCheck`], `hold.rs`),
+//!   so a session can hold some back.
 //! - [`Kitchen::session_context`] / [`Kitchen::stats`] (`dashboard.rs`).
 //!
 //! The kitchen knows the registry only through its public API; it owns no
@@ -24,6 +26,7 @@ mod error;
 mod exec;
 mod filters;
 mod guard;
+mod hold;
 mod migrate;
 mod payload;
 pub mod postgres;
@@ -42,6 +45,7 @@ pub use dashboard::KitchenStats;
 pub use error::{DbError, KitchenError, Result, ToolError};
 pub use exec::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
 pub use filters::Op;
+pub use hold::{RowWrite, WriteAll, WriteCheck, WriteOp};
 pub use migrate::SCHEMA_VERSION;
 pub use schema::{ColumnDef, ColumnKind, SCHEMA, TableSchema, schema_text, table_schema};
 pub use seed::SeedReport;

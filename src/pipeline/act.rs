@@ -18,13 +18,15 @@ use std::task::{Context, Poll};
 use futures::future::Either;
 use serde_json::{Map, Value};
 
+use crate::context::guarded::{Namer, guarded};
 use crate::context::{ContextState, Table, archive};
-use crate::kitchen::{Kitchen, ToolCall, ToolResult};
+use crate::kitchen::{Kitchen, ToolCall, ToolError, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
-use crate::record::{ActPromptRecord, PromptRecord, ToolCallRecord};
+use crate::record::{ActPromptRecord, HeldBack, PromptRecord, ToolCallRecord};
 
 use super::brain::{ActRequest, Brain, BrainError, CallLog, Usage};
 use super::events::PipelineEvent;
+use super::hold::{self, StandingCheck};
 use super::support::{Counting, EventSink, lock, usage_of};
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
 
@@ -47,6 +49,8 @@ pub struct StepOutcome {
     pub entities: Vec<String>,
     pub stop: Option<Stop>,
     pub usage: Usage,
+    /// Writes held back for touching what a standing constraint rules out.
+    pub held: Vec<HeldBack>,
 }
 
 /// The turn's context while its steps run. A step's brain call reads it by
@@ -295,7 +299,14 @@ async fn run_step(
             ActAction::Blocked {
                 reason_code,
                 details,
-            } => run.stop(Stop::Blocked(format!("{reason_code:?}: {details}"))),
+            } => {
+                // A step stopped by a held-back write ends with the hold in
+                // the user's words (a question, for a draft's save).
+                let held = run.held_call.take().and_then(|h| hold::stop_for(&h));
+                run.stop(
+                    held.unwrap_or_else(|| Stop::Blocked(format!("{reason_code:?}: {details}"))),
+                )
+            }
         }
         if run.finished {
             break;
@@ -394,6 +405,10 @@ struct StepRun<'s> {
     iterations: usize,
     usage: Usage,
     finished: bool,
+    /// Writes held back so far.
+    held: Vec<HeldBack>,
+    /// What the last call held back, when it held back all of it.
+    held_call: Option<Vec<HeldBack>>,
 }
 
 impl<'s> StepRun<'s> {
@@ -414,6 +429,8 @@ impl<'s> StepRun<'s> {
             iterations: 0,
             usage: Usage::sum(),
             finished: false,
+            held: Vec::new(),
+            held_call: None,
         }
     }
 
@@ -483,15 +500,30 @@ impl<'s> StepRun<'s> {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_string();
-        let outcome = {
+        let writes = call.tool != "db_read";
+        if writes {
+            judge_before_write(env);
+        }
+        let (outcome, held) = {
             let mut kitchen = lock(&env.kitchen);
             let mut state = write(&env.state);
-            let outcome = kitchen.execute(&call, &mut state.registry, env.turn);
+            // Each write is shown to the standing constraints first: what
+            // touches an entity they cover, unnamed, is held back.
+            let guarded = if writes {
+                guarded(&state, &env.user_message)
+            } else {
+                Vec::new()
+            };
+            let mut check = StandingCheck::new(guarded, Namer::new(&state));
+            let outcome = kitchen.execute_checked(&call, &mut state.registry, env.turn, &mut check);
             if let Ok(r) = &outcome {
                 state.remember_rows(&r.rows);
             }
-            outcome
+            (outcome, check.into_held())
         };
+        let all_held = matches!(outcome, Err(ToolError::HeldBack(_)));
+        self.held_call = all_held.then(|| held.clone());
+        self.held.extend(held);
         let (rows, error) = match outcome {
             Ok(result) => {
                 let rows = result.count;
@@ -580,7 +612,26 @@ impl<'s> StepRun<'s> {
             entities: self.entities,
             stop: self.stop,
             usage: self.usage,
+            held: self.held,
         }
+    }
+}
+
+/// Judges the recipes this turn touched that no loaded content can judge
+/// yet, so a write is checked against what the constraints cover now. A
+/// lookup that fails leaves the earlier judgement (and says so in the log).
+fn judge_before_write(env: &ActEnv) {
+    let state = Arc::clone(&lock(&env.state));
+    let wanted = state.recipes_without_facts(false);
+    if wanted.is_empty() {
+        return;
+    }
+    match super::standing::fetch_facts(&state, &env.kitchen, &wanted) {
+        Ok(facts) => {
+            drop(state);
+            write(&env.state).refresh_constraints(&|r| facts.get(r).cloned());
+        }
+        Err(e) => tracing::warn!(error = %e, "judging recipes before a write"),
     }
 }
 

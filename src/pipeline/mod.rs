@@ -2,13 +2,14 @@
 //!
 //! A [`Brain`] decides at each node; the pipeline does the deterministic work
 //! shared by every brain (curation applied, the tool loop and its circuit
-//! breakers, concurrent steps of one group, the turn narrative, windows
+//! breakers, writes against a standing constraint held back (`hold.rs`), concurrent steps of one group, the turn narrative, windows
 //! rolled), emits [`PipelineEvent`]s, and returns the new context state only
 //! when the turn succeeds.
 
 pub mod act;
 pub mod brain;
 pub mod events;
+pub(crate) mod hold;
 pub mod run;
 pub mod runner;
 pub(crate) mod standing;

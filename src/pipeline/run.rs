@@ -300,6 +300,13 @@ impl<'a> Run<'a> {
                 .collect();
         });
         let steps = self.act(&mut state, &understand, &think, turn).await?;
+        // What was held back, for the record, and so that the next
+        // message's "anyway" can let it through.
+        self.record.held_back = steps.iter().flat_map(|s| s.held.clone()).collect();
+        let held_refs = self.record.held_back.iter().map(|h| h.covered.clone());
+        state
+            .constraints
+            .note_held(held_refs.collect::<Vec<_>>(), turn);
         // What the steps loaded is judged against the standing constraints
         // before Reply, Summarize and the snapshot see it.
         let judged = state.constraints.clone();

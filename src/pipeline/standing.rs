@@ -63,7 +63,7 @@ pub(crate) fn describe(state: &ContextState, outcome: &ConstraintOutcome) -> Vec
 }
 
 /// The facts of recipe refs, from their rows in the kitchen.
-fn fetch_facts(
+pub(crate) fn fetch_facts(
     state: &ContextState,
     kitchen: &Mutex<Kitchen>,
     refs: &[String],

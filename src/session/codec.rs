@@ -19,7 +19,7 @@ use crate::context::snapshot::{
 use crate::context::{
     ConstraintOutcome, ConstraintView, CurationOutcome, DecisionLogEntry, PolicyKind,
 };
-use crate::record::{PromptsRecord, StepRecord, TurnRecord, TurnStatus};
+use crate::record::{HeldBack, PromptsRecord, StepRecord, TurnRecord, TurnStatus};
 use crate::turn::{Decision, Usage};
 
 /// Writes records, background as a delta after the first.
@@ -79,6 +79,8 @@ struct StoredRecord<'a> {
     curation: &'a CurationOutcome,
     #[serde(skip_serializing_if = "ConstraintOutcome::is_empty")]
     constraint_changes: &'a ConstraintOutcome,
+    #[serde(skip_serializing_if = "<[HeldBack]>::is_empty")]
+    held_back: &'a [HeldBack],
     prompts: &'a PromptsRecord,
     timings_ms: &'a BTreeMap<String, f64>,
     usage: Usage,
@@ -125,6 +127,7 @@ impl<'a> StoredRecord<'a> {
             decisions,
             curation,
             constraint_changes,
+            held_back,
             prompts,
             timings_ms,
             usage,
@@ -173,6 +176,7 @@ impl<'a> StoredRecord<'a> {
             decisions,
             curation,
             constraint_changes,
+            held_back,
             prompts,
             timings_ms,
             usage: *usage,

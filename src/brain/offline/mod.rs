@@ -84,6 +84,8 @@ mod recipes_tests;
 #[cfg(test)]
 mod robustness_tests;
 #[cfg(test)]
+mod safety_guard_tests;
+#[cfg(test)]
 mod safety_tests;
 #[cfg(test)]
 mod scenarios_tests;

@@ -136,6 +136,11 @@ impl Sim {
             .collect()
     }
 
+    /// The kitchen the conversation writes to.
+    pub fn kitchen(&self) -> &Arc<Mutex<Kitchen>> {
+        &self.kitchen
+    }
+
     /// The last reply.
     pub fn reply(&self) -> &str {
         &self.last().reply

@@ -1,5 +1,5 @@
 //! The nodes that close a turn: Reply (its prompt, its streamed chunks,
-//! its path) and Summarize (the turn's narrative and exchange recorded, rows
+//! its path, and what was held back said in it whatever the brain wrote) and Summarize (the turn's narrative and exchange recorded, rows
 //! pruned, older turns folded). Both read the turn through one [`Acted`].
 
 use crate::context::{
@@ -8,13 +8,14 @@ use crate::context::{
 use crate::pipeline::act::{StepOutcome, Stop, step_data};
 use crate::pipeline::brain::{CallLog, ReplyRequest, ReplySink, SummarizeRequest};
 use crate::pipeline::events::{Node, PipelineEvent};
+use crate::pipeline::hold;
 use crate::pipeline::summarize::{self, TurnFacts};
 use crate::pipeline::support::{Counting, estimate_usage, usage_of};
 use crate::pipeline::types::{Decision, ThinkOutput, UnderstandOutput};
 use crate::prompt::act::StepData;
 use crate::prompt::build_reply_summary;
 use crate::prompt::reply::{ReplyInput, ReplyPath, build_reply};
-use crate::record::PromptRecord;
+use crate::record::{HeldBack, PromptRecord};
 use crate::turn::TurnError;
 
 use super::Run;
@@ -76,17 +77,31 @@ impl Run<'_> {
                 return Err(error);
             }
         };
-        let text = decided.value.response.clone();
+        let said = decided.value.response.clone();
         let usage = decided
             .usage
-            .unwrap_or_else(|| estimate_usage(&prompt, &text));
+            .unwrap_or_else(|| estimate_usage(&prompt, &said));
+        // What was held back reaches the user whatever the brain wrote:
+        // the sentences its reply lacks are added, streamed like the rest.
+        let mut text = said.clone();
+        let missing = hold::missing_from(&text, &acted.held);
+        if !missing.is_empty() {
+            let added = format!("\n\n{}", missing.join(" "));
+            let added = if text.trim().is_empty() {
+                added.trim_start().to_string()
+            } else {
+                added
+            };
+            text.push_str(&added);
+            self.sink
+                .send(|id| PipelineEvent::ReplyChunk { id, text: added });
+        }
         self.record.reply = text.clone();
         self.record.reply_cut = decided
             .value
             .cut_at_tokens
             .map(|n| format!("cut off at the {n}-token limit (llm.max_tokens.reply)"));
-        self.record.prompts.reply =
-            Some(PromptRecord::new(prompt, Some(text.clone()), calls.take()));
+        self.record.prompts.reply = Some(PromptRecord::new(prompt, Some(said), calls.take()));
         self.finish_node(Node::Reply, started, usage);
         // The layers remember that the reply stopped short, so the next
         // turn's model knows to go on when the user asks.
@@ -142,7 +157,9 @@ impl Run<'_> {
             .push(PromptRecord::new(prompt, Some(response), calls.take()));
         let flow = decided.value;
         let curation = self.record.curation.clone();
-        let standing = crate::pipeline::standing::describe(state, &self.record.constraint_changes);
+        let mut standing =
+            crate::pipeline::standing::describe(state, &self.record.constraint_changes);
+        standing.extend(hold::narrative_lines(&acted.held));
         let dialogue = dialogue.unwrap_or_else(|| {
             let known: Vec<(String, String)> = state
                 .registry
@@ -236,6 +253,8 @@ pub(super) struct Acted<'t> {
     snapshot: ContextSnapshot,
     /// Refs this turn created, updated, generated or deleted.
     changed: Vec<String>,
+    /// Writes held back for touching what a standing constraint rules out.
+    held: Vec<HeldBack>,
     turn: u32,
 }
 
@@ -260,6 +279,7 @@ impl<'t> Acted<'t> {
             phase: summarize::phase(think, steps),
             snapshot: state.snapshot(),
             changed: changed_refs(state, turn),
+            held: steps.iter().flat_map(|s| s.held.clone()).collect(),
             turn,
         }
     }

@@ -6,7 +6,8 @@
 //! `[action]` and `t{last_ref_turn}`, marked with this turn's change from the
 //! diff (`+` new, `↑` promoted, `✕` excluded, `↓` not kept, `↘` aged out,
 //! `×` dropped, `→` moved); reasons
-//! wrap under their row. Large same-type groups collapse to one row. Columns
+//! wrap under their row. A draft holding what a standing constraint rules
+//! out is marked `✕`, with what it holds under it. Large same-type groups collapse to one row. Columns
 //! are measured in cells, so wide labels keep everything aligned.
 //! A view: it reads the snapshot and diff, and writes nothing.
 
@@ -81,6 +82,7 @@ impl EntityPanel<'_> {
             for row in &s.rows {
                 out.push(self.row_line(row, s.state, &cols));
                 out.extend(self.reason_lines(row, s.state, width));
+                out.extend(self.ruled_out_lines(row, width));
             }
         }
         out.extend(standing);
@@ -139,9 +141,15 @@ impl EntityPanel<'_> {
 
     fn row_line(&self, row: &Row, state: EntityState, cols: &Columns) -> Line<'static> {
         let t = self.theme;
-        let gutter = match row.change {
-            Some(k) => Span::styled(format!("{} ", mark(k).0), t.change(k)),
-            None => Span::raw("  "),
+        // A draft holding what the user ruled out is marked so, whatever
+        // else changed: saving it asks first.
+        let gutter = match (row.change, &row.ruled_out) {
+            (_, Some(_)) => Span::styled(
+                format!("{} ", mark(ChangeKind::Excluded).0),
+                t.state(EntityState::Excluded),
+            ),
+            (Some(k), None) => Span::styled(format!("{} ", mark(k).0), t.change(k)),
+            (None, None) => Span::raw("  "),
         };
         let meta = cols.meta(row);
         let meta_w = width(&meta);
@@ -199,6 +207,21 @@ impl EntityPanel<'_> {
                 spans.push(Span::styled(l, style));
                 Line::from(spans)
             })
+            .collect()
+    }
+
+    /// Under a draft holding what the user ruled out: "✕ holds Miso Glazed
+    /// Air Fryer Cod — ruled out by “no fish this week”".
+    fn ruled_out_lines(&self, row: &Row, width: usize) -> Vec<Line<'static>> {
+        let Some(text) = row.ruled_out.as_deref() else {
+            return Vec::new();
+        };
+        const INDENT: usize = 4;
+        let style = self.theme.state(EntityState::Excluded);
+        let avail = width.saturating_sub(INDENT);
+        wrap_hanging(text, avail, avail)
+            .into_iter()
+            .map(|l| Line::from(vec![Span::raw(" ".repeat(INDENT)), Span::styled(l, style)]))
             .collect()
     }
 

@@ -28,6 +28,10 @@ pub struct Row {
     /// Shown wrapped under the row, when the section shows reasons.
     pub reason: Option<String>,
     pub collapsed: bool,
+    /// A draft holding what a standing constraint rules out, in words:
+    /// "holds Miso Glazed Air Fryer Cod — ruled out by “no fish this
+    /// week”". The row is marked `✕`.
+    pub ruled_out: Option<String>,
 }
 
 /// The mark and word of a change kind: `+ new`, `✕ excluded`, `↓ not
@@ -142,9 +146,31 @@ pub fn section_rows(
             change: change(&e.r#ref),
             reason: e.reason.clone().filter(|_| with_reasons),
             collapsed: false,
+            ruled_out: ruled_out_text(e),
         });
     }
     rows
+}
+
+/// "holds Miso Glazed Air Fryer Cod — ruled out by “no fish this week”",
+/// for a draft holding what a standing constraint rules out.
+fn ruled_out_text(e: &EntityView) -> Option<String> {
+    if e.holds_ruled_out.is_empty() {
+        return None;
+    }
+    let labels: Vec<&str> = e.holds_ruled_out.iter().map(|h| h.label.as_str()).collect();
+    let mut clauses: Vec<String> = Vec::new();
+    for h in &e.holds_ruled_out {
+        let quoted = format!("“{}”", h.clause);
+        if !clauses.contains(&quoted) {
+            clauses.push(quoted);
+        }
+    }
+    Some(format!(
+        "holds {} — ruled out by {}",
+        labels.join(", "),
+        clauses.join(", ")
+    ))
 }
 
 /// The rows of refs dropped this turn (never collapsed: they are few and final).
@@ -160,6 +186,7 @@ pub fn dropped_rows(dropped: &[DroppedView]) -> Vec<Row> {
             change: Some(ChangeKind::Dropped),
             reason: Some(d.reason.clone()).filter(|r| !r.is_empty()),
             collapsed: false,
+            ruled_out: None,
         })
         .collect()
 }
@@ -221,6 +248,7 @@ fn group_row(
         change: dominant,
         reason,
         collapsed: true,
+        ruled_out: None,
     }
 }
 
@@ -291,6 +319,7 @@ mod tests {
             reason: None,
             pinned: false,
             cause: Cause::LinkedOnly,
+            holds_ruled_out: Vec::new(),
         }
     }
 

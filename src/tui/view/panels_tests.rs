@@ -364,3 +364,93 @@ fn history_is_one_chronological_order_with_the_newest_at_the_bottom() {
         .collect();
     assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}\n{screen}");
 }
+
+#[test]
+fn a_draft_holding_a_ruled_out_recipe_is_marked_with_what_it_holds() {
+    use crate::context::{ConstraintChanges, MatchKind, NewConstraint, RecipeFacts, Rule};
+    let mut s = ContextState::new(ContextPolicy::default());
+    let t = s.begin_turn();
+    let miso = s.registry.register_row(
+        Table::Recipes,
+        "r-2",
+        "Miso Glazed Air Fryer Cod",
+        RefAction::Read,
+        t,
+    );
+    let paneer = s.registry.register_row(
+        Table::Recipes,
+        "r-3",
+        "Air Fryer Paneer Tikka",
+        RefAction::Read,
+        t,
+    );
+    let t = s.begin_turn();
+    for (r, date) in [(&miso, "2026-01-18"), (&paneer, "2026-01-14")] {
+        s.registry.register_generated(
+            Table::MealPlans,
+            &format!("{date} [dinner]"),
+            json!({"date": date, "meal_type": "dinner", "recipe_id": r}),
+            t,
+        );
+    }
+    let before = s.snapshot();
+    s.begin_turn();
+    s.apply_constraints(&ConstraintChanges {
+        add: vec![NewConstraint {
+            clause: "no fish this week".into(),
+            rule: Rule::Exclude,
+            kind: MatchKind::Ingredient,
+            value: "fish".into(),
+            refs: Vec::new(),
+        }],
+        ..ConstraintChanges::default()
+    });
+    let facts = |label: &str, ingredient: &str| {
+        RecipeFacts::from_content(label, &json!({"name": label, "ingredients": [ingredient]}))
+    };
+    let (cod, tikka) = (
+        facts("Miso Glazed Air Fryer Cod", "cod fillet"),
+        facts("Air Fryer Paneer Tikka", "paneer"),
+    );
+    s.refresh_constraints(&|r| {
+        if r == miso {
+            cod.clone()
+        } else {
+            tikka.clone()
+        }
+    });
+    let after = s.snapshot();
+    let pending = &after.entities.pending;
+    assert_eq!(pending[0].holds_ruled_out.len(), 1, "{pending:?}");
+    assert!(pending[1].holds_ruled_out.is_empty(), "{pending:?}");
+    let d = diff(&before, &after);
+    let theme = Theme::dark();
+    let screen = render_widget(
+        EntityPanel {
+            snapshot: &after,
+            diff: Some(&d),
+            scroll: 0,
+            focused: false,
+            theme: &theme,
+        },
+        72,
+        30,
+    );
+    let lines: Vec<&str> = screen.lines().collect();
+    let row = lines
+        .iter()
+        .position(|l| l.contains("gen_meal_1"))
+        .unwrap_or_else(|| panic!("no draft row in\n{screen}"));
+    assert!(lines[row].contains("✕ gen_meal_1"), "{}", lines[row]);
+    let other = lines
+        .iter()
+        .position(|l| l.contains("gen_meal_2"))
+        .unwrap_or_else(|| panic!("no second draft in\n{screen}"));
+    assert!(!lines[other].contains('✕'), "{}", lines[other]);
+    // What it holds is said under it, before the next row.
+    let holds = lines
+        .iter()
+        .position(|l| l.contains("holds Miso Glazed Air Fryer Cod — ruled out by “no fish"))
+        .unwrap_or_else(|| panic!("nothing said of what it holds in\n{screen}"));
+    assert!(row < holds && holds < other, "{screen}");
+}
