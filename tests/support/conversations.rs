@@ -167,10 +167,10 @@ fn constraint_changes(record: &Value) -> Vec<String> {
                     "added {label} (“{}”)",
                     c["clause"].as_str().unwrap_or("")
                 ))
-            } else if let Some(by) = c["lifted_by"].as_str() {
-                Some(format!("lifted {label} ({by})"))
             } else {
-                None
+                c["lifted_by"]
+                    .as_str()
+                    .map(|by| format!("lifted {label} ({by})"))
             }
         })
         .collect()

@@ -75,6 +75,8 @@ mod vague;
 mod world;
 
 #[cfg(test)]
+mod days_tests;
+#[cfg(test)]
 mod memory_tests;
 #[cfg(test)]
 mod planning_tests;
