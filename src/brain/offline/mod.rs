@@ -76,6 +76,8 @@ mod vocab;
 mod world;
 
 #[cfg(test)]
+mod days_tests;
+#[cfg(test)]
 mod memory_tests;
 #[cfg(test)]
 mod planning_tests;

@@ -14,6 +14,7 @@
 //! messages they recognise.
 
 pub mod cook;
+pub mod days;
 pub mod memory;
 pub mod planning;
 pub mod recipes;

@@ -1,5 +1,8 @@
-//! Days as people say them — "tomorrow", "wed night", "by friday",
-//! "thursday not tomorrow" — turned into dates against today.
+//! Days as people say them — "tomorrow", "wed night", "by friday", "next
+//! tue", "in 2 days", "the 15th", "thursday not tomorrow" — turned into
+//! dates against today. A message naming several days ("tue and wed",
+//! "mon-wed", "the weekend") is read by [`super::days`]; this module owns
+//! the day itself and its date.
 
 use serde::{Deserialize, Serialize};
 
@@ -12,59 +15,105 @@ use super::super::text::weekday_index;
 pub enum Day {
     Today,
     Tomorrow,
-    /// 0 = Monday.
+    /// The next such weekday, today included (0 = Monday): "tuesday" said
+    /// on a Tuesday is today.
     Weekday(u8),
+    /// "next tue": that weekday in the week after this one (weeks start on
+    /// Monday), so on Tuesday the 13th "next tue" is the 20th and "next
+    /// fri" the 23rd.
+    NextWeek(u8),
+    /// "in 2 days", "the day after tomorrow".
+    InDays(u8),
+    /// "the 15th": that day of this month, or of next month once passed.
+    OfMonth(u8),
 }
 
 /// Words that qualify a day without being the thing itself.
-pub const DAY_PARTS: &[&str] = &["morning", "night", "evening", "afternoon", "lunchtime"];
+pub const DAY_PARTS: &[&str] = &[
+    "morning",
+    "night",
+    "evening",
+    "afternoon",
+    "lunchtime",
+    "nite",
+];
 
 impl Day {
     /// The day a word names.
     pub fn of_word(w: &str) -> Option<Self> {
         match w {
-            "today" | "tonight" | "tonite" | "tonights" => Some(Day::Today),
-            "tomorrow" | "tomorrows" => Some(Day::Tomorrow),
+            "today" | "tonight" | "tonite" | "tonights" | "tn" => Some(Day::Today),
+            "tomorrow" | "tomorrows" | "tmr" | "tmrw" | "tmro" | "tomoz" | "tomrw" | "tomorro" => {
+                Some(Day::Tomorrow)
+            }
             _ => weekday_index(w).map(Day::Weekday),
         }
     }
 
-    /// The word that names the day again ("today", "friday"), for a
-    /// request a "yes" carries out.
-    pub fn word(self) -> &'static str {
+    /// The words that name the day again ("today", "friday", "next
+    /// tuesday"), for a request a "yes" carries out.
+    pub fn word(self) -> String {
+        use super::super::text::weekday_name;
         match self {
-            Day::Today => "today",
-            Day::Tomorrow => "tomorrow",
-            Day::Weekday(i) => super::super::text::weekday_name(i),
+            Day::Today => "today".into(),
+            Day::Tomorrow => "tomorrow".into(),
+            Day::Weekday(i) => weekday_name(i).into(),
+            Day::NextWeek(i) => format!("next {}", weekday_name(i)),
+            Day::InDays(n) => format!("in {n} days"),
+            Day::OfMonth(n) => format!("on the {}", ordinal_suffix(n)),
         }
     }
 
-    /// The date (`YYYY-MM-DD`) against `today`; a weekday is its next
-    /// occurrence, today included.
+    /// The date (`YYYY-MM-DD`) against `today`.
     pub fn date(self, today: &str) -> Option<String> {
         let d: jiff::civil::Date = today.trim().parse().ok()?;
         match self {
             Day::Today => Some(d.to_string()),
             Day::Tomorrow => d.tomorrow().ok().map(|x| x.to_string()),
             Day::Weekday(w) => next_date(today, w),
+            Day::NextWeek(w) => {
+                let now = i64::from(d.weekday().to_monday_zero_offset());
+                let ahead = 7 - now + i64::from(w % 7);
+                days_after(today, ahead)
+            }
+            Day::InDays(n) => days_after(today, i64::from(n)),
+            Day::OfMonth(n) => {
+                let this = jiff::civil::Date::new(d.year(), d.month(), n as i8).ok();
+                match this.filter(|x| *x >= d) {
+                    Some(x) => Some(x.to_string()),
+                    None => {
+                        let (y, m) = if d.month() == 12 {
+                            (d.year() + 1, 1)
+                        } else {
+                            (d.year(), d.month() + 1)
+                        };
+                        jiff::civil::Date::new(y, m, n as i8)
+                            .ok()
+                            .map(|x| x.to_string())
+                    }
+                }
+            }
         }
     }
 }
 
+/// "15th" for 15.
+fn ordinal_suffix(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// The day a message settles on: the last one named, unless it is negated
-/// ("thursday not tomorrow" → Thursday, "wait no friday" → Friday).
+/// ("thursday not tomorrow" → Thursday) or corrected ("wait no friday" →
+/// Friday).
 pub fn day_in(words: &[String]) -> Option<Day> {
-    let mut chosen = None;
-    for (i, w) in words.iter().enumerate() {
-        let Some(day) = Day::of_word(w) else {
-            continue;
-        };
-        let negated = i > 0 && matches!(words[i - 1].as_str(), "not" | "instead");
-        if !negated {
-            chosen = Some(day);
-        }
-    }
-    chosen
+    super::days::days_in(words).last().map(|w| w.day)
 }
 
 /// True for a word that only says when: a day, a part of one, "on", "by".

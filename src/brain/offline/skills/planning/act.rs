@@ -31,7 +31,10 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         (StepType::Read, _) if done == 0 => {
             let loaded = c.loaded_refs(Table::MealPlans, |_| true);
             let mut filters = vec![filter("date", ">=", json!(c.req.input.today))];
-            if !loaded.is_empty() {
+            // An exchange reads its two days again: its second call works
+            // from this turn's copies, which its first call does not change.
+            let whole = matches!(ask, Ask::Exchange { .. });
+            if !loaded.is_empty() && !whole {
                 filters.push(filter("id", "not_in", json!(loaded)));
             }
             call(
@@ -39,8 +42,10 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 json!({"table": "meal_plans", "filters": filters, "order_by": "date"}),
             )
         }
+        // A delete made leaves the rows it took out of the plan worked out
+        // again, so the calls left start after it.
         (StepType::Write, _) => match calls(ask, c) {
-            Ok(calls) => match calls.get(done) {
+            Ok(calls) => match calls.get(done - deletes(c)) {
                 Some((tool, params)) => call(tool, params.clone()),
                 None => complete(summary(ask, c), Value::Null, None),
             },
@@ -115,15 +120,29 @@ fn servings(c: &ActCtx<'_>) -> u32 {
 
 type Calls = Vec<(&'static str, Value)>;
 
+/// The deletes this step has made.
+fn deletes(c: &ActCtx<'_>) -> usize {
+    c.req
+        .this_step_results
+        .iter()
+        .filter(|r| r.tool == "db_delete")
+        .count()
+}
+
 /// Every call the write step makes, in order; or the question to ask
 /// instead when the recipe or the slot meant is unclear.
 fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
     let today = c.req.input.today;
-    // The slots as they were before this step wrote: the call plan must
-    // not change under it between calls.
-    let written: Vec<&str> = c
-        .step_rows()
+    // The slots as they were before this step wrote, so the call plan
+    // stays the same between its calls: the rows it created are not slots
+    // to replace, the ones it changed keep their place, and the ones it
+    // deleted are gone (a delete's calls are counted out in `act`).
+    let not_slots: Vec<&str> = c
+        .req
+        .this_step_results
         .iter()
+        .filter(|r| r.tool == "db_create" || r.tool == "db_delete")
+        .flat_map(|r| r.rows.iter())
         .filter_map(|r| r.get("id")?.as_str())
         .collect();
     let slots: Vec<&Value> = known_rows(c, Table::MealPlans)
@@ -131,7 +150,7 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
         .filter(|r| {
             r.get("id")
                 .and_then(Value::as_str)
-                .is_none_or(|id| !written.contains(&id))
+                .is_none_or(|id| !not_slots.contains(&id))
         })
         .collect();
     let slot_on = |date: &str, meal: Option<&str>| -> Option<String> {
@@ -153,22 +172,66 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
     let date_of = |d: Day| d.date(today).unwrap_or_else(|| today.to_string());
     let mut out: Calls = Vec::new();
     let mut fresh = Vec::new();
-    let mut put = |recipe: String, date: String, meal: Option<&str>, out: &mut Calls| match slot_on(
-        &date, meal,
-    ) {
-        Some(slot) => out.push((
-            "db_update",
-            json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
-                    "data": {"recipe_id": recipe}}),
-        )),
-        None => fresh.push(json!({"date": date, "meal_type": meal.unwrap_or("dinner"),
-                "recipe_id": recipe, "servings": servings(c)})),
+    // Slots already planned that a put replaces: (slot, its new row).
+    let mut replacing: Vec<(String, Value)> = Vec::new();
+    let mut put = |recipe: String, date: String, meal: Option<&str>| {
+        let row = json!({"date": date, "meal_type": meal.unwrap_or("dinner"),
+                "recipe_id": recipe, "servings": servings(c)});
+        match slot_on(&date, meal) {
+            Some(slot) => replacing.push((slot, row)),
+            None => fresh.push(row),
+        }
     };
     match ask {
         Ask::Put { slots: asked } => {
+            // One row per date and meal: "wednesday the 14th" is one day.
+            let mut seen: Vec<(String, Option<&str>)> = Vec::new();
             for s in asked {
+                let date = date_of(s.day);
+                let key = (date.clone(), s.meal.as_deref());
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
                 let r = recipe(c, &s.recipe, s.day)?;
-                put(r, date_of(s.day), s.meal.as_deref(), &mut out);
+                put(r, date, s.meal.as_deref());
+            }
+        }
+        Ask::Exchange { days: (a, b), meal } => {
+            let (da, db) = (date_of(*a), date_of(*b));
+            let row = |date: &str| {
+                let id = slot_on(date, meal.as_deref())?;
+                slots
+                    .iter()
+                    .find(|r| r.get("id").and_then(Value::as_str) == Some(id.as_str()))
+                    .map(|r| (id, text_field(r, "recipe_id").map(String::from)))
+            };
+            let update = |id: &str, data: Value| {
+                (
+                    "db_update",
+                    json!({"table": "meal_plans", "filters": [filter("id", "=", json!(id))], "data": data}),
+                )
+            };
+            match (row(&da), row(&db)) {
+                // Both planned: the recipes trade places.
+                (Some((ia, ra)), Some((ib, rb))) => {
+                    out.push(update(&ia, json!({"recipe_id": rb})));
+                    out.push(update(&ib, json!({"recipe_id": ra})));
+                }
+                // One planned: it moves to the other day.
+                (Some((id, _)), None) => out.push(update(&id, json!({"date": db}))),
+                (None, Some((id, _))) => out.push(update(&id, json!({"date": da}))),
+                (None, None) => {
+                    return Err(complete(
+                        format!(
+                            "No meal is planned on {} or {}",
+                            short_date(&da),
+                            short_date(&db)
+                        ),
+                        Value::Null,
+                        None,
+                    ));
+                }
             }
         }
         Ask::Swap {
@@ -177,7 +240,7 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             recipe: pick,
         } => {
             let r = recipe(c, pick, *day)?;
-            put(r, date_of(*day), meal.as_deref(), &mut out);
+            put(r, date_of(*day), meal.as_deref());
         }
         Ask::Move { from, to } => {
             let from_slot = match from {
@@ -247,9 +310,28 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             ));
         }
     }
+    // A day already planned gets its new recipe; more changes than a step
+    // has calls for go in one delete, then the one create.
+    if replacing.len() + usize::from(!fresh.is_empty()) > 3 {
+        let ids: Vec<&String> = replacing.iter().map(|(id, _)| id).collect();
+        out.push((
+            "db_delete",
+            json!({"table": "meal_plans", "filters": [filter("id", "in", json!(ids))]}),
+        ));
+        fresh.extend(replacing.into_iter().map(|(_, row)| row));
+    } else {
+        for (slot, row) in replacing {
+            out.push((
+                "db_update",
+                json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
+                    "data": {"recipe_id": row["recipe_id"]}}),
+            ));
+        }
+    }
     if !fresh.is_empty() {
+        let at = usize::from(out.first().is_some_and(|(t, _)| *t == "db_delete"));
         out.insert(
-            0,
+            at,
             ("db_create", json!({"table": "meal_plans", "data": fresh})),
         );
     }

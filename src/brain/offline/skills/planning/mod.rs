@@ -6,13 +6,15 @@
 pub mod act;
 pub mod plan;
 pub mod reply;
+pub mod slots;
 
 use serde::{Deserialize, Serialize};
 
 use super::super::consent::is_question;
 use super::super::lexicon::Cues;
 use super::super::text::{Words, find_any, is_filler, stem};
-use super::when::{DAY_PARTS, Day, day_in};
+use super::days::{days_at, is_day_word};
+use super::when::Day;
 use super::{POINTING, Topic};
 
 /// What the user asks of the meal plan.
@@ -29,6 +31,11 @@ pub enum Ask {
     },
     /// A planned meal moved to another day.
     Move { from: Option<Day>, to: Day },
+    /// Two days trade their planned meals ("swap monday and tuesday").
+    Exchange {
+        days: (Day, Day),
+        meal: Option<String>,
+    },
     /// A day's planned meal taken off the plan ("take the cod off sunday",
     /// "clear friday"); `recipe` names the one meant, when the words do.
     Remove {
@@ -66,12 +73,13 @@ impl Ask {
             Ask::Put { .. } => "plan_put",
             Ask::Swap { .. } => "plan_swap",
             Ask::Move { .. } => "plan_move",
+            Ask::Exchange { .. } => "plan_exchange",
             Ask::Remove { .. } => "plan_remove",
         }
     }
 }
 
-pub(super) const PUT: &[&str] = &[
+pub const PUT: &[&str] = &[
     "put", "stick", "pop", "plan", "schedule", "add", "pencil", "book", "slot", "have the",
 ];
 const SWAP: &[&str] = &["swap", "change", "replace", "switch", "make"];
@@ -94,7 +102,7 @@ const DRAFT: &[&str] = &[
     "maybe",
 ];
 /// Words that are not part of a recipe's name here.
-const NOT_RECIPE: &[&str] = &[
+pub const NOT_RECIPE: &[&str] = &[
     "put",
     "stick",
     "pop",
@@ -157,6 +165,12 @@ const NOT_RECIPE: &[&str] = &[
     "of",
     "u",
     "pls",
+    "meals",
+    "days",
+    "round",
+    "around",
+    "over",
+    "cooking",
 ];
 
 fn meal_of(words: &[String]) -> Option<String> {
@@ -172,17 +186,12 @@ fn meal_of(words: &[String]) -> Option<String> {
 fn recipe_words(words: &[String]) -> Vec<String> {
     words
         .iter()
-        .filter(|w| {
-            !is_filler(w)
-                && !NOT_RECIPE.contains(&w.as_str())
-                && Day::of_word(w).is_none()
-                && !DAY_PARTS.contains(&w.as_str())
-        })
+        .filter(|w| !is_filler(w) && !NOT_RECIPE.contains(&w.as_str()) && !is_day_word(w))
         .map(|w| stem(w))
         .collect()
 }
 
-fn pick_of(words: &[String]) -> Option<Pick> {
+pub fn pick_of(words: &[String]) -> Option<Pick> {
     if words
         .windows(2)
         .any(|p| p[0] == "other" && matches!(p[1].as_str(), "one" | "recipe" | "dish"))
@@ -209,7 +218,8 @@ fn pick_of(words: &[String]) -> Option<Pick> {
 
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
-    let day = day_in(&w.words)?;
+    let whens = days_at(w);
+    let day = whens.last()?.1.day;
     if w.has_any(DRAFT) || w.has_any(&["save", "task", "remind", "shopping", "list"]) {
         return None;
     }
@@ -230,11 +240,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         return None;
     }
     // "put the first one on sunday" counts in the list shown: the
-    // drafting flow resolves ordinals.
-    if w.words
-        .iter()
-        .any(|x| super::super::text::ordinal(x).is_some())
-    {
+    // drafting flow resolves ordinals ("on the 15th" is a date).
+    let counting = w.words.iter().enumerate().any(|(i, x)| {
+        super::super::text::ordinal(x).is_some() && !super::days::is_day_of_month(&w.words, i)
+    });
+    if counting {
         return None;
     }
     let meal = meal_of(&w.words);
@@ -248,91 +258,86 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         });
     }
     if let Some((i, _)) = find_any(&w.words, &["move", "push", "shift"]) {
-        let before_move: Vec<Day> = w.words[..i]
+        let before_move: Vec<Day> = whens
             .iter()
-            .filter_map(|x| Day::of_word(x))
+            .filter(|(p, _)| *p < i)
+            .map(|(_, d)| d.day)
             .collect();
-        let after: Vec<Day> = w.words[i..]
+        let after: Vec<Day> = whens
             .iter()
-            .filter_map(|x| Day::of_word(x))
+            .filter(|(p, _)| *p > i)
+            .map(|(_, d)| d.day)
             .collect();
         let to = *after.last().unwrap_or(&day);
-        let from = before_move.last().copied().filter(|f| *f != to);
+        // "move the wings from thursday to friday": the first day after
+        // the verb is where it was, when two follow.
+        let from = match after.as_slice() {
+            [from, _, ..] => Some(*from),
+            _ => before_move.last().copied(),
+        };
+        let from = from.filter(|f| *f != to);
         return Some(Ask::Move { from, to });
     }
-    if let Some((i, p)) = find_any(&w.words, SWAP) {
-        // "swap wednesday to/for X", "make sunday the pad see ew instead
-        // of the curry": the day right after the verb, then the recipe.
-        let rest = &w.words[i + p.split_whitespace().count()..];
-        if let Some(d) = rest.first().and_then(|x| Day::of_word(x)) {
-            let seg_end = rest
-                .iter()
-                .position(|x| matches!(x.as_str(), "instead" | "because" | "cause" | "as"))
-                .unwrap_or(rest.len());
-            let first_seg = w
-                .segments
-                .iter()
-                .find(|s| s.iter().any(|x| Day::of_word(x) == Some(d)))
-                .map_or(rest.len(), |s| s.len());
-            let end = seg_end.min(first_seg.saturating_sub(1).max(1));
-            let recipe = pick_of(&rest[1..end.max(1)])?;
-            return Some(Ask::Swap {
-                day: d,
-                meal,
-                recipe,
-            });
-        }
+    if let Some(ask) = swap(w, &whens, meal) {
+        return ask;
     }
     let asked = is_question(w) && !w.has_any(PUT);
-    // "the paneer on friday", "tikka bites for sunday": a recipe put on a
-    // day in words, even without a verb ("paneer tonight for" is not, and
-    // neither is "for wednesday paneer", where no recipe comes first).
-    let on_a_day = w.words.windows(2).enumerate().any(|(i, p)| {
-        matches!(p[0].as_str(), "on" | "for")
-            && Day::of_word(&p[1]).is_some()
-            && pick_of(&w.words[..i]).is_some()
-    });
-    let putting = w.has_any(PUT) || cues.topic == Topic::Planning || on_a_day;
+    let putting = w.has_any(PUT) || cues.topic == Topic::Planning || slots::on_a_day(w);
     if asked || !putting {
         return None;
     }
-    let mut slots: Vec<Slot> = Vec::new();
-    for seg in &w.segments {
-        let question = seg.first().is_some_and(|x| {
-            matches!(
-                x.as_str(),
-                "whats" | "what" | "which" | "how" | "is" | "does"
-            )
-        });
-        let d = day_in(seg);
-        // "ugh no eggs. put it on wednesday": a clause that names no day
-        // and asks for nothing is chatter, not a recipe to plan.
-        let segw = Words::new(&seg.join(" "));
-        let chatter = d.is_none()
-            && w.segments.len() > 1
-            && (segw.has_any(&["no", "not", "dont", "without", "ugh", "need", "needs"])
-                || !segw.has_any(PUT));
-        if question || chatter {
-            continue;
-        }
-        let pick = pick_of(seg);
-        match (d, pick, slots.last_mut()) {
-            (Some(d), Some(p), _) => slots.push(Slot {
-                recipe: p,
-                day: d,
-                meal: meal_of(seg).or_else(|| meal.clone()),
-            }),
-            // "… on thursday. wait no friday": the later day corrects.
-            (Some(d), None, Some(last)) => last.day = d,
-            (None, Some(p), _) => slots.push(Slot {
-                recipe: p,
-                day,
-                meal: meal.clone(),
-            }),
-            _ => {}
-        }
-    }
+    let slots = slots::read(w, &whens);
     (!slots.is_empty()).then_some(Ask::Put { slots })
+}
+
+/// "swap monday and tuesday" (the two days trade meals), "swap wednesday
+/// to the chicken tikka bites", "make sunday the pad see ew instead of the
+/// curry" (the day's meal replaced). `None` when no swap is asked;
+/// `Some(None)` when one is, but it names nothing to swap in.
+fn swap(
+    w: &Words,
+    whens: &[(usize, super::days::When)],
+    meal: Option<String>,
+) -> Option<Option<Ask>> {
+    let (i, p) = find_any(&w.words, SWAP)?;
+    let verb_end = i + p.split_whitespace().count();
+    let rest = &w.words[verb_end..];
+    let mut days: Vec<Day> = whens
+        .iter()
+        .filter(|(at, _)| *at >= verb_end)
+        .map(|(_, d)| d.day)
+        .collect();
+    days.dedup();
+    if let [a, b] = days.as_slice()
+        && recipe_words(rest).is_empty()
+        && pick_of(rest).is_none_or(|p| p == Pick::Shown)
+        && p != "make"
+    {
+        return Some(Some(Ask::Exchange {
+            days: (*a, *b),
+            meal,
+        }));
+    }
+    // The day right after the verb, then the recipe, to the end of that
+    // clause ("… bites, the noodles need stuff") or its "instead".
+    let (_, first) = whens.iter().find(|(at, _)| *at == verb_end)?;
+    let clause_end = super::days::segment_starts(w)
+        .iter()
+        .zip(&w.segments)
+        .map(|(start, seg)| start + seg.len())
+        .find(|end| *end > verb_end)
+        .unwrap_or(w.words.len());
+    let end = rest
+        .iter()
+        .position(|x| matches!(x.as_str(), "instead" | "because" | "cause" | "as"))
+        .unwrap_or(rest.len())
+        .min(clause_end - verb_end);
+    let recipe = pick_of(&rest[..end]);
+    Some(recipe.map(|recipe| Ask::Swap {
+        day: first.day,
+        meal,
+        recipe,
+    }))
 }
 
 #[cfg(test)]

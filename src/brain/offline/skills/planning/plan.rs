@@ -42,6 +42,10 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             "Move the planned meal",
             "Move the planned meal to the day named".to_string(),
         ),
+        Ask::Exchange { .. } => (
+            "Swap the two days' meals",
+            "Give each day the other day's planned meal".to_string(),
+        ),
         Ask::Remove { .. } => (
             "Take the meal off the plan",
             "Take the day's planned meal off the plan".to_string(),

@@ -65,7 +65,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let lines: Vec<String> = written.iter().map(|r| line(c, r)).collect();
     let lead = match ask {
         Ask::Put { .. } => "Done — it's on the plan:",
-        Ask::Swap { .. } => "Swapped — the plan now has:",
+        Ask::Swap { .. } | Ask::Exchange { .. } => "Swapped — the plan now has:",
         Ask::Move { .. } => "Moved — the plan now has:",
         Ask::Remove { .. } => {
             return Said::text(format!(

@@ -1,0 +1,163 @@
+//! Planning several days at once, through the real pipeline: one row per
+//! day and meal, the reply listing each; days already planned replaced,
+//! however many; two days trading their meals; a planned meal moved.
+
+use super::test_harness::Sim;
+
+/// The tools the last turn called, in order.
+fn tools(sim: &Sim) -> Vec<String> {
+    sim.calls().into_iter().map(|(t, _)| t).collect()
+}
+
+#[track_caller]
+fn lists(sim: &Sim, lines: &[&str]) {
+    for l in lines {
+        assert!(
+            sim.reply().contains(l),
+            "missing {l:?} in:\n{}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
+fn one_recipe_goes_on_every_day_named() {
+    for m in [
+        "plan the wings for tuesday and wednesday dinner",
+        "put the wings on tue and wed",
+        "stick the dry rub wings on tuesday, wednesday",
+        "plan the wings tues n weds for dinner",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        sim.expect("understood");
+        lists(
+            &sim,
+            &[
+                "Tue Jan 13 (dinner): Dry Rub Wings",
+                "Wed Jan 14 (dinner): Dry Rub Wings",
+            ],
+        );
+        assert_eq!(
+            tools(&sim).last().map(String::as_str),
+            Some("db_create"),
+            "{m}"
+        );
+    }
+    let mut sim = Sim::new();
+    sim.run(&["show me the wings", "plan it mon tue wed"]);
+    lists(
+        &sim,
+        &[
+            "Mon Jan 19 (dinner): Dry Rub Wings",
+            "Tue Jan 13 (dinner): Dry Rub Wings",
+            "Wed Jan 14 (dinner): Dry Rub Wings",
+        ],
+    );
+}
+
+#[test]
+fn each_day_keeps_its_own_meal() {
+    let mut sim = Sim::new();
+    sim.say("put the chicken tikka bites on tue lunch and wed dinner");
+    lists(
+        &sim,
+        &[
+            "Tue Jan 13 (lunch): Chicken Tikka Bites",
+            "Wed Jan 14 (dinner): Chicken Tikka Bites",
+        ],
+    );
+    let mut sim = Sim::new();
+    sim.say("french toast for breakfast on the weekend pls");
+    lists(
+        &sim,
+        &[
+            "Sat Jan 17 (breakfast): Chai French Toast",
+            "Sun Jan 18 (breakfast): Chai French Toast",
+        ],
+    );
+}
+
+#[test]
+fn relative_days_are_dated_from_today() {
+    for (m, line) in [
+        ("put the wings on tmr", "Wed Jan 14 (dinner)"),
+        (
+            "put the french toast on next tue for breakfast",
+            "Tue Jan 20 (breakfast)",
+        ),
+        ("put the paneer on the 15th", "Thu Jan 15 (dinner)"),
+        ("plan the cod curry in 2 days", "Thu Jan 15 (dinner)"),
+        (
+            "put the pad see ew on this friday night",
+            "Fri Jan 16 (dinner)",
+        ),
+        ("put the paneer on tuesday", "Tue Jan 13 (dinner)"),
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        lists(&sim, &[line]);
+    }
+}
+
+#[test]
+fn days_already_planned_are_replaced_however_many() {
+    let mut sim = Sim::new();
+    sim.say("put the wings on mon tue wed and thu");
+    assert_eq!(tools(&sim), ["db_read", "db_read", "db_create"]);
+    // Four days taken: more than a step's three calls as updates, so one
+    // delete and one create.
+    sim.say("actually put the paneer on mon, tue, wed and thu instead");
+    let t = tools(&sim);
+    assert_eq!(&t[t.len() - 2..], ["db_delete", "db_create"], "{t:?}");
+    lists(
+        &sim,
+        &[
+            "Mon Jan 19 (dinner): Air Fryer Paneer Tikka",
+            "Tue Jan 13 (dinner): Air Fryer Paneer Tikka",
+            "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+            "Thu Jan 15 (dinner): Air Fryer Paneer Tikka",
+        ],
+    );
+    sim.say("whats on the plan");
+    assert!(!sim.reply().contains("Wings"), "{}", sim.reply());
+    // Two replaced and one new: every call made, none dropped.
+    sim.say("put the yellow curry on tue wed and fri");
+    let t = tools(&sim);
+    assert_eq!(
+        t.iter()
+            .filter(|x| x.as_str() != "db_read")
+            .collect::<Vec<_>>(),
+        ["db_create", "db_update", "db_update"]
+    );
+    lists(
+        &sim,
+        &[
+            "Tue Jan 13 (dinner): Thai Yellow Curry",
+            "Wed Jan 14 (dinner): Thai Yellow Curry",
+            "Fri Jan 16 (dinner): Thai Yellow Curry",
+        ],
+    );
+}
+
+#[test]
+fn two_days_trade_their_meals() {
+    let mut sim = Sim::new();
+    sim.say("put the wings on monday and the paneer on tuesday");
+    sim.say("swap monday and tuesday");
+    sim.expect("understood");
+    lists(
+        &sim,
+        &[
+            "Mon Jan 19 (dinner): Air Fryer Paneer Tikka",
+            "Tue Jan 13 (dinner): Dry Rub Wings",
+        ],
+    );
+    let t = tools(&sim);
+    assert_eq!(&t[t.len() - 2..], ["db_update", "db_update"]);
+    // Only one of the two planned: it moves.
+    sim.say("switch tue with sat");
+    lists(&sim, &["Sat Jan 17 (dinner): Dry Rub Wings"]);
+    sim.say("move the wings from saturday to friday");
+    lists(&sim, &["Fri Jan 16 (dinner): Dry Rub Wings"]);
+}
