@@ -7,7 +7,9 @@
 //!
 //! The test prints the pass rate by capability (run it with
 //! `cargo test --release --test corpus -- --nocapture`) and fails below the
-//! floor, so the rate can only go up. The format is in
+//! floor, the last measured rate. The corpus is what the brain was tuned
+//! on: blind sets (`tests/blind.rs`, `DEVELOPERS.md`) measure how well it
+//! understands. The format is in
 //! `tests/corpus/README.md`.
 
 #[path = "support/conversations.rs"]
@@ -19,9 +21,9 @@ mod turns;
 
 use conversations::Outcome;
 
-/// The share of turns that must meet their expected outcome: the goal,
-/// 90% (97.2% last measured).
-const FLOOR: f64 = 0.90;
+/// The share of turns that must meet their expected outcome: the last
+/// measured rate (317 of 326, 97.2%), raised when the rate goes up.
+const FLOOR: f64 = 0.97;
 /// The least the corpus must hold.
 const MIN_TURNS: usize = 200;
 const MIN_CONVERSATIONS: usize = 30;
