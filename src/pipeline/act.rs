@@ -509,12 +509,12 @@ impl<'s> StepRun<'s> {
             let mut state = write(&env.state);
             // Each write is shown to the standing constraints first: what
             // touches an entity they cover, unnamed, is held back.
-            let guarded = if writes {
-                guarded(&state, &env.user_message)
+            let (guarded, namer) = if writes {
+                (guarded(&state, &env.user_message), Namer::new(&state))
             } else {
-                Vec::new()
+                (Vec::new(), Namer::default())
             };
-            let mut check = StandingCheck::new(guarded, Namer::new(&state));
+            let mut check = StandingCheck::new(guarded, namer);
             let outcome = kitchen.execute_checked(&call, &mut state.registry, env.turn, &mut check);
             if let Ok(r) = &outcome {
                 state.remember_rows(&r.rows);
