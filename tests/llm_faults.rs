@@ -432,8 +432,12 @@ fn a_model_call_held_ten_seconds_locks_no_other_process_out() {
         "{}",
         String::from_utf8_lossy(&other.stderr)
     );
-    // The whole process — start, open, turn, commit — well inside the hold.
-    assert!(took < Duration::from_secs(3), "{took:?}");
+    // The whole process — start, open, turn, commit — inside the 10 s
+    // hold: a process that waited on a lock would take the hold's length.
+    // (How long it takes is a figure, printed for the README, not a bound:
+    // on 2 busy cores a debug build takes 1–4 s.)
+    println!("the second process took {took:?}");
+    assert!(took < Duration::from_secs(8), "{took:?}");
     assert!(
         fake.count(Node::Summarize) == 0,
         "the first turn is still held"
