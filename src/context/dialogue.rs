@@ -35,6 +35,8 @@ pub enum OfferKind {
     ShowRecipe,
     /// Plan from the saved recipes (or try something new).
     PlanFromSaved,
+    /// Find the saved recipes that use the items in `refs`.
+    FindRecipes,
 }
 
 impl OfferKind {
@@ -46,6 +48,7 @@ impl OfferKind {
             OfferKind::PutOnPlan => "put on the plan",
             OfferKind::ShowRecipe => "show the full recipe of",
             OfferKind::PlanFromSaved => "plan from the saved recipes",
+            OfferKind::FindRecipes => "find recipes that use",
         }
     }
 }

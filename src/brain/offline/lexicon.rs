@@ -30,6 +30,8 @@ pub struct Cues {
     pub offered_save: bool,
     /// Alfred offered to put what's missing on the shopping list.
     pub offered_shopping: bool,
+    /// Alfred offered to find recipes that use what it just showed.
+    pub offered_recipes: bool,
     /// Alfred asked which recipes go on the plan.
     pub asked_plan: bool,
     /// The skill the user's last message was about.
@@ -44,6 +46,7 @@ impl Cues {
             which: before.asked(QuestionKind::WhichOne),
             offered_save: before.offered(OfferKind::SaveDraft),
             offered_shopping: before.offered(OfferKind::AddMissing),
+            offered_recipes: before.offered(OfferKind::FindRecipes),
             asked_plan: before.asked(QuestionKind::WhichDays),
             topic: topic_before(before),
         }

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::context::{ContextSnapshot, ContextState, Table};
 use crate::pipeline::UnderstandOutput;
 
-use crate::context::QuestionKind;
+use crate::context::{OfferKind, QuestionKind};
 
 use super::consent::{is_bare_consent, is_question};
 use super::dialogue::Before;
@@ -159,6 +159,22 @@ impl Reading {
         // A question of the user's own ("wait how long does the third one
         // take?") is never taken as the answer to Alfred's.
         let answers = weak && !is_question(&words);
+        // "ya" to "want a recipe that uses some of these?": the request the
+        // offer stands for.
+        if let Some(request) = offered_request(&before)
+            && own == Intent::Talk(TalkAsk::Affirm)
+            && answers
+        {
+            let words = Words::new(request);
+            return Self {
+                intent: classify(&words, cues),
+                words,
+                before,
+                answer: None,
+                confirmed: false,
+                cues,
+            };
+        }
         if cues.asked_plan && answers {
             return Self {
                 words,
@@ -206,6 +222,14 @@ impl Reading {
     pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
         Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
     }
+}
+
+/// The request an offer of the last reply stands for, when a "yes" takes
+/// it as a read (offers that write are confirmed where they are read).
+fn offered_request(before: &Before) -> Option<&'static str> {
+    before
+        .offered(OfferKind::FindRecipes)
+        .then_some("which recipes use those")
 }
 
 /// The answer to Alfred's question about a vague request ("remove it" →

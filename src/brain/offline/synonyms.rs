@@ -144,7 +144,8 @@ pub(super) const SHOW: &[&str] = &[
 pub(super) const AFFIRM: &[&str] = &[
     "yes", "yeah", "yep", "yup", "sure", "ok", "okay", "go ahead", "do it", "sounds good",
     "sounds great", "please do", "absolutely", "lets do it", "why not", "alright", "looks good",
-    "looks great", "go for it", "definitely", "of course", "yes please",
+    "looks great", "go for it", "definitely", "of course", "yes please", "ya", "yah", "yea",
+    "yeh", "ye", "yh", "yas", "k", "kk", "okie", "go on", "sure thing", "mhm", "uh huh",
 ];
 #[rustfmt::skip]
 pub(super) const DECLINE: &[&str] = &[

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use crate::context::Table;
+use crate::context::{Offer, OfferKind, Table};
 use crate::pipeline::StepType;
 
 use super::super::super::reply_ctx::ReplyCtx;
@@ -90,7 +90,10 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     bullets(&found, dated)
                 ),
                 presented: shown(&found),
-                offer: None,
+                offer: Some(Offer {
+                    kind: OfferKind::FindRecipes,
+                    items: shown(&found),
+                }),
                 confirm: None,
             }
         }

@@ -50,7 +50,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         return Some(Ask::Decline);
     }
     if only(AFFIRM) {
-        if cues.proposal || cues.offered_save || cues.offered_shopping {
+        if cues.proposal || cues.offered_save || cues.offered_shopping || cues.offered_recipes {
             return Some(Ask::Affirm);
         }
         return Some(Ask::Thanks);
