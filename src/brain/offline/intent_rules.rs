@@ -134,7 +134,20 @@ pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
         .words
         .get(1)
         .is_some_and(|x| super::text::number(x).is_some() || x == "a" || x == "an");
-    if (store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) || got_some {
+    // "still got some coconut milk?" asks; "bought eggs, can you add
+    // them?" asks for the add.
+    let asks_only = w.question_mark
+        && !w.has_any(&[
+            "can you",
+            "could you",
+            "can u",
+            "could u",
+            "will you",
+            "would you",
+            "please",
+            "pls",
+        ]);
+    if !asks_only && ((store_word && w.has_any(STORE_ADD_VERBS)) || w.has_any(BOUGHT) || got_some) {
         let items = items_after(w, STOCK_ADD_VERBS);
         if !items.is_empty() {
             return Some(Intent::InventoryAdd(items, loc.map(String::from)));

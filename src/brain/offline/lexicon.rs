@@ -17,7 +17,7 @@ use super::items::{Exclusion, Item};
 use super::skills::talk::Ask as TalkAsk;
 use super::skills::{self, SkillAsk, Topic};
 use super::synonyms::SAVE;
-use super::text::Words;
+use super::text::{Words, is_filler};
 
 /// What Alfred offered or asked last turn, from its dialogue state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -257,7 +257,32 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if let Some(i) = recipe_intent(w, cues) {
         return i;
     }
+    if let Some(ask) = food_question(w) {
+        return Intent::Skill(ask);
+    }
     short_reply(w, cues)
+}
+
+/// A question that names food and asks nothing else of it ("got limes?",
+/// "any feta left"): read as how much of it there is.
+fn food_question(w: &Words) -> Option<SkillAsk> {
+    const HAVING: &[&str] = &[
+        "got", "have", "left", "still", "any", "there", "some", "stock", "rn", "atm", "we", "in",
+        "the", "is", "are", "do", "i",
+    ];
+    if !super::consent::is_question(w) {
+        return None;
+    }
+    let food = super::vocab::food_mentions(&w.words);
+    let food_words: Vec<&str> = food.iter().flat_map(|f| f.split(' ')).collect();
+    let other = w.words.iter().any(|x| {
+        !food_words.contains(&x.as_str()) && !HAVING.contains(&x.as_str()) && !is_filler(x)
+    });
+    if food.is_empty() || other {
+        return None;
+    }
+    let asked = Words::new(&format!("how much {} do i have", food.join(" and ")));
+    skills::stock::read(&asked, Cues::default()).map(SkillAsk::Stock)
 }
 
 /// Words that send a change somewhere other than the recipe in front of us.
@@ -295,6 +320,30 @@ mod tests {
 
     fn intent(s: &str) -> Intent {
         classify(&Words::new(s), Cues::default())
+    }
+
+    #[test]
+    fn a_question_naming_only_food_asks_how_much_and_never_adds() {
+        for s in [
+            "got limes?",
+            "still got any shallots?",
+            "eggs?",
+            "any paneer left?",
+        ] {
+            assert!(
+                matches!(
+                    intent(s),
+                    Intent::Skill(SkillAsk::Stock(skills::stock::Ask::HowMuch { .. }))
+                ),
+                "{s}: {:?}",
+                intent(s)
+            );
+        }
+        for s in ["still got some coconut milk?", "we got eggs?"] {
+            assert!(!matches!(intent(s), Intent::InventoryAdd(..)), "{s}");
+        }
+        // Food with a request of its own is not a stock question.
+        assert!(food_question(&Words::new("limes for saturday?")).is_none());
     }
 
     #[test]
