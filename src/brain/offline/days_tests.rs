@@ -161,3 +161,36 @@ fn two_days_trade_their_meals() {
     sim.say("move the wings from saturday to friday");
     lists(&sim, &["Fri Jan 16 (dinner): Dry Rub Wings"]);
 }
+
+#[test]
+fn a_drafted_recipe_goes_on_every_day_named() {
+    for m in [
+        "paneer tikka sun and wed",
+        "lets do the paneer tikka on wednesday and sunday",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        assert!(
+            !tools(&sim).iter().any(|t| t == "db_create"),
+            "{m}: a draft to look over"
+        );
+        lists(
+            &sim,
+            &[
+                "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+                "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
+            ],
+        );
+        sim.say("save it");
+        lists(
+            &sim,
+            &[
+                "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+                "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
+            ],
+        );
+    }
+    let mut sim = Sim::new();
+    sim.say("lets do the paneer on sunday instead of wednesday");
+    assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
+}

@@ -70,7 +70,7 @@ fn meal_word(w: &str) -> Option<&'static str> {
     Some(match w {
         "dinner" | "dinners" | "supper" | "tea" | "night" | "nite" | "evening" => "dinner",
         "lunch" | "lunches" | "lunchtime" | "afternoon" => "lunch",
-        "breakfast" | "breakfasts" | "brunch" | "morning" => "breakfast",
+        "breakfast" | "breakfasts" | "brunch" | "brekkie" | "brekky" | "morning" => "breakfast",
         _ => return None,
     })
 }

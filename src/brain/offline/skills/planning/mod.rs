@@ -126,6 +126,11 @@ pub const NOT_RECIPE: &[&str] = &[
     "dinners",
     "lunch",
     "breakfast",
+    "brekkie",
+    "brekky",
+    "brunch",
+    "supper",
+    "lunches",
     "both",
     "for",
     "on",
@@ -177,7 +182,7 @@ fn meal_of(words: &[String]) -> Option<String> {
     words.iter().find_map(|w| match w.as_str() {
         "dinner" | "dinners" | "supper" | "tea" => Some("dinner".to_string()),
         "lunch" | "lunches" => Some("lunch".to_string()),
-        "breakfast" | "brunch" => Some("breakfast".to_string()),
+        "breakfast" | "brunch" | "brekkie" | "brekky" => Some("breakfast".to_string()),
         _ => None,
     })
 }
