@@ -25,7 +25,7 @@ const CHANGE: &[&str] = &[
     "push it", "cancel", "finished with", "did the", "one for", "using", "usin", "binned",
     "tossed", "threw out", "throw out", "chucked", "polished off", "instead", "insted",
     "less spicy", "milder", "spicier", "throw", "bung", "serve", "for 4", "for 6",
-    "cooked with", "drank", "went through", "got through", "grabbed",
+    "cooked with", "drank", "went through", "got through", "grabbed", "made", "cooked",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

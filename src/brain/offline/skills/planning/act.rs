@@ -194,7 +194,9 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                 }
                 seen.push(key);
                 let r = recipe(c, &s.recipe, s.day)?;
-                put(r, date, s.meal.as_deref());
+                // A meal unsaid is dinner: "the curry on the 15th" leaves
+                // that day's lunch alone.
+                put(r, date, Some(s.meal.as_deref().unwrap_or("dinner")));
             }
         }
         Ask::Exchange { days: (a, b), meal } => {

@@ -325,7 +325,8 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .iter()
         .any(|x| super::super::text::weekday_abbrev(x).is_some())
         && w.has_any(&["put", "plan", "stick"]));
-    if w.has_any(USE) && !asking && !in_recipe && !should_use {
+    let using = w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some());
+    if using && !asking && !in_recipe && !should_use {
         return match uses::read(w)? {
             Ok(items) => Some(Ask::Use { items }),
             Err(said) => Some(Ask::UsedWhat { said }),

@@ -21,28 +21,15 @@ pub struct Used {
 }
 
 /// Words that end an item phrase: why, when, or what happens next.
+#[rustfmt::skip]
 const ENDS: &[&str] = &[
-    "its",
-    "it",
-    "is",
-    "cause",
-    "because",
-    "for",
-    "last",
-    "this",
-    "tonight",
-    "tonite",
-    "today",
-    "yesterday",
-    "so",
-    "as",
-    "in",
-    "with",
-    "at",
-    "earlier",
-    "already",
+    "its", "it", "is", "cause", "because", "for", "last", "this", "tonight", "tonite", "today",
+    "yesterday", "so", "as", "in", "with", "at", "earlier", "already", "they", "theyd",
+    "theyre", "were", "was", "had", "has", "have", "gone", "went", "which", "that", "thats",
+    "coz", "cuz", "bc", "since", "after", "before", "lol", "when", "while", "to", "into",
 ];
 /// Words that open a clause of its own after a list of items.
+#[rustfmt::skip]
 const CLAUSE: &[&str] = &[
     "stick", "put", "add", "take", "remove", "show", "what", "whats", "how", "is", "are", "do",
     "does", "can", "could", "mark", "plan", "i", "we", "im", "its", "it", "they", "thats", "so",
@@ -55,7 +42,7 @@ const CLAUSE: &[&str] = &[
 pub fn read(w: &Words) -> Option<Result<Vec<Used>, String>> {
     let phrases = phrases(w)?;
     let mut out: Vec<Used> = Vec::new();
-    for (k, phrase) in phrases.iter().enumerate() {
+    for (k, (phrase, cooked)) in phrases.iter().enumerate() {
         let (said, skip) = lead(phrase);
         let rest: Vec<String> = phrase[skip..]
             .iter()
@@ -71,6 +58,12 @@ pub fn read(w: &Words) -> Option<Result<Vec<Used>, String>> {
                     |(quantity, unit)| Quantity::Amount { quantity, unit },
                 )
             }),
+            other => other,
+        };
+        let amount = match amount {
+            Quantity::Unsaid if *cooked => Quantity::Vague {
+                said: "some".into(),
+            },
             other => other,
         };
         let name = item.map(|i| name_of(&i.name)).unwrap_or_default();
@@ -123,11 +116,21 @@ fn name_of(name: &str) -> String {
 /// The words after each use verb, one phrase per item: the rest of the
 /// verb's clause, then each clause after it that is only an item ("and 2
 /// bananas"), or that has a use verb of its own ("and i ate a banana").
-fn phrases(w: &Words) -> Option<Vec<Vec<String>>> {
-    let mut out: Vec<Vec<String>> = Vec::new();
+/// Each phrase comes with whether it was cooked with ("made a curry with
+/// the coconut milk"): an item cooked with, no amount said, is some of it,
+/// not all.
+fn phrases(w: &Words) -> Option<Vec<(Vec<String>, bool)>> {
+    let mut out: Vec<(Vec<String>, bool)> = Vec::new();
+    let mut cooked = false;
     for seg in &w.segments {
         if let Some((i, p)) = find_any(seg, USE) {
-            out.push(seg[i + p.split_whitespace().count()..].to_vec());
+            cooked = p == "cooked with";
+            out.push((seg[i + p.split_whitespace().count()..].to_vec(), cooked));
+            continue;
+        }
+        if let Some(after) = made_with(seg) {
+            cooked = true;
+            out.push((after.to_vec(), cooked));
             continue;
         }
         if out.is_empty() {
@@ -136,9 +139,20 @@ fn phrases(w: &Words) -> Option<Vec<Vec<String>>> {
         if seg.first().is_none_or(|x| CLAUSE.contains(&x.as_str())) {
             break;
         }
-        out.push(seg.clone());
+        out.push((seg.clone(), cooked));
     }
     (!out.is_empty()).then_some(out)
+}
+
+/// Verbs of cooking that use what comes after "with": "made tikka w half
+/// the paneer", "did a curry with the last of the coconut milk".
+const MADE: &[&str] = &["made", "cooked", "baked", "whipped"];
+
+/// The words after "with" in a clause that cooked something with them.
+pub fn made_with(seg: &[String]) -> Option<&[String]> {
+    let verb = seg.iter().position(|x| MADE.contains(&x.as_str()))?;
+    let with = seg[verb..].iter().position(|x| x == "with")? + verb;
+    Some(&seg[with + 1..]).filter(|rest| !rest.is_empty())
 }
 
 #[cfg(test)]
@@ -216,6 +230,23 @@ mod tests {
         assert_eq!(
             uses("were out of milk actually, finished it this morning"),
             [("milk".into(), Quantity::Unsaid)]
+        );
+        assert_eq!(
+            uses("made tikka w half the paneer"),
+            [("paneer".into(), Quantity::Share { of: 0.5 })]
+        );
+        assert_eq!(
+            uses("made a curry with the coconut milk"),
+            [(
+                "coconut milk".into(),
+                Quantity::Vague {
+                    said: "some".into()
+                }
+            )]
+        );
+        assert_eq!(
+            uses("chucked the spring onions theyd gone slimy"),
+            [("spring onion".into(), Quantity::Unsaid)]
         );
         assert_eq!(
             uses("used the last of the bananas, stick them on the shopping list"),
