@@ -242,8 +242,9 @@ impl Amount {
 /// its unit.
 pub fn bare_amount(words: &[String]) -> Option<(f64, Option<String>)> {
     let mut a = Amount::default();
-    for (i, w) in words.iter().enumerate() {
-        if !a.take(w, i + 1 < words.len()) {
+    // No name follows to be taken for a unit: "500g" is 500 g.
+    for w in words {
+        if !a.take(w, true) {
             break;
         }
     }

@@ -163,3 +163,28 @@ fn amounts_bought_are_read_whole() {
         [("db_update".to_string(), Some(2.0))]
     );
 }
+
+#[test]
+fn an_answer_completes_the_use_asked_about() {
+    for (first, answer, delta) in [
+        ("used some of the jasmine rice", "about 500g", -0.5),
+        ("used most of the paneer", "like 200 grams", -200.0),
+        ("used 200g", "of the paneer", -200.0),
+        ("used 200g", "paneer", -200.0),
+        ("used half the rice", "the jasmine", -1.0),
+        ("used half the rice", "basmati", -0.5),
+    ] {
+        let mut sim = Sim::new();
+        assert!(said(&mut sim, first).is_empty(), "{first}");
+        assert_eq!(
+            said(&mut sim, answer),
+            [("db_update".to_string(), Some(delta))],
+            "{first} / {answer}: {}",
+            sim.reply()
+        );
+    }
+    // A question of the user's own is not an answer.
+    let mut sim = Sim::new();
+    sim.say("used some of the jasmine rice");
+    assert!(said(&mut sim, "how much is left?").is_empty());
+}

@@ -17,7 +17,7 @@ use crate::pipeline::ActAction;
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter, id_filter};
 use super::super::super::quantity::Quantity;
-use super::super::super::text::{fmt_number, join_list};
+use super::super::super::text::{fmt_number, is_filler, join_list, near, stem, stems};
 use super::super::super::world::{num_field, text_field};
 use super::super::{Named, best, known_rows};
 use super::act::{left_after, shown_refs};
@@ -161,9 +161,36 @@ fn rows_of<'a>(c: &ActCtx<'_>, rows: &[&'a Value], item: &Named) -> Vec<&'a Valu
     found
 }
 
+/// The rows an answer to "which rice did you use: …?" picks ("the
+/// jasmine"), else all of them.
+fn chosen<'a>(c: &ActCtx<'_>, found: Vec<&'a Value>) -> Vec<&'a Value> {
+    let Some(answer) = &c.reading.answer else {
+        return found;
+    };
+    let said: Vec<String> = answer
+        .words
+        .iter()
+        .filter(|w| !is_filler(w))
+        .map(|w| stem(w))
+        .collect();
+    // The rows the answer names most of ("jasmine rice": jasmine rice,
+    // not basmati rice).
+    let score = |r: &Value| {
+        let name = stems(text_field(r, "name").unwrap_or_default());
+        said.iter()
+            .filter(|w| name.iter().any(|n| near(n, w)))
+            .count()
+    };
+    let best = found.iter().map(|r| score(r)).max().unwrap_or(0);
+    if best == 0 {
+        return found;
+    }
+    found.into_iter().filter(|r| score(r) == best).collect()
+}
+
 /// What using `u` does, given the rows known.
 fn change(c: &ActCtx<'_>, rows: &[&Value], u: &Used) -> Change {
-    let found = rows_of(c, rows, &u.item);
+    let found = chosen(c, rows_of(c, rows, &u.item));
     let what = match &u.item {
         Named::Item(x) => x.clone(),
         Named::Shown => "that".to_string(),

@@ -2,6 +2,7 @@
 //! off and when, and what was used up, finished or thrown out.
 
 pub mod act;
+pub mod answers;
 pub mod lower;
 pub mod plan;
 pub mod reply;
@@ -286,6 +287,15 @@ fn named(w: &Words) -> Vec<Named> {
     named_items(w, NOT_ITEM)
 }
 
+/// A use as the words say it: the items and their amounts, or an amount
+/// with no item.
+pub fn read_use(w: &Words) -> Option<Ask> {
+    Some(match uses::read(w)? {
+        Ok(items) => Ask::Use { items },
+        Err(said) => Ask::UsedWhat { said },
+    })
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let place = location(&w.words).map(String::from);
@@ -327,10 +337,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         && w.has_any(&["put", "plan", "stick"]));
     let using = w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some());
     if using && !asking && !in_recipe && !should_use {
-        return match uses::read(w)? {
-            Ok(items) => Some(Ask::Use { items }),
-            Err(said) => Some(Ask::UsedWhat { said }),
-        };
+        return read_use(w);
     }
     let elsewhere = w.has_any(&[
         "dish", "recipe", "recipes", "ones", "use", "uses", "make", "cook", "shopping", "list",
