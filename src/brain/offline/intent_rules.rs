@@ -29,6 +29,9 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
                 started = true;
                 segs.push(rest.to_vec());
             }
+        } else if let Some(rest) = after(seg, verbs).filter(|r| !r.is_empty()) {
+            // "just got back, picked up 500g of paneer": the verb again.
+            segs.push(rest.to_vec());
         } else if seg.first().is_some_and(|x| {
             // "… and then show me it": a clause of its own ends the list.
             matches!(
@@ -65,7 +68,7 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
     }
     // "put them in the fridge", "pop it in": a verb and a pronoun are not
     // an item.
-    parse_items(&segs)
+    let mut items: Vec<Item> = parse_items(&segs)
         .into_iter()
         .filter(|i| {
             let first = i.name.split_whitespace().next().unwrap_or_default();
@@ -74,7 +77,13 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
                 "put" | "pop" | "stick" | "them" | "it" | "those" | "these" | "that" | "all"
             )
         })
-        .collect()
+        .collect();
+    // "just got back, picked up 500g of paneer": "back" is where, when
+    // things were bought.
+    if items.len() > 1 {
+        items.retain(|i| !matches!(i.name.as_str(), "back" | "home"));
+    }
+    items
 }
 
 /// Shopping list, inventory adds and removals, pantry questions.

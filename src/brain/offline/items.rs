@@ -205,6 +205,10 @@ impl Amount {
             self.unit = Some("pcs".to_string());
             return true;
         }
+        // "a whole can", "a full bag": one of them.
+        if self.one && self.quantity.is_none() && matches!(w, "whole" | "full" | "entire") {
+            return true;
+        }
         // "half a bag": the "a" after "half".
         if matches!(w, "a" | "an") && self.quantity == Some(0.5) && self.unit.is_none() {
             return true;

@@ -188,3 +188,36 @@ fn an_answer_completes_the_use_asked_about() {
     sim.say("used some of the jasmine rice");
     assert!(said(&mut sim, "how much is left?").is_empty());
 }
+
+#[test]
+fn typos_and_loose_amounts() {
+    for (m, delta) in [
+        ("used up half the spagetti", -250.0),
+        ("used a whole can of coconut milk", -1.0),
+        ("used the last 2 limes", -2.0),
+        ("ate half of the naan", -2.0),
+    ] {
+        let mut sim = Sim::new();
+        assert_eq!(
+            said(&mut sim, m),
+            [("db_update".to_string(), Some(delta))],
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+    let mut sim = Sim::new();
+    let w = said(
+        &mut sim,
+        "just got back, picked up 500g of paneer and a dozen eggs",
+    );
+    assert_eq!(
+        w,
+        [
+            ("db_create".to_string(), None),
+            ("db_update".to_string(), Some(500.0))
+        ],
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("back"), "{}", sim.reply());
+}

@@ -126,11 +126,11 @@ fn read_named(c: &ActCtx<'_>, items: &[Named], place: Option<&String>) -> Value 
     params
 }
 
-/// The name pattern a read looks items up by: the first word, cut to five
-/// letters so a typo further on still finds the row.
+/// The name pattern a read looks items up by: the first word, cut to four
+/// letters so a typo further on ("spagetti") still finds the row.
 fn pattern(name: &str) -> String {
     let first = name.split_whitespace().next().unwrap_or(name);
-    let cut: String = first.chars().take(5).collect();
+    let cut: String = first.chars().take(4).collect();
     format!("%{cut}%")
 }
 

@@ -17,7 +17,7 @@ use crate::pipeline::ActAction;
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter, id_filter};
 use super::super::super::quantity::Quantity;
-use super::super::super::text::{fmt_number, is_filler, join_list, near, stem, stems};
+use super::super::super::text::{fmt_number, is_filler, join_list, near, plural_noun, stem, stems};
 use super::super::super::world::{num_field, text_field};
 use super::super::{Named, best, known_rows};
 use super::act::{left_after, shown_refs};
@@ -237,7 +237,12 @@ fn change(c: &ActCtx<'_>, rows: &[&Value], u: &Used) -> Change {
             "I don't have an amount for the {name} — how much did you use?"
         ));
     };
-    let have = format!("You have {} {unit} of {name}", fmt_number(had));
+    let units = if had != 1.0 && !matches!(unit.as_str(), "g" | "kg" | "ml" | "l" | "pcs") {
+        plural_noun(&unit)
+    } else {
+        unit.clone()
+    };
+    let have = format!("You have {} {units} of {name}", fmt_number(had));
     let used = match &u.amount {
         Quantity::Amount {
             quantity,
