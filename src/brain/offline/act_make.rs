@@ -18,7 +18,7 @@ use super::generate::{GenCtx, generate_recipes};
 use super::hints;
 use super::lexicon::Intent;
 use super::options::{kitchen_names, missing, option_entry, ruled_out_by};
-use super::plan::{Slot, days_in, fill_days, meal_type_of, slot_artifact, slot_label};
+use super::plan::{Slot, days_in, fill_days, meal_type_of, slot_artifact, slot_days, slot_label};
 use super::skills::memory::Ask as MemoryAsk;
 use super::text::{join_list, plural, stems};
 use super::think_ctx::op_phrase;
@@ -357,7 +357,7 @@ fn plan_slots(c: &ActCtx<'_>) -> Result<Vec<Slot>, ActAction> {
                 .map(String::from),
         );
     }
-    let days = fill_days(&days_in(&c.req.step.description), &[], recipes.len());
+    let days = slot_days(&days_in(&c.req.step.description), &[], recipes.len());
     let said_with = |r: &str| {
         let u = &c.req.understand;
         u.entity_mentions
@@ -366,8 +366,10 @@ fn plan_slots(c: &ActCtx<'_>) -> Result<Vec<Slot>, ActAction> {
             .map(|m| m.text.clone())
             .unwrap_or_else(|| c.reading.words.joined())
     };
+    // One recipe with several days said goes on each of them.
     Ok(recipes
         .iter()
+        .cycle()
         .zip(days)
         .map(|(r, day)| Slot {
             recipe: r.clone(),

@@ -25,6 +25,7 @@ const CHANGE: &[&str] = &[
     "push it", "cancel", "finished with", "did the", "one for", "using", "usin", "binned",
     "tossed", "threw out", "throw out", "chucked", "polished off", "instead", "insted",
     "less spicy", "milder", "spicier", "throw", "bung", "serve", "for 4", "for 6",
+    "cooked with", "drank", "went through", "got through", "grabbed", "made", "cooked",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.
@@ -160,7 +161,21 @@ pub fn permits_write(r: &Reading) -> bool {
             super::skills::planning::Ask::Put { .. }
         ))
     ) && !asks_information(&r.words);
-    asks_for_change(&r.words) || assigns || (offered && is_bare_consent(own))
+    // "about 500g" after "… how much did you use?", "the paneer" after
+    // "200 g of what?": the answer completes a change asked for in words.
+    let completes = matches!(
+        r.intent,
+        super::lexicon::Intent::Skill(super::skills::SkillAsk::Stock(
+            super::skills::stock::Ask::Use { .. }
+        ))
+    ) && r
+        .before
+        .dialogue
+        .question
+        .as_ref()
+        .is_some_and(|q| asks_for_change(&Words::new(&q.request)))
+        && !is_question(&r.words);
+    asks_for_change(&r.words) || assigns || completes || (offered && is_bare_consent(own))
 }
 
 #[cfg(test)]

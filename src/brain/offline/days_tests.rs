@@ -161,3 +161,56 @@ fn two_days_trade_their_meals() {
     sim.say("move the wings from saturday to friday");
     lists(&sim, &["Fri Jan 16 (dinner): Dry Rub Wings"]);
 }
+
+#[test]
+fn a_drafted_recipe_goes_on_every_day_named() {
+    for m in [
+        "paneer tikka sun and wed",
+        "lets do the paneer tikka on wednesday and sunday",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        assert!(
+            !tools(&sim).iter().any(|t| t == "db_create"),
+            "{m}: a draft to look over"
+        );
+        lists(
+            &sim,
+            &[
+                "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+                "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
+            ],
+        );
+        sim.say("save it");
+        lists(
+            &sim,
+            &[
+                "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+                "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
+            ],
+        );
+    }
+    let mut sim = Sim::new();
+    sim.say("lets do the paneer on sunday instead of wednesday");
+    assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
+}
+
+#[test]
+fn several_days_come_off_at_once() {
+    let mut sim = Sim::new();
+    sim.say("put the wings on tue wed and thu");
+    sim.say("clear tue and wed");
+    sim.expect("understood");
+    lists(
+        &sim,
+        &[
+            "Tue Jan 13 (dinner): Dry Rub Wings",
+            "Wed Jan 14 (dinner): Dry Rub Wings",
+        ],
+    );
+    let t = tools(&sim);
+    assert_eq!(t.last().map(String::as_str), Some("db_delete"));
+    sim.say("whats the plan now");
+    assert!(sim.reply().contains("Thu Jan 15"), "{}", sim.reply());
+    assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
+}

@@ -30,6 +30,9 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
                 started = true;
                 segs.push(rest.to_vec());
             }
+        } else if let Some(rest) = after(seg, verbs).filter(|r| !r.is_empty()) {
+            // "just got back, picked up 500g of paneer": the verb again.
+            segs.push(rest.to_vec());
         } else if seg.first().is_some_and(|x| {
             // "… and then show me it": a clause of its own ends the list.
             matches!(

@@ -4,6 +4,7 @@
 //!
 //! Pure parsing over [`Words`]; knows nothing about entities or state.
 
+use super::quantity::{Quantity, lead};
 use super::text::{find_any, is_filler, number, stem};
 
 /// One food item the user named, with an amount when they gave one.
@@ -18,6 +19,10 @@ pub struct Item {
     pub phrase: String,
     /// "more garlic", "extra chili": an increase of what is there.
     pub more: bool,
+    /// How much was said, as the stock reads it: an amount ("a banana" is
+    /// one), a share of what is there, all of it, or a vague amount.
+    #[serde(default)]
+    pub amount: Quantity,
 }
 
 /// Inventory locations and the words that name them.
@@ -43,7 +48,8 @@ pub fn is_store_word(w: &str) -> bool {
         )
 }
 
-fn unit_word(w: &str) -> Option<&'static str> {
+/// The unit a word names ("grams" → g, "tins" → can).
+pub fn unit_word(w: &str) -> Option<&'static str> {
     Some(match w {
         "g" | "gram" | "grams" | "gr" => "g",
         "kg" | "kilo" | "kilos" | "kilogram" | "kilograms" => "kg",
@@ -93,8 +99,9 @@ fn ends_item(w: &str) -> bool {
 pub fn parse_item(words: &[String]) -> Option<Item> {
     let mut amount = Amount::default();
     let mut name = Vec::new();
-    let mut phrase = Vec::new();
-    for (i, w) in words.iter().enumerate() {
+    let (said, skip) = lead(words);
+    let mut phrase: Vec<String> = words[..skip].to_vec();
+    for (i, w) in words.iter().enumerate().skip(skip) {
         let leading = name.is_empty();
         if ends_item(w) && (!leading || (i > 0 && amount.quantity.is_none())) {
             break;
@@ -127,12 +134,31 @@ pub fn parse_item(words: &[String]) -> Option<Item> {
     {
         amount.unit = Some("pcs".to_string());
     }
+    let said = match said {
+        Quantity::Unsaid => match amount.quantity {
+            Some(quantity) => Quantity::Amount {
+                quantity,
+                unit: amount.unit.clone(),
+            },
+            None if amount.one => Quantity::Amount {
+                quantity: 1.0,
+                unit: amount.unit.clone(),
+            },
+            None => Quantity::Unsaid,
+        },
+        other => other,
+    };
+    // "a few lemons" bought is three, as the list has always read it.
+    if matches!(&said, Quantity::Vague { said } if said == "a few") {
+        amount.quantity = Some(3.0);
+    }
     Some(Item {
         name: name.join(" "),
         quantity: amount.quantity,
         unit: amount.unit,
         phrase: phrase.join(" "),
         more: amount.more,
+        amount: said,
     })
 }
 
@@ -158,6 +184,33 @@ impl Amount {
     fn take(&mut self, w: &str, has_next: bool) -> bool {
         if matches!(w, "more" | "extra" | "additional") {
             self.more = true;
+            return true;
+        }
+        // "like 6 eggs", "about 200g".
+        if self.quantity.is_none()
+            && !self.one
+            && matches!(
+                w,
+                "like" | "about" | "around" | "roughly" | "approx" | "approximately"
+            )
+        {
+            return true;
+        }
+        // "half a dozen", "two dozen": a dozen of the number said.
+        if w == "dozen"
+            && let Some(q) = self.quantity
+            && self.unit.is_none()
+        {
+            self.quantity = Some(q * 12.0);
+            self.unit = Some("pcs".to_string());
+            return true;
+        }
+        // "a whole can", "a full bag": one of them.
+        if self.one && self.quantity.is_none() && matches!(w, "whole" | "full" | "entire") {
+            return true;
+        }
+        // "half a bag": the "a" after "half".
+        if matches!(w, "a" | "an") && self.quantity == Some(0.5) && self.unit.is_none() {
             return true;
         }
         if self.quantity.is_none() {
@@ -193,8 +246,9 @@ impl Amount {
 /// its unit.
 pub fn bare_amount(words: &[String]) -> Option<(f64, Option<String>)> {
     let mut a = Amount::default();
-    for (i, w) in words.iter().enumerate() {
-        if !a.take(w, i + 1 < words.len()) {
+    // No name follows to be taken for a unit: "500g" is 500 g.
+    for w in words {
+        if !a.take(w, true) {
             break;
         }
     }

@@ -4,12 +4,13 @@
 //!
 //! How a message flows through the rules:
 //! - `text` and `items` turn words into data (segments, amounts,
-//!   exclusions in the user's words); `lexicon`, `intent_rules` and
-//!   `synonyms` name the intent; `several` splits a message of two or
-//!   three requests into parts; `vague` asks about a request too vague to
-//!   act on and reads its answer; `reading` reads the message against
-//!   Alfred's last reply (answers to "which one do you mean?", a "yes" to
-//!   a proposal) and refines it with the state.
+//!   exclusions in the user's words), and `quantity` reads how much of an
+//!   item was said (half of it, all of it, "some"); `lexicon`,
+//!   `intent_rules` and `synonyms` name the intent; `several` splits a
+//!   message of two or three requests into parts; `vague` asks about a
+//!   request too vague to act on and reads its answer; `reading` reads
+//!   the message against Alfred's last reply (answers to "which one do
+//!   you mean?", a "yes" to a proposal) and refines it with the state.
 //! - `skills/` own whole capabilities (tasks, stock, shopping, planning,
 //!   recipes, cook, memory, talk): each reads and plans its asks, and
 //!   acts and replies for them (memory and talk still act and reply in
@@ -52,6 +53,7 @@ mod items;
 mod lexicon;
 mod options;
 mod plan;
+mod quantity;
 mod reading;
 mod render;
 mod reply;
@@ -81,6 +83,8 @@ mod days_tests;
 mod memory_tests;
 #[cfg(test)]
 mod planning_tests;
+#[cfg(test)]
+mod quantity_tests;
 #[cfg(test)]
 mod recipes_tests;
 #[cfg(test)]

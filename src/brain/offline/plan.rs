@@ -62,17 +62,6 @@ pub fn next_date(today: &str, weekday: u8) -> Option<String> {
         .map(|x| x.to_string())
 }
 
-/// Tomorrow's weekday (0 = Monday) for "tomorrow"; today's for "tonight".
-pub fn relative_day(today: &str, word: &str) -> Option<u8> {
-    let d: Date = today.trim().parse().ok()?;
-    let now = d.weekday().to_monday_zero_offset() as u8;
-    match word {
-        "tonight" | "today" => Some(now),
-        "tomorrow" => Some((now + 1) % 7),
-        _ => None,
-    }
-}
-
 /// The days to use for `n` recipes: the ones the user named, then their
 /// cooking days, then the rest of the week from Monday.
 pub fn fill_days(named: &[u8], usual: &[u8], n: usize) -> Vec<u8> {
@@ -86,6 +75,33 @@ pub fn fill_days(named: &[u8], usual: &[u8], n: usize) -> Vec<u8> {
         }
     }
     out
+}
+
+/// The days to draft `n` recipes on: one recipe said with several days
+/// goes on each of them ("paneer tikka sun and wed"); otherwise one day a
+/// recipe, as [`fill_days`] gives them.
+pub fn slot_days(named: &[u8], usual: &[u8], n: usize) -> Vec<u8> {
+    let mut distinct: Vec<u8> = Vec::new();
+    for d in named {
+        if !distinct.contains(d) {
+            distinct.push(*d);
+        }
+    }
+    if n == 1 && distinct.len() > 1 {
+        return distinct;
+    }
+    fill_days(named, usual, n)
+}
+
+/// The weekdays a message names (0 = Monday), as the day reader settles
+/// them: "sun and wed", "tonight", "thu not fri" (Thursday only).
+pub fn weekdays_said(w: &Words, today: &str) -> Vec<u8> {
+    super::skills::days::days_at(w)
+        .into_iter()
+        .filter_map(|(_, d)| d.day.date(today))
+        .filter_map(|date| date.parse::<Date>().ok())
+        .map(|d| d.weekday().to_monday_zero_offset() as u8)
+        .collect()
 }
 
 /// One slot of a plan.
@@ -157,7 +173,21 @@ mod tests {
         assert_eq!(next_date("2026-01-13", 2).as_deref(), Some("2026-01-14"));
         assert_eq!(next_date("2026-01-13", 1).as_deref(), Some("2026-01-13"));
         assert_eq!(next_date("not a date", 1), None);
-        assert_eq!(relative_day("2026-01-13", "tomorrow"), Some(2));
+    }
+
+    #[test]
+    fn one_recipe_takes_every_day_named() {
+        assert_eq!(slot_days(&[6, 2], &[], 1), vec![6, 2]);
+        assert_eq!(slot_days(&[6, 2], &[], 2), vec![6, 2]);
+        assert_eq!(slot_days(&[6], &[2], 2), vec![6, 2]);
+        assert_eq!(slot_days(&[6, 6], &[], 1), vec![6]);
+        let said = |s: &str| weekdays_said(&Words::new(s), "2026-01-13");
+        assert_eq!(said("paneer tikka sun and wed"), vec![6, 2]);
+        assert_eq!(
+            said("lets do the paneer on sunday instead of wednesday"),
+            vec![6]
+        );
+        assert_eq!(said("the curry tonight"), vec![1]);
     }
 
     #[test]

@@ -192,7 +192,7 @@ pub(super) const BOUGHT: &[&str] = &[
 pub(super) const STORE_ADD_VERBS: &[&str] = &["add", "put", "stock", "store", "place"];
 #[rustfmt::skip]
 pub(super) const STOCK_ADD_VERBS: &[&str] = &[
-    "add", "put", "stock", "store", "place", "bought", "got", "picked up",
+    "add", "put", "stock", "store", "place", "bought", "got", "picked up", "grabbed",
 ];
 #[rustfmt::skip]
 pub(super) const HAVE_ASK: &[&str] = &[

@@ -14,7 +14,7 @@ use super::consent::permits_write;
 use super::hints;
 use super::lexicon::{GenerateAsk, Intent};
 use super::options::same_item;
-use super::plan::{cooking_days, days_phrase, fill_days, meal_type_of};
+use super::plan::{cooking_days, days_phrase, meal_type_of, slot_days};
 use super::reading::{Reading, after_understand};
 use super::skills::{SkillAsk, shopping};
 use super::text::{join_list, lower_first, weekday_name};
@@ -379,9 +379,10 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         return clarify("Put recipes on the plan", q);
     }
     let usual = cooking_days(&c.session.profile, &c.session.preferences);
-    let days = fill_days(&named_days(c), &usual, recipes.len());
+    let days = slot_days(&named_days(c), &usual, recipes.len());
     let parts: Vec<String> = recipes
         .iter()
+        .cycle()
         .zip(&days)
         .map(|(r, d)| format!("{} on {}", c.world.label(r), weekday_name(*d)))
         .collect();
@@ -403,7 +404,7 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
 /// `n` of them): look them up by name, then draft their slots.
 fn lookup_assign_plan(c: &Ctx<'_>, names: &str, n: usize) -> ThinkOutput {
     let usual = cooking_days(&c.session.profile, &c.session.preferences);
-    let day = fill_days(&named_days(c), &usual, n);
+    let day = slot_days(&named_days(c), &usual, n);
     let days: Vec<String> = day.iter().map(|d| weekday_name(*d).to_string()).collect();
     let meal = meal_type_of(&c.reading.words.joined());
     let put = format!(
@@ -431,16 +432,10 @@ fn plan_servings(c: &Ctx<'_>) -> u32 {
     hints::household(c.session) * leftovers
 }
 
-/// Days the user named, in order ("tonight" and "tomorrow" included).
+/// Days the user named, in order ("tonight" and "tomorrow" included, a
+/// day after "not" or "instead of" left out).
 fn named_days(c: &Ctx<'_>) -> Vec<u8> {
-    c.reading
-        .words
-        .words
-        .iter()
-        .filter_map(|w| {
-            super::text::weekday_index(w).or_else(|| super::plan::relative_day(&c.session.today, w))
-        })
-        .collect()
+    super::plan::weekdays_said(&c.reading.words, &c.session.today)
 }
 
 /// Inventory: analyze what is loaded, read what is missing.

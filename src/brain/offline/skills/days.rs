@@ -70,7 +70,7 @@ fn meal_word(w: &str) -> Option<&'static str> {
     Some(match w {
         "dinner" | "dinners" | "supper" | "tea" | "night" | "nite" | "evening" => "dinner",
         "lunch" | "lunches" | "lunchtime" | "afternoon" => "lunch",
-        "breakfast" | "breakfasts" | "brunch" | "morning" => "breakfast",
+        "breakfast" | "breakfasts" | "brunch" | "brekkie" | "brekky" | "morning" => "breakfast",
         _ => return None,
     })
 }
@@ -92,6 +92,11 @@ pub fn is_day_of_month(words: &[String], i: usize) -> bool {
     let dated_lead = at(lead).is_some_and(|w| {
         matches!(w, "on" | "for" | "by" | "until" | "til" | "till") || weekday_index(w).is_some()
     });
+    // "the 16th and 17th", "the 16th to the 18th": after another date.
+    let joined = at(lead).is_some_and(|w| matches!(w, "and" | "or" | "to" | "thru" | "through"))
+        && lead
+            .and_then(|l| l.checked_sub(1))
+            .is_some_and(|p| month_day(&words[p]).is_some() && is_day_of_month(words, p));
     let of_month = at(Some(i + 1)) == Some("of")
         && at(Some(i + 2)).is_some_and(|w| {
             matches!(
@@ -99,7 +104,7 @@ pub fn is_day_of_month(words: &[String], i: usize) -> bool {
                 "the" | "this" | "month" | "jan" | "january" | "feb" | "february"
             )
         });
-    n >= 1 && (dated_lead || of_month)
+    n >= 1 && (dated_lead || of_month || joined)
 }
 
 /// True for a word that only says when: a day, a part of one, a day of
@@ -271,6 +276,20 @@ fn joins(between: &[String]) -> bool {
     between.iter().all(|w| JOINS.contains(&w.as_str()))
 }
 
+/// "next mon and tue": "next" reaches every weekday of its run.
+fn next_runs(words: &[String], mut ms: Vec<Mention>) -> Vec<Mention> {
+    for k in 1..ms.len() {
+        let next_before = matches!(ms[k - 1].days.as_slice(), [Day::NextWeek(_)]);
+        if next_before
+            && joins(&words[ms[k - 1].end..ms[k].start])
+            && let Some(d) = lone_weekday(&ms[k])
+        {
+            ms[k].days = vec![Day::NextWeek(d)];
+        }
+    }
+    ms
+}
+
 /// Drops the days a later correction replaces ("on thursday. wait no
 /// friday").
 fn corrections(words: &[String], ms: Vec<Mention>) -> Vec<Mention> {
@@ -394,7 +413,7 @@ pub fn days_in(words: &[String]) -> Vec<When> {
 }
 
 fn read(words: &[String], breaks: &[usize]) -> Vec<(usize, When)> {
-    let ms = corrections(words, ranges(words, breaks, scan(words)));
+    let ms = corrections(words, next_runs(words, ranges(words, breaks, scan(words))));
     let meals = meals(words, &ms);
     let mut out: Vec<(usize, When)> = Vec::new();
     for (m, meal) in ms.iter().zip(meals) {
@@ -451,6 +470,8 @@ mod tests {
         assert_eq!(read("the weekend"), ["2026-01-17", "2026-01-18"]);
         assert_eq!(read("this wkend"), ["2026-01-17", "2026-01-18"]);
         assert_eq!(read("next weekend"), ["2026-01-24", "2026-01-25"]);
+        assert_eq!(read("next mon and tue"), ["2026-01-19", "2026-01-20"]);
+        assert_eq!(read("on the 16th and 17th"), ["2026-01-16", "2026-01-17"]);
     }
 
     #[test]

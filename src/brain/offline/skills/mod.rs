@@ -114,6 +114,7 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<SkillAsk>
     tasks::refine(w, world)
         .map(SkillAsk::Tasks)
         .or_else(|| shopping::refine(w, world, before).map(SkillAsk::Shopping))
+        .or_else(|| stock::answers::refine(w, before).map(SkillAsk::Stock))
 }
 
 /// The skills' reading of a message, first match wins.

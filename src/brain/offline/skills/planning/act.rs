@@ -194,7 +194,9 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                 }
                 seen.push(key);
                 let r = recipe(c, &s.recipe, s.day)?;
-                put(r, date, s.meal.as_deref());
+                // A meal unsaid is dinner: "the curry on the 15th" leaves
+                // that day's lunch alone.
+                put(r, date, Some(s.meal.as_deref().unwrap_or("dinner")));
             }
         }
         Ask::Exchange { days: (a, b), meal } => {
@@ -260,50 +262,25 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                     "data": {"date": date_of(*to)}}),
             ));
         }
-        Ask::Remove { day, meal, recipe } => {
-            let date = date_of(*day);
-            let on_day: Vec<&&Value> = slots
-                .iter()
-                .filter(|r| text_field(r, "date") == Some(date.as_str()))
-                .filter(|r| meal.is_none() || text_field(r, "meal_type") == meal.as_deref())
-                .collect();
-            let label = |r: &Value| {
-                text_field(r, "recipe_id")
-                    .map(|x| c.world.label(x))
-                    .unwrap_or_default()
-            };
-            // "take the cod off sunday" takes the cod, not whatever Sunday
-            // has; a day with something else keeps it, and says so.
-            let meant: Vec<&&&Value> = on_day
-                .iter()
-                .filter(|r| {
-                    recipe.as_ref().is_none_or(|words| {
-                        let name = stems(&label(r));
-                        words.iter().any(|w| name.iter().any(|n| near(n, w)))
-                    })
-                })
-                .collect();
-            let when = match meal {
-                Some(m) => format!("{} ({m})", short_date(&date)),
-                None => short_date(&date),
-            };
-            if meant.is_empty() {
-                let has: Vec<String> = on_day.iter().map(|r| label(r)).collect();
-                let text = if has.is_empty() {
-                    format!("No meal is planned on {when}")
-                } else {
-                    format!(
-                        "No \"{}\" on {when}: it has {}",
-                        recipe.as_deref().unwrap_or_default().join(" "),
-                        join_list(&has, "and")
-                    )
-                };
+        Ask::Remove { days, meal, recipe } => {
+            let mut ids: Vec<&str> = Vec::new();
+            let mut misses: Vec<String> = Vec::new();
+            for day in days {
+                match meant_on(
+                    c,
+                    &slots,
+                    &date_of(*day),
+                    meal.as_deref(),
+                    recipe.as_deref(),
+                ) {
+                    Ok(found) => ids.extend(found),
+                    Err(miss) => misses.push(miss),
+                }
+            }
+            if ids.is_empty() {
+                let text = misses.into_iter().next().unwrap_or_default();
                 return Err(complete(text, Value::Null, None));
             }
-            let ids: Vec<&str> = meant
-                .iter()
-                .filter_map(|r| r.get("id").and_then(Value::as_str))
-                .collect();
             out.push((
                 "db_delete",
                 json!({"table": "meal_plans", "filters": [filter("id", "in", json!(ids))]}),
@@ -336,6 +313,57 @@ fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
         );
     }
     Ok(out)
+}
+
+/// The slots a removal takes off one date: the recipe named, else the
+/// meal (or every meal) of that day; `Err` with why nothing is.
+fn meant_on<'a>(
+    c: &ActCtx<'_>,
+    slots: &[&'a Value],
+    date: &str,
+    meal: Option<&str>,
+    recipe: Option<&[String]>,
+) -> Result<Vec<&'a str>, String> {
+    let on_day: Vec<&Value> = slots
+        .iter()
+        .copied()
+        .filter(|r| text_field(r, "date") == Some(date))
+        .filter(|r| meal.is_none() || text_field(r, "meal_type") == meal)
+        .collect();
+    let label = |r: &Value| {
+        text_field(r, "recipe_id")
+            .map(|x| c.world.label(x))
+            .unwrap_or_default()
+    };
+    // "take the cod off sunday" takes the cod, not whatever Sunday has; a
+    // day with something else keeps it, and says so.
+    let meant: Vec<&str> = on_day
+        .iter()
+        .filter(|r| {
+            recipe.is_none_or(|words| {
+                let name = stems(&label(r));
+                words.iter().any(|w| name.iter().any(|n| near(n, w)))
+            })
+        })
+        .filter_map(|r| r.get("id").and_then(Value::as_str))
+        .collect();
+    if !meant.is_empty() {
+        return Ok(meant);
+    }
+    let when = match meal {
+        Some(m) => format!("{} ({m})", short_date(date)),
+        None => short_date(date),
+    };
+    let has: Vec<String> = on_day.iter().map(|r| label(r)).collect();
+    Err(if has.is_empty() {
+        format!("No meal is planned on {when}")
+    } else {
+        format!(
+            "No \"{}\" on {when}: it has {}",
+            recipe.unwrap_or_default().join(" "),
+            join_list(&has, "and")
+        )
+    })
 }
 
 /// The planned slot of the recipe just shown ("move them to friday").

@@ -36,10 +36,11 @@ pub enum Ask {
         days: (Day, Day),
         meal: Option<String>,
     },
-    /// A day's planned meal taken off the plan ("take the cod off sunday",
-    /// "clear friday"); `recipe` names the one meant, when the words do.
+    /// The days' planned meals taken off the plan ("take the cod off
+    /// sunday", "clear friday", "clear tue and wed"); `recipe` names the
+    /// one meant, when the words do.
     Remove {
-        day: Day,
+        days: Vec<Day>,
         meal: Option<String>,
         recipe: Option<Vec<String>>,
     },
@@ -126,6 +127,11 @@ pub const NOT_RECIPE: &[&str] = &[
     "dinners",
     "lunch",
     "breakfast",
+    "brekkie",
+    "brekky",
+    "brunch",
+    "supper",
+    "lunches",
     "both",
     "for",
     "on",
@@ -177,7 +183,7 @@ fn meal_of(words: &[String]) -> Option<String> {
     words.iter().find_map(|w| match w.as_str() {
         "dinner" | "dinners" | "supper" | "tea" => Some("dinner".to_string()),
         "lunch" | "lunches" => Some("lunch".to_string()),
-        "breakfast" | "brunch" => Some("breakfast".to_string()),
+        "breakfast" | "brunch" | "brekkie" | "brekky" => Some("breakfast".to_string()),
         _ => None,
     })
 }
@@ -251,8 +257,14 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let off = w.words.iter().any(|x| x == "off" || x == "from");
     if w.has_any(REMOVE) || (off && w.has_any(&["take", "drop"])) {
         let named = recipe_words(&w.words);
+        let mut days: Vec<Day> = Vec::new();
+        for (_, d) in &whens {
+            if !days.contains(&d.day) {
+                days.push(d.day);
+            }
+        }
         return Some(Ask::Remove {
-            day,
+            days,
             meal,
             recipe: (!named.is_empty()).then_some(named),
         });
@@ -433,7 +445,7 @@ mod tests {
         assert_eq!(
             ask("take the miso cod off sunday"),
             Some(Ask::Remove {
-                day: Day::Weekday(6),
+                days: vec![Day::Weekday(6)],
                 meal: None,
                 recipe: Some(vec!["miso".into(), "cod".into()])
             })
@@ -441,8 +453,16 @@ mod tests {
         assert_eq!(
             ask("clear friday dinner pls"),
             Some(Ask::Remove {
-                day: Day::Weekday(4),
+                days: vec![Day::Weekday(4)],
                 meal: Some("dinner".into()),
+                recipe: None
+            })
+        );
+        assert_eq!(
+            ask("clear tue and wed"),
+            Some(Ask::Remove {
+                days: vec![Day::Weekday(1), Day::Weekday(2)],
+                meal: None,
                 recipe: None
             })
         );

@@ -9,7 +9,7 @@ pub mod reply;
 use serde::{Deserialize, Serialize};
 
 use super::super::dialogue::Before;
-use super::super::items::Item;
+use super::super::items::{Item, bare_amount};
 use super::super::lexicon::Cues;
 use super::super::text::Words;
 use super::super::world::World;
@@ -146,8 +146,8 @@ pub const ADD: &[&str] = &[
     "add", "put", "stick", "pop", "chuck", "bung", "throw", "need", "buy", "get",
 ];
 /// Amounts said without an item ("a dozen"): of what was just asked about.
+/// A number said is read first ("half a dozen" is 6, "two dozen" 24).
 const BARE_AMOUNTS: &[(&str, f64)] = &[
-    ("half dozen", 6.0),
     ("dozen", 12.0),
     ("couple", 2.0),
     ("few", 3.0),
@@ -279,10 +279,15 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             })
             .filter(|i| !BARE_AMOUNTS.iter().any(|(a, _)| *a == i.name))
             .collect();
-        let amount = BARE_AMOUNTS
-            .iter()
-            .find(|(a, _)| w.has_any(&[a]))
-            .map(|(_, n)| *n);
+        let said = super::super::text::find_any(&w.words, ADD)
+            .and_then(|(i, p)| bare_amount(&w.words[i + p.split_whitespace().count()..]))
+            .map(|(n, _)| n);
+        let amount = said.or_else(|| {
+            BARE_AMOUNTS
+                .iter()
+                .find(|(a, _)| w.has_any(&[a]))
+                .map(|(_, n)| *n)
+        });
         let pointing = w.has_any(super::POINTING);
         if !items.is_empty() || amount.is_some() || pointing {
             return Some(Ask::Add { items, amount });
@@ -443,6 +448,30 @@ mod tests {
                 amount: Some(12.0)
             })
         );
+        for (s, n) in [
+            ("stick half a dozen on the list", 6.0),
+            ("add a couple to the shopping list", 2.0),
+            ("put two dozen on the list pls", 24.0),
+        ] {
+            assert_eq!(
+                ask(s),
+                Some(Ask::Add {
+                    items: Vec::new(),
+                    amount: Some(n)
+                }),
+                "{s}"
+            );
+        }
+        let Some(Ask::Add { items, .. }) =
+            ask("add half a dozen eggs and a couple of limes to the list")
+        else {
+            panic!("an add");
+        };
+        let said: Vec<(&str, Option<f64>)> = items
+            .iter()
+            .map(|i| (i.name.as_str(), i.quantity))
+            .collect();
+        assert_eq!(said, [("egg", Some(6.0)), ("lime", Some(2.0))]);
         assert!(matches!(
             ask("add whatever i'm missing for the assam pedas"),
             Some(Ask::Missing {

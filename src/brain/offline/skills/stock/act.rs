@@ -7,12 +7,11 @@ use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter, id_filter};
-use super::super::super::text::fmt_number;
-use super::super::super::world::{num_field, text_field};
+use super::super::super::world::text_field;
 use super::super::Named;
 use super::super::when::days_after;
 use super::super::{best, known_rows, table_of_ref};
-use super::{Amount, Ask};
+use super::Ask;
 
 /// Days ahead that count as "going off soon".
 pub const SOON_DAYS: i64 = 4;
@@ -35,7 +34,11 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             )
         }
         StepType::Write if done == 0 => match ask {
-            Ask::Use { item, used } => use_up(c, item, used.as_ref()),
+            Ask::Use { items } => super::lower::act(items, c),
+            _ => complete("Nothing to change".into(), Value::Null, None),
+        },
+        StepType::Write if matches!(ask, Ask::Use { .. }) => match ask {
+            Ask::Use { items } => super::lower::act(items, c),
             _ => complete("Nothing to change".into(), Value::Null, None),
         },
         StepType::Write => {
@@ -68,7 +71,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
 }
 
 /// The refs of the inventory items the last reply presented.
-fn shown_refs(c: &ActCtx<'_>) -> Vec<String> {
+pub fn shown_refs(c: &ActCtx<'_>) -> Vec<String> {
     c.reading
         .before
         .presented
@@ -94,8 +97,17 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
         }
         Ask::ExpiryOf { items } => (items, None),
         Ask::HowMuch { items, location } => (items, location.as_ref()),
-        Ask::Use { item, .. } => (std::slice::from_ref(item), None),
+        Ask::Use { items } => {
+            let named: Vec<Named> = items.iter().map(|u| u.item.clone()).collect();
+            return read_named(c, &named, None);
+        }
+        Ask::UsedWhat { .. } => (&[], None),
     };
+    read_named(c, items, place)
+}
+
+/// A read of the inventory rows named (or just shown), in `place` if said.
+fn read_named(c: &ActCtx<'_>, items: &[Named], place: Option<&String>) -> Value {
     let mut ors = Vec::new();
     let mut shown = Vec::new();
     for n in items {
@@ -114,11 +126,11 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
     params
 }
 
-/// The name pattern a read looks items up by: the first word, cut to five
-/// letters so a typo further on still finds the row.
+/// The name pattern a read looks items up by: the first word, cut to four
+/// letters so a typo further on ("spagetti") still finds the row.
 fn pattern(name: &str) -> String {
     let first = name.split_whitespace().next().unwrap_or(name);
-    let cut: String = first.chars().take(5).collect();
+    let cut: String = first.chars().take(4).collect();
     format!("%{cut}%")
 }
 
@@ -167,7 +179,11 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
                     .is_none_or(|l| text_field(r, "location") == Some(l))
             })
             .collect(),
-        Ask::Use { item, .. } => pick(std::slice::from_ref(item)),
+        Ask::Use { items } => {
+            let named: Vec<Named> = items.iter().map(|u| u.item.clone()).collect();
+            pick(&named)
+        }
+        Ask::UsedWhat { .. } => Vec::new(),
     }
 }
 
@@ -182,95 +198,15 @@ fn base(unit: &str) -> Option<(f64, &'static str)> {
     })
 }
 
-/// What is left of `had` `unit` after using `used`, in `unit`; `None` when
-/// the units cannot be compared.
-pub fn left_after(had: f64, unit: &str, used: &Amount) -> Option<f64> {
-    let used_unit = used.unit.as_deref().unwrap_or(unit);
-    if used_unit == unit || (used.unit.is_none()) {
-        return Some(had - used.quantity);
+/// What is left of `had` `unit` after using `quantity` `used_unit` (the
+/// row's unit when none was said), in `unit`; `None` when the units cannot
+/// be compared.
+pub fn left_after(had: f64, unit: &str, quantity: f64, used_unit: Option<&str>) -> Option<f64> {
+    let used_unit = used_unit.unwrap_or(unit);
+    if used_unit == unit {
+        return Some(had - quantity);
     }
     let (a, ka) = base(unit)?;
     let (b, kb) = base(used_unit)?;
-    (ka == kb).then(|| (had * a - used.quantity * b) / a)
-}
-
-fn use_up(c: &ActCtx<'_>, item: &Named, used: Option<&Amount>) -> ActAction {
-    let rows = known_rows(c, Table::Inventory);
-    let found: Vec<&Value> = match item {
-        Named::Item(x) => best(&rows, x),
-        Named::Shown => {
-            let shown = shown_refs(c);
-            rows.iter()
-                .copied()
-                .filter(|r| {
-                    r.get("id")
-                        .and_then(Value::as_str)
-                        .is_some_and(|i| shown.iter().any(|s| s == i))
-                })
-                .collect()
-        }
-    };
-    let what = match item {
-        Named::Item(x) => x.clone(),
-        Named::Shown => "that".to_string(),
-    };
-    let ids: Vec<String> = found
-        .iter()
-        .filter_map(|r| r.get("id").and_then(Value::as_str).map(String::from))
-        .collect();
-    match (ids.as_slice(), used) {
-        ([], _) => complete(
-            format!("No {what} in the kitchen to take off"),
-            Value::Null,
-            None,
-        ),
-        ([one], Some(amount)) => {
-            let row = found[0];
-            let had = num_field(row, "quantity").unwrap_or(0.0);
-            let unit = text_field(row, "unit").unwrap_or_default();
-            match left_after(had, unit, amount) {
-                // The change asked for ("used 10 g"), not the value left:
-                // applied to what is there at commit, so two sessions using
-                // the same item both count.
-                Some(left) if left > 0.0 => call(
-                    "db_update",
-                    json!({"table": "inventory", "filters": [filter("id", "=", json!(one))],
-                        "data": {"quantity": {"add": ((left - had) * 1e6).round() / 1e6}}}),
-                ),
-                Some(_) => call(
-                    "db_delete",
-                    json!({"table": "inventory", "filters": [filter("id", "=", json!(one))]}),
-                ),
-                None => ActAction::AskUser {
-                    question: format!(
-                        "You have {} {unit} of {what} — how much of that did you use?",
-                        fmt_number(had)
-                    ),
-                },
-            }
-        }
-        (_, _) if distinct_names(&found) > 1 || used.is_some() => ActAction::AskUser {
-            question: format!(
-                "Which {what} did you use: {}?",
-                super::super::super::text::join_list(
-                    &found
-                        .iter()
-                        .filter_map(|r| text_field(r, "name").map(String::from))
-                        .collect::<Vec<_>>(),
-                    "or"
-                )
-            ),
-        },
-        (ids, _) => call(
-            "db_delete",
-            json!({"table": "inventory", "filters": [id_filter(ids)]}),
-        ),
-    }
-}
-
-fn distinct_names(rows: &[&Value]) -> usize {
-    let mut names: Vec<&str> = rows.iter().filter_map(|r| text_field(r, "name")).collect();
-    names.sort_unstable();
-    names.dedup();
-    names.len()
+    (ka == kb).then(|| (had * a - quantity * b) / a)
 }

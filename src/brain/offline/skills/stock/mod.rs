@@ -2,16 +2,20 @@
 //! off and when, and what was used up, finished or thrown out.
 
 pub mod act;
+pub mod answers;
+pub mod lower;
 pub mod plan;
 pub mod reply;
+pub mod uses;
 
 use serde::{Deserialize, Serialize};
 
 use super::super::consent::asks_information;
-use super::super::items::{location, parse_item};
+use super::super::items::location;
 use super::super::lexicon::Cues;
-use super::super::text::{Words, find_any, is_filler, stem};
-use super::{Named, POINTING, Topic, named_items};
+use super::super::text::Words;
+use super::{Named, Topic, named_items};
+pub use uses::Used;
 
 /// What the user asks about their stock.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -27,16 +31,12 @@ pub enum Ask {
         items: Vec<Named>,
         location: Option<String>,
     },
-    /// "I used 500g of the jasmine rice", "finished the milk", "chuck the
-    /// coriander": less of it, or none.
-    Use { item: Named, used: Option<Amount> },
-}
-
-/// An amount used.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Amount {
-    pub quantity: f64,
-    pub unit: Option<String>,
+    /// "I used 500g of the jasmine rice", "finished the milk", "used the
+    /// last of the milk and 2 bananas", "ate half the paneer": less of
+    /// each, or none.
+    Use { items: Vec<Used> },
+    /// "used 200g", "used half": an amount with no item to bind it to.
+    UsedWhat { said: String },
 }
 
 impl Ask {
@@ -47,15 +47,16 @@ impl Ask {
             Ask::ExpiryOf { .. } => "stock_expiry_of",
             Ask::HowMuch { .. } => "stock_how_much",
             Ask::Use { .. } => "stock_use",
+            Ask::UsedWhat { .. } => "stock_used_what",
         }
     }
 
     /// The items the ask names.
     pub fn items(&self) -> Vec<Named> {
         match self {
-            Ask::Expiring { .. } => Vec::new(),
+            Ask::Expiring { .. } | Ask::UsedWhat { .. } => Vec::new(),
             Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } => items.clone(),
-            Ask::Use { item, .. } => vec![item.clone()],
+            Ask::Use { items } => items.iter().map(|u| u.item.clone()).collect(),
         }
     }
 
@@ -63,7 +64,7 @@ impl Ask {
     pub fn topic(&self) -> Topic {
         match self {
             Ask::Expiring { .. } | Ask::ExpiryOf { .. } => Topic::Expiry,
-            Ask::HowMuch { .. } | Ask::Use { .. } => Topic::Amounts,
+            Ask::HowMuch { .. } | Ask::Use { .. } | Ask::UsedWhat { .. } => Topic::Amounts,
         }
     }
 }
@@ -112,7 +113,7 @@ const AMOUNT: &[&str] = &[
     "i have any",
     "i have some",
 ];
-const USE: &[&str] = &[
+pub const USE: &[&str] = &[
     "used",
     "using",
     "usin",
@@ -138,6 +139,10 @@ const USE: &[&str] = &[
     "used up",
     "polished off",
     "cooked the",
+    "cooked with",
+    "went through",
+    "got through",
+    "drank",
 ];
 /// Asked about a recipe, not the kitchen ("how much yogurt goes in").
 const IN_RECIPE: &[&str] = &[
@@ -164,7 +169,7 @@ const IN_RECIPE: &[&str] = &[
     "for that",
 ];
 /// Words that are not the item's name.
-const NOT_ITEM: &[&str] = &[
+pub const NOT_ITEM: &[&str] = &[
     "much",
     "many",
     "hw",
@@ -282,6 +287,15 @@ fn named(w: &Words) -> Vec<Named> {
     named_items(w, NOT_ITEM)
 }
 
+/// A use as the words say it: the items and their amounts, or an amount
+/// with no item.
+pub fn read_use(w: &Words) -> Option<Ask> {
+    Some(match uses::read(w)? {
+        Ok(items) => Ask::Use { items },
+        Err(said) => Ask::UsedWhat { said },
+    })
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let place = location(&w.words).map(String::from);
@@ -321,72 +335,9 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .iter()
         .any(|x| super::super::text::weekday_abbrev(x).is_some())
         && w.has_any(&["put", "plan", "stick"]));
-    if let Some((i, p)) = find_any(&w.words, USE)
-        && !asking
-        && !in_recipe
-        && !should_use
-    {
-        let rest = &w.words[i + p.split_whitespace().count()..];
-        let rest: Vec<String> = rest
-            .iter()
-            .skip_while(|x| matches!(x.as_str(), "up" | "all" | "off"))
-            .take_while(|x| {
-                !matches!(
-                    x.as_str(),
-                    "its"
-                        | "it"
-                        | "is"
-                        | "cause"
-                        | "because"
-                        | "for"
-                        | "last"
-                        | "this"
-                        | "tonight"
-                        | "tonite"
-                        | "today"
-                        | "yesterday"
-                        | "so"
-                        | "as"
-                )
-            })
-            .cloned()
-            .collect();
-        // "ran out of garlic and lemons": a list of whole items is the
-        // pantry's removal of each, not one item called "garlic lemon".
-        if rest.iter().any(|x| x == "and" || x == "plus") {
-            return None;
-        }
-        let item = parse_item(&rest);
-        // "used 200g of it": the amount stands without a name.
-        let used = match &item {
-            Some(i) => i.quantity.map(|q| (q, i.unit.clone())),
-            None => super::super::items::bare_amount(&rest),
-        }
-        .map(|(quantity, unit)| Amount { quantity, unit });
-        let name = item
-            .map(|i| {
-                Words::new(&i.name)
-                    .words
-                    .iter()
-                    .filter(|x| !is_filler(x) && !NOT_ITEM.contains(&x.as_str()))
-                    .map(|x| stem(x))
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .unwrap_or_default();
-        let item = if name.is_empty() {
-            let pointing = rest.iter().any(|x| POINTING.contains(&x.as_str()))
-                || w.words
-                    .iter()
-                    .any(|x| matches!(x.as_str(), "them" | "it" | "those"));
-            if !pointing {
-                return None;
-            }
-            Named::Shown
-        } else {
-            Named::Item(name)
-        };
-        return Some(Ask::Use { item, used });
+    let using = w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some());
+    if using && !asking && !in_recipe && !should_use {
+        return read_use(w);
     }
     let elsewhere = w.has_any(&[
         "dish", "recipe", "recipes", "ones", "use", "uses", "make", "cook", "shopping", "list",
@@ -419,6 +370,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::super::quantity::Quantity;
     use super::*;
 
     fn ask(s: &str) -> Option<Ask> {
@@ -480,25 +432,31 @@ mod tests {
         assert_eq!(
             ask("i used 500g of the jasmine rice for meal prep"),
             Some(Ask::Use {
-                item: item("jasmine rice"),
-                used: Some(Amount {
-                    quantity: 500.0,
-                    unit: Some("g".into())
-                })
+                items: vec![Used {
+                    item: item("jasmine rice"),
+                    amount: Quantity::Amount {
+                        quantity: 500.0,
+                        unit: Some("g".into())
+                    }
+                }]
             })
         );
         assert_eq!(
             ask("we're out of milk actually, finished it this morning"),
             Some(Ask::Use {
-                item: item("milk"),
-                used: None
+                items: vec![Used {
+                    item: item("milk"),
+                    amount: Quantity::Unsaid
+                }]
             })
         );
         assert_eq!(
             ask("and chuck the coriander its gone slimy"),
             Some(Ask::Use {
-                item: item("coriander"),
-                used: None
+                items: vec![Used {
+                    item: item("coriander"),
+                    amount: Quantity::Unsaid
+                }]
             })
         );
         assert_eq!(ask("how much yogurt goes in"), None);

@@ -64,20 +64,38 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             &format!("Say how much {} the kitchen holds", names(items)),
             vec![look(format!("Look up {} in the inventory", names(items)))],
         ),
-        Ask::Use { item, .. } => {
-            let what = names(std::slice::from_ref(item));
+        Ask::Use { items } => {
+            let named: Vec<Named> = items.iter().map(|u| u.item.clone()).collect();
+            let what = names(&named);
+            let mut steps = vec![look(format!("Look up {what} in the inventory"))];
+            // Three items a step: a step makes at most three calls.
+            let mut group = 0;
+            for part in named.chunks(super::lower::PER_STEP) {
+                group += 1;
+                steps.push(step(
+                    format!("Lower or remove {} in the inventory", names(part)),
+                    StepType::Write,
+                    "inventory",
+                    group,
+                ));
+            }
             think_ctx::plan(
                 &format!("Take what was used of {what} off the inventory"),
-                vec![
-                    look(format!("Look up {what} in the inventory")),
-                    step(
-                        format!("Lower or remove {what} in the inventory"),
-                        StepType::Write,
-                        "inventory",
-                        1,
-                    ),
-                ],
+                steps,
             )
         }
+        Ask::UsedWhat { said } => think_ctx::clarify(
+            "Take what was used off the inventory",
+            format!("{} of what?", capitalised(said)),
+        ),
+    }
+}
+
+/// "Half", "200 g".
+fn capitalised(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }

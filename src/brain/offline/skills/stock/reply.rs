@@ -152,49 +152,64 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 confirm: None,
             }
         }
-        Ask::Use { .. } => {
-            let written = rows_of_kind(c, Table::Inventory, StepType::Write);
-            let deleted: Vec<String> = c
-                .req
-                .changed
-                .iter()
-                .filter(|r| {
-                    !written
-                        .iter()
-                        .any(|w| w.get("id").and_then(Value::as_str) == Some(r.as_str()))
-                })
-                .filter(|r| super::super::table_of_ref(r) == Some(Table::Inventory))
-                .map(|r| c.label(r))
-                .collect();
-            let removed = outcomes(c).iter().any(|o| o.starts_with("Removed"));
-            if !removed
-                && let Some(row) = written
-                    .first()
-                    .filter(|r| num_field(r, "quantity").is_some())
-            {
-                return Said {
-                    text: format!("Got it — that leaves {}.", amount(row)),
-                    presented: shown(&[row]),
-                    offer: None,
-                    confirm: None,
-                };
+        Ask::Use { .. } => used(c),
+        Ask::UsedWhat { said } => Said::text(format!("{said} of what?")),
+    }
+}
+
+/// "Got it — milk is off the inventory, and that leaves banana (1 pcs) on
+/// the counter."
+fn used(c: &ReplyCtx<'_>) -> Said {
+    let written = rows_of_kind(c, Table::Inventory, StepType::Write);
+    let deleted = |r: &Value| {
+        r.get("id")
+            .and_then(Value::as_str)
+            .and_then(|id| c.req.input.snapshot.entities.find(id))
+            .is_some_and(|(_, v)| v.action == "deleted")
+    };
+    let mut gone: Vec<String> = Vec::new();
+    let mut left: Vec<&Value> = Vec::new();
+    for r in &written {
+        if deleted(r) {
+            let name = text_field(r, "name").unwrap_or("?").to_string();
+            if !gone.contains(&name) {
+                gone.push(name);
             }
-            if removed {
-                let names: Vec<String> = written
-                    .iter()
-                    .filter_map(|r| text_field(r, "name").map(String::from))
-                    .chain(deleted)
-                    .collect();
-                let mut names = names;
-                names.dedup();
-                return Said::text(format!(
-                    "Got it — {} is off the inventory.",
-                    join_list(&names, "and")
-                ));
-            }
-            let why = why_unchanged(c, "I couldn't tell which item you meant");
-            Said::text(format!("{why}, so nothing changed."))
+        } else if num_field(r, "quantity").is_some()
+            && !left.iter().any(|l| l.get("id") == r.get("id"))
+        {
+            left.push(r);
         }
+    }
+    let missing: Vec<String> = outcomes(c)
+        .iter()
+        .filter_map(|o| o.split_once("No ").map(|(_, m)| format!("No {m}")))
+        .collect();
+    if gone.is_empty() && left.is_empty() {
+        let why = why_unchanged(c, "I couldn't tell which item you meant");
+        return Said::text(format!("{why}, so nothing changed."));
+    }
+    let mut parts: Vec<String> = Vec::new();
+    if !gone.is_empty() {
+        let verb = if gone.len() > 1 { "are" } else { "is" };
+        parts.push(format!(
+            "{} {verb} off the inventory",
+            join_list(&gone, "and")
+        ));
+    }
+    if !left.is_empty() {
+        let amounts: Vec<String> = left.iter().map(|r| amount(r)).collect();
+        parts.push(format!("that leaves {}", join_list(&amounts, "and")));
+    }
+    let mut text = format!("Got it — {}.", parts.join(", and "));
+    for m in missing {
+        text.push_str(&format!(" ({m}.)"));
+    }
+    Said {
+        text,
+        presented: shown(&left),
+        offer: None,
+        confirm: None,
     }
 }
 

@@ -1,0 +1,223 @@
+//! Amounts used and bought, through the real pipeline: each amount bound
+//! to its item, a share taken of what the row holds in the row's unit,
+//! "the last of" taking the row out, deltas sent as `{"add": -N}`, and a
+//! short question (nothing written) when the amount or the item is
+//! unclear.
+
+use serde_json::Value;
+
+use super::test_harness::Sim;
+
+/// The writes of the last turn: (tool, the quantity delta when one).
+fn writes(sim: &Sim) -> Vec<(String, Option<f64>)> {
+    sim.calls()
+        .into_iter()
+        .filter(|(t, _)| t != "db_read")
+        .map(|(t, p)| {
+            let delta = p["data"]["quantity"]["add"].as_f64();
+            (t, delta)
+        })
+        .collect()
+}
+
+fn said(sim: &mut Sim, m: &str) -> Vec<(String, Option<f64>)> {
+    sim.say(m);
+    writes(sim)
+}
+
+#[test]
+fn a_share_is_of_what_the_row_holds() {
+    for m in [
+        "i used half the paneer",
+        "used half of the paneer",
+        "ate like half the paneer lol",
+        "used half the paneer for the curry",
+    ] {
+        let mut sim = Sim::new();
+        assert_eq!(
+            said(&mut sim, m),
+            [("db_update".to_string(), Some(-125.0))],
+            "{m}"
+        );
+        assert!(
+            sim.reply().contains("paneer (125 g)"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+    let mut sim = Sim::new();
+    assert_eq!(
+        said(&mut sim, "used a quarter of the jasmine rice"),
+        [("db_update".to_string(), Some(-0.5))],
+        "in the row's unit: 2 kg less a quarter"
+    );
+    let mut sim = Sim::new();
+    sim.say("how much paneer have i got");
+    assert_eq!(
+        said(&mut sim, "used half of it"),
+        [("db_update".to_string(), Some(-125.0))]
+    );
+}
+
+#[test]
+fn each_amount_binds_to_its_item() {
+    let mut sim = Sim::new();
+    let w = said(&mut sim, "used the last of the milk and 2 bananas");
+    assert_eq!(
+        w,
+        [
+            ("db_delete".to_string(), None),
+            ("db_update".to_string(), Some(-2.0))
+        ]
+    );
+    assert!(sim.reply().contains("milk is off"), "{}", sim.reply());
+    assert!(sim.reply().contains("banana (1 pcs)"), "{}", sim.reply());
+    let mut sim = Sim::new();
+    let w = said(
+        &mut sim,
+        "used two limes n half the coriander and a can of chickpeas",
+    );
+    assert_eq!(
+        w,
+        [
+            ("db_update".to_string(), Some(-2.0)),
+            ("db_update".to_string(), Some(-0.5)),
+            ("db_update".to_string(), Some(-1.0))
+        ]
+    );
+    // Four items: two write steps, every one written.
+    let mut sim = Sim::new();
+    let w = said(
+        &mut sim,
+        "used 2 limes, 1 lemon, half the ginger and a can of chickpeas",
+    );
+    assert_eq!(w.len(), 4, "{w:?}");
+    assert!(sim.reply().contains("chickpeas (1 can)"), "{}", sim.reply());
+}
+
+#[test]
+fn all_of_it_takes_the_row_out() {
+    for m in [
+        "used the last of the milk",
+        "finished the milk",
+        "drank the last of the milk",
+        "used up all the milk",
+        "used the rest of the milk",
+    ] {
+        let mut sim = Sim::new();
+        assert_eq!(said(&mut sim, m), [("db_delete".to_string(), None)], "{m}");
+    }
+    let mut sim = Sim::new();
+    assert_eq!(
+        said(&mut sim, "ate a couple of bananas"),
+        [("db_update".to_string(), Some(-2.0))]
+    );
+}
+
+#[test]
+fn unclear_amounts_ask_and_write_nothing() {
+    for (m, asked) in [
+        ("used most of the paneer", "250 g of paneer"),
+        ("used a few onions", "how many"),
+        ("used some of the greek yogurt", "500 g of greek yogurt"),
+        (
+            "used like half a bag of the frozen peas",
+            "500 g of frozen peas",
+        ),
+        ("used 200g", "200 g of what"),
+        ("used half", "of what"),
+        ("used the milk and 200g", "200 g of what"),
+        ("used half the rice", "which rice"),
+    ] {
+        let mut sim = Sim::new();
+        let w = said(&mut sim, m);
+        assert!(w.is_empty(), "{m}: {w:?}");
+        assert!(
+            sim.reply().to_lowercase().contains(asked),
+            "{m}: {}",
+            sim.reply()
+        );
+        assert!(
+            sim.reply().trim_end().ends_with('?'),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
+fn amounts_bought_are_read_whole() {
+    let mut sim = Sim::new();
+    sim.say("picked up half a dozen eggs");
+    let created: Vec<Value> = sim
+        .calls()
+        .into_iter()
+        .filter(|(t, _)| t == "db_create")
+        .map(|(_, p)| p["data"][0].clone())
+        .collect();
+    assert_eq!(created[0]["name"], "egg");
+    assert_eq!(created[0]["quantity"], 6.0);
+    let mut sim = Sim::new();
+    assert_eq!(
+        said(&mut sim, "grabbed like 2 cans of coconut milk"),
+        [("db_update".to_string(), Some(2.0))]
+    );
+}
+
+#[test]
+fn an_answer_completes_the_use_asked_about() {
+    for (first, answer, delta) in [
+        ("used some of the jasmine rice", "about 500g", -0.5),
+        ("used most of the paneer", "like 200 grams", -200.0),
+        ("used 200g", "of the paneer", -200.0),
+        ("used 200g", "paneer", -200.0),
+        ("used half the rice", "the jasmine", -1.0),
+        ("used half the rice", "basmati", -0.5),
+    ] {
+        let mut sim = Sim::new();
+        assert!(said(&mut sim, first).is_empty(), "{first}");
+        assert_eq!(
+            said(&mut sim, answer),
+            [("db_update".to_string(), Some(delta))],
+            "{first} / {answer}: {}",
+            sim.reply()
+        );
+    }
+    // A question of the user's own is not an answer.
+    let mut sim = Sim::new();
+    sim.say("used some of the jasmine rice");
+    assert!(said(&mut sim, "how much is left?").is_empty());
+}
+
+#[test]
+fn typos_and_loose_amounts() {
+    for (m, delta) in [
+        ("used up half the spagetti", -250.0),
+        ("used a whole can of coconut milk", -1.0),
+        ("used the last 2 limes", -2.0),
+        ("ate half of the naan", -2.0),
+    ] {
+        let mut sim = Sim::new();
+        assert_eq!(
+            said(&mut sim, m),
+            [("db_update".to_string(), Some(delta))],
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+    let mut sim = Sim::new();
+    let w = said(
+        &mut sim,
+        "just got back, picked up 500g of paneer and a dozen eggs",
+    );
+    assert_eq!(
+        w,
+        [
+            ("db_create".to_string(), None),
+            ("db_update".to_string(), Some(500.0))
+        ],
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("back"), "{}", sim.reply());
+}
