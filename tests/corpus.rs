@@ -22,7 +22,7 @@ mod turns;
 use conversations::Outcome;
 
 /// The share of turns that must meet their expected outcome: the last
-/// measured rate (317 of 326, 97.2%), raised when the rate goes up.
+/// measured rate (358 of 367, 97.5%), raised when the rate goes up.
 const FLOOR: f64 = 0.97;
 /// The least the corpus must hold.
 const MIN_TURNS: usize = 200;
