@@ -7,6 +7,7 @@ pub mod act;
 pub mod plan;
 pub mod reply;
 pub mod slots;
+pub mod write;
 
 use serde::{Deserialize, Serialize};
 
