@@ -178,6 +178,11 @@ pub const NOT_RECIPE: &[&str] = &[
     "around",
     "over",
     "cooking",
+    "idea",
+    "ideas",
+    "suggestion",
+    "suggestions",
+    "inspiration",
 ];
 
 fn meal_of(words: &[String]) -> Option<String> {
