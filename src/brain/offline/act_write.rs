@@ -124,6 +124,21 @@ fn default_location(name: &str) -> &'static str {
 /// "add 12 eggs to my fridge": new rows are created; an item already in
 /// the loaded inventory (same item, place and unit) is topped up instead.
 fn inventory_add(c: &ActCtx<'_>, items: &[Item], loc: Option<&str>, done: usize) -> ActAction {
+    // "put half the paneer in the freezer": a share of what is there is
+    // no amount to add.
+    if done == 0
+        && let Some(i) = items.iter().find(|i| {
+            matches!(
+                i.amount,
+                super::quantity::Quantity::Share { .. } | super::quantity::Quantity::All
+            )
+        })
+    {
+        let place = loc.map_or("the kitchen".to_string(), |l| format!("the {l}"));
+        return ActAction::AskUser {
+            question: format!("How much {} should I add to {place}?", i.name),
+        };
+    }
     // The kitchen as it was before this step: the calls are worked out
     // again each iteration, and a row this step created is not one to top
     // up ("4 tomatoes and a bunch of thai basil" created the basil, then

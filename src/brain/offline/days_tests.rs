@@ -214,3 +214,15 @@ fn several_days_come_off_at_once() {
     assert!(sim.reply().contains("Thu Jan 15"), "{}", sim.reply());
     assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
 }
+
+#[test]
+fn days_after_a_refusal_plan_nothing() {
+    let mut sim = Sim::new();
+    sim.say("no wings on friday or saturday");
+    assert!(
+        !sim.reply().contains("Fri Jan 16 (dinner)"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!tools(&sim).iter().any(|t| t == "db_create"));
+}

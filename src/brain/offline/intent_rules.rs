@@ -209,7 +209,14 @@ pub(super) fn planning_intent(w: &Words) -> Option<Intent> {
     );
     let requiring = !requirements(&w.words, false).is_empty();
     if days && content && !generating && !question && !requiring {
-        let excluding = w.segments.iter().all(|s| has_trigger(s));
+        // "no wings on friday or saturday": a clause of days alone carries
+        // the refusal before it.
+        let only_days = |s: &Vec<String>| {
+            s.iter()
+                .all(|x| super::skills::days::is_day_word(x) || is_filler(x))
+        };
+        let excluding = w.segments.iter().any(|s| has_trigger(s))
+            && w.segments.iter().all(|s| has_trigger(s) || only_days(s));
         if !excluding {
             return Some(Intent::Assign);
         }

@@ -221,3 +221,15 @@ fn typos_and_loose_amounts() {
     );
     assert!(!sim.reply().contains("back"), "{}", sim.reply());
 }
+
+#[test]
+fn a_share_is_no_amount_to_add() {
+    let mut sim = Sim::new();
+    let w = said(&mut sim, "put half the paneer in the freezer");
+    assert!(w.is_empty(), "{w:?}");
+    assert!(
+        sim.reply().to_lowercase().contains("how much paneer"),
+        "{}",
+        sim.reply()
+    );
+}

@@ -13,7 +13,7 @@ use super::super::super::world::{recipe_vocabulary, text_field};
 use super::super::known_rows;
 use super::super::table_of_ref;
 use super::super::when::{Day, short_date};
-use super::{Ask, Pick};
+use super::{Ask, Pick, write};
 
 /// The next call of a planning step, or its completion.
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
@@ -44,8 +44,8 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         }
         // A delete made leaves the rows it took out of the plan worked out
         // again, so the calls left start after it.
-        (StepType::Write, _) => match calls(ask, c) {
-            Ok(calls) => match calls.get(done - deletes(c)) {
+        (StepType::Write, _) => match write::calls(ask, c) {
+            Ok(calls) => match calls.get(done - write::deletes(c)) {
                 Some((tool, params)) => call(tool, params.clone()),
                 None => complete(summary(ask, c), Value::Null, None),
             },
@@ -108,273 +108,6 @@ fn summary(ask: &Ask, c: &ActCtx<'_>) -> String {
     }
 }
 
-/// Servings Think wrote into the step ("serves 4").
-fn servings(c: &ActCtx<'_>) -> u32 {
-    let d = &c.req.step.description;
-    d.split("serves ")
-        .nth(1)
-        .and_then(|t| t.split(|ch: char| !ch.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(2)
-}
-
-type Calls = Vec<(&'static str, Value)>;
-
-/// The deletes this step has made.
-fn deletes(c: &ActCtx<'_>) -> usize {
-    c.req
-        .this_step_results
-        .iter()
-        .filter(|r| r.tool == "db_delete")
-        .count()
-}
-
-/// Every call the write step makes, in order; or the question to ask
-/// instead when the recipe or the slot meant is unclear.
-fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
-    let today = c.req.input.today;
-    // The slots as they were before this step wrote, so the call plan
-    // stays the same between its calls: the rows it created are not slots
-    // to replace, the ones it changed keep their place, and the ones it
-    // deleted are gone (a delete's calls are counted out in `act`).
-    let not_slots: Vec<&str> = c
-        .req
-        .this_step_results
-        .iter()
-        .filter(|r| r.tool == "db_create" || r.tool == "db_delete")
-        .flat_map(|r| r.rows.iter())
-        .filter_map(|r| r.get("id")?.as_str())
-        .collect();
-    let slots: Vec<&Value> = known_rows(c, Table::MealPlans)
-        .into_iter()
-        .filter(|r| {
-            r.get("id")
-                .and_then(Value::as_str)
-                .is_none_or(|id| !not_slots.contains(&id))
-        })
-        .collect();
-    let slot_on = |date: &str, meal: Option<&str>| -> Option<String> {
-        let on_day: Vec<&&Value> = slots
-            .iter()
-            .filter(|r| text_field(r, "date") == Some(date))
-            .collect();
-        let hit = match meal {
-            Some(m) => on_day
-                .iter()
-                .find(|r| text_field(r, "meal_type") == Some(m)),
-            None => on_day
-                .iter()
-                .find(|r| text_field(r, "meal_type") == Some("dinner"))
-                .or(on_day.first()),
-        };
-        hit.and_then(|r| r.get("id")?.as_str().map(String::from))
-    };
-    let date_of = |d: Day| d.date(today).unwrap_or_else(|| today.to_string());
-    let mut out: Calls = Vec::new();
-    let mut fresh = Vec::new();
-    // Slots already planned that a put replaces: (slot, its new row).
-    let mut replacing: Vec<(String, Value)> = Vec::new();
-    let mut put = |recipe: String, date: String, meal: Option<&str>| {
-        let row = json!({"date": date, "meal_type": meal.unwrap_or("dinner"),
-                "recipe_id": recipe, "servings": servings(c)});
-        match slot_on(&date, meal) {
-            Some(slot) => replacing.push((slot, row)),
-            None => fresh.push(row),
-        }
-    };
-    match ask {
-        Ask::Put { slots: asked } => {
-            // One row per date and meal: "wednesday the 14th" is one day.
-            let mut seen: Vec<(String, Option<&str>)> = Vec::new();
-            for s in asked {
-                let date = date_of(s.day);
-                let key = (date.clone(), s.meal.as_deref());
-                if seen.contains(&key) {
-                    continue;
-                }
-                seen.push(key);
-                let r = recipe(c, &s.recipe, s.day)?;
-                // A meal unsaid is dinner: "the curry on the 15th" leaves
-                // that day's lunch alone.
-                put(r, date, Some(s.meal.as_deref().unwrap_or("dinner")));
-            }
-        }
-        Ask::Exchange { days: (a, b), meal } => {
-            let (da, db) = (date_of(*a), date_of(*b));
-            let row = |date: &str| {
-                let id = slot_on(date, meal.as_deref())?;
-                slots
-                    .iter()
-                    .find(|r| r.get("id").and_then(Value::as_str) == Some(id.as_str()))
-                    .map(|r| (id, text_field(r, "recipe_id").map(String::from)))
-            };
-            let update = |id: &str, data: Value| {
-                (
-                    "db_update",
-                    json!({"table": "meal_plans", "filters": [filter("id", "=", json!(id))], "data": data}),
-                )
-            };
-            match (row(&da), row(&db)) {
-                // Both planned: the recipes trade places.
-                (Some((ia, ra)), Some((ib, rb))) => {
-                    out.push(update(&ia, json!({"recipe_id": rb})));
-                    out.push(update(&ib, json!({"recipe_id": ra})));
-                }
-                // One planned: it moves to the other day.
-                (Some((id, _)), None) => out.push(update(&id, json!({"date": db}))),
-                (None, Some((id, _))) => out.push(update(&id, json!({"date": da}))),
-                (None, None) => {
-                    return Err(complete(
-                        format!(
-                            "No meal is planned on {} or {}",
-                            short_date(&da),
-                            short_date(&db)
-                        ),
-                        Value::Null,
-                        None,
-                    ));
-                }
-            }
-        }
-        Ask::Swap {
-            day,
-            meal,
-            recipe: pick,
-        } => {
-            let r = recipe(c, pick, *day)?;
-            put(r, date_of(*day), meal.as_deref());
-        }
-        Ask::Move { from, to } => {
-            let from_slot = match from {
-                Some(d) => slot_on(&date_of(*d), None),
-                None => shown_slot(c),
-            };
-            let Some(slot) = from_slot else {
-                return Err(complete(
-                    "No planned meal to move on that day".into(),
-                    Value::Null,
-                    None,
-                ));
-            };
-            out.push((
-                "db_update",
-                json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
-                    "data": {"date": date_of(*to)}}),
-            ));
-        }
-        Ask::Remove { days, meal, recipe } => {
-            let mut ids: Vec<&str> = Vec::new();
-            let mut misses: Vec<String> = Vec::new();
-            for day in days {
-                match meant_on(
-                    c,
-                    &slots,
-                    &date_of(*day),
-                    meal.as_deref(),
-                    recipe.as_deref(),
-                ) {
-                    Ok(found) => ids.extend(found),
-                    Err(miss) => misses.push(miss),
-                }
-            }
-            if ids.is_empty() {
-                let text = misses.into_iter().next().unwrap_or_default();
-                return Err(complete(text, Value::Null, None));
-            }
-            out.push((
-                "db_delete",
-                json!({"table": "meal_plans", "filters": [filter("id", "in", json!(ids))]}),
-            ));
-        }
-    }
-    // A day already planned gets its new recipe; more changes than a step
-    // has calls for go in one delete, then the one create.
-    if replacing.len() + usize::from(!fresh.is_empty()) > 3 {
-        let ids: Vec<&String> = replacing.iter().map(|(id, _)| id).collect();
-        out.push((
-            "db_delete",
-            json!({"table": "meal_plans", "filters": [filter("id", "in", json!(ids))]}),
-        ));
-        fresh.extend(replacing.into_iter().map(|(_, row)| row));
-    } else {
-        for (slot, row) in replacing {
-            out.push((
-                "db_update",
-                json!({"table": "meal_plans", "filters": [filter("id", "=", json!(slot))],
-                    "data": {"recipe_id": row["recipe_id"]}}),
-            ));
-        }
-    }
-    if !fresh.is_empty() {
-        let at = usize::from(out.first().is_some_and(|(t, _)| *t == "db_delete"));
-        out.insert(
-            at,
-            ("db_create", json!({"table": "meal_plans", "data": fresh})),
-        );
-    }
-    Ok(out)
-}
-
-/// The slots a removal takes off one date: the recipe named, else the
-/// meal (or every meal) of that day; `Err` with why nothing is.
-fn meant_on<'a>(
-    c: &ActCtx<'_>,
-    slots: &[&'a Value],
-    date: &str,
-    meal: Option<&str>,
-    recipe: Option<&[String]>,
-) -> Result<Vec<&'a str>, String> {
-    let on_day: Vec<&Value> = slots
-        .iter()
-        .copied()
-        .filter(|r| text_field(r, "date") == Some(date))
-        .filter(|r| meal.is_none() || text_field(r, "meal_type") == meal)
-        .collect();
-    let label = |r: &Value| {
-        text_field(r, "recipe_id")
-            .map(|x| c.world.label(x))
-            .unwrap_or_default()
-    };
-    // "take the cod off sunday" takes the cod, not whatever Sunday has; a
-    // day with something else keeps it, and says so.
-    let meant: Vec<&str> = on_day
-        .iter()
-        .filter(|r| {
-            recipe.is_none_or(|words| {
-                let name = stems(&label(r));
-                words.iter().any(|w| name.iter().any(|n| near(n, w)))
-            })
-        })
-        .filter_map(|r| r.get("id").and_then(Value::as_str))
-        .collect();
-    if !meant.is_empty() {
-        return Ok(meant);
-    }
-    let when = match meal {
-        Some(m) => format!("{} ({m})", short_date(date)),
-        None => short_date(date),
-    };
-    let has: Vec<String> = on_day.iter().map(|r| label(r)).collect();
-    Err(if has.is_empty() {
-        format!("No meal is planned on {when}")
-    } else {
-        format!(
-            "No \"{}\" on {when}: it has {}",
-            recipe.unwrap_or_default().join(" "),
-            join_list(&has, "and")
-        )
-    })
-}
-
-/// The planned slot of the recipe just shown ("move them to friday").
-fn shown_slot(c: &ActCtx<'_>) -> Option<String> {
-    let shown = shown_recipe(c)?;
-    known_rows(c, Table::MealPlans)
-        .iter()
-        .find(|r| text_field(r, "recipe_id") == Some(shown.as_str()))
-        .and_then(|r| r.get("id")?.as_str().map(String::from))
-}
-
 /// Saved recipes (not drafts) the step can choose from.
 fn saved(c: &ActCtx<'_>) -> Vec<(String, String, Vec<String>, Vec<String>)> {
     known_rows(c, Table::Recipes)
@@ -401,7 +134,7 @@ fn is_saved_recipe(c: &ActCtx<'_>, r: &str) -> bool {
 
 /// The recipe "it" means: the one Understand resolved, the one just shown,
 /// else the one in focus.
-fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
+pub(super) fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
     let saved_ref = |r: &String| is_saved_recipe(c, r);
     c.referenced_in(Table::Recipes)
         .into_iter()
@@ -432,7 +165,7 @@ fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
 pub const CONFIRM_PLAN: &str = "confirm_plan";
 
 /// The saved recipe a pick means, or the question to ask.
-fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, ActAction> {
+pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, ActAction> {
     let date = when
         .date(c.req.input.today)
         .unwrap_or_else(|| c.req.input.today.to_string());

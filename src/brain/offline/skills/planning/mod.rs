@@ -7,6 +7,7 @@ pub mod act;
 pub mod plan;
 pub mod reply;
 pub mod slots;
+pub mod write;
 
 use serde::{Deserialize, Serialize};
 
@@ -177,6 +178,11 @@ pub const NOT_RECIPE: &[&str] = &[
     "around",
     "over",
     "cooking",
+    "idea",
+    "ideas",
+    "suggestion",
+    "suggestions",
+    "inspiration",
 ];
 
 fn meal_of(words: &[String]) -> Option<String> {
