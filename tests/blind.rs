@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 
 #[path = "support/conversations.rs"]
 mod conversations;
+#[path = "support/scripts.rs"]
+mod scripts;
 #[path = "support/turns.rs"]
 mod turns;
 
@@ -41,17 +43,6 @@ fn floor_of(set: &Path) -> f64 {
         .iter()
         .find(|(s, _)| name.as_deref() == Some(*s))
         .map_or(FLOOR, |(_, f)| *f)
-}
-
-/// The conversation files of a set folder, in name order.
-fn files_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "txt"))
-        .collect();
-    files.sort();
-    files
 }
 
 /// One turn as a grader reads it.
@@ -91,7 +82,7 @@ fn every_used_blind_set_meets_the_floor() {
     let rt = conversations::runtime();
     let mut low = Vec::new();
     for set in &sets {
-        let outcomes: Vec<Outcome> = files_in(set)
+        let outcomes: Vec<Outcome> = scripts::txt_files(set)
             .iter()
             .flat_map(|p| conversations::run(p, &rt))
             .collect();
@@ -148,7 +139,7 @@ fn transcript_of_an_unseen_set() {
     let rt = conversations::runtime();
     let mut text = format!("# Blind set {name}: transcript\n\n");
     let mut turns = 0;
-    for file in files_in(&dir) {
+    for file in scripts::txt_files(&dir) {
         for o in conversations::run(&file, &rt) {
             transcript_turn(&o, &mut text);
             turns += 1;
