@@ -26,6 +26,7 @@ const CHANGE: &[&str] = &[
     "tossed", "threw out", "throw out", "chucked", "polished off", "instead", "insted",
     "less spicy", "milder", "spicier", "throw", "bung", "serve", "for 4", "for 6",
     "cooked with", "drank", "went through", "got through", "grabbed", "made", "cooked",
+    "make that", "make them", "i meant", "should be", "should have been",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

@@ -120,6 +120,7 @@ pub(super) fn stock_intent(w: &Words) -> Option<Intent> {
     if !store_word
         && let Some(rest) = after(&w.words, HAVE_ASK)
         && let Some(item) = parse_item(rest)
+        && super::vocab::may_be_food(&item.name)
     {
         return Some(Intent::HaveItem(item.name));
     }
@@ -254,12 +255,25 @@ pub(super) fn recipe_intent(w: &Words, cues: Cues) -> Option<Intent> {
     if mine || (cues.proposal && w.has_any(&["saved", "mine", "my own", "existing"])) {
         return Some(Intent::ListRecipes);
     }
-    if let Some(op) = parse_edit(w) {
-        return Some(Intent::Edit(op));
-    }
     let this_week = w.has_any(&["this week", "this weekend", "for the week"]);
     let mut ex = exclusions(&w.segments, this_week);
     ex.extend(requirements(&w.words, this_week));
+    if let Some(op) = parse_edit(w) {
+        // A change needs a recipe to change: with no draft on offer and
+        // nothing pointed at, "no more dairy for me" rules dairy out.
+        let in_front = cues.offered_save
+            || w.has_any(&[
+                "it",
+                "that",
+                "this one",
+                "this recipe",
+                "the recipe",
+                "in there",
+            ]);
+        if in_front || ex.is_empty() {
+            return Some(Intent::Edit(op));
+        }
+    }
     if !ex.is_empty() {
         return Some(Intent::Exclude(ex));
     }

@@ -117,7 +117,11 @@ fn tokens(text: &str) -> Vec<String> {
     if !cur.is_empty() {
         out.push(cur);
     }
-    let out = out.into_iter().map(|t| respell(&t)).collect();
+    // A shorthand may stand for several words ("rn" is "right now").
+    let out = out
+        .into_iter()
+        .flat_map(|t| respell(&t).split(' ').map(String::from).collect::<Vec<_>>())
+        .collect();
     split_number_units(out)
 }
 
@@ -141,6 +145,11 @@ const RESPELL: &[(&str, &str)] = &[
     ("filets", "fillets"), ("tonite", "tonight"), ("usin", "using"), ("n", "and"),
     ("w", "with"), ("abt", "about"), ("smth", "something"), ("wk", "week"),
     ("wks", "weeks"), ("hav", "have"),
+    // Shorthand for several words, and for times of day.
+    ("rn", "right now"), ("atm", "right now"), ("tn", "tonight"), ("2nite", "tonight"),
+    ("2nyt", "tonight"), ("2day", "today"), ("2moro", "tomorrow"),
+    ("r", "are"), ("cuz", "because"), ("coz", "because"), ("bc", "because"),
+    ("thx", "thanks"), ("ty", "thanks"),
 ];
 
 /// The word as the rules know it: the shorthand table's spelling, else
@@ -404,6 +413,91 @@ pub fn plural(n: usize, noun: &str) -> String {
 
 /// The plural of a simple noun.
 pub fn plural_noun(noun: &str) -> String {
+    // Food that is not counted keeps its form: "no spinach", "no rice".
+    const UNCOUNTED: &[&str] = &[
+        "spinach",
+        "rice",
+        "milk",
+        "flour",
+        "cheese",
+        "butter",
+        "sugar",
+        "salt",
+        "oil",
+        "bread",
+        "yogurt",
+        "paneer",
+        "garlic",
+        "ginger",
+        "broccoli",
+        "fish",
+        "cod",
+        "salmon",
+        "chicken",
+        "beef",
+        "pork",
+        "lamb",
+        "tofu",
+        "pasta",
+        "honey",
+        "cream",
+        "feta",
+        "kale",
+        "lettuce",
+        "coriander",
+        "basil",
+        "parsley",
+        "mince",
+        "water",
+        "juice",
+        "tea",
+        "coffee",
+        "quinoa",
+        "couscous",
+        "cumin",
+        "turmeric",
+        "sauce",
+        "paste",
+        "stock",
+        "vinegar",
+        "mustard",
+        "jam",
+        "ketchup",
+        "mayo",
+        "chocolate",
+        "cocoa",
+        "yeast",
+        "mint",
+        "thyme",
+        "dill",
+        "rosemary",
+        "celery",
+        "cabbage",
+        "asparagus",
+        "corn",
+        "sweetcorn",
+        "halloumi",
+        "mozzarella",
+        "parmesan",
+        "cheddar",
+        "bacon",
+        "ham",
+        "tuna",
+        "shrimp",
+        "seafood",
+        "meat",
+        "lemongrass",
+        "masala",
+        "powder",
+        "seasoning",
+        "granola",
+        "cereal",
+        "porridge",
+    ];
+    let last = noun.rsplit(' ').next().unwrap_or(noun);
+    if UNCOUNTED.contains(&last) {
+        return noun.to_string();
+    }
     if noun.ends_with('s') {
         noun.to_string()
     } else if ["chili", "box", "ch", "sh", "to"]

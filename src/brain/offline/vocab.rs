@@ -6,8 +6,10 @@
 //!   and aliases (`assets/seed/ingredients.json`);
 //! - `assets/words/kitchen.txt`: the kitchen's own words (tables, places,
 //!   days, meals);
-//! - `assets/words/known.txt`: the shorthand people type ("tmrw", "idk")
-//!   and every word the rules listen for, known but never a respelling.
+//! - `assets/words/known.txt`: the shorthand people type ("tmrw") and
+//!   every word the rules listen for, known but never a respelling;
+//! - `assets/words/chatter.txt`: interjections ("yo", "lol", "idk"), known
+//!   and never a name.
 //!
 //! [`correct`] respells a word that is none of these to the one known word
 //! it is a typo of ("recipies" → "recipes", "paner" → "paneer", "frnch" →
@@ -27,6 +29,7 @@ const FOOD: &str = include_str!("../../../assets/words/food.txt");
 const CATALOG: &str = include_str!("../../../assets/seed/ingredients.json");
 const KITCHEN: &str = include_str!("../../../assets/words/kitchen.txt");
 const KNOWN_AS_IS: &str = include_str!("../../../assets/words/known.txt");
+const CHATTER: &str = include_str!("../../../assets/words/chatter.txt");
 
 /// The known words, built once.
 struct Known {
@@ -44,6 +47,8 @@ struct Known {
     food_phrases: HashSet<String>,
     /// Preferred correction targets: food and kitchen words.
     domain: Vec<String>,
+    /// Interjections and shorthand that never name anything ("yo", "lol").
+    chatter: HashSet<&'static str>,
 }
 
 static KNOWN: LazyLock<Known> = LazyLock::new(build);
@@ -125,7 +130,11 @@ fn build() -> Known {
     domain.dedup();
     Known {
         english,
-        kitchen: listed(KITCHEN).chain(listed(KNOWN_AS_IS)).collect(),
+        kitchen: listed(KITCHEN)
+            .chain(listed(KNOWN_AS_IS))
+            .chain(listed(CHATTER))
+            .collect(),
+        chatter: listed(CHATTER).collect(),
         english_by_letter,
         food_words,
         food_phrases,
@@ -162,11 +171,28 @@ pub fn is_food(phrase: &str) -> bool {
 /// "coming"). Unknown words may be names ("pedas") and are kept.
 pub fn links_to_nothing(word: &str) -> bool {
     let k = &*KNOWN;
+    if k.chatter.contains(word) {
+        return true;
+    }
     k.english.contains(word)
         && !k.kitchen.contains(word)
         && !is_food_word(word)
         && crate::context::taxonomy::cuisine(word).is_none()
         && crate::context::taxonomy::dish_kind(&singular(word)).is_none()
+}
+
+/// True when `phrase` could name something to eat: it is food, or one of
+/// its words is in no English or kitchen word list (a name the lists lack:
+/// "gochujang", "pedas"). "ideas", "people" and "time" cannot.
+pub fn may_be_food(phrase: &str) -> bool {
+    let k = &*KNOWN;
+    is_food(phrase)
+        || phrase.split(' ').any(|w| {
+            w.chars().count() > 2
+                && w.chars().all(char::is_alphabetic)
+                && !k.english.contains(w)
+                && !k.kitchen.contains(w)
+        })
 }
 
 /// The food a message names, longest phrase first, in the order said

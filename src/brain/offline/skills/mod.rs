@@ -13,6 +13,7 @@
 //! removals) are still read in the lexicon. The skills run first for the
 //! messages they recognise.
 
+pub mod amend;
 pub mod cook;
 pub mod days;
 pub mod memory;
@@ -49,6 +50,8 @@ pub enum SkillAsk {
     Shopping(shopping::Ask),
     Recipes(recipes::Ask),
     Cook(cook::Ask),
+    /// A new amount for what the last turn wrote.
+    Amend(amend::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -80,6 +83,7 @@ impl SkillAsk {
             SkillAsk::Shopping(a) => a.name(),
             SkillAsk::Recipes(a) => a.name(),
             SkillAsk::Cook(a) => a.name(),
+            SkillAsk::Amend(a) => a.name(),
         }
     }
 
@@ -92,6 +96,7 @@ impl SkillAsk {
             SkillAsk::Shopping(_) => Topic::Shopping,
             SkillAsk::Recipes(a) => a.topic(),
             SkillAsk::Cook(_) => Topic::Recipes(recipes::DetailKind::Ingredients),
+            SkillAsk::Amend(a) => topic_of_refs(std::slice::from_ref(&a.r#ref)),
         }
     }
 }
@@ -111,8 +116,9 @@ pub fn topic_of_refs(refs: &[String]) -> Topic {
 /// A message the lexicon read otherwise that names something a skill owns
 /// and the session knows, with that skill's verb.
 pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<SkillAsk> {
-    tasks::refine(w, world)
-        .map(SkillAsk::Tasks)
+    amend::read(w, world, before)
+        .map(SkillAsk::Amend)
+        .or_else(|| tasks::refine(w, world).map(SkillAsk::Tasks))
         .or_else(|| shopping::refine(w, world, before).map(SkillAsk::Shopping))
         .or_else(|| stock::answers::refine(w, before).map(SkillAsk::Stock))
 }
@@ -137,6 +143,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Shopping(a) => shopping::plan(a),
         SkillAsk::Recipes(a) => recipes::plan(a),
         SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(c),
+        SkillAsk::Amend(a) => amend::plan(a),
     }
 }
 
@@ -149,6 +156,7 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Shopping(a) => shopping::act::act(a, c),
         SkillAsk::Recipes(a) => recipes::act::act(a, c),
         SkillAsk::Cook(cook::Ask::Pairing(a)) => cook::pairing::act(a, c),
+        SkillAsk::Amend(a) => amend::act(a, c),
     }
 }
 
@@ -278,6 +286,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Shopping(a) => shopping::reply::reply(a, c),
         SkillAsk::Recipes(a) => recipes::reply::reply(a, c),
         SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::reply(c),
+        SkillAsk::Amend(a) => amend::reply(a, c),
     }
 }
 

@@ -323,6 +323,13 @@ const NOT_FILTER: &[&str] = &[
     "expiring",
     "in",
     "the",
+    "tomorrow",
+    "today",
+    "supper",
+    "brunch",
+    "simple",
+    "fast",
+    "should",
 ];
 
 /// The search words of a message: what is left once asking words,
@@ -365,7 +372,9 @@ fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
         };
         i += 1;
         let keep = !NOT_FILTER.contains(&phrase.as_str())
+            && super::super::text::weekday_index(&phrase).is_none()
             && !is_filler(&phrase)
+            && !is_filler(&stem(&phrase))
             && number(&phrase).is_none()
             && ordinal(&phrase).is_none()
             && !["veg"].contains(&phrase.as_str())
@@ -395,6 +404,53 @@ fn asks_to_find(w: &Words) -> bool {
         || w.has_any(&["what have i got", "what ive got", "wht have i got"]);
     let ones = w.has_any(&["ones", "curries"]) && w.has_any(&["any", "what", "wht", "which"]);
     (recipes && asking) || can_cook || ones
+}
+
+/// "whats good for dinner", "any ideas for lunch tomorrow", "im starving
+/// what can i cook": asking what to eat. A meal or hunger word with a word
+/// that asks for ideas; a plain "what" with a day ("whats for dinner
+/// tomorrow") asks about the plan instead.
+fn suggesting(w: &Words, day: bool) -> bool {
+    const MEAL: &[&str] = &[
+        "dinner",
+        "lunch",
+        "breakfast",
+        "supper",
+        "brunch",
+        "tonight",
+        "eat",
+        "hungry",
+        "starving",
+        "famished",
+        "cook",
+    ];
+    const FOR_IDEAS: &[&str] = &[
+        "ideas",
+        "idea",
+        "suggest",
+        "suggestion",
+        "suggestions",
+        "recommend",
+        "inspiration",
+        "hungry",
+        "starving",
+        "famished",
+        "something",
+        "anything",
+        "options",
+        "whats good",
+        "what is good",
+    ];
+    const ASKING: &[&str] = &["what", "whats", "any", "should"];
+    const WRITING: &[&str] = &["put", "add", "plan", "schedule", "move", "save", "swap"];
+    let week = w.has_any(&["week", "weekend"]);
+    // "give me 2 chicken dinner ideas", "got any ideas": new recipes.
+    let new_ones = w.has_any(super::super::synonyms::GENERATE_VERBS)
+        || w.has_any(&["new", "ideas", "idea", "inspiration"]);
+    w.has_any(MEAL)
+        && !new_ones
+        && !w.has_any(WRITING)
+        && (w.has_any(FOR_IDEAS) || (w.has_any(ASKING) && !day && !week))
 }
 
 const GENERATE: &[&str] = &[
@@ -555,7 +611,8 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .words
         .iter()
         .any(|x| super::super::text::weekday_index(x).is_some() || x == "tomorrow");
-    let finding = asks_to_find(w) && !day && !ruling_out;
+    let suggesting = suggesting(w, day);
+    let finding = (asks_to_find(w) && !day || suggesting) && !ruling_out;
     // A question about one of them ("anything not spicy i can do" is a
     // search).
     let adding = w.has_any(super::shopping::ADD) && !w.has_any(&["need to buy", "do i need"]);
@@ -641,17 +698,26 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     } else {
         None
     };
+    // Asked what to eat with no order given: "something quick" puts the
+    // quickest first, else what the kitchen can make with least to buy.
+    let measure = match measure {
+        None if suggesting && w.has_any(&["quick", "fast", "easy", "simple"]) => Some(By::Quickest),
+        None if suggesting => Some(By::FewestMissing),
+        m => m,
+    };
     let find = Find {
         words,
         not,
         ready: w.has_any(READY),
         using,
-        dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea"]),
+        dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea", "supper"]),
         by: measure,
     };
     // A plain "show me my recipes" is the lexicon's listing ("what recipes
     // have I got saved" is this skill's: the lexicon reads "have I got").
-    let plain = find == Find::default() && !w.has_any(&["have i got", "ive got", "got saved"]);
+    let plain = find == Find::default()
+        && !suggesting
+        && !w.has_any(&["have i got", "ive got", "got saved"]);
     (!plain).then_some(Ask::Find(find))
 }
 
