@@ -27,6 +27,8 @@ const CHANGE: &[&str] = &[
     "less spicy", "milder", "spicier", "throw", "bung", "serve", "for 4", "for 6",
     "cooked with", "drank", "went through", "got through", "grabbed", "made", "cooked",
     "make that", "make them", "i meant", "should be", "should have been",
+    "got the", "got everything", "got all", "got both", "come off", "can go", "done the",
+    "thats done", "its done", "is done",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

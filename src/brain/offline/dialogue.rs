@@ -24,6 +24,9 @@ pub struct Before {
     /// The refs the last turn's write steps touched ("put it back" after a
     /// removal puts these back).
     pub written: Vec<String>,
+    /// The refs the newest turn that presented or wrote any touched: what
+    /// the talk is about when the last turn only asked or chatted.
+    pub touched: Vec<String>,
 }
 
 impl Before {
@@ -75,15 +78,27 @@ impl Before {
                 }
             })
             .unwrap_or_default();
-        let written = last
-            .steps
+        let written_by = |t: &TurnExecutionSummary| -> Vec<String> {
+            t.steps
+                .iter()
+                .filter(|s| s.step_type == "write")
+                .flat_map(|s| s.entities_affected.iter().cloned())
+                .collect()
+        };
+        let written = written_by(last);
+        let touched = all
             .iter()
-            .filter(|s| s.step_type == "write")
-            .flat_map(|s| s.entities_affected.iter().cloned())
-            .collect();
+            .map(|t| {
+                let mut refs = t.dialogue.presented_refs();
+                refs.extend(written_by(t));
+                refs
+            })
+            .find(|refs| !refs.is_empty())
+            .unwrap_or_default();
         Self {
             listed,
             written,
+            touched,
             user: last.user_message.clone(),
             dialogue: last.dialogue.clone(),
             presented,

@@ -31,6 +31,9 @@ pub struct GenCtx {
 /// from the cookbook; anything else is built from its dish family with
 /// what was named ("a quick noodle thing with chicken").
 pub fn generate_recipes(ask: &GenerateAsk, ctx: &GenCtx) -> Vec<Value> {
+    if let Some(p) = &ask.pasted {
+        return vec![super::skills::cook::paste::artifact(p, ctx.servings)];
+    }
     let dish = ask.dish.trim().to_lowercase();
     let mut req = read_dish(&dish);
     req.quick |= ask.quick;
@@ -184,6 +187,7 @@ mod tests {
             meal: None,
             without: Vec::new(),
             quick: false,
+            pasted: None,
         }
     }
 

@@ -304,6 +304,7 @@ fn generate_request(w: &Words) -> Option<GenerateAsk> {
         meal: None,
         without: Vec::new(),
         quick: false,
+        pasted: None,
     })
 }
 
@@ -354,6 +355,7 @@ fn generate_ask(w: &Words) -> GenerateAsk {
         meal: meal.map(String::from),
         without,
         quick: w.has_any(&["quick", "fast"]),
+        pasted: None,
     }
 }
 

@@ -532,8 +532,17 @@ pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
     let mut carried: Option<Refusal> = None;
     for seg in segments {
         let (how, term) = segment_exclusion(seg);
+        // "not the cod, do the yellow curry": a clause that asks for
+        // something does not carry the refusal before it.
+        let asks_for = seg.first().is_some_and(|x| {
+            matches!(
+                x.as_str(),
+                "do" | "make" | "have" | "use" | "try" | "put" | "go" | "lets" | "add" | "plan"
+            )
+        });
         let how = match how {
             Some(h) => Some(h),
+            None if asks_for => None,
             None => carried,
         };
         let Some(how) = how else { continue };

@@ -65,7 +65,17 @@ fn topic_before(before: &Before) -> Topic {
         },
         _ => Topic::None,
     };
-    let shown = skills::topic_of_refs(&before.dialogue.presented_refs());
+    // What the reply showed, else what the turn wrote ("got the olive oil"
+    // marked the list's rows: the next "add limes" is the list's too).
+    // A turn that only asked or chatted keeps the topic of the one
+    // before ("chuck lemons on as well" after a question in the shop).
+    let shown = match skills::topic_of_refs(&before.dialogue.presented_refs()) {
+        Topic::None => match skills::topic_of_refs(&before.written) {
+            Topic::None => skills::topic_of_refs(&before.touched),
+            t => t,
+        },
+        t => t,
+    };
     // Task rows shown are only ever tasks; a plan's reply names recipes
     // too, so only tasks overrule the message's own reading.
     if asked == Topic::None || shown == Topic::Tasks {
@@ -89,6 +99,9 @@ pub struct GenerateAsk {
     /// "quick", "fast".
     #[serde(default)]
     pub quick: bool,
+    /// A recipe the user pasted: drafted as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pasted: Option<skills::cook::paste::Pasted>,
 }
 
 /// The intents of the offline brain, checked in this order.
@@ -198,6 +211,9 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if w.is_empty() {
         return Intent::Empty;
     }
+    if let Some(ask) = skills::recipes::using_shown(w) {
+        return Intent::Skill(SkillAsk::Recipes(ask));
+    }
     if let Some(ask) = skills::cook::request(w) {
         return Intent::Generate(ask);
     }
@@ -270,7 +286,12 @@ fn food_question(w: &Words) -> Option<SkillAsk> {
         "got", "have", "left", "still", "any", "there", "some", "stock", "rn", "atm", "we", "in",
         "the", "is", "are", "do", "i",
     ];
-    if !super::consent::is_question(w) {
+    // A part of a longer message has lost its "?": "any garlic left" and
+    // "garlic left" still ask.
+    let asks = super::consent::is_question(w)
+        || w.words.first().is_some_and(|x| x == "any")
+        || w.words.last().is_some_and(|x| x == "left");
+    if !asks {
         return None;
     }
     let food = super::vocab::food_mentions(&w.words);

@@ -122,6 +122,25 @@ impl Reading {
     pub fn new(message: &str, before: Before) -> Self {
         let words = Words::new(message);
         let cues = Cues::from_before(&before);
+        // A pasted recipe is drafted as it is, whatever its words say.
+        if let Some(p) = super::skills::cook::paste::read(message) {
+            let ask = super::lexicon::GenerateAsk {
+                count: 1,
+                dish: p.name.to_lowercase(),
+                meal: None,
+                without: Vec::new(),
+                quick: false,
+                pasted: Some(p),
+            };
+            return Self {
+                words,
+                intent: Intent::Generate(ask),
+                before,
+                answer: None,
+                confirmed: false,
+                cues,
+            };
+        }
         let request = before
             .dialogue
             .question

@@ -378,6 +378,26 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
                 plural(n, "option")
             )
         }
+        // Every saved recipe ruled out: say so, not an empty list.
+        Intent::WhatCanIMake if n == 0 => {
+            let rules: Vec<String> = c
+                .req
+                .input
+                .snapshot
+                .constraints
+                .iter()
+                .filter(|k| k.status == crate::context::ConstraintStatus::Active)
+                .map(|k| k.label.clone())
+                .collect();
+            if rules.is_empty() {
+                "None of your saved recipes can be made right now.".to_string()
+            } else {
+                format!(
+                    "None of your saved recipes fit what you've ruled out ({}).",
+                    join_list(&rules, "and")
+                )
+            }
+        }
         Intent::WhatCanIMake => "Here's what you can make, closest to ready first:".to_string(),
         Intent::FindByIngredient(x) if n == 0 => {
             format!("None of the recipes in front of us use {x}.")

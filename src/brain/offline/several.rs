@@ -155,9 +155,20 @@ pub fn split(w: &Words, cues: Cues, whole: &Intent) -> Option<Vec<Part>> {
     // "she doesnt eat seafood, what could i make": what is ruled out
     // applies to the whole message.
     let talk = |s: &Vec<String>| s.iter().all(|x| TALK.contains(&x.as_str()));
+    // "remove the basil from my list and add fish sauce" is two list
+    // changes: a segment that names a list or a shelf rules nothing out.
+    let names_a_store = |s: &Vec<String>| {
+        super::items::location(s).is_some()
+            || s.iter().any(|x| {
+                matches!(
+                    x.as_str(),
+                    "list" | "shopping" | "inventory" | "todo" | "tasks"
+                )
+            })
+    };
     if w.segments
         .iter()
-        .any(|s| !talk(s) && super::items::has_trigger(s))
+        .any(|s| !talk(s) && !names_a_store(s) && super::items::has_trigger(s))
         || w.has_any(&[
             "doesnt eat",
             "dont eat",

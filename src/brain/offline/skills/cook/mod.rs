@@ -10,6 +10,7 @@
 pub mod build;
 pub mod dishes;
 pub mod pairing;
+pub mod paste;
 
 use serde::{Deserialize, Serialize};
 
@@ -214,6 +215,7 @@ fn ask_for(w: &Words, dish: String, quick: bool) -> GenerateAsk {
         meal,
         without,
         quick,
+        pasted: None,
     }
 }
 

@@ -31,7 +31,13 @@ pub enum Ask {
         recipe: Pick,
     },
     /// A planned meal moved to another day.
-    Move { from: Option<Day>, to: Day },
+    Move {
+        from: Option<Day>,
+        to: Day,
+        /// The recipe's words when named ("move the wings to friday").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        recipe: Option<Vec<String>>,
+    },
     /// Two days trade their planned meals ("swap monday and tuesday").
     Exchange {
         days: (Day, Day),
@@ -294,7 +300,19 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             _ => before_move.last().copied(),
         };
         let from = from.filter(|f| *f != to);
-        return Some(Ask::Move { from, to });
+        // The recipe named between the verb and where it goes: "move the
+        // wings to friday".
+        let rest: Vec<String> = w.words[i + 1..]
+            .iter()
+            .take_while(|x| !matches!(x.as_str(), "to" | "from" | "onto" | "on" | "till"))
+            .cloned()
+            .collect();
+        let named = recipe_words(&rest);
+        return Some(Ask::Move {
+            from,
+            to,
+            recipe: (!named.is_empty()).then_some(named),
+        });
     }
     if let Some(ask) = swap(w, &whens, meal) {
         return ask;
@@ -440,7 +458,8 @@ mod tests {
             ask("nah keep the wings. actually nvm thursday, move them to friday"),
             Some(Ask::Move {
                 from: Some(Day::Weekday(3)),
-                to: Day::Weekday(4)
+                to: Day::Weekday(4),
+                recipe: None
             })
         );
         assert_eq!(

@@ -152,10 +152,12 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
         Ask::Exchange { days: (a, b), meal } => {
             exchange(&slots, *a, *b, meal.as_deref()).map_err(stop)
         }
-        Ask::Move { from, to } => {
-            let from_slot = match from {
-                Some(d) => slots.id_on(&slots.date_of(*d), None),
-                None => shown_slot(c),
+        Ask::Move { from, to, recipe } => {
+            let from_slot = match (from, recipe) {
+                (Some(d), _) => slots.id_on(&slots.date_of(*d), None),
+                // "move the wings to friday": the slot holding them.
+                (None, Some(words)) => slot_of_recipe(c, &slots.rows, words),
+                (None, None) => shown_slot(c),
             };
             let slot =
                 from_slot.ok_or_else(|| stop("No planned meal to move on that day".into()))?;
@@ -298,6 +300,26 @@ fn meant_on<'a>(
 }
 
 /// The planned slot of the recipe just shown ("move them to friday").
+/// The one planned slot whose recipe the words name.
+fn slot_of_recipe(c: &ActCtx<'_>, slots: &[&Value], words: &[String]) -> Option<String> {
+    let found: Vec<&str> = slots
+        .iter()
+        .filter(|r| {
+            let name = stems(
+                &text_field(r, "recipe_id")
+                    .map(|x| c.world.label(x))
+                    .unwrap_or_default(),
+            );
+            words.iter().any(|w| name.iter().any(|n| near(n, w)))
+        })
+        .filter_map(|r| r.get("id").and_then(Value::as_str))
+        .collect();
+    match found.as_slice() {
+        [one] => Some(one.to_string()),
+        _ => None,
+    }
+}
+
 fn shown_slot(c: &ActCtx<'_>) -> Option<String> {
     let shown = shown_recipe(c)?;
     known_rows(c, Table::MealPlans)

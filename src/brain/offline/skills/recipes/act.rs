@@ -121,7 +121,12 @@ fn recipes<'a>(c: &ActCtx<'a>) -> Vec<Recipe<'a>> {
             let facts = RecipeFacts::from_content(&c.world.label(&r), row)?;
             Some(Recipe { r, row, facts })
         })
-        .filter(|x| x.r.starts_with("recipe_"))
+        // Saved recipes: a draft saved this session keeps its draft's ref.
+        .filter(|x| {
+            x.r.starts_with("recipe_")
+                || (x.r.starts_with("gen_recipe_")
+                    && c.world.get(&x.r).is_some_and(|e| !e.e.is_pending()))
+        })
         .collect();
     let seq = |r: &str| {
         r.rsplit_once('_')
@@ -310,9 +315,16 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
             let targets = about(which, what, c, &all, &listed);
             match targets {
                 Ok(refs) => {
+                    // A draft just saved is read back under its saved ref:
+                    // found by its name.
                     found.cards = refs
                         .iter()
-                        .filter_map(|r| all.iter().find(|x| &x.r == r))
+                        .filter_map(|r| {
+                            all.iter().find(|x| &x.r == r).or_else(|| {
+                                let label = c.world.label(r);
+                                all.iter().find(|x| x.facts.label == label)
+                            })
+                        })
                         .map(to_card)
                         .collect();
                     found.winners = found.cards.len();

@@ -111,6 +111,9 @@ pub enum Detail {
     Missing,
     /// "how long does the pad see ew take".
     Time,
+    /// "how many does it serve", "will it feed 4".
+    #[serde(rename = "serves")]
+    Serves,
 }
 
 /// The kind of a detail question, carried to "and the last one?".
@@ -138,7 +141,9 @@ impl Ask {
             Ask::About { what, .. } => Topic::Recipes(match what {
                 Detail::Spicy => DetailKind::Spicy,
                 Detail::Missing => DetailKind::Missing,
-                Detail::Ingredients | Detail::AmountOf(_) | Detail::Time => DetailKind::Ingredients,
+                Detail::Ingredients | Detail::AmountOf(_) | Detail::Time | Detail::Serves => {
+                    DetailKind::Ingredients
+                }
             }),
             Ask::Find(_) | Ask::Compare { .. } => Topic::Recipes(DetailKind::Ingredients),
         }
@@ -510,10 +515,33 @@ fn detail(w: &Words) -> Option<Detail> {
         return Some(Detail::Spicy);
     }
     if w.has_any(&[
+        "how many does it",
+        "how many does that",
+        "how many does this",
+        "how many people",
+        "how many will",
+        "how many servings",
+        "how many portions",
+        "does it serve",
+        "does it feed",
+        "will it feed",
+        "it feeds",
+        "it serves",
+        "serves how many",
+        "feeds how many",
+    ]) {
+        return Some(Detail::Serves);
+    }
+    if w.has_any(&[
         "how long does",
         "how long do",
         "how long is",
         "how long will",
+        "how long it",
+        "how long that",
+        "how long this",
+        "how long for",
+        "how long to",
         "how much time",
         "how many minutes",
         "cooking time",
@@ -595,6 +623,41 @@ fn detail(w: &Words) -> Option<Detail> {
     None
 }
 
+/// "find me something to cook with those", "any recipes using them":
+/// saved recipes that use what was just shown, never a new dish.
+pub fn using_shown(w: &Words) -> Option<Ask> {
+    let pointing = w.has_any(&[
+        "with those",
+        "with them",
+        "with these",
+        "use those",
+        "use them",
+        "use these",
+        "using those",
+        "using them",
+        "using these",
+        "with that stuff",
+        "with all that",
+    ]);
+    let cooking = w.has_any(&[
+        "cook",
+        "make",
+        "recipe",
+        "recipes",
+        "something",
+        "anything",
+        "dinner",
+        "lunch",
+        "eat",
+    ]);
+    (pointing && cooking && !w.has_any(&["new", "invent", "create"])).then(|| {
+        Ask::Find(Find {
+            using: Some(Using::Shown),
+            ..Find::default()
+        })
+    })
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if w.has_any(GENERATE) {
@@ -611,6 +674,28 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .words
         .iter()
         .any(|x| super::super::text::weekday_index(x).is_some() || x == "tomorrow");
+    // "ok what about with chickpeas" after a search: the same search for
+    // the food named now.
+    if on_recipes
+        && !ruling_out
+        && measure.is_none()
+        && w.has_any(&[
+            "what about",
+            "how about",
+            "and with",
+            "any with",
+            "ones with",
+            "and ones",
+        ])
+    {
+        let food = super::super::vocab::food_mentions(&w.words);
+        if !food.is_empty() {
+            return Some(Ask::Find(Find {
+                words: food.iter().map(|f| stem(f)).collect(),
+                ..Find::default()
+            }));
+        }
+    }
     let suggesting = suggesting(w, day);
     let finding = (asks_to_find(w) && !day || suggesting) && !ruling_out;
     // A question about one of them ("anything not spicy i can do" is a
@@ -638,7 +723,10 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         if let Some(which) = which(w) {
             return Some(Ask::About { which, what });
         }
-        if matches!(what, Detail::AmountOf(_) | Detail::Spicy | Detail::Time) {
+        if matches!(
+            what,
+            Detail::AmountOf(_) | Detail::Spicy | Detail::Time | Detail::Serves
+        ) {
             return Some(Ask::About {
                 which: Which::Shown,
                 what,

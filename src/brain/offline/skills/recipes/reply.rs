@@ -295,6 +295,11 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                 None => format!("{} doesn't use any {item}.", k.name),
             },
             Detail::Time => format!("{} takes {}, start to finish.", k.name, minutes(k)),
+            Detail::Serves => format!(
+                "{} serves {} as written — say \"make it for 6\" to scale it.",
+                k.name,
+                fmt_number(k.servings)
+            ),
             Detail::Spicy => {
                 let lines_where = |keep: fn(&Line) -> bool| -> Vec<String> {
                     k.lines

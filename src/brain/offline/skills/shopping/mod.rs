@@ -7,6 +7,7 @@ pub mod act;
 pub mod reply;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::super::dialogue::Before;
 use super::super::items::{Item, bare_amount};
@@ -141,9 +142,18 @@ fn named(w: &Words) -> Vec<Named> {
     named_items(w, NOT_ITEM)
 }
 
+/// The food a message names, each as the rules name items ("tomatoes" →
+/// "tomato"); empty when it names none.
+fn food_named(w: &Words) -> Vec<Named> {
+    super::super::vocab::food_mentions(&w.words)
+        .iter()
+        .map(|f| Named::Item(super::super::text::stems(f).join(" ")))
+        .collect()
+}
+
 /// Verbs that put something on the list.
 pub const ADD: &[&str] = &[
-    "add", "put", "stick", "pop", "chuck", "bung", "throw", "need", "buy", "get",
+    "add", "put", "stick", "pop", "chuck", "bung", "throw", "need", "buy", "get", "grab",
 ];
 /// Amounts said without an item ("a dozen"): of what was just asked about.
 /// A number said is read first ("half a dozen" is 6, "two dozen" 24).
@@ -155,10 +165,68 @@ const BARE_AMOUNTS: &[(&str, f64)] = &[
     ("more", 1.0),
 ];
 
+/// Verbs of having got something in the shop.
+const GOT: &[&str] = &[
+    "got",
+    "grabbed",
+    "picked up",
+    "found",
+    "bought",
+    "in the basket",
+    "in the trolley",
+    "in the cart",
+    "have the",
+    "have got",
+];
+
+/// In the shop, with the list in mind: the food a message names, linked
+/// to the list's rows still to buy. "got the olive oil and tomatoes" marks
+/// those bought, "got everything else" marks the rest. Only when every
+/// food named is on the list (else it is stock bought, or a question).
+pub fn in_shop(w: &Words, world: &World<'_>) -> Option<Ask> {
+    if !w.has_any(GOT) || super::super::consent::asks_information(w) {
+        return None;
+    }
+    let to_buy: Vec<&Value> = world
+        .loaded(Table::ShoppingList)
+        .into_iter()
+        .map(|(_, row)| row)
+        .filter(|row| row.get("is_purchased").and_then(Value::as_bool) != Some(true))
+        .collect();
+    if to_buy.is_empty() {
+        return None;
+    }
+    let food = food_named(w);
+    if food.is_empty() {
+        let rest = w.has_any(&[
+            "everything else",
+            "the rest",
+            "everything",
+            "all of it",
+            "the lot",
+        ]);
+        return rest.then(|| Ask::MarkBought {
+            items: to_buy
+                .iter()
+                .filter_map(|row| super::super::world::text_field(row, "name"))
+                .map(|n| Named::Item(n.to_string()))
+                .collect(),
+        });
+    }
+    let linked = food.iter().all(|f| match f {
+        Named::Item(x) => to_buy.iter().any(|row| super::holds(row, x)),
+        Named::Shown => false,
+    });
+    linked.then_some(Ask::MarkBought { items: food })
+}
+
 /// "remove olive oil too dont need it" with no list named: the item is on
 /// the shopping list the session has seen, and not in the kitchen's stock.
 pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<Ask> {
-    let taking_off = w.has("take") && w.has("off");
+    if let Some(ask) = in_shop(w, world) {
+        return Some(ask);
+    }
+    let taking_off = (w.has("take") || w.has("come")) && w.has("off");
     if !taking_off
         && !w.has_any(&[
             "remove",
@@ -167,6 +235,9 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<Ask> {
             "get rid of",
             "delete",
             "scratch",
+            "dont need",
+            "no longer need",
+            "cross off",
         ])
     {
         return None;
@@ -179,7 +250,11 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<Ask> {
         .iter()
         .map(|s| s.label.clone())
         .collect();
-    let items: Vec<Named> = named(w)
+    // The food named, when the message names some ("take the yogurt off i
+    // dont need it" is the yogurt); else the words left once verbs go.
+    let food = food_named(w);
+    let said = if food.is_empty() { named(w) } else { food };
+    let items: Vec<Named> = said
         .into_iter()
         .flat_map(|n| match n {
             Named::Shown => shown.iter().cloned().map(Named::Item).collect(),
@@ -225,7 +300,8 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .iter()
         .any(|x| super::super::text::weekday_abbrev(x).is_some() || x == "tomorrow");
     let carrying = cues.topic == Topic::Shopping && !dated;
-    let adding = w.has_any(ADD);
+    let no_need = w.has_any(&["dont need", "do not need", "no longer need", "dont want"]);
+    let adding = w.has_any(ADD) && !no_need;
     if adding
         && w.has_any(&[
             "missing",
@@ -236,6 +312,24 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     {
         let which = super::recipes::which(w).unwrap_or(Which::Shown);
         return Some(Ask::Missing { which });
+    }
+    // "add it all to the list" right after what a recipe is missing: that.
+    let after_missing = cues.topic == Topic::Recipes(super::recipes::DetailKind::Missing);
+    if adding
+        && after_missing
+        && !dated
+        && w.has_any(&[
+            "it all",
+            "all of it",
+            "them",
+            "those",
+            "everything",
+            "all that",
+        ])
+    {
+        return Some(Ask::Missing {
+            which: Which::Shown,
+        });
     }
     if !listy && !carrying {
         return None;
@@ -263,8 +357,13 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         }
     }
     let off = w.has_any(&["off", "remove", "delete", "get rid of", "scratch"]);
-    if off && w.has_any(REMOVE) || (listy && w.has("off")) {
-        let items = named(w);
+    let telling = !super::super::consent::asks_information(w);
+    if off && w.has_any(REMOVE)
+        || (listy && w.has("off"))
+        || (carrying && telling && (w.has("off") || no_need))
+    {
+        let food = food_named(w);
+        let items = if food.is_empty() { named(w) } else { food };
         if !items.is_empty() {
             return Some(Ask::Remove { items });
         }

@@ -85,6 +85,12 @@ const EXPIRY: &[&str] = &[
     "use up asap",
     "need to use up",
     "need using",
+    "using up first",
+    "use soonest",
+    "use soon",
+    "eat first",
+    "goes bad",
+    "gone bad",
     "best before",
     "use by",
     "out of date",
@@ -335,7 +341,15 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .iter()
         .any(|x| super::super::text::weekday_abbrev(x).is_some())
         && w.has_any(&["put", "plan", "stick"]));
-    let using = w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some());
+    // "chuck a couple of lemons on as well" puts them on (the list), it
+    // throws nothing out.
+    let puts_on = w
+        .words
+        .iter()
+        .position(|x| matches!(x.as_str(), "chuck" | "throw" | "bung" | "pop"))
+        .is_some_and(|i| w.words[i..].iter().any(|x| x == "on" || x == "onto"));
+    let using =
+        !puts_on && (w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some()));
     if using && !asking && !in_recipe && !should_use {
         return read_use(w);
     }

@@ -127,6 +127,13 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 .map_or("the kitchen".to_string(), |l| format!("the {l}"));
             let mut text = match hits.as_slice() {
                 [] => String::new(),
+                // "how much paneer is left" asks an amount, "got paneer?"
+                // a yes or no.
+                [one] if c.reading.words.has_any(&["how much", "how many"]) => {
+                    let name = text_field(one, "name").unwrap_or("?");
+                    let place = text_field(one, "location").unwrap_or("kitchen");
+                    format!("You have {} of {name} {}.", qty(one), at(place))
+                }
                 [one] => format!("Yes — you have {}.", amount(one)),
                 many => format!("You've got:\n{}", bullets(many, amount)),
             };

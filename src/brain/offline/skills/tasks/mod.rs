@@ -94,6 +94,12 @@ const DONE: &[&str] = &[
     "complete",
     "did the",
     "ive done",
+    "done the",
+    "thats done",
+    "its done",
+    "is done",
+    "are done",
+    "all done with",
 ];
 const MOVE: &[&str] = &[
     "move",
