@@ -28,7 +28,7 @@ const CHANGE: &[&str] = &[
     "cooked with", "drank", "went through", "got through", "grabbed", "made", "cooked",
     "make that", "make them", "i meant", "should be", "should have been",
     "got the", "got everything", "got all", "got both", "come off", "can go", "done the",
-    "thats done", "its done", "is done",
+    "thats done", "its done", "is done", "finish the", "is finish", "are finish", "finish it",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

@@ -116,6 +116,10 @@ pub fn parse_item(words: &[String]) -> Option<Item> {
         ) {
             break;
         }
+        // "uh garlic", "like onions": chatter is never part of a name.
+        if name.is_empty() && (super::vocab::is_chatter(w) || w == "like" || w == "maybe") {
+            continue;
+        }
         name.push(w.clone());
     }
     amount.quantity = amount.quantity();
@@ -399,7 +403,7 @@ const TRIGGERS: &[(&str, Refusal)] = &[
 /// Words that start a new clause after an exclusion's term.
 const CLAUSE_START: &[&str] = &[
     "thats", "because", "cos", "cause", "since", "so", "she", "he", "they", "which", "whats",
-    "what", "we", "i", "im", "forgot",
+    "what", "we", "i", "im", "forgot", "hes", "shes", "theyre", "were", "who", "coming",
 ];
 
 /// Words that never make an exclusion term.
@@ -520,6 +524,9 @@ fn term_words(words: &[String]) -> Vec<String> {
     words
         .iter()
         .filter(|w| !term_stop(w) && !is_store_word(w))
+        .filter(|w| {
+            super::text::weekday_index(w).is_none() && !matches!(w.as_str(), "tomorrow" | "weekend")
+        })
         .filter(|w| !super::vocab::links_to_nothing(w))
         .cloned()
         .collect()

@@ -181,6 +181,11 @@ pub fn links_to_nothing(word: &str) -> bool {
         && crate::context::taxonomy::dish_kind(&singular(word)).is_none()
 }
 
+/// True for an interjection or chat shorthand ("uh", "lol", "idk").
+pub fn is_chatter(word: &str) -> bool {
+    KNOWN.chatter.contains(word)
+}
+
 /// True when `phrase` could name something to eat: it is food, or one of
 /// its words is in no English or kitchen word list (a name the lists lack:
 /// "gochujang", "pedas"). "ideas", "people" and "time" cannot.

@@ -254,7 +254,14 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             "no" | "not" | "skip" | "without" | "nothing" | "dont" | "avoid"
         ) && Day::of_word(&p[1]).is_none()
     });
-    if refusing && !w.has_any(PUT) && !w.has_any(SWAP) {
+    // "my flatmate cant eat fish, hes over on friday" rules fish out and
+    // names a day; it puts nothing on it.
+    let rules_out = super::super::items::exclusions(&w.segments, false)
+        .iter()
+        .any(|e| {
+            super::super::vocab::is_food(&e.term) || crate::context::taxonomy::is_family(&e.term)
+        });
+    if (refusing || rules_out) && !w.has_any(PUT) && !w.has_any(SWAP) {
         return None;
     }
     // "put the first one on sunday" counts in the list shown: the

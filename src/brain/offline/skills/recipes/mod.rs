@@ -188,6 +188,9 @@ const SERVES_MOST: &[&str] = &[
     "biggest",
 ];
 const FEWEST_MISSING: &[&str] = &[
+    "cheap",
+    "cheapest",
+    "budget",
     "fewest",
     "less shopping",
     "least shopping",
@@ -335,6 +338,9 @@ const NOT_FILTER: &[&str] = &[
     "simple",
     "fast",
     "should",
+    "cheap",
+    "cheapest",
+    "budget",
 ];
 
 /// The search words of a message: what is left once asking words,
@@ -449,6 +455,26 @@ fn suggesting(w: &Words, day: bool) -> bool {
     const ASKING: &[&str] = &["what", "whats", "any", "should"];
     const WRITING: &[&str] = &["put", "add", "plan", "schedule", "move", "save", "swap"];
     let week = w.has_any(&["week", "weekend"]);
+    // "what can i do for friday": what to cook on a day, whatever the
+    // words for the meal.
+    const FOR_A_DAY: &[&str] = &[
+        "what can i do for",
+        "what could i do for",
+        "what can we do for",
+        "what could we do for",
+        "what should i do for",
+        "what should we have",
+        "what shall we have",
+        "what can i make for",
+        "what could i make for",
+        "what can i cook for",
+        "what could i cook for",
+        "what should i make for",
+        "what should i cook for",
+    ];
+    if w.has_any(FOR_A_DAY) && !week {
+        return true;
+    }
     // "give me 2 chicken dinner ideas", "got any ideas": new recipes.
     let new_ones = w.has_any(super::super::synonyms::GENERATE_VERBS)
         || w.has_any(&["new", "ideas", "idea", "inspiration"]);
@@ -692,6 +718,20 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         if !food.is_empty() {
             return Some(Ask::Find(Find {
                 words: food.iter().map(|f| stem(f)).collect(),
+                ..Find::default()
+            }));
+        }
+    }
+    // "too much rice, what do i do with it": recipes that use the food.
+    if w.has_any(&["do with", "make with", "cook with", "use up"])
+        && w.has_any(&["what", "whats", "ideas", "how", "any"])
+        && !w.has_any(GENERATE)
+    {
+        let food = super::super::vocab::food_mentions(&w.words);
+        if !food.is_empty() {
+            return Some(Ask::Find(Find {
+                words: food.iter().map(|f| stem(f)).collect(),
+                by: Some(By::FewestMissing),
                 ..Find::default()
             }));
         }

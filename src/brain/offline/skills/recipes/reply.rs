@@ -62,6 +62,29 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         Ask::Compare { by, .. } => compared(*by, &f),
         Ask::About { what, .. } => about(what, &f, &c.reading.words.words),
     };
+    // Nothing left to show but something fits: say what and why, not
+    // that nothing matches.
+    if let (Ask::Find(_), true, false) = (ask, said.presented.is_empty(), f.kept_out.is_empty()) {
+        let names: Vec<String> = f.kept_out.iter().map(|(n, _)| n.clone()).collect();
+        let mut whys: Vec<String> = Vec::new();
+        for (_, why) in &f.kept_out {
+            if !whys.contains(why) {
+                whys.push(why.clone());
+            }
+        }
+        let (fit, it) = if names.len() > 1 {
+            ("fit", "them")
+        } else {
+            ("fits", "it")
+        };
+        let said_as: Vec<String> = whys.iter().map(|w| format!("“{w}”")).collect();
+        return Said::text(format!(
+            "Only {} {fit}, and you ruled {it} out (you said {}). Want me to come up with \
+             something new instead?",
+            join_list(&names, "and"),
+            join_list(&said_as, "and")
+        ));
+    }
     let left_out = if f.kept_out.is_empty() || said.presented.is_empty() {
         String::new()
     } else {

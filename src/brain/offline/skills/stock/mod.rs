@@ -120,6 +120,12 @@ const AMOUNT: &[&str] = &[
     "i have some",
 ];
 pub const USE: &[&str] = &[
+    "finish the",
+    "is finish",
+    "are finish",
+    "is all gone",
+    "are all gone",
+    "finish it",
     "used",
     "using",
     "usin",

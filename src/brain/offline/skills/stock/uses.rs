@@ -122,7 +122,29 @@ fn name_of(name: &str) -> String {
 fn phrases(w: &Words) -> Option<Vec<(Vec<String>, bool)>> {
     let mut out: Vec<(Vec<String>, bool)> = Vec::new();
     let mut cooked = false;
+    // "the bread is finish", "the eggs are all gone": the item comes first.
+    const DONE_AFTER: &[&str] = &[
+        "is finish",
+        "is finished",
+        "are finish",
+        "are finished",
+        "is gone",
+        "are gone",
+        "is all gone",
+        "are all gone",
+        "is used up",
+        "are used up",
+        "is all used",
+    ];
     for seg in &w.segments {
+        let after_item = find_any(seg, DONE_AFTER).filter(|(i, p)| {
+            let rest = &seg[i + p.split_whitespace().count()..];
+            *i > 0 && super::super::super::vocab::food_mentions(rest).is_empty()
+        });
+        if let Some((i, _)) = after_item {
+            out.push((seg[..i].to_vec(), false));
+            continue;
+        }
         if let Some((i, p)) = find_any(seg, USE) {
             cooked = p == "cooked with";
             out.push((seg[i + p.split_whitespace().count()..].to_vec(), cooked));
