@@ -74,6 +74,7 @@ pub(super) const SHOW_PLAN: &[&str] = &[
     "what is planned", "what are we cooking", "this weeks plan", "resume", "the weekly plan",
     "continue planning", "carry on planning", "the plan", "whats for dinner", "whats on for",
     "the week look", "whole week", "plan looking", "plan look", "the plan now", "week looking",
+    "have planned", "we planned", "anything planned", "got planned", "on the plan",
 ];
 #[rustfmt::skip]
 pub(super) const PLAN_MEALS: &[&str] = &[
@@ -160,7 +161,8 @@ pub(super) const THANKS: &[&str] = &[
 #[rustfmt::skip]
 pub(super) const GREETING: &[&str] = &[
     "hi", "hello", "hey", "heya", "hiya", "yo", "morning", "evening", "howdy", "greetings",
-    "good morning", "good afternoon", "good evening", "sup", "hola",
+    "good morning", "good afternoon", "good evening", "sup", "hola", "you there", "are you there",
+    "you still there", "still there", "anyone there",
 ];
 #[rustfmt::skip]
 pub(super) const NOT_DISH: &[&str] = &[

@@ -149,7 +149,7 @@ const RESPELL: &[(&str, &str)] = &[
     ("rn", "right now"), ("atm", "right now"), ("tn", "tonight"), ("2nite", "tonight"),
     ("2nyt", "tonight"), ("2day", "today"), ("2moro", "tomorrow"),
     ("r", "are"), ("cuz", "because"), ("coz", "because"), ("bc", "because"),
-    ("thx", "thanks"), ("ty", "thanks"),
+    ("thx", "thanks"), ("ty", "thanks"), ("em", "them"), ("dat", "that"), ("da", "the"),
 ];
 
 /// The word as the rules know it: the shorthand table's spelling, else

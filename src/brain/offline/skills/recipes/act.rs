@@ -569,6 +569,13 @@ fn about(
             if unique.len() == 1 {
                 return Ok(unique);
             }
+            // "the yellow curry": the one recipe most of the words name.
+            let hits = |r: &String| named.iter().filter(|x| *x == r).count();
+            if let Some(best) = unique.iter().max_by_key(|r| hits(r))
+                && unique.iter().filter(|r| hits(r) == hits(best)).count() == 1
+            {
+                return Ok(vec![best.clone()]);
+            }
             if let Some(r) = &b.last_recipe {
                 return Ok(vec![r.clone()]);
             }

@@ -475,6 +475,18 @@ fn suggesting(w: &Words, day: bool) -> bool {
     if w.has_any(FOR_A_DAY) && !week {
         return true;
     }
+    // "i fancy something spicy", "craving anything with noodles".
+    let craving = w.has_any(&[
+        "fancy",
+        "craving",
+        "in the mood for",
+        "feel like",
+        "feeling like",
+    ]) && w.has_any(&["something", "anything", "smth"])
+        && !super::super::items::has_trigger(&w.words);
+    if craving {
+        return true;
+    }
     // "give me 2 chicken dinner ideas", "got any ideas": new recipes.
     let new_ones = w.has_any(super::super::synonyms::GENERATE_VERBS)
         || w.has_any(&["new", "ideas", "idea", "inspiration"]);
@@ -615,6 +627,16 @@ fn detail(w: &Words) -> Option<Detail> {
         }
     }
     if w.has_any(&[
+        "got stuff for",
+        "have stuff for",
+        "got the stuff for",
+        "have the stuff for",
+        "got what i need",
+        "have what i need",
+        "got enough for",
+        "have enough for",
+        "got the ingredients",
+        "have the ingredients",
         "have everything",
         "got everything",
         "everything for",
@@ -765,7 +787,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         }
         if matches!(
             what,
-            Detail::AmountOf(_) | Detail::Spicy | Detail::Time | Detail::Serves
+            Detail::AmountOf(_) | Detail::Spicy | Detail::Time | Detail::Serves | Detail::Missing
         ) {
             return Some(Ask::About {
                 which: Which::Shown,

@@ -318,6 +318,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if adding
         && after_missing
         && !dated
+        && super::super::vocab::food_mentions(&w.words).is_empty()
         && w.has_any(&[
             "it all",
             "all of it",

@@ -86,6 +86,11 @@ const EXPIRY: &[&str] = &[
     "need to use up",
     "need using",
     "using up first",
+    "still ok",
+    "still good",
+    "still fresh",
+    "still alright",
+    "still fine",
     "use soonest",
     "use soon",
     "eat first",
@@ -188,6 +193,9 @@ pub const NOT_ITEM: &[&str] = &[
     "got",
     "left",
     "when",
+    "whens",
+    "eat",
+    "eating",
     "going",
     "soon",
     "anything",
@@ -316,6 +324,8 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         let items = named(w);
         let about_one = w.has_any(&[
             "when",
+            "whens",
+            "still",
             "will",
             "how long",
             "does the",
@@ -353,7 +363,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .words
         .iter()
         .position(|x| matches!(x.as_str(), "chuck" | "throw" | "bung" | "pop"))
-        .is_some_and(|i| w.words[i..].iter().any(|x| x == "on" || x == "onto"));
+        .is_some_and(|i| {
+            let rest = &w.words[i..];
+            rest.iter().any(|x| x == "on" || x == "onto")
+                || (rest.iter().any(|x| x == "in" || x == "into") && location(rest).is_some())
+        });
     let using =
         !puts_on && (w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some()));
     if using && !asking && !in_recipe && !should_use {
