@@ -218,6 +218,10 @@ fn by(w: &Words) -> Option<By> {
 
 const READY: &[&str] = &[
     "right now",
+    "whats in the",
+    "what is in the",
+    "what ive got in",
+    "what i have in",
     "without going to the shops",
     "without going shopping",
     "without shopping",
@@ -384,6 +388,7 @@ fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
         i += 1;
         let keep = !NOT_FILTER.contains(&phrase.as_str())
             && super::super::text::weekday_index(&phrase).is_none()
+            && !super::super::items::is_store_word(&phrase)
             && !is_filler(&phrase)
             && !is_filler(&stem(&phrase))
             && number(&phrase).is_none()
