@@ -29,6 +29,7 @@ const CHANGE: &[&str] = &[
     "make that", "make them", "i meant", "should be", "should have been",
     "got the", "got everything", "got all", "got both", "come off", "can go", "done the",
     "thats done", "its done", "is done", "finish the", "is finish", "are finish", "finish it",
+    "dont let me forget", "remember to",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.
@@ -118,7 +119,9 @@ pub fn asks_for_change(w: &Words) -> bool {
     // A hedge holds back the change it comes before ("not sure about
     // saving yet"), not one already asked for ("take it off, dont need
     // it").
-    find_any(&w.words, HEDGES).is_none_or(|(hedge, _)| hedge > at)
+    // A change that starts with a hedge's word ("dont let me forget to …")
+    // is not held back by it.
+    find_any(&w.words, HEDGES).is_none_or(|(hedge, _)| hedge >= at)
 }
 
 /// True when the message is only a "yes" ("sure, go ahead", "yes pls").

@@ -73,7 +73,15 @@ pub fn read(w: &Words) -> Option<Ask> {
     if w.has_any(CLEAR_ALL) || w.words == ["reset"] {
         return Some(Ask::ClearAll);
     }
-    if w.has_any(FORGET) && !w.has_any(&["dont forget", "do not forget", "not forget"]) {
+    if w.has_any(FORGET)
+        && !w.has_any(&[
+            "dont forget",
+            "do not forget",
+            "not forget",
+            "let me forget",
+            "forget to",
+        ])
+    {
         return Some(Ask::Forget);
     }
     if w.has_any(UNSAVED) {
