@@ -118,11 +118,16 @@ fn tokens(text: &str) -> Vec<String> {
         out.push(cur);
     }
     // A shorthand may stand for several words ("rn" is "right now").
-    let out = out
-        .into_iter()
-        .flat_map(|t| respell(&t).split(' ').map(String::from).collect::<Vec<_>>())
-        .collect();
-    split_number_units(out)
+    let mut words = Vec::with_capacity(out.len());
+    for t in out {
+        let r = respell(&t);
+        if r.contains(' ') {
+            words.extend(r.split(' ').map(String::from));
+        } else {
+            words.push(r);
+        }
+    }
+    split_number_units(words)
 }
 
 /// Common misspellings of the words the rules listen for, as people type

@@ -256,12 +256,15 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     });
     // "my flatmate cant eat fish, hes over on friday" rules fish out and
     // names a day; it puts nothing on it.
-    let rules_out = super::super::items::exclusions(&w.segments, false)
-        .iter()
-        .any(|e| {
-            super::super::vocab::is_food(&e.term) || crate::context::taxonomy::is_family(&e.term)
-        });
-    if (refusing || rules_out) && !w.has_any(PUT) && !w.has_any(SWAP) {
+    let rules_out = || {
+        super::super::items::exclusions(&w.segments, false)
+            .iter()
+            .any(|e| {
+                super::super::vocab::is_food(&e.term)
+                    || crate::context::taxonomy::is_family(&e.term)
+            })
+    };
+    if !w.has_any(PUT) && !w.has_any(SWAP) && (refusing || rules_out()) {
         return None;
     }
     // "put the first one on sunday" counts in the list shown: the
