@@ -594,12 +594,7 @@ fn talk(c: &ReplyCtx<'_>) -> String {
 /// "Fresh start — …", naming the standing constraints it lifted.
 fn clear_all_reply(c: &ReplyCtx<'_>) -> String {
     let lifted: Vec<String> = c
-        .req
-        .input
-        .snapshot
-        .constraints
-        .iter()
-        .filter(|k| k.status == crate::context::ConstraintStatus::Lifted)
+        .constraints(crate::context::ConstraintStatus::Lifted)
         .map(|k| k.label.clone())
         .collect();
     let rules = if lifted.is_empty() {

@@ -18,7 +18,20 @@ pub struct ReplyCtx<'a> {
     pub turn: u32,
 }
 
-impl ReplyCtx<'_> {
+impl<'a> ReplyCtx<'a> {
+    /// The standing constraints the snapshot holds with this status.
+    pub fn constraints(
+        &self,
+        status: crate::context::ConstraintStatus,
+    ) -> impl Iterator<Item = &'a crate::context::ConstraintView> {
+        self.req
+            .input
+            .snapshot
+            .constraints
+            .iter()
+            .filter(move |k| k.status == status)
+    }
+
     /// The label of a ref in the snapshot (dropped ones included).
     pub fn label(&self, r: &str) -> String {
         let s = self.req.input.snapshot;

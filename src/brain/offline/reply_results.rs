@@ -139,11 +139,9 @@ fn options_reply(c: &ReplyCtx<'_>, o: &Value) -> String {
 /// "Also in your recipes, ruled out for now: …": a listing never hides a
 /// saved recipe without saying so.
 fn ruled_out_line(c: &ReplyCtx<'_>) -> Option<String> {
-    let s = c.req.input.snapshot;
-    let standing: Vec<_> = s
-        .constraints
-        .iter()
-        .filter(|k| k.status == ConstraintStatus::Active && !k.covers.is_empty())
+    let standing: Vec<_> = c
+        .constraints(ConstraintStatus::Active)
+        .filter(|k| !k.covers.is_empty())
         .collect();
     let mut labels: Vec<String> = Vec::new();
     for r in standing.iter().flat_map(|k| &k.covers) {
@@ -167,9 +165,8 @@ fn ruled_out_line(c: &ReplyCtx<'_>) -> Option<String> {
 /// say it ("no cod", "vegetarian") and the labels it covers.
 fn ruled_out_now(c: &ReplyCtx<'_>) -> Vec<(String, Vec<String>)> {
     let s = c.req.input.snapshot;
-    s.constraints
-        .iter()
-        .filter(|k| k.since_turn == c.turn && k.status == ConstraintStatus::Active)
+    c.constraints(ConstraintStatus::Active)
+        .filter(|k| k.since_turn == c.turn)
         .map(|k| {
             // Only what this turn ruled out: covers already out stay unsaid.
             let labels: Vec<String> = k
@@ -242,11 +239,7 @@ fn join_said(said: &[String]) -> String {
 /// lifted this turn and what it released.
 fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
     let s = c.req.input.snapshot;
-    let lifted: Vec<_> = s
-        .constraints
-        .iter()
-        .filter(|k| k.status == ConstraintStatus::Lifted)
-        .collect();
+    let lifted: Vec<_> = c.constraints(ConstraintStatus::Lifted).collect();
     if lifted.is_empty() {
         return None;
     }
@@ -258,10 +251,9 @@ fn lifted_lead(c: &ReplyCtx<'_>, n: usize) -> Option<String> {
             Some((state, _)) if state.is_active() => back.push(c.label(r)),
             Some(_) => {
                 still.push(c.label(r));
-                let other = s
-                    .constraints
-                    .iter()
-                    .find(|k| k.status == ConstraintStatus::Active && k.covers.contains(r));
+                let other = c
+                    .constraints(ConstraintStatus::Active)
+                    .find(|k| k.covers.contains(r));
                 if let Some(k) = other
                     && !why.contains(&k.label)
                 {
@@ -381,12 +373,7 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
         // Every saved recipe ruled out: say so, not an empty list.
         Intent::WhatCanIMake if n == 0 => {
             let rules: Vec<String> = c
-                .req
-                .input
-                .snapshot
-                .constraints
-                .iter()
-                .filter(|k| k.status == crate::context::ConstraintStatus::Active)
+                .constraints(ConstraintStatus::Active)
                 .map(|k| k.label.clone())
                 .collect();
             if rules.is_empty() {

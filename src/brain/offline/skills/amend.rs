@@ -16,7 +16,7 @@ use super::super::items::{bare_amount, unit_word};
 use super::super::reply_ctx::ReplyCtx;
 use super::super::text::{Words, fmt_number, number, stems};
 use super::super::think_ctx::{plan as think_plan, step};
-use super::super::world::{World, num_field, text_field};
+use super::super::world::{World, text_field};
 use super::{Said, rows_of_kind, table_of_ref};
 
 /// The row and its new amount.
@@ -182,17 +182,9 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     match rows_of_kind(c, table, StepType::Write).first() {
         Some(row) => {
             let name = text_field(row, "name").unwrap_or(&ask.label);
-            let q = num_field(row, "quantity").unwrap_or(ask.quantity);
-            let unit = text_field(row, "unit").unwrap_or_default();
-            let unit = if q != 1.0 && !matches!(unit, "g" | "kg" | "ml" | "l" | "pcs" | "") {
-                super::super::text::plural_noun(unit)
-            } else {
-                unit.to_string()
-            };
+            let amount = super::stock::reply::qty(row);
             Said {
-                text: format!("Changed — {name} {place} is now {} {unit}.", fmt_number(q))
-                    .replace("  ", " ")
-                    .replace(" .", "."),
+                text: format!("Changed — {name} {place} is now {}.", amount.trim()),
                 presented: super::shown(&[row]),
                 offer: None,
                 confirm: None,

@@ -315,16 +315,9 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
             let targets = about(which, what, c, &all, &listed);
             match targets {
                 Ok(refs) => {
-                    // A draft just saved is read back under its saved ref:
-                    // found by its name.
                     found.cards = refs
                         .iter()
-                        .filter_map(|r| {
-                            all.iter().find(|x| &x.r == r).or_else(|| {
-                                let label = c.world.label(r);
-                                all.iter().find(|x| x.facts.label == label)
-                            })
-                        })
+                        .filter_map(|r| all.iter().find(|x| &x.r == r))
                         .map(to_card)
                         .collect();
                     found.winners = found.cards.len();

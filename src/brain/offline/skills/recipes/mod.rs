@@ -729,7 +729,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .any(|x| super::super::text::weekday_index(x).is_some() || x == "tomorrow");
     // "ok what about with chickpeas" after a search: the same search for
     // the food named now.
-    if on_recipes
+    let follow_up = on_recipes
         && !ruling_out
         && measure.is_none()
         && w.has_any(&[
@@ -739,26 +739,18 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             "any with",
             "ones with",
             "and ones",
-        ])
-    {
-        let food = super::super::vocab::food_mentions(&w.words);
-        if !food.is_empty() {
-            return Some(Ask::Find(Find {
-                words: food.iter().map(|f| stem(f)).collect(),
-                ..Find::default()
-            }));
-        }
-    }
-    // "too much rice, what do i do with it": recipes that use the food.
-    if w.has_any(&["do with", "make with", "cook with", "use up"])
+        ]);
+    // "too much rice, what do i do with it": recipes that use the food,
+    // least to buy first.
+    let use_food = w.has_any(&["do with", "make with", "cook with", "use up"])
         && w.has_any(&["what", "whats", "ideas", "how", "any"])
-        && !w.has_any(GENERATE)
-    {
+        && !w.has_any(GENERATE);
+    if follow_up || use_food {
         let food = super::super::vocab::food_mentions(&w.words);
         if !food.is_empty() {
             return Some(Ask::Find(Find {
                 words: food.iter().map(|f| stem(f)).collect(),
-                by: Some(By::FewestMissing),
+                by: (!follow_up).then_some(By::FewestMissing),
                 ..Find::default()
             }));
         }

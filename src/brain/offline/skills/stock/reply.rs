@@ -22,8 +22,8 @@ fn at(place: &str) -> String {
     }
 }
 
-/// "1 l".
-fn qty(row: &Value) -> String {
+/// "1 l", "2 cans".
+pub(in super::super) fn qty(row: &Value) -> String {
     let q = num_field(row, "quantity")
         .map(fmt_number)
         .unwrap_or_default();
