@@ -390,6 +390,16 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
             format!("None of the recipes in front of us use {x}.")
         }
         Intent::FindByIngredient(x) => format!("{} with {x}:", plural(n, "recipe")),
+        // "what's left" narrows what we've talked about; it is not every
+        // saved recipe.
+        Intent::ListRecipes if !c.planning() && !c.reading.lists_everything() => format!(
+            "Of the recipes we've talked about, {} left:",
+            if n == 1 {
+                "1 is".to_string()
+            } else {
+                format!("{n} are")
+            }
+        ),
         Intent::ListRecipes if !c.planning() => format!("You have {}:", plural(n, "saved recipe")),
         _ => format!(
             "Here {} {}:",
