@@ -534,6 +534,15 @@ pub fn effective_intent(
     }
     let refined = refine(&reading.intent, world, understand);
     match refined {
+        // "ya that one", "sure the 2nd" over a list just shown: which one
+        // is shown, or asked.
+        Intent::Talk(TalkAsk::Affirm | TalkAsk::Thanks)
+            if !reading.before.presented.is_empty()
+                && (super::resolve::ordinal_pick(&reading.words.words).is_some()
+                    || reading.words.has_any(&["that one", "this one", "that 1"])) =>
+        {
+            Intent::Show
+        }
         Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_save => Intent::Save,
         Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_shopping => Intent::ShoppingMissing,
         Intent::Talk(TalkAsk::Affirm) if reading.cues().proposal => Intent::ListRecipes,

@@ -278,7 +278,11 @@ pub fn resolve_target(
     if let Some(pick) = ordinal_pick(words) {
         let list = last_list(world, presented, tables);
         let r = apply_pick(&list, pick);
-        if r != Resolved::None {
+        // "the second one" with no list in front of the user: which list
+        // it counts in is unknown, so nothing is guessed.
+        if r != Resolved::None
+            || list.is_empty() && by_label(world, words, tables) == Resolved::None
+        {
             return r;
         }
     }
@@ -304,7 +308,19 @@ pub fn resolve_target(
     if by != Resolved::None {
         return by;
     }
-    focus(world, tables)
+    // "it", "that one" point at one thing: in the list just shown, or
+    // among what is equally recent, which one is asked; "them", "those",
+    // "both" take them all.
+    let shown = last_list(world, presented, tables);
+    if shown.len() > 1 && !wants_all(words) && is_pronoun_phrase(words) {
+        return Resolved::Ambiguous(shown);
+    }
+    match focus(world, tables) {
+        Resolved::Many(v) if !wants_all(words) && is_pronoun_phrase(words) => {
+            Resolved::Ambiguous(v)
+        }
+        other => other,
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use crate::context::Table;
 use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter};
+use super::super::super::resolve::{Resolved, apply_pick, ordinal_pick};
 use super::super::super::text::{join_list, stems};
 use super::super::super::world::text_field;
 use super::super::when::{Day, days_after, short_date};
@@ -130,6 +131,23 @@ fn meant(c: &ActCtx<'_>, rows: &[&Value], about: &[String], open_only: bool) -> 
         .copied()
         .filter(|r| !open_only || r.get("completed").and_then(Value::as_bool) != Some(true))
         .collect();
+    // "done the first one", "tick off the 2nd": counted in the tasks just
+    // listed.
+    if let Some(pick) = ordinal_pick(&c.reading.words.words) {
+        let listed: Vec<String> = c
+            .reading
+            .before
+            .presented
+            .iter()
+            .filter(|r| table_of_ref(r) == Some(Table::Tasks))
+            .cloned()
+            .collect();
+        match apply_pick(&listed, pick) {
+            Resolved::One(r) => return vec![r],
+            Resolved::Many(v) => return v,
+            _ => {}
+        }
+    }
     if about.is_empty() {
         let shown = c
             .reading
