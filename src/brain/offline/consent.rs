@@ -29,7 +29,8 @@ const CHANGE: &[&str] = &[
     "make that", "make them", "i meant", "should be", "should have been",
     "got the", "got everything", "got all", "got both", "come off", "can go", "done the",
     "thats done", "its done", "is done", "finish the", "is finish", "are finish", "finish it",
-    "dont let me forget", "remember to",
+    "dont let me forget", "remember to", "moved", "froze", "freeze", "took", "shifted", "shift",
+    "stuck", "popped",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

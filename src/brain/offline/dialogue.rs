@@ -11,6 +11,9 @@ use crate::context::{Dialogue, OfferKind, QuestionKind, TurnExecutionSummary};
 pub struct Before {
     /// The user's last message ("" on the first turn).
     pub user: String,
+    /// The user's message the turn before that: what a "yes" to a question
+    /// about a follow-up ("oh and the spinach too") carries on from.
+    pub earlier: String,
     /// The last turn's dialogue state.
     pub dialogue: Dialogue,
     /// The latest list a reply presented, in order (refs).
@@ -100,6 +103,10 @@ impl Before {
             written,
             touched,
             user: last.user_message.clone(),
+            earlier: all
+                .get(1)
+                .map(|t| t.user_message.clone())
+                .unwrap_or_default(),
             dialogue: last.dialogue.clone(),
             presented,
             last_recipe,

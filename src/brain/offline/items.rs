@@ -130,6 +130,9 @@ pub fn parse_item(words: &[String]) -> Option<Item> {
     while name.last().is_some_and(|w| is_filler(w) && w != "oil") {
         name.pop();
     }
+    if let Some(core) = super::vocab::food_core(&name) {
+        name = core;
+    }
     let last = name.last_mut()?;
     // Counted items are stored singular ("12 eggs" → egg, as the catalog
     // names them); amounts of stuff keep the user's word ("2 cans of

@@ -90,8 +90,14 @@ impl Reading {
         confirmed: bool,
     ) -> Self {
         let asked = Words::new(request);
+        let intent = match classify(&asked, Cues::default()) {
+            weak if weak.says_nothing() || weak == Intent::Show => {
+                continued_add(&asked, &before.earlier).unwrap_or(weak)
+            }
+            intent => intent,
+        };
         Self {
-            intent: classify(&asked, Cues::default()),
+            intent,
             words: asked,
             before,
             answer: Some(answer),
@@ -207,6 +213,10 @@ impl Reading {
         if cues.which && answers && !request.trim().is_empty() {
             return Self::completing(&request, words, before, cues, false);
         }
+        let own = match continued_add(&words, &before.user) {
+            Some(more) if answers || own == Intent::Show => more,
+            _ => own,
+        };
         Self {
             words,
             intent: own,
@@ -240,6 +250,49 @@ impl Reading {
     /// Reads a message against a snapshot's narrative (Reply).
     pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
         Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
+    }
+}
+
+/// "oh and a bag of spinach too", "also the fancy olive oil" after an add:
+/// more of the same add, to the same place. `None` unless the message
+/// carries on ("and", "also", "plus" first; "too", "as well" last) and
+/// names only things that may be food.
+fn continued_add(words: &Words, last_user: &str) -> Option<Intent> {
+    use super::skills::{SkillAsk, shopping::Ask as Shop};
+    let w = &words.words;
+    let lead = w
+        .iter()
+        .take_while(|x| matches!(x.as_str(), "and" | "also" | "plus" | "oh" | "ah" | "oops"))
+        .count();
+    let tail = ["too", "aswell", "as well", "also"]
+        .iter()
+        .find(|t| w.join(" ").ends_with(*t))
+        .map_or(0, |t| t.split(' ').count());
+    if (lead == 0 || w[..lead] == ["oh"]) && tail == 0 || lead + tail >= w.len() {
+        return None;
+    }
+    let rest: Vec<String> = w[lead..w.len() - tail]
+        .iter()
+        .filter(|x| !matches!(x.as_str(), "that" | "the" | "some" | "those" | "these"))
+        .cloned()
+        .collect();
+    let items = super::items::parse_items(&Words::new(&rest.join(" ")).segments);
+    if items.is_empty() || !items.iter().all(|i| super::vocab::may_be_food(&i.name)) {
+        return None;
+    }
+    let last = match classify(&Words::new(last_user), Cues::default()) {
+        Intent::Several(parts) => parts.last()?.intent.clone(),
+        other => other,
+    };
+    match last {
+        Intent::InventoryAdd(_, place) => Some(Intent::InventoryAdd(items, place)),
+        Intent::Skill(SkillAsk::Shopping(Shop::Add { .. })) => {
+            Some(Intent::Skill(SkillAsk::Shopping(Shop::Add {
+                items,
+                amount: None,
+            })))
+        }
+        _ => None,
     }
 }
 

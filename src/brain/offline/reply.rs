@@ -25,7 +25,9 @@ use super::reading::{Carried, Reading};
 use super::reply_ctx::ReplyCtx;
 use super::reply_results::compose_results;
 use super::several::{Part, part_of};
+use super::skills::SkillAsk;
 use super::skills::memory::Ask as MemoryAsk;
+use super::skills::shopping::Ask as ShoppingAsk;
 use super::skills::talk::Ask as TalkAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, lower_first, pick};
@@ -289,14 +291,18 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
 /// The intents whose plan writes to the kitchen and can be confirmed with
 /// a "yes" (an add with no clear item asks what to add instead).
 fn would_write(intent: &Intent) -> bool {
-    matches!(
-        intent,
-        Intent::Save
-            | Intent::ShoppingMissing
-            | Intent::InventoryRemove(_)
-            | Intent::Memory(MemoryAsk::Delete)
-            | Intent::Edit(_)
-    )
+    match intent {
+        Intent::InventoryAdd(items, _)
+        | Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Add { items, .. })) => !items.is_empty(),
+        _ => matches!(
+            intent,
+            Intent::Save
+                | Intent::ShoppingMissing
+                | Intent::InventoryRemove(_)
+                | Intent::Memory(MemoryAsk::Delete)
+                | Intent::Edit(_)
+        ),
+    }
 }
 
 /// What a reply over results offers to do next, from what it presented:

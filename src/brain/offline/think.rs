@@ -65,7 +65,10 @@ fn parts_permit(reading: &Reading, out: &ThinkOutput) -> bool {
 /// in words: nothing runs, Alfred asks first (a plain "yes" confirms).
 fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
     let question = match intent {
-        Intent::InventoryAdd(..) | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { .. })) => {
+        Intent::InventoryAdd(items, _)
+        | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { items, .. }))
+            if items.is_empty() =>
+        {
             "What would you like me to add, and how much (like 6 eggs to the fridge)?".to_string()
         }
         _ => {

@@ -181,6 +181,11 @@ pub fn links_to_nothing(word: &str) -> bool {
         && crate::context::taxonomy::dish_kind(&singular(word)).is_none()
 }
 
+/// True for one of the kitchen's own words (tables, places, days, meals).
+fn k_kitchen(word: &str) -> bool {
+    KNOWN.kitchen.contains(word)
+}
+
 /// True for an interjection or chat shorthand ("uh", "lol", "idk").
 pub fn is_chatter(word: &str) -> bool {
     KNOWN.chatter.contains(word)
@@ -203,6 +208,14 @@ pub fn may_be_food(phrase: &str) -> bool {
 /// The food a message names, longest phrase first, in the order said
 /// ("do i still have coconut milk and eggs" → "coconut milk", "eggs").
 pub fn food_mentions(words: &[String]) -> Vec<String> {
+    food_spans(words)
+        .into_iter()
+        .map(|(a, b)| words[a..b].join(" "))
+        .collect()
+}
+
+/// Where [`food_mentions`] are: `(start, end)` word ranges.
+fn food_spans(words: &[String]) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -214,13 +227,72 @@ pub fn food_mentions(words: &[String]) -> Vec<String> {
         });
         match span {
             Some(n) => {
-                out.push(words[i..i + n].join(" "));
+                out.push((i, i + n));
                 i += n;
             }
             None => i += 1,
         }
     }
     out
+}
+
+/// The name inside a phrase that says more than the name ("the yogurt
+/// making a marinade" → yogurt, "the old coriander" → coriander, "a thing
+/// of ginger" → ginger): the first run of food words and words no list
+/// knows (a name the lists lack), when the phrase holds food and words
+/// around it that link to nothing. `None` when the phrase is the name.
+pub fn food_core(words: &[String]) -> Option<Vec<String>> {
+    let spans = food_spans(words);
+    let &(first, mut end) = spans.first()?;
+    let name_like = |w: &String| !is_known(w) && w.chars().all(char::is_alphabetic);
+    let mut start = first;
+    while start > 0 && name_like(&words[start - 1]) {
+        start -= 1;
+    }
+    loop {
+        if let Some(&(_, b)) = spans.iter().find(|(a, _)| *a == end) {
+            end = b;
+        } else if end < words.len() && name_like(&words[end]) {
+            end += 1;
+        } else {
+            break;
+        }
+    }
+    // The head of a name comes last: one word straight after the food
+    // that is no verb form, amount or small word stays ("chilli flakes",
+    // "garlic powder"); "yogurt making a marinade" stops at "making".
+    if let Some(next) = words.get(end)
+        && next.chars().all(char::is_alphabetic)
+        && !super::text::is_filler(next)
+        && !is_chatter(next)
+        && !k_kitchen(next)
+        && !next.ends_with("ing")
+        && !next.ends_with("ed")
+        && super::items::unit_word(next).is_none()
+        && !matches!(
+            next.as_str(),
+            "dozen"
+                | "half"
+                | "couple"
+                | "too"
+                | "also"
+                | "please"
+                | "pls"
+                | "thing"
+                | "things"
+                | "stuff"
+                | "one"
+                | "ones"
+                | "left"
+                | "now"
+        )
+    {
+        end += 1;
+    }
+    let mut around = words[..start].iter().chain(&words[end..]);
+    around
+        .any(|w| links_to_nothing(w))
+        .then(|| words[start..end].to_vec())
 }
 
 /// The edit distance a word of this many letters may be from the word it

@@ -189,8 +189,10 @@ pub fn named_items(w: &Words, not_item: &[&str]) -> Vec<Named> {
             .filter(|x| !is_filler(x) && !not_item.contains(&x.as_str()))
             .filter(|x| !DISCOURSE.contains(&x.as_str()))
             .filter(|x| number(x).is_none())
-            .map(|x| stem(x))
+            .cloned()
             .collect();
+        let words = super::vocab::food_core(&words).unwrap_or(words);
+        let words: Vec<String> = words.iter().map(|x| stem(x)).collect();
         if !words.is_empty() {
             out.push(Named::Item(words.join(" ")));
         } else if seg.iter().any(|x| POINTING.contains(&x.as_str())) && out.is_empty() {

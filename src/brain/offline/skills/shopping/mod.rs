@@ -457,6 +457,22 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
             return think_ctx::plan("Check the shopping list", vec![read, recipes]);
         }
         Ask::Show => return think_ctx::plan("Show the shopping list", vec![read]),
+        // "Add olive oil to the shopping list": a question about it names
+        // what would go on.
+        Ask::Add { items, .. } if !items.is_empty() => {
+            let names: Vec<String> = items.iter().map(|i| i.name.clone()).collect();
+            let goal = format!(
+                "Add {} to the shopping list",
+                super::super::text::join_list(&names, "and")
+            );
+            return think_ctx::plan(
+                &goal,
+                vec![
+                    read,
+                    step("Add the items named".into(), StepType::Write, "shopping", 1),
+                ],
+            );
+        }
         Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),
         Ask::PutBack { .. } => (
             "Put back what was just taken off the list",

@@ -35,6 +35,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         }
         StepType::Write if done == 0 => match ask {
             Ask::Use { items } => super::lower::act(items, c),
+            Ask::Move { items, to } => move_rows(items, to, c),
             _ => complete("Nothing to change".into(), Value::Null, None),
         },
         StepType::Write if matches!(ask, Ask::Use { .. }) => match ask {
@@ -53,7 +54,14 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 .iter()
                 .filter_map(|r| text_field(r, "name").map(String::from))
                 .collect();
-            let verb = if removed { "Removed" } else { "Lowered" };
+            let verb = match ask {
+                Ask::Move { to, .. } => {
+                    let names = super::super::super::text::join_list(&names, "and");
+                    return complete(format!("Moved {names} to the {to}"), Value::Null, None);
+                }
+                _ if removed => "Removed",
+                _ => "Lowered",
+            };
             complete(
                 format!(
                     "{verb} {}",
@@ -102,8 +110,64 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
             return read_named(c, &named, None);
         }
         Ask::UsedWhat { .. } => (&[], None),
+        Ask::Move { items, .. } => (items, None),
     };
     read_named(c, items, place)
+}
+
+/// The write of a move: the rows each name answers, to their new place;
+/// nothing found, or two different items for one name, is said or asked
+/// before anything is written.
+fn move_rows(items: &[Named], to: &str, c: &ActCtx<'_>) -> ActAction {
+    let rows = known_rows(c, Table::Inventory);
+    let shown = shown_refs(c);
+    let mut ids: Vec<String> = Vec::new();
+    for n in items {
+        let found: Vec<&Value> = match n {
+            Named::Item(x) => best(&rows, x),
+            Named::Shown => rows
+                .iter()
+                .copied()
+                .filter(|r| {
+                    r.get("id")
+                        .and_then(Value::as_str)
+                        .is_some_and(|i| shown.iter().any(|s| s == i))
+                })
+                .collect(),
+        };
+        let mut names: Vec<&str> = found.iter().filter_map(|r| text_field(r, "name")).collect();
+        names.dedup();
+        match (found.as_slice(), n) {
+            ([], Named::Item(x)) => {
+                return complete(format!("No {x} in the kitchen to move"), Value::Null, None);
+            }
+            ([], Named::Shown) => {
+                return ActAction::AskUser {
+                    question: format!("What should I move to the {to}?"),
+                };
+            }
+            _ if names.len() > 1 => {
+                return ActAction::AskUser {
+                    question: format!(
+                        "Which one should go in the {to}: {}?",
+                        super::super::super::text::join_list(
+                            &names.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                            "or"
+                        )
+                    ),
+                };
+            }
+            _ => ids.extend(
+                found
+                    .iter()
+                    .filter_map(|r| r.get("id")?.as_str().map(String::from)),
+            ),
+        }
+    }
+    call(
+        "db_update",
+        json!({"table": "inventory", "filters": [id_filter(&ids)], "data": {"location": to}}),
+    )
 }
 
 /// A read of the inventory rows named (or just shown), in `place` if said.
@@ -184,6 +248,7 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
             pick(&named)
         }
         Ask::UsedWhat { .. } => Vec::new(),
+        Ask::Move { items, .. } => pick(items),
     }
 }
 

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use super::super::consent::asks_information;
 use super::super::items::location;
 use super::super::lexicon::Cues;
-use super::super::text::Words;
+use super::super::text::{Words, find_any};
 use super::{Named, Topic, named_items};
 pub use uses::Used;
 
@@ -37,6 +37,9 @@ pub enum Ask {
     Use { items: Vec<Used> },
     /// "used 200g", "used half": an amount with no item to bind it to.
     UsedWhat { said: String },
+    /// "move the naan to the freezer", "took the chicken out of the
+    /// freezer to thaw": the rows named, to another place.
+    Move { items: Vec<Named>, to: String },
 }
 
 impl Ask {
@@ -48,6 +51,7 @@ impl Ask {
             Ask::HowMuch { .. } => "stock_how_much",
             Ask::Use { .. } => "stock_use",
             Ask::UsedWhat { .. } => "stock_used_what",
+            Ask::Move { .. } => "stock_move",
         }
     }
 
@@ -55,7 +59,9 @@ impl Ask {
     pub fn items(&self) -> Vec<Named> {
         match self {
             Ask::Expiring { .. } | Ask::UsedWhat { .. } => Vec::new(),
-            Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } => items.clone(),
+            Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } | Ask::Move { items, .. } => {
+                items.clone()
+            }
             Ask::Use { items } => items.iter().map(|u| u.item.clone()).collect(),
         }
     }
@@ -64,7 +70,9 @@ impl Ask {
     pub fn topic(&self) -> Topic {
         match self {
             Ask::Expiring { .. } | Ask::ExpiryOf { .. } => Topic::Expiry,
-            Ask::HowMuch { .. } | Ask::Use { .. } | Ask::UsedWhat { .. } => Topic::Amounts,
+            Ask::HowMuch { .. } | Ask::Use { .. } | Ask::UsedWhat { .. } | Ask::Move { .. } => {
+                Topic::Amounts
+            }
         }
     }
 }
@@ -316,8 +324,94 @@ pub fn read_use(w: &Words) -> Option<Ask> {
     })
 }
 
+/// A move of stock from one place to another: "move the naan to the
+/// freezer", "stick the paneer in the freezer", "froze the bread", "took
+/// the chicken out of the freezer to thaw" (to the fridge). An amount
+/// said ("put 6 eggs in the fridge") is an add, not a move; a question is
+/// not a move.
+fn read_move(w: &Words) -> Option<Ask> {
+    const MOVE: &[&str] = &[
+        "move",
+        "moved",
+        "shift",
+        "shifted",
+        "transfer",
+        "transferred",
+    ];
+    const PUT: &[&str] = &["put", "stick", "stuck", "pop", "popped", "chuck", "chucked"];
+    const FREEZE: &[&str] = &["freeze", "froze", "freezing"];
+    const THAW: &[&str] = &["thaw", "defrost", "defrosting", "thawing"];
+    if w.question_mark || asks_information(w) || w.has_any(&["can i", "should i", "can you freeze"])
+    {
+        return None;
+    }
+    let verb = w.words.iter().position(|x| {
+        MOVE.contains(&x.as_str()) || PUT.contains(&x.as_str()) || FREEZE.contains(&x.as_str())
+    });
+    let out_of = find_any(&w.words, &["out of the", "out the", "from the"]);
+    let (to, start, end) = match (verb, out_of) {
+        // "took the chicken thighs out of the freezer to thaw".
+        (_, Some((i, p)))
+            if w.has_any(THAW) || w.has_any(&["into the fridge", "to the fridge"]) =>
+        {
+            let from = location(&w.words[i + p.split(' ').count()..])?;
+            let to = if from == "freezer" {
+                "fridge"
+            } else {
+                location(&w.words[i + 1..]).filter(|l| *l != from)?
+            };
+            let took = w.words[..i].iter().rposition(|x| {
+                matches!(
+                    x.as_str(),
+                    "took" | "take" | "taken" | "got" | "get" | "moved" | "move"
+                )
+            })?;
+            (to.to_string(), took + 1, i)
+        }
+        (Some(v), _) if FREEZE.contains(&w.words[v].as_str()) => {
+            ("freezer".to_string(), v + 1, w.words.len())
+        }
+        (Some(v), _) => {
+            let at = w.words[v + 1..]
+                .iter()
+                .position(|x| matches!(x.as_str(), "to" | "into" | "in" | "inside"))?
+                + v
+                + 1;
+            let to = location(&w.words[at..])?;
+            let put = PUT.contains(&w.words[v].as_str());
+            // "put 6 eggs in the fridge" adds them, and so does putting
+            // the shopping away ("put the tomatoes in the fridge"); "stick
+            // the paneer in the freezer" or "put it back in the fridge"
+            // moves what is there.
+            let away = to != "freezer" && !w.has("back");
+            if put
+                && (away
+                    || w.words[v + 1..at]
+                        .iter()
+                        .any(|x| super::super::text::number(x).is_some())
+                    || !w.words[v + 1..at]
+                        .iter()
+                        .any(|x| x == "the" || x == "my" || x == "our"))
+            {
+                return None;
+            }
+            (to.to_string(), v + 1, at)
+        }
+        _ => return None,
+    };
+    let part = Words::new(&w.words[start..end.max(start)].join(" "));
+    let items: Vec<Named> = named(&part)
+        .into_iter()
+        .filter(|n| *n != Named::Shown || end > start)
+        .collect();
+    (!items.is_empty()).then_some(Ask::Move { items, to })
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
+    if let Some(ask) = read_move(w) {
+        return Some(ask);
+    }
     let place = location(&w.words).map(String::from);
     let in_recipe = w.has_any(IN_RECIPE);
     if w.has_any(EXPIRY) && !w.has_any(&["cook", "make", "recipe", "recipes"]) {
@@ -412,6 +506,36 @@ mod tests {
     }
     fn item(s: &str) -> Named {
         Named::Item(s.into())
+    }
+
+    #[test]
+    fn moves_name_the_place_and_leave_adds_and_questions_alone() {
+        let moved = |s: &str, what: &str, to: &str| {
+            assert_eq!(
+                ask(s),
+                Some(Ask::Move {
+                    items: vec![item(what)],
+                    to: to.into()
+                }),
+                "{s}"
+            );
+        };
+        moved("can u move the butter to the fridge", "butter", "fridge");
+        moved(
+            "got the cod out the freezer to thaw for tonight",
+            "cod",
+            "fridge",
+        );
+        moved("popped the rice in the freezer", "rice", "freezer");
+        moved("froze the bananas", "banana", "freezer");
+        for s in [
+            "put 2 tins of tomatoes in the pantry",
+            "put the milk in the fridge",
+            "can i freeze the paneer?",
+            "should i move the cod to the fridge tonight",
+        ] {
+            assert!(!matches!(ask(s), Some(Ask::Move { .. })), "{s}");
+        }
     }
 
     #[test]

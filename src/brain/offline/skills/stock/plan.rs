@@ -84,6 +84,21 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
                 steps,
             )
         }
+        Ask::Move { items, to } => {
+            let what = names(items);
+            think_ctx::plan(
+                &format!("Move {what} to the {to}"),
+                vec![
+                    look(format!("Look up {what} in the inventory")),
+                    step(
+                        format!("Move {what} to the {to}"),
+                        StepType::Write,
+                        "inventory",
+                        1,
+                    ),
+                ],
+            )
+        }
         Ask::UsedWhat { said } => think_ctx::clarify(
             "Take what was used off the inventory",
             format!("{} of what?", capitalised(said)),

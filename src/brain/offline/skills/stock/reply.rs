@@ -161,6 +161,27 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         }
         Ask::Use { .. } => used(c),
         Ask::UsedWhat { said } => Said::text(format!("{said} of what?")),
+        Ask::Move { to, .. } => moved(c, to),
+    }
+}
+
+/// "Moved the naan to the freezer.", or why nothing moved.
+fn moved(c: &ReplyCtx<'_>, to: &str) -> Said {
+    let written = rows_of_kind(c, Table::Inventory, StepType::Write);
+    if written.is_empty() {
+        let why = why_unchanged(c, "I couldn't tell which item you meant");
+        return Said::text(format!("{why}, so nothing moved."));
+    }
+    let mut names: Vec<String> = written
+        .iter()
+        .filter_map(|r| text_field(r, "name").map(String::from))
+        .collect();
+    names.dedup();
+    Said {
+        text: format!("Moved {} to the {to}.", join_list(&names, "and")),
+        presented: shown(&written),
+        offer: None,
+        confirm: None,
     }
 }
 

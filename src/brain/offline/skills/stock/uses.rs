@@ -86,8 +86,15 @@ pub fn read(w: &Words) -> Option<Result<Vec<Used>, String>> {
                     && w.words
                         .iter()
                         .any(|x| matches!(x.as_str(), "them" | "it" | "those")));
+            // "the bananas have gone brown so i binned them": the food
+            // the message named before its verb.
+            let before_verb = super::super::super::vocab::food_mentions(&w.words)
+                .into_iter()
+                .next()
+                .filter(|_| phrases.len() == 1)
+                .map(|f| Named::Item(name_of(&f)));
             match (pointing, &amount) {
-                (true, _) if out.is_empty() && k == 0 => Named::Shown,
+                (true, _) if out.is_empty() && k == 0 => before_verb.unwrap_or(Named::Shown),
                 (true, _) => continue,
                 (false, Quantity::Unsaid) => continue,
                 (false, a) => return Some(Err(a.words())),
