@@ -90,7 +90,13 @@ impl Reading {
         confirmed: bool,
     ) -> Self {
         let asked = Words::new(request);
-        let intent = match classify(&asked, Cues::default()) {
+        // The request is read as it was said: about the same topic, with
+        // none of the question's own cues.
+        let topic = Cues {
+            topic: cues.topic,
+            ..Cues::default()
+        };
+        let intent = match classify(&asked, topic) {
             weak if weak.says_nothing() || weak == Intent::Show => {
                 continued_add(&asked, &before.earlier).unwrap_or(weak)
             }

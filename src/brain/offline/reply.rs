@@ -27,7 +27,9 @@ use super::reply_results::compose_results;
 use super::several::{Part, part_of};
 use super::skills::SkillAsk;
 use super::skills::memory::Ask as MemoryAsk;
+use super::skills::planning::Ask as PlanningAsk;
 use super::skills::shopping::Ask as ShoppingAsk;
+use super::skills::stock::Ask as StockAsk;
 use super::skills::talk::Ask as TalkAsk;
 use super::synonyms::OFF_TOPIC;
 use super::text::{join_list, lower_first, pick};
@@ -294,6 +296,8 @@ fn would_write(intent: &Intent) -> bool {
     match intent {
         Intent::InventoryAdd(items, _)
         | Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Add { items, .. })) => !items.is_empty(),
+        Intent::Skill(SkillAsk::Planning(p)) => !matches!(p, PlanningAsk::Look { .. }),
+        Intent::Skill(SkillAsk::Stock(s)) => matches!(s, StockAsk::Move { .. }),
         _ => matches!(
             intent,
             Intent::Save

@@ -103,6 +103,14 @@ impl SkillAsk {
 
 /// The skill a list of presented refs belongs to (the tasks just shown).
 pub fn topic_of_refs(refs: &[String]) -> Topic {
+    // A plan's turn names its recipes too: a meal among the refs makes it
+    // the plan's.
+    if refs
+        .iter()
+        .any(|r| table_of_ref(r) == Some(Table::MealPlans))
+    {
+        return Topic::Planning;
+    }
     match refs.first().and_then(|r| table_of_ref(r)) {
         Some(Table::Tasks) => Topic::Tasks,
         Some(Table::Inventory) => Topic::Amounts,

@@ -28,6 +28,17 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             };
             call("db_read", json!({"table": "recipes", "filters": filters}))
         }
+        (StepType::Read, _) if done == 0 && matches!(ask, Ask::Look { .. }) => {
+            let (from, to) = look_range(ask, c.req.input.today);
+            let filters = vec![
+                filter("date", ">=", json!(from)),
+                filter("date", "<=", json!(to)),
+            ];
+            call(
+                "db_read",
+                json!({"table": "meal_plans", "filters": filters, "order_by": "date"}),
+            )
+        }
         (StepType::Read, _) if done == 0 => {
             let loaded = c.loaded_refs(Table::MealPlans, |_| true);
             let mut filters = vec![filter("date", ">=", json!(c.req.input.today))];
@@ -83,6 +94,26 @@ fn read_outcome(c: &ActCtx<'_>) -> String {
         (0, b) => format!("None new: {} already in working memory", plural(b, noun)),
         (_, b) => format!("Found {found} more ({b} already in working memory)"),
     }
+}
+
+/// The first and last date (`YYYY-MM-DD`) a look asks about: the days
+/// named, or Monday to Sunday of next week.
+pub fn look_range(ask: &Ask, today: &str) -> (String, String) {
+    let Ask::Look { days, next_week } = ask else {
+        return (today.to_string(), today.to_string());
+    };
+    let mut dates: Vec<String> = days.iter().filter_map(|d| d.date(today)).collect();
+    if *next_week {
+        dates.extend(
+            [Day::NextWeek(0).date(today), Day::NextWeek(6).date(today)]
+                .into_iter()
+                .flatten(),
+        );
+    }
+    dates.sort();
+    let first = dates.first().cloned().unwrap_or_else(|| today.to_string());
+    let last = dates.last().cloned().unwrap_or_else(|| first.clone());
+    (first, last)
 }
 
 fn summary(ask: &Ask, c: &ActCtx<'_>) -> String {

@@ -43,6 +43,13 @@ pub enum Ask {
         days: (Day, Day),
         meal: Option<String>,
     },
+    /// "whats on thursday", "anything planned next week", "and friday?"
+    /// after a plan: what the plan holds on those days; nothing written.
+    Look {
+        days: Vec<Day>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        next_week: bool,
+    },
     /// The days' planned meals taken off the plan ("take the cod off
     /// sunday", "clear friday", "clear tue and wed"); `recipe` names the
     /// one meant, when the words do.
@@ -83,6 +90,7 @@ impl Ask {
             Ask::Move { .. } => "plan_move",
             Ask::Exchange { .. } => "plan_exchange",
             Ask::Remove { .. } => "plan_remove",
+            Ask::Look { .. } => "plan_look",
         }
     }
 }
@@ -236,7 +244,38 @@ pub fn pick_of(words: &[String]) -> Option<Pick> {
 
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
+    if let Some(ask) = look(w, cues) {
+        return Some(ask);
+    }
     let whens = days_at(w);
+    // Right after a plan, "actually what about saturday instead", "make
+    // that friday": the meal just planned moves; no recipe is named.
+    let redating = w.has_any(&[
+        "instead",
+        "make it",
+        "make that",
+        "what about",
+        "how about",
+        "rather",
+        "change it to",
+        "change that to",
+        "move it",
+        "switch it",
+    ]);
+    if cues.topic == Topic::Planning
+        && redating
+        && whens.len() == 1
+        && (!is_question(w) || w.has_any(&["what about", "how about"]))
+        && recipe_words(&w.words)
+            .iter()
+            .all(|x| super::super::vocab::links_to_nothing(x) || x == "actually")
+    {
+        return Some(Ask::Move {
+            from: None,
+            to: whens[0].1.day,
+            recipe: None,
+        });
+    }
     let day = whens.last()?.1.day;
     if w.has_any(DRAFT) || w.has_any(&["save", "task", "remind", "shopping", "list"]) {
         return None;
@@ -334,6 +373,61 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     }
     let slots = slots::read(w, &whens);
     (!slots.is_empty()).then_some(Ask::Put { slots })
+}
+
+/// "whats on thursday", "anything planned for next week", "what are we
+/// having tmrw", or "and friday?" right after a turn about the plan.
+fn look(w: &Words, cues: Cues) -> Option<Ask> {
+    const LOOK: &[&str] = &[
+        "whats on",
+        "what is on",
+        "whats planned",
+        "what is planned",
+        "what have we got on",
+        "what have i got on",
+        "anything on",
+        "anything planned",
+        "anything for",
+        "is there anything",
+        "what are we having",
+        "what am i having",
+        "what are we eating",
+        "whats for dinner",
+        "whats for lunch",
+        "whats for breakfast",
+        "whats the plan",
+        "what did i plan",
+        "what did we plan",
+        "whats happening",
+        "do we have anything",
+        "do i have anything",
+        "got anything",
+    ];
+    // "and next week?": days alone, nothing named to put on them.
+    let follow = cues.topic == Topic::Planning
+        && w.words
+            .first()
+            .is_some_and(|x| x == "and" || x == "what" || x == "whats")
+        && w.words.len() <= 5
+        && !w.has_any(&["one", "other", "it", "that", "them"])
+        && recipe_words(&w.words)
+            .iter()
+            .all(|x| super::super::vocab::links_to_nothing(x));
+    if !(w.has_any(LOOK) || follow)
+        || w.has_any(&["recipe", "recipes", "list", "fridge", "freezer"])
+    {
+        return None;
+    }
+    if w.has_any(&["put", "plan for", "schedule", "stick"]) && !w.has_any(&["planned"]) {
+        return None;
+    }
+    let next_week = w.has_any(&["next week"]) && !w.has_any(&["next weekend"]);
+    let mut days: Vec<Day> = days_at(w).into_iter().map(|(_, d)| d.day).collect();
+    days.dedup();
+    if days.is_empty() && !next_week {
+        return None;
+    }
+    Some(Ask::Look { days, next_week })
 }
 
 /// "swap monday and tuesday" (the two days trade meals), "swap wednesday

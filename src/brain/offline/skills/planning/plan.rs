@@ -30,6 +30,20 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
         0,
     );
     let (goal, write) = match ask {
+        Ask::Look { .. } => {
+            return think_ctx::plan(
+                "Say what the plan holds on the days asked",
+                vec![
+                    recipes,
+                    step(
+                        "Read the meal plan for the days asked".into(),
+                        StepType::Read,
+                        "meal_plans",
+                        0,
+                    ),
+                ],
+            );
+        }
         Ask::Put { .. } => (
             "Put the recipes on the plan",
             format!("Save the slots, replacing a day's meal already planned (serves {servings})"),
@@ -38,10 +52,19 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             "Swap the day's meal",
             format!("Replace the day's meal with the recipe named (serves {servings})"),
         ),
-        Ask::Move { .. } => (
-            "Move the planned meal",
-            "Move the planned meal to the day named".to_string(),
-        ),
+        Ask::Move { to, .. } => {
+            let goal = format!("Move the planned meal to {}", to.word());
+            let steps = vec![
+                slots,
+                step(
+                    "Move the planned meal to the day named".into(),
+                    StepType::Write,
+                    "meal_plans",
+                    1,
+                ),
+            ];
+            return think_ctx::plan(&goal, steps);
+        }
         Ask::Exchange { .. } => (
             "Swap the two days' meals",
             "Give each day the other day's planned meal".to_string(),

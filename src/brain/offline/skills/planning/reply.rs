@@ -54,6 +54,9 @@ fn unconfirmed(c: &ReplyCtx<'_>) -> Option<Said> {
 
 /// The reply for a planning ask.
 pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
+    if let Ask::Look { .. } = ask {
+        return looked(ask, c);
+    }
     let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
     if let Some(asked) = unconfirmed(c) {
         return asked;
@@ -67,6 +70,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         Ask::Put { .. } => "Done — it's on the plan:",
         Ask::Swap { .. } | Ask::Exchange { .. } => "Swapped — the plan now has:",
         Ask::Move { .. } => "Moved — the plan now has:",
+        Ask::Look { .. } => "On the plan:",
         Ask::Remove { .. } => {
             return Said::text(format!(
                 "Done — taken off the plan:\n{}\n\nThe recipe itself is still saved.",
@@ -89,6 +93,45 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             kind: OfferKind::AddMissing,
             items: recipes,
         }),
+        confirm: None,
+    }
+}
+
+/// What the plan holds on the days asked, or that nothing is planned then
+/// (with an offer to plan).
+fn looked(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
+    let Ask::Look { days, next_week } = ask else {
+        return Said::text(String::new());
+    };
+    // The read asked for those days only.
+    let mut rows: Vec<&Value> = rows_of_kind(c, Table::MealPlans, StepType::Read);
+    rows.sort_by_key(|r| text_field(r, "date").unwrap_or_default().to_string());
+    rows.dedup_by_key(|r| r.get("id").cloned());
+    let mut words: Vec<String> = days.iter().map(|d| d.word()).collect();
+    if *next_week {
+        words.push("next week".into());
+    }
+    let when = super::super::super::text::join_list(&words, "and");
+    if rows.is_empty() {
+        return Said {
+            offer: Some(Offer {
+                kind: OfferKind::PlanFromSaved,
+                items: Vec::new(),
+            }),
+            ..Said::text(format!(
+                "Nothing's planned for {when} yet — want to pick something from your saved recipes?"
+            ))
+        };
+    }
+    let lines: Vec<String> = rows.iter().map(|r| line(c, r)).collect();
+    Said {
+        text: format!("On the plan for {when}:\n{}", lines.join("\n")),
+        presented: rows
+            .iter()
+            .filter_map(|r| text_field(r, "id"))
+            .map(|r| Shown::new(r, c.label(r)))
+            .collect(),
+        offer: None,
         confirm: None,
     }
 }

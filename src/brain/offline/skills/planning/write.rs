@@ -163,6 +163,7 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                 from_slot.ok_or_else(|| stop("No planned meal to move on that day".into()))?;
             Ok(vec![update(&slot, json!({"date": slots.date_of(*to)}))])
         }
+        Ask::Look { .. } => Ok(Vec::new()),
         Ask::Remove { days, meal, recipe } => {
             let mut ids: Vec<&str> = Vec::new();
             let mut misses: Vec<String> = Vec::new();
