@@ -39,7 +39,7 @@ const CHANGE: &[&str] = &[
 #[rustfmt::skip]
 const HEDGES: &[&str] = &[
     "not sure", "dont", "do not", "not yet", "hold off", "no need", "not now", "maybe later",
-    "wait on",
+    "wait on", "maybe", "i think", "probably", "might need", "might have to",
 ];
 
 /// Words that start a question asking for information, not a change.
@@ -122,7 +122,12 @@ pub fn asks_for_change(w: &Words) -> bool {
     // it").
     // A change that starts with a hedge's word ("dont let me forget to …")
     // is not held back by it.
-    find_any(&w.words, HEDGES).is_none_or(|(hedge, _)| hedge >= at)
+    // "we need more rice maybe": a hedge at the end holds it back too.
+    let trailing = w
+        .words
+        .last()
+        .is_some_and(|x| x == "maybe" || x == "probably");
+    !trailing && find_any(&w.words, HEDGES).is_none_or(|(hedge, _)| hedge >= at)
 }
 
 /// True when the message is only a "yes" ("sure, go ahead", "yes pls").

@@ -4,7 +4,7 @@
 //!
 //! Lexical only, like the rest of the lexicon: no state is read here.
 
-use super::edits::parse_edit;
+use super::edits::{EditOp, parse_edit};
 use super::items::{
     Item, exclusions, has_trigger, location, parse_item, parse_items, requirements,
 };
@@ -270,6 +270,20 @@ pub(super) fn recipe_intent(w: &Words, cues: Cues) -> Option<Intent> {
                 "the recipe",
                 "in there",
             ]);
+        // "i think we need more rice": with no recipe in front, more of a
+        // food needed is for the shopping list (asked first when hedged).
+        if let EditOp::Add(items) = &op
+            && !in_front
+            && w.has_any(&["need", "needs", "low on", "running low", "buy", "get more"])
+            && items.iter().all(|i| super::vocab::may_be_food(&i.name))
+        {
+            return Some(Intent::Skill(super::skills::SkillAsk::Shopping(
+                super::skills::shopping::Ask::Add {
+                    items: items.clone(),
+                    amount: None,
+                },
+            )));
+        }
         if in_front || ex.is_empty() {
             return Some(Intent::Edit(op));
         }

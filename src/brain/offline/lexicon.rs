@@ -212,6 +212,13 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if w.is_empty() {
         return Intent::Empty;
     }
+    // A general question about a food ("what could i use instead of
+    // coconut milk") is never a request for a recipe.
+    if let Some(ask) = skills::advice::read(w)
+        && !(cues.offered_save && ask.kind == skills::advice::Kind::Swap)
+    {
+        return Intent::Skill(SkillAsk::Advice(ask));
+    }
     if let Some(ask) = skills::recipes::using_shown(w) {
         return Intent::Skill(SkillAsk::Recipes(ask));
     }

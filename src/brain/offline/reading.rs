@@ -176,6 +176,19 @@ impl Reading {
             };
         }
         let (words, own) = without_opener(words, cues);
+        let (words, own) = match taken_back(&words) {
+            Some(rest) => {
+                let then = classify(&rest, cues);
+                // "out of limes, oh wait no we still have some": nothing
+                // to do; "…, no wait, make it friday": the correction.
+                if super::consent::asks_for_change(&rest) && !then.says_nothing() {
+                    (rest, then)
+                } else {
+                    (rest, Intent::Talk(TalkAsk::Decline))
+                }
+            }
+            None => (words, own),
+        };
         let own = undo_of_last_add(&words, &before)
             .or_else(|| put_back(&words, &before))
             .unwrap_or(own);
@@ -257,6 +270,44 @@ impl Reading {
     pub fn of_snapshot(message: &str, snapshot: &ContextSnapshot) -> Self {
         Self::new(message, Before::from_turns(snapshot.narrative.turns.iter()))
     }
+}
+
+/// The words after a message takes itself back part way ("we're out of
+/// limes, oh wait no we still have some" → "we still have some"); `None`
+/// when it does not.
+fn taken_back(words: &Words) -> Option<Words> {
+    const BACK: &[&str] = &[
+        "oh wait no",
+        "wait no",
+        "no wait",
+        "actually no",
+        "actually nah",
+        "never mind",
+        "nevermind",
+        "nvm",
+        "scratch that",
+        "forget that",
+        "jk",
+        "just kidding",
+        "my bad",
+        "ignore that",
+    ];
+    let (i, p) = super::text::find_any(&words.words, BACK)?;
+    // Only a change asked for before it is taken back ("nah forget that"
+    // forgets), and a correction of a day or an amount ("thursday. wait no
+    // friday") is read where it is.
+    let said = Words::new(&words.words[..i].join(" "));
+    if i == 0 || !super::consent::asks_for_change(&said) {
+        return None;
+    }
+    let mut rest = Words::new(&words.words[i + p.split(' ').count()..].join(" "));
+    rest.question_mark = words.question_mark;
+    let correcting = rest.words.iter().any(|x| {
+        super::text::number(x).is_some()
+            || super::skills::days::is_day_word(x)
+            || super::text::weekday_index(x).is_some()
+    });
+    (!correcting).then_some(rest)
 }
 
 /// "oh and a bag of spinach too", "also the fancy olive oil" after an add:

@@ -423,6 +423,17 @@ pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
              {it} to your shopping list, or find recipes that use {it}?"
         );
     }
+    // A day named: the two things a day can be asked about.
+    let days: Vec<String> = super::skills::days::days_in(&words.words)
+        .iter()
+        .map(|d| d.day.word())
+        .collect();
+    if let Some(day) = days.first() {
+        let day = super::text::capitalise_first(day);
+        return format!(
+            "I'm not sure what you'd like for {day}. Should I show what's planned then, or put              a recipe on it?"
+        );
+    }
     let tries: Vec<String> = super::vague::closest(words, turn)
         .iter()
         .map(|e| format!("\"{e}\""))

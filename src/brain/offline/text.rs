@@ -379,6 +379,15 @@ pub fn title_case(s: &str) -> String {
         .join(" ")
 }
 
+/// `s` with its first letter upper case ("thursday" → "Thursday").
+pub fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
 /// `s` with its first letter lowercase ("Add to the list" → "add to the
 /// list"), for a sentence that goes on after something else.
 pub fn lower_first(s: &str) -> String {

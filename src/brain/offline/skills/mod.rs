@@ -13,6 +13,7 @@
 //! removals) are still read in the lexicon. The skills run first for the
 //! messages they recognise.
 
+pub mod advice;
 pub mod amend;
 pub mod cook;
 pub mod days;
@@ -52,6 +53,8 @@ pub enum SkillAsk {
     Cook(cook::Ask),
     /// A new amount for what the last turn wrote.
     Amend(amend::Ask),
+    /// A general cooking question about a food.
+    Advice(advice::Ask),
 }
 
 /// The skill a message was about, so "and one for friday" or "and the
@@ -84,6 +87,7 @@ impl SkillAsk {
             SkillAsk::Recipes(a) => a.name(),
             SkillAsk::Cook(a) => a.name(),
             SkillAsk::Amend(a) => a.name(),
+            SkillAsk::Advice(a) => a.name(),
         }
     }
 
@@ -97,6 +101,7 @@ impl SkillAsk {
             SkillAsk::Recipes(a) => a.topic(),
             SkillAsk::Cook(_) => Topic::Recipes(recipes::DetailKind::Ingredients),
             SkillAsk::Amend(a) => topic_of_refs(std::slice::from_ref(&a.r#ref)),
+            SkillAsk::Advice(_) => Topic::None,
         }
     }
 }
@@ -133,8 +138,9 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<SkillAsk>
 
 /// The skills' reading of a message, first match wins.
 pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
-    cook::read(w)
-        .map(SkillAsk::Cook)
+    advice::read(w)
+        .map(SkillAsk::Advice)
+        .or_else(|| cook::read(w).map(SkillAsk::Cook))
         .or_else(|| tasks::read(w, cues).map(SkillAsk::Tasks))
         .or_else(|| recipes::read(w, cues).map(SkillAsk::Recipes))
         .or_else(|| shopping::read(w, cues).map(SkillAsk::Shopping))
@@ -152,6 +158,7 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Recipes(a) => recipes::plan(a),
         SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(c),
         SkillAsk::Amend(a) => amend::plan(a),
+        SkillAsk::Advice(a) => advice::plan(a),
     }
 }
 
@@ -165,6 +172,8 @@ pub fn act(ask: &SkillAsk, c: &ActCtx<'_>) -> ActAction {
         SkillAsk::Recipes(a) => recipes::act::act(a, c),
         SkillAsk::Cook(cook::Ask::Pairing(a)) => cook::pairing::act(a, c),
         SkillAsk::Amend(a) => amend::act(a, c),
+        // Advice plans no step.
+        SkillAsk::Advice(_) => super::act_ctx::complete("Nothing to do".into(), Value::Null, None),
     }
 }
 
@@ -297,6 +306,7 @@ pub fn reply(ask: &SkillAsk, c: &ReplyCtx<'_>) -> Said {
         SkillAsk::Recipes(a) => recipes::reply::reply(a, c),
         SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::reply(c),
         SkillAsk::Amend(a) => amend::reply(a, c),
+        SkillAsk::Advice(a) => advice::reply(a),
     }
 }
 

@@ -813,7 +813,10 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         return Some(Ask::About { which, what });
     }
     if let Some(by) = measure {
-        let comparing = w.has_any(&["which", "whats", "what", "wht", "wat", "out of", "of the"]);
+        // "and the cheapest?" right after recipes: the same recipes, by
+        // this measure.
+        let comparing = w.has_any(&["which", "whats", "what", "wht", "wat", "out of", "of the"])
+            || (on_recipes && w.words.len() <= 5 && w.has_any(&["and", "or", "how about"]));
         let listing = w.has_any(&["recipes", "recipies", "show me", "list"]);
         // "skip the french toast. which of the rest is quickest": the
         // ruling out is its own clause; Understand rules it out first.

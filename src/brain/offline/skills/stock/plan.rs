@@ -101,16 +101,10 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
         }
         Ask::UsedWhat { said } => think_ctx::clarify(
             "Take what was used off the inventory",
-            format!("{} of what?", capitalised(said)),
+            format!(
+                "{} of what?",
+                super::super::super::text::capitalise_first(said)
+            ),
         ),
-    }
-}
-
-/// "Half", "200 g".
-fn capitalised(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
     }
 }
