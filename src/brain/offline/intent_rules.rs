@@ -209,7 +209,13 @@ pub(super) fn planning_intent(w: &Words) -> Option<Intent> {
         Some("what" | "which" | "whats" | "should")
     );
     let requiring = !requirements(&w.words, false).is_empty();
-    if days && content && !generating && !question && !requiring {
+    // "my mate's over sat and hes allergic to nuts": a day and a rule-out;
+    // nothing to put on the day.
+    let ruling_out = !w.has_any(&["what", "whats", "which", "ideas", "could i", "can i"])
+        && exclusions(&w.segments, false).iter().any(|e| {
+            super::vocab::is_food(&e.term) || crate::context::taxonomy::is_family(&e.term)
+        });
+    if days && content && !generating && !question && !requiring && !ruling_out {
         // "no wings on friday or saturday": a clause of days alone carries
         // the refusal before it.
         let only_days = |s: &Vec<String>| {

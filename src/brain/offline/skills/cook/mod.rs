@@ -89,7 +89,19 @@ pub fn request(w: &Words) -> Option<GenerateAsk> {
         .iter()
         .any(|x| NEGATING.contains(&x.as_str()))
         || w.has_any(&["sick of", "tired of", "fed up", "rule out", "leave out"]);
-    if negated {
+    // "used half the paneer in a curry last night": a use told, the dish
+    // is what it went into.
+    let told_use = w.has_any(&[
+        "used",
+        "finished",
+        "ate",
+        "cooked",
+        "made",
+        "had",
+        "went into",
+        "put in",
+    ]) && !w.has_any(&["can i", "can you", "can u", "could you", "recipe", "how"]);
+    if negated || told_use && !w.has_any(ASKING) {
         return None;
     }
     let asking = w.has_any(ASKING);

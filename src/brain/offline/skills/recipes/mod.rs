@@ -860,7 +860,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         not,
         ready: w.has_any(READY),
         using,
-        dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea", "supper"]),
+        // "tonight" unless another day is named ("dinner tmrw").
+        dinner: w.has_any(&["tonight", "dinner", "tonite", "for tea", "supper"])
+            && !w.words.iter().any(|x| {
+                super::when::Day::of_word(x).is_some_and(|d| d != super::when::Day::Today)
+            }),
         by: measure,
     };
     // A plain "show me my recipes" is the lexicon's listing ("what recipes
