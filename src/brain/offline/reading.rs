@@ -653,6 +653,25 @@ pub fn effective_intent(
         {
             Intent::Show
         }
+        // "ya go on" after one recipe was offered in full: that one.
+        Intent::Talk(TalkAsk::Affirm | TalkAsk::Thanks)
+            if reading.words.has_any(&[
+                "ya", "yes", "yeah", "yep", "sure", "go on", "ok", "okay", "yea", "pls",
+            ]) && !reading.cues().offered_save
+                && !reading.cues().offered_shopping
+                && !reading.cues().proposal
+                && reading.before.presented.len() == 1
+                && reading.before.presented[0].starts_with("recipe_") =>
+        {
+            Intent::Show
+        }
+        // "both sound good" over a list of more than two: which two is
+        // asked; over two, both are shown.
+        Intent::Unknown | Intent::Talk(TalkAsk::Thanks | TalkAsk::Affirm)
+            if reading.words.has("both") && reading.before.listed.len() >= 2 =>
+        {
+            Intent::Show
+        }
         Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_save => Intent::Save,
         Intent::Talk(TalkAsk::Affirm) if reading.cues().offered_shopping => Intent::ShoppingMissing,
         Intent::Talk(TalkAsk::Affirm) if reading.cues().proposal => Intent::ListRecipes,

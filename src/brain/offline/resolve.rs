@@ -315,6 +315,16 @@ pub fn resolve_target(
     if shown.len() > 1 && !wants_all(words) && is_pronoun_phrase(words) {
         return Resolved::Ambiguous(shown);
     }
+    // "both" counts two in the recipes just shown: those two, or which
+    // two when more were shown.
+    if words.iter().any(|w| w == "both") {
+        let recipes = last_list(world, presented, RECIPES);
+        match recipes.len() {
+            2 => return Resolved::Many(recipes),
+            n if n > 2 => return Resolved::Ambiguous(recipes),
+            _ => {}
+        }
+    }
     match focus(world, tables) {
         Resolved::Many(v) if !wants_all(words) && is_pronoun_phrase(words) => {
             Resolved::Ambiguous(v)

@@ -46,6 +46,15 @@ pub(super) fn show_targets(world: &World<'_>, reading: &Reading, d: &mut Draft) 
             Some(r) => d.reference(&said, &r),
             None => d.ask_which(world, &said, &v, false),
         },
+        // "ya go on" after one recipe was offered: that one.
+        Resolved::None
+            if reading.before.presented.len() == 1
+                && content_words(words)
+                    .iter()
+                    .all(|w| super::vocab::links_to_nothing(w) || super::vocab::is_chatter(w)) =>
+        {
+            d.reference(&said, &reading.before.presented[0])
+        }
         Resolved::None => d.unknown(&said),
     }
 }

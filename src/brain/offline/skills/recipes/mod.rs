@@ -631,6 +631,32 @@ fn detail(w: &Words) -> Option<Detail> {
             return Some(Detail::AmountOf(item.join(" ")));
         }
     }
+    // "do i have enough stuff for the pad see ew", "got all the things
+    // for it": having, what is needed, and for what.
+    const NEEDED: &[&str] = &[
+        "enough",
+        "everything",
+        "stuff",
+        "ingredients",
+        "things",
+        "bits",
+        "need",
+    ];
+    let having = w
+        .words
+        .iter()
+        .position(|x| matches!(x.as_str(), "have" | "got" | "hav"));
+    let needed_for = w.words.iter().enumerate().any(|(i, x)| {
+        x == "for"
+            && having.is_some_and(|h| h < i)
+            && w.words[i.saturating_sub(2)..i]
+                .iter()
+                .any(|n| NEEDED.contains(&n.as_str()))
+            && super::super::vocab::food_mentions(&w.words[having.unwrap_or(0)..i]).is_empty()
+    });
+    if needed_for {
+        return Some(Detail::Missing);
+    }
     if w.has_any(&[
         "got stuff for",
         "have stuff for",

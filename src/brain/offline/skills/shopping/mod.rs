@@ -338,7 +338,13 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     // "mark it done" is a task's word: it marks the list only when the
     // list is named.
     if w.has("mark") && (w.has_any(&["bought", "got", "purchased"]) || (listy && w.has("done")))
-        || w.has_any(&["tick off", "check off"]) && listy
+        || w.has_any(&[
+            "tick off",
+            "check off",
+            "ticked off",
+            "ticked",
+            "checked off",
+        ]) && (listy || carrying)
     {
         let items = named(w);
         return Some(Ask::MarkBought {
@@ -416,6 +422,10 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         "how is my",
         "see the list",
         "whats left on",
+        "how many items",
+        "how many things",
+        "how long is",
+        "hows the list",
     ]) {
         return Some(Ask::Show);
     }

@@ -58,6 +58,26 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if w.has_any(THANKS) && short {
         return Some(Ask::Thanks);
     }
+    // "the rest can wait", "thats all for now": nothing more to do.
+    const ENOUGH: &[&str] = &[
+        "can wait",
+        "leave the rest",
+        "thats all",
+        "thats it",
+        "thats everything",
+        "all good",
+        "done for now",
+        "nothing else",
+        "im good",
+        "were good",
+        "all done",
+        "all set",
+        "for now thats",
+        "nothing more",
+    ];
+    if w.has_any(ENOUGH) && short && !w.has_any(&["out", "without", "no more"]) {
+        return Some(Ask::Thanks);
+    }
     if only(GREETING) {
         return Some(Ask::Greeting);
     }

@@ -83,6 +83,9 @@ const ADD: &[&str] = &[
     "create a task",
     "put a task",
     "add one for",
+    "add one to",
+    "and one to",
+    "another one to",
     "and one for",
     "another one for",
     "one for",
@@ -186,7 +189,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let tasky = w.has_any(TASK_WORDS);
     let carrying = cues.topic == Topic::Tasks;
     if let Some((i, p)) = find_any(&w.words, ADD) {
-        let bare_one = p.ends_with("one for") && !carrying;
+        let bare_one = (p.ends_with("one for") || p.ends_with("one to")) && !carrying;
         if !bare_one {
             let rest = &w.words[i + p.split_whitespace().count()..];
             let title = title_of(rest);
