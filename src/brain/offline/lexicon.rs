@@ -63,7 +63,7 @@ fn topic_before(before: &Before) -> Topic {
             Some(Intent::Skill(ask)) => ask.topic(),
             _ => Topic::None,
         },
-        Intent::ShowPlan | Intent::PlanMeals | Intent::Assign => Topic::Planning,
+        Intent::ShowPlan => Topic::Planning,
         _ => Topic::None,
     };
     // What the reply showed, else what the turn wrote ("got the olive oil"
