@@ -69,24 +69,60 @@ pub(super) fn items_after(w: &Words, verbs: &[&str]) -> Vec<Item> {
     }
     // "put them in the fridge", "pop it in": a verb and a pronoun are not
     // an item.
-    let items: Vec<Item> = parse_items(&segs)
-        .into_iter()
-        .filter(|i| {
+    // The verb's own clause ("just got back") is judged by the old rule; a
+    // clause after it that only names a thing is a list's element.
+    let items: Vec<(Item, bool)> = segs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, seg)| parse_item(seg).map(|i| (i, k > 0 && list_element(seg))))
+        .filter(|(i, _)| {
             let first = i.name.split_whitespace().next().unwrap_or_default();
             !matches!(
                 first,
                 "put" | "pop" | "stick" | "them" | "it" | "those" | "these" | "that" | "all"
             )
         })
-        .map(food_in)
+        .map(|(i, clean)| (food_in(i), clean))
         .collect();
     // Leftover words ("just got back from the shop") are no item when the
-    // message names food elsewhere.
-    if items.iter().any(|i| is_food(&i.name)) {
-        items.into_iter().filter(|i| is_food(&i.name)).collect()
-    } else {
+    // message names food elsewhere; a list's own element ("bin bags", "a
+    // sponge") is, food or not.
+    if items.iter().any(|(i, _)| is_food(&i.name)) {
         items
+            .into_iter()
+            .filter(|(i, clean)| is_food(&i.name) || *clean)
+            .map(|(i, _)| i)
+            .collect()
+    } else {
+        items.into_iter().map(|(i, _)| i).collect()
     }
+}
+
+/// True when a clause is only a thing named, as in a list ("bin bags", "a
+/// sponge to the list", "2 tins of tomatoes"), not a clause of its own
+/// ("just got back from the shop").
+fn list_element(seg: &[String]) -> bool {
+    let mut words: Vec<&str> = seg.iter().map(String::as_str).collect();
+    // The destination said at the end: "… to the list", "… on my list".
+    if let Some(i) = words
+        .iter()
+        .position(|w| matches!(*w, "to" | "on" | "onto"))
+        && words[i + 1..]
+            .iter()
+            .all(|w| matches!(*w, "the" | "my" | "our" | "shopping" | "list" | "grocery"))
+        && words[i + 1..].contains(&"list")
+    {
+        words.truncate(i);
+    }
+    let name: Vec<&&str> = words
+        .iter()
+        .skip_while(|w| matches!(**w, "a" | "an" | "some") || number(w).is_some())
+        .collect();
+    !name.is_empty()
+        && name.len() <= 3
+        && name
+            .iter()
+            .all(|w| !super::text::is_filler(w) && !super::vocab::is_chatter(w))
 }
 
 /// An item whose words hold a food phrase after other words ("bought 6

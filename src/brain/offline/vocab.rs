@@ -242,7 +242,11 @@ fn food_spans(words: &[String]) -> Vec<(usize, usize)> {
 /// knows (a name the lists lack), when the phrase holds food and words
 /// around it that link to nothing. `None` when the phrase is the name.
 pub fn food_core(words: &[String]) -> Option<Vec<String>> {
-    let spans = food_spans(words);
+    // A unit is no food of its own ("bin bags": "bag" is in "tea bags").
+    let spans: Vec<(usize, usize)> = food_spans(words)
+        .into_iter()
+        .filter(|&(a, b)| b - a > 1 || super::items::unit_word(&words[a]).is_none())
+        .collect();
     let &(first, mut end) = spans.first()?;
     let name_like = |w: &String| !is_known(w) && w.chars().all(char::is_alphabetic);
     let mut start = first;

@@ -526,6 +526,15 @@ mod tests {
     fn ask(s: &str) -> Option<Ask> {
         read(&Words::new(s), Cues::default())
     }
+    #[test]
+    fn things_that_are_not_food_go_on_the_list_by_their_whole_names() {
+        let Some(Ask::Add { items, .. }) = ask("add oat milk, bin bags and a sponge to the list")
+        else {
+            panic!("not an add");
+        };
+        let names: Vec<&str> = items.iter().map(|i| i.name.as_str()).collect();
+        assert_eq!(names, ["oat milk", "bin bags", "sponge"]);
+    }
 
     #[test]
     fn the_list_as_people_type_it() {
