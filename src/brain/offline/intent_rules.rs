@@ -5,9 +5,7 @@
 //! Lexical only, like the rest of the lexicon: no state is read here.
 
 use super::edits::{EditOp, parse_edit};
-use super::items::{
-    Item, exclusions, has_trigger, location, parse_item, parse_items, requirements,
-};
+use super::items::{Item, exclusions, has_trigger, location, parse_item, requirements};
 use super::lexicon::{Cues, GenerateAsk, Intent};
 use super::skills::{SkillAsk, shopping};
 use super::synonyms::*;
