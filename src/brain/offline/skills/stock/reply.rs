@@ -132,7 +132,19 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 [one] if c.reading.words.has_any(&["how much", "how many"]) => {
                     let name = text_field(one, "name").unwrap_or("?");
                     let place = text_field(one, "location").unwrap_or("kitchen");
-                    format!("You have {} of {name} {}.", qty(one), at(place))
+                    // "3 limes", not "3 pcs of lime".
+                    let counted = matches!(text_field(one, "unit"), Some("pcs" | "") | None);
+                    match num_field(one, "quantity") {
+                        Some(n) if counted => {
+                            let noun = if n == 1.0 {
+                                name.to_string()
+                            } else {
+                                super::super::super::text::plural_noun(name)
+                            };
+                            format!("You have {} {noun} {}.", fmt_number(n), at(place))
+                        }
+                        _ => format!("You have {} of {name} {}.", qty(one), at(place)),
+                    }
                 }
                 [one] => format!("Yes — you have {}.", amount(one)),
                 many => format!("You've got:\n{}", bullets(many, amount)),
