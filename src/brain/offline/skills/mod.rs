@@ -138,9 +138,9 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<SkillAsk>
 
 /// The skills' reading of a message, first match wins.
 pub fn read(w: &Words, cues: Cues) -> Option<SkillAsk> {
-    advice::read(w)
-        .map(SkillAsk::Advice)
-        .or_else(|| cook::read(w).map(SkillAsk::Cook))
+    // Advice is read once, ahead of drafting, in the lexicon.
+    cook::read(w)
+        .map(SkillAsk::Cook)
         .or_else(|| tasks::read(w, cues).map(SkillAsk::Tasks))
         .or_else(|| recipes::read(w, cues).map(SkillAsk::Recipes))
         .or_else(|| shopping::read(w, cues).map(SkillAsk::Shopping))
