@@ -46,6 +46,7 @@ mod draft;
 mod edit_apply;
 mod edits;
 mod facts;
+mod gate;
 mod generate;
 mod hints;
 mod intent_rules;

@@ -13,6 +13,7 @@ use crate::pipeline::{UnderstandOutput, UnderstandRequest};
 use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
 use super::curate::retention;
 use super::draft::Draft;
+use super::gate::gate;
 use super::lexicon::Intent;
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
@@ -63,7 +64,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     if intent == Intent::Unknown && (points || one(ANY) || one(RECIPES)) {
         intent = Intent::Show;
     }
+    let gated = gate(intent, &reading.words);
+    let intent = gated.intent;
     resolve_intent(&intent, &reading, &world, message, &mut d);
+    if let Some(q) = gated.question {
+        d.question = Some(q);
+    }
     if d.question.is_none() {
         retention(&world, &mut d);
     }
@@ -75,7 +81,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let settled = effective_intent(&reading, &world, Some(&out));
     let settled = match (settled, &intent) {
         (Intent::Unknown, Intent::Show) => Intent::Show,
-        (settled, _) => settled,
+        (settled, _) => gate(settled, &reading.words).intent,
     };
     out.reading = Carried::of(&reading, settled).to_value();
     out
