@@ -22,6 +22,8 @@ use crate::prompt::{Dashboard, NamedCount, Profile, SessionContext};
 
 /// Days ahead (inclusive) an item counts as expiring soon.
 const EXPIRING_WITHIN_DAYS: i64 = 3;
+/// Rows per table whose labels a turn reads for the reader.
+const MAX_LABELS: usize = 2000;
 /// Days of meal plan the dashboard looks at, today included.
 const PLAN_DAYS: i64 = 7;
 
@@ -109,6 +111,35 @@ impl Kitchen {
             preferences,
             dashboard: self.dashboard(today)?,
         })
+    }
+
+    /// The labels of a table's rows (names; titles for tasks), at most
+    /// [`MAX_LABELS`], for a reader that links the user's words to what
+    /// the kitchen holds.
+    pub fn labels(&self, table: Table) -> Result<Vec<String>> {
+        let schema = table_schema(table);
+        let columns: Vec<_> = schema
+            .columns
+            .iter()
+            .filter(|c| super::schema::label_columns(table).contains(&c.name))
+            .collect();
+        if columns.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self.viewed(|k| {
+            k.select_rows(&Select {
+                schema,
+                columns,
+                filter: WhereClause::all(),
+                order_by: None,
+                descending: false,
+                limit: Some(MAX_LABELS),
+            })
+        })?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|r| r.values().find_map(|v| v.as_str().map(str::to_string)))
+            .collect())
     }
 
     fn preferences_row(&self) -> Result<serde_json::Map<String, Value>> {

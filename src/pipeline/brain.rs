@@ -69,6 +69,17 @@ impl CallLog {
 pub type BrainFuture<'a, T> =
     Pin<Box<dyn Future<Output = Result<Decided<T>, BrainError>> + Send + 'a>>;
 
+/// What the kitchen holds, by name: the closed world a reader links the
+/// user's words to ("the yellow curry" is Thai Yellow Curry), read fresh
+/// at the start of each turn.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct KitchenNames {
+    pub recipes: Vec<String>,
+    pub inventory: Vec<String>,
+    pub shopping: Vec<String>,
+    pub tasks: Vec<String>,
+}
+
 /// Understand's inputs.
 pub struct UnderstandRequest<'a> {
     pub input: &'a UnderstandInput<'a>,
@@ -76,6 +87,8 @@ pub struct UnderstandRequest<'a> {
     /// The session's context before this turn's curation: every live ref
     /// (pending artifacts with their content) and the rows already loaded.
     pub state: &'a ContextState,
+    /// The names of what the kitchen holds as the turn starts.
+    pub kitchen: &'a KitchenNames,
     pub calls: &'a CallLog,
 }
 

@@ -19,8 +19,8 @@ pub mod templates;
 pub mod types;
 
 pub use brain::{
-    ActRequest, Brain, BrainError, BrainFuture, CallLog, CompressRequest, Decided, ReplyRequest,
-    ReplySink, SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
+    ActRequest, Brain, BrainError, BrainFuture, CallLog, CompressRequest, Decided, KitchenNames,
+    ReplyRequest, ReplySink, SummarizeRequest, ThinkRequest, UnderstandRequest, Usage, UsageSource,
 };
 pub use events::{Node, PipelineEvent, TurnId};
 

@@ -24,7 +24,8 @@ use crate::turn::{KitchenAction, TurnError};
 
 use super::act::{ActEnv, StepOutcome, run_plan};
 use super::brain::{
-    Brain, BrainError, CallLog, CompressRequest, Decided, ThinkRequest, UnderstandRequest, Usage,
+    Brain, BrainError, CallLog, CompressRequest, Decided, KitchenNames, ThinkRequest,
+    UnderstandRequest, Usage,
 };
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
@@ -349,6 +350,7 @@ impl<'a> Run<'a> {
         turn: u32,
     ) -> Result<UnderstandOutput, TurnError> {
         let started = self.start_node(Node::Understand);
+        let names = kitchen_names(self.kitchen);
         let snapshot = state.snapshot();
         let turns: Vec<_> = state.understand_turns.iter().cloned().collect();
         let input = UnderstandInput {
@@ -365,6 +367,7 @@ impl<'a> Run<'a> {
             input: &input,
             prompt: &prompt,
             state,
+            kitchen: &names,
             calls: &calls,
         };
         let decided = self.brain.understand(&req).await;
@@ -548,4 +551,23 @@ fn pending_question(state: &ContextState) -> Option<String> {
         .recent()
         .last()
         .map(|t| t.assistant.clone())
+}
+
+/// The names of what the kitchen holds, for the reader. A kitchen that
+/// cannot be read leaves them empty: the turn goes on, and the read that
+/// fails later says why.
+fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
+    let k = lock(kitchen);
+    let labels = |table| {
+        k.labels(table).unwrap_or_else(|e| {
+            tracing::warn!(error = %e, table = table.name(), "kitchen names not read");
+            Vec::new()
+        })
+    };
+    KitchenNames {
+        recipes: labels(crate::context::Table::Recipes),
+        inventory: labels(crate::context::Table::Inventory),
+        shopping: labels(crate::context::Table::ShoppingList),
+        tasks: labels(crate::context::Table::Tasks),
+    }
 }

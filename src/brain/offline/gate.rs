@@ -212,7 +212,7 @@ fn adds(
     });
     let unknown: Vec<&Item> = wanted
         .iter()
-        .filter(|i| !may_be_food(&i.name) && !(shopping && household(&i.name)))
+        .filter(|i| !(may_be_food(&i.name) || (shopping && household(&i.name))))
         .collect();
     if let Some(first) = unknown.first() {
         let place = if shopping {

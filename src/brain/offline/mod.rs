@@ -52,6 +52,7 @@ mod hints;
 mod intent_rules;
 mod items;
 mod lexicon;
+mod link;
 mod options;
 mod plan;
 mod quantity;

@@ -517,3 +517,50 @@ fn hurried_abbreviations_read_as_the_words_they_stand_for() {
     assert_eq!(labels, ["no cod"], "{}", rec.reply);
     assert!(!rec.reply.contains("wk"), "{}", rec.reply);
 }
+
+#[test]
+fn a_saved_recipe_named_with_a_day_and_a_will_is_planned_not_invented() {
+    for m in [
+        "lets have the yellow curry tomorrow night",
+        "can we have the yellow curry tmrw",
+        "were having the yellow curry tomorrow",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        sim.expect("writes meal_plans:create");
+        assert!(
+            sim.reply().contains("Thu Jan 15") || sim.reply().contains("Wed Jan 14"),
+            "{m}: {}",
+            sim.reply()
+        );
+        assert!(
+            sim.reply().contains("Thai Yellow Curry"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
+fn a_new_dish_with_a_saved_recipes_word_is_still_a_new_dish() {
+    let mut sim = Sim::new();
+    sim.say("i want a chicken fried rice");
+    sim.expect("writes none");
+    assert!(
+        sim.reply().to_lowercase().contains("fried rice"),
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
+fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
+    let mut sim = Sim::new();
+    sim.say("can i make the french toast");
+    sim.expect("writes none");
+    assert!(
+        sim.reply().contains("Chai French Toast") && sim.reply().contains("egg"),
+        "{}",
+        sim.reply()
+    );
+}

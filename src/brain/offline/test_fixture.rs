@@ -187,6 +187,7 @@ pub fn understand(state: &ContextState, message: &str) -> UnderstandOutput {
         input: &input,
         prompt: &p,
         state,
+        kitchen: &crate::pipeline::KitchenNames::default(),
         calls: &CallLog::default(),
     })
 }

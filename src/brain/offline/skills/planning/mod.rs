@@ -109,6 +109,7 @@ const REMOVE: &[&str] = &[
     "unplan",
     "get rid of",
 ];
+/// "lets do the wings on sat": a draft to look over before it is saved.
 const DRAFT: &[&str] = &[
     "lets do",
     "let's do",
@@ -117,8 +118,47 @@ const DRAFT: &[&str] = &[
     "what about",
     "maybe",
 ];
+/// Saying you will cook a recipe then: "can we have the curry tmrw", "im
+/// making the cod friday". Puts it on the plan, as "put" does.
+pub const COMMIT: &[&str] = &[
+    "lets have",
+    "well have",
+    "we'll have",
+    "well do",
+    "we'll do",
+    "im making",
+    "i'm making",
+    "ill make",
+    "i'll make",
+    "ill do",
+    "gonna make",
+    "gonna have",
+    "gonna do",
+    "going to make",
+    "can we do",
+    "can we have",
+    "could we do",
+    "could we have",
+    "were having",
+    "we're having",
+    "cook the",
+];
 /// Words that are not part of a recipe's name here.
 pub const NOT_RECIPE: &[&str] = &[
+    "lets",
+    "do",
+    "have",
+    "having",
+    "making",
+    "gonna",
+    "going",
+    "ill",
+    "im",
+    "well",
+    "were",
+    "could",
+    "we",
+    "cook",
     "put",
     "stick",
     "pop",
@@ -199,7 +239,8 @@ pub const NOT_RECIPE: &[&str] = &[
     "inspiration",
 ];
 
-fn meal_of(words: &[String]) -> Option<String> {
+/// The meal a message names ("dinner", "lunch", "breakfast").
+pub fn meal_of(words: &[String]) -> Option<String> {
     words.iter().find_map(|w| match w.as_str() {
         "dinner" | "dinners" | "supper" | "tea" => Some("dinner".to_string()),
         "lunch" | "lunches" => Some("lunch".to_string()),
@@ -280,6 +321,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if w.has_any(DRAFT) || w.has_any(&["save", "task", "remind", "shopping", "list"]) {
         return None;
     }
+    let committed = w.has_any(PUT) || w.has_any(COMMIT);
     // "got 6 eggs today, pop them in the fridge": the day is when, the
     // fridge is where; that is the pantry's.
     if super::super::items::location(&w.words).is_some() {
@@ -303,7 +345,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
                     || crate::context::taxonomy::is_family(&e.term)
             })
     };
-    if !w.has_any(PUT) && !w.has_any(SWAP) && (refusing || rules_out()) {
+    if !committed && !w.has_any(SWAP) && (refusing || rules_out()) {
         return None;
     }
     // "put the first one on sunday" counts in the list shown: the
@@ -366,8 +408,8 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if let Some(ask) = swap(w, &whens, meal) {
         return ask;
     }
-    let asked = is_question(w) && !w.has_any(PUT);
-    let putting = w.has_any(PUT) || cues.topic == Topic::Planning || slots::on_a_day(w);
+    let asked = is_question(w) && !committed;
+    let putting = committed || cues.topic == Topic::Planning || slots::on_a_day(w);
     if asked || !putting {
         return None;
     }

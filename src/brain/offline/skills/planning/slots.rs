@@ -10,7 +10,7 @@
 use super::super::super::text::Words;
 use super::super::days::{When, is_day_word, segment_starts};
 use super::super::when::Day;
-use super::{PUT, Pick, Slot, pick_of};
+use super::{COMMIT, PUT, Pick, Slot, pick_of};
 
 /// A recipe said in one clause, with the days said for it.
 struct Group {
@@ -43,7 +43,7 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
         let chatter = !said_day
             && w.segments.len() > 1
             && (segw.has_any(&["no", "not", "dont", "without", "ugh", "need", "needs"])
-                || !segw.has_any(PUT));
+                || !(segw.has_any(PUT) || segw.has_any(COMMIT)));
         if question || chatter {
             continue;
         }

@@ -1,0 +1,289 @@
+//! Links a message to the kitchen's closed world: the saved recipe its
+//! words name ("the yellow curry" is Thai Yellow Curry, "wings" is Dry
+//! Rub Wings), read against the names the kitchen holds this turn.
+//!
+//! A reading that the closed world contradicts is read again: a new
+//! recipe drafted for a name the kitchen already has ("lets have the
+//! yellow curry tmrw" plans the saved one), a stock question about a dish
+//! ("can i make the french toast").
+//!
+//! Pure: words and names in, a link or a reading out.
+
+use crate::pipeline::KitchenNames;
+
+use super::consent::asks_for_change;
+use super::lexicon::Intent;
+use super::several::Part;
+use super::skills::SkillAsk;
+use super::skills::days::days_at;
+use super::skills::planning::{Ask as PlanningAsk, PUT, Pick, Slot, meal_of};
+use super::skills::recipes::{Ask as RecipesAsk, Detail, Which};
+use super::skills::stock::Ask as StockAsk;
+use super::text::{Words, is_filler, near, stem};
+use super::vocab::{is_food_word, is_known};
+
+/// Words of a recipe's name that say how it is cooked, not which it is.
+const WEAK: &[&str] = &["air", "fryer", "the", "with", "and", "of", "a", "in"];
+
+/// What a message's words name among the saved recipes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Linked {
+    None,
+    /// One recipe, by its saved name.
+    One(String),
+    /// Several fit as well as each other ("the curry", "tikka").
+    Several(Vec<String>),
+}
+
+fn tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| stem(&w.to_lowercase()))
+        .collect()
+}
+
+/// The saved recipe `words` name. A recipe fits by the words of its name
+/// the message holds (a typo's distance apart); the best fit wins when it
+/// is the only one, and counts when it holds two of the name's words, or
+/// one that no other recipe's name has ("wings", "pedas").
+pub fn recipe(words: &[String], names: &[String]) -> Linked {
+    let said: Vec<String> = words
+        .iter()
+        .filter(|w| !is_filler(w))
+        .map(|w| stem(w))
+        .collect();
+    let named: Vec<Vec<String>> = names.iter().map(|n| tokens(n)).collect();
+    let holds = |t: &String| said.iter().any(|s| near(s, t));
+    let scored: Vec<(usize, usize, bool)> = named
+        .iter()
+        .enumerate()
+        .map(|(i, toks)| {
+            let hits: Vec<&String> = toks
+                .iter()
+                .filter(|t| !WEAK.contains(&t.as_str()) && holds(t))
+                .collect();
+            let own = hits.iter().any(|t| {
+                named
+                    .iter()
+                    .enumerate()
+                    .all(|(j, other)| j == i || !other.contains(t))
+            });
+            (i, hits.len(), own)
+        })
+        .filter(|&(_, n, own)| n >= 2 || (n == 1 && own))
+        .collect();
+    let Some(best) = scored.iter().map(|s| s.1).max() else {
+        // One shared word ("curry", "tikka"): each recipe that has it.
+        let shared: Vec<String> = named
+            .iter()
+            .enumerate()
+            .filter(|(_, toks)| toks.iter().any(|t| !WEAK.contains(&t.as_str()) && holds(t)))
+            .map(|(i, _)| names[i].clone())
+            .collect();
+        return match shared.len() {
+            0 | 1 => Linked::None,
+            _ => Linked::Several(shared),
+        };
+    };
+    let top: Vec<String> = scored
+        .iter()
+        .filter(|s| s.1 == best)
+        .map(|s| names[s.0].clone())
+        .collect();
+    match top.as_slice() {
+        [one] => Linked::One(one.clone()),
+        _ => Linked::Several(top),
+    }
+}
+
+/// True when every food word of the message, and every word no list
+/// knows (a dish's own name: "traybake"), is a word of `name`.
+fn covers(name: &str, words: &[String]) -> bool {
+    let own = tokens(name);
+    words
+        .iter()
+        .filter(|x| !is_filler(x) && x.chars().all(char::is_alphabetic))
+        .filter(|x| is_food_word(x) || !is_known(x))
+        .all(|x| {
+            let x = stem(x);
+            own.iter().any(|t| near(t, &x))
+        })
+}
+
+/// True when every word of `dish` is a word of `name`.
+fn covers_all(name: &str, dish: &str) -> bool {
+    let own = tokens(name);
+    tokens(dish)
+        .iter()
+        .filter(|x| !is_filler(x))
+        .all(|x| own.iter().any(|t| near(t, x)))
+}
+
+/// Words that ask for a recipe the kitchen does not have yet.
+const NEW: &[&str] = &[
+    "new",
+    "another",
+    "different",
+    "something",
+    "idea",
+    "ideas",
+    "recipe",
+    "recipes",
+    "invent",
+    "create",
+    "suggest",
+    "some",
+    "any",
+    "similar",
+    "like",
+    "version",
+    "without",
+    "but",
+];
+
+/// Saying you will cook it: "i want", "we're having", "fancy".
+const WANT: &[&str] = &[
+    "want", "wanna", "fancy", "lets", "doing", "having", "making", "cooking", "eating", "do",
+    "make", "cook", "eat", "go with", "ill have", "id like",
+];
+
+/// Openers that ask for advice, not for the thing: "should we have …".
+const ADVICE: &[&str] = &[
+    "should", "what", "whats", "which", "how", "why", "is", "are",
+];
+
+/// `intent` read again against the kitchen's recipes, when they say it
+/// misread the message.
+pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
+    if let Intent::Several(parts) = intent {
+        return Intent::Several(
+            parts
+                .into_iter()
+                .map(|p| Part {
+                    intent: relink(p.intent, &Words::new(&p.words), kitchen),
+                    words: p.words,
+                })
+                .collect(),
+        );
+    }
+    let generating = matches!(&intent, Intent::Generate(g) if g.pasted.is_none());
+    let stock_of_dish = matches!(
+        &intent,
+        Intent::HaveItem(_) | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
+    );
+    if !(generating || stock_of_dish) {
+        return intent;
+    }
+    let Linked::One(name) = recipe(&w.words, &kitchen.recipes) else {
+        return intent;
+    };
+    // "a chicken fried rice", "a chicken traybake": a dish with more in
+    // it than the saved one's name says is another dish.
+    if !covers(&name, &w.words) {
+        return intent;
+    }
+    if let Intent::Generate(g) = &intent
+        && !covers_all(&name, &g.dish)
+    {
+        return intent;
+    }
+    let name_words: Vec<String> = name.split_whitespace().map(str::to_lowercase).collect();
+    if stock_of_dish {
+        // "can i make the french toast": a dish, not an item, unless the
+        // kitchen holds an item by those words.
+        let item = recipe(&w.words, &kitchen.inventory);
+        let cooking = w.has_any(&["make", "cook", "do"]);
+        return if cooking && item == Linked::None {
+            Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
+                which: Which::Named(name.to_lowercase()),
+                what: Detail::Missing,
+            }))
+        } else {
+            intent
+        };
+    }
+    if generating && w.words.iter().any(|x| NEW.contains(&x.as_str())) {
+        return intent;
+    }
+    let advice = w
+        .words
+        .first()
+        .is_some_and(|x| ADVICE.contains(&x.as_str()));
+    // A day and a recipe plan it only when the words say to ("lets do",
+    // "we're having", "i want"): "wings sat" alone stays a draft.
+    let wants = asks_for_change(w) || w.has_any(PUT) || w.has_any(WANT);
+    let days = days_at(w);
+    if !days.is_empty() && !advice && wants {
+        let meal = meal_of(&w.words);
+        let mut slots: Vec<Slot> = Vec::new();
+        for (_, when) in days {
+            if slots.iter().any(|s| s.day == when.day) {
+                continue;
+            }
+            slots.push(Slot {
+                recipe: Pick::Named(name_words.clone()),
+                day: when.day,
+                meal: when.meal.or_else(|| meal.clone()),
+            });
+        }
+        return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
+    }
+    Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
+        which: Which::Named(name.to_lowercase()),
+        what: Detail::Ingredients,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        [
+            "Kerala Cod Curry",
+            "Miso Glazed Air Fryer Cod",
+            "Air Fryer Paneer Tikka",
+            "Chicken Tikka Bites",
+            "Chai French Toast",
+            "Dry Rub Wings",
+            "Cod Assam Pedas",
+            "Thai Pad See Ew",
+            "Thai Yellow Curry",
+        ]
+        .map(String::from)
+        .to_vec()
+    }
+
+    fn link(message: &str) -> Linked {
+        recipe(&Words::new(message).words, &names())
+    }
+
+    #[test]
+    fn a_recipe_is_named_by_the_words_only_it_has() {
+        assert_eq!(
+            link("lets have the yellow curry tmrw"),
+            Linked::One("Thai Yellow Curry".into())
+        );
+        assert_eq!(link("wings on sat"), Linked::One("Dry Rub Wings".into()));
+        assert_eq!(
+            link("i fancy the pad see ew"),
+            Linked::One("Thai Pad See Ew".into())
+        );
+        assert_eq!(
+            link("the cod curry"),
+            Linked::One("Kerala Cod Curry".into())
+        );
+        assert_eq!(
+            link("the miso one"),
+            Linked::One("Miso Glazed Air Fryer Cod".into())
+        );
+    }
+
+    #[test]
+    fn a_shared_word_names_several_and_no_word_names_none() {
+        assert!(matches!(link("the curry"), Linked::Several(v) if v.len() == 2));
+        assert!(matches!(link("tikka on friday"), Linked::Several(v) if v.len() == 2));
+        assert_eq!(link("something quick for dinner"), Linked::None);
+        assert_eq!(link("the air fryer one"), Linked::None);
+    }
+}
