@@ -14,11 +14,12 @@ use crate::pipeline::KitchenNames;
 use super::consent::asks_for_change;
 use super::lexicon::Intent;
 use super::several::Part;
-use super::skills::SkillAsk;
 use super::skills::days::days_at;
 use super::skills::planning::{Ask as PlanningAsk, PUT, Pick, Slot, meal_of};
 use super::skills::recipes::{Ask as RecipesAsk, Detail, Which};
+use super::skills::shopping::Ask as ShoppingAsk;
 use super::skills::stock::Ask as StockAsk;
+use super::skills::{Named, SkillAsk};
 use super::text::{Words, is_filler, near, stem};
 use super::vocab::{is_food_word, is_known};
 
@@ -93,6 +94,98 @@ pub fn recipe(words: &[String], names: &[String]) -> Linked {
     match top.as_slice() {
         [one] => Linked::One(one.clone()),
         _ => Linked::Several(top),
+    }
+}
+
+/// A named item trimmed to the words of it a kitchen row has: "yogurt
+/// think" is the greek yogurt, "milk good" the milk. The longest run of
+/// the name's words that one row's name holds; the name as it was when a
+/// row holds it all, or none holds any of it.
+fn trimmed(name: &str, rows: &[String]) -> String {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| tokens(r)).collect();
+    let held = |span: &[&str]| {
+        rows.iter()
+            .any(|row| span.iter().all(|w| row.iter().any(|t| t == &stem(w))))
+    };
+    if words.is_empty() || held(&words) {
+        return name.to_string();
+    }
+    for len in (1..words.len()).rev() {
+        for start in 0..=words.len() - len {
+            let span = &words[start..start + len];
+            if span.iter().all(|w| !is_filler(w)) && held(span) {
+                return span.join(" ");
+            }
+        }
+    }
+    name.to_string()
+}
+
+fn trim_named(items: Vec<Named>, rows: &[String]) -> Vec<Named> {
+    items
+        .into_iter()
+        .map(|n| match n {
+            Named::Item(name) => Named::Item(trimmed(&name, rows)),
+            shown => shown,
+        })
+        .collect()
+}
+
+/// The items a reading names about the stock or the list, trimmed to the
+/// rows the kitchen holds (words around a name that no row has are not
+/// part of it).
+pub fn trim_items(intent: Intent, kitchen: &KitchenNames) -> Intent {
+    let inv = &kitchen.inventory;
+    let shop = &kitchen.shopping;
+    match intent {
+        Intent::Several(parts) => Intent::Several(
+            parts
+                .into_iter()
+                .map(|p| Part {
+                    intent: trim_items(p.intent, kitchen),
+                    words: p.words,
+                })
+                .collect(),
+        ),
+        Intent::Skill(SkillAsk::Stock(ask)) => Intent::Skill(SkillAsk::Stock(match ask {
+            StockAsk::ExpiryOf { items } => StockAsk::ExpiryOf {
+                items: trim_named(items, inv),
+            },
+            StockAsk::HowMuch { items, location } => StockAsk::HowMuch {
+                items: trim_named(items, inv),
+                location,
+            },
+            StockAsk::Move { items, to } => StockAsk::Move {
+                items: trim_named(items, inv),
+                to,
+            },
+            StockAsk::Use { items } => StockAsk::Use {
+                items: items
+                    .into_iter()
+                    .map(|mut u| {
+                        if let Named::Item(name) = &u.item {
+                            u.item = Named::Item(trimmed(name, inv));
+                        }
+                        u
+                    })
+                    .collect(),
+            },
+            other => other,
+        })),
+        Intent::Skill(SkillAsk::Shopping(ask)) => Intent::Skill(SkillAsk::Shopping(match ask {
+            ShoppingAsk::Remove { items } => ShoppingAsk::Remove {
+                items: trim_named(items, shop),
+            },
+            ShoppingAsk::MarkBought { items } => ShoppingAsk::MarkBought {
+                items: trim_named(items, shop),
+            },
+            ShoppingAsk::Has { items } => ShoppingAsk::Has {
+                items: trim_named(items, shop),
+            },
+            other => other,
+        })),
+        other => other,
     }
 }
 
@@ -277,6 +370,15 @@ mod tests {
             link("the miso one"),
             Linked::One("Miso Glazed Air Fryer Cod".into())
         );
+    }
+
+    #[test]
+    fn an_item_is_trimmed_to_what_a_row_holds() {
+        let rows = ["greek yogurt".to_string(), "milk".to_string()];
+        assert_eq!(trimmed("yogurt think", &rows), "yogurt");
+        assert_eq!(trimmed("milk good", &rows), "milk");
+        assert_eq!(trimmed("greek yogurt", &rows), "greek yogurt");
+        assert_eq!(trimmed("pasta", &rows), "pasta");
     }
 
     #[test]

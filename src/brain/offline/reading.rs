@@ -98,7 +98,7 @@ impl Reading {
         };
         let intent = match classify(&asked, topic) {
             weak if weak.says_nothing() || weak == Intent::Show => {
-                continued_add(&asked, &before.earlier).unwrap_or(weak)
+                continued_add(&asked, &before.earlier, cues.topic).unwrap_or(weak)
             }
             intent => intent,
         };
@@ -232,16 +232,31 @@ impl Reading {
         if cues.which && answers && !request.trim().is_empty() {
             return Self::completing(&request, words, before, cues, false);
         }
-        let own = match continued_add(&words, &before.user) {
-            Some(more) if answers || own == Intent::Show => more,
-            _ => own,
+        // "and the basil" after "tick off the tomatoes": the same again,
+        // to the basil; asked for in words when the last message asked.
+        let short = words.words.first().is_some_and(|x| x == "and") && words.words.len() <= 5;
+        let (own, confirmed) = match continued_add(&words, &before.user, cues.topic) {
+            // A new row ("oh and mint too" after an add) is asked about
+            // first; the same change to another row is done.
+            Some(more) if answers || own == Intent::Show || short => {
+                let adds = matches!(
+                    more,
+                    Intent::InventoryAdd(..)
+                        | Intent::Skill(super::skills::SkillAsk::Shopping(
+                            super::skills::shopping::Ask::Add { .. }
+                        ))
+                );
+                let asked = super::consent::asks_for_change(&Words::new(&before.user));
+                (more, asked && !adds)
+            }
+            _ => (own, false),
         };
         Self {
             words,
             intent: own,
             before,
             answer: None,
-            confirmed: false,
+            confirmed,
             cues,
         }
     }
@@ -314,8 +329,8 @@ fn taken_back(words: &Words) -> Option<Words> {
 /// more of the same add, to the same place. `None` unless the message
 /// carries on ("and", "also", "plus" first; "too", "as well" last) and
 /// names only things that may be food.
-fn continued_add(words: &Words, last_user: &str) -> Option<Intent> {
-    use super::skills::{SkillAsk, shopping::Ask as Shop};
+fn continued_add(words: &Words, last_user: &str, topic: super::skills::Topic) -> Option<Intent> {
+    use super::skills::{Named, SkillAsk, shopping::Ask as Shop, stock::Ask as Stock};
     let w = &words.words;
     let lead = w
         .iter()
@@ -337,18 +352,52 @@ fn continued_add(words: &Words, last_user: &str) -> Option<Intent> {
     if items.is_empty() || !items.iter().all(|i| super::vocab::may_be_food(&i.name)) {
         return None;
     }
-    let last = match classify(&Words::new(last_user), Cues::default()) {
+    let about = Cues {
+        topic,
+        ..Cues::default()
+    };
+    let last = match classify(&Words::new(last_user), about) {
         Intent::Several(parts) => parts.last()?.intent.clone(),
         other => other,
     };
+    // What the last request did, to these: "tick off the tomatoes" → "and
+    // the basil"; "when does the milk go off" → "and the yogurt".
+    let named: Vec<Named> = items
+        .iter()
+        .map(|i| {
+            Named::Item(
+                i.name
+                    .split_whitespace()
+                    .map(super::text::stem)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            )
+        })
+        .collect();
+    let skill = |ask| Some(Intent::Skill(ask));
     match last {
         Intent::InventoryAdd(_, place) => Some(Intent::InventoryAdd(items, place)),
-        Intent::Skill(SkillAsk::Shopping(Shop::Add { .. })) => {
-            Some(Intent::Skill(SkillAsk::Shopping(Shop::Add {
+        Intent::InventoryRemove(_) => Some(Intent::InventoryRemove(items)),
+        Intent::Skill(SkillAsk::Shopping(ask)) => match ask {
+            Shop::Add { .. } => skill(SkillAsk::Shopping(Shop::Add {
                 items,
                 amount: None,
-            })))
-        }
+            })),
+            Shop::Remove { .. } => skill(SkillAsk::Shopping(Shop::Remove { items: named })),
+            Shop::MarkBought { .. } => skill(SkillAsk::Shopping(Shop::MarkBought { items: named })),
+            Shop::Has { .. } => skill(SkillAsk::Shopping(Shop::Has { items: named })),
+            Shop::WhatFor { .. } => skill(SkillAsk::Shopping(Shop::WhatFor { items: named })),
+            _ => None,
+        },
+        Intent::Skill(SkillAsk::Stock(ask)) => match ask {
+            Stock::HowMuch { location, .. } => skill(SkillAsk::Stock(Stock::HowMuch {
+                items: named,
+                location,
+            })),
+            Stock::ExpiryOf { .. } => skill(SkillAsk::Stock(Stock::ExpiryOf { items: named })),
+            Stock::Move { to, .. } => skill(SkillAsk::Stock(Stock::Move { items: named, to })),
+            _ => None,
+        },
         _ => None,
     }
 }

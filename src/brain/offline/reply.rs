@@ -431,7 +431,7 @@ pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
     if let Some(day) = days.first() {
         let day = super::text::capitalise_first(day);
         return format!(
-            "I'm not sure what you'd like for {day}. Should I show what's planned then, or put              a recipe on it?"
+            "I'm not sure what you'd like for {day}. Should I show what's planned then, or put a recipe on it?"
         );
     }
     let tries: Vec<String> = super::vague::closest(words, turn)

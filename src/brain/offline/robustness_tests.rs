@@ -146,3 +146,46 @@ fn the_shopping_list_after_a_removal_is_the_whole_list() {
     sim.expect("writes none");
     sim.expect("reply ~ yes");
 }
+
+/// "and the basil" after a change to the tomatoes: the same change, to the
+/// basil; after a question, the same question.
+#[test]
+fn and_the_next_thing_does_the_same_again() {
+    let mut sim = Sim::new();
+    sim.run(&["tick off the tomatoes on the list", "and the basil"]);
+    sim.expect("writes shopping_list:update");
+    assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
+
+    let mut sim = Sim::new();
+    sim.run(&["take the olive oil off the list", "and the tomatoes too"]);
+    sim.expect("writes shopping_list:delete");
+    assert!(sim.reply().contains("tomato"), "{}", sim.reply());
+
+    let mut sim = Sim::new();
+    sim.run(&["how much rice have i got", "and pasta?"]);
+    sim.expect("writes none");
+    assert!(sim.reply().contains("No pasta"), "{}", sim.reply());
+}
+
+/// A question or an aside about what the kitchen has is answered, never
+/// written; a word that is no food is asked about, never added.
+#[test]
+fn what_the_user_says_they_have_is_not_bought_again() {
+    let mut sim = Sim::new();
+    sim.say("put butter on the list and sugar we have sugar right");
+    assert!(sim.reply().contains("butter"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("sugar in the pantry"),
+        "{}",
+        sim.reply()
+    );
+    let rec = sim.json();
+    let added: Vec<String> = crate::scenario::writes_of(&rec);
+    assert_eq!(added, ["shopping_list:create"], "{}", sim.reply());
+    assert!(!sim.reply().contains("- sugar"), "{}", sim.reply());
+
+    let mut sim = Sim::new();
+    sim.say("add him to the list");
+    sim.expect("writes none");
+    assert!(sim.reply().contains("“him”"), "{}", sim.reply());
+}

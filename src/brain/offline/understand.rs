@@ -15,7 +15,7 @@ use super::curate::retention;
 use super::draft::Draft;
 use super::gate::gate;
 use super::lexicon::Intent;
-use super::link::relink;
+use super::link::{relink, trim_items};
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
 use super::skills::memory::Ask as MemoryAsk;
@@ -65,7 +65,10 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     if intent == Intent::Unknown && (points || one(ANY) || one(RECIPES)) {
         intent = Intent::Show;
     }
-    let gated = gate(relink(intent, &reading.words, req.kitchen), &reading.words);
+    let gated = gate(
+        trim_items(relink(intent, &reading.words, req.kitchen), req.kitchen),
+        &reading.words,
+    );
     let intent = gated.intent;
     resolve_intent(&intent, &reading, &world, message, &mut d);
     if let Some(q) = gated.question {
@@ -82,7 +85,10 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let settled = effective_intent(&reading, &world, Some(&out));
     let settled = match (settled, &intent) {
         (Intent::Unknown, Intent::Show) => Intent::Show,
-        (settled, _) => gate(relink(settled, &reading.words, req.kitchen), &reading.words).intent,
+        (settled, _) => {
+            let linked = trim_items(relink(settled, &reading.words, req.kitchen), req.kitchen);
+            gate(linked, &reading.words).intent
+        }
     };
     out.reading = Carried::of(&reading, settled).to_value();
     out

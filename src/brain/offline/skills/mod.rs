@@ -226,7 +226,11 @@ pub fn named_items(w: &Words, not_item: &[&str]) -> Vec<Named> {
 pub fn holds(row: &Value, name: &str) -> bool {
     let have = stems(text_field(row, "name").unwrap_or_default());
     let want = stems(name);
-    !want.is_empty() && want.iter().all(|w| have.iter().any(|h| near(h, w)))
+    // Two foods a letter apart ("pasta", "paste") are two foods.
+    let close = |h: &String, w: &String| {
+        h == w || (near(h, w) && !(super::vocab::is_food_word(h) && super::vocab::is_food_word(w)))
+    };
+    !want.is_empty() && want.iter().all(|w| have.iter().any(|h| close(h, w)))
 }
 
 /// The rows exactly named when there are any ("milk", not coconut milk),
