@@ -222,6 +222,13 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     if let Some(ask) = skills::recipes::using_shown(w) {
         return Intent::Skill(SkillAsk::Recipes(ask));
     }
+    // "can you make it for 4 people": the recipe in front of us, scaled;
+    // no new dish.
+    if w.has_any(&["it", "that", "this", "that one", "this one"])
+        && let Some(op @ super::edits::EditOp::Scale { .. }) = super::edits::parse_edit(w)
+    {
+        return Intent::Edit(op);
+    }
     if let Some(ask) = skills::cook::request(w) {
         return Intent::Generate(ask);
     }

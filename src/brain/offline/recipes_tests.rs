@@ -331,3 +331,47 @@ fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
     );
     assert!(sim.last().steps.iter().all(|s| s.step_type != "write"));
 }
+
+/// "make it for 6" after a question about one recipe, and "can you make it
+/// for 4 people" after a card: that recipe scaled as a new version, never
+/// a new dish.
+#[test]
+fn make_it_for_n_scales_the_recipe_in_front_of_us() {
+    for (first, then, serves) in [
+        (
+            "how many people does the wings recipe feed",
+            "make it for 6",
+            "serves 6",
+        ),
+        (
+            "show me the paneer tikka",
+            "can you make it for 4 people",
+            "serves 4",
+        ),
+    ] {
+        let mut sim = Sim::new();
+        sim.run(&[first, then]);
+        sim.expect("writes none");
+        assert!(sim.reply().contains(serves), "{then}: {}", sim.reply());
+        assert!(
+            sim.reply().contains("new version"),
+            "{then}: {}",
+            sim.reply()
+        );
+    }
+}
+
+/// "ok the second one tonight then" over a list just shown: that recipe on
+/// tonight's plan, as a draft (no change verb was said).
+#[test]
+fn a_pick_from_the_list_with_a_day_goes_on_the_plan() {
+    let mut sim = Sim::new();
+    sim.run(&["what's quick for tonight", "ok the second one tonight then"]);
+    sim.expect("writes none");
+    assert!(
+        sim.reply()
+            .contains("Tue Jan 13 (dinner): Chai French Toast"),
+        "{}",
+        sim.reply()
+    );
+}

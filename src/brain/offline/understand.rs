@@ -164,7 +164,24 @@ fn resolve_intent(
                 })
                 .map_or(words.len(), |i| i + 1);
             let target = edit_words(&words[..cut], op);
-            match edit_target(world, &target, &reading.before.presented) {
+            // "make it for 6" right after a question about one recipe: the
+            // recipe the talk is about, when the words point at nothing
+            // else.
+            let focus = reading
+                .before
+                .touched
+                .iter()
+                .filter(|r| world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
+                .collect::<Vec<_>>();
+            let resolved = match edit_target(world, &target, &reading.before.presented) {
+                Resolved::Many(v) | Resolved::Ambiguous(v)
+                    if v.len() > 1 && focus.len() == 1 && content_words(&target).is_empty() =>
+                {
+                    Resolved::One(focus[0].clone())
+                }
+                other => other,
+            };
+            match resolved {
                 Resolved::One(r) => d.reference(&target.join(" "), &r),
                 Resolved::Many(v) | Resolved::Ambiguous(v) if v.len() == 1 => {
                     d.reference(&target.join(" "), &v[0])

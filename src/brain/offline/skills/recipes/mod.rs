@@ -825,8 +825,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             || ordinal(x).is_some()
             || ["last", "next", "after", "wht", "wat"].contains(&x.as_str())
     });
+    // "the second one tonight then": a day makes it the plan's.
+    let dated = !super::days::days_at(w).is_empty();
     if on_recipes
         && only_pointing
+        && !dated
         && !cues.which
         && measure.is_none()
         && let Some(which @ (Which::Nth(_) | Which::Last | Which::Next)) = which(w)
