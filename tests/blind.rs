@@ -37,7 +37,12 @@ const FLOOR: f64 = 0.95;
 /// its grading led to; set-b: 62 of 147 after 3370a05, 59 at its first run,
 /// b682629; set-c: 72 of 172 at its first run, 3370a05 with the topic fix
 /// that followed it).
-const MEASURED: &[(&str, f64)] = &[("set-a", 0.46), ("set-b", 0.42), ("set-c", 0.41)];
+const MEASURED: &[(&str, f64)] = &[
+    ("set-a", 0.48),
+    ("set-b", 0.43),
+    ("set-c", 0.42),
+    ("set-d", 0.38),
+];
 
 /// The floor of a set folder.
 fn floor_of(set: &Path) -> f64 {

@@ -21,16 +21,16 @@ use super::skills::shopping::Ask as ShoppingAsk;
 use super::skills::stock::Ask as StockAsk;
 use super::skills::{Named, SkillAsk};
 use super::text::{Words, is_filler, stem};
-use super::vocab::{is_chatter, may_be_food};
+use super::vocab::{is_chatter, is_food, links_to_nothing, may_be_food};
 
 /// How people open or turn a sentence: never an item.
 const DISCOURSE: &[&str] = &[
     "oh", "ah", "actually", "wait", "hmm", "ok", "okay", "so", "well",
 ];
 
-/// Things for the house people put on a shopping list beside food.
+/// Things for the house people put on a shopping list beside food, that
+/// are things on their own ("foil", "a sponge").
 const HOUSEHOLD: &[&str] = &[
-    "bag",
     "foil",
     "sponge",
     "soap",
@@ -38,32 +38,25 @@ const HOUSEHOLD: &[&str] = &[
     "bleach",
     "napkin",
     "tissue",
-    "towel",
-    "roll",
-    "film",
-    "wrap",
-    "paper",
     "battery",
     "candle",
-    "liquid",
-    "tablet",
     "shampoo",
     "toothpaste",
-    "cloth",
     "wipe",
     "lighter",
-    "match",
-    "filter",
     "straw",
-    "cup",
-    "plate",
     "glove",
     "bulb",
-    "spray",
 ];
 
-/// Words that make a bare household word a thing ("bin bags", "kitchen
-/// roll"): without one, "bag" or "roll" is an amount's unit, not an item.
+/// Words that are things for the house only with a kind in front ("bin
+/// bags", "kitchen roll"): alone, "bag" or "roll" is an amount's unit.
+const HOUSEHOLD_OF_A_KIND: &[&str] = &[
+    "bag", "towel", "roll", "film", "wrap", "paper", "liquid", "tablet", "cloth", "match",
+    "filter", "cup", "plate", "spray",
+];
+
+/// The kinds that make [`HOUSEHOLD_OF_A_KIND`] words things.
 const HOUSEHOLD_KIND: &[&str] = &[
     "bin",
     "trash",
@@ -88,26 +81,6 @@ const HOUSEHOLD_KIND: &[&str] = &[
     "aluminum",
     "coffee",
     "tea",
-];
-
-/// Words a household word needs no kind for.
-const HOUSEHOLD_ALONE: &[&str] = &[
-    "foil",
-    "sponge",
-    "soap",
-    "detergent",
-    "bleach",
-    "napkin",
-    "tissue",
-    "battery",
-    "candle",
-    "shampoo",
-    "toothpaste",
-    "wipe",
-    "lighter",
-    "straw",
-    "glove",
-    "bulb",
 ];
 
 /// Subjects of "have" that say the kitchen has it.
@@ -201,6 +174,13 @@ fn adds(
                 .all(|w| is_chatter(w) || is_filler(w) || DISCOURSE.contains(&w))
         })
         .collect();
+    // "fish sauce though", "coconut milk two": words after the food that
+    // name nothing are not part of it.
+    let items: Vec<Item> = items
+        .into_iter()
+        .map(trailing_trimmed)
+        .map(|i| if shopping { with_its_kind(i) } else { i })
+        .collect();
     let (mut had, wanted): (Vec<Item>, Vec<Item>) =
         items.into_iter().partition(|i| said_to_have(words, i));
     // "rice" and "rice already": one thing.
@@ -263,6 +243,44 @@ fn adds(
     }
 }
 
+/// An item without the words after its food that link to nothing
+/// ("though", "too", "two"), when what is left reads as food.
+fn trailing_trimmed(mut item: Item) -> Item {
+    let words: Vec<&str> = item.name.split_whitespace().collect();
+    let mut end = words.len();
+    while end > 1
+        && (links_to_nothing(words[end - 1]) || super::text::number(words[end - 1]).is_some())
+    {
+        end -= 1;
+    }
+    let kept = words[..end].join(" ");
+    if end < words.len() && is_food(&kept) {
+        item.name = kept;
+    }
+    item
+}
+
+/// A thing for the house named with its kind again when the kind was
+/// trimmed off as no food ("toilet roll" read as "roll").
+fn with_its_kind(mut item: Item) -> Item {
+    let said: Vec<String> = item.phrase.split_whitespace().map(stem).collect();
+    let name = stem_all(&item.name);
+    let Some(at) = said.iter().position(|w| *w == name) else {
+        return item;
+    };
+    if at > 0 && HOUSEHOLD_KIND.contains(&said[at - 1].as_str()) {
+        let whole = format!(
+            "{} {}",
+            item.phrase.split_whitespace().nth(at - 1).unwrap_or(""),
+            item.name
+        );
+        if household(&whole) {
+            item.name = whole;
+        }
+    }
+    item
+}
+
 /// A look at how much of `items` there is.
 fn look(items: Vec<Named>) -> Gated {
     Gated {
@@ -288,8 +306,8 @@ fn household(name: &str) -> bool {
         return false;
     };
     let last = last.as_str();
-    HOUSEHOLD_ALONE.contains(&last)
-        || (HOUSEHOLD.contains(&last)
+    HOUSEHOLD.contains(&last)
+        || (HOUSEHOLD_OF_A_KIND.contains(&last)
             && words[..words.len() - 1]
                 .iter()
                 .any(|w| HOUSEHOLD_KIND.contains(&w.as_str())))
@@ -392,6 +410,23 @@ mod tests {
         assert!(!has("put butter on the list", "butter"));
         assert!(!has("we still have regular milk dont we", "oat milk"));
         assert!(!has("i need to have eggs for the bake sale", "egg"));
+    }
+
+    #[test]
+    fn words_after_the_food_are_not_its_name() {
+        assert_eq!(
+            trailing_trimmed(item("fish sauce though")).name,
+            "fish sauce"
+        );
+        assert_eq!(
+            trailing_trimmed(item("coconut milk two")).name,
+            "coconut milk"
+        );
+        assert_eq!(trailing_trimmed(item("toilet roll")).name, "toilet roll");
+        assert_eq!(trailing_trimmed(item("bin bag")).name, "bin bag");
+        let mut roll = item("roll");
+        roll.phrase = "toilet roll".into();
+        assert_eq!(with_its_kind(roll).name, "toilet roll");
     }
 
     #[test]

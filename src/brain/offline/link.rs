@@ -332,19 +332,7 @@ mod tests {
     use super::*;
 
     fn names() -> Vec<String> {
-        [
-            "Kerala Cod Curry",
-            "Miso Glazed Air Fryer Cod",
-            "Air Fryer Paneer Tikka",
-            "Chicken Tikka Bites",
-            "Chai French Toast",
-            "Dry Rub Wings",
-            "Cod Assam Pedas",
-            "Thai Pad See Ew",
-            "Thai Yellow Curry",
-        ]
-        .map(String::from)
-        .to_vec()
+        crate::prompt::fixtures::RECIPES.map(String::from).to_vec()
     }
 
     fn link(message: &str) -> Linked {

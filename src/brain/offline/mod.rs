@@ -17,6 +17,13 @@
 //!   the node files).
 //! - `world` is the context state as the rules see it; `resolve` and
 //!   `targets` find which entity a phrase names.
+//! - `link` reads the reading again against the kitchen's closed world
+//!   (the names of its recipes, stock, list and tasks, read fresh each
+//!   turn): a saved recipe asked for by name is that recipe, not a new
+//!   one; an item is trimmed to the words a row holds. `gate` is the last
+//!   look before a write: what the user says the kitchen has is looked
+//!   up, not added; a name that is no food and nothing for the house is
+//!   asked about; a use the user only wonders about is a look.
 //! - `understand` resolves (`understand_targets`) and curates working
 //!   memory (`curate`: carried exclusions, retention) into its `draft`.
 //! - `think` plans from `think_ctx` (the context and step builders every
