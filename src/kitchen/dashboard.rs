@@ -113,10 +113,14 @@ impl Kitchen {
         })
     }
 
-    /// The labels of a table's rows (names; titles for tasks), at most
-    /// [`MAX_LABELS`], for a reader that links the user's words to what
-    /// the kitchen holds.
-    pub fn labels(&self, table: Table) -> Result<Vec<String>> {
+    /// The labels of each table's rows (names; titles for tasks), at most
+    /// [`MAX_LABELS`] a table, read in one view, for a reader that links
+    /// the user's words to what the kitchen holds.
+    pub fn labels(&self, tables: &[Table]) -> Result<Vec<Vec<String>>> {
+        self.viewed(|k| tables.iter().map(|t| k.labels_now(*t)).collect())
+    }
+
+    fn labels_now(&self, table: Table) -> Result<Vec<String>> {
         let schema = table_schema(table);
         let columns: Vec<_> = schema
             .columns
@@ -126,15 +130,13 @@ impl Kitchen {
         if columns.is_empty() {
             return Ok(Vec::new());
         }
-        let rows = self.viewed(|k| {
-            k.select_rows(&Select {
-                schema,
-                columns,
-                filter: WhereClause::all(),
-                order_by: None,
-                descending: false,
-                limit: Some(MAX_LABELS),
-            })
+        let rows = self.select_rows(&Select {
+            schema,
+            columns,
+            filter: WhereClause::all(),
+            order_by: None,
+            descending: false,
+            limit: Some(MAX_LABELS),
         })?;
         Ok(rows
             .into_iter()

@@ -557,17 +557,24 @@ fn pending_question(state: &ContextState) -> Option<String> {
 /// cannot be read leaves them empty: the turn goes on, and the read that
 /// fails later says why.
 fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
-    let k = lock(kitchen);
-    let labels = |table| {
-        k.labels(table).unwrap_or_else(|e| {
-            tracing::warn!(error = %e, table = table.name(), "kitchen names not read");
-            Vec::new()
-        })
-    };
-    KitchenNames {
-        recipes: labels(crate::context::Table::Recipes),
-        inventory: labels(crate::context::Table::Inventory),
-        shopping: labels(crate::context::Table::ShoppingList),
-        tasks: labels(crate::context::Table::Tasks),
+    use crate::context::Table;
+    let tables = [
+        Table::Recipes,
+        Table::Inventory,
+        Table::ShoppingList,
+        Table::Tasks,
+    ];
+    match lock(kitchen).labels(&tables) {
+        Ok(mut v) if v.len() == 4 => KitchenNames {
+            tasks: v.pop().unwrap_or_default(),
+            shopping: v.pop().unwrap_or_default(),
+            inventory: v.pop().unwrap_or_default(),
+            recipes: v.pop().unwrap_or_default(),
+        },
+        Ok(_) => KitchenNames::default(),
+        Err(e) => {
+            tracing::warn!(error = %e, "kitchen names not read");
+            KitchenNames::default()
+        }
     }
 }
