@@ -564,14 +564,15 @@ fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
         Table::ShoppingList,
         Table::Tasks,
     ];
-    match lock(kitchen).labels(&tables) {
-        Ok(mut v) if v.len() == 4 => KitchenNames {
-            tasks: v.pop().unwrap_or_default(),
-            shopping: v.pop().unwrap_or_default(),
-            inventory: v.pop().unwrap_or_default(),
-            recipes: v.pop().unwrap_or_default(),
+    let read = lock(kitchen).labels(&tables);
+    match read.map(<[Vec<String>; 4]>::try_from) {
+        Ok(Ok([recipes, inventory, shopping, tasks])) => KitchenNames {
+            recipes,
+            inventory,
+            shopping,
+            tasks,
         },
-        Ok(_) => KitchenNames::default(),
+        Ok(Err(_)) => KitchenNames::default(),
         Err(e) => {
             tracing::warn!(error = %e, "kitchen names not read");
             KitchenNames::default()

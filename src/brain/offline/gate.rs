@@ -105,6 +105,16 @@ pub struct Gated {
     pub question: Option<String>,
 }
 
+impl Gated {
+    /// A reading that goes ahead as it is.
+    fn plain(intent: Intent) -> Self {
+        Self {
+            intent,
+            question: None,
+        }
+    }
+}
+
 /// Looks at `intent`'s writes against the words that asked for them.
 pub fn gate(intent: Intent, words: &Words) -> Gated {
     match intent {
@@ -136,18 +146,12 @@ pub fn gate(intent: Intent, words: &Words) -> Gated {
             Intent::InventoryAdd(items, loc.clone())
         }),
         Intent::Skill(SkillAsk::Stock(StockAsk::Use { items })) if wonders(words) => {
-            look(items.into_iter().map(|u| u.item).collect())
+            Gated::plain(look(items.into_iter().map(|u| u.item).collect()))
         }
-        Intent::InventoryRemove(items) if wonders(words) => look(
-            items
-                .iter()
-                .map(|i| Named::Item(stem_all(&i.name)))
-                .collect(),
-        ),
-        intent => Gated {
-            intent,
-            question: None,
-        },
+        Intent::InventoryRemove(items) if wonders(words) => {
+            Gated::plain(look(items.iter().map(|i| Named::item(&i.name)).collect()))
+        }
+        intent => Gated::plain(intent),
     }
 }
 
@@ -160,10 +164,7 @@ fn adds(
     rebuild: impl Fn(Vec<Item>) -> Intent,
 ) -> Gated {
     if items.is_empty() {
-        return Gated {
-            intent: rebuild(items),
-            question: None,
-        };
+        return Gated::plain(rebuild(items));
     }
     // "oh", "um": how people talk, never an item.
     let items: Vec<Item> = items
@@ -210,17 +211,11 @@ fn adds(
             question: Some(question),
         };
     }
-    let looked = (!had.is_empty())
-        .then(|| look(had.iter().map(|i| Named::Item(stem_all(&i.name))).collect()).intent);
+    let looked =
+        (!had.is_empty()).then(|| look(had.iter().map(|i| Named::item(&i.name)).collect()));
     match (wanted.is_empty(), looked) {
-        (_, None) => Gated {
-            intent: rebuild(wanted),
-            question: None,
-        },
-        (true, Some(look)) => Gated {
-            intent: look,
-            question: None,
-        },
+        (_, None) => Gated::plain(rebuild(wanted)),
+        (true, Some(look)) => Gated::plain(look),
         (false, Some(look)) => Gated {
             intent: Intent::Several(vec![
                 Part {
@@ -264,7 +259,7 @@ fn trailing_trimmed(mut item: Item) -> Item {
 /// trimmed off as no food ("toilet roll" read as "roll").
 fn with_its_kind(mut item: Item) -> Item {
     let said: Vec<String> = item.phrase.split_whitespace().map(stem).collect();
-    let name = stem_all(&item.name);
+    let name = stem(&item.name);
     let Some(at) = said.iter().position(|w| *w == name) else {
         return item;
     };
@@ -282,21 +277,11 @@ fn with_its_kind(mut item: Item) -> Item {
 }
 
 /// A look at how much of `items` there is.
-fn look(items: Vec<Named>) -> Gated {
-    Gated {
-        intent: Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch {
-            items,
-            location: None,
-        })),
-        question: None,
-    }
-}
-
-fn stem_all(name: &str) -> String {
-    name.split_whitespace()
-        .map(stem)
-        .collect::<Vec<_>>()
-        .join(" ")
+fn look(items: Vec<Named>) -> Intent {
+    Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch {
+        items,
+        location: None,
+    }))
 }
 
 /// True for a thing for the house: "bin bags", "foil", "kitchen roll".

@@ -362,18 +362,7 @@ fn continued_add(words: &Words, last_user: &str, topic: super::skills::Topic) ->
     };
     // What the last request did, to these: "tick off the tomatoes" → "and
     // the basil"; "when does the milk go off" → "and the yogurt".
-    let named: Vec<Named> = items
-        .iter()
-        .map(|i| {
-            Named::Item(
-                i.name
-                    .split_whitespace()
-                    .map(super::text::stem)
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            )
-        })
-        .collect();
+    let named: Vec<Named> = items.iter().map(|i| Named::item(&i.name)).collect();
     let skill = |ask| Some(Intent::Skill(ask));
     match last {
         Intent::InventoryAdd(_, place) => Some(Intent::InventoryAdd(items, place)),

@@ -8,12 +8,12 @@
 //! Must only name refs that exist; never reads the store.
 
 use crate::context::{EntityCuration, Table};
-use crate::pipeline::{UnderstandOutput, UnderstandRequest};
+use crate::pipeline::{KitchenNames, UnderstandOutput, UnderstandRequest};
 
 use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
 use super::curate::retention;
 use super::draft::Draft;
-use super::gate::gate;
+use super::gate::{Gated, gate};
 use super::lexicon::Intent;
 use super::link::{relink, trim_items};
 use super::reading::{Carried, Reading, effective_intent};
@@ -65,10 +65,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     if intent == Intent::Unknown && (points || one(ANY) || one(RECIPES)) {
         intent = Intent::Show;
     }
-    let gated = gate(
-        trim_items(relink(intent, &reading.words, req.kitchen), req.kitchen),
-        &reading.words,
-    );
+    let gated = against_kitchen(intent, &reading.words, req.kitchen);
     let intent = gated.intent;
     resolve_intent(&intent, &reading, &world, message, &mut d);
     if let Some(q) = gated.question {
@@ -85,13 +82,16 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let settled = effective_intent(&reading, &world, Some(&out));
     let settled = match (settled, &intent) {
         (Intent::Unknown, Intent::Show) => Intent::Show,
-        (settled, _) => {
-            let linked = trim_items(relink(settled, &reading.words, req.kitchen), req.kitchen);
-            gate(linked, &reading.words).intent
-        }
+        (settled, _) => against_kitchen(settled, &reading.words, req.kitchen).intent,
     };
     out.reading = Carried::of(&reading, settled).to_value();
     out
+}
+
+/// A reading read again against the kitchen's closed world (the recipe a
+/// name means, items trimmed to their rows), then past the write gate.
+fn against_kitchen(intent: Intent, words: &Words, kitchen: &KitchenNames) -> Gated {
+    gate(trim_items(relink(intent, words, kitchen), kitchen), words)
 }
 
 /// Resolves and curates for one intent.

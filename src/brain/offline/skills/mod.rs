@@ -186,6 +186,18 @@ pub enum Named {
     Shown,
 }
 
+impl Named {
+    /// An item by its name, each word stemmed as the readers name it.
+    pub fn item(name: &str) -> Self {
+        Named::Item(
+            name.split_whitespace()
+                .map(stem)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    }
+}
+
 /// Words that point at what was just shown.
 pub const POINTING: &[&str] = &["it", "them", "those", "that", "these", "this"];
 
