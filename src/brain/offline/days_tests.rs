@@ -165,7 +165,8 @@ fn two_days_trade_their_meals() {
 #[test]
 fn a_drafted_recipe_goes_on_every_day_named() {
     for m in [
-        "paneer tikka sun and wed",
+        "maybe paneer tikka sun and wed",
+        "how about the paneer tikka on wednesday and sunday",
         "lets do the paneer tikka on wednesday and sunday",
     ] {
         let mut sim = Sim::new();
@@ -182,6 +183,26 @@ fn a_drafted_recipe_goes_on_every_day_named() {
             ],
         );
         sim.say("save it");
+        lists(
+            &sim,
+            &[
+                "Wed Jan 14 (dinner): Air Fryer Paneer Tikka",
+                "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
+            ],
+        );
+    }
+    // Said plainly, it goes on every day named at once.
+    for m in [
+        "paneer tikka sun and wed",
+        "put the paneer tikka on wednesday and sunday",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        assert!(
+            tools(&sim).iter().any(|t| t == "db_create"),
+            "{m}: planned as said: {}",
+            sim.reply()
+        );
         lists(
             &sim,
             &[

@@ -11,10 +11,10 @@
 
 use crate::pipeline::KitchenNames;
 
-use super::consent::asks_for_change;
+use super::consent::{asks_for_change, asks_information};
 use super::lexicon::Intent;
 use super::several::Part;
-use super::skills::days::days_at;
+use super::skills::days::{When, days_at, days_in, is_day_word};
 use super::skills::planning::{Ask as PlanningAsk, PUT, Pick, Slot, meal_of};
 use super::skills::recipes::{Ask as RecipesAsk, Detail, Which};
 use super::skills::shopping::Ask as ShoppingAsk;
@@ -245,9 +245,183 @@ const ADVICE: &[&str] = &[
     "should", "what", "whats", "which", "how", "why", "is", "are",
 ];
 
+/// Words that leave a plan open: the user thinks aloud, weighs or asks.
+/// "lets do …" too: the documented way to build a plan together and look
+/// it over before it is saved.
+pub const HEDGES: &[&str] = &[
+    "maybe",
+    "perhaps",
+    "how about",
+    "what about",
+    "could",
+    "should",
+    "might",
+    "idk",
+    "or",
+    "thinking",
+    "wonder",
+    "not sure",
+    "if",
+    "lets do",
+    "let's do",
+    "lets go with",
+];
+
+/// Words that take a clause off the plan ("thursday just leave it").
+const HOLD: &[&str] = &[
+    "not", "dont", "no", "leave", "skip", "nothing", "never", "without", "except",
+];
+
+/// Words a clause of days alone may hold besides its days ("both
+/// tomorrow", "and wed dinner too").
+const WITH_DAYS: &[&str] = &[
+    "both",
+    "too",
+    "also",
+    "then",
+    "night",
+    "nite",
+    "evening",
+    "morning",
+    "dinner",
+    "dinners",
+    "lunch",
+    "lunches",
+    "breakfast",
+    "again",
+    "as",
+    "well",
+];
+
+/// The plan a message asks for in its own words: each clause's saved
+/// recipe on the days said with it, or in the clause of days alone that
+/// follows ("tikka bites and the yellow curry, both tomorrow", "wed
+/// kerala cod curry, thu chicken tikka bites"). `None` when the words ask
+/// about the plan or no saved recipe has a day.
+pub fn plan_slots(w: &Words, recipes: &[String]) -> Option<Framed> {
+    // "how about the wings on friday" weighs a plan; "how long is the
+    // curry" asks.
+    if asks_information(w) && !w.has_any(&["how about", "what about"]) {
+        return None;
+    }
+    let meal = meal_of(&w.words);
+    let mut slots: Vec<Slot> = Vec::new();
+    let mut pending: Vec<String> = Vec::new();
+    let mut last: Vec<String> = Vec::new();
+    let place = |names: &[String], days: &[When], slots: &mut Vec<Slot>| {
+        for name in names {
+            for when in days {
+                let slot = Slot {
+                    recipe: named(name),
+                    day: when.day,
+                    meal: when.meal.clone().or_else(|| meal.clone()),
+                };
+                if !slots.contains(&slot) {
+                    slots.push(slot);
+                }
+            }
+        }
+    };
+    for seg in &w.segments {
+        if seg.iter().any(|x| HOLD.contains(&x.as_str())) {
+            continue;
+        }
+        // "the paneer on sunday instead of wednesday": what follows
+        // "instead" is no slot.
+        let seg = &seg[..seg.iter().position(|x| x == "instead").unwrap_or(seg.len())];
+        let days = days_in(seg);
+        let only_days = seg
+            .iter()
+            .all(|x| is_day_word(x) || is_filler(x) || WITH_DAYS.contains(&x.as_str()));
+        match (recipe(seg, recipes), days.is_empty()) {
+            (Linked::One(name), false) => {
+                place(std::slice::from_ref(&name), &days, &mut slots);
+                last = vec![name];
+            }
+            (Linked::One(name), true) => pending.push(name),
+            (Linked::Several(_), false) => return Some(Framed::Unclear),
+            (_, false) if only_days && !pending.is_empty() => {
+                place(&pending, &days, &mut slots);
+                last = std::mem::take(&mut pending);
+            }
+            (_, false) if only_days && !last.is_empty() => place(&last, &days, &mut slots),
+            _ => {}
+        }
+    }
+    // "the yellow curry saturday and the wings too": a recipe left
+    // without a day goes with the last one named.
+    if !slots.is_empty() && !pending.is_empty() {
+        let days: Vec<When> = slots
+            .iter()
+            .filter(|s| last.iter().any(|n| s.recipe == named(n)))
+            .map(|s| When {
+                day: s.day,
+                meal: s.meal.clone(),
+            })
+            .collect();
+        place(&pending, &days, &mut slots);
+    }
+    // A day holds one meal of each kind: a second recipe on a day with no
+    // meal said is its lunch ("tikka bites and the yellow curry, both
+    // tomorrow").
+    for i in 1..slots.len() {
+        let dinner_taken = slots[..i]
+            .iter()
+            .any(|s| s.day == slots[i].day && s.meal.as_deref().unwrap_or("dinner") == "dinner");
+        if slots[i].meal.is_none() && dinner_taken {
+            slots[i].meal = Some("lunch".into());
+        }
+    }
+    (!slots.is_empty()).then_some(Framed::Slots(slots))
+}
+
+/// True for a reading a clause of a plan gets read as on its own.
+fn plan_like(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::Assign
+            | Intent::Unknown
+            | Intent::Show
+            | Intent::Generate(_)
+            | Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { .. }) | SkillAsk::Recipes(_))
+    )
+}
+
+/// A plan said in words.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Framed {
+    /// Each recipe one saved recipe, each with its days.
+    Slots(Vec<Slot>),
+    /// A recipe and a day, the recipe one of several ("the curry on
+    /// friday"): the talk so far must say which.
+    Unclear,
+}
+
+fn named(name: &str) -> Pick {
+    Pick::Named(name.split_whitespace().map(str::to_lowercase).collect())
+}
+
 /// `intent` read again against the kitchen's recipes, when they say it
 /// misread the message.
 pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
+    // "how about the paneer on sunday and the curry on wednesday": one plan
+    // in several clauses, weighed as a whole.
+    // Parts a skill read in its own words ("put the pad see ew on monday,
+    // how long does it take") keep their readings unless weighed.
+    if let Intent::Several(parts) = &intent
+        && parts.iter().all(|p| plan_like(&p.intent))
+        && let Some(framed) = plan_slots(w, &kitchen.recipes)
+    {
+        let weighed = w.question_mark || w.has_any(HEDGES);
+        let skilled = parts.iter().any(|p| matches!(p.intent, Intent::Skill(_)));
+        match framed {
+            _ if weighed => return Intent::Assign,
+            Framed::Slots(slots) if !skilled => {
+                return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
+            }
+            _ => {}
+        }
+    }
     if let Intent::Several(parts) = intent {
         return Intent::Several(
             parts
@@ -260,6 +434,27 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         );
     }
     let generating = matches!(&intent, Intent::Generate(g) if g.pasted.is_none());
+    // "ok assam pedas thursday dinner": saved recipes on days, said
+    // plainly, go on the plan.
+    // Weighed aloud ("how about the wings on friday?"), a draft to look
+    // over.
+    // A plan the skill read in its own words keeps its reading.
+    let read_as_put = matches!(
+        &intent,
+        Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { .. }))
+    );
+    if plan_like(&intent)
+        && !read_as_put
+        && !matches!(&intent, Intent::Generate(g) if g.pasted.is_some())
+    {
+        match plan_slots(w, &kitchen.recipes) {
+            Some(Framed::Slots(slots)) if !w.question_mark && !w.has_any(HEDGES) => {
+                return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
+            }
+            Some(_) => return Intent::Assign,
+            None => {}
+        }
+    }
     let stock_of_dish = matches!(
         &intent,
         Intent::HaveItem(_) | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
@@ -367,6 +562,67 @@ mod tests {
         assert_eq!(trimmed("milk good", &rows), "milk");
         assert_eq!(trimmed("greek yogurt", &rows), "greek yogurt");
         assert_eq!(trimmed("pasta", &rows), "pasta");
+    }
+
+    fn slots(message: &str) -> Option<Vec<(String, String, String)>> {
+        let w = Words::new(message);
+        if w.question_mark || w.has_any(HEDGES) {
+            return None;
+        }
+        plan_slots(&w, &names()).and_then(|f| {
+            let Framed::Slots(v) = f else { return None };
+            let v = v
+                .into_iter()
+                .map(|s| {
+                    let Pick::Named(n) = s.recipe else {
+                        panic!("{message}: not a named pick")
+                    };
+                    (n.join(" "), s.day.word(), s.meal.unwrap_or_default())
+                })
+                .collect();
+            Some(v)
+        })
+    }
+
+    #[test]
+    fn saved_recipes_said_with_days_are_paired_clause_by_clause() {
+        let got = slots("wed kerala cod curry, thu chicken tikka bites, fri pad see ew").unwrap();
+        let recipes: Vec<&str> = got.iter().map(|s| s.0.as_str()).collect();
+        assert_eq!(
+            recipes,
+            ["kerala cod curry", "chicken tikka bites", "thai pad see ew"]
+        );
+        assert_ne!(got[0].1, got[1].1);
+        // A clause of days alone takes the recipes waiting for one; the
+        // second on a day is its lunch.
+        let got = slots("tikka bites and the yellow curry, both tomorrow").unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].1, got[1].1);
+        assert_eq!(got[1].2, "lunch");
+        // The meal said with its day stays with it.
+        let got = slots("do the chicken bites tomorrow night and the miso cod thursday lunch");
+        let got = got.unwrap();
+        assert_eq!(got[1].0, "miso glazed air fryer cod");
+        assert_eq!(got[1].2, "lunch");
+        // A clause that holds a day back plans nothing on it.
+        assert_eq!(
+            slots("friday uh the wings I guess and thursday just leave it").map(|v| v.len()),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn weighing_asking_or_an_unclear_recipe_plans_nothing() {
+        for s in [
+            "maybe the wings on friday",
+            "what about the pad see ew thursday",
+            "is the yellow curry on sunday?",
+            "the curry on friday",
+            "something quick on friday",
+            "wings or pedas on sat",
+        ] {
+            assert_eq!(slots(s), None, "{s}");
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use super::test_harness::Sim;
 const SETUPS: &[&[&str]] = &[
     &[
         "help me plan dinners this week",
-        "let's do the miso cod on sunday and the paneer on wednesday",
+        "how about the miso cod on sunday and the paneer on wednesday",
         "no fish this week",
     ],
     &["no fish this week", "show me the miso cod"],

@@ -1,6 +1,12 @@
 //! The safety invariant, end to end through the pipeline: a message with
 //! no change verb never writes to the kitchen, whatever Alfred offered or
 //! asked before it; and the unasked writes users met are regression tests.
+//!
+//! One frame asks for a change without a verb: a saved recipe said plainly
+//! with a day ("wednesday paneer", "the cod with miso, friday") goes on the
+//! plan. The random words below name no saved recipe on their own, so the
+//! property is about everything else; the frame's own limits (weighed or
+//! asked, it writes nothing) are tested on their own below.
 
 use proptest::prelude::*;
 use serde_json::Value;
@@ -47,7 +53,7 @@ const WORDS: &[&str] = &[
     "should",
     "i",
     "chickpeas",
-    "paneer",
+    "tofu",
     "curry",
     "tonight",
     "for",
@@ -71,7 +77,7 @@ const WORDS: &[&str] = &[
     "maybe",
     "thai",
     "basil",
-    "chicken",
+    "beef",
     "with",
     "something",
     "spicy",
@@ -128,6 +134,34 @@ proptest! {
         let m = message(&words, question);
         sim.say(&m);
         prop_assert!(writes(&sim).is_empty(), "{m:?} after {:?} wrote {:?}: {}", SETUPS[setup], writes(&sim), sim.reply());
+    }
+}
+
+/// A saved recipe with a day plans it when said plainly; weighed, asked
+/// about or unclear, it writes nothing.
+#[test]
+fn a_recipe_with_a_day_plans_only_when_said_plainly() {
+    for m in [
+        "wednesday paneer",
+        "ok assam pedas thursday dinner",
+        "the wings sat and sun",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        assert_eq!(writes(&sim), ["meal_plans:create"], "{m}: {}", sim.reply());
+    }
+    for m in [
+        "wednesday paneer?",
+        "maybe the wings on saturday",
+        "how about the pad see ew on friday",
+        "is the paneer on wednesday",
+        "what about the curry on friday",
+        "not the wings on friday",
+        "the curry on friday",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m} wrote: {}", sim.reply());
     }
 }
 

@@ -84,6 +84,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         (Intent::Unknown, Intent::Show) => Intent::Show,
         (settled, _) => against_kitchen(settled, &reading.words, req.kitchen).intent,
     };
+    let settled = match settled {
+        Intent::Assign if !out.needs_clarification => {
+            assigned(&world, &out.referenced_entities, &reading.words).unwrap_or(Intent::Assign)
+        }
+        other => other,
+    };
     out.reading = Carried::of(&reading, settled).to_value();
     out
 }
@@ -92,6 +98,68 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
 /// name means, items trimmed to their rows), then past the write gate.
 fn against_kitchen(intent: Intent, words: &Words, kitchen: &KitchenNames) -> Gated {
     gate(trim_items(relink(intent, words, kitchen), kitchen), words)
+}
+
+/// "put it on monday", "plan that one for friday": saved recipes the talk
+/// made clear, asked for with their days, go on the plan. One recipe
+/// takes every day said; as many days as recipes pair in order; one day
+/// takes every recipe. Anything else, or a pending draft among them, stays
+/// a draft plan to look over.
+fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
+    use super::skills::SkillAsk;
+    use super::skills::days::{When, days_at};
+    use super::skills::planning::{Ask, Pick, Slot, meal_of};
+    // Only a change asked for in words: "the first one sat" stays a draft
+    // to look over.
+    let asked = super::consent::asks_for_change(w)
+        || w.has_any(super::skills::planning::PUT)
+        || w.has_any(super::skills::planning::COMMIT);
+    if !asked || w.question_mark || w.has_any(super::link::HEDGES) {
+        return None;
+    }
+    let recipes: Vec<String> = refs
+        .iter()
+        .filter_map(|r| world.get(r))
+        .filter(|e| e.e.table == Table::Recipes && !e.e.is_pending())
+        .map(|e| e.e.label.clone())
+        .collect();
+    if recipes.is_empty() || recipes.len() != refs.len() {
+        return None;
+    }
+    // "the 2nd on wednesday": the ordinal picks, it is no date.
+    let days: Vec<When> = if super::resolve::ordinal_pick(&w.words).is_some() {
+        let kept: Vec<String> = w
+            .words
+            .iter()
+            .filter(|x| !(x.len() > 2 && x.starts_with(|c: char| c.is_ascii_digit())))
+            .cloned()
+            .collect();
+        super::skills::days::days_in(&kept)
+    } else {
+        days_at(w).into_iter().map(|(_, d)| d).collect()
+    };
+    let pairs: Vec<(&String, &When)> = match (recipes.len(), days.len()) {
+        (_, 0) => return None,
+        (1, _) => days.iter().map(|d| (&recipes[0], d)).collect(),
+        (n, m) if n == m => recipes.iter().zip(&days).collect(),
+        (_, 1) => recipes.iter().map(|r| (r, &days[0])).collect(),
+        _ => return None,
+    };
+    let meal = meal_of(&w.words);
+    let mut slots: Vec<Slot> = Vec::new();
+    for (r, d) in pairs {
+        let taken = slots.iter().any(|s| s.day == d.day);
+        slots.push(Slot {
+            recipe: Pick::Named(r.split_whitespace().map(str::to_lowercase).collect()),
+            day: d.day,
+            meal: d
+                .meal
+                .clone()
+                .or_else(|| meal.clone())
+                .or_else(|| taken.then(|| "lunch".to_string())),
+        });
+    }
+    Some(Intent::Skill(SkillAsk::Planning(Ask::Put { slots })))
 }
 
 /// Resolves and curates for one intent.

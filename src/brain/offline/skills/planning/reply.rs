@@ -83,9 +83,15 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         .filter_map(|r| text_field(r, "recipe_id"))
         .map(|r| Shown::new(r, c.label(r)))
         .collect();
+    let them = {
+        let mut ids: Vec<&str> = recipes.iter().map(|r| r.r#ref.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        if ids.len() > 1 { "them" } else { "it" }
+    };
     Said {
         text: format!(
-            "{lead}\n{}\n\nWant me to put what's missing for it on the shopping list?",
+            "{lead}\n{}\n\nWant me to put what's missing for {them} on the shopping list?",
             lines.join("\n")
         ),
         presented: recipes.clone(),
