@@ -375,6 +375,104 @@ pub fn plan_slots(w: &Words, recipes: &[String]) -> Option<Framed> {
     (!slots.is_empty()).then_some(Framed::Slots(slots))
 }
 
+/// Words that ask when food goes off.
+const GOES_OFF: &[&str] = &[
+    "expire",
+    "expires",
+    "expiry",
+    "expired",
+    "expiring",
+    "go off",
+    "goes off",
+    "gone off",
+    "go bad",
+    "goes bad",
+    "gone bad",
+    "use by",
+    "best before",
+    "still good",
+    "old",
+    "finish",
+    "spoil",
+    "last",
+];
+
+/// Words that rule out or tell, not ask: a look would answer nothing.
+const TELLS: &[&str] = &[
+    "allergic",
+    "allergy",
+    "allergies",
+    "cant have",
+    "can't have",
+    "cant eat",
+    "hate",
+    "hates",
+    "dont like",
+    "doesnt like",
+    "vegan",
+    "vegetarian",
+];
+
+/// A reading that found nothing to do, read as the look its words allow:
+/// the stock of the food it names (how much, where, and when it goes off
+/// when asked), else the plan of the days it names. A look never writes,
+/// and it answers the question most such messages ask ("and how are we
+/// for tea?", "the paneer in fridge, when it go bad?", "what is the
+/// dinner for thursday again"); anything else stays unread.
+pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
+    // "what is the dinner for thursday again", "wat about lunch tomorow":
+    // a day asked about, with no recipe to put on it.
+    let asks_of_a_day = intent == Intent::Assign
+        && (w
+            .segments
+            .iter()
+            .any(|seg| asks_information(&Words::new(&seg.join(" "))))
+            || w.has_any(&["what about", "wat about"]))
+        && recipe(&w.words, &kitchen.recipes) == Linked::None
+        && !w.words.iter().any(|x| {
+            super::skills::POINTING.contains(&x.as_str())
+                || super::resolve::ordinal_pick(std::slice::from_ref(x)).is_some()
+        });
+    if asks_of_a_day {
+        let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
+        if !days.is_empty() {
+            return Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
+                days,
+                next_week: w.has_any(&["next week"]),
+            }));
+        }
+    }
+    if intent != Intent::Unknown || w.has_any(TELLS) {
+        return intent;
+    }
+    let food = super::vocab::food_mentions(&w.words);
+    if !food.is_empty() {
+        let mut items: Vec<Named> = Vec::new();
+        for f in food {
+            let item = Named::item(&trimmed(&f, &kitchen.inventory));
+            if !items.contains(&item) {
+                items.push(item);
+            }
+        }
+        return Intent::Skill(SkillAsk::Stock(if w.has_any(GOES_OFF) {
+            StockAsk::ExpiryOf { items }
+        } else {
+            StockAsk::HowMuch {
+                items,
+                location: None,
+            }
+        }));
+    }
+    let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
+    if days.is_empty() {
+        return intent;
+    }
+    Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
+        days,
+        next_week: w.has_any(&["next week"]),
+    }))
+}
+
 /// True for a reading a clause of a plan gets read as on its own.
 fn plan_like(intent: &Intent) -> bool {
     matches!(
@@ -623,6 +721,38 @@ mod tests {
         ] {
             assert_eq!(slots(s), None, "{s}");
         }
+    }
+
+    #[test]
+    fn a_message_with_nothing_to_do_is_read_as_the_look_it_allows() {
+        let kitchen = KitchenNames {
+            recipes: names(),
+            inventory: vec!["greek yogurt".into(), "black tea".into()],
+            ..KitchenNames::default()
+        };
+        let look = |m: &str, intent: Intent| unread_as_look(intent, &Words::new(m), &kitchen);
+        assert!(matches!(
+            look("my yogurt in fridge, when it finish?", Intent::Unknown),
+            Intent::Skill(SkillAsk::Stock(StockAsk::ExpiryOf { items })) if items == [Named::item("yogurt")]
+        ));
+        assert!(matches!(
+            look("and how are we for tea", Intent::Unknown),
+            Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
+        ));
+        assert!(matches!(
+            look("thank you. what is the dinner for thursday again", Intent::Assign),
+            Intent::Skill(SkillAsk::Planning(PlanningAsk::Look { days, .. })) if days.len() == 1
+        ));
+        // Told, not asked; or a recipe to put on the day: no look.
+        assert_eq!(
+            look("shes allergic to peanuts", Intent::Unknown),
+            Intent::Unknown
+        );
+        assert_eq!(
+            look("what about the wings on thursday", Intent::Assign),
+            Intent::Assign
+        );
+        assert_eq!(look("put it on thursday", Intent::Assign), Intent::Assign);
     }
 
     #[test]
