@@ -473,6 +473,60 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
     }))
 }
 
+/// Words that say the user now has a thing they went to buy.
+const BOUGHT: &[&str] = &[
+    "got",
+    "grabbed",
+    "picked up",
+    "bought",
+    "found",
+    "in the basket",
+    "in the trolley",
+    "in the cart",
+];
+
+/// The shopping row a food mention names: the row whose words hold all of
+/// the mention's ("tomatoes" is the tomato row), or all of whose words the
+/// mention holds ("the basmati" is not enough for "basmati rice", "olive
+/// oil" is).
+fn on_list(mention: &str, rows: &[String]) -> Option<String> {
+    let said = tokens(mention);
+    rows.iter()
+        .find(|row| {
+            let own = tokens(row);
+            let holds = |a: &[String], b: &[String]| {
+                !a.is_empty() && a.iter().all(|x| b.iter().any(|y| near(x, y)))
+            };
+            holds(&said, &own) && holds(&own, &said)
+        })
+        .cloned()
+}
+
+/// "got the tomatoes and olive oil": things on the shopping list, said to
+/// be got, are ticked off as bought — not a stock question nor a new
+/// pantry row. Every food named must be on the list.
+pub fn bought_off_list(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
+    let misread = matches!(
+        intent,
+        Intent::Unknown
+            | Intent::InventoryAdd(..)
+            | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
+    );
+    if !misread || !w.has_any(BOUGHT) || w.question_mark || asks_information(w) {
+        return intent;
+    }
+    let food = super::vocab::food_mentions(&w.words);
+    let rows: Option<Vec<String>> = food.iter().map(|f| on_list(f, &kitchen.shopping)).collect();
+    match rows {
+        Some(rows) if !rows.is_empty() => {
+            Intent::Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
+                items: rows.into_iter().map(Named::Item).collect(),
+            }))
+        }
+        _ => intent,
+    }
+}
+
 /// True for a reading a clause of a plan gets read as on its own.
 fn plan_like(intent: &Intent) -> bool {
     matches!(
@@ -753,6 +807,32 @@ mod tests {
             Intent::Assign
         );
         assert_eq!(look("put it on thursday", Intent::Assign), Intent::Assign);
+    }
+
+    #[test]
+    fn things_on_the_list_said_to_be_got_are_ticked_off() {
+        let kitchen = KitchenNames {
+            shopping: vec!["tomato".into(), "olive oil".into(), "thai basil".into()],
+            ..KitchenNames::default()
+        };
+        let read = |m: &str| bought_off_list(Intent::Unknown, &Words::new(m), &kitchen);
+        assert_eq!(
+            read("got the tomatoes and olive oil"),
+            Intent::Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
+                items: vec![
+                    Named::Item("tomato".into()),
+                    Named::Item("olive oil".into())
+                ]
+            }))
+        );
+        // Asked, or a thing not on the list: read as it was.
+        for m in [
+            "have i got tomatoes?",
+            "got the tomatoes and leeks",
+            "got basil",
+        ] {
+            assert_eq!(read(m), Intent::Unknown, "{m}");
+        }
     }
 
     #[test]
