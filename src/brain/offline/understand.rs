@@ -65,6 +65,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     if intent == Intent::Unknown && (points || one(ANY) || one(RECIPES)) {
         intent = Intent::Show;
     }
+    let intent = uses_of_the_item_before(intent, &reading, &world);
     let gated = against_kitchen(intent, &reading.words, req.kitchen);
     let intent = gated.intent;
     resolve_intent(&intent, &reading, &world, message, &mut d);
@@ -80,6 +81,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // The one reading of this turn: refined by what was just resolved and
     // curated, and carried to every later node.
     let settled = effective_intent(&reading, &world, Some(&out));
+    let settled = uses_of_the_item_before(settled, &reading, &world);
     let settled = match (settled, &intent) {
         (Intent::Unknown, Intent::Show) => Intent::Show,
         (settled, _) => against_kitchen(settled, &reading.words, req.kitchen).intent,
@@ -162,6 +164,44 @@ fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
         });
     }
     Some(Intent::Skill(SkillAsk::Planning(Ask::Put { slots })))
+}
+
+/// "which recipes use it", "any recipe i can use it in" right after a
+/// question about one thing in the kitchen: the recipes that use that
+/// thing, not a new dish nor everything that can be made.
+fn uses_of_the_item_before(intent: Intent, reading: &Reading, world: &World<'_>) -> Intent {
+    let w = &reading.words;
+    let open = matches!(
+        intent,
+        Intent::Unknown | Intent::Generate(_) | Intent::WhatCanIMake
+    );
+    let points = w.has_any(&["it", "them", "that", "those"]);
+    let recipes = w.has_any(&[
+        "recipe",
+        "recipes",
+        "make with",
+        "cook with",
+        "use it",
+        "use them",
+        "uses it",
+        "use that",
+        "use those",
+    ]);
+    if !open || !points || !recipes || w.has_any(&["new", "up", "invent", "create"]) {
+        return intent;
+    }
+    let items: Vec<String> = reading
+        .before
+        .touched
+        .iter()
+        .filter_map(|r| world.get(r))
+        .filter(|e| e.e.table == Table::Inventory)
+        .map(|e| e.e.label.clone())
+        .collect();
+    match items.as_slice() {
+        [one] => Intent::FindByIngredient(one.clone()),
+        _ => intent,
+    }
 }
 
 /// Resolves and curates for one intent.

@@ -282,5 +282,10 @@ fn split<'a>(items: &[Named], found: &[&'a Value]) -> (Vec<&'a Value>, Vec<Strin
             }
         }
     }
+    // "hello, how long is the paneer good": words that name no food are
+    // no missing item once a row was found.
+    if !hits.is_empty() {
+        missing.retain(|x| crate::brain::offline::vocab::may_be_food(x));
+    }
     (hits, missing)
 }
