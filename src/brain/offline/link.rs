@@ -300,8 +300,8 @@ const WITH_DAYS: &[&str] = &[
 /// about the plan or no saved recipe has a day.
 pub fn plan_slots(w: &Words, recipes: &[String]) -> Option<Framed> {
     // "how about the wings on friday" weighs a plan; "how long is the
-    // curry" asks.
-    if asks_information(w) && !w.has_any(&["how about", "what about"]) {
+    // curry" and "can i make the wings tonight?" ask.
+    if asks_information(w) && !w.has_any(&["how about", "what about"]) || can_i_make(w) {
         return None;
     }
     let meal = meal_of(&w.words);
@@ -395,6 +395,8 @@ const GOES_OFF: &[&str] = &[
     "finish",
     "spoil",
     "last",
+    "dead",
+    "rotten",
 ];
 
 /// Words that rule out or tell, not ask: a look would answer nothing.
@@ -423,17 +425,17 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
     // "what is the dinner for thursday again", "wat about lunch tomorow":
     // a day asked about, with no recipe to put on it.
     let asks_of_a_day = intent == Intent::Assign
-        && (w
-            .segments
-            .iter()
-            .any(|seg| asks_information(&Words::new(&seg.join(" "))))
+        && (asks_information(w)
+            || w.segments
+                .iter()
+                .any(|seg| asks_information(&Words::new(&seg.join(" "))))
             || w.has_any(&["what about", "wat about"]))
         && recipe(&w.words, &kitchen.recipes) == Linked::None
         && !w.words.iter().any(|x| {
             super::skills::POINTING.contains(&x.as_str())
                 || super::resolve::ordinal_pick(std::slice::from_ref(x)).is_some()
         });
-    if asks_of_a_day {
+    if asks_of_a_day && super::vocab::food_mentions(&w.words).is_empty() {
         let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
         if !days.is_empty() {
             return Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
@@ -442,7 +444,7 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
             }));
         }
     }
-    if intent != Intent::Unknown || w.has_any(TELLS) {
+    if !(intent == Intent::Unknown || asks_of_a_day) || w.has_any(TELLS) {
         return intent;
     }
     let food = super::vocab::food_mentions(&w.words);
@@ -539,6 +541,25 @@ fn plan_like(intent: &Intent) -> bool {
     )
 }
 
+/// "can i make the wings tonight?", "could we cook the curry": the user
+/// asks whether it can be made, not to plan it.
+fn can_i_make(w: &Words) -> bool {
+    w.has_any(&[
+        "can i make",
+        "can i cook",
+        "can i do",
+        "could i make",
+        "could i cook",
+        "can we make",
+        "can we cook",
+        "could we make",
+        "do i have enough",
+        "do i have everything",
+        "have i got everything",
+        "do we have everything",
+    ])
+}
+
 /// A plan said in words.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Framed {
@@ -586,6 +607,15 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         );
     }
     let generating = matches!(&intent, Intent::Generate(g) if g.pasted.is_none());
+    if can_i_make(w)
+        && matches!(intent, Intent::Assign | Intent::Unknown)
+        && let Linked::One(name) = recipe(&w.words, &kitchen.recipes)
+    {
+        return Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
+            which: Which::Named(name.to_lowercase()),
+            what: Detail::Missing,
+        }));
+    }
     // "ok assam pedas thursday dinner": saved recipes on days, said
     // plainly, go on the plan.
     // Weighed aloud ("how about the wings on friday?"), a draft to look

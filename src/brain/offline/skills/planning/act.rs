@@ -231,8 +231,27 @@ pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, A
             };
         }
         Pick::Shown => {
+            // "put it on thursday" right after a new recipe was drafted:
+            // it is not saved, so it cannot go on the plan yet.
+            let drafts: Vec<&str> = c
+                .world
+                .pending()
+                .into_iter()
+                .filter(|e| e.e.table == Table::Recipes)
+                .map(|e| e.r)
+                .collect();
+            let draft = match drafts.as_slice() {
+                [one] => Some(*one),
+                _ => None,
+            };
             return shown_recipe(c).ok_or_else(|| ActAction::AskUser {
-                question: format!("Which recipe should go on {day}?"),
+                question: match draft {
+                    Some(r) => format!(
+                        "that one isn't saved yet: say \"save it\" first, then I'll put {} on {day}.",
+                        c.world.label(r)
+                    ),
+                    None => format!("Which recipe should go on {day}?"),
+                },
             });
         }
         Pick::Named(w) => (w.clone(), all.clone()),
