@@ -252,6 +252,10 @@ pub fn singular(w: &str) -> String {
     if n <= 3 || !w.is_ascii() {
         return w.to_string();
     }
+    // "chillies" is a chilli, not a "chilly".
+    if matches!(w, "chillies" | "chilies" | "chilis" | "chillis") {
+        return w[..w.len() - w.strip_suffix("ies").map_or(1, |_| 2)].to_string();
+    }
     if let Some(s) = w.strip_suffix("ies") {
         return format!("{s}y");
     }
@@ -508,5 +512,8 @@ mod tests {
         );
         assert_eq!(singular("glass"), "glass");
         assert_eq!(singular("cod"), "cod");
+        assert_eq!(singular("chillies"), "chilli");
+        assert_eq!(singular("chilies"), "chili");
+        assert_eq!(singular("chilis"), "chili");
     }
 }

@@ -101,6 +101,7 @@ fn ends_item(w: &str) -> bool {
 /// Parses the items of the words after a verb ("12 eggs", "a squeeze of
 /// lime"); several items may be split by conjunctions before this call.
 pub fn parse_item(words: &[String]) -> Option<Item> {
+    let words = &amount_first(words);
     let mut amount = Amount::default();
     let mut name = Vec::new();
     let (said, skip) = lead(words);
@@ -268,7 +269,76 @@ pub fn bare_amount(words: &[String]) -> Option<(f64, Option<String>)> {
 
 /// Items in a run of segments (each segment holds at most one item).
 pub fn parse_items(segments: &[Vec<String>]) -> Vec<Item> {
-    segments.iter().filter_map(|s| parse_item(s)).collect()
+    let mut out: Vec<Item> = Vec::new();
+    for s in segments {
+        // "green chilies on the list, 4 of them": the count of the item
+        // before, which said none.
+        if let [n, of, them] = s.as_slice()
+            && of == "of"
+            && matches!(them.as_str(), "them" | "those" | "each")
+            && let Some(n) = number(n)
+        {
+            if let Some(last) = out.last_mut().filter(|i| i.quantity.is_none()) {
+                last.quantity = Some(n);
+                last.unit = Some("pcs".into());
+                // Counted items are stored singular, as "4 green chillies"
+                // would be.
+                let mut name: Vec<String> =
+                    last.name.split_whitespace().map(String::from).collect();
+                if let Some(w) = name.last_mut() {
+                    *w = stem(w);
+                }
+                last.name = name.join(" ");
+            }
+            continue;
+        }
+        out.extend(parse_item(s));
+    }
+    out
+}
+
+/// "eggs x6", "milk 2 litres", "eggs 6": the amount said after the name
+/// moved before it, as the parser reads amounts ("6 eggs").
+fn amount_first(words: &[String]) -> Vec<String> {
+    let times = |w: &str| {
+        let digits = w
+            .trim_start_matches(['x', '×'])
+            .trim_end_matches(['x', '×']);
+        (digits.len() < w.len() && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()))
+            .then(|| digits.to_string())
+    };
+    let all: Vec<String> = words
+        .iter()
+        .map(|x| times(x).unwrap_or_else(|| x.clone()))
+        .collect();
+    // "eggs 6 to the list": the amount ends where the item does.
+    let end = all
+        .iter()
+        .skip(1)
+        .position(|x| ends_item(x))
+        .map_or(all.len(), |i| i + 1);
+    let rest = all[end..].to_vec();
+    let mut w = all[..end].to_vec();
+    let is_num = |x: &str| x.chars().all(|c| c.is_ascii_digit() || c == '.') && !x.is_empty();
+    let n = w.len();
+    let tail = match n {
+        _ if n >= 3 && is_num(&w[n - 2]) && unit_word(&w[n - 1]).is_some() => 2,
+        _ if n >= 2 && is_num(&w[n - 1]) => 1,
+        _ => 0,
+    };
+    // Only after a name: "add 6" keeps its number where it is.
+    if tail > 0 && n > tail && !is_num(&w[0]) {
+        let amount: Vec<String> = w.split_off(n - tail);
+        let at = w
+            .iter()
+            .position(|x| !is_filler(x) && !matches!(x.as_str(), "add" | "put" | "get" | "buy"))
+            .unwrap_or(0);
+        for (k, a) in amount.into_iter().enumerate() {
+            w.insert(at + k, a);
+        }
+    }
+    w.extend(rest);
+    w
 }
 
 /// How the user said no, which shapes the reason Understand records.
@@ -625,6 +695,21 @@ mod tests {
             .into_iter()
             .map(|e| (e.term, e.how))
             .collect()
+    }
+
+    #[test]
+    fn an_amount_said_after_the_name_counts() {
+        for (said, name, qty) in [
+            ("eggs x6", "egg", 6.0),
+            ("eggs 6 to the list", "egg", 6.0),
+            ("milk 2 litres", "milk", 2.0),
+            ("green chillies, 4 of them", "green chilli", 4.0),
+        ] {
+            let got = items(said);
+            assert_eq!(got.len(), 1, "{said}: {got:?}");
+            assert_eq!(got[0].name, name, "{said}");
+            assert_eq!(got[0].quantity, Some(qty), "{said}");
+        }
     }
 
     #[test]
