@@ -568,3 +568,28 @@ fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
         sim.reply()
     );
 }
+
+#[test]
+fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
+    let mut sim = Sim::new();
+    sim.say("the yellow curry - is the paste ok?");
+    let rec = sim.say("ok put it on thursday");
+    assert!(
+        rec.steps
+            .iter()
+            .any(|s| s.step_type == "write" && s.subdomain == "meal_plans"),
+        "{:?}",
+        rec.steps
+    );
+    assert!(
+        sim.reply()
+            .contains("Thu Jan 15 (dinner): Thai Yellow Curry"),
+        "{}",
+        sim.reply()
+    );
+    // Chatter around the pointer names no recipe.
+    let mut sim = Sim::new();
+    sim.say("do we still have the wings in the freezer");
+    sim.say("ya put em on for tn");
+    assert!(sim.reply().contains("Dry Rub Wings"), "{}", sim.reply());
+}

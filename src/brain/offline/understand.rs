@@ -67,7 +67,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     }
     let intent = uses_of_the_item_before(intent, &reading, &world);
     let gated = against_kitchen(intent, &reading.words, req.kitchen);
-    let intent = gated.intent;
+    let intent = named_before(gated.intent, &reading, &world, req.kitchen);
     resolve_intent(&intent, &reading, &world, message, &mut d);
     if let Some(q) = gated.question {
         d.question = Some(q);
@@ -86,6 +86,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         (Intent::Unknown, Intent::Show) => Intent::Show,
         (settled, _) => against_kitchen(settled, &reading.words, req.kitchen).intent,
     };
+    let settled = named_before(settled, &reading, &world, req.kitchen);
     let settled = match settled {
         Intent::Assign if !out.needs_clarification => {
             assigned(&world, &out.referenced_entities, &reading.words).unwrap_or(Intent::Assign)
@@ -202,6 +203,36 @@ fn uses_of_the_item_before(intent: Intent, reading: &Reading, world: &World<'_>)
         [one] => Intent::FindByIngredient(one.clone()),
         _ => intent,
     }
+}
+
+/// "ok put it on thursday" after "the yellow curry - is the paste ok?":
+/// when no recipe was shown, "it" is the saved recipe the user's last
+/// message named.
+fn named_before(
+    intent: Intent,
+    reading: &Reading,
+    world: &World<'_>,
+    kitchen: &KitchenNames,
+) -> Intent {
+    use super::link::{Linked, recipe};
+    use super::skills::SkillAsk;
+    use super::skills::planning::{Ask, Pick};
+    let Intent::Skill(SkillAsk::Planning(Ask::Put { mut slots })) = intent else {
+        return intent;
+    };
+    let shown = reading
+        .before
+        .presented
+        .iter()
+        .chain(reading.before.last_recipe.iter())
+        .any(|r| world.get(r).is_some_and(|e| e.e.table == Table::Recipes));
+    let before = Words::new(&reading.before.user);
+    if !shown && let Linked::One(name) = recipe(&before.words, &kitchen.recipes) {
+        for s in slots.iter_mut().filter(|s| s.recipe == Pick::Shown) {
+            s.recipe = Pick::Named(name.split_whitespace().map(str::to_lowercase).collect());
+        }
+    }
+    Intent::Skill(SkillAsk::Planning(Ask::Put { slots }))
 }
 
 /// Resolves and curates for one intent.

@@ -253,7 +253,13 @@ pub fn meal_of(words: &[String]) -> Option<String> {
 fn recipe_words(words: &[String]) -> Vec<String> {
     words
         .iter()
-        .filter(|w| !is_filler(w) && !NOT_RECIPE.contains(&w.as_str()) && !is_day_word(w))
+        .filter(|w| {
+            !is_filler(w)
+                && !NOT_RECIPE.contains(&w.as_str())
+                && !is_day_word(w)
+                && !super::super::vocab::is_chatter(w)
+                && !matches!(w.as_str(), "ya" | "yeah" | "yep" | "yh" | "em" | "ok" | "k")
+        })
         .map(|w| stem(w))
         .collect()
 }
