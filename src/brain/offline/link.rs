@@ -447,6 +447,11 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
     if !(intent == Intent::Unknown || asks_of_a_day) || w.has_any(TELLS) {
         return intent;
     }
+    if intent == Intent::Unknown
+        && let Some(topic) = topic_alone(w)
+    {
+        return topic;
+    }
     let food = super::vocab::food_mentions(&w.words);
     if !food.is_empty() {
         let mut items: Vec<Named> = Vec::new();
@@ -526,6 +531,47 @@ pub fn bought_off_list(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Int
             }))
         }
         _ => intent,
+    }
+}
+
+/// "list", "plan?", "tasks", "fridge": a message that is only the name of
+/// one part of the kitchen shows that part.
+fn topic_alone(w: &Words) -> Option<Intent> {
+    use super::skills::tasks::{Ask as TasksAsk, Window};
+    let said: Vec<&str> = w
+        .words
+        .iter()
+        .map(String::as_str)
+        .filter(|x| !is_filler(x) && !super::vocab::is_chatter(x))
+        .filter(|x| {
+            !matches!(
+                *x,
+                "my" | "the" | "show" | "me" | "pls" | "please" | "whats" | "on"
+            )
+        })
+        .collect();
+    let only = |of: &[&str]| !said.is_empty() && said.iter().all(|x| of.contains(x));
+    if only(&["list", "shopping", "shop"]) {
+        Some(Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Show)))
+    } else if only(&["plan", "week", "meals", "menu", "planned", "meal"]) {
+        Some(Intent::ShowPlan)
+    } else if only(&[
+        "tasks", "task", "todo", "todos", "to", "do", "jobs", "chores",
+    ]) {
+        Some(Intent::Skill(SkillAsk::Tasks(TasksAsk::List {
+            window: Window::All,
+            about: Vec::new(),
+        })))
+    } else if only(&["expiring", "expiry", "going", "off"]) {
+        Some(Intent::Skill(SkillAsk::Stock(StockAsk::Expiring {
+            location: None,
+        })))
+    } else if let [place] = said.as_slice()
+        && matches!(*place, "fridge" | "freezer" | "pantry" | "cupboard")
+    {
+        Some(Intent::Pantry(Some((*place).to_string())))
+    } else {
+        None
     }
 }
 
@@ -863,6 +909,26 @@ mod tests {
         ] {
             assert_eq!(read(m), Intent::Unknown, "{m}");
         }
+    }
+
+    #[test]
+    fn a_part_of_the_kitchen_named_alone_is_shown() {
+        for (m, name) in [
+            ("list", "shopping_show"),
+            ("plan?", "show_plan"),
+            ("my tasks", "tasks_list"),
+            ("expiring?", "stock_expiring"),
+            ("fridge", "pantry"),
+        ] {
+            let got = unread_as_look(Intent::Unknown, &Words::new(m), &KitchenNames::default());
+            assert_eq!(got.name(), name, "{m}");
+        }
+        let got = unread_as_look(
+            Intent::Unknown,
+            &Words::new("list the fridge"),
+            &KitchenNames::default(),
+        );
+        assert_eq!(got, Intent::Unknown);
     }
 
     #[test]
