@@ -36,13 +36,15 @@ const FLOOR: f64 = 0.95;
 /// 3370a05, 62 at b682629, 61 at 4e31e34, 53 at 6a3c5cb before the changes
 /// its grading led to; set-b: 62 of 147 after 3370a05, 59 at its first run,
 /// b682629; set-c: 72 of 172 at its first run, 3370a05 with the topic fix
-/// that followed it; set-e: 76 of 203 at its first run, 9cc7cfa).
+/// that followed it; set-e: 76 of 203 at its first run, 9cc7cfa; all five
+/// raised to the rates measured at the commit that added this line: A 69,
+/// B 66, C 81, D 86, E 82).
 const MEASURED: &[(&str, f64)] = &[
-    ("set-a", 0.48),
-    ("set-b", 0.43),
-    ("set-c", 0.42),
-    ("set-d", 0.38),
-    ("set-e", 0.37),
+    ("set-a", 0.49),
+    ("set-b", 0.44),
+    ("set-c", 0.47),
+    ("set-d", 0.43),
+    ("set-e", 0.40),
 ];
 
 /// The floor of a set folder.

@@ -30,7 +30,8 @@ const CHANGE: &[&str] = &[
     "got the", "got everything", "got all", "got both", "come off", "can go", "done the",
     "thats done", "its done", "is done", "finish the", "is finish", "are finish", "finish it",
     "dont let me forget", "remember to", "moved", "froze", "freeze", "took", "shifted", "shift",
-    "stuck", "popped", "ticked", "checked off",
+    "stuck", "popped", "ticked", "checked off", "cross it off", "cross that off", "one done",
+    "cleaned", "descaled",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

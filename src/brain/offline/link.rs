@@ -48,6 +48,24 @@ fn tokens(text: &str) -> Vec<String> {
 /// is the only one, and counts when it holds two of the name's words, or
 /// one that no other recipe's name has ("wings", "pedas").
 pub fn recipe(words: &[String], names: &[String]) -> Linked {
+    named_by(words, names, WEAK)
+}
+
+/// The open task `words` name, by the words of its title ("the air fryer
+/// one", "paneer one").
+pub fn task(words: &[String], titles: &[String]) -> Linked {
+    named_by(
+        words,
+        titles,
+        &[
+            "the", "a", "of", "and", "in", "with", "up", "before", "it", "to",
+        ],
+    )
+}
+
+/// The names `words` name, scored as [`recipe`] says, `weak` words of a
+/// name counting for nothing.
+fn named_by(words: &[String], names: &[String], weak: &[&str]) -> Linked {
     let said: Vec<String> = words
         .iter()
         .filter(|w| !is_filler(w))
@@ -61,7 +79,7 @@ pub fn recipe(words: &[String], names: &[String]) -> Linked {
         .map(|(i, toks)| {
             let hits: Vec<&String> = toks
                 .iter()
-                .filter(|t| !WEAK.contains(&t.as_str()) && holds(t))
+                .filter(|t| !weak.contains(&t.as_str()) && holds(t))
                 .collect();
             let own = hits.iter().any(|t| {
                 named
@@ -78,7 +96,7 @@ pub fn recipe(words: &[String], names: &[String]) -> Linked {
         let shared: Vec<String> = named
             .iter()
             .enumerate()
-            .filter(|(_, toks)| toks.iter().any(|t| !WEAK.contains(&t.as_str()) && holds(t)))
+            .filter(|(_, toks)| toks.iter().any(|t| !weak.contains(&t.as_str()) && holds(t)))
             .map(|(i, _)| names[i].clone())
             .collect();
         return match shared.len() {
@@ -575,6 +593,45 @@ fn topic_alone(w: &Words) -> Option<Intent> {
     }
 }
 
+/// Words that say a task was done.
+const DONE: &[&str] = &[
+    "done",
+    "did",
+    "tick",
+    "ticked",
+    "cross",
+    "crossed",
+    "finished",
+    "can go",
+    "sorted",
+    "cleaned",
+    "descaled",
+    "completed",
+    "mark it",
+];
+
+/// "paneer one done", "cleaned the air fryer basket, tick it": one open
+/// task named by its title's words, said to be done, is ticked off —
+/// when nothing else was read from the words.
+pub fn task_done(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
+    use super::skills::tasks::Ask as TasksAsk;
+    let misread = matches!(
+        intent,
+        Intent::Unknown
+            | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
+            | Intent::Skill(SkillAsk::Tasks(TasksAsk::List { .. }))
+    );
+    if !misread || !w.has_any(DONE) || w.question_mark || asks_information(w) {
+        return intent;
+    }
+    match task(&w.words, &kitchen.tasks) {
+        Linked::One(title) => Intent::Skill(SkillAsk::Tasks(TasksAsk::Done {
+            about: tokens(&title),
+        })),
+        _ => intent,
+    }
+}
+
 /// True for a reading a clause of a plan gets read as on its own.
 fn plan_like(intent: &Intent) -> bool {
     matches!(
@@ -929,6 +986,29 @@ mod tests {
             &KitchenNames::default(),
         );
         assert_eq!(got, Intent::Unknown);
+    }
+
+    #[test]
+    fn a_task_said_to_be_done_by_its_words_is_ticked_off() {
+        let kitchen = KitchenNames {
+            tasks: vec![
+                "Deep-clean the air fryer basket".into(),
+                "Use up the paneer before it expires".into(),
+                "Pick up Chinese broccoli and Thai basil".into(),
+            ],
+            ..KitchenNames::default()
+        };
+        let read = |m: &str| task_done(Intent::Unknown, &Words::new(m), &kitchen).name();
+        for m in [
+            "paneer one done",
+            "i cleaned the air fryer basket last night, tick it",
+            "the broccoli task can go",
+        ] {
+            assert_eq!(read(m), "tasks_done", "{m}");
+        }
+        for m in ["is the paneer one done?", "paneer one", "done"] {
+            assert_eq!(read(m), "unknown", "{m}");
+        }
     }
 
     #[test]

@@ -15,7 +15,7 @@ use super::curate::retention;
 use super::draft::Draft;
 use super::gate::{Gated, gate};
 use super::lexicon::Intent;
-use super::link::{bought_off_list, relink, trim_items, unread_as_look};
+use super::link::{bought_off_list, relink, task_done, trim_items, unread_as_look};
 use super::reading::{Carried, Reading, effective_intent};
 use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
 use super::skills::memory::Ask as MemoryAsk;
@@ -101,6 +101,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
 /// name means, items trimmed to their rows), then past the write gate.
 fn against_kitchen(intent: Intent, words: &Words, kitchen: &KitchenNames) -> Gated {
     let linked = bought_off_list(relink(intent, words, kitchen), words, kitchen);
+    let linked = task_done(linked, words, kitchen);
     let linked = trim_items(linked, kitchen);
     gate(unread_as_look(linked, words, kitchen), words)
 }
