@@ -126,6 +126,8 @@ pub fn gate(intent: Intent, words: &Words) -> Gated {
                 question = question.or(g.question);
                 match g.intent {
                     Intent::Several(inner) => out.extend(inner),
+                    // Two clauses read as the same look answer once.
+                    intent if out.iter().any(|o| o.intent == intent) => {}
                     intent => out.push(Part {
                         words: p.words,
                         intent,
@@ -150,6 +152,18 @@ pub fn gate(intent: Intent, words: &Words) -> Gated {
         }
         Intent::InventoryRemove(items) if wonders(words) => {
             Gated::plain(look(items.iter().map(|i| Named::item(&i.name)).collect()))
+        }
+        Intent::Skill(SkillAsk::Stock(StockAsk::Use { items })) if not_yet(words) => {
+            Gated::plain(Intent::Skill(SkillAsk::Stock(StockAsk::ExpiryOf {
+                items: items.into_iter().map(|u| u.item).collect(),
+            })))
+        }
+        // "the paneer is finish soon?": it has not run out yet; when it
+        // goes off is the question.
+        Intent::InventoryRemove(items) if not_yet(words) => {
+            Gated::plain(Intent::Skill(SkillAsk::Stock(StockAsk::ExpiryOf {
+                items: items.iter().map(|i| Named::item(&i.name)).collect(),
+            })))
         }
         intent => Gated::plain(intent),
     }
@@ -337,6 +351,12 @@ fn said_to_have(words: &Words, item: &Item) -> bool {
     false
 }
 
+/// True when the words say a thing will run out, not that it has ("is
+/// finish soon", "nearly gone", "about to go").
+fn not_yet(words: &Words) -> bool {
+    words.has_any(&["soon", "nearly", "almost", "about to", "going to", "gonna"])
+}
+
 /// True when the user only wonders about a use or a removal: a question
 /// of their own ("can i use …", "should i use up …", "is it ok to …"),
 /// not a request to Alfred ("can you take …").
@@ -478,5 +498,20 @@ mod tests {
         assert!(wonders(&Words::new("is it ok to use the old milk")));
         assert!(!wonders(&Words::new("can you take the milk off")));
         assert!(!wonders(&Words::new("used the last of the milk")));
+    }
+
+    #[test]
+    fn running_out_soon_is_not_run_out() {
+        let read = |m: &str| {
+            gate(
+                Intent::InventoryRemove(vec![item("paneer")]),
+                &Words::new(m),
+            )
+            .intent
+            .name()
+        };
+        assert_eq!(read("the paneer is finish soon"), "stock_expiry_of");
+        assert_eq!(read("paneer is nearly gone"), "stock_expiry_of");
+        assert_eq!(read("the paneer is finish"), "inventory_remove");
     }
 }
