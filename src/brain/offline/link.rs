@@ -453,14 +453,11 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
             super::skills::POINTING.contains(&x.as_str())
                 || super::resolve::ordinal_pick(std::slice::from_ref(x)).is_some()
         });
-    if asks_of_a_day && super::vocab::food_mentions(&w.words).is_empty() {
-        let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
-        if !days.is_empty() {
-            return Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
-                days,
-                next_week: w.has_any(&["next week"]),
-            }));
-        }
+    if asks_of_a_day
+        && super::vocab::food_mentions(&w.words).is_empty()
+        && let Some(look) = plan_look(w)
+    {
+        return look;
     }
     if !(intent == Intent::Unknown || asks_of_a_day) || w.has_any(TELLS) {
         return intent;
@@ -488,14 +485,18 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
             }
         }));
     }
+    plan_look(w).unwrap_or(intent)
+}
+
+/// A look at the plan of the days the words name, if they name any.
+fn plan_look(w: &Words) -> Option<Intent> {
     let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
-    if days.is_empty() {
-        return intent;
-    }
-    Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
-        days,
-        next_week: w.has_any(&["next week"]),
-    }))
+    (!days.is_empty()).then(|| {
+        Intent::Skill(SkillAsk::Planning(PlanningAsk::Look {
+            days,
+            next_week: w.has_any(&["next week"]),
+        }))
+    })
 }
 
 /// Words that say the user now has a thing they went to buy.
@@ -673,7 +674,8 @@ pub enum Framed {
     Unclear,
 }
 
-fn named(name: &str) -> Pick {
+/// The pick of a recipe by its saved name.
+pub fn named(name: &str) -> Pick {
     Pick::Named(name.split_whitespace().map(str::to_lowercase).collect())
 }
 

@@ -114,7 +114,7 @@ fn against_kitchen(intent: Intent, words: &Words, kitchen: &KitchenNames) -> Gat
 fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
     use super::skills::SkillAsk;
     use super::skills::days::{When, days_at};
-    use super::skills::planning::{Ask, Pick, Slot, meal_of};
+    use super::skills::planning::{Ask, Slot, meal_of};
     // Only a change asked for in words: "the first one sat" stays a draft
     // to look over.
     let asked = super::consent::asks_for_change(w)
@@ -156,7 +156,7 @@ fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
     for (r, d) in pairs {
         let taken = slots.iter().any(|s| s.day == d.day);
         slots.push(Slot {
-            recipe: Pick::Named(r.split_whitespace().map(str::to_lowercase).collect()),
+            recipe: super::link::named(r),
             day: d.day,
             meal: d
                 .meal
@@ -230,7 +230,7 @@ fn named_before(
     let before = Words::new(&reading.before.user);
     if !shown && let Linked::One(name) = recipe(&before.words, &kitchen.recipes) {
         for s in slots.iter_mut().filter(|s| s.recipe == Pick::Shown) {
-            s.recipe = Pick::Named(name.split_whitespace().map(str::to_lowercase).collect());
+            s.recipe = super::link::named(&name);
         }
     }
     Intent::Skill(SkillAsk::Planning(Ask::Put { slots }))
