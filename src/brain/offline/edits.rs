@@ -293,26 +293,29 @@ fn parse_swap(w: &Words) -> Option<EditOp> {
     None
 }
 
-/// "make it for 4", "for 6 people", "4 servings".
-fn servings(w: &Words) -> Option<u32> {
+/// "make it for 4", "for 6 people", "4 servings", "there are 5 of us".
+pub fn servings(w: &Words) -> Option<u32> {
     let words = &w.words;
     for (i, x) in words.iter().enumerate() {
         let Some(n) = number(x) else { continue };
         let before = i.checked_sub(1).map(|j| words[j].as_str());
         let next = words.get(i + 1).map(String::as_str);
-        let people = matches!(
-            next,
-            Some(
-                "people"
-                    | "ppl"
-                    | "servings"
-                    | "portions"
-                    | "persons"
-                    | "of us"
-                    | "peeps"
-                    | "adults"
-            )
-        );
+        let of_us = next == Some("of") && words.get(i + 2).is_some_and(|u| u == "us");
+        let people = of_us
+            || matches!(
+                next,
+                Some(
+                    "people"
+                        | "ppl"
+                        | "servings"
+                        | "portions"
+                        | "persons"
+                        | "peeps"
+                        | "adults"
+                        | "guests"
+                        | "pax"
+                )
+            );
         let serves = matches!(before, Some("serves" | "serve" | "feed" | "feeds"));
         let for_it =
             before == Some("for") && w.has_any(&["make it", "scale", "make that", "make this"]);

@@ -459,6 +459,14 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
     {
         return look;
     }
+    // "show my list", "show me the plan": a show that names no recipe but
+    // one part of the kitchen shows that part.
+    if intent == Intent::Show
+        && recipe(&w.words, &kitchen.recipes) == Linked::None
+        && let Some(topic) = topic_alone(w)
+    {
+        return topic;
+    }
     if !(intent == Intent::Unknown || asks_of_a_day) || w.has_any(TELLS) {
         return intent;
     }
@@ -511,19 +519,20 @@ const BOUGHT: &[&str] = &[
     "in the cart",
 ];
 
-/// The shopping row a food mention names: the row whose words hold all of
-/// the mention's ("tomatoes" is the tomato row), or all of whose words the
-/// mention holds ("the basmati" is not enough for "basmati rice", "olive
-/// oil" is).
+/// The shopping row a food mention names: every word of the mention is
+/// the row's, and so is the row's last word, the thing itself ("tomatoes"
+/// is the tomato row, "the yogurt" the greek yogurt row; "the basmati" is
+/// not enough for "basmati rice").
 fn on_list(mention: &str, rows: &[String]) -> Option<String> {
     let said = tokens(mention);
     rows.iter()
         .find(|row| {
             let own = tokens(row);
-            let holds = |a: &[String], b: &[String]| {
-                !a.is_empty() && a.iter().all(|x| b.iter().any(|y| near(x, y)))
-            };
-            holds(&said, &own) && holds(&own, &said)
+            !said.is_empty()
+                && said.iter().all(|x| own.iter().any(|y| near(x, y)))
+                && own
+                    .last()
+                    .is_some_and(|head| said.iter().any(|x| near(x, head)))
         })
         .cloned()
 }
@@ -535,6 +544,7 @@ pub fn bought_off_list(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Int
     let misread = matches!(
         intent,
         Intent::Unknown
+            | Intent::Show
             | Intent::InventoryAdd(..)
             | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
     );
@@ -589,6 +599,8 @@ fn topic_alone(w: &Words) -> Option<Intent> {
         && matches!(*place, "fridge" | "freezer" | "pantry" | "cupboard")
     {
         Some(Intent::Pantry(Some((*place).to_string())))
+    } else if only(&["inventory", "stock", "stocks"]) {
+        Some(Intent::Pantry(None))
     } else {
         None
     }
@@ -647,7 +659,7 @@ fn plan_like(intent: &Intent) -> bool {
 
 /// "can i make the wings tonight?", "could we cook the curry": the user
 /// asks whether it can be made, not to plan it.
-fn can_i_make(w: &Words) -> bool {
+pub fn can_i_make(w: &Words) -> bool {
     w.has_any(&[
         "can i make",
         "can i cook",
@@ -657,6 +669,10 @@ fn can_i_make(w: &Words) -> bool {
         "can we make",
         "can we cook",
         "could we make",
+        "should i make",
+        "should i cook",
+        "should we make",
+        "should we cook",
         "do i have enough",
         "do i have everything",
         "have i got everything",
@@ -713,7 +729,13 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
     }
     let generating = matches!(&intent, Intent::Generate(g) if g.pasted.is_none());
     if can_i_make(w)
-        && matches!(intent, Intent::Assign | Intent::Unknown)
+        && matches!(
+            intent,
+            Intent::Assign
+                | Intent::Unknown
+                | Intent::Show
+                | Intent::Skill(SkillAsk::Recipes(RecipesAsk::Find { .. }))
+        )
         && let Linked::One(name) = recipe(&w.words, &kitchen.recipes)
     {
         return Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
@@ -947,10 +969,22 @@ mod tests {
     #[test]
     fn things_on_the_list_said_to_be_got_are_ticked_off() {
         let kitchen = KitchenNames {
-            shopping: vec!["tomato".into(), "olive oil".into(), "thai basil".into()],
+            shopping: vec![
+                "tomato".into(),
+                "olive oil".into(),
+                "thai basil".into(),
+                "basmati rice".into(),
+            ],
             ..KitchenNames::default()
         };
         let read = |m: &str| bought_off_list(Intent::Unknown, &Words::new(m), &kitchen);
+        // The thing itself names its row, without the kind said.
+        assert_eq!(
+            read("got basil"),
+            Intent::Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
+                items: vec![Named::Item("thai basil".into())]
+            }))
+        );
         assert_eq!(
             read("got the tomatoes and olive oil"),
             Intent::Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
@@ -964,7 +998,7 @@ mod tests {
         for m in [
             "have i got tomatoes?",
             "got the tomatoes and leeks",
-            "got basil",
+            "got the basmati",
         ] {
             assert_eq!(read(m), Intent::Unknown, "{m}");
         }

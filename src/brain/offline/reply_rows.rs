@@ -361,7 +361,15 @@ fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
                 super::text::plural_noun(x)
             );
         }
-        return "I couldn't find that in your saved recipes — want me to create one?".to_string();
+        let said = super::targets::content_words(&c.reading.words.words);
+        if said.is_empty() {
+            return "I couldn't find that in your saved recipes — want me to create one?"
+                .to_string();
+        }
+        return format!(
+            "None of your saved recipes is \"{}\" — want me to create one?",
+            said.join(" ")
+        );
     }
     if rows.len() <= 2 {
         let refs: Vec<&Value> = rows.iter().collect();

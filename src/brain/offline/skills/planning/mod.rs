@@ -414,7 +414,10 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if let Some(ask) = swap(w, &whens, meal) {
         return ask;
     }
-    let asked = is_question(w) && !committed;
+    // "should i cook the curry tmrw", "can i make the wings on friday":
+    // asked whether, not told to, whatever plan words they hold.
+    let wonders = super::super::consent::asks_information(w) || super::super::link::can_i_make(w);
+    let asked = wonders || is_question(w) && !committed;
     let putting = committed || cues.topic == Topic::Planning || slots::on_a_day(w);
     if asked || !putting {
         return None;

@@ -16,8 +16,13 @@ fn line(c: &ReplyCtx<'_>, row: &Value) -> String {
     let recipe = text_field(row, "recipe_id")
         .map(|r| c.label(r))
         .unwrap_or_default();
+    // Servings said in the message are said back ("for 4 people").
+    let serves = super::super::super::edits::servings(&c.reading.words)
+        .and(row.get("servings").and_then(Value::as_u64))
+        .map(|n| format!(" · serves {n}"))
+        .unwrap_or_default();
     format!(
-        "- {} ({}): {recipe}",
+        "- {} ({}): {recipe}{serves}",
         short_date(text_field(row, "date").unwrap_or_default()),
         text_field(row, "meal_type").unwrap_or("dinner")
     )

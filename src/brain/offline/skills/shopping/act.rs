@@ -59,7 +59,21 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         }
         // Marking bought or taking off: the rows the ask is about.
         StepType::Write if done == 0 => {
-            let refs = meant(ask, c);
+            let mut refs = meant(ask, c);
+            // A row already ticked off stays as it is: there is nothing to
+            // mark again.
+            if matches!(ask, Ask::MarkBought { .. }) {
+                let rows = known_rows(c, Table::ShoppingList);
+                refs.retain(|r| {
+                    !rows.iter().any(|v| {
+                        v.get("id").and_then(Value::as_str) == Some(r.as_str())
+                            && v.get("is_purchased").and_then(Value::as_bool) == Some(true)
+                    })
+                });
+                if refs.is_empty() {
+                    return complete("Already marked bought".into(), Value::Null, None);
+                }
+            }
             if refs.is_empty() {
                 return complete(
                     "No such item on the shopping list".into(),

@@ -110,7 +110,28 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 confirm: None,
             }
         }
-        Ask::MarkBought { .. } => {
+        Ask::MarkBought { items } => {
+            let ticked: Vec<String> = items
+                .iter()
+                .filter_map(|n| match n {
+                    Named::Item(x) => best(&read, x).first().copied(),
+                    Named::Shown => None,
+                })
+                .filter(|r| r.get("is_purchased").and_then(Value::as_bool) == Some(true))
+                .filter_map(|r| text_field(r, "name").map(String::from))
+                .collect();
+            if made.is_empty() && !ticked.is_empty() {
+                return Said {
+                    text: format!(
+                        "{} {} already ticked off as bought, so nothing changed.\n\n{rest}",
+                        super::super::super::text::capitalise_first(&join_list(&ticked, "and")),
+                        if ticked.len() == 1 { "is" } else { "are" }
+                    ),
+                    presented: shown(&read),
+                    offer: None,
+                    confirm: None,
+                };
+            }
             if made.is_empty() {
                 return Said {
                     text: format!(
