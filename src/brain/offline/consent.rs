@@ -31,7 +31,7 @@ const CHANGE: &[&str] = &[
     "thats done", "its done", "is done", "finish the", "is finish", "are finish", "finish it",
     "dont let me forget", "remember to", "moved", "froze", "freeze", "took", "shifted", "shift",
     "stuck", "popped", "ticked", "checked off", "cross it off", "cross that off", "one done",
-    "cleaned", "descaled",
+    "cleaned", "descaled", "is gone", "are gone", "all gone", "used up",
 ];
 
 /// Words that hold a change back: the user is not asking for it yet.

@@ -230,7 +230,7 @@ impl Amount {
                 self.quantity = Some(n);
                 return true;
             }
-            if matches!(w, "a" | "an") {
+            if matches!(w, "a" | "an" | "another") {
                 self.one = true;
                 return true;
             }

@@ -523,7 +523,7 @@ const BOUGHT: &[&str] = &[
 /// the row's, and so is the row's last word, the thing itself ("tomatoes"
 /// is the tomato row, "the yogurt" the greek yogurt row; "the basmati" is
 /// not enough for "basmati rice").
-fn on_list(mention: &str, rows: &[String]) -> Option<String> {
+pub fn on_list(mention: &str, rows: &[String]) -> Option<String> {
     let said = tokens(mention);
     rows.iter()
         .find(|row| {
@@ -717,15 +717,33 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         }
     }
     if let Intent::Several(parts) = intent {
-        return Intent::Several(
-            parts
-                .into_iter()
-                .map(|p| Part {
-                    intent: relink(p.intent, &Words::new(&p.words), kitchen),
-                    words: p.words,
+        let mut parts: Vec<Part> = parts
+            .into_iter()
+            .map(|p| Part {
+                intent: relink(p.intent, &Words::new(&p.words), kitchen),
+                words: p.words,
+            })
+            .collect();
+        // "i dont have time tonight, whats the quickest": a clause read as a
+        // show of something that links to nothing is talk, beside a clause
+        // that asks.
+        let talk = |p: &Part| {
+            let w = Words::new(&p.words);
+            matches!(p.intent, Intent::Show | Intent::Assign | Intent::Unknown)
+                && recipe(&w.words, &kitchen.recipes) == Linked::None
+                && super::vocab::food_mentions(&w.words).is_empty()
+                && !w.words.iter().any(|x| {
+                    super::skills::POINTING.contains(&x.as_str())
+                        || super::resolve::ordinal_pick(std::slice::from_ref(x)).is_some()
                 })
-                .collect(),
-        );
+        };
+        if parts.iter().any(|p| !talk(p)) {
+            parts.retain(|p| !talk(p));
+        }
+        return match parts.len() {
+            1 => parts.remove(0).intent,
+            _ => Intent::Several(parts),
+        };
     }
     let generating = matches!(&intent, Intent::Generate(g) if g.pasted.is_none());
     if can_i_make(w)

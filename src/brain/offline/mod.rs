@@ -95,6 +95,8 @@ mod planning_tests;
 #[cfg(test)]
 mod quantity_tests;
 #[cfg(test)]
+mod reading_tests;
+#[cfg(test)]
 mod recipes_tests;
 #[cfg(test)]
 mod robustness_tests;

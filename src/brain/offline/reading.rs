@@ -348,7 +348,13 @@ fn continued_add(words: &Words, last_user: &str, topic: super::skills::Topic) ->
         .filter(|x| !matches!(x.as_str(), "that" | "the" | "some" | "those" | "these"))
         .cloned()
         .collect();
-    let items = super::items::parse_items(&Words::new(&rest.join(" ")).segments);
+    // "and add 2 onions" after a removal says its own verb: it carries
+    // nothing on.
+    let rest_words = Words::new(&rest.join(" "));
+    if super::consent::asks_for_change(&rest_words) {
+        return None;
+    }
+    let items = super::items::parse_items(&rest_words.segments);
     if items.is_empty() || !items.iter().all(|i| super::vocab::may_be_food(&i.name)) {
         return None;
     }
@@ -385,6 +391,22 @@ fn continued_add(words: &Words, last_user: &str, topic: super::skills::Topic) ->
             })),
             Stock::ExpiryOf { .. } => skill(SkillAsk::Stock(Stock::ExpiryOf { items: named })),
             Stock::Move { to, .. } => skill(SkillAsk::Stock(Stock::Move { items: named, to })),
+            // "we ate the bananas" → "and the brioche": used up too.
+            Stock::Use { .. } => skill(SkillAsk::Stock(Stock::Use {
+                items: items
+                    .iter()
+                    .map(|i| super::skills::stock::uses::Used {
+                        item: Named::item(&i.name),
+                        amount: match i.quantity {
+                            Some(quantity) => super::quantity::Quantity::Amount {
+                                quantity,
+                                unit: i.unit.clone(),
+                            },
+                            None => super::quantity::Quantity::Unsaid,
+                        },
+                    })
+                    .collect(),
+            })),
             _ => None,
         },
         _ => None,

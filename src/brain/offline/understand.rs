@@ -66,6 +66,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         intent = Intent::Show;
     }
     let intent = uses_of_the_item_before(intent, &reading, &world);
+    let intent = amount_of_the_items_before(intent, &reading, &world);
     let gated = against_kitchen(intent, &reading.words, req.kitchen);
     let intent = named_before(gated.intent, &reading, &world, req.kitchen);
     resolve_intent(&intent, &reading, &world, message, &mut d);
@@ -82,6 +83,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // curated, and carried to every later node.
     let settled = effective_intent(&reading, &world, Some(&out));
     let settled = uses_of_the_item_before(settled, &reading, &world);
+    let settled = amount_of_the_items_before(settled, &reading, &world);
     let settled = match (settled, &intent) {
         (Intent::Unknown, Intent::Show) => Intent::Show,
         (settled, _) => against_kitchen(settled, &reading.words, req.kitchen).intent,
@@ -204,6 +206,39 @@ fn uses_of_the_item_before(intent: Intent, reading: &Reading, world: &World<'_>)
         [one] => Intent::FindByIngredient(one.clone()),
         _ => intent,
     }
+}
+
+/// "how much is left now", "how many r there" right after a change to
+/// things in the kitchen: how much there is of those things.
+fn amount_of_the_items_before(intent: Intent, reading: &Reading, world: &World<'_>) -> Intent {
+    use super::skills::{Named, SkillAsk, stock::Ask as StockAsk};
+    let w = &reading.words;
+    let asks = w.has_any(&[
+        "how much",
+        "how many",
+        "hows much",
+        "left",
+        "remaining",
+        "now",
+    ]) && (w.has_any(&["how", "left", "remaining"]) || w.question_mark);
+    if intent != Intent::Unknown || !asks || !super::vocab::food_mentions(&w.words).is_empty() {
+        return intent;
+    }
+    let items: Vec<Named> = reading
+        .before
+        .touched
+        .iter()
+        .filter_map(|r| world.get(r))
+        .filter(|e| e.e.table == Table::Inventory)
+        .map(|e| Named::item(&e.e.label))
+        .collect();
+    if items.is_empty() {
+        return intent;
+    }
+    Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch {
+        items,
+        location: None,
+    }))
 }
 
 /// "ok put it on thursday" after "the yellow curry - is the paste ok?":

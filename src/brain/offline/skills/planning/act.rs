@@ -244,13 +244,26 @@ pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, A
                 [one] => Some(*one),
                 _ => None,
             };
-            return shown_recipe(c).ok_or_else(|| ActAction::AskUser {
-                question: match draft {
-                    Some(r) => format!(
+            // Several just shown: the first few of them are the choices.
+            let shown: Vec<String> = c
+                .reading
+                .before
+                .presented
+                .iter()
+                .filter(|r| super::super::table_of_ref(r) == Some(Table::Recipes))
+                .take(3)
+                .map(|r| c.world.label(r))
+                .collect();
+            return shown_recipe(c).ok_or_else(|| match draft {
+                Some(r) => ActAction::AskUser {
+                    question: format!(
                         "that one isn't saved yet: say \"save it\" first, then I'll put {} on {day}.",
                         c.world.label(r)
                     ),
-                    None => format!("Which recipe should go on {day}?"),
+                },
+                None if shown.len() > 1 => ask(shown),
+                None => ActAction::AskUser {
+                    question: format!("Which recipe should go on {day}?"),
                 },
             });
         }

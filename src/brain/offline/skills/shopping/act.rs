@@ -47,6 +47,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             if items.is_empty() {
                 let why = match ask {
                     Ask::Missing { .. } => "No missing ingredients to add",
+                    Ask::Add { items, .. } if !items.is_empty() => "Already on the list",
                     Ask::PutBack { .. } => "Nothing was taken off the list last turn",
                     _ => "No item named to add",
                 };
@@ -206,8 +207,10 @@ fn taken_off(refs: &[String], c: &ActCtx<'_>) -> Vec<Value> {
 /// the last message asked about ("hw many eggs" → eggs) or showed.
 fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
     if !items.is_empty() {
+        let waiting = already_on_list(c);
         return items
             .iter()
+            .filter(|i| super::super::super::link::on_list(&i.name, &waiting).is_none())
             .map(|i| {
                 row(
                     &i.name,
@@ -225,6 +228,23 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
     asked_about(c)
         .iter()
         .map(|name| row(name, quantity, unit, None))
+        .collect()
+}
+
+/// The names of the rows still to buy, unless the user asks for more of
+/// them ("another bottle of olive oil", "2 more tomatoes"): an add of one
+/// of these is no new row.
+pub fn already_on_list(c: &ActCtx<'_>) -> Vec<String> {
+    if c.reading
+        .words
+        .has_any(&["more", "another", "extra", "again", "second"])
+    {
+        return Vec::new();
+    }
+    known_rows(c, Table::ShoppingList)
+        .iter()
+        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
+        .filter_map(|r| text_field(r, "name").map(String::from))
         .collect()
 }
 

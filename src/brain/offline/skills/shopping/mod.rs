@@ -399,6 +399,32 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             return Some(Ask::Add { items, amount });
         }
     }
+    // "olive oil on the list pls", "2 limes to my list": things and the
+    // list, told without a verb.
+    if !adding
+        && !w.question_mark
+        && !super::super::consent::asks_information(w)
+        && !w.has_any(&["what", "whats", "is that", "is it", "is there", "already"])
+        && let Some((at, _)) = super::super::text::find_any(
+            &w.words,
+            &["on the", "to the", "on my", "to my", "onto the", "onto my"],
+        )
+        && w.words
+            .get(at + 2)
+            .is_some_and(|x| LIST.contains(&x.as_str()))
+    {
+        let before = Words::new(&w.words[..at].join(" "));
+        let items: Vec<Item> = super::super::items::parse_items(&before.segments)
+            .into_iter()
+            .filter(|i| super::super::vocab::is_food(&i.name))
+            .collect();
+        if !items.is_empty() {
+            return Some(Ask::Add {
+                items,
+                amount: None,
+            });
+        }
+    }
     // "what was the thai basil for again": is it on there, and why.
     if w.has_any(&["what was", "whats the", "why is", "why do i have"]) && w.has("for")
         || w.has_any(&["why is"])

@@ -69,6 +69,50 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             }
         }
         Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. } => {
+            // Asked-for things already waiting on the list: said, not added
+            // again.
+            let waiting: Vec<&Value> = match ask {
+                Ask::Add { items, .. } => {
+                    let unbought: Vec<&Value> = read
+                        .iter()
+                        .copied()
+                        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
+                        .collect();
+                    let named = names(&unbought);
+                    items
+                        .iter()
+                        .filter(|i| !made.iter().any(|m| text_field(m, "name") == Some(&i.name)))
+                        .filter_map(|i| super::super::super::link::on_list(&i.name, &named))
+                        .filter_map(|n| {
+                            unbought
+                                .iter()
+                                .copied()
+                                .find(|r| text_field(r, "name") == Some(&n))
+                        })
+                        .collect()
+                }
+                _ => Vec::new(),
+            };
+            let already = if waiting.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "Already on the list, so not added again:\n{}",
+                    waiting
+                        .iter()
+                        .map(|r| line(r))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                )
+            };
+            if made.is_empty() && !waiting.is_empty() {
+                return Said {
+                    text: format!("{already}\n\nWant more of it, or something else?"),
+                    presented: shown(&waiting),
+                    offer: None,
+                    confirm: None,
+                };
+            }
             if made.is_empty() {
                 let why = why_unchanged(c, "");
                 let text = if why.contains("which recipe") || why.contains("mean") {
@@ -99,9 +143,14 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 Ask::PutBack { .. } => "Put back on the list:".to_string(),
                 _ => "Added to the shopping list:".to_string(),
             };
+            let already = if already.is_empty() {
+                already
+            } else {
+                format!("\n\n{already}")
+            };
             Said {
                 text: format!(
-                    "{head}\n{}\n\nThat's {} on the list now.",
+                    "{head}\n{}{already}\n\nThat's {} on the list now.",
                     made.iter().map(|r| line(r)).collect::<Vec<_>>().join("\n"),
                     super::super::super::text::plural(total, "item")
                 ),

@@ -462,9 +462,25 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             rest.iter().any(|x| x == "on" || x == "onto")
                 || (rest.iter().any(|x| x == "in" || x == "into") && location(rest).is_some())
         });
-    let using =
-        !puts_on && (w.has_any(USE) || w.segments.iter().any(|s| uses::made_with(s).is_some()));
-    if using && !asking && !in_recipe && !should_use {
+    let using = !puts_on
+        && (w.has_any(USE)
+            || w.segments.iter().any(|s| uses::done_after(s).is_some())
+            || w.segments.iter().any(|s| uses::made_with(s).is_some()));
+    // "any ideas for lunch using the chicken": a dish to find, nothing
+    // used yet.
+    let for_a_dish = w.has_any(&[
+        "idea",
+        "ideas",
+        "recipe",
+        "recipes",
+        "something",
+        "anything",
+        "dish",
+        "meal",
+        "meals",
+    ]) && w.has_any(&["using", "usin", "use"])
+        && !w.has_any(&["used", "made", "cooked", "baked", "ate", "finished"]);
+    if using && !asking && !in_recipe && !should_use && !for_a_dish {
         return read_use(w);
     }
     let elsewhere = w.has_any(&[

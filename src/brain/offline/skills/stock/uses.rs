@@ -120,6 +120,46 @@ fn name_of(name: &str) -> String {
         .join(" ")
 }
 
+/// "the bread is finish", "the eggs are all gone", "the milk ran out": the
+/// item comes first.
+const DONE_AFTER: &[&str] = &[
+    "is finish",
+    "is finished",
+    "are finish",
+    "are finished",
+    "is gone",
+    "are gone",
+    "is all gone",
+    "are all gone",
+    "is used up",
+    "are used up",
+    "is all used",
+    "ran out",
+    "has run out",
+    "have run out",
+    "run out",
+];
+
+/// Where the item ends in "the milk ran out", "the eggs are all gone": a
+/// thing said to be finished now. Not "the brioche is gone by then isnt
+/// it" (a worry about later), nor "ran out of eggs" (the item after).
+pub fn done_after(seg: &[String]) -> Option<usize> {
+    let (i, p) = find_any(seg, DONE_AFTER)?;
+    let rest = &seg[i + p.split_whitespace().count()..];
+    let later = rest.first().is_some_and(|x| {
+        matches!(
+            x.as_str(),
+            "by" | "before" | "till" | "until" | "soon" | "when" | "if"
+        )
+    }) || seg.windows(2).any(|p| {
+        matches!(
+            (p[0].as_str(), p[1].as_str()),
+            ("isnt" | "wont" | "will", _)
+        )
+    });
+    (i > 0 && !later && super::super::super::vocab::food_mentions(rest).is_empty()).then_some(i)
+}
+
 /// The words after each use verb, one phrase per item: the rest of the
 /// verb's clause, then each clause after it that is only an item ("and 2
 /// bananas"), or that has a use verb of its own ("and i ate a banana").
@@ -129,26 +169,8 @@ fn name_of(name: &str) -> String {
 fn phrases(w: &Words) -> Option<Vec<(Vec<String>, bool)>> {
     let mut out: Vec<(Vec<String>, bool)> = Vec::new();
     let mut cooked = false;
-    // "the bread is finish", "the eggs are all gone": the item comes first.
-    const DONE_AFTER: &[&str] = &[
-        "is finish",
-        "is finished",
-        "are finish",
-        "are finished",
-        "is gone",
-        "are gone",
-        "is all gone",
-        "are all gone",
-        "is used up",
-        "are used up",
-        "is all used",
-    ];
     for seg in &w.segments {
-        let after_item = find_any(seg, DONE_AFTER).filter(|(i, p)| {
-            let rest = &seg[i + p.split_whitespace().count()..];
-            *i > 0 && super::super::super::vocab::food_mentions(rest).is_empty()
-        });
-        if let Some((i, _)) = after_item {
+        if let Some(i) = done_after(seg) {
             out.push((seg[..i].to_vec(), false));
             continue;
         }

@@ -1,0 +1,215 @@
+//! Readings of everyday kitchen talk, each pattern tried in several
+//! wordings: what is already so is said, not written again; a question
+//! never writes; a clause of talk beside a request is not a second ask.
+
+use super::test_harness::Sim;
+
+/// Runs `setup` then `message` in a fresh conversation and checks each
+/// expectation on the last turn.
+fn after(setup: &[&str], message: &str, expect: &[&str]) {
+    let mut sim = Sim::new();
+    for m in setup {
+        sim.say(m);
+    }
+    sim.say(message);
+    for e in expect {
+        if let Err(why) = crate::scenario::check(&sim.json(), e) {
+            panic!("{message:?} `{e}`: {why}\nreply: {}", sim.reply());
+        }
+    }
+}
+
+#[test]
+fn a_part_of_the_kitchen_asked_to_be_shown_is_shown() {
+    for m in [
+        "show my list",
+        "show list",
+        "show me the shopping",
+        "pls show my list",
+    ] {
+        after(
+            &[],
+            m,
+            &["writes none", "reply ~ tomato", "reply !~ saved recipes"],
+        );
+    }
+}
+
+#[test]
+fn a_thing_already_ticked_off_is_said_so_not_written() {
+    for m in [
+        "got the greek yogurt",
+        "got the yogurt",
+        "grabbed the yoghurt",
+    ] {
+        after(
+            &["whats on the list"],
+            m,
+            &["writes none", "reply ~ already ticked"],
+        );
+    }
+    // Its head noun names the row: "the yogurt" is the greek yogurt.
+    after(
+        &["whats on the list"],
+        "got the tomatoes",
+        &["writes shopping_list:update"],
+    );
+}
+
+#[test]
+fn what_is_already_on_the_list_is_not_added_again() {
+    for m in [
+        "add olive oil to the list",
+        "put tomatoes on my shopping list",
+        "can you add olive oil to my list",
+    ] {
+        after(&[], m, &["writes none", "reply ~ already on the list"]);
+    }
+    // Told without a verb, it is asked first, never written.
+    for m in ["limes on the list pls", "2 limes to my list"] {
+        after(&[], m, &["asks", "reply ~ lime"]);
+    }
+    // With something new beside it, only the new thing is added.
+    after(
+        &[],
+        "put tomatoes and 2 limes on the shopping list",
+        &[
+            "writes shopping_list:create",
+            "reply ~ lime",
+            "reply ~ already on the list",
+        ],
+    );
+    // More of it, asked for in words, is another row.
+    after(
+        &[],
+        "add another bottle of olive oil to the list",
+        &["writes shopping_list:create", "reply ~ 1 bottle"],
+    );
+}
+
+#[test]
+fn wondering_whether_to_cook_a_dish_on_a_day_never_plans_it() {
+    for m in [
+        "can i cook the paneer tikka tmrw?",
+        "can i make the wings on friday",
+        "should i make the pad see ew tonight",
+        "should we cook the yellow curry on sunday",
+    ] {
+        after(&[], m, &["writes none"]);
+    }
+    // Told plainly, it is planned.
+    after(
+        &[],
+        "put the wings on friday",
+        &["writes meal_plans:create"],
+    );
+}
+
+#[test]
+fn servings_said_with_a_plan_are_planned_and_said_back() {
+    for (m, n) in [
+        ("put the kerala curry on sunday for 4 people", "serves 4"),
+        (
+            "plan the wings for saturday dinner, there'll be 6 of us",
+            "serves 6",
+        ),
+        ("add the yellow curry to friday, 3 servings", "serves 3"),
+    ] {
+        after(
+            &[],
+            m,
+            &["writes meal_plans:create", &format!("reply ~ {n}")],
+        );
+    }
+}
+
+#[test]
+fn a_change_said_with_its_own_verb_is_not_the_last_one_again() {
+    for m in [
+        "and add 2 onions",
+        "also add a bag of onions",
+        "and put onions on it",
+    ] {
+        after(
+            &["pls remove tomato from shopping"],
+            m,
+            &["writes shopping_list:create", "reply ~ onion"],
+        );
+    }
+    // Without a verb of its own, the same change again.
+    after(
+        &["we ate the bananas"],
+        "and the brioche",
+        &["writes inventory:delete", "reply ~ brioche"],
+    );
+}
+
+#[test]
+fn a_thing_said_to_be_finished_now_is_used_up() {
+    for m in [
+        "the brioche is gone",
+        "the milk ran out",
+        "bananas are all gone",
+    ] {
+        after(&[], m, &["writes inventory:delete"]);
+    }
+    // A worry about later uses nothing.
+    for m in [
+        "the brioche is gone by then isnt it",
+        "the milk will run out soon",
+    ] {
+        after(&[], m, &["writes none"]);
+    }
+}
+
+#[test]
+fn how_much_is_left_after_a_change_is_about_what_changed() {
+    for m in ["how much left", "how much is left now", "how many left?"] {
+        after(
+            &["i used 300g of the chicken thigh"],
+            m,
+            &["writes none", "reply ~ 1.2 kg", "understood"],
+        );
+    }
+}
+
+#[test]
+fn ideas_using_a_food_find_recipes_and_use_nothing() {
+    for m in [
+        "any ideas for lunch tomorrow using the chicken",
+        "something for dinner using the paneer",
+        "a recipe that uses the coconut milk",
+    ] {
+        after(&[], m, &["writes none", "understood"]);
+    }
+}
+
+#[test]
+fn talk_beside_a_question_is_no_second_ask() {
+    for m in [
+        "i dont have time tonight, whats the quickest thing",
+        "im so tired lol. whats quickest",
+    ] {
+        after(
+            &[],
+            m,
+            &[
+                "writes none",
+                "reply ~ quickest",
+                "reply !~ saved recipes is",
+            ],
+        );
+    }
+}
+
+#[test]
+fn it_after_a_tie_asks_between_the_tied_ones() {
+    after(
+        &["whats the quickest thing i can make"],
+        "put that on for tonight then",
+        &[
+            "asks",
+            "reply ~ miso glazed air fryer cod or chai french toast",
+        ],
+    );
+}
