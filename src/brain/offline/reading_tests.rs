@@ -213,3 +213,44 @@ fn it_after_a_tie_asks_between_the_tied_ones() {
         ],
     );
 }
+
+#[test]
+fn enough_of_one_thing_for_a_recipe_weighs_what_it_takes_against_what_there_is() {
+    for m in [
+        "is there enough paneer for the paneer tikka",
+        "got enough paneer for the air fryer paneer tikka?",
+        "how much paneer does the paneer tikka take",
+    ] {
+        after(&[], m, &["writes none", "reply ~ 250 g", "reply ~ enough"]);
+    }
+    after(
+        &["show me the chicken tikka bites"],
+        "do we have enough chicken for it",
+        &[
+            "writes none",
+            "reply ~ 800 g",
+            "reply ~ 1.5 kg",
+            "reply ~ that's enough",
+        ],
+    );
+}
+
+#[test]
+fn tasks_asked_for_tomorrow_are_those_due_by_then() {
+    after(
+        &["remind me to defrost the chicken tomorrow"],
+        "what tasks do i have tmrw",
+        &[
+            "writes none",
+            "reply ~ defrost",
+            "reply !~ air fryer basket",
+        ],
+    );
+}
+
+#[test]
+fn taken_out_to_thaw_moves_to_the_fridge() {
+    for m in ["take the naan out to thaw", "took the naan out to defrost"] {
+        after(&[], m, &["writes inventory:update", "reply ~ fridge"]);
+    }
+}

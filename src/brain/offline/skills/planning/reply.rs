@@ -62,7 +62,9 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     if let Ask::Look { .. } = ask {
         return looked(ask, c);
     }
-    let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
+    let mut written = rows_of_kind(c, Table::MealPlans, StepType::Write);
+    // Day by day, as a week reads.
+    written.sort_by_key(|r| text_field(r, "date").unwrap_or_default().to_string());
     if let Some(asked) = unconfirmed(c) {
         return asked;
     }

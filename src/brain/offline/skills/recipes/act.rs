@@ -40,6 +40,10 @@ pub struct Line {
     pub amount: String,
     /// What the kitchen holds of it ("3 can in the pantry"), if anything.
     pub have: Option<String>,
+    /// Whether what the kitchen holds covers the amount, when the two
+    /// amounts can be compared (grams with kilos, counts with counts).
+    #[serde(default)]
+    pub enough: Option<bool>,
     /// A chili or pepper that brings heat.
     pub hot: bool,
     /// A gentle chili (green chilies, Kashmiri chili powder).
@@ -175,6 +179,34 @@ fn is(f: &RecipeFacts, word: &str) -> bool {
 
 /// The kitchen's holdings of an ingredient, in words ("3 can in the
 /// pantry").
+/// An amount in its unit family's base (grams, millilitres, or a count),
+/// when the unit is one of those.
+fn in_base(quantity: f64, unit: &str) -> Option<(f64, &'static str)> {
+    Some(match unit.trim().to_lowercase().as_str() {
+        "g" | "gram" | "grams" => (quantity, "g"),
+        "kg" | "kilo" | "kilos" => (quantity * 1000.0, "g"),
+        "ml" => (quantity, "ml"),
+        "l" | "litre" | "litres" | "liter" | "liters" => (quantity * 1000.0, "ml"),
+        "" | "pcs" | "pc" | "piece" | "pieces" | "whole" => (quantity, "count"),
+        _ => return None,
+    })
+}
+
+/// Whether the kitchen's row covers a recipe line's amount, if the two
+/// can be compared.
+fn covers(line: &Value, inventory: &[&Value], ingredient: &str) -> Option<bool> {
+    let row = *best(inventory, ingredient).first()?;
+    let need = in_base(
+        num_field(line, "quantity")?,
+        text_field(line, "unit").unwrap_or(""),
+    )?;
+    let have = in_base(
+        num_field(row, "quantity")?,
+        text_field(row, "unit").unwrap_or(""),
+    )?;
+    (need.1 == have.1).then_some(have.0 + 1e-9 >= need.0)
+}
+
 fn holding(inventory: &[&Value], ingredient: &str) -> Option<String> {
     let row = *best(inventory, ingredient).first()?;
     let q = num_field(row, "quantity")
@@ -206,6 +238,7 @@ fn card(x: &Recipe<'_>, inventory: &[&Value], kitchen: &[String]) -> Card {
                     let hot = taxonomy::is_hot(&name);
                     Some(Line {
                         have: holding(inventory, &name),
+                        enough: covers(l, inventory, &name),
                         warm: !hot && (name.contains("chili") || name.contains("chilli")),
                         hot,
                         amount,
@@ -538,7 +571,9 @@ fn about(
         }
         Which::Shown => {
             // A recipe the message names outright ("the paneer needs using").
-            let item = match what {
+            // The item's own words are left out once: "enough paneer for
+            // the paneer tikka" still names the paneer tikka.
+            let mut item = match what {
                 Detail::AmountOf(x) => stems(x),
                 _ => Vec::new(),
             };
@@ -549,7 +584,15 @@ fn about(
                 .iter()
                 .filter(|w| !is_filler(w))
                 .map(|w| stem(w))
-                .filter(|w| !item.contains(w))
+                .filter(|w| match item.iter().position(|i| i == w) {
+                    Some(at) => {
+                        item.remove(at);
+                        false
+                    }
+                    None => true,
+                })
+                .collect::<Vec<_>>()
+                .into_iter()
                 .flat_map(|w| {
                     all.iter()
                         .filter(move |x| stems(&x.facts.label).contains(&w))
@@ -571,6 +614,15 @@ fn about(
             }
             if let Some(r) = &b.last_recipe {
                 return Ok(vec![r.clone()]);
+            }
+            // "add what's missing for the assam pedas" → "enough cod for
+            // it?": the one recipe the last message named.
+            let labels: Vec<String> = all.iter().map(|x| x.facts.label.clone()).collect();
+            if let super::super::super::link::Linked::One(name) =
+                super::super::super::link::recipe(&Words::new(&b.user).words, &labels)
+                && let Some(x) = all.iter().find(|x| x.facts.label == name)
+            {
+                return Ok(vec![x.r.clone()]);
             }
             if list.is_empty() {
                 Err(nothing())

@@ -631,6 +631,19 @@ fn detail(w: &Words) -> Option<Detail> {
             return Some(Detail::AmountOf(item.join(" ")));
         }
     }
+    // "is there enough chicken for it", "got enough coconut milk for the
+    // curry": how much of one thing it takes, against what there is.
+    if let Some(i) = find(&w.words, "enough") {
+        let item: Vec<String> = w.words[i + 1..]
+            .iter()
+            .take_while(|x| !matches!(x.as_str(), "for" | "to" | "in" | "left"))
+            .filter(|x| !is_filler(x))
+            .map(|x| stem(x))
+            .collect();
+        if !item.is_empty() && !super::super::vocab::food_mentions(&item).is_empty() {
+            return Some(Detail::AmountOf(item.join(" ")));
+        }
+    }
     // "do i have enough stuff for the pad see ew", "got all the things
     // for it": having, what is needed, and for what.
     const NEEDED: &[&str] = &[

@@ -309,7 +309,11 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                         s.push_str(&format!(" ({} {unit} if you double it)", fmt_number(n * 2.0)));
                     }
                     match (&l.have, f.kitchen) {
-                        (Some(h), _) => s.push_str(&format!(" — you have {h}.")),
+                        (Some(h), _) => s.push_str(&match l.enough {
+                            Some(true) => format!(" — you have {h}, so that's enough."),
+                            Some(false) => format!(" — you have only {h}, not enough."),
+                            None => format!(" — you have {h}."),
+                        }),
                         (None, true) => s.push_str(&format!(" — you have no {} in.", l.name)),
                         (None, false) => s.push('.'),
                     }

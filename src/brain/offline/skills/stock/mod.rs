@@ -397,6 +397,18 @@ fn read_move(w: &Words) -> Option<Ask> {
             }
             (to.to_string(), v + 1, at)
         }
+        // "take the naan out to thaw", "get the chicken out to defrost":
+        // out of the freezer, into the fridge.
+        (None, None) if w.has_any(THAW) => {
+            let took = w.words.iter().position(|x| {
+                matches!(
+                    x.as_str(),
+                    "take" | "took" | "taken" | "taking" | "get" | "got" | "getting"
+                )
+            })?;
+            let out = w.words[took..].iter().position(|x| x == "out")? + took;
+            ("fridge".to_string(), took + 1, out)
+        }
         _ => return None,
     };
     let part = Words::new(&w.words[start..end.max(start)].join(" "));

@@ -45,6 +45,7 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
             let until = match window {
                 Window::All => None,
                 Window::Today => Some(today.to_string()),
+                Window::Tomorrow => days_after(today, 1),
                 Window::ThisWeek => days_after(today, 6),
                 Window::BeforeWeekend => Day::Weekday(4).date(today),
             };

@@ -37,6 +37,8 @@ pub enum Ask {
 pub enum Window {
     All,
     Today,
+    /// Due by tomorrow ("what's on for tmrw").
+    Tomorrow,
     ThisWeek,
     BeforeWeekend,
 }
@@ -288,6 +290,8 @@ fn window(w: &Words) -> Window {
         Window::ThisWeek
     } else if w.has_any(&["today", "tonight"]) {
         Window::Today
+    } else if w.has_any(&["tomorrow", "tmrw", "tmr", "tomoz", "tomorow", "2moro"]) {
+        Window::Tomorrow
     } else {
         Window::All
     }

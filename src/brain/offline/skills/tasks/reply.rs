@@ -124,6 +124,7 @@ fn list(read: &[&Value], window: Window, about: &[String]) -> Said {
     let when = match window {
         Window::All => "",
         Window::Today => " due today",
+        Window::Tomorrow => " due by tomorrow",
         Window::ThisWeek => " due this week",
         Window::BeforeWeekend => " due before the weekend",
     };
