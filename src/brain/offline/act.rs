@@ -18,7 +18,6 @@ use super::act_make::{act_analyze, act_generate};
 use super::act_write::act_write;
 use super::lexicon::Intent;
 use super::reading::after_understand;
-use super::targets::content_words;
 use super::text::{plural, stems};
 
 /// Act's decision for one iteration of a step.
@@ -157,7 +156,7 @@ fn read_recipes(c: &ActCtx<'_>) -> Value {
                 return json!({"table": "recipes", "or_filters": or});
             }
             // Every named word must appear in the name ("pad … ew").
-            let filters: Vec<Value> = content_words(&c.reading.words.words)
+            let filters: Vec<Value> = super::targets::name_words(&c.reading.words.words)
                 .iter()
                 .map(|w| filter("name", "ilike", json!(format!("%{w}%"))))
                 .collect();

@@ -254,3 +254,47 @@ fn taken_out_to_thaw_moves_to_the_fridge() {
         after(&[], m, &["writes inventory:update", "reply ~ fridge"]);
     }
 }
+
+#[test]
+fn a_new_amount_for_a_row_on_the_list_changes_that_row() {
+    for (m, want) in [
+        ("change the tomatoes on the list to 6", "tomato (6 pcs)"),
+        ("update tomato to 8 on my shopping list", "tomato (8 pcs)"),
+    ] {
+        after(
+            &[],
+            m,
+            &["writes shopping_list:update", &format!("reply ~ {want}")],
+        );
+    }
+    after(
+        &["whats on my list"],
+        "make the tomatoes 6 not 4",
+        &["writes shopping_list:update", "reply ~ tomato (6 pcs)"],
+    );
+    // Nothing of it on the list: said, nothing added.
+    after(
+        &[],
+        "change the eggs on the list to 12",
+        &["writes none", "reply ~ no egg"],
+    );
+}
+
+#[test]
+fn a_plan_weighed_in_talk_is_a_draft_of_the_recipe_named() {
+    for m in [
+        "i was thinking maybe the yellow curry on thursday",
+        "hey so um i was thinking we could do the yellow curry on thursday",
+        "we could do the yellow curry on thursday",
+    ] {
+        after(
+            &[],
+            m,
+            &[
+                "writes none",
+                "reply ~ thai yellow curry",
+                "reply ~ not saved",
+            ],
+        );
+    }
+}

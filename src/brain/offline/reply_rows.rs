@@ -361,7 +361,7 @@ fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
                 super::text::plural_noun(x)
             );
         }
-        let said = super::targets::content_words(&c.reading.words.words);
+        let said = super::targets::name_words(&c.reading.words.words);
         if said.is_empty() {
             return "I couldn't find that in your saved recipes — want me to create one?"
                 .to_string();

@@ -142,6 +142,31 @@ const NOT_NAMES: &[&str] = &[
     "little",
 ];
 
+/// The words that can name a saved recipe: the talk around it ("i was
+/// thinking", "um", "you know") left out.
+pub fn name_words(words: &[String]) -> Vec<String> {
+    content_words(words)
+        .into_iter()
+        .filter(|x| !super::vocab::is_chatter(x) && !TALK.contains(&x.as_str()))
+        .collect()
+}
+
+/// Words of talk around a plan weighed aloud, never part of a name.
+const TALK: &[&str] = &[
+    "thinking",
+    "thought",
+    "think",
+    "know",
+    "hey",
+    "guess",
+    "wondering",
+    "reckon",
+    "feel",
+    "feeling",
+    "fancy",
+    "mood",
+];
+
 /// The words that can name an entity.
 pub fn content_words(words: &[String]) -> Vec<String> {
     words

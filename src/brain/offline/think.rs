@@ -365,7 +365,9 @@ fn assign_plan(c: &Ctx<'_>) -> ThinkOutput {
         .iter()
         .filter(|r| c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
         .collect();
-    let said = super::targets::content_words(&c.reading.words.words);
+    // "i was thinking maybe the yellow curry": the talk is no part of the
+    // name looked up.
+    let said = super::targets::name_words(&c.reading.words.words);
     let clauses = super::plan::named_clauses(&c.reading.words);
     if recipes.is_empty() && clauses.len() > 1 {
         let names: Vec<String> = clauses

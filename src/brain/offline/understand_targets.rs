@@ -283,7 +283,12 @@ pub(super) fn assign_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
         } else if pointer {
             resolve_target(world, seg, RECIPES, &reading.before.presented)
         } else {
-            by_label(world, &said, RECIPES)
+            match by_label(world, &said, RECIPES) {
+                // "i was thinking maybe the yellow curry": the one recipe
+                // the words name, the talk around it left aside.
+                Resolved::None => linked_recipe(world, seg).map_or(Resolved::None, Resolved::One),
+                other => other,
+            }
         };
         match r {
             Resolved::One(r) => d.reference(&text, &r),
@@ -294,6 +299,23 @@ pub(super) fn assign_targets(world: &World<'_>, reading: &Reading, d: &mut Draft
             }
             Resolved::None => {}
         }
+    }
+}
+
+/// The saved recipe the words name by [`super::link::recipe`], when they
+/// name exactly one.
+fn linked_recipe(world: &World<'_>, words: &[String]) -> Option<String> {
+    let recipes: Vec<(String, String)> = world
+        .live_of(Table::Recipes)
+        .map(|e| (e.r.to_string(), e.e.label.clone()))
+        .collect();
+    let labels: Vec<String> = recipes.iter().map(|(_, l)| l.clone()).collect();
+    match super::link::recipe(words, &labels) {
+        super::link::Linked::One(name) => recipes
+            .into_iter()
+            .find(|(_, l)| *l == name)
+            .map(|(r, _)| r),
+        _ => None,
     }
 }
 

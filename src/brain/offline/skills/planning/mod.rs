@@ -117,6 +117,11 @@ const DRAFT: &[&str] = &[
     "how about",
     "what about",
     "maybe",
+    "we could",
+    "i could",
+    "could do",
+    "we might",
+    "might do",
 ];
 /// Saying you will cook a recipe then: "can we have the curry tmrw", "im
 /// making the cod friday". Puts it on the plan, as "put" does.

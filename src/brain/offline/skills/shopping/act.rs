@@ -84,6 +84,17 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             }
             let filters = json!([id_filter(&refs)]);
             match ask {
+                Ask::SetAmount { amount, .. } => {
+                    let mut data = json!({"quantity": amount.quantity.unwrap_or(1.0)});
+                    if let Some(unit) = &amount.unit {
+                        data["unit"] = json!(unit);
+                    }
+                    call(
+                        "db_update",
+                        json!({"table": "shopping_list", "filters": [id_filter(&refs[..1])],
+                               "data": data}),
+                    )
+                }
                 Ask::MarkBought { .. } => call(
                     "db_update",
                     json!({"table": "shopping_list", "filters": filters,
@@ -105,6 +116,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 (StepType::Write, Ask::Add { .. } | Ask::Missing { .. }) => "Added",
                 (StepType::Write, Ask::PutBack { .. }) => "Put back",
                 (StepType::Write, Ask::MarkBought { .. }) => "Marked bought",
+                (StepType::Write, Ask::SetAmount { .. }) => "Changed the amount of",
                 (StepType::Write, _) => "Removed",
                 _ => "Found",
             };
@@ -129,6 +141,12 @@ pub fn meant(ask: &Ask, c: &ActCtx<'_>) -> Vec<String> {
             .filter_map(id)
             .collect(),
         Ask::Show | Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. } => Vec::new(),
+        Ask::SetAmount { item, .. } => meant(
+            &Ask::Remove {
+                items: vec![item.clone()],
+            },
+            c,
+        ),
         Ask::Remove { items }
         | Ask::Has { items }
         | Ask::WhatFor { items }

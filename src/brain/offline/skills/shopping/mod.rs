@@ -48,6 +48,9 @@ pub enum Ask {
     /// "actually nvm put it back" right after a removal: the rows the last
     /// turn took off (refs), put back as they were.
     PutBack { refs: Vec<String> },
+    /// "change the tomatoes on the list to 6", "make it 12 eggs not 6": a
+    /// new amount for a row already on the list.
+    SetAmount { item: Named, amount: Item },
 }
 
 impl Ask {
@@ -64,6 +67,7 @@ impl Ask {
             Ask::Missing { .. } => "shopping_missing",
             Ask::MarkBought { .. } => "shopping_mark_bought",
             Ask::PutBack { .. } => "shopping_put_back",
+            Ask::SetAmount { .. } => "shopping_set_amount",
         }
     }
 }
@@ -290,6 +294,63 @@ pub fn refine(w: &Words, world: &World<'_>, before: &Before) -> Option<Ask> {
     all_listed.then_some(Ask::Remove { items })
 }
 
+/// "change the tomatoes on the list to 6", "update the eggs to 12", "make
+/// the tomatoes 6 not 4": a change verb, the thing, then the new amount.
+fn set_amount(w: &Words) -> Option<Ask> {
+    let (at, p) = super::super::text::find_any(&w.words, &["change", "update", "make", "set"])?;
+    if w.question_mark || w.has_any(&["make it for", "make that for"]) {
+        return None;
+    }
+    let rest = &w.words[at + p.split_whitespace().count()..];
+    // The new amount: after "to", or the last number said.
+    let to = rest.iter().rposition(|x| x == "to");
+    let (thing, amount): (&[String], &[String]) = match to {
+        Some(i) => (&rest[..i], &rest[i + 1..]),
+        None => {
+            let n = rest
+                .iter()
+                .position(|x| super::super::text::number(x).is_some())?;
+            (&rest[..n], &rest[n..])
+        }
+    };
+    let amount: Vec<String> = amount
+        .iter()
+        .take_while(|x| !matches!(x.as_str(), "not" | "instead" | "pls" | "please" | "thanks"))
+        .cloned()
+        .collect();
+    let quantity = amount.first().and_then(|x| super::super::text::number(x))?;
+    let thing: Vec<String> = thing
+        .iter()
+        .take_while(|x| !matches!(x.as_str(), "on" | "in" | "from"))
+        .filter(|x| !matches!(x.as_str(), "the" | "my" | "our" | "of"))
+        .cloned()
+        .collect();
+    // "make the tomatoes 6 tomatoes": the thing may come after the number.
+    let name = if thing.is_empty() {
+        amount[1..].join(" ")
+    } else {
+        thing.join(" ")
+    };
+    if name.is_empty() || !super::super::vocab::may_be_food(&name) {
+        return None;
+    }
+    let unit = amount
+        .get(1)
+        .and_then(|u| super::super::items::unit_word(u))
+        .map(String::from);
+    Some(Ask::SetAmount {
+        item: Named::item(&name),
+        amount: Item {
+            name: name.clone(),
+            quantity: Some(quantity),
+            unit: unit.clone(),
+            phrase: name.clone(),
+            more: false,
+            amount: super::super::quantity::Quantity::Amount { quantity, unit },
+        },
+    })
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let listy = w.has_any(LIST);
@@ -374,6 +435,9 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         if !items.is_empty() {
             return Some(Ask::Remove { items });
         }
+    }
+    if let Some(ask) = set_amount(w) {
+        return Some(ask);
     }
     if adding && !w.has_any(&["what do i", "whats on", "what is on"]) {
         let items: Vec<Item> = super::super::intent_rules::items_after(w, ADD)
@@ -515,6 +579,10 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
             "Add back the items just removed",
         ),
         Ask::MarkBought { .. } => ("Mark items bought", "Mark the items named as bought"),
+        Ask::SetAmount { .. } => (
+            "Change an amount on the shopping list",
+            "Update the amount of the item named",
+        ),
         Ask::Missing { .. } => {
             let look = |what: &str, table: &str| step(what.into(), StepType::Read, table, 0);
             return think_ctx::plan(

@@ -159,6 +159,28 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 confirm: None,
             }
         }
+        Ask::SetAmount { item, .. } => {
+            let Some(row) = made.first() else {
+                let what = match item {
+                    Named::Item(x) => x.clone(),
+                    Named::Shown => "that".into(),
+                };
+                return Said {
+                    text: format!(
+                        "There's no {what} on the list to change, so nothing changed.\n\n{rest}"
+                    ),
+                    presented: shown(&read),
+                    offer: None,
+                    confirm: None,
+                };
+            };
+            Said {
+                text: format!("Changed it on the list:\n{}", line(row)),
+                presented: shown(&made),
+                offer: None,
+                confirm: None,
+            }
+        }
         Ask::MarkBought { items } => {
             let ticked: Vec<String> = items
                 .iter()
