@@ -298,3 +298,14 @@ fn a_plan_weighed_in_talk_is_a_draft_of_the_recipe_named() {
         );
     }
 }
+
+#[test]
+fn a_kitchen_word_with_letters_dropped_is_read_as_that_word() {
+    for (m, want) in [
+        ("k can u add chikn to the shoping list", "chicken"),
+        ("add brocli to the list", "broccoli"),
+        ("put tomatos on the list", "tomato"),
+    ] {
+        after(&[], m, &["understood", &format!("reply ~ {want}")]);
+    }
+}

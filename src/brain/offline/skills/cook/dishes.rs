@@ -40,7 +40,7 @@ use Kind::{Fruit, Other, Protein, Veg};
 pub const FOODS: &[Food] = &[
     food(&["chicken breast"], ("chicken breast", 300.0, "g"), Protein),
     food(&["chicken thigh", "thigh"], ("chicken thigh", 400.0, "g"), Protein),
-    food(&["chicken", "chiken", "chikn"], ("chicken thigh", 400.0, "g"), Protein),
+    food(&["chicken"], ("chicken thigh", 400.0, "g"), Protein),
     food(&["turkey"], ("turkey breast", 300.0, "g"), Protein),
     food(&["beef", "steak"], ("beef strips", 300.0, "g"), Protein),
     food(&["mince"], ("beef mince", 300.0, "g"), Protein),
@@ -63,7 +63,7 @@ pub const FOODS: &[Food] = &[
     food(&["mushroom", "shroom"], ("mushrooms", 250.0, "g"), Veg),
     food(&["spinach"], ("spinach", 100.0, "g"), Veg),
     food(&["pea", "frozen pea"], ("frozen peas", 150.0, "g"), Veg),
-    food(&["broccoli", "brocoli"], ("broccoli", 200.0, "g"), Veg),
+    food(&["broccoli"], ("broccoli", 200.0, "g"), Veg),
     food(&["bell pepper", "pepper"], ("bell pepper", 1.0, "pcs"), Veg),
     food(&["carrot"], ("carrot", 2.0, "pcs"), Veg),
     food(&["courgette", "zucchini"], ("courgette", 1.0, "pcs"), Veg),
