@@ -362,7 +362,8 @@ pub fn correct(word: &str) -> Option<String> {
         // word of five or six, its first two kept.
         .or_else(|| {
             let start: String = word.chars().take(2).collect();
-            (len >= 5 && len < 7)
+            (5..7)
+                .contains(&len)
                 .then(|| {
                     nearest(
                         word,
