@@ -731,6 +731,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
             let w = Words::new(&p.words);
             matches!(p.intent, Intent::Show | Intent::Assign | Intent::Unknown)
                 && !super::consent::is_bare_consent(&w)
+                && days_in(&w.words).is_empty()
                 && recipe(&w.words, &kitchen.recipes) == Linked::None
                 && super::vocab::food_mentions(&w.words).is_empty()
                 && !w.words.iter().any(|x| {

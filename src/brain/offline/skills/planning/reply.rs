@@ -62,9 +62,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     if let Ask::Look { .. } = ask {
         return looked(ask, c);
     }
-    let mut written = rows_of_kind(c, Table::MealPlans, StepType::Write);
-    // Day by day, as a week reads.
-    written.sort_by_key(|r| text_field(r, "date").unwrap_or_default().to_string());
+    let written = rows_of_kind(c, Table::MealPlans, StepType::Write);
     if let Some(asked) = unconfirmed(c) {
         return asked;
     }
@@ -72,7 +70,11 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         let why = why_unchanged(c, "Nothing was planned");
         return Said::text(format!("{why}, so the plan is unchanged."));
     }
-    let lines: Vec<String> = written.iter().map(|r| line(c, r)).collect();
+    // Day by day, as a week reads; what was presented keeps the order the
+    // message said it in.
+    let mut by_day = written.clone();
+    by_day.sort_by_key(|r| text_field(r, "date").unwrap_or_default().to_string());
+    let lines: Vec<String> = by_day.iter().map(|r| line(c, r)).collect();
     let lead = match ask {
         Ask::Put { .. } => "Done — it's on the plan:",
         Ask::Swap { .. } | Ask::Exchange { .. } => "Swapped — the plan now has:",

@@ -616,10 +616,11 @@ fn about(
                 return Ok(vec![r.clone()]);
             }
             // "add what's missing for the assam pedas" → "enough cod for
-            // it?": the one recipe the last message named.
+            // it?": no recipe shown, the one the last message named.
             let labels: Vec<String> = all.iter().map(|x| x.facts.label.clone()).collect();
-            if let super::super::super::link::Linked::One(name) =
-                super::super::super::link::recipe(&Words::new(&b.user).words, &labels)
+            if list.is_empty()
+                && let super::super::super::link::Linked::One(name) =
+                    super::super::super::link::recipe(&Words::new(&b.user).words, &labels)
                 && let Some(x) = all.iter().find(|x| x.facts.label == name)
             {
                 return Ok(vec![x.r.clone()]);
