@@ -496,6 +496,31 @@ pub fn unread_as_look(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Inte
     plan_look(w).unwrap_or(intent)
 }
 
+/// "and wed", "sun and mon": days and nothing more, the days of a request
+/// said in an earlier clause.
+fn days_alone(w: &Words) -> bool {
+    let days = days_in(&w.words).len();
+    days > 0
+        && w.words
+            .iter()
+            .filter(|x| {
+                !matches!(
+                    x.as_str(),
+                    "and"
+                        | "on"
+                        | "for"
+                        | "the"
+                        | "then"
+                        | "too"
+                        | "dinner"
+                        | "lunch"
+                        | "breakfast"
+                )
+            })
+            .count()
+            <= days
+}
+
 /// A look at the plan of the days the words name, if they name any.
 fn plan_look(w: &Words) -> Option<Intent> {
     let days: Vec<_> = days_in(&w.words).into_iter().map(|d| d.day).collect();
@@ -731,7 +756,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
             let w = Words::new(&p.words);
             matches!(p.intent, Intent::Show | Intent::Assign | Intent::Unknown)
                 && !super::consent::is_bare_consent(&w)
-                && days_in(&w.words).is_empty()
+                && !days_alone(&w)
                 && recipe(&w.words, &kitchen.recipes) == Linked::None
                 && super::vocab::food_mentions(&w.words).is_empty()
                 && !w.words.iter().any(|x| {

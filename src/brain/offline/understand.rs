@@ -194,18 +194,22 @@ fn uses_of_the_item_before(intent: Intent, reading: &Reading, world: &World<'_>)
     if !open || !points || !recipes || w.has_any(&["new", "up", "invent", "create"]) {
         return intent;
     }
-    let items: Vec<String> = reading
+    match items_touched_before(reading, world).as_slice() {
+        [one] => Intent::FindByIngredient(one.clone()),
+        _ => intent,
+    }
+}
+
+/// The names of the kitchen's items the last turn touched.
+fn items_touched_before(reading: &Reading, world: &World<'_>) -> Vec<String> {
+    reading
         .before
         .touched
         .iter()
         .filter_map(|r| world.get(r))
         .filter(|e| e.e.table == Table::Inventory)
         .map(|e| e.e.label.clone())
-        .collect();
-    match items.as_slice() {
-        [one] => Intent::FindByIngredient(one.clone()),
-        _ => intent,
-    }
+        .collect()
 }
 
 /// "how much is left now", "how many r there" right after a change to
@@ -224,13 +228,9 @@ fn amount_of_the_items_before(intent: Intent, reading: &Reading, world: &World<'
     if intent != Intent::Unknown || !asks || !super::vocab::food_mentions(&w.words).is_empty() {
         return intent;
     }
-    let items: Vec<Named> = reading
-        .before
-        .touched
+    let items: Vec<Named> = items_touched_before(reading, world)
         .iter()
-        .filter_map(|r| world.get(r))
-        .filter(|e| e.e.table == Table::Inventory)
-        .map(|e| Named::item(&e.e.label))
+        .map(|x| Named::item(x))
         .collect();
     if items.is_empty() {
         return intent;
