@@ -397,13 +397,7 @@ fn continued_add(words: &Words, last_user: &str, topic: super::skills::Topic) ->
                     .iter()
                     .map(|i| super::skills::stock::uses::Used {
                         item: Named::item(&i.name),
-                        amount: match i.quantity {
-                            Some(quantity) => super::quantity::Quantity::Amount {
-                                quantity,
-                                unit: i.unit.clone(),
-                            },
-                            None => super::quantity::Quantity::Unsaid,
-                        },
+                        amount: i.amount.clone(),
                     })
                     .collect(),
             })),

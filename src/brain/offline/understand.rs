@@ -217,14 +217,7 @@ fn items_touched_before(reading: &Reading, world: &World<'_>) -> Vec<String> {
 fn amount_of_the_items_before(intent: Intent, reading: &Reading, world: &World<'_>) -> Intent {
     use super::skills::{Named, SkillAsk, stock::Ask as StockAsk};
     let w = &reading.words;
-    let asks = w.has_any(&[
-        "how much",
-        "how many",
-        "hows much",
-        "left",
-        "remaining",
-        "now",
-    ]) && (w.has_any(&["how", "left", "remaining"]) || w.question_mark);
+    let asks = w.has_any(&["how much", "how many", "hows much", "left", "remaining"]);
     if intent != Intent::Unknown || !asks || !super::vocab::food_mentions(&w.words).is_empty() {
         return intent;
     }

@@ -177,8 +177,6 @@ fn is(f: &RecipeFacts, word: &str) -> bool {
             .any(|t| near_all(&stems(&t.replace('-', " "))))
 }
 
-/// The kitchen's holdings of an ingredient, in words ("3 can in the
-/// pantry").
 /// An amount in its unit family's base (grams, millilitres, or a count),
 /// when the unit is one of those.
 fn in_base(quantity: f64, unit: &str) -> Option<(f64, &'static str)> {
@@ -207,6 +205,8 @@ fn covers(line: &Value, inventory: &[&Value], ingredient: &str) -> Option<bool> 
     (need.1 == have.1).then_some(have.0 + 1e-9 >= need.0)
 }
 
+/// The kitchen's holdings of an ingredient, in words ("3 can in the
+/// pantry").
 fn holding(inventory: &[&Value], ingredient: &str) -> Option<String> {
     let row = *best(inventory, ingredient).first()?;
     let q = num_field(row, "quantity")
@@ -591,8 +591,6 @@ fn about(
                     }
                     None => true,
                 })
-                .collect::<Vec<_>>()
-                .into_iter()
                 .flat_map(|w| {
                     all.iter()
                         .filter(move |x| stems(&x.facts.label).contains(&w))
@@ -617,10 +615,14 @@ fn about(
             }
             // "add what's missing for the assam pedas" → "enough cod for
             // it?": no recipe shown, the one the last message named.
-            let labels: Vec<String> = all.iter().map(|x| x.facts.label.clone()).collect();
             if list.is_empty()
                 && let super::super::super::link::Linked::One(name) =
-                    super::super::super::link::recipe(&Words::new(&b.user).words, &labels)
+                    super::super::super::link::recipe(
+                        &Words::new(&b.user).words,
+                        &all.iter()
+                            .map(|x| x.facts.label.clone())
+                            .collect::<Vec<_>>(),
+                    )
                 && let Some(x) = all.iter().find(|x| x.facts.label == name)
             {
                 return Ok(vec![x.r.clone()]);

@@ -15,7 +15,7 @@ use super::super::super::world::text_field;
 use super::super::Named;
 use super::super::recipes::{self, Detail, Which};
 use super::super::{SkillAsk, best, known_rows, table_of_ref};
-use super::Ask;
+use super::{Ask, bought, waiting_row};
 
 /// The next call of a shopping step, or its completion.
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
@@ -63,12 +63,11 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             let mut refs = meant(ask, c);
             // A row already ticked off stays as it is: there is nothing to
             // mark again.
-            if matches!(ask, Ask::MarkBought { .. }) {
+            if matches!(ask, Ask::MarkBought { .. }) && !refs.is_empty() {
                 let rows = known_rows(c, Table::ShoppingList);
                 refs.retain(|r| {
                     !rows.iter().any(|v| {
-                        v.get("id").and_then(Value::as_str) == Some(r.as_str())
-                            && v.get("is_purchased").and_then(Value::as_bool) == Some(true)
+                        v.get("id").and_then(Value::as_str) == Some(r.as_str()) && bought(v)
                     })
                 });
                 if refs.is_empty() {
@@ -84,9 +83,9 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             }
             let filters = json!([id_filter(&refs)]);
             match ask {
-                Ask::SetAmount { amount, .. } => {
-                    let mut data = json!({"quantity": amount.quantity.unwrap_or(1.0)});
-                    if let Some(unit) = &amount.unit {
+                Ask::SetAmount { quantity, unit, .. } => {
+                    let mut data = json!({ "quantity": quantity });
+                    if let Some(unit) = unit {
                         data["unit"] = json!(unit);
                     }
                     call(
@@ -135,41 +134,36 @@ pub fn meant(ask: &Ask, c: &ActCtx<'_>) -> Vec<String> {
     let id = |r: &&Value| r.get("id").and_then(Value::as_str).map(String::from);
     match ask {
         Ask::ClearAll => rows.iter().filter_map(id).collect(),
-        Ask::ClearBought => rows
-            .iter()
-            .filter(|r| r.get("is_purchased").and_then(Value::as_bool) == Some(true))
-            .filter_map(id)
-            .collect(),
+        Ask::ClearBought => rows.iter().filter(|r| bought(r)).filter_map(id).collect(),
         Ask::Show | Ask::Add { .. } | Ask::Missing { .. } | Ask::PutBack { .. } => Vec::new(),
-        Ask::SetAmount { item, .. } => meant(
-            &Ask::Remove {
-                items: vec![item.clone()],
-            },
-            c,
-        ),
+        Ask::SetAmount { item, .. } => named_rows(std::slice::from_ref(item), &rows, c),
         Ask::Remove { items }
         | Ask::Has { items }
         | Ask::WhatFor { items }
-        | Ask::MarkBought { items } => {
-            let mut out = Vec::new();
-            for n in items {
-                let found: Vec<String> = match n {
-                    Named::Item(x) => best(&rows, x).iter().filter_map(id).collect(),
-                    Named::Shown => shown_names(c)
-                        .iter()
-                        .flat_map(|name| best(&rows, name))
-                        .filter_map(|r| id(&r))
-                        .collect(),
-                };
-                for f in found {
-                    if !out.contains(&f) {
-                        out.push(f);
-                    }
-                }
+        | Ask::MarkBought { items } => named_rows(items, &rows, c),
+    }
+}
+
+/// The ids of the list rows the named things are.
+fn named_rows(items: &[Named], rows: &[&Value], c: &ActCtx<'_>) -> Vec<String> {
+    let id = |r: &&Value| r.get("id").and_then(Value::as_str).map(String::from);
+    let mut out = Vec::new();
+    for n in items {
+        let found: Vec<String> = match n {
+            Named::Item(x) => best(rows, x).iter().filter_map(id).collect(),
+            Named::Shown => shown_names(c)
+                .iter()
+                .flat_map(|name| best(rows, name))
+                .filter_map(|r| id(&r))
+                .collect(),
+        };
+        for f in found {
+            if !out.contains(&f) {
+                out.push(f);
             }
-            out
         }
     }
+    out
 }
 
 /// The names of what the last reply presented (shopping items, or the
@@ -225,10 +219,14 @@ fn taken_off(refs: &[String], c: &ActCtx<'_>) -> Vec<Value> {
 /// the last message asked about ("hw many eggs" → eggs) or showed.
 fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
     if !items.is_empty() {
-        let waiting = already_on_list(c);
+        // "another bottle of olive oil", "2 more tomatoes": more of a row
+        // still to buy is a new row; otherwise a waiting row is not added
+        // again.
+        let more = (c.reading.words).has_any(&["more", "another", "extra", "again", "second"]);
+        let rows = known_rows(c, Table::ShoppingList);
         return items
             .iter()
-            .filter(|i| super::super::super::link::on_list(&i.name, &waiting).is_none())
+            .filter(|i| more || waiting_row(&i.name, &rows).is_none())
             .map(|i| {
                 row(
                     &i.name,
@@ -246,23 +244,6 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
     asked_about(c)
         .iter()
         .map(|name| row(name, quantity, unit, None))
-        .collect()
-}
-
-/// The names of the rows still to buy, unless the user asks for more of
-/// them ("another bottle of olive oil", "2 more tomatoes"): an add of one
-/// of these is no new row.
-pub fn already_on_list(c: &ActCtx<'_>) -> Vec<String> {
-    if c.reading
-        .words
-        .has_any(&["more", "another", "extra", "again", "second"])
-    {
-        return Vec::new();
-    }
-    known_rows(c, Table::ShoppingList)
-        .iter()
-        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
-        .filter_map(|r| text_field(r, "name").map(String::from))
         .collect()
 }
 
@@ -298,7 +279,7 @@ fn missing_items(which: &Which, c: &ActCtx<'_>) -> Vec<Value> {
     let found = recipes::act::analyse(&ask, c);
     let listed: Vec<String> = known_rows(c, Table::ShoppingList)
         .iter()
-        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
+        .filter(|r| !bought(r))
         .filter_map(|r| text_field(r, "name").map(str::to_lowercase))
         .collect();
     let mut out: Vec<Value> = Vec::new();

@@ -50,7 +50,11 @@ pub enum Ask {
     PutBack { refs: Vec<String> },
     /// "change the tomatoes on the list to 6", "make it 12 eggs not 6": a
     /// new amount for a row already on the list.
-    SetAmount { item: Named, amount: Item },
+    SetAmount {
+        item: Named,
+        quantity: f64,
+        unit: Option<String>,
+    },
 }
 
 impl Ask {
@@ -195,7 +199,7 @@ pub fn in_shop(w: &Words, world: &World<'_>) -> Option<Ask> {
         .loaded(Table::ShoppingList)
         .into_iter()
         .map(|(_, row)| row)
-        .filter(|row| row.get("is_purchased").and_then(Value::as_bool) != Some(true))
+        .filter(|row| !bought(row))
         .collect();
     if to_buy.is_empty() {
         return None;
@@ -340,15 +344,28 @@ fn set_amount(w: &Words) -> Option<Ask> {
         .map(String::from);
     Some(Ask::SetAmount {
         item: Named::item(&name),
-        amount: Item {
-            name: name.clone(),
-            quantity: Some(quantity),
-            unit: unit.clone(),
-            phrase: name.clone(),
-            more: false,
-            amount: super::super::quantity::Quantity::Amount { quantity, unit },
-        },
+        quantity,
+        unit,
     })
+}
+
+/// True when a list row is ticked off as bought.
+pub fn bought(row: &Value) -> bool {
+    row.get("is_purchased").and_then(Value::as_bool) == Some(true)
+}
+
+/// The row still to buy that a thing asked to be added names ("tomatoes"
+/// → the tomato row, "yogurt" → the greek yogurt row), if one is waiting.
+pub fn waiting_row<'a>(name: &str, rows: &[&'a Value]) -> Option<&'a Value> {
+    let waiting: Vec<&'a Value> = rows.iter().copied().filter(|r| !bought(r)).collect();
+    let names: Vec<String> = waiting
+        .iter()
+        .filter_map(|r| super::super::world::text_field(r, "name").map(String::from))
+        .collect();
+    let found = super::super::link::on_list(name, &names)?;
+    waiting
+        .into_iter()
+        .find(|r| super::super::world::text_field(r, "name") == Some(found.as_str()))
 }
 
 /// The skill's reading of a message.

@@ -11,7 +11,7 @@ use super::super::super::text::{fmt_number, join_list};
 use super::super::super::world::{num_field, text_field};
 use super::super::{Named, best, shown};
 use super::super::{Said, rows_of_kind, why_unchanged};
-use super::Ask;
+use super::{Ask, bought, waiting_row};
 
 fn line(row: &Value) -> String {
     let name = text_field(row, "name").unwrap_or("?");
@@ -19,12 +19,8 @@ fn line(row: &Value) -> String {
         .map(fmt_number)
         .unwrap_or_default();
     let unit = text_field(row, "unit").unwrap_or_default();
-    let bought = if row.get("is_purchased").and_then(Value::as_bool) == Some(true) {
-        " — bought"
-    } else {
-        ""
-    };
-    format!("- {name} ({q} {unit}){bought}")
+    let ticked = if bought(row) { " — bought" } else { "" };
+    format!("- {name} ({q} {unit}){ticked}")
 }
 
 /// "Your shopping list (3):" and a line per row.
@@ -72,25 +68,11 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             // Asked-for things already waiting on the list: said, not added
             // again.
             let waiting: Vec<&Value> = match ask {
-                Ask::Add { items, .. } => {
-                    let unbought: Vec<&Value> = read
-                        .iter()
-                        .copied()
-                        .filter(|r| r.get("is_purchased").and_then(Value::as_bool) != Some(true))
-                        .collect();
-                    let named = names(&unbought);
-                    items
-                        .iter()
-                        .filter(|i| !made.iter().any(|m| text_field(m, "name") == Some(&i.name)))
-                        .filter_map(|i| super::super::super::link::on_list(&i.name, &named))
-                        .filter_map(|n| {
-                            unbought
-                                .iter()
-                                .copied()
-                                .find(|r| text_field(r, "name") == Some(&n))
-                        })
-                        .collect()
-                }
+                Ask::Add { items, .. } => items
+                    .iter()
+                    .filter(|i| !made.iter().any(|m| text_field(m, "name") == Some(&i.name)))
+                    .filter_map(|i| waiting_row(&i.name, &read))
+                    .collect(),
                 _ => Vec::new(),
             };
             let already = if waiting.is_empty() {
@@ -107,10 +89,8 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             };
             if made.is_empty() && !waiting.is_empty() {
                 return Said {
-                    text: format!("{already}\n\nWant more of it, or something else?"),
                     presented: shown(&waiting),
-                    offer: None,
-                    confirm: None,
+                    ..Said::text(format!("{already}\n\nWant more of it, or something else?"))
                 };
             }
             if made.is_empty() {
@@ -166,19 +146,15 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     Named::Shown => "that".into(),
                 };
                 return Said {
-                    text: format!(
-                        "There's no {what} on the list to change, so nothing changed.\n\n{rest}"
-                    ),
                     presented: shown(&read),
-                    offer: None,
-                    confirm: None,
+                    ..Said::text(format!(
+                        "There's no {what} on the list to change, so nothing changed.\n\n{rest}"
+                    ))
                 };
             };
             Said {
-                text: format!("Changed it on the list:\n{}", line(row)),
                 presented: shown(&made),
-                offer: None,
-                confirm: None,
+                ..Said::text(format!("Changed it on the list:\n{}", line(row)))
             }
         }
         Ask::MarkBought { items } => {
@@ -188,19 +164,17 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     Named::Item(x) => best(&read, x).first().copied(),
                     Named::Shown => None,
                 })
-                .filter(|r| r.get("is_purchased").and_then(Value::as_bool) == Some(true))
+                .filter(|r| bought(r))
                 .filter_map(|r| text_field(r, "name").map(String::from))
                 .collect();
             if made.is_empty() && !ticked.is_empty() {
                 return Said {
-                    text: format!(
+                    presented: shown(&read),
+                    ..Said::text(format!(
                         "{} {} already ticked off as bought, so nothing changed.\n\n{rest}",
                         super::super::super::text::capitalise_first(&join_list(&ticked, "and")),
                         if ticked.len() == 1 { "is" } else { "are" }
-                    ),
-                    presented: shown(&read),
-                    offer: None,
-                    confirm: None,
+                    ))
                 };
             }
             if made.is_empty() {

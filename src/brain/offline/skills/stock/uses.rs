@@ -151,12 +151,9 @@ pub fn done_after(seg: &[String]) -> Option<usize> {
             x.as_str(),
             "by" | "before" | "till" | "until" | "soon" | "when" | "if"
         )
-    }) || seg.windows(2).any(|p| {
-        matches!(
-            (p[0].as_str(), p[1].as_str()),
-            ("isnt" | "wont" | "will", _)
-        )
-    });
+    }) || seg
+        .iter()
+        .any(|x| matches!(x.as_str(), "isnt" | "wont" | "will"));
     (i > 0 && !later && super::super::super::vocab::food_mentions(rest).is_empty()).then_some(i)
 }
 
