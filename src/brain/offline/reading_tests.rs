@@ -309,3 +309,18 @@ fn a_kitchen_word_with_letters_dropped_is_read_as_that_word() {
         after(&[], m, &["understood", &format!("reply ~ {want}")]);
     }
 }
+
+#[test]
+fn the_2nd_counts_in_the_recipes_just_shown_as_cards() {
+    // Two recipes found, shown as two cards after the shopping list: "the
+    // 2nd" is the second recipe, not the list's second row.
+    after(
+        &["wats on my shoping list", "recipies with cocnut milk"],
+        "the 2nd",
+        &[
+            "writes none",
+            "reply ~ thai yellow curry",
+            "reply !~ thai basil (1 bunch)",
+        ],
+    );
+}

@@ -214,6 +214,16 @@ fn shown_of(c: &ReplyCtx<'_>, f: &Facts<'_>) -> Option<Vec<Shown>> {
         f.show.iter().filter_map(|v| id(v)).collect()
     } else if let Some((_, rows)) = f.written.iter().find(|(s, _)| s == "recipes") {
         rows.iter().filter_map(id).collect()
+    } else if let (Intent::FindByIngredient(_), Some((_, rows))) = (
+        &c.reading.intent,
+        f.read.iter().find(|(s, _)| s == "recipes"),
+    ) {
+        // "recipes with coconut milk" shown as one or two cards: those
+        // recipes are what "the 2nd" counts in, as a longer list's lines.
+        rows.iter()
+            .filter_map(id)
+            .filter(|r| !super::reply_rows::is_ruled_out(c, r))
+            .collect()
     } else if let (Intent::InventoryAdd(..), Some((_, rows))) = (
         &c.reading.intent,
         f.written.iter().find(|(s, _)| s == "inventory"),

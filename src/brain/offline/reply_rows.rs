@@ -348,7 +348,7 @@ fn recipes_read_reply(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
 }
 
 /// True when a standing constraint rules `r` out now.
-fn is_ruled_out(c: &ReplyCtx<'_>, r: &str) -> bool {
+pub(super) fn is_ruled_out(c: &ReplyCtx<'_>, r: &str) -> bool {
     c.constraints(crate::context::ConstraintStatus::Active)
         .any(|k| k.covers.iter().any(|x| x == r))
 }
