@@ -311,6 +311,50 @@ const WITH_DAYS: &[&str] = &[
     "well",
 ];
 
+/// A plan said plainly, with no verb: every word of each clause is a day,
+/// a meal, a word that adds nothing, or a word of the one saved recipe the clause names
+/// ("ok assam pedas thursday dinner"). A word besides ("curry basil thai
+/// wednesday": which dish has basil?) leaves it a draft to look over.
+fn said_plainly(w: &Words, recipes: &[String]) -> bool {
+    // Asked for in words ("do the wings on friday", "plan the french
+    // toast for thursday"), the plan needs no plainness.
+    let verb = super::consent::asks_for_change(w)
+        || w.has_any(super::skills::planning::PUT)
+        || w.has_any(super::skills::planning::COMMIT)
+        || w.has_any(&["do", "doing", "want", "wanna"]);
+    if verb {
+        return true;
+    }
+    // Words that add nothing to a plan said plainly; "something", "other",
+    // "new" or "not" would.
+    const PLAIN: &[&str] = &[
+        "the", "a", "an", "on", "for", "and", "at", "ok", "okay", "yeah", "yes", "so", "then",
+        "too", "both", "also", "again", "please", "pls", "just", "my", "our", "cool", "right",
+        "alright", "sure", "great", "today", "tonight", "week", "uh", "um", "er", "i", "guess",
+        "only", "but", "of", "us", "people", "ppl", "servings", "portions",
+    ];
+    // A clause that holds a day back ("thursday just leave it") plans
+    // nothing and says nothing of the plan.
+    let planned = w
+        .segments
+        .iter()
+        .filter(|seg| !seg.iter().any(|x| HOLD.contains(&x.as_str())));
+    planned.into_iter().all(|seg| {
+        let name: Vec<String> = match recipe(seg, recipes) {
+            Linked::One(name) => tokens(&name),
+            _ => Vec::new(),
+        };
+        seg.iter().all(|x| {
+            PLAIN.contains(&x.as_str())
+                || x.chars().count() < 2
+                || super::text::number(x).is_some()
+                || is_day_word(x)
+                || WITH_DAYS.contains(&x.as_str())
+                || name.iter().any(|t| near(&stem(x), t))
+        })
+    })
+}
+
 /// The plan a message asks for in its own words: each clause's saved
 /// recipe on the days said with it, or in the clause of days alone that
 /// follows ("tikka bites and the yellow curry, both tomorrow", "wed
@@ -735,7 +779,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         let skilled = parts.iter().any(|p| matches!(p.intent, Intent::Skill(_)));
         match framed {
             _ if weighed => return Intent::Assign,
-            Framed::Slots(slots) if !skilled => {
+            Framed::Slots(slots) if !skilled && said_plainly(w, &kitchen.recipes) => {
                 return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
             }
             _ => {}
@@ -802,7 +846,9 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         && !matches!(&intent, Intent::Generate(g) if g.pasted.is_some())
     {
         match plan_slots(w, &kitchen.recipes) {
-            Some(Framed::Slots(slots)) if !w.question_mark && !w.has_any(HEDGES) => {
+            Some(Framed::Slots(slots))
+                if !w.question_mark && !w.has_any(HEDGES) && said_plainly(w, &kitchen.recipes) =>
+            {
                 return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
             }
             Some(_) => return Intent::Assign,

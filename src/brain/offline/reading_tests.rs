@@ -121,6 +121,17 @@ fn servings_said_with_a_plan_are_planned_and_said_back() {
             &["writes meal_plans:create", &format!("reply ~ {n}")],
         );
     }
+    // A bare "for 4" with a plan is its servings; "for 2 days" is not.
+    after(
+        &["show me the yellow curry"],
+        "put it on friday for 4",
+        &["writes meal_plans:create", "reply ~ serves 4"],
+    );
+    after(
+        &["show me the wings"],
+        "put the wings on saturday for 2 days",
+        &["writes meal_plans:create", "reply !~ serves"],
+    );
 }
 
 #[test]

@@ -378,10 +378,15 @@ pub fn correct(word: &str) -> Option<String> {
         })
         .or_else(|| {
             let first = word.chars().next()?;
-            (len >= 5)
-                .then(|| k.english_by_letter.get(&first))
-                .flatten()
-                .and_then(|list| nearest(word, list.iter().copied(), 1))
+            let list = k.english_by_letter.get(&first)?;
+            if len >= 5 {
+                return nearest(word, list.iter().copied(), 1);
+            }
+            // "wnat", "waht", "jsut": two letters of a short word swapped,
+            // the first kept, and only one common word it can be.
+            let mut swapped = list.iter().copied().filter(|c| is_swap_of(word, c));
+            let one = swapped.next()?;
+            swapped.next().is_none().then_some(one)
         })
         .map(str::to_string);
     if let Ok(mut memo) = MEMO.lock() {
@@ -391,6 +396,16 @@ pub fn correct(word: &str) -> Option<String> {
         memo.insert(word.to_string(), answer.clone());
     }
     answer
+}
+
+/// True when `typed` is `word` with two neighbouring letters swapped.
+fn is_swap_of(typed: &str, word: &str) -> bool {
+    let (a, b): (Vec<char>, Vec<char>) = (typed.chars().collect(), word.chars().collect());
+    if a.len() != b.len() {
+        return false;
+    }
+    let differ: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+    matches!(differ.as_slice(), [i, j] if *j == i + 1 && a[*i] == b[*j] && a[*j] == b[*i])
 }
 
 #[cfg(test)]
@@ -409,6 +424,9 @@ mod tests {
             ("breakfst", "breakfast"),
             ("shoppping", "shopping"),
             ("tomatoe", "tomatoes"),
+            // Two letters of a short word swapped.
+            ("wnat", "want"),
+            ("jsut", "just"),
         ] {
             assert_eq!(correct(typo).as_deref(), Some(right), "{typo}");
         }

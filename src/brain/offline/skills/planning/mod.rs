@@ -244,6 +244,34 @@ pub const NOT_RECIPE: &[&str] = &[
     "inspiration",
 ];
 
+/// The servings a plan asks for: "for 4 people", "6 of us", or a bare
+/// "for 4" said with the plan ("put it on friday for 4"), not "for 2
+/// days" nor "for 7pm".
+pub fn servings(w: &Words) -> Option<u32> {
+    super::super::edits::servings(w).or_else(|| {
+        w.words.windows(2).enumerate().find_map(|(i, p)| {
+            let n = super::super::text::number(&p[1])?;
+            let next = w.words.get(i + 2).map(String::as_str);
+            let counted = matches!(
+                next,
+                Some(
+                    "days"
+                        | "day"
+                        | "nights"
+                        | "weeks"
+                        | "pm"
+                        | "am"
+                        | "mins"
+                        | "minutes"
+                        | "hours"
+                )
+            );
+            (p[0] == "for" && !counted && (1.0..=24.0).contains(&n) && n.fract() == 0.0)
+                .then_some(n as u32)
+        })
+    })
+}
+
 /// The meal a message names ("dinner", "lunch", "breakfast").
 pub fn meal_of(words: &[String]) -> Option<String> {
     words.iter().find_map(|w| match w.as_str() {
