@@ -36,7 +36,8 @@ pub enum Linked {
     Several(Vec<String>),
 }
 
-fn tokens(text: &str) -> Vec<String> {
+/// The stemmed words of a name.
+pub fn tokens(text: &str) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| stem(&w.to_lowercase()))
@@ -316,23 +317,9 @@ const WITH_DAYS: &[&str] = &[
 /// ("ok assam pedas thursday dinner"). A word besides ("curry basil thai
 /// wednesday": which dish has basil?) leaves it a draft to look over.
 fn said_plainly(w: &Words, recipes: &[String]) -> bool {
-    // Asked for in words ("do the wings on friday", "plan the french
-    // toast for thursday"), the plan needs no plainness.
-    let verb = super::consent::asks_for_change(w)
-        || w.has_any(super::skills::planning::PUT)
-        || w.has_any(super::skills::planning::COMMIT)
-        || w.has_any(&["do", "doing", "want", "wanna"]);
-    if verb {
+    if plan_verb(w) {
         return true;
     }
-    // Words that add nothing to a plan said plainly; "something", "other",
-    // "new" or "not" would.
-    const PLAIN: &[&str] = &[
-        "the", "a", "an", "on", "for", "and", "at", "ok", "okay", "yeah", "yes", "so", "then",
-        "too", "both", "also", "again", "please", "pls", "just", "my", "our", "cool", "right",
-        "alright", "sure", "great", "today", "tonight", "week", "uh", "um", "er", "i", "guess",
-        "only", "but", "of", "us", "people", "ppl", "servings", "portions",
-    ];
     // A clause that holds a day back ("thursday just leave it") plans
     // nothing and says nothing of the plan.
     let planned = w
@@ -344,15 +331,36 @@ fn said_plainly(w: &Words, recipes: &[String]) -> bool {
             Linked::One(name) => tokens(&name),
             _ => Vec::new(),
         };
-        seg.iter().all(|x| {
-            PLAIN.contains(&x.as_str())
-                || x.chars().count() < 2
-                || super::text::number(x).is_some()
-                || is_day_word(x)
-                || WITH_DAYS.contains(&x.as_str())
-                || name.iter().any(|t| near(&stem(x), t))
-        })
+        seg.iter()
+            .all(|x| adds_nothing_to_a_plan(x) || name.iter().any(|t| near(&stem(x), t)))
     })
+}
+
+/// A plan asked for in words: "do the wings on friday", "plan the french
+/// toast for thursday", "im making it tmrw".
+pub fn plan_verb(w: &Words) -> bool {
+    super::consent::asks_for_change(w)
+        || w.has_any(super::skills::planning::PUT)
+        || w.has_any(super::skills::planning::COMMIT)
+        || w.has_any(&["do", "doing", "want", "wanna"])
+}
+
+/// A word that adds nothing to a plan said plainly: a day, a meal, a
+/// count, a yes, filler of talk. "something", "other", "new" or "not"
+/// would.
+pub fn adds_nothing_to_a_plan(x: &str) -> bool {
+    const PLAIN: &[&str] = &[
+        "the", "a", "an", "on", "for", "and", "at", "ok", "okay", "yeah", "yes", "so", "then",
+        "too", "both", "also", "again", "please", "pls", "just", "my", "our", "cool", "right",
+        "alright", "sure", "great", "today", "tonight", "week", "uh", "um", "er", "i", "guess",
+        "only", "but", "of", "us", "people", "ppl", "servings", "portions", "ya", "yep", "yup",
+        "fine", "perfect", "sounds", "good",
+    ];
+    PLAIN.contains(&x)
+        || x.chars().count() < 2
+        || super::text::number(x).is_some()
+        || is_day_word(x)
+        || WITH_DAYS.contains(&x)
 }
 
 /// The plan a message asks for in its own words: each clause's saved

@@ -367,11 +367,26 @@ fn make_it_for_n_scales_the_recipe_in_front_of_us() {
 fn a_pick_from_the_list_with_a_day_goes_on_the_plan() {
     let mut sim = Sim::new();
     sim.run(&["what's quick for tonight", "ok the second one tonight then"]);
-    sim.expect("writes none");
+    sim.expect("writes meal_plans:create");
     assert!(
         sim.reply()
             .contains("Tue Jan 13 (dinner): Chai French Toast"),
         "{}",
         sim.reply()
     );
+}
+
+#[test]
+fn a_pick_said_plainly_with_a_day_is_planned_a_hedged_one_drafted() {
+    for m in ["ya that one tn", "ok that one on friday", "doing that tomorrow"] {
+        let mut sim = Sim::new();
+        sim.run(&["show me the wings", m]);
+        sim.expect("writes meal_plans:create");
+        sim.expect("reply ~ Dry Rub Wings");
+    }
+    for m in ["maybe that one on friday", "that one friday?"] {
+        let mut sim = Sim::new();
+        sim.run(&["show me the wings", m]);
+        sim.expect("writes none");
+    }
 }

@@ -117,14 +117,6 @@ fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
     use super::skills::SkillAsk;
     use super::skills::days::{When, days_at};
     use super::skills::planning::{Ask, Slot, meal_of};
-    // Only a change asked for in words: "the first one sat" stays a draft
-    // to look over.
-    let asked = super::consent::asks_for_change(w)
-        || w.has_any(super::skills::planning::PUT)
-        || w.has_any(super::skills::planning::COMMIT);
-    if !asked || w.question_mark || w.has_any(super::link::HEDGES) {
-        return None;
-    }
     let recipes: Vec<String> = refs
         .iter()
         .filter_map(|r| world.get(r))
@@ -132,6 +124,25 @@ fn assigned(world: &World<'_>, refs: &[String], w: &Words) -> Option<Intent> {
         .map(|e| e.e.label.clone())
         .collect();
     if recipes.is_empty() || recipes.len() != refs.len() {
+        return None;
+    }
+    // A change asked for in words, or a pick said plainly: "ya that one
+    // tn", "the first one sat dinner" (the pick, its day, nothing else).
+    // "the first one, something quick", a hedge, or a recipe only the talk
+    // makes clear ("curry wednesday" once the cod is ruled out) stays a
+    // draft to look over.
+    let pointing = |x: &String| {
+        matches!(x.as_str(), "one" | "ones" | "that" | "this" | "it" | "them")
+            || super::text::ordinal(x).is_some()
+    };
+    let plain = || {
+        w.words.iter().any(pointing)
+            && w.words
+                .iter()
+                .all(|x| super::link::adds_nothing_to_a_plan(x) || pointing(x))
+    };
+    let asked = super::link::plan_verb(w) || plain();
+    if !asked || w.question_mark || w.has_any(super::link::HEDGES) {
         return None;
     }
     // "the 2nd on wednesday": the ordinal picks, it is no date.
