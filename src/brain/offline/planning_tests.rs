@@ -593,3 +593,29 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
     sim.say("ya put em on for tn");
     assert!(sim.reply().contains("Dry Rub Wings"), "{}", sim.reply());
 }
+
+/// "the leftovers" on a day is the same dish again, for lunch unless a
+/// meal is said; "thursdays leftovers" says whose, it plans nothing on
+/// Thursday.
+#[test]
+fn leftovers_on_a_day_are_the_same_dish_again_for_lunch() {
+    let mut sim = Sim::new();
+    sim.run(&[
+        "show me the pad see ew",
+        "put it on thursday, and the leftovers for friday lunch",
+    ]);
+    sim.expect("writes meal_plans:create");
+    sim.expect("reply ~ Thu Jan 15 (dinner): Thai Pad See Ew");
+    sim.expect("reply ~ Fri Jan 16 (lunch): Thai Pad See Ew");
+    for m in [
+        "leftovers monday lunch",
+        "and use the leftovers on monday",
+        "sundays leftovers for monday",
+    ] {
+        let mut sim = Sim::new();
+        sim.run(&["plan the kerala curry for sunday", m]);
+        sim.expect("writes meal_plans:create");
+        sim.expect("reply ~ Mon Jan 19 (lunch): Kerala Cod Curry");
+        sim.expect("reply !~ Sun");
+    }
+}

@@ -378,7 +378,11 @@ fn a_pick_from_the_list_with_a_day_goes_on_the_plan() {
 
 #[test]
 fn a_pick_said_plainly_with_a_day_is_planned_a_hedged_one_drafted() {
-    for m in ["ya that one tn", "ok that one on friday", "doing that tomorrow"] {
+    for m in [
+        "ya that one tn",
+        "ok that one on friday",
+        "doing that tomorrow",
+    ] {
         let mut sim = Sim::new();
         sim.run(&["show me the wings", m]);
         sim.expect("writes meal_plans:create");
@@ -388,5 +392,24 @@ fn a_pick_said_plainly_with_a_day_is_planned_a_hedged_one_drafted() {
         let mut sim = Sim::new();
         sim.run(&["show me the wings", m]);
         sim.expect("writes none");
+    }
+}
+
+/// After a comparison, "the other one" is the one it did not put first,
+/// and "the slower one" ranks the recipes shown.
+#[test]
+fn the_other_one_and_the_slower_one_point_into_what_was_compared() {
+    for m in [
+        "what about the other one, how long does it take",
+        "how long does the slower one take",
+    ] {
+        let mut sim = Sim::new();
+        sim.run(&[
+            "show me the thai recipes",
+            "which is quicker out of them",
+            m,
+        ]);
+        sim.expect("writes none");
+        sim.expect("reply ~ Thai Yellow Curry takes 40 min");
     }
 }

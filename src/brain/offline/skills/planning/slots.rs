@@ -29,10 +29,23 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
                 "whats" | "what" | "which" | "how" | "is" | "does"
             )
         });
+        // "and the leftovers for friday lunch", "leftovers of the curry
+        // monday": the recipe said before in the message (else the one the
+        // talk made clear) again, for lunch unless a meal is said. A day
+        // just before ("thursdays leftovers") says whose leftovers; it is
+        // no day to plan.
+        let leftovers = seg.iter().position(|x| is_leftovers(x)).map(|i| start + i);
         let days: Vec<When> = whens
             .iter()
             .filter(|(at, _)| (start..start + seg.len()).contains(at))
-            .map(|(_, d)| d.clone())
+            .filter(|(at, _)| leftovers.is_none_or(|l| at + 1 != l))
+            .map(|(at, d)| match leftovers {
+                Some(l) if *at > l => When {
+                    meal: d.meal.clone().or_else(|| Some("lunch".to_string())),
+                    ..d.clone()
+                },
+                _ => d.clone(),
+            })
             .collect();
         // "ugh no eggs. put it on wednesday": a clause that names no day
         // and asks for nothing is chatter, not a recipe to plan.
@@ -47,7 +60,25 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
         if question || chatter {
             continue;
         }
-        match (pick_of(seg), groups.last_mut()) {
+        let leftovers = leftovers.is_some();
+        // "use the leftovers", "eat the leftovers": the verb names nothing.
+        let own: Vec<String> = seg
+            .iter()
+            .filter(|x| {
+                !(leftovers && matches!(x.as_str(), "use" | "using" | "eat" | "eating" | "its"))
+                    && !is_leftovers(x)
+            })
+            .cloned()
+            .collect();
+        let pick = match pick_of(&own) {
+            Some(Pick::Named(n)) => Some(Pick::Named(n)),
+            other if leftovers => {
+                let before = groups.last().and_then(|g| g.pick.clone());
+                before.or(other).or(Some(Pick::Shown))
+            }
+            other => other,
+        };
+        match (pick, groups.last_mut()) {
             (Some(p), _) => groups.push(Group {
                 pick: Some(p),
                 days,
@@ -60,6 +91,11 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
         }
     }
     slots_of(groups)
+}
+
+/// "leftovers", "leftover", "leftys": the same dish again.
+fn is_leftovers(x: &str) -> bool {
+    x.starts_with("leftover") || x == "leftys" || x == "lefties"
 }
 
 /// A recipe said with no day takes the days said next ("the wings and the

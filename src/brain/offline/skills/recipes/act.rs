@@ -539,6 +539,37 @@ fn about(
             }
         }),
         Which::Last => list.last().map(|r| vec![r.clone()]).ok_or_else(nothing),
+        Which::Other => {
+            let first = b
+                .last_recipe
+                .as_ref()
+                .or(list.first())
+                .ok_or_else(nothing)?;
+            match list
+                .iter()
+                .filter(|r| *r != first)
+                .collect::<Vec<_>>()
+                .as_slice()
+            {
+                [one] => Ok(vec![(*one).clone()]),
+                _ => Err(nothing()),
+            }
+        }
+        Which::Ranked(by) => {
+            let minutes = |r: &String| {
+                all.iter().find(|x| x.r == *r).map(|x| {
+                    num_field(x.row, "prep_time_minutes").unwrap_or(0.0)
+                        + num_field(x.row, "cook_time_minutes").unwrap_or(0.0)
+                })
+            };
+            let timed: Vec<(&String, f64)> =
+                list.iter().filter_map(|r| Some((r, minutes(r)?))).collect();
+            let best = match by {
+                By::Slowest => timed.iter().max_by(|a, b| a.1.total_cmp(&b.1)),
+                _ => timed.iter().min_by(|a, b| a.1.total_cmp(&b.1)),
+            };
+            best.map(|(r, _)| vec![(*r).clone()]).ok_or_else(nothing)
+        }
         Which::Next => {
             let order = ordered_as_last_asked(c, list, all);
             let anchor = b

@@ -95,6 +95,12 @@ pub enum Which {
     Named(String),
     /// "it", "that one", "those": what was just shown.
     Shown,
+    /// "the other one", "the one that isnt": of two just shown, the one
+    /// the last reply did not put first.
+    Other,
+    /// "the slower one", "the quickest one": of those just shown, the one
+    /// that ranks first.
+    Ranked(By),
 }
 
 /// What a question asks of a recipe.
@@ -535,6 +541,30 @@ pub fn which(w: &Words) -> Option<Which> {
     }
     if w.has_any(&["last one", "the last", "last recipe"]) {
         return Some(Which::Last);
+    }
+    if w.has_any(&[
+        "other one",
+        "the other",
+        "one that isnt",
+        "one that isn't",
+        "one thats not",
+        "one that's not",
+        "one that is not",
+    ]) {
+        return Some(Which::Other);
+    }
+    // "the slower one", "the quickest": ranked among those shown.
+    let ranked = ws.iter().enumerate().find_map(|(i, x)| {
+        let by = match x.as_str() {
+            "quicker" | "quickest" | "faster" | "fastest" | "shorter" | "shortest" => By::Quickest,
+            "slower" | "slowest" | "longer" | "longest" => By::Slowest,
+            _ => return None,
+        };
+        let pointed = ws.get(i + 1).is_some_and(|n| n == "one") || i > 0 && ws[i - 1] == "the";
+        pointed.then_some(by)
+    });
+    if let Some(by) = ranked {
+        return Some(Which::Ranked(by));
     }
     if w.has_any(&["one after", "after that", "next one", "the next"]) {
         return Some(Which::Next);
