@@ -65,8 +65,8 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
         let own: Vec<String> = seg
             .iter()
             .filter(|x| {
-                !(leftovers && matches!(x.as_str(), "use" | "using" | "eat" | "eating" | "its"))
-                    && !is_leftovers(x)
+                let verb = matches!(x.as_str(), "use" | "using" | "eat" | "eating" | "its");
+                !(is_leftovers(x) || leftovers && verb)
             })
             .cloned()
             .collect();
