@@ -110,6 +110,21 @@ pub fn is_question(w: &Words) -> bool {
             .is_some_and(|f| ASKING.contains(&f) || matches!(f, "do" | "can" | "could" | "would"))
 }
 
+/// True when any clause opens as a question ("nah thats it. is the
+/// paneer task done or no").
+pub fn a_clause_asks(w: &Words) -> bool {
+    is_question(w)
+        || w.segments.iter().any(|s| {
+            s.first().is_some_and(|f| {
+                ASKING.contains(&f.as_str())
+                    || matches!(
+                        f.as_str(),
+                        "is" | "are" | "was" | "did" | "has" | "have" | "do"
+                    )
+            })
+        })
+}
+
 /// True when the words ask for a change to the kitchen.
 pub fn asks_for_change(w: &Words) -> bool {
     if asks_information(w) {
@@ -188,7 +203,20 @@ pub fn permits_write(r: &Reading) -> bool {
         .as_ref()
         .is_some_and(|q| asks_for_change(&Words::new(&q.request)))
         && !is_question(&r.words);
-    asks_for_change(&r.words) || assigns || completes || (offered && is_bare_consent(own))
+    // "scrubbed the air fryer basket", "paneer one done": a task named by
+    // its words and reported done is ticked off, as asked.
+    let reports_done = matches!(
+        &r.intent,
+        super::lexicon::Intent::Skill(super::skills::SkillAsk::Tasks(
+            super::skills::tasks::Ask::Done { about }
+        )) if !about.is_empty()
+    ) && !a_clause_asks(&r.words)
+        && !super::link::denies_done(&r.words);
+    asks_for_change(&r.words)
+        || assigns
+        || completes
+        || reports_done
+        || (offered && is_bare_consent(own))
 }
 
 #[cfg(test)]

@@ -698,28 +698,73 @@ const DONE: &[&str] = &[
     "descaled",
     "completed",
     "mark it",
+    "scrubbed",
+    "washed",
+    "wiped",
+    "tidied",
+    "emptied",
+    "is clean",
+    "clean now",
+    "all clean",
+    "spotless",
 ];
 
-/// "paneer one done", "cleaned the air fryer basket, tick it": one open
-/// task named by its title's words, said to be done, is ticked off —
-/// when nothing else was read from the words.
+/// "paneer one done", "cleaned the air fryer basket, tick it", "scrubbed
+/// the air fryer basket": one open task named by its title's words, said
+/// to be done, is ticked off — when nothing else was read from the words.
 pub fn task_done(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
     use super::skills::tasks::Ask as TasksAsk;
-    let misread = matches!(
-        intent,
+    // "finished the air fryer clean, tick it" read as using something up
+    // that the kitchen does not hold.
+    let no_item = || named_by(&w.words, &kitchen.inventory, WEAK) == Linked::None;
+    let misread = match &intent {
         Intent::Unknown
-            | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
-            | Intent::Skill(SkillAsk::Tasks(TasksAsk::List { .. }))
-    );
-    if !misread || !w.has_any(DONE) || w.question_mark || asks_information(w) {
+        | Intent::Skill(SkillAsk::Stock(StockAsk::HowMuch { .. }))
+        | Intent::Skill(SkillAsk::Tasks(TasksAsk::List { .. })) => true,
+        Intent::Skill(SkillAsk::Stock(_)) => no_item(),
+        _ => false,
+    };
+    // Done said in the task's own verb: "cleaned" for "Deep-clean …",
+    // "used up" for "Use up …".
+    let own_verb = |title: &str| {
+        tokens(title).iter().any(|t| {
+            w.words
+                .iter()
+                .any(|x| [format!("{t}ed"), format!("{t}d")].contains(x) && t.chars().count() > 2)
+        })
+    };
+    if !misread || super::consent::a_clause_asks(w) || asks_information(w) || denies_done(w) {
         return intent;
     }
     match task(&w.words, &kitchen.tasks) {
-        Linked::One(title) => Intent::Skill(SkillAsk::Tasks(TasksAsk::Done {
-            about: tokens(&title),
-        })),
+        Linked::One(title) if w.has_any(DONE) || own_verb(&title) => {
+            Intent::Skill(SkillAsk::Tasks(TasksAsk::Done {
+                about: tokens(&title),
+            }))
+        }
         _ => intent,
     }
+}
+
+/// "the air fryer isnt done yet", "havent cleaned it": not done.
+pub fn denies_done(w: &Words) -> bool {
+    w.has_any(&[
+        "not",
+        "isnt",
+        "arent",
+        "havent",
+        "hasnt",
+        "didnt",
+        "dont",
+        "never",
+        "yet",
+        "still need",
+        "still have",
+        "need to",
+        "have to",
+        "gotta",
+        "should",
+    ])
 }
 
 /// True for a reading a clause of a plan gets read as on its own.

@@ -335,3 +335,32 @@ fn the_2nd_counts_in_the_recipes_just_shown_as_cards() {
         ],
     );
 }
+
+/// A task reported done in the task's own words is ticked off; said not
+/// done, or asked about, nothing changes.
+#[test]
+fn a_task_reported_done_is_ticked_off_and_not_done_changes_nothing() {
+    for m in [
+        "scrubbed the air fryer basket this morning",
+        "air fryer basket is clean now",
+        "finished the air fryer clean yesterday, tick it",
+    ] {
+        after(
+            &[],
+            m,
+            &[
+                "writes tasks:update",
+                "reply ~ Deep-clean the air fryer basket",
+            ],
+        );
+    }
+    for m in [
+        "the air fryer isnt done yet",
+        "havent cleaned the air fryer basket yet",
+        "is the air fryer done",
+        "i still need to clean the air fryer basket",
+        "ok thats all. is the air fryer task done or not",
+    ] {
+        after(&[], m, &["writes none"]);
+    }
+}
