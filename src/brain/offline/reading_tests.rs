@@ -364,3 +364,29 @@ fn a_task_reported_done_is_ticked_off_and_not_done_changes_nothing() {
         after(&[], m, &["writes none"]);
     }
 }
+
+/// "it" in an add is the food said before the verb, not the list shown
+/// last; an answer's amount is the amount used; "the X one, put it on"
+/// plans that recipe.
+#[test]
+fn it_and_amounts_come_from_the_message_that_says_them() {
+    after(
+        &["whats in the fridge"],
+        "the soy sauce is nearly gone, put it on the list",
+        &[
+            "writes shopping_list:create",
+            "reply ~ soy sauce",
+            "reply !~ paneer",
+        ],
+    );
+    after(
+        &["used some rice last night"],
+        "jasmine, about 300g",
+        &["writes inventory:update", "reply ~ jasmine rice (1.7 kg)"],
+    );
+    after(
+        &["add milk to the shopping list"],
+        "ok now the paneer one, put it on for friday",
+        &["writes meal_plans:create", "reply ~ Air Fryer Paneer Tikka"],
+    );
+}

@@ -53,7 +53,13 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
         // (A day said and then corrected still makes it a clause about
         // the plan.)
         let said_day = !days.is_empty() || seg.iter().any(|x| Day::of_word(x).is_some());
+        // "ok now the paneer one, put it on for friday": "the X one" names
+        // the recipe "it" is.
+        let names_one = seg.windows(3).any(|p| {
+            p[0] == "the" && p[2] == "one" && !super::super::super::text::is_filler(&p[1])
+        });
         let chatter = !said_day
+            && !names_one
             && w.segments.len() > 1
             && (segw.has_any(&["no", "not", "dont", "without", "ugh", "need", "needs"])
                 || !(segw.has_any(PUT) || segw.has_any(COMMIT)));
@@ -79,6 +85,15 @@ pub fn read(w: &Words, whens: &[(usize, When)]) -> Vec<Slot> {
             other => other,
         };
         match (pick, groups.last_mut()) {
+            // "the paneer one, put it on for friday": "it" is the recipe
+            // the clause before named without a day.
+            (Some(Pick::Shown), Some(last))
+                if !leftovers
+                    && last.days.is_empty()
+                    && matches!(last.pick, Some(Pick::Named(_))) =>
+            {
+                last.days.extend(days)
+            }
             (Some(p), _) => groups.push(Group {
                 pick: Some(p),
                 days,

@@ -373,10 +373,10 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let listy = w.has_any(LIST);
     // "put the wings on friday" after a look at the list is the plan's: a
     // day named without the list carries nothing on.
-    let dated = w
-        .words
-        .iter()
-        .any(|x| super::super::text::weekday_abbrev(x).is_some() || x == "tomorrow");
+    let dated = w.words.iter().any(|x| {
+        super::super::text::weekday_abbrev(x).is_some()
+            || matches!(x.as_str(), "tomorrow" | "tonight" | "tmrw" | "tn")
+    });
     let carrying = cues.topic == Topic::Shopping && !dated;
     let no_need = w.has_any(&["dont need", "do not need", "no longer need", "dont want"]);
     let adding = w.has_any(ADD) && !no_need;
@@ -476,6 +476,24 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
                 .map(|(_, n)| *n)
         });
         let pointing = w.has_any(super::POINTING);
+        // "the soy sauce is nearly gone, put it on the list": "it" is the
+        // food said before the verb, not what was shown last.
+        let items = match super::super::text::find_any(&w.words, ADD) {
+            Some((at, _)) if items.is_empty() && pointing => {
+                super::super::vocab::food_mentions(&w.words[..at])
+                    .into_iter()
+                    .map(|name| Item {
+                        name: super::super::super::super::context::taxonomy::singular(&name),
+                        quantity: None,
+                        unit: None,
+                        phrase: name,
+                        more: false,
+                        amount: Default::default(),
+                    })
+                    .collect()
+            }
+            _ => items,
+        };
         if !items.is_empty() || amount.is_some() || pointing {
             return Some(Ask::Add { items, amount });
         }

@@ -188,8 +188,39 @@ fn chosen<'a>(c: &ActCtx<'_>, found: Vec<&'a Value>) -> Vec<&'a Value> {
     found.into_iter().filter(|r| score(r) == best).collect()
 }
 
+/// The amount an answer gives ("basmati, like 200g" → 200 g), for a use
+/// whose request said none or only "some".
+fn answered_amount(c: &ActCtx<'_>) -> Option<Quantity> {
+    let words = &c.reading.answer.as_ref()?.words;
+    words.iter().enumerate().find_map(|(i, x)| {
+        let quantity = super::super::super::text::number(x)?;
+        let unit = words
+            .get(i + 1)
+            .filter(|u| matches!(u.as_str(), "g" | "kg" | "ml" | "l" | "grams" | "gram"))
+            .map(|u| {
+                if u.starts_with("gram") {
+                    "g".to_string()
+                } else {
+                    u.clone()
+                }
+            });
+        Some(Quantity::Amount { quantity, unit })
+    })
+}
+
 /// What using `u` does, given the rows known.
 fn change(c: &ActCtx<'_>, rows: &[&Value], u: &Used) -> Change {
+    let answered;
+    let u = match (&u.amount, answered_amount(c)) {
+        (Quantity::Unsaid | Quantity::Vague { .. }, Some(amount)) => {
+            answered = Used {
+                item: u.item.clone(),
+                amount,
+            };
+            &answered
+        }
+        _ => u,
+    };
     let found = chosen(c, rows_of(c, rows, &u.item));
     let what = match &u.item {
         Named::Item(x) => x.clone(),
