@@ -40,7 +40,7 @@ const FLOOR: f64 = 0.95;
 /// raised to the rates measured at the commit that added this line: A 69,
 /// B 66, C 81, D 86, E 82; set-f: 70 of 205 at its first run, 2344846;
 /// set-h: graded 25.2% U+Q at its first run, 047c5e5, its checks 57 of 163
-/// after that session's fixes; set-b held at 0.44 after a knock-on from
+/// (34.97%) after that session's fixes; set-b held at 0.44 after a knock-on from
 /// the plain-plan rule lost one turn of conversation 09).
 const MEASURED: &[(&str, f64)] = &[
     ("set-a", 0.49),
@@ -50,7 +50,7 @@ const MEASURED: &[(&str, f64)] = &[
     ("set-e", 0.42),
     ("set-f", 0.37),
     ("set-g", 0.45),
-    ("set-h", 0.35),
+    ("set-h", 0.34),
 ];
 
 /// The floor of a set folder.
