@@ -219,7 +219,9 @@ pub fn classify_whole(w: &Words, cues: Cues) -> Intent {
     {
         return Intent::Skill(SkillAsk::Advice(ask));
     }
-    if let Some(ask) = skills::recipes::using_shown(w) {
+    if let Some(ask) =
+        skills::recipes::using_shown(w).or_else(|| skills::recipes::search_but_not(w))
+    {
         return Intent::Skill(SkillAsk::Recipes(ask));
     }
     // "can you make it for 4 people": the recipe in front of us, scaled;

@@ -413,3 +413,33 @@ fn the_other_one_and_the_slower_one_point_into_what_was_compared() {
         sim.expect("reply ~ Thai Yellow Curry takes 40 min");
     }
 }
+
+/// A search with a part said not to be there keeps that "not" to the
+/// search: no standing rule is recorded. Said with a standing word, it is
+/// the rule's.
+#[test]
+fn a_search_but_not_filters_that_search_and_records_no_rule() {
+    for m in [
+        "anything with chicken thats not a curry",
+        "something with chicken but not a curry",
+        "any chicken recipes that arent curries",
+    ] {
+        let mut sim = Sim::new();
+        sim.say(m);
+        let standing = sim.json()["constraints"]
+            .to_string()
+            .matches("curry")
+            .count();
+        sim.expect("writes none");
+        sim.expect("reply ~ Chicken Tikka Bites");
+        sim.expect("not-presented Thai Yellow Curry");
+        assert_eq!(standing, 0, "{m}: {}", sim.reply());
+    }
+    let mut sim = Sim::new();
+    sim.say("no curry this week");
+    let standing = sim.json()["constraints"]
+        .to_string()
+        .matches("curry")
+        .count();
+    assert!(standing > 0, "{}", sim.reply());
+}

@@ -300,7 +300,14 @@ fn resolve_intent(
         Intent::Skill(ask) => {
             // "skip the french toast, which of the rest is quickest": the
             // clauses that rule out are ruled out first.
-            if matches!(ask, super::skills::SkillAsk::Recipes(_)) {
+            // "anything with chicken thats not a curry": the search's own
+            // "not" rules nothing out beyond it.
+            let searching_but_not = matches!(
+                ask,
+                super::skills::SkillAsk::Recipes(super::skills::recipes::Ask::Find(_))
+            ) && super::skills::recipes::search_but_not(&reading.words)
+                .is_some();
+            if matches!(ask, super::skills::SkillAsk::Recipes(_)) && !searching_but_not {
                 let ruling: Vec<Vec<String>> = reading
                     .words
                     .segments

@@ -377,7 +377,10 @@ fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
             i += 1;
             continue;
         }
-        if matches!(x, "not" | "nothing" | "no" | "without" | "non") {
+        if matches!(
+            x,
+            "not" | "nothing" | "no" | "without" | "non" | "isnt" | "arent"
+        ) {
             negate = true;
             i += 1;
             continue;
@@ -409,7 +412,10 @@ fn search_words(w: &Words) -> (Vec<String>, Vec<String>) {
                 words.push(stem(&phrase));
             }
         }
-        negate = false;
+        // "not a curry", "not too spicy": the "not" reaches past filler.
+        if keep || !(is_filler(&phrase) || phrase == "too") {
+            negate = false;
+        }
     }
     (words, not)
 }
@@ -778,6 +784,70 @@ pub fn using_shown(w: &Words) -> Option<Ask> {
             ..Find::default()
         })
     })
+}
+
+/// "anything with chicken thats not a curry", "something not spicy", "any
+/// chicken recipes that arent curries": a search with a part said not to
+/// be there. The "not" is this search's, never a standing rule; said with
+/// a standing word ("this week", "anymore", "allergic") it is the rule's.
+pub fn search_but_not(w: &Words) -> Option<Ask> {
+    const OPENERS: &[&str] = &[
+        "anything",
+        "something",
+        "smth",
+        "sth",
+        "any",
+        "ideas",
+        "options",
+        "recipes",
+        "recipe",
+    ];
+    const TALK: &[&str] = &[
+        "idk", "hmm", "ok", "okay", "so", "um", "uh", "well", "got", "is", "there",
+    ];
+    let opens = w
+        .words
+        .iter()
+        .find(|x| !TALK.contains(&x.as_str()))
+        .is_some_and(|x| OPENERS.contains(&x.as_str()))
+        || w.has_any(&["what can i make", "what can i cook", "what could i make"]);
+    let not = w.has_any(&[
+        "thats not",
+        "that is not",
+        "that isnt",
+        "that arent",
+        "that are not",
+        "which isnt",
+        "which arent",
+        "but not",
+        "not too",
+        "nothing too",
+        "not spicy",
+        "not a",
+    ]);
+    let standing = w.has_any(&[
+        "this week",
+        "for the week",
+        "anymore",
+        "any more",
+        "no more",
+        "never",
+        "allergic",
+        "cant eat",
+        "doesnt eat",
+        "dont eat",
+        "hate",
+        "hates",
+    ]);
+    if !opens || !not || standing || w.has_any(GENERATE) {
+        return None;
+    }
+    let (words, not) = search_words(w);
+    (!not.is_empty()).then_some(Ask::Find(Find {
+        words,
+        not,
+        ..Find::default()
+    }))
 }
 
 /// The skill's reading of a message.
