@@ -115,13 +115,8 @@ pub fn is_question(w: &Words) -> bool {
 pub fn a_clause_asks(w: &Words) -> bool {
     is_question(w)
         || w.segments.iter().any(|s| {
-            s.first().is_some_and(|f| {
-                ASKING.contains(&f.as_str())
-                    || matches!(
-                        f.as_str(),
-                        "is" | "are" | "was" | "did" | "has" | "have" | "do"
-                    )
-            })
+            s.first()
+                .is_some_and(|f| ASKING.contains(&f.as_str()) || matches!(f.as_str(), "was" | "do"))
         })
 }
 

@@ -191,21 +191,15 @@ fn chosen<'a>(c: &ActCtx<'_>, found: Vec<&'a Value>) -> Vec<&'a Value> {
 /// The amount an answer gives ("basmati, like 200g" → 200 g), for a use
 /// whose request said none or only "some".
 fn answered_amount(c: &ActCtx<'_>) -> Option<Quantity> {
-    let words = &c.reading.answer.as_ref()?.words;
-    words.iter().enumerate().find_map(|(i, x)| {
-        let quantity = super::super::super::text::number(x)?;
-        let unit = words
-            .get(i + 1)
-            .filter(|u| matches!(u.as_str(), "g" | "kg" | "ml" | "l" | "grams" | "gram"))
-            .map(|u| {
-                if u.starts_with("gram") {
-                    "g".to_string()
-                } else {
-                    u.clone()
-                }
-            });
-        Some(Quantity::Amount { quantity, unit })
-    })
+    let answer = c.reading.answer.as_ref()?;
+    super::super::super::items::parse_items(&answer.segments)
+        .into_iter()
+        .find_map(|i| {
+            Some(Quantity::Amount {
+                quantity: i.quantity?,
+                unit: i.unit,
+            })
+        })
 }
 
 /// What using `u` does, given the rows known.
