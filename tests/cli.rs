@@ -125,6 +125,33 @@ fn eval_compares_windows_on_the_topic_switch() {
         last(&w2)
     );
     assert_ne!(report["suggested"], "window 1");
+    // Each prompt went through the prefix cache model: from turn 3 some of
+    // every policy's prompt tokens were cached, and the cost column is
+    // the new tokens plus a tenth of the cached ones.
+    for r in [&w1, &w2, &naive] {
+        let c = &r["cache"]["per_node"];
+        let (total, cached) = (c["total"].as_u64().unwrap(), c["cached"].as_u64().unwrap());
+        assert!(cached > 0 && cached < total, "{r}");
+        assert!(r["cache"]["turns"].as_u64().unwrap() > 0, "{r}");
+    }
+    let summary = |policy: &str| {
+        report["summary"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["policy"] == policy)
+            .unwrap()
+            .clone()
+    };
+    let s2 = summary("window 2 (config)");
+    let c = &s2["cache"]["per_node"];
+    let expect = (c["total"].as_f64().unwrap() - 0.9 * c["cached"].as_f64().unwrap())
+        / s2["cache"]["turns"].as_f64().unwrap();
+    assert!(
+        (s2["cost_per_turn"].as_f64().unwrap() - expect).abs() < 1e-6,
+        "{s2}"
+    );
+    assert_eq!(report["cached_price"], 0.1);
     // The table says the same in words.
     let table = sandbox.run(&["eval", "topic-switch-and-return", "--window", "1"]);
     let text = stdout(&table);
@@ -153,6 +180,13 @@ fn eval_refuses_unknown_scenarios_and_bad_policies_in_words() {
         stderr(&out)
     );
     assert!(out.stdout.is_empty());
+    let out = sandbox.run(&["eval", "unsaved", "--cached-price", "2"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("is not a price ratio: give a number from 0 to 1"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

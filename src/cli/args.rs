@@ -253,6 +253,10 @@ pub struct EvalArgs {
     /// (needs its API key variable set, as for --llm openai).
     #[arg(long)]
     pub llm_judge: bool,
+    /// The price of a cached prompt token against a new one, for the cost
+    /// column (default 0.1).
+    #[arg(long, value_name = "RATIO", default_value_t)]
+    pub cached_price: crate::eval::cache::CachedPrice,
     /// Print the results as JSON.
     #[arg(long)]
     pub json: bool,

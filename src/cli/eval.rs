@@ -90,6 +90,7 @@ pub fn run(
             .as_ref()
             .map_or_else(|| "rules".to_string(), |j| format!("rules + {}", j.name())),
         EVAL_TODAY.to_string(),
+        args.cached_price.0,
         contenders
             .into_iter()
             .map(|c| PolicyEntry {

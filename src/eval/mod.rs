@@ -6,9 +6,11 @@
 //! - [`contenders`]: the policies compared, the naive baseline always last;
 //! - [`run`]: one policy on one script through the real pipeline;
 //! - [`measure`]: regret, rescues, waste and tokens from the turn records;
+//! - [`cache`]: what the prompts cost against a server's prompt cache;
 //! - [`judge`]: the user's standing commitments and whether Think saw them;
 //! - [`report`]: the table, the JSON, the suggested policy.
 
+pub mod cache;
 pub mod contenders;
 pub mod judge;
 pub mod llm_judge;
@@ -43,6 +45,7 @@ pub fn score(
         recall,
         llm_recall: None,
         think_last_vs_naive: None,
+        cache: cache::CacheScore::of(&run.turns),
     }
 }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 use crate::context::ContextPolicy;
 use crate::tui::view::inspector::thousands;
 
+use super::cache::CacheScore;
 use super::judge::{Lapse, Recall};
 use super::measure::{MemoryScore, Spread};
 
@@ -29,6 +30,8 @@ pub struct ScenarioResult {
     pub llm_recall: Option<Recall>,
     /// The naive baseline's last-turn Think prompt over this one's.
     pub think_last_vs_naive: Option<f64>,
+    /// The prompts against a server's prompt cache.
+    pub cache: CacheScore,
 }
 
 impl ScenarioResult {
@@ -68,6 +71,16 @@ pub struct Summary {
     /// The naive baseline's `think_last_sum` over this one's.
     pub think_last_vs_naive: Option<f64>,
     pub failed_turns: usize,
+    /// Every scenario's prompts against the prompt cache, added up.
+    pub cache: CacheScore,
+    /// New prompt tokens a turn (one cache slot per node).
+    pub new_per_turn: f64,
+    /// Cached tokens over all prompt tokens.
+    pub cached_share: f64,
+    /// New tokens plus the cached-token price times cached ones, a turn.
+    pub cost_per_turn: f64,
+    /// The naive baseline's cost a turn over this one's.
+    pub cost_vs_naive: Option<f64>,
 }
 
 impl Summary {
@@ -96,6 +109,8 @@ pub struct Report {
     pub judge: String,
     /// The kitchen's date during the runs.
     pub today: String,
+    /// The price of a cached prompt token against a new one.
+    pub cached_price: f64,
     pub policies: Vec<PolicyEntry>,
     pub results: Vec<ScenarioResult>,
     pub summary: Vec<Summary>,
@@ -110,6 +125,7 @@ impl Report {
         brain: String,
         judge: String,
         today: String,
+        cached_price: f64,
         policies: Vec<PolicyEntry>,
         mut results: Vec<ScenarioResult>,
     ) -> Self {
@@ -129,20 +145,23 @@ impl Report {
         }
         let mut summary: Vec<Summary> = policies
             .iter()
-            .map(|p| summarize(&p.name, &results))
+            .map(|p| summarize(&p.name, &results, cached_price))
             .collect();
-        let naive_sum = summary
+        let naive = summary
             .iter()
             .find(|s| Some(&s.policy) == baseline.as_ref())
-            .map(|s| s.think_last_sum);
+            .map(|s| (s.think_last_sum, s.cost_per_turn));
         for s in &mut summary {
-            s.think_last_vs_naive = ratio(naive_sum, s.think_last_sum);
+            s.think_last_vs_naive = ratio(naive.map(|n| n.0), s.think_last_sum);
+            s.cost_vs_naive = naive
+                .filter(|_| s.cost_per_turn > 0.0)
+                .map(|n| n.1 / s.cost_per_turn);
         }
         let clean: Vec<&Summary> = summary.iter().filter(|s| s.clean()).collect();
         let best = clean
             .iter()
             .copied()
-            .min_by(|a, b| a.tokens_per_turn.total_cmp(&b.tokens_per_turn));
+            .min_by(|a, b| a.cost_per_turn.total_cmp(&b.cost_per_turn));
         let others: Vec<&str> = clean
             .iter()
             .filter(|s| best.is_some_and(|b| b.policy != s.policy))
@@ -157,22 +176,23 @@ impl Report {
             Some(s) if Some(&s.policy) == baseline.as_ref() && others.is_empty() => (
                 Some(s.policy.clone()),
                 format!(
-                    "{}: only the baseline had zero regret and full recall ({} prompt tokens a turn)",
+                    "{}: only the baseline had zero regret and full recall (cost {} a turn)",
                     s.policy,
-                    thousands(s.tokens_per_turn.round() as usize)
+                    thousands(s.cost_per_turn.round() as usize)
                 ),
             ),
             Some(s) => (
                 Some(s.policy.clone()),
                 format!(
-                    "{}: the cheapest with zero regret and full recall ({} prompt tokens a turn{}){also}",
+                    "{}: the cheapest with zero regret and full recall (cost {} a turn: {} new \
+                     prompt tokens, {:.0}% cached{}){also}",
                     s.policy,
-                    thousands(s.tokens_per_turn.round() as usize),
-                    s.think_last_vs_naive
+                    thousands(s.cost_per_turn.round() as usize),
+                    thousands(s.new_per_turn.round() as usize),
+                    s.cached_share * 100.0,
+                    s.cost_vs_naive
                         .filter(|_| Some(&s.policy) != baseline.as_ref())
-                        .map(|x| format!(
-                            "; last-turn Think prompts {x:.1}× smaller than the naive baseline's"
-                        ))
+                        .map(|x| format!("; {x:.2}× below the naive baseline's cost"))
                         .unwrap_or_default()
                 ),
             ),
@@ -185,6 +205,7 @@ impl Report {
             brain,
             judge,
             today,
+            cached_price,
             policies,
             results,
             summary,
@@ -218,7 +239,7 @@ impl Report {
         let header = |out: &mut String, first: &str| {
             let _ = writeln!(
                 out,
-                "  {first:<width$}  regret  rescued  re-read  idle  recall{}  think mean / max / last   all/turn  vs naive",
+                "  {first:<width$}  regret  rescued  re-read  idle  recall{}  think mean / max / last   all/turn  vs naive  new/turn  cached  cost/turn",
                 if llm { "  llm recall" } else { "" }
             );
         };
@@ -233,7 +254,7 @@ impl Report {
                 let all = r.memory.tokens.get("total").copied().unwrap_or_default();
                 let _ = writeln!(
                     out,
-                    "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>5} / {:>5} / {:>5}  {:>9}  {:>8}{}",
+                    "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>5} / {:>5} / {:>5}  {:>9}  {:>8}  {:>8}  {:>6}  {:>9}{}",
                     r.policy,
                     r.memory.regret_turns,
                     r.memory.rescued,
@@ -249,6 +270,9 @@ impl Report {
                     thousands(t.last),
                     thousands(all.mean.round() as usize),
                     times(r.think_last_vs_naive),
+                    thousands(r.cache.new_per_turn().round() as usize),
+                    percent(r.cache.per_node.share()),
+                    thousands(r.cache.cost_per_turn(self.cached_price).round() as usize),
                     if r.failed.is_empty() {
                         String::new()
                     } else {
@@ -261,14 +285,14 @@ impl Report {
         let _ = writeln!(out, "All scenarios");
         let _ = writeln!(
             out,
-            "  {:<width$}  regret  rescued  re-read  idle  recall{}  tokens/turn  last Think, summed  vs naive",
+            "  {:<width$}  regret  rescued  re-read  idle  recall{}  tokens/turn  last Think, summed  vs naive  new/turn  cached  cost/turn  vs naive  calls",
             "policy",
             if llm { "  llm lapses" } else { "" }
         );
         for s in &self.summary {
             let _ = writeln!(
                 out,
-                "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>11}  {:>18}  {:>8}",
+                "  {:<width$}  {:>6}  {:>7}  {:>7}  {:>4}  {:>6}{}  {:>11}  {:>18}  {:>8}  {:>8}  {:>6}  {:>9}  {:>8}  {:>5}",
                 s.policy,
                 s.regret_turns,
                 s.rescued,
@@ -281,6 +305,11 @@ impl Report {
                 thousands(s.tokens_per_turn.round() as usize),
                 thousands(s.think_last_sum),
                 times(s.think_last_vs_naive),
+                thousands(s.new_per_turn.round() as usize),
+                percent(s.cached_share),
+                thousands(s.cost_per_turn.round() as usize),
+                times(s.cost_vs_naive),
+                s.cache.calls,
             );
         }
         let findings = self.findings();
@@ -296,7 +325,15 @@ impl Report {
             "\nregret: turns that needed an entity Think did not have · rescued: entities Understand \
              brought back · re-read: rows read though active · idle: entity-turns never used again · \
              recall: commitments Think was shown / checked · vs naive: the naive baseline's last \
-             Think prompt over this one's"
+             Think prompt over this one's (or, after cost, the baseline's cost over this one's)"
+        );
+        let _ = writeln!(
+            out,
+            "cache (from turn {}, one slot per node): new/turn: prompt tokens the server evaluates · \
+             cached: the share it took from its cache · cost/turn: new + {} × cached · calls: \
+             prompts sent",
+            super::cache::FROM_TURN,
+            self.cached_price
         );
         out
     }
@@ -353,8 +390,12 @@ impl Report {
     }
 }
 
-fn summarize(policy: &str, results: &[ScenarioResult]) -> Summary {
+fn summarize(policy: &str, results: &[ScenarioResult], cached_price: f64) -> Summary {
     let rows: Vec<&ScenarioResult> = results.iter().filter(|r| r.policy == policy).collect();
+    let mut cache = CacheScore::default();
+    for r in &rows {
+        cache.add(&r.cache);
+    }
     let turns: usize = rows.iter().map(|r| r.turns).sum();
     let llm: Vec<usize> = rows
         .iter()
@@ -377,6 +418,11 @@ fn summarize(policy: &str, results: &[ScenarioResult]) -> Summary {
         think_last_sum: rows.iter().map(|r| r.think().last).sum(),
         think_last_vs_naive: None,
         failed_turns: rows.iter().map(|r| r.failed.len()).sum(),
+        cache,
+        new_per_turn: cache.new_per_turn(),
+        cached_share: cache.per_node.share(),
+        cost_per_turn: cache.cost_per_turn(cached_price),
+        cost_vs_naive: None,
     }
 }
 
@@ -386,6 +432,10 @@ fn ratio(naive: Option<usize>, this: usize) -> Option<f64> {
 
 fn recall_cell(r: &Recall) -> String {
     format!("{}/{}", r.checks - r.lapses.len(), r.checks)
+}
+
+fn percent(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
 }
 
 fn times(x: Option<f64>) -> String {

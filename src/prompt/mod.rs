@@ -12,6 +12,7 @@
 //! shown retention and demotion reasons and the decision log.
 
 pub mod act;
+pub mod cache;
 pub mod compress;
 pub mod constraints;
 pub mod data;
@@ -43,6 +44,7 @@ mod seed_prompts;
 mod seed_tests;
 
 pub use act::{ACT_SECTIONS, ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
+pub use cache::{CacheUse, PrefixCache, Slots};
 pub use compress::{build_fold, build_reply_summary};
 pub use reply::{REPLY_SECTIONS, ReplyInput, ReplyPath, build_reply};
 pub use section::{Prompt, PromptNode, Section, SectionTokens};
