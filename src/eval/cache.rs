@@ -5,6 +5,8 @@
 //! Turns before [`FROM_TURN`] are left out of the figures: they fill a cold
 //! cache, and every policy pays them alike.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::prompt::{CacheUse, PrefixCache, Prompt, Slots};
@@ -52,7 +54,7 @@ impl std::str::FromStr for CachedPrice {
 }
 
 /// A run's prompts against the cache, from [`FROM_TURN`] on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct CacheScore {
     /// Turns counted.
     pub turns: usize,
@@ -62,6 +64,9 @@ pub struct CacheScore {
     pub per_node: CacheUse,
     /// The same with a single slot for every call.
     pub one_slot: CacheUse,
+    /// New tokens (one slot per node) by where each prompt first differed
+    /// from its slot's: `"think · entity_context"`.
+    pub new_from: BTreeMap<String, usize>,
 }
 
 impl CacheScore {
@@ -76,11 +81,15 @@ impl CacheScore {
                 out.turns += 1;
             }
             for p in sent(&o.record) {
-                let (a, b) = (per_node.send(p), one.send(p));
+                let ((a, breaks_at), b) = (per_node.send_explained(p), one.send(p));
                 if counted {
                     out.calls += 1;
                     out.per_node.add(a);
                     out.one_slot.add(b);
+                    if a.fresh() > 0 {
+                        let at = format!("{} · {}", p.node.as_str(), breaks_at.unwrap_or("system"));
+                        *out.new_from.entry(at).or_default() += a.fresh();
+                    }
                 }
             }
         }
@@ -93,6 +102,21 @@ impl CacheScore {
         self.calls += other.calls;
         self.per_node.add(other.per_node);
         self.one_slot.add(other.one_slot);
+        for (k, v) in &other.new_from {
+            *self.new_from.entry(k.clone()).or_default() += v;
+        }
+    }
+
+    /// The places new tokens start, most tokens first, with their share of
+    /// all new tokens: `"think · entity_context 31%"`.
+    pub fn where_new(&self, at_most: usize) -> Vec<String> {
+        let all: usize = self.new_from.values().sum();
+        let mut rows: Vec<(&String, &usize)> = self.new_from.iter().collect();
+        rows.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        rows.into_iter()
+            .take(at_most)
+            .map(|(k, v)| format!("{k} {:.0}%", 100.0 * *v as f64 / all.max(1) as f64))
+            .collect()
     }
 
     fn per_turn(&self, x: f64) -> f64 {

@@ -319,6 +319,17 @@ impl Report {
                 let _ = writeln!(out, "  {f}");
             }
         }
+        for s in &self.summary {
+            let places = s.cache.where_new(4);
+            if !places.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "\nWhere {}'s new tokens start: {}",
+                    s.policy,
+                    places.join(", ")
+                );
+            }
+        }
         let _ = writeln!(out, "\nSuggested policy: {}", self.suggestion);
         let _ = writeln!(
             out,
@@ -396,6 +407,11 @@ fn summarize(policy: &str, results: &[ScenarioResult], cached_price: f64) -> Sum
     for r in &rows {
         cache.add(&r.cache);
     }
+    let (new_per_turn, cached_share, cost_per_turn) = (
+        cache.new_per_turn(),
+        cache.per_node.share(),
+        cache.cost_per_turn(cached_price),
+    );
     let turns: usize = rows.iter().map(|r| r.turns).sum();
     let llm: Vec<usize> = rows
         .iter()
@@ -419,9 +435,9 @@ fn summarize(policy: &str, results: &[ScenarioResult], cached_price: f64) -> Sum
         think_last_vs_naive: None,
         failed_turns: rows.iter().map(|r| r.failed.len()).sum(),
         cache,
-        new_per_turn: cache.new_per_turn(),
-        cached_share: cache.per_node.share(),
-        cost_per_turn: cache.cost_per_turn(cached_price),
+        new_per_turn,
+        cached_share,
+        cost_per_turn,
         cost_vs_naive: None,
     }
 }

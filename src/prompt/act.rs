@@ -1,6 +1,6 @@
-//! The Act prompt for one step (seeds/001 "For Act"): `step_context`,
-//! `entity_context`, `standing_constraints`, `prior_turn_context`,
-//! `data_to_analyze`, `schema`.
+//! The Act prompt for one step (seeds/001 "For Act"): `standing_constraints`,
+//! `entity_context`, `prior_turn_context`, `schema`, `data_to_analyze`,
+//! `step_context`, in that order (laid out for the prompt cache).
 //!
 //! Act sees the same historical window as Think (recent versus long-term, no
 //! reasons), the plan's prior steps, the data earlier steps produced this turn
@@ -72,13 +72,17 @@ pub struct ActInput<'a> {
 }
 
 /// Section names of the Act prompt, in order.
+///
+/// Laid out for the prompt cache: what a whole turn shares first (the
+/// rules, the entities, the turn so far), then what a subdomain shares, then
+/// what this step alone has.
 pub const ACT_SECTIONS: [&str; 6] = [
-    "step_context",
-    "entity_context",
     "standing_constraints",
+    "entity_context",
     "prior_turn_context",
-    "data_to_analyze",
     "schema",
+    "data_to_analyze",
+    "step_context",
 ];
 
 /// Builds the Act prompt for one step.
@@ -90,16 +94,16 @@ pub fn build_act(input: &ActInput<'_>) -> Prompt {
         input.subdomain_schema.to_string()
     };
     let bodies = [
-        render_step_context(input),
-        render_working_memory(&s.entities, s.window),
         super::constraints::render_standing(s, super::constraints::Reader::Planner),
+        render_working_memory(&s.entities, s.window),
         render_prior_turn(s, input.user_message),
+        schema,
         render_step_data(
             input.data,
             |i| input.prior_steps.get(i).map(|p| p.step_type.as_str()),
             "No data from earlier steps.",
         ),
-        schema,
+        render_step_context(input),
     ];
     Prompt::with_sections(PromptNode::Act, input.system, ACT_SECTIONS, bodies)
 }

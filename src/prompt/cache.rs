@@ -40,6 +40,15 @@ pub struct CacheUse {
     pub cached: usize,
 }
 
+/// What a prompt shares with the one its slot held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Shared<'a> {
+    pub tokens: usize,
+    /// The first part that differs (`"system"` or a section's name); none
+    /// when the prompts are the same, or nothing was held.
+    pub breaks_at: Option<&'a str>,
+}
+
 impl CacheUse {
     /// Tokens the server had to evaluate.
     pub fn fresh(&self) -> usize {
@@ -86,19 +95,28 @@ impl PrefixCache {
     /// Sends `prompt` (counted) through the cache: how much of it the slot
     /// held, and the slot now holds it.
     pub fn send(&mut self, prompt: &Prompt) -> CacheUse {
+        self.send_explained(prompt).0
+    }
+
+    /// [`PrefixCache::send`], with the part where the prompt first differs
+    /// from the slot's (none on a cold slot or an identical prompt).
+    pub fn send_explained<'p>(&mut self, prompt: &'p Prompt) -> (CacheUse, Option<&'p str>) {
         let key = match self.slots {
             Slots::PerNode => Some(prompt.node),
             Slots::One => None,
         };
-        let cached = self
+        let shared = self
             .last
             .get(&key)
-            .map_or(0, |prev| shared_prefix_tokens(prev, prompt));
-        self.last.insert(key, prompt.clone());
-        CacheUse {
+            .map(|prev| shared_prefix(prev, prompt))
+            .unwrap_or_default();
+        let used = CacheUse {
             total: prompt.total_tokens_now(),
-            cached,
-        }
+            cached: shared.tokens,
+        };
+        let breaks_at = shared.breaks_at;
+        self.last.insert(key, prompt.clone());
+        (used, breaks_at)
     }
 }
 
@@ -106,33 +124,44 @@ impl PrefixCache {
 /// their parts (see the module's notes). Both prompts must be counted for
 /// whole parts to count; an uncounted one shares nothing.
 pub fn shared_prefix_tokens(prev: &Prompt, next: &Prompt) -> usize {
-    if !prev.is_counted() || !next.is_counted() {
-        return 0;
+    shared_prefix(prev, next).tokens
+}
+
+/// [`shared_prefix_tokens`], with the part where `next` first differs.
+pub fn shared_prefix<'p>(prev: &Prompt, next: &'p Prompt) -> Shared<'p> {
+    fn parts(p: &Prompt) -> impl Iterator<Item = (&str, &str, usize)> {
+        std::iter::once(("system", &*p.system, p.system_tokens)).chain(
+            p.sections
+                .iter()
+                .map(|s| (s.name.as_str(), &*s.text, s.tokens)),
+        )
     }
-    let parts = |p: &Prompt| -> Vec<(Option<String>, std::sync::Arc<str>, usize)> {
-        std::iter::once((None, p.system.clone(), p.system_tokens))
-            .chain(
-                p.sections
-                    .iter()
-                    .map(|s| (Some(s.name.clone()), s.text.clone(), s.tokens)),
-            )
-            .collect()
-    };
-    let (a, b) = (parts(prev), parts(next));
-    let mut cached = 0;
-    for ((name_a, text_a, _), (name_b, text_b, tokens_b)) in a.iter().zip(&b) {
+    let mut shared = Shared::default();
+    if !prev.is_counted() || !next.is_counted() {
+        shared.breaks_at = Some("system");
+        return shared;
+    }
+    let mut b = parts(next);
+    for (name_a, text_a, _) in parts(prev) {
+        let Some((name_b, text_b, tokens_b)) = b.next() else {
+            return shared;
+        };
         if name_a != name_b {
-            break;
+            shared.breaks_at = Some(name_b);
+            return shared;
         }
         if text_a == text_b {
-            cached += tokens_b;
+            shared.tokens += tokens_b;
             continue;
         }
         let common = common_prefix(text_a, text_b);
-        cached += count_tokens(common).saturating_sub(1);
-        break;
+        shared.tokens += count_tokens(common).saturating_sub(1);
+        shared.breaks_at = Some(name_b);
+        return shared;
     }
-    cached
+    // `prev` ended: whatever `next` adds after it is new.
+    shared.breaks_at = b.next().map(|(name, _, _)| name);
+    shared
 }
 
 /// The longest common prefix of two texts, ending on a character boundary.

@@ -10,10 +10,13 @@ use crate::context::fold::{FoldKind, FoldRequest};
 use super::section::{Prompt, PromptNode, Section};
 
 /// Section names of a fold prompt, in order.
-pub const FOLD_SECTIONS: [&str; 3] = ["earlier_summary", "turns_to_fold", "instructions"];
+/// The instructions first: they change with the policy only, so a server's
+/// prompt cache keeps them from one fold to the next.
+pub const FOLD_SECTIONS: [&str; 3] = ["instructions", "earlier_summary", "turns_to_fold"];
 
 /// Section names of a reply-summary prompt, in order.
-pub const REPLY_SUMMARY_SECTIONS: [&str; 3] = ["reply", "entity_names", "instructions"];
+/// The instructions first, as a fold's.
+pub const REPLY_SUMMARY_SECTIONS: [&str; 3] = ["instructions", "entity_names", "reply"];
 
 /// Builds the prompt that merges `req.items` into `req.earlier`.
 pub fn build_fold(req: &FoldRequest, system: &str) -> Prompt {
@@ -34,9 +37,9 @@ pub fn build_fold(req: &FoldRequest, system: &str) -> Prompt {
         .collect::<Vec<_>>()
         .join("\n\n");
     let sections = vec![
+        Section::new("instructions", &fold_instructions(req)),
         Section::new("earlier_summary", &earlier),
         Section::new("turns_to_fold", &turns),
-        Section::new("instructions", &fold_instructions(req)),
     ];
     Prompt::new(node, system, sections)
 }
@@ -48,7 +51,7 @@ fn fold_instructions(req: &FoldRequest) -> String {
     };
     let mut out = vec![
         format!(
-            "Merge the turns above into the earlier summary and answer with the new summary only \
+            "Merge the turns below (turns_to_fold) into the earlier summary and answer with the new summary only \
              — {what}, oldest first."
         ),
         format!("- At most {} characters.", req.max_chars),
@@ -81,17 +84,17 @@ pub fn build_reply_summary(reply: &str, entity_labels: &[String], system: &str) 
             .join("\n")
     };
     let instructions = [
-        "Summarize the reply above in one sentence, past tense, as what Alfred told the user.",
-        "- Use the exact names listed above for anything the reply mentions.",
+        "Summarize the reply below in one sentence, past tense, as what Alfred told the user.",
+        "- Use the exact names listed in entity_names for anything the reply mentions.",
         "- A proposal, a draft or a question is not a done action: say \"proposed\", \
          \"drafted (not saved)\" or \"asked\", never \"saved\" or \"added\" unless the reply says so.",
         "- Answer with the sentence only.",
     ]
     .join("\n");
     let sections = vec![
-        Section::new("reply", reply),
-        Section::new("entity_names", &names),
         Section::new("instructions", &instructions),
+        Section::new("entity_names", &names),
+        Section::new("reply", reply),
     ];
     Prompt::new(PromptNode::SummarizeReply, system, sections)
 }

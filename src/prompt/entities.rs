@@ -190,15 +190,9 @@ pub fn render_working_memory(e: &EntitiesView, window: u32) -> String {
     if e.active_count() + e.excluded.len() == 0 {
         out.push("No entities in context yet — read what you need.".to_string());
     }
+    // What changes least first, for the prompt cache: long-term memory
+    // holds for many turns, the recent window moves every turn.
     let turns = if window == 1 { "turn" } else { "turns" };
-    push_group(
-        &mut out,
-        &format!(
-            "### Recent (last {window} {turns}) — already loaded, reference by ID, do not re-read"
-        ),
-        &e.recent,
-        |v| format!("{} [{}]", named(v), v.action),
-    );
     push_group(
         &mut out,
         "### Long-term memory (retained)",
@@ -208,6 +202,14 @@ pub fn render_working_memory(e: &EntitiesView, window: u32) -> String {
     push_group(&mut out, "### Pending (unsaved)", &e.pending, |v| {
         format!("{} — needs save confirmation", named(v))
     });
+    push_group(
+        &mut out,
+        &format!(
+            "### Recent (last {window} {turns}) — already loaded, reference by ID, do not re-read"
+        ),
+        &e.recent,
+        |v| format!("{} [{}]", named(v), v.action),
+    );
     push_group(
         &mut out,
         "### Excluded this turn — do not use",
@@ -229,7 +231,8 @@ pub fn render_working_memory(e: &EntitiesView, window: u32) -> String {
     out.join("\n")
 }
 
-/// Appends a headed list when `views` is not empty.
+/// Appends a headed list when `views` is not empty, in the order the
+/// entities first appeared ([`first_seen`]).
 fn push_group(
     out: &mut Vec<String>,
     heading: &str,
@@ -237,8 +240,29 @@ fn push_group(
     one: impl Fn(&EntityView) -> String,
 ) {
     if !views.is_empty() {
-        out.push(format!("\n{heading}\n{}", list(&items(views), one)));
+        out.push(format!(
+            "\n{heading}\n{}",
+            list(&items(first_seen(views)), one)
+        ));
     }
+}
+
+/// Entities in the order they first appeared: by the turn each was created,
+/// then by ref (`inv_2` before `inv_10`). A list in this order changes at
+/// its end as turns pass, where recency would reorder it every turn, so a
+/// server's prompt cache keeps what comes before the change.
+pub(crate) fn first_seen(views: &[EntityView]) -> Vec<&EntityView> {
+    let mut out: Vec<&EntityView> = views.iter().collect();
+    out.sort_by_cached_key(|v| {
+        let parsed = parse_ref(&v.r#ref);
+        (
+            v.turn_created,
+            parsed.map(|p| (p.generated, p.table)),
+            parsed.map_or(0, |p| p.number),
+            v.r#ref.clone(),
+        )
+    });
+    out
 }
 
 /// The turn an entity was last seen: its last reference, else its creation.

@@ -84,18 +84,30 @@ fn cell(text: &str) -> String {
     text.replace('|', "/").replace(['\n', '\r'], " ")
 }
 
-/// `known_entities`: every live entity, most recent first, with reasons.
+/// `known_entities`: the most recently referenced live entities (up to
+/// [`TABLE_ROWS`] rows), with states and reasons, listed in the order they
+/// first appeared (stable from turn to turn, for the prompt cache).
 pub fn render_known_entities(s: &ContextSnapshot) -> String {
-    let rows = rows(s);
+    let mut rows = rows(s);
     if rows.is_empty() {
         return "No entities known yet.".to_string();
     }
+    let shown = rows.len().min(TABLE_ROWS);
+    rows[..shown].sort_by_cached_key(|r| {
+        r.members.first().map(|v| {
+            let parsed = crate::context::entity::parse_ref(&v.r#ref);
+            (
+                v.turn_created,
+                parsed.map(|p| (p.generated, p.table, p.number)),
+                v.r#ref.clone(),
+            )
+        })
+    });
     let risky: Vec<&str> = at_risk(s).iter().map(|v| v.r#ref.as_str()).collect();
     let mut out = vec![
         "| Ref | Type | Label | State | Last action | Created | Last ref | Reason |".to_string(),
         "|---|---|---|---|---|---|---|---|".to_string(),
     ];
-    let shown = rows.len().min(TABLE_ROWS);
     for row in &rows[..shown] {
         let Some(first) = row.members.first() else {
             continue;

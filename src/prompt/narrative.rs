@@ -14,12 +14,13 @@ use crate::context::snapshot::ContextSnapshot;
 
 use super::entities::{compact_refs, viable};
 
-/// "last turn", "2 turns ago".
-pub fn turn_age(turn: u32, current: u32) -> String {
-    match current.saturating_sub(turn) {
-        0 => "this turn".to_string(),
-        1 => "last turn".to_string(),
-        n => format!("{n} turns ago"),
+/// "### Turn 4", and " (last turn)" on the turn just before this one: the
+/// only age a reader needs, and the only one that changes as turns pass.
+pub(crate) fn turn_heading(turn: u32, current: u32) -> String {
+    if current.saturating_sub(turn) == 1 {
+        format!("### Turn {turn} (last turn)")
+    } else {
+        format!("### Turn {turn}")
     }
 }
 
@@ -29,11 +30,7 @@ pub fn turn_age(turn: u32, current: u32) -> String {
 /// the last step's outcome is left out.
 pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: bool) -> String {
     let mut out = vec![
-        format!(
-            "### Turn {} ({})",
-            t.turn_number,
-            turn_age(t.turn_number, current)
-        ),
+        turn_heading(t.turn_number, current),
         format!("**User asked:** \"{}\"", t.user_message.trim()),
     ];
     if !t.goal.trim().is_empty() {
@@ -165,16 +162,21 @@ pub fn this_turn_curation(s: &ContextSnapshot) -> Option<String> {
     (!parts.is_empty()).then(|| format!("Understand: {}", parts.join("; ")))
 }
 
-/// `<turn_narrative>` for Think: recent turns newest first, this turn's
-/// curation, then the compressed earlier story.
+/// `<turn_narrative>` for Think, oldest first: the compressed earlier
+/// story, the recent turns, this turn's curation. In that order a new turn
+/// adds to the end of what the last prompt said (the prompt cache keeps the
+/// rest).
 pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
     let mut out = vec!["## What We've Done".to_string()];
     let n = &s.narrative;
     if n.turns.is_empty() && n.earlier.trim().is_empty() {
         out.push("Nothing yet — this is the start of the conversation.".to_string());
     }
+    if !n.earlier.trim().is_empty() {
+        out.push(format!("\n### Earlier (compressed)\n{}", n.earlier.trim()));
+    }
     let in_full = |turn: u32| s.conversation.recent.iter().any(|c| c.turn == turn);
-    for t in n.turns.iter().rev() {
+    for t in &n.turns {
         let summary = render_turn_summary(t, s.turn, !in_full(t.turn_number));
         out.push(format!("\n{summary}"));
     }
@@ -185,9 +187,6 @@ pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
     let viable = viable(&s.entities);
     if !s.entities.excluded.is_empty() && !viable.is_empty() {
         out.push(format!("Remaining viable: {}", compact_refs(&viable)));
-    }
-    if !n.earlier.trim().is_empty() {
-        out.push(format!("\n### Earlier (compressed)\n{}", n.earlier.trim()));
     }
     out.join("\n")
 }

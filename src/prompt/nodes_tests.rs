@@ -146,7 +146,7 @@ fn a_generated_draft_is_shown_whole_and_marked_unsaved() {
     assert!(results.contains("\"step 30\""));
     let ent = &p.section("entity_context").unwrap().text;
     assert!(
-        ent.contains("### Generated (NOT YET SAVED)\n- gen_recipe_1: Thai Green Curry (recipe)"),
+        ent.contains("## Generated (NOT YET SAVED)\n- gen_recipe_1: Thai Green Curry (recipe)"),
         "{ent}"
     );
     let think_ent = super::entities::render_working_memory(&s.snapshot().entities, 2);

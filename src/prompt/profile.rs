@@ -25,8 +25,15 @@ pub fn render_session_context(s: &SessionContext) -> String {
         out.push("None recorded.".to_string());
     }
     out.extend(prefs);
-    out.push("\n## Kitchen Dashboard".to_string());
-    out.extend(dashboard_lines(&s.dashboard));
+    out.join("\n")
+}
+
+/// `kitchen_dashboard`: the kitchen at a glance. Its counts change nearly
+/// every turn, so it sits at the end of Think's prompt, apart from the
+/// profile (which the prompt cache keeps).
+pub fn render_dashboard(d: &Dashboard) -> String {
+    let mut out = vec!["## Kitchen Dashboard".to_string()];
+    out.extend(dashboard_lines(d));
     out.join("\n")
 }
 
@@ -181,7 +188,8 @@ mod tests {
         let text = render_session_context(&SessionContext::default());
         assert!(text.contains("No profile recorded yet."));
         assert!(text.contains("None recorded."));
-        assert!(text.contains("Nothing planned for next 7 days"));
+        let dash = render_dashboard(&Dashboard::default());
+        assert!(dash.contains("Nothing planned for next 7 days"));
         assert!(!text.contains("Allergies"));
     }
 
@@ -213,7 +221,10 @@ mod tests {
             "**Has:** Equipment: air-fryer | Skill: beginner | Household: 2 adults, 2 babies"
         ));
         assert!(text.contains("**Likes:** Cuisines: indian, thai"));
-        assert!(text.contains("4 meals planned across 2 of the next 7 days"));
+        assert!(!text.contains("Kitchen Dashboard"), "{text}");
+        assert!(
+            render_dashboard(&s.dashboard).contains("4 meals planned across 2 of the next 7 days")
+        );
     }
 
     #[test]

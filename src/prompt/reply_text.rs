@@ -7,11 +7,13 @@
 use crate::context::narrative::StepExecutionSummary;
 use crate::context::snapshot::{ContextSnapshot, EntityView};
 
-use super::entities::{items, list, named};
+use super::entities::{first_seen, items, list, named};
 use super::reply::ReplyPath;
 
-/// `entity_context` for Reply: what this turn touched, unsaved drafts,
-/// long-term memory, and what was dropped this turn.
+/// `entity_context` for Reply: long-term memory, unsaved drafts, what this
+/// turn touched, and what was dropped this turn — what changes least first,
+/// each list in the order its entities first appeared (for the prompt
+/// cache).
 pub fn render_present(s: &ContextSnapshot, steps: &[StepExecutionSummary]) -> String {
     let e = &s.entities;
     let mut touched: Vec<&EntityView> = Vec::new();
@@ -29,19 +31,20 @@ pub fn render_present(s: &ContextSnapshot, steps: &[StepExecutionSummary]) -> St
         ("## Entities to Present (touched this turn)", touched)
     };
     let with_action = |v: &EntityView| format!("{} [{}]", named(v), v.action);
-    let mut out = vec![heading.to_string()];
+    let mut out = Vec::new();
+    if !e.retained.is_empty() {
+        out.push("## Long-term memory".to_string());
+        out.push(list(&items(first_seen(&e.retained)), named));
+    }
+    if !e.pending.is_empty() {
+        out.push("\n## Generated (NOT YET SAVED)".to_string());
+        out.push(list(&items(first_seen(&e.pending)), named));
+    }
+    out.push(format!("\n{heading}"));
     if present.is_empty() {
         out.push("None.".to_string());
     } else {
         out.push(list(&items(present), with_action));
-    }
-    if !e.pending.is_empty() {
-        out.push("\n### Generated (NOT YET SAVED)".to_string());
-        out.push(list(&items(&e.pending), named));
-    }
-    if !e.retained.is_empty() {
-        out.push("\n### Long-term memory".to_string());
-        out.push(list(&items(&e.retained), named));
     }
     let dropped: Vec<String> = e
         .excluded
@@ -54,11 +57,11 @@ pub fn render_present(s: &ContextSnapshot, steps: &[StepExecutionSummary]) -> St
         )
         .collect();
     if !dropped.is_empty() {
-        out.push("\n### Dropped this turn".to_string());
+        out.push("\n## Dropped this turn".to_string());
         out.extend(dropped.iter().map(|d| format!("- {d}")));
         out.push("Name what was dropped when you acknowledge the change.".to_string());
     }
-    out.join("\n")
+    out.join("\n").trim_start().to_string()
 }
 
 /// `reply_guidance`: the path's instructions plus the house rules.

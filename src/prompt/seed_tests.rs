@@ -74,11 +74,7 @@ fn think_prompt_replays_the_seed_story_and_task() {
     assert!(
         story.contains("### Turn 3 (last turn)\n**User asked:** \"lets not do cod this week?\"")
     );
-    assert!(
-        story.contains(
-            "### Turn 2 (2 turns ago)\n**User asked:** \"lets pick from my saved recipes\""
-        )
-    );
+    assert!(story.contains("### Turn 2\n**User asked:** \"lets pick from my saved recipes\""));
     assert!(!story.contains("### Turn 1 "), "turn 1 is folded:\n{story}");
     assert!(story.contains("### This turn — Understand: demoted recipe_5, recipe_6\n"));
     let earlier = block(story, "### Earlier (compressed)");
@@ -120,9 +116,13 @@ fn think_prompt_replays_the_seed_story_and_task() {
 
     let session = text(&p, "session_context");
     assert!(session.contains("**Constraints:** Allergies: shellfish | Dislikes: mushroom"));
+    // The dashboard's counts change nearly every turn: they sit apart, near
+    // the end, so the prompt cache keeps the profile before them.
+    let dashboard = text(&p, "kitchen_dashboard");
     assert!(
-        session.contains("- **Recipes:** 9 saved (indian: 3, fusion: 3, thai: 2, malaysian: 1)")
+        dashboard.contains("- **Recipes:** 9 saved (indian: 3, fusion: 3, thai: 2, malaysian: 1)")
     );
+    assert!(!session.contains("Kitchen Dashboard"));
 }
 
 #[test]
@@ -167,12 +167,14 @@ fn only_understand_sees_the_reasons_and_the_decision_log() {
 fn understand_prompt_annotates_turns_and_flags_what_is_at_risk() {
     let ex = seed_example();
     let p = understand(&ex, &ex.before_curation);
-    assert_eq!(p.section_names(), UNDERSTAND_SECTIONS[..5]);
+    let without_question: Vec<&str> = UNDERSTAND_SECTIONS
+        .into_iter()
+        .filter(|n| *n != "pending_clarification")
+        .collect();
+    assert_eq!(p.section_names(), without_question);
     let recent = text(&p, "recent_conversation");
-    assert!(
-        recent.starts_with("### Turn 1 (3 turns ago)\nUser: \"can you help me plan some meals?\"")
-    );
-    assert!(recent.contains("### Turn 3 (1 turn ago)"));
+    assert!(recent.starts_with("### Turn 1\nUser: \"can you help me plan some meals?\""));
+    assert!(recent.contains("### Turn 3 (last turn)"));
     assert!(recent.contains("- inv_1..inv_59: read (59 inventory items)"));
     assert!(recent.contains("- recipe_5: analyzed (Chai French Toast)"));
     assert!(recent.contains(&format!("### Turn 4 (current)\nUser: \"{MESSAGE}\"")));
@@ -253,7 +255,7 @@ fn reply_prompt_continues_the_conversation() {
     let ent = text(&p, "entity_context");
     assert_eq!(block(ent, "## Entities to Present").len(), 4);
     assert_eq!(
-        block(ent, "### Dropped this turn")[..2],
+        block(ent, "## Dropped this turn")[..2],
         [
             "- recipe_5: Chai French Toast (recipe)",
             "- recipe_6: Dry Rub Wings (recipe)"

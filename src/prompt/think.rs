@@ -1,6 +1,9 @@
 //! The Think prompt (seeds/001 "For Think"): `session_context`,
-//! `entity_context`, `standing_constraints`, `turn_narrative`, `conversation_history`,
-//! `current_task`, in that order.
+//! `standing_constraints`, `entity_context`, `turn_narrative`,
+//! `conversation_history`, `kitchen_dashboard`, `current_task`, in that
+//! order: laid out for the prompt cache, what changes rarely first (the
+//! profile, the user's standing rules), then what each turn adds, the
+//! kitchen's counts and the message last.
 //!
 //! Think sees recent versus long-term memory but not Understand's reasons.
 //! Pure: the caller passes the snapshot, the session context and today's date.
@@ -10,7 +13,7 @@ use crate::context::snapshot::{ContextSnapshot, ConversationView};
 use super::constraints::{Reader, render_standing};
 use super::entities::render_working_memory;
 use super::narrative::render_turn_narrative;
-use super::profile::render_session_context;
+use super::profile::{render_dashboard, render_session_context};
 use super::section::{Prompt, PromptNode};
 use super::session::SessionContext;
 
@@ -29,12 +32,13 @@ pub struct ThinkInput<'a> {
 }
 
 /// Section names of the Think prompt, in order.
-pub const THINK_SECTIONS: [&str; 6] = [
+pub const THINK_SECTIONS: [&str; 7] = [
     "session_context",
-    "entity_context",
     "standing_constraints",
+    "entity_context",
     "turn_narrative",
     "conversation_history",
+    "kitchen_dashboard",
     "current_task",
 ];
 
@@ -43,28 +47,46 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
     let s = input.snapshot;
     let bodies = [
         render_session_context(input.session),
-        render_working_memory(&s.entities, s.window),
         render_standing(s, Reader::Planner),
+        render_working_memory(&s.entities, s.window),
         render_turn_narrative(s),
         render_conversation(
             &s.conversation,
             input.user_message,
             !s.narrative.earlier.trim().is_empty(),
         ),
+        render_dashboard(&input.session.dashboard),
         render_current_task(input),
     ];
     Prompt::with_sections(PromptNode::Think, input.system, THINK_SECTIONS, bodies)
 }
 
-/// `conversation_history`: recent turns in full (long replies by their
-/// summary), the bullet tier, the current message, then the earlier summary.
-/// When `narrated` (the turn narrative's earlier story covers the same
-/// turns), the earlier summary is its opening line only: the prompt does not
-/// list the folded turns twice.
+/// `conversation_history`, oldest first: the earlier summary, the bullet
+/// tier, the recent turns in full (long replies by their summary), then the
+/// current message. In that order a new turn adds to the end (the prompt
+/// cache keeps the rest). When `narrated` (the turn narrative's earlier
+/// story covers the same turns), the earlier summary is its opening line
+/// only: the prompt does not list the folded turns twice.
 pub fn render_conversation(c: &ConversationView, user_message: &str, narrated: bool) -> String {
-    let mut out = vec!["## Recent Conversation".to_string()];
+    let mut out = vec!["## Conversation".to_string()];
     if c.recent.is_empty() && c.bullets.is_empty() && c.earlier.trim().is_empty() {
         out.push("(This is the first message of the session.)".to_string());
+    }
+    let earlier = c.earlier.trim();
+    if narrated && earlier.lines().count() > 1 {
+        let opening = earlier.lines().next().unwrap_or_default();
+        out.push(format!(
+            "\n### Earlier\n{opening}\n… (the later folded turns are in turn_narrative, under Earlier)"
+        ));
+    } else if !earlier.is_empty() {
+        out.push(format!("\n### Earlier\n{earlier}"));
+    }
+    if !c.bullets.is_empty() {
+        out.push("\n### Before that (one line per turn)".to_string());
+        out.extend(c.bullets.iter().map(|b| format!("- {}", b.trim())));
+    }
+    if !c.recent.is_empty() && out.len() > 1 {
+        out.push("\n### Recent".to_string());
     }
     for t in &c.recent {
         out.push(format!(
@@ -77,19 +99,6 @@ pub fn render_conversation(c: &ConversationView, user_message: &str, narrated: b
         "User: {}\n→ (current turn, being processed)",
         user_message.trim()
     ));
-    if !c.bullets.is_empty() {
-        out.push("\n### Before that (one line per turn)".to_string());
-        out.extend(c.bullets.iter().map(|b| format!("- {}", b.trim())));
-    }
-    let earlier = c.earlier.trim();
-    if narrated && earlier.lines().count() > 1 {
-        let opening = earlier.lines().next().unwrap_or_default();
-        out.push(format!(
-            "\n### Earlier\n{opening}\n… (the later folded turns are in turn_narrative, under Earlier)"
-        ));
-    } else if !earlier.is_empty() {
-        out.push(format!("\n### Earlier\n{earlier}"));
-    }
     out.join("\n")
 }
 

@@ -1,7 +1,7 @@
-//! The Understand prompt (seeds/003 §5 and §7): `current_message`,
-//! `recent_conversation`, `previous_decisions`, `standing_constraints`,
-//! `known_entities`, and
-//! `pending_clarification` when Alfred asked something last turn.
+//! The Understand prompt (seeds/003 §5 and §7): `standing_constraints`,
+//! `previous_decisions`, `known_entities`, `recent_conversation`,
+//! `pending_clarification` when Alfred asked something last turn, and
+//! `current_message` last (laid out for the prompt cache).
 //!
 //! Understand is the memory manager, so it alone sees everything: the turns of
 //! its wider window annotated with the entities each touched, its own earlier
@@ -29,13 +29,17 @@ pub struct UnderstandInput<'a> {
 }
 
 /// Section names of the Understand prompt, in order (the last is optional).
+///
+/// Laid out for the prompt cache: what changes rarely first (the rules, the
+/// decision log, which only grows), then the entities and the recent turns,
+/// the message last.
 pub const UNDERSTAND_SECTIONS: [&str; 6] = [
-    "current_message",
-    "recent_conversation",
-    "previous_decisions",
     "standing_constraints",
+    "previous_decisions",
     "known_entities",
+    "recent_conversation",
     "pending_clarification",
+    "current_message",
 ];
 
 /// Builds Understand's prompt.
@@ -43,16 +47,12 @@ pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
     let s = input.snapshot;
     let mut sections = vec![
         Section::new(
-            "current_message",
-            &format!("\"{}\"", input.user_message.trim()),
-        ),
-        Section::new("recent_conversation", &render_recent(input)),
-        Section::new("previous_decisions", &render_decision_log(&s.decisions)),
-        Section::new(
             "standing_constraints",
             &super::constraints::render_standing(s, super::constraints::Reader::Understand),
         ),
+        Section::new("previous_decisions", &render_decision_log(&s.decisions)),
         Section::new("known_entities", &render_known_entities(s)),
+        Section::new("recent_conversation", &render_recent(input)),
     ];
     if let Some(q) = input
         .pending_clarification
@@ -67,15 +67,11 @@ pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
             ),
         ));
     }
+    sections.push(Section::new(
+        "current_message",
+        &format!("\"{}\"", input.user_message.trim()),
+    ));
     Prompt::new(PromptNode::Understand, input.system, sections)
-}
-
-/// "1 turn ago", "3 turns ago".
-fn ago(turn: u32, current: u32) -> String {
-    match current.saturating_sub(turn) {
-        1 => "1 turn ago".to_string(),
-        n => format!("{n} turns ago"),
-    }
 }
 
 /// `recent_conversation`: each past turn with the entities it touched, then
@@ -84,7 +80,7 @@ fn render_recent(input: &UnderstandInput<'_>) -> String {
     let s = input.snapshot;
     let mut out = Vec::new();
     for t in input.recent_turns {
-        out.push(format!("### Turn {} ({})", t.turn, ago(t.turn, s.turn)));
+        out.push(super::narrative::turn_heading(t.turn, s.turn));
         out.push(format!("User: \"{}\"", t.user.trim()));
         out.push(format!("Alfred: {}", t.assistant.trim()));
         out.push("\nEntities this turn:".to_string());
