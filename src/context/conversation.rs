@@ -98,7 +98,8 @@ impl ConversationLayer {
 
     /// Appends a finished turn and rolls the tiers under `policy`.
     pub fn push(&mut self, turn: ConversationTurn, policy: &ContextPolicy) {
-        self.window.push(turn, policy.conversation_full_turns());
+        self.window
+            .push_in_epochs(turn, policy.conversation_full_turns(), policy.fold_every());
         self.roll(policy, self.latest_turn());
     }
 
@@ -189,7 +190,7 @@ mod tests {
 
     #[test]
     fn windowed_keeps_three_in_full_and_folds_older() {
-        let policy = ContextPolicy::default();
+        let policy = ContextPolicy::seeds();
         let mut c = ConversationLayer::default();
         for n in 1..=5 {
             c.push(turn(n), &policy);
@@ -200,6 +201,30 @@ mod tests {
         assert!(c.history_summary().contains("message 1"));
         assert!(c.history_summary().contains("message 2"));
         assert_eq!(c.bullets().len(), 0);
+    }
+
+    #[test]
+    fn windowed_folds_in_epochs_of_fold_every_turns() {
+        let policy = ContextPolicy {
+            fold_every: 3,
+            ..ContextPolicy::default()
+        };
+        let mut c = ConversationLayer::default();
+        let mut seen = Vec::new();
+        for n in 1..=9 {
+            c.push(turn(n), &policy);
+            c.fold_with(&mut Extractive);
+            seen.push((c.recent().len(), c.history_summary().to_string()));
+        }
+        // The window grows to 3 + 2 turns, then the next turn folds the
+        // 3 oldest at once: the summary changes every 3 turns, not every turn.
+        let lens: Vec<usize> = seen.iter().map(|(n, _)| *n).collect();
+        assert_eq!(lens, vec![1, 2, 3, 4, 5, 3, 4, 5, 3]);
+        let summaries: Vec<&str> = seen.iter().map(|(_, s)| s.as_str()).collect();
+        assert_eq!(summaries[..5], [""; 5]);
+        assert!(summaries[5].contains("message 3") && !summaries[5].contains("message 4"));
+        assert_eq!(summaries[5], summaries[7], "no fold between epochs");
+        assert!(summaries[8].contains("message 6"));
     }
 
     #[test]
@@ -230,7 +255,7 @@ mod tests {
 
     #[test]
     fn a_restored_layer_keeps_its_summary_and_recent_turns() {
-        let policy = ContextPolicy::default();
+        let policy = ContextPolicy::seeds();
         let c = ConversationLayer::restore(" Planned a week. ", vec![turn(6), turn(7)], &policy);
         assert_eq!(c.history_summary(), "Planned a week.");
         let recent: Vec<u32> = c.recent().map(|t| t.turn).collect();

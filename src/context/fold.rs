@@ -195,8 +195,19 @@ impl<T> Default for FoldingWindow<T> {
 impl<T: Foldable + Clone> FoldingWindow<T> {
     /// Appends an item and moves overflow beyond `keep` aside for folding.
     pub fn push(&mut self, item: T, keep: usize) {
+        self.push_in_epochs(item, keep, 1);
+    }
+
+    /// Appends an item; folds in epochs of `every` turns: the window grows
+    /// to `keep + every - 1` items, and the next item moves the `every`
+    /// oldest aside at once, back down to `keep`. The earlier summary then
+    /// changes every `every` turns instead of every turn, and a prompt
+    /// cache keeps what comes before the window's end in between.
+    pub fn push_in_epochs(&mut self, item: T, keep: usize, every: usize) {
         self.items.push_back(item);
-        self.trim_to(keep);
+        if self.items.len() >= keep.saturating_add(every.max(1)) {
+            self.trim_to(keep);
+        }
     }
 
     /// Moves items beyond `keep` aside for folding (also after a policy change).

@@ -178,6 +178,12 @@ impl NarrativeLayer {
         self.window.push(summary, keep);
     }
 
+    /// [`NarrativeLayer::push`], folding in epochs of `every` turns
+    /// ([`FoldingWindow::push_in_epochs`]).
+    pub fn push_in_epochs(&mut self, summary: TurnExecutionSummary, keep: usize, every: usize) {
+        self.window.push_in_epochs(summary, keep, every);
+    }
+
     /// Re-applies a window size (after a policy change).
     pub fn trim_to(&mut self, keep: usize) {
         self.window.trim_to(keep);

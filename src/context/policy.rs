@@ -73,6 +73,12 @@ pub struct ContextPolicy {
     pub decision_log_cap: usize,
     /// Decision-log entries shown to Understand.
     pub decision_log_shown: usize,
+    /// Fold in epochs: the recent windows of the narrative and the
+    /// conversation (and Understand's turns) grow by up to this many turns
+    /// less one, then fold back at once, so the earlier summaries change
+    /// every `fold_every` turns and a prompt cache keeps what comes before.
+    /// 1 folds every turn.
+    pub fold_every: usize,
     /// Knobs used when `policy = "tiered"`.
     pub tiered: TieredPolicy,
 }
@@ -89,12 +95,22 @@ impl Default for ContextPolicy {
             understand_window: 5,
             decision_log_cap: 20,
             decision_log_shown: 10,
+            fold_every: 5,
             tiered: TieredPolicy::default(),
         }
     }
 }
 
 impl ContextPolicy {
+    /// The seeds' worked examples: the default windows, folded every turn
+    /// (the seeds predate folding in epochs).
+    pub fn seeds() -> Self {
+        Self {
+            fold_every: 1,
+            ..Self::default()
+        }
+    }
+
     /// The naive baseline: full history, every entity active.
     pub fn naive() -> Self {
         Self {
@@ -109,6 +125,16 @@ impl ContextPolicy {
             PolicyKind::Windowed => self.full_detail_turns,
             PolicyKind::Tiered => self.tiered.full_turns,
             PolicyKind::Naive => usize::MAX,
+        }
+    }
+
+    /// Turns per fold epoch under this policy: the naive baseline never
+    /// folds, and the tiered policy has its own refresh period
+    /// (`tiered.summary_every`).
+    pub fn fold_every(&self) -> usize {
+        match self.policy {
+            PolicyKind::Windowed => self.fold_every.max(1),
+            PolicyKind::Naive | PolicyKind::Tiered => 1,
         }
     }
 
@@ -133,6 +159,9 @@ impl ContextPolicy {
                 "context.earlier_max_chars ({}) must be at least 200",
                 self.earlier_max_chars
             ));
+        }
+        if self.fold_every == 0 {
+            return Err("context.fold_every must be at least 1 (1 folds every turn)".into());
         }
         if self.decision_log_cap == 0 {
             return Err("context.decision_log_cap must be at least 1".into());

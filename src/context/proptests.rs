@@ -229,14 +229,14 @@ proptest! {
                 }
             }
             apply(&mut s, &Op::NextTurn, &mut saved);
-            prop_assert!(s.narrative.recent().len() <= policy.narrative_turns);
-            prop_assert!(s.conversation.recent().len() <= policy.conversation_full_turns());
+            prop_assert!(s.narrative.recent().len() < policy.narrative_turns + policy.fold_every());
+            prop_assert!(s.conversation.recent().len() < policy.conversation_full_turns().saturating_add(policy.fold_every()));
             prop_assert!(s.conversation.bullets().len() <= policy.tiered.bullet_turns + policy.tiered.summary_every as usize);
             prop_assert!(s.narrative.awaiting_fold().is_empty() && s.conversation.awaiting_fold().is_empty());
             prop_assert!(s.narrative.earlier().chars().count() <= EARLIER_MAX_CHARS);
             prop_assert!(s.conversation.history_summary().chars().count() <= EARLIER_MAX_CHARS);
             prop_assert!(s.decision_log.len() <= policy.decision_log_cap);
-            prop_assert!(s.understand_turns.len() <= policy.understand_window);
+            prop_assert!(s.understand_turns.len() < policy.understand_window + policy.fold_every());
         }
         // The registry is bounded by the rows and drafts it was shown: 8 tables
         // × 20 rows, plus one ref per generated draft (one every 10th turn

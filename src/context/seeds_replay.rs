@@ -46,7 +46,7 @@ fn exchange(turn: u32, user: &str, assistant: &str, refs: &[&str]) -> Conversati
 
 /// Runs turns 1–3 of the example and returns the state and its snapshots.
 fn first_three_turns() -> (ContextState, Vec<ContextSnapshot>) {
-    let mut s = ContextState::new(ContextPolicy::default());
+    let mut s = ContextState::new(ContextPolicy::seeds());
     let mut snaps = Vec::new();
 
     // Turn 1: a draft plan is generated; nothing is read yet.

@@ -259,11 +259,17 @@ impl ContextState {
             assistant: exchange.assistant_for_context().to_string(),
             entities,
         });
-        while self.understand_turns.len() > self.policy.understand_window.max(1) {
-            self.understand_turns.pop_front();
+        let (keep, every) = (
+            self.policy.understand_window.max(1),
+            self.policy.fold_every(),
+        );
+        if self.understand_turns.len() >= keep + every {
+            while self.understand_turns.len() > keep {
+                self.understand_turns.pop_front();
+            }
         }
         self.narrative
-            .push(summary, self.policy.narrative_full_turns());
+            .push_in_epochs(summary, self.policy.narrative_full_turns(), every);
         self.conversation.push(exchange, &self.policy);
     }
 

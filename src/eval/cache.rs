@@ -67,6 +67,8 @@ pub struct CacheScore {
     /// New tokens (one slot per node) by where each prompt first differed
     /// from its slot's: `"think · entity_context"`.
     pub new_from: BTreeMap<String, usize>,
+    /// Tokens and cached tokens per node (one slot per node).
+    pub by_node: BTreeMap<String, CacheUse>,
 }
 
 impl CacheScore {
@@ -86,6 +88,10 @@ impl CacheScore {
                     out.calls += 1;
                     out.per_node.add(a);
                     out.one_slot.add(b);
+                    out.by_node
+                        .entry(p.node.as_str().to_string())
+                        .or_default()
+                        .add(a);
                     if a.fresh() > 0 {
                         let at = format!("{} · {}", p.node.as_str(), breaks_at.unwrap_or("system"));
                         *out.new_from.entry(at).or_default() += a.fresh();
@@ -104,6 +110,9 @@ impl CacheScore {
         self.one_slot.add(other.one_slot);
         for (k, v) in &other.new_from {
             *self.new_from.entry(k.clone()).or_default() += v;
+        }
+        for (k, v) in &other.by_node {
+            self.by_node.entry(k.clone()).or_default().add(*v);
         }
     }
 

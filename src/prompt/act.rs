@@ -78,9 +78,9 @@ pub struct ActInput<'a> {
 /// what this step alone has.
 pub const ACT_SECTIONS: [&str; 6] = [
     "standing_constraints",
+    "schema",
     "entity_context",
     "prior_turn_context",
-    "schema",
     "data_to_analyze",
     "step_context",
 ];
@@ -95,9 +95,9 @@ pub fn build_act(input: &ActInput<'_>) -> Prompt {
     };
     let bodies = [
         super::constraints::render_standing(s, super::constraints::Reader::Planner),
+        schema,
         render_working_memory(&s.entities, s.window),
         render_prior_turn(s, input.user_message),
-        schema,
         render_step_data(
             input.data,
             |i| input.prior_steps.get(i).map(|p| p.step_type.as_str()),

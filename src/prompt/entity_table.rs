@@ -9,13 +9,13 @@ use crate::context::active::{Cause, EntityState};
 use crate::context::curation::{DecisionAction, DecisionLogEntry};
 use crate::context::snapshot::{ContextSnapshot, EntityView};
 
-use super::entities::{collapse_alike, compact_refs, plural, seen_turn};
+use super::entities::{collapse_alike, compact_refs, items, list, plural, seen_turn};
 
 /// Rows of the known-entities table before the rest is only counted.
 pub const TABLE_ROWS: usize = 40;
 
 /// The marker on an entity that leaves the recent window after this turn
-/// (explained once, above the list in `recent_conversation`).
+/// (explained once, in the list under the table).
 pub const AT_RISK: &str = "at risk";
 
 /// Recent entities that fall out of the window after this turn unless they
@@ -151,6 +151,14 @@ pub fn render_known_entities(s: &ContextSnapshot) -> String {
         out.push(format!(
             "\n…and {hidden} older entities not shown (least recently referenced)."
         ));
+    }
+    let risky = at_risk(s);
+    if !risky.is_empty() {
+        out.push(
+            "\nAt risk — these leave the window after this turn unless referenced or retained:"
+                .to_string(),
+        );
+        out.push(list(&items(risky), |v| format!("{}: {}", v.r#ref, v.label)));
     }
     out.join("\n")
 }

@@ -271,7 +271,7 @@ fn turn_three(state: &mut ContextState, annotated: &mut Vec<AnnotatedTurn>) {
 
 /// Builds the example up to turn 4, Understand's curation applied.
 pub fn seed_example() -> SeedExample {
-    let mut state = ContextState::new(ContextPolicy::default());
+    let mut state = ContextState::new(ContextPolicy::seeds());
     let mut annotated = Vec::new();
     turn_one(&mut state, &mut annotated);
     turn_two(&mut state, &mut annotated);

@@ -12,25 +12,22 @@ use crate::context::dialogue::Dialogue;
 use crate::context::narrative::TurnExecutionSummary;
 use crate::context::snapshot::ContextSnapshot;
 
-use super::entities::{compact_refs, viable};
+use super::entities::compact_refs;
 
-/// "### Turn 4", and " (last turn)" on the turn just before this one: the
-/// only age a reader needs, and the only one that changes as turns pass.
-pub(crate) fn turn_heading(turn: u32, current: u32) -> String {
-    if current.saturating_sub(turn) == 1 {
-        format!("### Turn {turn} (last turn)")
-    } else {
-        format!("### Turn {turn}")
-    }
+/// "### Turn 4": no age beside it. The last turn is the last listed, and
+/// an age would change every turn as turns pass, where the heading now
+/// never changes (a prompt cache keeps it).
+pub(crate) fn turn_heading(turn: u32) -> String {
+    format!("### Turn {turn}")
 }
 
 /// One past turn: User asked / Goal / Steps / Result / Understand decided /
 /// Note. `with_result` is false when the prompt shows the reply in full
 /// elsewhere (Think's conversation history); a conclusion that only repeats
 /// the last step's outcome is left out.
-pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: bool) -> String {
+pub fn render_turn_summary(t: &TurnExecutionSummary, with_result: bool) -> String {
     let mut out = vec![
-        turn_heading(t.turn_number, current),
+        turn_heading(t.turn_number),
         format!("**User asked:** \"{}\"", t.user_message.trim()),
     ];
     if !t.goal.trim().is_empty() {
@@ -74,11 +71,6 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, current: u32, with_result: 
         if let Some(v) = value.map(str::trim).filter(|v| !v.is_empty()) {
             out.push(format!("**{label}:** {v}"));
         }
-    }
-    // What the last reply left open is what this message can point at or
-    // answer; older turns' lists and offers no longer stand.
-    if current.saturating_sub(t.turn_number) <= 1 {
-        out.extend(render_dialogue(&t.dialogue));
     }
     let notes: Vec<&str> = t
         .steps
@@ -162,10 +154,30 @@ pub fn this_turn_curation(s: &ContextSnapshot) -> Option<String> {
     (!parts.is_empty()).then(|| format!("Understand: {}", parts.join("; ")))
 }
 
+/// What the last reply left open (its presented list, offer, question):
+/// what this message can point at or answer. Older turns' lists and offers
+/// no longer stand. None when it left nothing open.
+pub fn render_left_open(s: &ContextSnapshot) -> Option<String> {
+    let last = s
+        .narrative
+        .turns
+        .last()
+        .filter(|t| s.turn.saturating_sub(t.turn_number) <= 1)?;
+    let lines = render_dialogue(&last.dialogue);
+    (!lines.is_empty()).then(|| {
+        format!(
+            "### What your last reply (turn {}) left open\n{}",
+            last.turn_number,
+            lines.join("\n")
+        )
+    })
+}
+
 /// `<turn_narrative>` for Think, oldest first: the compressed earlier
-/// story, the recent turns, this turn's curation. In that order a new turn
-/// adds to the end of what the last prompt said (the prompt cache keeps the
-/// rest).
+/// story, then the recent turns. In that order a new turn adds to the end
+/// of what the last prompt said, and what changes with each turn (this
+/// turn's curation, what the last reply left open) is said at the end of
+/// the prompt instead (`current_task`), so a prompt cache keeps the rest.
 pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
     let mut out = vec!["## What We've Done".to_string()];
     let n = &s.narrative;
@@ -177,16 +189,8 @@ pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
     }
     let in_full = |turn: u32| s.conversation.recent.iter().any(|c| c.turn == turn);
     for t in &n.turns {
-        let summary = render_turn_summary(t, s.turn, !in_full(t.turn_number));
+        let summary = render_turn_summary(t, !in_full(t.turn_number));
         out.push(format!("\n{summary}"));
-    }
-    if let Some(line) = this_turn_curation(s) {
-        out.push(String::new());
-        out.push(format!("### This turn — {line}"));
-    }
-    let viable = viable(&s.entities);
-    if !s.entities.excluded.is_empty() && !viable.is_empty() {
-        out.push(format!("Remaining viable: {}", compact_refs(&viable)));
     }
     out.join("\n")
 }
@@ -196,7 +200,12 @@ pub fn render_turn_narrative(s: &ContextSnapshot) -> String {
 pub fn render_prior_turn(s: &ContextSnapshot, user_message: &str) -> String {
     let mut out = vec!["## What happened before this plan\n".to_string()];
     match s.narrative.turns.last() {
-        Some(t) => out.push(render_turn_summary(t, s.turn, true)),
+        Some(t) => {
+            out.push(render_turn_summary(t, true));
+            if let Some(open) = render_left_open(s) {
+                out.push(open);
+            }
+        }
         None if !s.narrative.earlier.trim().is_empty() => {
             out.push(format!("Earlier: {}", s.narrative.earlier.trim()))
         }

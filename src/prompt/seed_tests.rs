@@ -71,12 +71,26 @@ fn think_prompt_replays_the_seed_story_and_task() {
     let ex = seed_example();
     let p = think(&ex, &ex.state.snapshot());
     let story = text(&p, "turn_narrative");
+    // Oldest first, headings without ages: a new turn only adds to the end.
+    let two = story
+        .find("### Turn 2\n**User asked:** \"lets pick from my saved recipes\"")
+        .expect("turn 2 in full");
+    let three = story
+        .find("### Turn 3\n**User asked:** \"lets not do cod this week?\"")
+        .expect("turn 3 in full");
+    assert!(two < three, "{story}");
     assert!(
-        story.contains("### Turn 3 (last turn)\n**User asked:** \"lets not do cod this week?\"")
+        !story.contains("### Turn 1\n"),
+        "turn 1 is folded:\n{story}"
     );
-    assert!(story.contains("### Turn 2\n**User asked:** \"lets pick from my saved recipes\""));
-    assert!(!story.contains("### Turn 1 "), "turn 1 is folded:\n{story}");
-    assert!(story.contains("### This turn — Understand: demoted recipe_5, recipe_6\n"));
+    assert!(!story.contains("(last turn)"), "{story}");
+    // What changes every turn is said at the end, in current_task.
+    assert!(!story.contains("### This turn"), "{story}");
+    let task = text(&p, "current_task");
+    assert!(
+        task.contains("### This turn — Understand: demoted recipe_5, recipe_6\n"),
+        "{task}"
+    );
     let earlier = block(story, "### Earlier (compressed)");
     assert!(
         earlier
@@ -109,7 +123,7 @@ fn think_prompt_replays_the_seed_story_and_task() {
     )));
 
     let task = text(&p, "current_task");
-    assert!(task.starts_with(&format!(
+    assert!(task.contains(&format!(
         "**User says:** \"{MESSAGE}\"\n**Today:** 2026-01-13\n**Mode:** PLAN (max 8 steps)"
     )));
     assert!(task.contains("already loaded — reference them by ref, do not plan a read for them"));
@@ -174,15 +188,20 @@ fn understand_prompt_annotates_turns_and_flags_what_is_at_risk() {
     assert_eq!(p.section_names(), without_question);
     let recent = text(&p, "recent_conversation");
     assert!(recent.starts_with("### Turn 1\nUser: \"can you help me plan some meals?\""));
-    assert!(recent.contains("### Turn 3 (last turn)"));
+    assert!(recent.contains("### Turn 3\n"));
     assert!(recent.contains("- inv_1..inv_59: read (59 inventory items)"));
     assert!(recent.contains("- recipe_5: analyzed (Chai French Toast)"));
-    assert!(recent.contains(&format!("### Turn 4 (current)\nUser: \"{MESSAGE}\"")));
+    // The message is its own section, last.
+    assert!(!recent.contains(MESSAGE), "{recent}");
+    assert_eq!(
+        p.sections.last().map(|s| (s.name.as_str(), &*s.text)),
+        Some(("current_message", format!("\"{MESSAGE}\"").as_str()))
+    );
     // Inventory was read at turn 2: with a window of 2 it leaves after turn 4.
-    let risk = block(recent, "At risk");
+    let known = text(&p, "known_entities");
+    let risk = block(known, "At risk");
     assert_eq!(risk.len(), 1, "{risk:?}");
     assert!(risk[0].starts_with("- inv_1..inv_59: 59 inventory items"));
-    let known = text(&p, "known_entities");
     assert!(known.contains("| inv_1..inv_59 | inventory | 59 inventory items | recent, at risk |"));
     assert!(!known.contains("| recipe_3 | recipe | Air Fryer Paneer Tikka | recent ←"));
 
@@ -214,7 +233,7 @@ fn act_prompt_carries_the_plan_the_window_and_the_data() {
         text(&think(&ex, &snap), "entity_context")
     );
     let prior = text(&p, "prior_turn_context");
-    assert!(prior.contains("### Turn 3 (last turn)"));
+    assert!(prior.contains("### Turn 3\n"));
     assert!(prior.contains(&format!(
         "User then said: \"{MESSAGE}\"\nUnderstand: demoted recipe_5, recipe_6"
     )));

@@ -1,9 +1,11 @@
 //! The Think prompt (seeds/001 "For Think"): `session_context`,
-//! `standing_constraints`, `entity_context`, `turn_narrative`,
-//! `conversation_history`, `kitchen_dashboard`, `current_task`, in that
-//! order: laid out for the prompt cache, what changes rarely first (the
-//! profile, the user's standing rules), then what each turn adds, the
-//! kitchen's counts and the message last.
+//! `standing_constraints`, `turn_narrative`, `conversation_history`,
+//! `entity_context`, `kitchen_dashboard`, `current_task`, in that order:
+//! laid out for the prompt cache. What changes rarely comes first (the
+//! profile, the user's standing rules), then the story and the
+//! conversation, which a new turn only adds to between folds, then what
+//! changes every turn (the entities in the window, the kitchen's counts,
+//! this turn's curation, what the last reply left open) and the message.
 //!
 //! Think sees recent versus long-term memory but not Understand's reasons.
 //! Pure: the caller passes the snapshot, the session context and today's date.
@@ -12,7 +14,8 @@ use crate::context::snapshot::{ContextSnapshot, ConversationView};
 
 use super::constraints::{Reader, render_standing};
 use super::entities::render_working_memory;
-use super::narrative::render_turn_narrative;
+use super::entities::{compact_refs, viable};
+use super::narrative::{render_left_open, render_turn_narrative, this_turn_curation};
 use super::profile::{render_dashboard, render_session_context};
 use super::section::{Prompt, PromptNode};
 use super::session::SessionContext;
@@ -35,9 +38,9 @@ pub struct ThinkInput<'a> {
 pub const THINK_SECTIONS: [&str; 7] = [
     "session_context",
     "standing_constraints",
-    "entity_context",
     "turn_narrative",
     "conversation_history",
+    "entity_context",
     "kitchen_dashboard",
     "current_task",
 ];
@@ -48,13 +51,13 @@ pub fn build_think(input: &ThinkInput<'_>) -> Prompt {
     let bodies = [
         render_session_context(input.session),
         render_standing(s, Reader::Planner),
-        render_working_memory(&s.entities, s.window),
         render_turn_narrative(s),
         render_conversation(
             &s.conversation,
             input.user_message,
             !s.narrative.earlier.trim().is_empty(),
         ),
+        render_working_memory(&s.entities, s.window),
         render_dashboard(&input.session.dashboard),
         render_current_task(input),
     ];
@@ -102,13 +105,28 @@ pub fn render_conversation(c: &ConversationView, user_message: &str, narrated: b
     out.join("\n")
 }
 
-/// `current_task`: the message, today, the mode and the no-re-read rule.
+/// `current_task`: what the last reply left open, this turn's curation,
+/// then the message, today, the mode and the no-re-read rule.
 fn render_current_task(input: &ThinkInput<'_>) -> String {
-    let mut out = vec![
+    let s = input.snapshot;
+    let mut out = Vec::new();
+    if let Some(open) = render_left_open(s) {
+        out.push(open);
+        out.push(String::new());
+    }
+    if let Some(line) = this_turn_curation(s) {
+        out.push(format!("### This turn — {line}"));
+        let viable = viable(&s.entities);
+        if !s.entities.excluded.is_empty() && !viable.is_empty() {
+            out.push(format!("Remaining viable: {}", compact_refs(&viable)));
+        }
+        out.push(String::new());
+    }
+    out.extend([
         format!("**User says:** \"{}\"", input.user_message.trim()),
         format!("**Today:** {}", input.session.today),
         format!("**Mode:** {} (max {} steps)", input.mode, input.max_steps),
-    ];
+    ]);
     if let Some(p) = input
         .pending_proposal
         .as_deref()

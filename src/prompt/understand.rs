@@ -12,8 +12,8 @@ use crate::context::entity::parse_ref;
 use crate::context::snapshot::ContextSnapshot;
 use crate::context::state::{AnnotatedTurn, EntityNote};
 
-use super::entities::{collapse_alike, compact_refs, items, list, plural};
-use super::entity_table::{at_risk, render_decision_log, render_known_entities};
+use super::entities::{collapse_alike, compact_refs, plural};
+use super::entity_table::{render_decision_log, render_known_entities};
 use super::section::{Prompt, PromptNode, Section};
 
 /// Everything Understand's prompt is built from.
@@ -31,13 +31,14 @@ pub struct UnderstandInput<'a> {
 /// Section names of the Understand prompt, in order (the last is optional).
 ///
 /// Laid out for the prompt cache: what changes rarely first (the rules, the
-/// decision log, which only grows), then the entities and the recent turns,
-/// the message last.
+/// decision log), then the recent turns (a new turn adds to their end
+/// between folds), then the entity table, whose states change every turn,
+/// and the message last.
 pub const UNDERSTAND_SECTIONS: [&str; 6] = [
     "standing_constraints",
     "previous_decisions",
-    "known_entities",
     "recent_conversation",
+    "known_entities",
     "pending_clarification",
     "current_message",
 ];
@@ -51,8 +52,8 @@ pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
             &super::constraints::render_standing(s, super::constraints::Reader::Understand),
         ),
         Section::new("previous_decisions", &render_decision_log(&s.decisions)),
-        Section::new("known_entities", &render_known_entities(s)),
         Section::new("recent_conversation", &render_recent(input)),
+        Section::new("known_entities", &render_known_entities(s)),
     ];
     if let Some(q) = input
         .pending_clarification
@@ -74,30 +75,24 @@ pub fn build_understand(input: &UnderstandInput<'_>) -> Prompt {
     Prompt::new(PromptNode::Understand, input.system, sections)
 }
 
-/// `recent_conversation`: each past turn with the entities it touched, then
-/// the current turn and the entities at risk of leaving the window.
+/// `recent_conversation`: each past turn with the entities it touched,
+/// oldest first (the message is `current_message`; the entities at risk of
+/// leaving the window are listed under `known_entities`).
 fn render_recent(input: &UnderstandInput<'_>) -> String {
     let s = input.snapshot;
     let mut out = Vec::new();
     for t in input.recent_turns {
-        out.push(super::narrative::turn_heading(t.turn, s.turn));
+        out.push(super::narrative::turn_heading(t.turn));
         out.push(format!("User: \"{}\"", t.user.trim()));
         out.push(format!("Alfred: {}", t.assistant.trim()));
         out.push("\nEntities this turn:".to_string());
         out.push(render_notes(&t.entities, s));
         out.push(String::new());
     }
-    out.push(format!("### Turn {} (current)", s.turn));
-    out.push(format!("User: \"{}\"", input.user_message.trim()));
-    let risky = at_risk(s);
-    if !risky.is_empty() {
-        out.push(
-            "\nAt risk — these leave the window after this turn unless referenced or retained:"
-                .to_string(),
-        );
-        out.push(list(&items(risky), |v| format!("{}: {}", v.r#ref, v.label)));
+    if out.is_empty() {
+        out.push("No earlier turns: the current message is the first.".to_string());
     }
-    out.join("\n")
+    out.join("\n").trim_end().to_string()
 }
 
 /// The entities a turn touched: `- recipe_1: updated (Kerala Cod Curry)`;

@@ -166,7 +166,7 @@ pub fn seed_turn5() -> (ContextSnapshot, ContextDiff) {
 
 /// The seeds' state after turn 3, and the snapshot after turn 2.
 fn seed_state() -> (ContextState, ContextSnapshot) {
-    let mut s = ContextState::new(ContextPolicy::default());
+    let mut s = ContextState::new(ContextPolicy::seeds());
     let t = s.begin_turn();
     let plan = s.registry.register_generated(
         Table::MealPlans,
