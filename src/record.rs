@@ -211,6 +211,66 @@ pub struct PromptRecord {
     /// Every request sent for this prompt (none for the offline brain).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub calls: Vec<CallRecord>,
+    /// Prompt tokens the server took from its prompt cache: what it
+    /// reported, else alfred's estimate (then `cached_estimated`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_tokens: Option<u64>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached_estimated: bool,
+}
+
+/// A prompt against the server's prompt cache.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PromptCache {
+    /// Prompt tokens: the server's count when it reported one.
+    pub prompt_tokens: u64,
+    /// Of those, taken from the cache.
+    pub cached_tokens: u64,
+    /// Whether the cached figure is alfred's estimate.
+    pub estimated: bool,
+}
+
+impl PromptCache {
+    /// Tokens the server evaluated.
+    pub fn new_tokens(&self) -> u64 {
+        self.prompt_tokens.saturating_sub(self.cached_tokens)
+    }
+
+    /// Adds another prompt's figures; any estimate makes the sum one.
+    pub fn add(&mut self, other: PromptCache) {
+        self.prompt_tokens += other.prompt_tokens;
+        self.cached_tokens += other.cached_tokens;
+        self.estimated |= other.estimated;
+    }
+
+    /// Cached over all prompt tokens, 0 to 1.
+    pub fn share(&self) -> f64 {
+        if self.prompt_tokens == 0 {
+            0.0
+        } else {
+            self.cached_tokens as f64 / self.prompt_tokens as f64
+        }
+    }
+
+    /// "1,412 in · 1,302 cached · 110 new".
+    pub fn describe(&self) -> String {
+        let n = |x: u64| crate::text::thousands(x as usize);
+        format!(
+            "{} in · {} cached · {} new",
+            n(self.prompt_tokens),
+            n(self.cached_tokens),
+            n(self.new_tokens()),
+        )
+    }
+
+    /// "estimated" or "reported".
+    pub fn source(&self) -> &'static str {
+        if self.estimated {
+            "estimated"
+        } else {
+            "reported"
+        }
+    }
 }
 
 impl PromptRecord {
@@ -236,7 +296,31 @@ impl PromptRecord {
             full: prompt,
             response,
             calls,
+            cached_tokens: None,
+            cached_estimated: false,
         }
+    }
+
+    /// Prompt tokens the requests reported, when any did.
+    fn reported_prompt_tokens(&self) -> Option<u64> {
+        let mut reported = self.calls.iter().filter_map(|c| c.usage).peekable();
+        reported.peek()?;
+        Some(reported.map(|u| u.prompt_tokens).sum())
+    }
+
+    /// The prompt against the server's cache, once the cached figure is
+    /// set ([`TurnRecord::fill_cache`]).
+    pub fn cache(&self) -> Option<PromptCache> {
+        let cached = self.cached_tokens?;
+        let prompt_tokens = match self.reported_prompt_tokens() {
+            Some(n) if !self.cached_estimated => n,
+            _ => self.tokens.total_tokens as u64,
+        };
+        Some(PromptCache {
+            prompt_tokens,
+            cached_tokens: cached.min(prompt_tokens),
+            estimated: self.cached_estimated,
+        })
     }
 }
 
@@ -382,6 +466,37 @@ pub struct TurnRecord {
 }
 
 impl TurnRecord {
+    /// Sets each prompt's cached tokens: what the server reported, else
+    /// the estimate of `model` (a prefix cache fed every prompt in the order
+    /// they were sent, which this call continues).
+    pub fn fill_cache(&mut self, model: &mut crate::prompt::PrefixCache) {
+        for p in self.prompts.all_mut() {
+            let estimate = model.send(&p.full);
+            let reported: Vec<u64> = p.calls.iter().filter_map(|c| c.cached_tokens).collect();
+            if reported.is_empty() {
+                p.cached_tokens = Some(estimate.cached as u64);
+                p.cached_estimated = true;
+            } else {
+                p.cached_tokens = Some(reported.iter().sum());
+                p.cached_estimated = false;
+            }
+        }
+    }
+
+    /// The turn's prompts against the server's cache, once filled.
+    pub fn cache(&self) -> Option<PromptCache> {
+        let mut all = self
+            .prompts
+            .all()
+            .filter_map(PromptRecord::cache)
+            .peekable();
+        all.peek()?;
+        Some(all.fold(PromptCache::default(), |mut sum, c| {
+            sum.add(c);
+            sum
+        }))
+    }
+
     /// The context snapshot this record carries.
     pub fn snapshot(&self) -> ContextSnapshot {
         ContextSnapshot {

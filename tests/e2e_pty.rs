@@ -251,7 +251,11 @@ fn the_timeline_and_the_prompt_inspector_open_in_the_built_binary() {
     ]);
     // → selects Think; its sections are listed.
     tui.keys(b"l");
-    tui.wait_for(&["Think · turn 3", "<entity_context>", "<turn_narrative>"]);
+    tui.wait_for(&[
+        "Think · turn 3",
+        "<session_context>",
+        "<standing_constraints>",
+    ]);
     tui.escape();
     // [ travels back a turn: the title says so.
     tui.keys(b"[");

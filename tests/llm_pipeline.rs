@@ -246,6 +246,8 @@ async fn a_full_earlier_summary_is_compressed_by_the_model() {
     let mut state = fresh();
     state.policy.full_detail_turns = 1;
     state.policy.narrative_turns = 1;
+    // Fold every turn, so turn 12's fold is waiting when the turn runs.
+    state.policy.fold_every = 1;
     for t in 1..=12 {
         state.begin_turn();
         let user =

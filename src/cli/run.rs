@@ -65,12 +65,16 @@ pub fn run(
         };
         super::prepare(&*engine.brain).await;
         eprintln!("{verb} {} · {}", session.id, engine.brain.name());
+        let runner = TurnRunner::new(
+            engine.brain.clone(),
+            engine.kitchen.clone(),
+            engine.settings.clone(),
+        );
+        if let Some(last) = session.transcript.last() {
+            runner.warm_cache(last);
+        }
         let headless = Headless {
-            runner: TurnRunner::new(
-                engine.brain.clone(),
-                engine.kitchen.clone(),
-                engine.settings.clone(),
-            ),
+            runner,
             today: super::kitchen::today().to_string(),
             progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         };

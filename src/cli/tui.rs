@@ -83,8 +83,13 @@ pub fn run(
             .brain
             .context_window()
             .unwrap_or(config.llm.context_window);
+        let runner =
+            crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings);
+        if let Some(last) = model.session.transcript.last() {
+            runner.warm_cache(last);
+        }
         let deps = AppDeps {
-            runner: crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings),
+            runner,
             persist,
             persist_events,
             store: sessions,

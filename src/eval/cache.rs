@@ -9,8 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::prompt::{CacheUse, PrefixCache, Prompt, Slots};
-use crate::record::TurnRecord;
+use crate::prompt::{CacheUse, PrefixCache, Slots};
 
 use super::run::Observation;
 
@@ -82,7 +81,7 @@ impl CacheScore {
             if counted {
                 out.turns += 1;
             }
-            for p in sent(&o.record) {
+            for p in o.record.prompts.all().map(|r| &r.full) {
                 let ((a, breaks_at), b) = (per_node.send_explained(p), one.send(p));
                 if counted {
                     out.calls += 1;
@@ -150,17 +149,4 @@ impl CacheScore {
     pub fn tokens_per_turn(&self) -> f64 {
         self.per_turn(self.per_node.total as f64)
     }
-}
-
-/// A turn's prompts in the order the pipeline sent them: Understand, Think,
-/// each Act iteration, Reply, then the summaries and folds.
-pub fn sent(r: &TurnRecord) -> impl Iterator<Item = &Prompt> {
-    let p = &r.prompts;
-    p.understand
-        .iter()
-        .chain(&p.think)
-        .map(|x| &x.full)
-        .chain(p.act.iter().map(|a| &a.prompt.full))
-        .chain(p.reply.iter().map(|x| &x.full))
-        .chain(p.summarize.iter().map(|x| &x.full))
 }

@@ -6,7 +6,7 @@ use std::fmt::Write;
 use serde::Serialize;
 
 use crate::context::ContextPolicy;
-use crate::tui::view::inspector::thousands;
+use crate::text::thousands;
 
 use super::cache::CacheScore;
 use super::judge::{Lapse, Recall};

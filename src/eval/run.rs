@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex};
 use crate::context::{ContextPolicy, ContextState, EntitiesView, snapshot_at};
 use crate::kitchen::Kitchen;
 use crate::pipeline::{
-    Brain, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnSettings, UnderstandOutput, run_turn,
+    Brain, NoLedger, PipelineEvent, TurnId, TurnRequest, TurnResult, TurnRunner, TurnSettings,
+    UnderstandOutput,
 };
 use crate::record::TurnRecord;
 
@@ -50,6 +51,9 @@ impl Bench {
             .seed_if_empty(self.today)
             .map_err(|e| format!("cannot seed the kitchen: {e}"))?;
         let kitchen = Arc::new(Mutex::new(kitchen));
+        // One runner for the whole run: its cache model carries from turn
+        // to turn, as a server's would.
+        let runner = TurnRunner::new(self.brain.clone(), kitchen.clone(), self.settings.clone());
         let mut state = ContextState::new(policy.clone());
         let mut run = Run::default();
         for (i, message) in messages.iter().enumerate() {
@@ -62,13 +66,8 @@ impl Bench {
                 today: self.today.to_string(),
                 started_at: String::new(),
             };
-            let task = tokio::spawn(run_turn(
-                self.brain.clone(),
-                kitchen.clone(),
-                self.settings.clone(),
-                req,
-                tx,
-            ));
+            let runner = runner.clone();
+            let task = tokio::spawn(async move { runner.run(req, Arc::new(NoLedger), tx).await });
             let mut think_view = None;
             while let Some(ev) = rx.recv().await {
                 if let PipelineEvent::ContextUpdated { snapshot, .. } = ev {

@@ -25,6 +25,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use crate::kitchen::{CommitStamp, Kitchen};
+use crate::prompt::{PrefixCache, Slots};
 use crate::record::TurnRecord;
 use crate::turn::{KitchenAction, TurnError};
 
@@ -45,6 +46,10 @@ pub struct TurnRunner {
     /// session holds it pending, and no later turn may be appended after
     /// it until opening the session settles it.
     unsettled: Arc<std::sync::atomic::AtomicBool>,
+    /// The server's prompt cache as alfred models it (one slot per node),
+    /// fed every recorded prompt in order: the estimate of cached tokens
+    /// when the server does not report them.
+    cache: Arc<Mutex<PrefixCache>>,
 }
 
 /// How many times the kitchen is asked for a commit stamp after the answer
@@ -94,6 +99,17 @@ impl TurnRunner {
             kitchen,
             settings,
             unsettled: Arc::default(),
+            cache: Arc::new(Mutex::new(PrefixCache::new(Slots::PerNode))),
+        }
+    }
+
+    /// Feeds the prompts of a turn already recorded (the last of a session
+    /// opened again) to the cache model, so the next turn's estimate
+    /// starts where the server's cache would be.
+    pub fn warm_cache(&self, record: &TurnRecord) {
+        let mut cache = lock(&self.cache);
+        for p in record.prompts.all() {
+            cache.send(&p.full);
         }
     }
 
@@ -195,9 +211,10 @@ impl TurnRunner {
         req: &TurnRequest,
         ledger: &dyn TurnLedger,
     ) -> TurnResult {
-        let (record, state) = match result {
+        let (mut record, state) = match result {
             TurnResult::Done { record, state } => (record, state),
-            TurnResult::Failed { record } => {
+            TurnResult::Failed { mut record } => {
+                record.fill_cache(&mut lock(&self.cache));
                 self.drop_writes();
                 if let Err(e) = ledger.record((*record).clone(), None, None).await {
                     tracing::error!(error = %e, "a failed turn could not be recorded");
@@ -205,6 +222,7 @@ impl TurnRunner {
                 return TurnResult::Failed { record };
             }
         };
+        record.fill_cache(&mut lock(&self.cache));
         let writes = lock(&self.kitchen).turn_writes();
         let commit = (writes > 0).then(|| uuid::Uuid::new_v4().to_string());
         if let Err(e) = ledger

@@ -103,6 +103,15 @@ pub fn to_markdown(session: &SessionFile, tz: &TimeZone) -> String {
     };
     let _ = writeln!(out, "- llm: {}{at}", session.llm.label());
     let _ = writeln!(out, "- turns: {}", session.turn_count());
+    if let Some(c) = session_cache(session) {
+        let _ = writeln!(
+            out,
+            "- prompt cache: {:.0}% of prompt tokens cached ({}; {})",
+            c.share() * 100.0,
+            c.describe(),
+            c.source()
+        );
+    }
     for r in &session.transcript {
         let _ = writeln!(out, "\n## Turn {} — {}\n", r.turn, status_word(r));
         let _ = writeln!(out, "**User**\n\n{}\n", quote(&r.user));
@@ -112,9 +121,27 @@ pub fn to_markdown(session: &SessionFile, tz: &TimeZone) -> String {
         if let Some(err) = &r.error {
             let _ = writeln!(out, "**Failed:** {err}\n");
         }
+        if let Some(c) = r.cache() {
+            let _ = writeln!(out, "**Prompt cache:** {} ({})\n", c.describe(), c.source());
+        }
         push_layers(&mut out, r);
     }
     out
+}
+
+/// Every turn's prompts against the server's prompt cache, added up (none
+/// when no turn has the figures: sessions recorded before they were kept).
+pub fn session_cache(session: &SessionFile) -> Option<crate::record::PromptCache> {
+    let mut turns = session
+        .transcript
+        .iter()
+        .filter_map(|r| r.cache())
+        .peekable();
+    turns.peek()?;
+    Some(turns.fold(Default::default(), |mut sum, c| {
+        sum.add(c);
+        sum
+    }))
 }
 
 /// The session as pretty JSON (the file's content, migrated if it was older).
@@ -370,6 +397,31 @@ mod tests {
             display_time("2026-11-22T14:30:05Z", &utc),
             "2026-11-22 14:30"
         );
+    }
+
+    #[test]
+    fn markdown_gives_each_turns_and_the_sessions_prompt_cache() {
+        let s = crate::tui::test_records::session(3);
+        let md = to_markdown(&s, &TimeZone::UTC);
+        // The offline brain has no server: the figures are alfred's estimate.
+        assert_eq!(md.matches("**Prompt cache:** ").count(), 3, "{md}");
+        let whole = session_cache(&s).expect("figures");
+        assert!(whole.estimated && whole.cached_tokens > 0, "{whole:?}");
+        assert!(
+            md.contains(&format!(
+                "- prompt cache: {:.0}% of prompt tokens cached ({}; estimated)",
+                whole.share() * 100.0,
+                whole.describe()
+            )),
+            "{md}"
+        );
+        let sum: u64 = s
+            .transcript
+            .iter()
+            .filter_map(|r| r.cache())
+            .map(|c| c.cached_tokens)
+            .sum();
+        assert_eq!(whole.cached_tokens, sum);
     }
 
     #[test]

@@ -41,7 +41,7 @@ mod import_tests;
 #[cfg(test)]
 mod overlay_keys_tests;
 #[cfg(test)]
-mod test_records;
+pub(crate) mod test_records;
 #[cfg(test)]
 mod update_copy_tests;
 #[cfg(test)]

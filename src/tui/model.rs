@@ -104,6 +104,8 @@ pub struct PipelineBar {
     pub total_tokens: u64,
     /// The turn's cost in USD, when the model is priced.
     pub cost_usd: Option<f64>,
+    /// The turn's prompts against the server's prompt cache.
+    pub cache: Option<crate::record::PromptCache>,
     /// When the running node started, and when the turn's first node did:
     /// the bar counts both up while a node runs.
     pub node_since: Option<std::time::Instant>,
@@ -138,6 +140,7 @@ impl PipelineBar {
         bar.act_step = (steps > 0).then_some((steps, steps));
         bar.total_ms = r.timings_ms.get("total").copied();
         bar.cost_usd = r.cost_usd;
+        bar.cache = r.cache();
         bar
     }
 }

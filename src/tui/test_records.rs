@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use crate::brain::offline::OfflineBrain;
 use crate::context::{ContextPolicy, ContextState};
 use crate::kitchen::Kitchen;
-use crate::pipeline::{TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
+use crate::pipeline::{NoLedger, TurnId, TurnRequest, TurnResult, TurnRunner, TurnSettings};
 use crate::record::TurnRecord;
 use crate::session::{LlmSettings, SessionFile};
 
@@ -52,6 +52,9 @@ pub fn run(messages: &[&str]) -> Vec<(TurnRecord, ContextState)> {
         .enable_all()
         .build()
         .expect("runtime");
+    // One runner for the conversation, as the app has: its cache model
+    // carries from turn to turn.
+    let runner = TurnRunner::new(brain, kitchen, settings);
     let mut state = ContextState::new(ContextPolicy::default());
     let mut out = Vec::new();
     for (i, message) in messages.iter().enumerate() {
@@ -63,13 +66,7 @@ pub fn run(messages: &[&str]) -> Vec<(TurnRecord, ContextState)> {
             today: "2026-01-13".to_string(),
             started_at: format!("2026-01-13T10:0{i}:00Z"),
         };
-        let result = rt.block_on(run_turn(
-            brain.clone(),
-            kitchen.clone(),
-            settings.clone(),
-            req,
-            tx,
-        ));
+        let result = rt.block_on(runner.run(req, Arc::new(NoLedger), tx));
         match result {
             TurnResult::Done {
                 mut record,

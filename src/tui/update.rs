@@ -473,6 +473,7 @@ fn turn_done(
     (m.turn.bar.node_since, m.turn.bar.turn_since) = (None, None);
     m.turn.bar.total_ms = record.timings_ms.get("total").copied();
     m.turn.bar.cost_usd = record.cost_usd;
+    m.turn.bar.cache = record.cache();
     m.panels.baseline = Some(m.session.context.snapshot());
     m.turn.running = None;
     push_turn(m, record, Some(state));

@@ -193,10 +193,45 @@ pub fn schema_in_system(body: &Value) -> Option<Value> {
     serde_json::from_str(after).ok()
 }
 
+/// How a server tells what it took from its prompt cache.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheReport {
+    /// It does not (Ollama).
+    Silent,
+    /// `usage.prompt_tokens_details.cached_tokens` (OpenAI, vLLM).
+    Usage(u64),
+    /// llama.cpp's `timings.cache_n` beside `prompt_n`.
+    Timings(u64),
+}
+
+impl CacheReport {
+    /// Adds the report to a completion (or its usage chunk, or its last chunk).
+    fn apply(self, v: &mut Value, prompt_tokens: u64) {
+        match self {
+            CacheReport::Silent => {}
+            CacheReport::Usage(n) => {
+                if let Some(u) = v.get_mut("usage") {
+                    u["prompt_tokens_details"] = json!({"cached_tokens": n});
+                }
+            }
+            CacheReport::Timings(n) => {
+                v["timings"] =
+                    json!({"cache_n": n, "prompt_n": prompt_tokens - n, "prompt_ms": 1.0});
+            }
+        }
+    }
+}
+
 /// A (non-streamed) chat completion carrying `content`, ended by `finish`.
-pub fn completion(model: &str, content: &str, prompt_tokens: u64, finish: &str) -> Value {
+pub fn completion(
+    model: &str,
+    content: &str,
+    prompt_tokens: u64,
+    finish: &str,
+    cache: CacheReport,
+) -> Value {
     let completion_tokens = (content.len() as u64).div_ceil(4);
-    json!({
+    let mut v = json!({
         "id": "chatcmpl-fake",
         "object": "chat.completion",
         "created": 1_767_000_000,
@@ -211,7 +246,9 @@ pub fn completion(model: &str, content: &str, prompt_tokens: u64, finish: &str) 
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens
         }
-    })
+    });
+    cache.apply(&mut v, prompt_tokens);
+    v
 }
 
 /// Written in a scripted answer or reply, this stands for the API key the
@@ -246,6 +283,7 @@ pub fn stream_events(
     key: &str,
     prompt_tokens: u64,
     finish: Option<&str>,
+    cache: CacheReport,
 ) -> Vec<String> {
     let truncated = finish.is_none();
     let chunk = |delta: Value, finish: Value| {
@@ -274,17 +312,28 @@ pub fn stream_events(
     if truncated {
         return out;
     }
-    out.push(chunk(json!({}), json!(finish)));
+    // llama.cpp puts its timings on the finishing chunk; OpenAI its cached
+    // tokens in the usage chunk.
+    let mut last = json!({
+        "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
+        "model": model,
+        "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]
+    });
+    if matches!(cache, CacheReport::Timings(_)) {
+        cache.apply(&mut last, prompt_tokens);
+    }
+    out.push(last.to_string());
     let completion_tokens = (text.len() as u64).div_ceil(4);
-    out.push(
-        json!({
-            "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
-            "model": model, "choices": [],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens}
-        })
-        .to_string(),
-    );
+    let mut usage = json!({
+        "id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1_767_000_000,
+        "model": model, "choices": [],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens}
+    });
+    if matches!(cache, CacheReport::Usage(_)) {
+        cache.apply(&mut usage, prompt_tokens);
+    }
+    out.push(usage.to_string());
     out.push("[DONE]".to_string());
     out
 }

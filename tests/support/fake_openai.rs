@@ -30,7 +30,7 @@ use axum::serve::ListenerExt;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
-pub use super::fake_answers::{Node, SENT_KEY};
+pub use super::fake_answers::{CacheReport, Node, SENT_KEY};
 use super::fake_answers::{
     completion, conform, error_body, invalid, schema_in_system, stream_events,
 };
@@ -142,6 +142,9 @@ struct Shared {
     /// TCP connections accepted.
     connections: AtomicUsize,
     models: Vec<String>,
+    /// The prompt cache: the last prompt text each node sent (one slot per
+    /// node, as a llama.cpp server with enough slots keeps them).
+    cache: Mutex<HashMap<Node, String>>,
 }
 
 /// Counts a request whose answer was dropped before it was complete.
@@ -176,6 +179,7 @@ impl FakeOpenAi {
             disconnects: AtomicUsize::new(0),
             connections: AtomicUsize::new(0),
             models: vec!["gpt-4.1".into(), "gpt-4.1-mini".into()],
+            cache: Mutex::new(HashMap::new()),
         });
         let (addr_tx, addr_rx) = std::sync::mpsc::channel();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -540,6 +544,7 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
     }
     let model = body["model"].as_str().unwrap_or("").to_string();
     let prompt_tokens = (raw.len() as u64).div_ceil(4);
+    let cache = cache_report(&shared, node, &body, prompt_tokens);
     let mut content = if let Some(Fault::Content(text)) =
         faults.iter().find(|f| matches!(f, Fault::Content(_)))
     {
@@ -577,11 +582,12 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
             &content.replace(SENT_KEY, &sent_key),
             prompt_tokens,
             finish.unwrap_or("stop"),
+            cache,
         ))
         .into_response();
         return after_hold(ready, hang, &mut watch, resp).await;
     }
-    let events = stream_events(&model, &content, &sent_key, prompt_tokens, finish);
+    let events = stream_events(&model, &content, &sent_key, prompt_tokens, finish, cache);
     hold_until(ready).await;
     if hang {
         std::future::pending::<()>().await;
@@ -619,6 +625,41 @@ async fn chat(State(shared): State<Arc<Shared>>, headers: HeaderMap, raw: Bytes)
         watch,
     })
     .into_response()
+}
+
+/// The request's messages as one text, what a prompt cache holds.
+pub fn prompt_text(body: &Value) -> String {
+    body["messages"]
+        .as_array()
+        .map(|ms| {
+            ms.iter()
+                .map(|m| m["content"].as_str().unwrap_or(""))
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// What the fake took from its prompt cache for this request (a quarter
+/// token per character of the prefix it shares with the node's last
+/// prompt), said the way the persona's server says it; the slot then holds
+/// this prompt.
+fn cache_report(shared: &Shared, node: Node, body: &Value, prompt_tokens: u64) -> CacheReport {
+    let text = prompt_text(body);
+    let mut slots = shared.cache.lock().unwrap();
+    let common = slots.get(&node).map_or(0, |prev| {
+        prev.chars()
+            .zip(text.chars())
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    slots.insert(node, text);
+    let cached = (common as u64 / 4).min(prompt_tokens);
+    match *shared.persona.lock().unwrap() {
+        Persona::Ollama { .. } => CacheReport::Silent,
+        Persona::LlamaCpp { .. } => CacheReport::Timings(cached),
+        Persona::Plain | Persona::Vllm { .. } => CacheReport::Usage(cached),
+    }
 }
 
 /// `resp` once the hold is over (never, for a hanging call).

@@ -51,6 +51,8 @@ pub struct Exchange {
     pub refusal: String,
     pub finish: Option<FinishReason>,
     pub usage: Option<CompletionUsage>,
+    /// Prompt tokens the server took from its cache, when it says.
+    pub cached: Option<u64>,
     pub status: Option<u16>,
     /// The `max_tokens` sent (lowered to fit the server's context).
     pub max_tokens: Option<u32>,
@@ -241,6 +243,7 @@ impl LlmBrain {
             got.refusal = scrub.text(&answer.refusal.unwrap_or_default());
             got.finish = answer.finish;
             got.usage = answer.usage;
+            got.cached = answer.cached;
             return Ok(got);
         }
         let mut bytes = resp.bytes_stream();
@@ -281,7 +284,12 @@ impl LlmBrain {
                     break 'read;
                 }
                 match parse_chunk(&event.data) {
-                    Ok(chunk) => got.take(chunk, &mut incoming, sink),
+                    Ok((chunk, cached)) => {
+                        if cached.is_some() {
+                            got.cached = cached;
+                        }
+                        got.take(chunk, &mut incoming, sink)
+                    }
                     Err(e) => {
                         let why = BrainError::Server(format!(
                             "{} broke off {}: {}.",

@@ -32,12 +32,7 @@ impl LlmBrain {
         usage: Option<Usage>,
         problem: Option<String>,
     ) -> CallRecord {
-        let cached = got
-            .usage
-            .as_ref()
-            .and_then(|u| u.prompt_tokens_details.as_ref())
-            .and_then(|d| d.cached_tokens)
-            .map(u64::from);
+        let cached = got.cached;
         let finish = got.finish.map(finish_name);
         let tokens = usage.unwrap_or_default();
         tracing::debug!(

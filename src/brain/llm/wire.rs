@@ -140,12 +140,29 @@ pub struct Answer {
     pub refusal: Option<String>,
     pub finish: Option<FinishReason>,
     pub usage: Option<CompletionUsage>,
+    /// Prompt tokens the server took from its cache ([`cached_of`]).
+    pub cached: Option<u64>,
+}
+
+/// Prompt tokens the server says it took from its prompt cache: OpenAI's
+/// (and vLLM's) `usage.prompt_tokens_details.cached_tokens`, else
+/// llama.cpp's `timings.cache_n`. None when the server does not say.
+pub fn cached_of(v: &serde_json::Value) -> Option<u64> {
+    v.pointer("/usage/prompt_tokens_details/cached_tokens")
+        .and_then(serde_json::Value::as_u64)
+        .or_else(|| {
+            v.pointer("/timings/cache_n")
+                .and_then(serde_json::Value::as_u64)
+        })
 }
 
 /// Reads a (non-streamed) completion.
 pub fn parse_answer(body: &[u8]) -> Result<Answer, String> {
-    let resp: CreateChatCompletionResponse =
+    let value: serde_json::Value =
         serde_json::from_slice(body).map_err(|e| format!("not a chat completion ({e})"))?;
+    let cached = cached_of(&value);
+    let resp: CreateChatCompletionResponse =
+        serde_json::from_value(value).map_err(|e| format!("not a chat completion ({e})"))?;
     let choice = resp
         .choices
         .into_iter()
@@ -156,11 +173,16 @@ pub fn parse_answer(body: &[u8]) -> Result<Answer, String> {
         refusal: choice.message.refusal,
         finish: choice.finish_reason,
         usage: resp.usage,
+        cached,
     })
 }
 
-/// Reads one streamed chunk; an `{"error": …}` event is the server's error.
-pub fn parse_chunk(data: &str) -> Result<CreateChatCompletionStreamResponse, String> {
+/// Reads one streamed chunk, with the cached prompt tokens when the chunk
+/// says ([`cached_of`]: the usage chunk, or llama.cpp's last one); an
+/// `{"error": …}` event is the server's error.
+pub fn parse_chunk(
+    data: &str,
+) -> Result<(CreateChatCompletionStreamResponse, Option<u64>), String> {
     let value: serde_json::Value =
         serde_json::from_str(data).map_err(|e| format!("a stream event is not JSON ({e})"))?;
     if let Some(err) = value.get("error") {
@@ -170,7 +192,9 @@ pub fn parse_chunk(data: &str) -> Result<CreateChatCompletionStreamResponse, Str
             "the server reported an error mid-stream: {message}"
         ));
     }
+    let cached = cached_of(&value);
     serde_json::from_value(value)
+        .map(|chunk| (chunk, cached))
         .map_err(|e| format!("a stream event is not a chat completion chunk ({e})"))
 }
 
@@ -240,5 +264,34 @@ mod tests {
         );
         let err = parse_chunk(r#"{"error":{"message":"overloaded"}}"#).unwrap_err();
         assert!(err.ends_with("overloaded"), "{err}");
+    }
+
+    #[test]
+    fn cached_prompt_tokens_are_read_as_each_server_reports_them() {
+        // OpenAI and vLLM: in the usage.
+        let openai = parse_answer(
+            br#"{"id":"x","object":"chat.completion","created":1,"model":"m",
+                "choices":[{"index":0,"message":{"role":"assistant","content":"{}"},"finish_reason":"stop"}],
+                "usage":{"prompt_tokens":1412,"completion_tokens":9,"total_tokens":1421,
+                         "prompt_tokens_details":{"cached_tokens":1302}}}"#,
+        )
+        .unwrap();
+        assert_eq!(openai.cached, Some(1302));
+        // llama.cpp: in its timings, on the last streamed chunk.
+        let (chunk, cached) = parse_chunk(
+            r#"{"id":"x","object":"chat.completion.chunk","created":1,"model":"m",
+                "choices":[{"index":0,"delta":{},"finish_reason":"stop"}],
+                "timings":{"cache_n":1290,"prompt_n":122,"prompt_ms":310.5}}"#,
+        )
+        .unwrap();
+        assert_eq!(cached, Some(1290));
+        assert_eq!(chunk.choices[0].finish_reason, Some(FinishReason::Stop));
+        // A server that does not say: nothing is made up.
+        let (_, none) = parse_chunk(
+            r#"{"id":"x","object":"chat.completion.chunk","created":1,"model":"m",
+                "choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}"#,
+        )
+        .unwrap();
+        assert_eq!(none, None);
     }
 }

@@ -145,6 +145,18 @@ impl InspectorView<'_> {
             ),
             Span::styled(bar(total, window, bar_w), t.accent),
         ]));
+        if let Some(c) = p.cache() {
+            let source = if c.estimated {
+                "estimated by alfred's cache model"
+            } else {
+                "reported by the server"
+            };
+            out.extend(wrap_styled(
+                &format!("prompt cache: {} ({source})", c.describe()),
+                width,
+                t.dim,
+            ));
+        }
         out.push(Line::default());
         // The texts are borrowed from the record: a frame copies no prompt.
         let mut parts: Vec<(String, usize, Cow<'_, str>)> = vec![(

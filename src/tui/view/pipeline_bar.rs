@@ -1,7 +1,7 @@
 //! The pipeline bar: the nodes of the running (or last) turn, with a spinner
 //! on the running node, ✓ and times on finished ones, and the totals.
 //!
-//! `Understand ✓ 3ms → Think ✓ 2ms → Act 2/3 ⠋ → Reply → Summarize   total 14ms · 3.2k tok`
+//! `Understand ✓ 3ms → Think ✓ 2ms → Act 2/3 ⠋ → Reply → Summarize   total 14ms · 3.2k tok · ≈62% cached`
 //!
 //! It fits any width: times go first (per node, then the total), then the
 //! token count, then the node names shorten. A failed turn shows its reason and how to retry.
@@ -169,6 +169,11 @@ impl PipelineBarView<'_> {
         }
         if d.tokens && tokens > 0 {
             total.push(tokens_text(tokens));
+            if let Some(c) = self.bar.cache.filter(|c| c.prompt_tokens > 0) {
+                // "≈" when alfred estimated it; the server's own figure is exact.
+                let about = if c.estimated { "≈" } else { "" };
+                total.push(format!("{about}{:.0}% cached", c.share() * 100.0));
+            }
         }
         if d.tokens
             && let Some(cost) = self.bar.cost_usd
