@@ -319,15 +319,20 @@ impl Report {
                 let _ = writeln!(out, "  {f}");
             }
         }
-        for s in &self.summary {
-            let places = s.cache.where_new(4);
-            if !places.is_empty() {
-                let _ = writeln!(
-                    out,
-                    "\nWhere {}'s new tokens start: {}",
-                    s.policy,
-                    places.join(", ")
-                );
+        let places: Vec<(&str, Vec<String>)> = self
+            .summary
+            .iter()
+            .map(|s| (s.policy.as_str(), s.cache.where_new(4)))
+            .filter(|(_, p)| !p.is_empty())
+            .collect();
+        if !places.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nWhere new tokens start (the node and section where a prompt first differs from \
+                 its slot's, by share of new tokens)"
+            );
+            for (policy, p) in places {
+                let _ = writeln!(out, "  {policy:<width$}  {}", p.join(", "));
             }
         }
         let _ = writeln!(out, "\nSuggested policy: {}", self.suggestion);
