@@ -14,7 +14,7 @@ use crate::context::{
     ConstraintOutcome, ConstraintView, ContextSnapshot, ContextState, CurationOutcome,
     DecisionLogEntry, EntitiesView, PolicyKind,
 };
-use crate::prompt::{Prompt, SectionTokens};
+use crate::prompt::{CacheUse, Prompt, SectionTokens};
 use crate::turn::{Decision, LedgerError, Node, TurnError, Usage, UsageSource};
 
 /// How a turn ended.
@@ -219,60 +219,6 @@ pub struct PromptRecord {
     pub cached_estimated: bool,
 }
 
-/// A prompt against the server's prompt cache.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct PromptCache {
-    /// Prompt tokens: the server's count when it reported one.
-    pub prompt_tokens: u64,
-    /// Of those, taken from the cache.
-    pub cached_tokens: u64,
-    /// Whether the cached figure is alfred's estimate.
-    pub estimated: bool,
-}
-
-impl PromptCache {
-    /// Tokens the server evaluated.
-    pub fn new_tokens(&self) -> u64 {
-        self.prompt_tokens.saturating_sub(self.cached_tokens)
-    }
-
-    /// Adds another prompt's figures; any estimate makes the sum one.
-    pub fn add(&mut self, other: PromptCache) {
-        self.prompt_tokens += other.prompt_tokens;
-        self.cached_tokens += other.cached_tokens;
-        self.estimated |= other.estimated;
-    }
-
-    /// Cached over all prompt tokens, 0 to 1.
-    pub fn share(&self) -> f64 {
-        if self.prompt_tokens == 0 {
-            0.0
-        } else {
-            self.cached_tokens as f64 / self.prompt_tokens as f64
-        }
-    }
-
-    /// "1,412 in · 1,302 cached · 110 new".
-    pub fn describe(&self) -> String {
-        let n = |x: u64| crate::text::thousands(x as usize);
-        format!(
-            "{} in · {} cached · {} new",
-            n(self.prompt_tokens),
-            n(self.cached_tokens),
-            n(self.new_tokens()),
-        )
-    }
-
-    /// "estimated" or "reported".
-    pub fn source(&self) -> &'static str {
-        if self.estimated {
-            "estimated"
-        } else {
-            "reported"
-        }
-    }
-}
-
 impl PromptRecord {
     /// The tokens this prompt spent: what its requests reported, else the
     /// estimate the pipeline made (the prompt and its response counted).
@@ -310,15 +256,15 @@ impl PromptRecord {
 
     /// The prompt against the server's cache, once the cached figure is
     /// set ([`TurnRecord::fill_cache`]).
-    pub fn cache(&self) -> Option<PromptCache> {
-        let cached = self.cached_tokens?;
-        let prompt_tokens = match self.reported_prompt_tokens() {
-            Some(n) if !self.cached_estimated => n,
-            _ => self.tokens.total_tokens as u64,
+    pub fn cache(&self) -> Option<CacheUse> {
+        let cached = self.cached_tokens? as usize;
+        let total = match self.reported_prompt_tokens() {
+            Some(n) if !self.cached_estimated => n as usize,
+            _ => self.tokens.total_tokens,
         };
-        Some(PromptCache {
-            prompt_tokens,
-            cached_tokens: cached.min(prompt_tokens),
+        Some(CacheUse {
+            total,
+            cached: cached.min(total),
             estimated: self.cached_estimated,
         })
     }
@@ -484,17 +430,8 @@ impl TurnRecord {
     }
 
     /// The turn's prompts against the server's cache, once filled.
-    pub fn cache(&self) -> Option<PromptCache> {
-        let mut all = self
-            .prompts
-            .all()
-            .filter_map(PromptRecord::cache)
-            .peekable();
-        all.peek()?;
-        Some(all.fold(PromptCache::default(), |mut sum, c| {
-            sum.add(c);
-            sum
-        }))
+    pub fn cache(&self) -> Option<CacheUse> {
+        CacheUse::sum_of(self.prompts.all().filter_map(PromptRecord::cache))
     }
 
     /// The context snapshot this record carries.

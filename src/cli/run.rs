@@ -70,9 +70,7 @@ pub fn run(
             engine.kitchen.clone(),
             engine.settings.clone(),
         );
-        if let Some(last) = session.transcript.last() {
-            runner.warm_cache(last);
-        }
+        runner.warm_cache(&session.transcript);
         let headless = Headless {
             runner,
             today: super::kitchen::today().to_string(),

@@ -85,9 +85,7 @@ pub fn run(
             .unwrap_or(config.llm.context_window);
         let runner =
             crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings);
-        if let Some(last) = model.session.transcript.last() {
-            runner.warm_cache(last);
-        }
+        runner.warm_cache(&model.session.transcript);
         let deps = AppDeps {
             runner,
             persist,

@@ -168,6 +168,13 @@ impl Compressor for Extractive {
     }
 }
 
+/// True when a window of `keep` items folding in epochs of `every` turns
+/// has grown to `len` and must go back to `keep` now: it holds up to
+/// `keep + every - 1` items between folds.
+pub fn epoch_ends(len: usize, keep: usize, every: usize) -> bool {
+    len >= keep.saturating_add(every.max(1))
+}
+
 /// Last-N-in-full plus a folded earlier summary.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(bound(serialize = "T: Serialize", deserialize = "T: Deserialize<'de>"))]
@@ -205,7 +212,7 @@ impl<T: Foldable + Clone> FoldingWindow<T> {
     /// cache keeps what comes before the window's end in between.
     pub fn push_in_epochs(&mut self, item: T, keep: usize, every: usize) {
         self.items.push_back(item);
-        if self.items.len() >= keep.saturating_add(every.max(1)) {
+        if epoch_ends(self.items.len(), keep, every) {
             self.trim_to(keep);
         }
     }

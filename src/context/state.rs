@@ -263,10 +263,9 @@ impl ContextState {
             self.policy.understand_window.max(1),
             self.policy.fold_every(),
         );
-        if self.understand_turns.len() >= keep + every {
-            while self.understand_turns.len() > keep {
-                self.understand_turns.pop_front();
-            }
+        if super::fold::epoch_ends(self.understand_turns.len(), keep, every) {
+            let drop = self.understand_turns.len() - keep;
+            self.understand_turns.drain(..drop);
         }
         self.narrative
             .push_in_epochs(summary, self.policy.narrative_full_turns(), every);

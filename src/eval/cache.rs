@@ -144,9 +144,4 @@ impl CacheScore {
     pub fn cost_per_turn(&self, cached_price: f64) -> f64 {
         self.per_turn(self.per_node.cost(cached_price))
     }
-
-    /// Prompt tokens of every node a turn, counted turns only.
-    pub fn tokens_per_turn(&self) -> f64 {
-        self.per_turn(self.per_node.total as f64)
-    }
 }

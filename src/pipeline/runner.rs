@@ -103,12 +103,17 @@ impl TurnRunner {
         }
     }
 
-    /// Feeds the prompts of a turn already recorded (the last of a session
-    /// opened again) to the cache model, so the next turn's estimate
-    /// starts where the server's cache would be.
-    pub fn warm_cache(&self, record: &TurnRecord) {
+    /// Feeds the prompts of the last turn of a session opened again to the
+    /// cache model, so the next turn's estimate starts where the server's
+    /// cache would be.
+    pub fn warm_cache(&self, transcript: &[TurnRecord]) {
         let mut cache = lock(&self.cache);
-        for p in record.prompts.all() {
+        for p in transcript
+            .iter()
+            .last()
+            .into_iter()
+            .flat_map(|r| r.prompts.all())
+        {
             cache.send(&p.full);
         }
     }

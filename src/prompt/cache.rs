@@ -31,13 +31,18 @@ pub enum Slots {
     One,
 }
 
-/// One prompt sent through the cache: its tokens and how many were cached.
+/// One prompt (or many, added up) against a server's prompt cache: its
+/// tokens and how many were cached — what the model here counted, what a
+/// turn record keeps, what the arena and the screen sum.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CacheUse {
-    /// Prompt tokens in all.
+    /// Prompt tokens in all (the server's count when it reported one).
     pub total: usize,
     /// Of those, the tokens the cache held.
     pub cached: usize,
+    /// Whether `cached` is alfred's estimate rather than the server's word.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
 }
 
 /// What a prompt shares with the one its slot held.
@@ -55,10 +60,40 @@ impl CacheUse {
         self.total.saturating_sub(self.cached)
     }
 
-    /// Adds another prompt's figures.
+    /// Adds another prompt's figures; any estimate makes the sum one.
     pub fn add(&mut self, other: CacheUse) {
         self.total += other.total;
         self.cached += other.cached;
+        self.estimated |= other.estimated;
+    }
+
+    /// The figures of `uses` added up; none when there are none.
+    pub fn sum_of(uses: impl IntoIterator<Item = CacheUse>) -> Option<CacheUse> {
+        uses.into_iter().fold(None, |sum, u| {
+            let mut sum = sum.unwrap_or_default();
+            sum.add(u);
+            Some(sum)
+        })
+    }
+
+    /// "1,412 in · 1,302 cached · 110 new".
+    pub fn describe(&self) -> String {
+        let n = crate::text::thousands;
+        format!(
+            "{} in · {} cached · {} new",
+            n(self.total),
+            n(self.cached),
+            n(self.fresh()),
+        )
+    }
+
+    /// "estimated" or "reported".
+    pub fn source(&self) -> &'static str {
+        if self.estimated {
+            "estimated"
+        } else {
+            "reported"
+        }
     }
 
     /// `fresh + ratio × cached`: what the prompt costs when cached input is
@@ -113,6 +148,7 @@ impl PrefixCache {
         let used = CacheUse {
             total: prompt.total_tokens_now(),
             cached: shared.tokens,
+            estimated: true,
         };
         let breaks_at = shared.breaks_at;
         self.last.insert(key, prompt.clone());
@@ -120,14 +156,10 @@ impl PrefixCache {
     }
 }
 
-/// Tokens at the start of `next` that `prev` also starts with, measured on
-/// their parts (see the module's notes). Both prompts must be counted for
-/// whole parts to count; an uncounted one shares nothing.
-pub fn shared_prefix_tokens(prev: &Prompt, next: &Prompt) -> usize {
-    shared_prefix(prev, next).tokens
-}
-
-/// [`shared_prefix_tokens`], with the part where `next` first differs.
+/// What `next` shares at its start with `prev`, measured on their parts
+/// (see the module's notes), and the part where it first differs. Both
+/// prompts must be counted for whole parts to count; an uncounted one
+/// shares nothing.
 pub fn shared_prefix<'p>(prev: &Prompt, next: &'p Prompt) -> Shared<'p> {
     fn parts(p: &Prompt) -> impl Iterator<Item = (&str, &str, usize)> {
         std::iter::once(("system", &*p.system, p.system_tokens)).chain(
@@ -224,7 +256,7 @@ mod tests {
                 ("end", "x"),
             ],
         );
-        let shared = shared_prefix_tokens(&a, &b);
+        let shared = shared_prefix(&a, &b).tokens;
         let before = b.system_tokens + b.sections[0].tokens;
         // "turn " is common, then the edit: at most one token past the whole parts.
         assert!(
@@ -248,7 +280,7 @@ mod tests {
             "s",
             &[("counts", "4 items"), ("big", &long)],
         );
-        let early = shared_prefix_tokens(&a, &b);
+        let early = shared_prefix(&a, &b).tokens;
         let c = prompt(
             PromptNode::Think,
             "s",
@@ -259,7 +291,7 @@ mod tests {
             "s",
             &[("big", &long), ("counts", "4 items")],
         );
-        let late = shared_prefix_tokens(&c, &d);
+        let late = shared_prefix(&c, &d).tokens;
         assert!(early < 5, "{early}");
         assert!(late > 200, "{late}");
     }
@@ -286,6 +318,7 @@ mod tests {
         let u = CacheUse {
             total: 1_000,
             cached: 900,
+            estimated: false,
         };
         assert_eq!(u.fresh(), 100);
         assert!((u.cost(0.1) - 190.0).abs() < 1e-9);

@@ -131,17 +131,8 @@ pub fn to_markdown(session: &SessionFile, tz: &TimeZone) -> String {
 
 /// Every turn's prompts against the server's prompt cache, added up (none
 /// when no turn has the figures: sessions recorded before they were kept).
-pub fn session_cache(session: &SessionFile) -> Option<crate::record::PromptCache> {
-    let mut turns = session
-        .transcript
-        .iter()
-        .filter_map(|r| r.cache())
-        .peekable();
-    turns.peek()?;
-    Some(turns.fold(Default::default(), |mut sum, c| {
-        sum.add(c);
-        sum
-    }))
+pub fn session_cache(session: &SessionFile) -> Option<crate::prompt::CacheUse> {
+    crate::prompt::CacheUse::sum_of(session.transcript.iter().filter_map(|r| r.cache()))
 }
 
 /// The session as pretty JSON (the file's content, migrated if it was older).
@@ -406,7 +397,7 @@ mod tests {
         // The offline brain has no server: the figures are alfred's estimate.
         assert_eq!(md.matches("**Prompt cache:** ").count(), 3, "{md}");
         let whole = session_cache(&s).expect("figures");
-        assert!(whole.estimated && whole.cached_tokens > 0, "{whole:?}");
+        assert!(whole.estimated && whole.cached > 0, "{whole:?}");
         assert!(
             md.contains(&format!(
                 "- prompt cache: {:.0}% of prompt tokens cached ({}; estimated)",
@@ -415,13 +406,13 @@ mod tests {
             )),
             "{md}"
         );
-        let sum: u64 = s
+        let sum: usize = s
             .transcript
             .iter()
             .filter_map(|r| r.cache())
-            .map(|c| c.cached_tokens)
+            .map(|c| c.cached)
             .sum();
-        assert_eq!(whole.cached_tokens, sum);
+        assert_eq!(whole.cached, sum);
     }
 
     #[test]

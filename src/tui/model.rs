@@ -105,7 +105,7 @@ pub struct PipelineBar {
     /// The turn's cost in USD, when the model is priced.
     pub cost_usd: Option<f64>,
     /// The turn's prompts against the server's prompt cache.
-    pub cache: Option<crate::record::PromptCache>,
+    pub cache: Option<crate::prompt::CacheUse>,
     /// When the running node started, and when the turn's first node did:
     /// the bar counts both up while a node runs.
     pub node_since: Option<std::time::Instant>,

@@ -169,7 +169,7 @@ impl PipelineBarView<'_> {
         }
         if d.tokens && tokens > 0 {
             total.push(tokens_text(tokens));
-            if let Some(c) = self.bar.cache.filter(|c| c.prompt_tokens > 0) {
+            if let Some(c) = self.bar.cache.filter(|c| c.total > 0) {
                 // "≈" when alfred estimated it; the server's own figure is exact.
                 let about = if c.estimated { "≈" } else { "" };
                 total.push(format!("{about}{:.0}% cached", c.share() * 100.0));
