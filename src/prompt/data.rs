@@ -84,9 +84,28 @@ pub fn render_step_data<'a>(
     out.join("\n")
 }
 
-/// One value as compact JSON on one line.
+/// Fields the store sets that no step reasons about: left out of prompt rows.
+const STORE_STAMPS: [&str; 2] = ["created_at", "updated_at"];
+
+/// One value as compact JSON on one line, without null fields or the
+/// store's timestamps (they cost tokens and change between runs).
 pub fn compact(v: &Value) -> String {
-    serde_json::to_string(v).unwrap_or_else(|_| v.to_string())
+    let slim = slim(v);
+    serde_json::to_string(&slim).unwrap_or_else(|_| slim.to_string())
+}
+
+/// `v` with null object fields and store timestamps removed, at every depth.
+fn slim(v: &Value) -> Value {
+    match v {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, v)| !v.is_null() && !STORE_STAMPS.contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), slim(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(slim).collect()),
+        other => other.clone(),
+    }
 }
 
 #[cfg(test)]
@@ -138,5 +157,15 @@ mod tests {
         assert!(text.contains("Draft a curry — generated, NOT YET SAVED (shown in full)\n{\"name\":\"Thai Curry\",\"steps\":[\"a\",\"b\"]}"));
         assert!(text.contains("### Step 2: Save it (1 row) — SAVED"));
         assert_eq!(render_step_data(&[], |_| None, "No data."), "No data.");
+    }
+
+    #[test]
+    fn rows_leave_out_nulls_and_store_timestamps_at_every_depth() {
+        let row = json!({"ref": "recipe_3", "source_url": null, "created_at": "2026-11-29T05:44:30Z",
+            "ingredients": [{"name": "paneer", "notes": null, "updated_at": "x"}], "tags": []});
+        assert_eq!(
+            compact(&row),
+            r#"{"ingredients":[{"name":"paneer"}],"ref":"recipe_3","tags":[]}"#
+        );
     }
 }

@@ -1,6 +1,7 @@
 //! The Reply prompt (seeds/001 "For Reply"): `standing_constraints`,
-//! `entity_context`, `conversation_flow`, `execution_results`,
-//! `reply_guidance`, in that order (laid out for the prompt cache).
+//! `reply_guidance`, `entity_context`, `conversation_flow`,
+//! `execution_results`, in that order (laid out for the prompt cache: the
+//! guidance changes only with the reply's path).
 //!
 //! Reply must sound mid-conversation: it sees the last exchange, the phase and
 //! what changed, and is told to acknowledge, name the change, present and
@@ -48,14 +49,15 @@ pub struct ReplyInput<'a> {
 
 /// Section names of the Reply prompt, in order.
 ///
-/// Laid out for the prompt cache: the rules and the entities (shared with
-/// the turn before) first, this exchange after.
+/// Laid out for the prompt cache: the rules, the guidance (one of four
+/// texts) and the entities (shared with the turn before) first, this
+/// exchange after.
 pub const REPLY_SECTIONS: [&str; 5] = [
     "standing_constraints",
+    "reply_guidance",
     "entity_context",
     "conversation_flow",
     "execution_results",
-    "reply_guidance",
 ];
 
 /// The last assistant line shown in the flow is cut to this many characters.
@@ -65,10 +67,10 @@ const LAST_REPLY_CHARS: usize = 600;
 pub fn build_reply(input: &ReplyInput<'_>) -> Prompt {
     let bodies = [
         super::constraints::render_standing(input.snapshot, super::constraints::Reader::Planner),
+        render_guidance(&input.path, is_mid_conversation(input)),
         render_present(input.snapshot, input.steps),
         render_flow(input),
         render_results(input),
-        render_guidance(&input.path, is_mid_conversation(input)),
     ];
     Prompt::with_sections(PromptNode::Reply, input.system, REPLY_SECTIONS, bodies)
 }
