@@ -285,6 +285,88 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
     assert_eq!(k.has_commit("c-1").expect("ask"), None);
 }
 
+/// As Alfred's migrations have it and its sign-up leaves a user: the
+/// catalog's `chk_parent_category` (028 era), `planning_rhythm` as `text[]`
+/// (014), and one `preferences` row made at sign-up, nothing else.
+#[test]
+fn a_signed_up_user_is_seeded_under_alfreds_checks_and_keeps_the_profile() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let schema = ALFRED_AS_FOUND
+        .replace(
+            "planning_rhythm text,",
+            "planning_rhythm text[] DEFAULT '{}',",
+        )
+        .replace(
+            "parent_category text,",
+            "parent_category text CHECK (parent_category IN ('produce', 'protein', 'dairy', \
+             'grains', 'pantry', 'spices', 'baking', 'specialty')),",
+        );
+    assert_ne!(schema, ALFRED_AS_FOUND, "both columns were rewritten");
+    pg_cluster::sql(&url, &schema);
+    pg_cluster::sql(
+        &url,
+        &format!(
+            "INSERT INTO preferences (id, user_id, cooking_skill_level, planning_rhythm) \
+             VALUES (gen_random_uuid(), '{USER}', 'advanced', '{{}}')"
+        ),
+    );
+    let mut k = Kitchen::init_postgres(&url, USER).expect("init");
+    assert!(
+        k.has_no_rows().expect("count"),
+        "a profile row alone is an empty kitchen"
+    );
+    let report = k.seed_if_empty(today()).expect("seed").expect("seeded");
+    assert_eq!((report.recipes, report.preferences), (9, 0));
+    assert!(
+        report
+            .to_string()
+            .ends_with("the preferences row already there kept"),
+        "{report}"
+    );
+    let ctx = k.session_context(today()).expect("session context");
+    assert_eq!(
+        ctx.profile.cooking_skill_level, "advanced",
+        "the user's own row is read"
+    );
+    // A text kept as a list is written as its parts and read joined.
+    let mut reg = SessionIdRegistry::new();
+    let prefs = run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_read",
+        json!({"table": "preferences"}),
+    );
+    assert_eq!(prefs.rows[0]["planning_rhythm"], json!(""));
+    run(
+        &mut k,
+        &mut reg,
+        2,
+        "db_update",
+        json!({"table": "preferences", "filters": [{"field": "id", "op": "=", "value": prefs.rows[0]["id"]}],
+               "data": {"planning_rhythm": "weeknights 30 min; batch on Sunday"}}),
+    );
+    let stored = pg_cluster::sql(
+        &url,
+        "SELECT array_length(planning_rhythm, 1)::text, planning_rhythm[2] FROM preferences",
+    );
+    assert_eq!(
+        stored,
+        vec![vec![
+            Some("2".to_string()),
+            Some("batch on Sunday".to_string())
+        ]]
+    );
+    let ctx = k.session_context(today()).expect("session context");
+    assert_eq!(
+        ctx.profile.planning_rhythm,
+        "weeknights 30 min; batch on Sunday"
+    );
+}
+
 /// Ends every connection alfred holds to the database at `url`, as a server
 /// restart or an idle timeout would.
 fn drop_connections(url: &str) {

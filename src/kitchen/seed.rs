@@ -62,15 +62,19 @@ impl fmt::Display for SeedReport {
         write!(
             f,
             "seeded {} recipes ({} ingredient lines), {} inventory items, {} shopping items, \
-             {} tasks, {} new catalog ingredients, {} preferences row",
+             {} tasks, {} new catalog ingredients, ",
             self.recipes,
             self.recipe_ingredients,
             self.inventory,
             self.shopping_list,
             self.tasks,
             self.ingredients,
-            self.preferences
-        )
+        )?;
+        if self.preferences == 0 {
+            f.write_str("the preferences row already there kept")
+        } else {
+            write!(f, "{} preferences row", self.preferences)
+        }
     }
 }
 
@@ -196,8 +200,12 @@ impl Kitchen {
         };
         let prefs: Map<String, Value> =
             serde_json::from_str(PREFERENCES.1).map_err(|e| file.err("(file)", e))?;
-        self.seed_row(&file, "preferences", Table::Preferences, prefs, &catalog)?;
-        report.preferences = 1;
+        // A user who signed up to Alfred has a profile row already (its
+        // sign-up trigger makes one): it is theirs, and stays.
+        if self.count_rows(Table::Preferences)? == 0 {
+            self.seed_row(&file, "preferences", Table::Preferences, prefs, &catalog)?;
+            report.preferences = 1;
+        }
         let file = SeedFile { file: SHOPPING.0 };
         for item in file.items::<Map<String, Value>>(SHOPPING.1)? {
             let name = item

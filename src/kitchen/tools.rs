@@ -457,9 +457,11 @@ impl Kitchen {
     }
 
     /// True when none of the kitchen's own tables has a row (stops at the
-    /// first that has one).
+    /// first that has one). A preferences row alone does not count: Alfred's
+    /// sign-up makes one for every user, whose kitchen is still empty.
     pub fn has_no_rows(&self) -> DbResult<bool> {
-        for table in Table::ALL.into_iter().filter(|t| self.owns(*t)) {
+        let kitchen = |t: &Table| self.owns(*t) && *t != Table::Preferences;
+        for table in Table::ALL.into_iter().filter(kitchen) {
             if self.count_rows(table)? > 0 {
                 return Ok(false);
             }

@@ -79,6 +79,10 @@ pub(crate) fn user_scoped(table: Table) -> bool {
     table != Table::Ingredients
 }
 
+/// How a text column the database keeps as a list is read (its items
+/// joined) and written (split again).
+const LIST_JOIN: &str = "; ";
+
 /// Builds statements against the schema found, for one user.
 pub(crate) struct Dialect<'a> {
     pub found: &'a Found,
@@ -138,6 +142,9 @@ impl Dialect<'_> {
                 };
                 format!("to_char({utc}, 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"')")
             }
+            // A text the database keeps as a list (Alfred's
+            // `preferences.planning_rhythm` is `text[]`): its items joined.
+            ColumnKind::Text if ty == "ARRAY" => format!("array_to_string({col}, '{LIST_JOIN}')"),
             ColumnKind::Text | ColumnKind::Date => format!("{col}::text"),
             ColumnKind::Integer => format!("{col}::int8"),
             ColumnKind::Real => format!("{col}::float8"),
@@ -159,6 +166,9 @@ impl Dialect<'_> {
             ColumnKind::Integer => (col, "int8"),
             ColumnKind::Real => (col, "float8"),
             ColumnKind::Bool => (col, "bool"),
+            ColumnKind::Text if ty == "ARRAY" => {
+                (format!("array_to_string({col}, '{LIST_JOIN}')"), "text")
+            }
             _ => (format!("{col}::text"), "text"),
         }
     }
@@ -187,6 +197,16 @@ impl Dialect<'_> {
             }
             ColumnKind::JsonArray | ColumnKind::JsonObject if ty.starts_with("json") => {
                 s.bind(p, "text::jsonb")
+            }
+            // The reverse of `read_expr`: the text's parts as the list.
+            ColumnKind::Text if ty == "ARRAY" => {
+                let n = s.bind(p, "text");
+                let array = format!("string_to_array({n}, '{LIST_JOIN}')");
+                if self.not_null(table, c.name) {
+                    format!("coalesce({array}, '{{}}')")
+                } else {
+                    array
+                }
             }
             _ if ty == "uuid" => s.bind(p, "text::uuid"),
             _ => s.bind(p, "text"),
