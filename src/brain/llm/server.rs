@@ -115,7 +115,7 @@ pub fn short_tokens(n: u32) -> String {
 /// The largest prompt of the seed conversation (the meal-planning demo,
 /// run offline): an Act prompt holding the 59 inventory rows, in tokens.
 /// `doctor` checks a server's context against it; a test keeps it true.
-pub const SEED_LARGEST_PROMPT: u32 = 10_451;
+pub const SEED_LARGEST_PROMPT: u32 = 8_378;
 
 /// How long each question may take: the server is local or it is not
 /// worth waiting for.

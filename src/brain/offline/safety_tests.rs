@@ -114,19 +114,27 @@ fn message(words: &[usize], question: bool) -> String {
 
 /// A write that is the plain plan form: one meal planned, no question,
 /// a day named, and every other word of the message in what was planned
-/// (the recipe's name the reply says back) or saying nothing.
-fn plain_plan(m: &str, wrote: &[String], reply: &str) -> bool {
-    const DAYS: &[&str] = &["wednesday", "tomorrow"];
+/// (the recipe's name the reply says back) or saying nothing. After a
+/// list was shown, a place in it ("tonight 2nd", "the first one
+/// wednesday") names a recipe as well as its name does.
+fn plain_plan(m: &str, wrote: &[String], reply: &str, listed: bool) -> bool {
+    const DAYS: &[&str] = &["wednesday", "tomorrow", "tonight"];
     const NOTHING: &[&str] = &["the", "for", "dinner", "lunch", "with", "in"];
+    const PLACES: &[&str] = &["2nd", "one", "first", "third", "last"];
     let reply = reply.to_lowercase();
     let words: Vec<&str> = m.split_whitespace().collect();
+    let place = |w: &&str| listed && PLACES.contains(w);
     wrote == ["meal_plans:create"]
         && !m.ends_with('?')
         && words.iter().any(|w| DAYS.contains(w))
         && words
             .iter()
-            .all(|w| DAYS.contains(w) || NOTHING.contains(w) || reply.contains(w))
+            .all(|w| DAYS.contains(w) || NOTHING.contains(w) || place(w) || reply.contains(w))
 }
+
+/// The setups whose last reply shows a list to pick from: ideas, the
+/// saved recipes, the plan just saved (its second slot is "the 2nd").
+const LISTS: &[usize] = &[3, 4, 5];
 
 fn writes(sim: &Sim) -> Vec<String> {
     let rec: Value = sim.json();
@@ -154,7 +162,7 @@ proptest! {
         sim.say(&m);
         let wrote = writes(&sim);
         prop_assert!(
-            wrote.is_empty() || plain_plan(&m, &wrote, sim.reply()),
+            wrote.is_empty() || plain_plan(&m, &wrote, sim.reply(), LISTS.contains(&setup)),
             "{m:?} after {:?} wrote {wrote:?}: {}", SETUPS[setup], sim.reply()
         );
     }
