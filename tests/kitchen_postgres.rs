@@ -367,6 +367,104 @@ fn a_signed_up_user_is_seeded_under_alfreds_checks_and_keeps_the_profile() {
     );
 }
 
+/// Row-level security as Alfred's migration 025 sets it: each kitchen table
+/// shows a role only the rows whose `user_id` is `auth.uid()`, the `sub` of
+/// the request's JWT claims (the catalog: any signed-in user).
+fn with_row_security(url: &str, role: &str) {
+    let mut sql = format!(
+        "CREATE SCHEMA auth;
+         CREATE FUNCTION auth.uid() RETURNS uuid LANGUAGE sql STABLE AS $$
+           SELECT nullif(current_setting('request.jwt.claims', true)::jsonb ->> 'sub', '')::uuid $$;
+         CREATE ROLE {role} LOGIN;
+         GRANT USAGE ON SCHEMA auth TO {role};
+         GRANT ALL ON ALL TABLES IN SCHEMA public TO {role};
+         ALTER TABLE ingredients ENABLE ROW LEVEL SECURITY;
+         CREATE POLICY catalog ON ingredients USING ((SELECT auth.uid()) IS NOT NULL)
+           WITH CHECK ((SELECT auth.uid()) IS NOT NULL);"
+    );
+    for t in [
+        "recipes",
+        "recipe_ingredients",
+        "inventory",
+        "meal_plans",
+        "shopping_list",
+        "tasks",
+        "preferences",
+    ] {
+        sql.push_str(&format!(
+            "ALTER TABLE {t} ENABLE ROW LEVEL SECURITY;
+             CREATE POLICY own ON {t} USING (user_id = (SELECT auth.uid()))
+               WITH CHECK (user_id = (SELECT auth.uid()));"
+        ));
+    }
+    pg_cluster::sql(url, &sql);
+}
+
+/// Connected as the app connects (a role that does not bypass RLS), alfred
+/// sees and writes the user's rows when it sends their JWT claims, and with
+/// `role_claims = false` sees nothing and can say why.
+#[test]
+fn under_row_level_security_the_users_claims_show_their_rows() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let db = url.rsplit('/').next().expect("a database name").to_string();
+    let role = format!("app_{db}");
+    pg_cluster::sql(&url, ALFRED_AS_FOUND);
+    Kitchen::init_postgres(&url, USER)
+        .expect("init")
+        .seed_if_empty(today())
+        .expect("seed")
+        .expect("seeded");
+    with_row_security(&url, &role);
+    let as_app = url.replacen("postgres://postgres@", &format!("postgres://{role}@"), 1);
+
+    let mut k = Kitchen::open_postgres(&as_app, USER).expect("open with claims");
+    assert_eq!(k.stats().expect("stats").rows(Table::Recipes), 9);
+    let rls = k.postgres().expect("pg").row_security().expect("read");
+    assert_eq!(rls.map(|r| (r.role, r.tables)), Some((role.clone(), 8)));
+    let mut reg = SessionIdRegistry::new();
+    let added = run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_create",
+        json!({"table": "shopping_list", "data": {"name": "limes", "quantity": 2}}),
+    );
+    assert_eq!(added.count, 1, "a write passes the policy's check");
+    let owner = pg_cluster::sql(
+        &url,
+        "SELECT user_id::text FROM shopping_list WHERE name = 'limes'",
+    );
+    assert_eq!(owner, vec![vec![Some(USER.to_string())]]);
+
+    let other = Kitchen::open_postgres(&as_app, OTHER).expect("another user");
+    assert_eq!(other.stats().expect("stats").rows(Table::Recipes), 0);
+
+    let blind = Kitchen::open_postgres_with(&as_app, USER, false).expect("open without claims");
+    let stats = blind.stats().expect("stats");
+    assert_eq!(
+        (stats.rows(Table::Recipes), stats.rows(Table::Ingredients)),
+        (0, 0)
+    );
+    assert!(
+        blind
+            .postgres()
+            .expect("pg")
+            .row_security()
+            .expect("read")
+            .is_some()
+    );
+
+    // The superuser bypasses RLS: nothing to tell.
+    let root = Kitchen::open_postgres_with(&url, USER, false).expect("superuser");
+    assert_eq!(
+        root.postgres().expect("pg").row_security().expect("read"),
+        None
+    );
+}
+
 /// Ends every connection alfred holds to the database at `url`, as a server
 /// restart or an idle timeout would.
 fn drop_connections(url: &str) {

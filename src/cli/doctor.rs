@@ -41,7 +41,7 @@ pub fn run(startup: &Startup, env: &impl Fn(&str) -> Option<String>) -> Result<O
         check_config(&paths.config_file),
         check_writable(&paths.data_dir),
         match startup.config.store.postgres() {
-            Some((url, user)) => check_postgres(url, user),
+            Some((url, user)) => check_postgres(url, user, startup.config.store.role_claims()),
             None => check_kitchen(&paths.kitchen_db),
         },
         check_sessions(startup),
@@ -105,28 +105,64 @@ fn counts(s: &crate::kitchen::KitchenStats) -> String {
 }
 
 /// A Postgres kitchen: the server answers, the schema has every kitchen
-/// table, and the user's row counts. Reads only.
-fn check_postgres(url: &str, user: &str) -> Check {
-    let result = Kitchen::open_postgres(url, user)
-        .and_then(|k| {
-            let stamps = k.postgres().is_some_and(|pg| pg.stamps());
-            Ok((k.stats()?, stamps))
-        })
-        .map(|(s, stamps)| {
+/// table, the user's row counts, and whether row-level security stands
+/// between the connection and the user's rows. Reads only.
+fn check_postgres(url: &str, user: &str, claims: bool) -> Check {
+    let opened = Kitchen::open_postgres_with(url, user, claims).and_then(|k| {
+        let pg = k.postgres();
+        let stamps = pg.is_some_and(|pg| pg.stamps());
+        let rls = match pg.map(|pg| pg.row_security()) {
+            Some(Ok(rls)) => rls,
+            Some(Err(e)) => {
+                tracing::warn!(error = %e, "could not read the row-level security settings");
+                None
+            }
+            None => None,
+        };
+        Ok((k.stats()?, stamps, rls))
+    });
+    let result = opened
+        .map_err(|e| e.to_string())
+        .and_then(|(s, stamps, rls)| {
             let stamps = if stamps {
                 "turn commits stamped"
             } else {
                 "no alfred_turn_commits table: turns commit unstamped"
             };
-            format!(
+            let found = format!(
                 "{} — schema has every kitchen table ({stamps}); user's rows: {}; {} catalog \
-                 ingredients",
+             ingredients",
                 s.location,
                 counts(&s),
                 s.rows(Table::Ingredients)
-            )
-        })
-        .map_err(|e| e.to_string());
+            );
+            let empty = Table::ALL
+                .into_iter()
+                .filter(|t| !matches!(t, Table::Ingredients | Table::Preferences))
+                .all(|t| s.rows(t) == 0);
+            match rls {
+                None => Ok(found),
+                Some(rls) if claims => Ok(format!(
+                    "{found}; row-level security is on for {} kitchen tables and {} does not \
+                 bypass it: these are the rows the app shows user {user} (alfred connects \
+                 with their JWT claims)",
+                    rls.tables, rls.role
+                )),
+                Some(rls) if empty => Err(format!(
+                    "{found} — but row-level security is on for {} kitchen tables and {} does not \
+                 bypass it, and alfred connects without the user's JWT claims \
+                 ([store] role_claims = false), so their rows are hidden, not missing: set \
+                 role_claims = true in config.toml, or connect as a role that bypasses RLS",
+                    rls.tables, rls.role
+                )),
+                Some(rls) => Ok(format!(
+                    "{found}; row-level security is on for {} kitchen tables and {} does not \
+                 bypass it; alfred connects without the user's JWT claims \
+                 ([store] role_claims = false)",
+                    rls.tables, rls.role
+                )),
+            }
+        });
     Check::new("kitchen", result)
 }
 

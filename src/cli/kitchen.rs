@@ -21,7 +21,7 @@ pub fn today() -> jiff::civil::Date {
 /// seeded unasked: `alfred kitchen init` does that.
 pub fn open_kitchen(paths: &Paths, config: &Config) -> Result<Kitchen, KitchenError> {
     if let Some((url, user)) = config.store.postgres() {
-        let kitchen = Kitchen::open_postgres(url, user)?;
+        let kitchen = Kitchen::open_postgres_with(url, user, config.store.role_claims())?;
         if kitchen.has_no_rows()? {
             eprintln!(
                 "The user {user} has no rows in {}: Alfred will find an empty kitchen. \
@@ -109,7 +109,7 @@ pub fn run(cmd: &KitchenCommand, paths: &Paths, config: &Config) -> Result<Outco
 /// schema is read, never changed, and a user who has rows keeps them.
 fn init(paths: &Paths, config: &Config) -> Result<Outcome, CliError> {
     let mut kitchen = match config.store.postgres() {
-        Some((url, user)) => Kitchen::init_postgres(url, user)?,
+        Some((url, user)) => Kitchen::init_postgres_with(url, user, config.store.role_claims())?,
         None => Kitchen::open(&paths.kitchen_db)?,
     };
     match kitchen.seed_if_empty(today())? {

@@ -431,9 +431,18 @@ pub struct StoreConfig {
     pub url: Option<String>,
     /// The Alfred user (a uuid) whose rows are read and written.
     pub user: Option<String>,
+    /// Give each connection the user's JWT claims, as the app's requests
+    /// carry them, so row-level security shows a role without BYPASSRLS
+    /// that user's rows (default true).
+    pub role_claims: Option<bool>,
 }
 
 impl StoreConfig {
+    /// Whether connections carry the user's JWT claims (default true).
+    pub fn role_claims(&self) -> bool {
+        self.role_claims.unwrap_or(true)
+    }
+
     /// The Postgres URL and user, when the kitchen is in Postgres.
     pub fn postgres(&self) -> Option<(&str, &str)> {
         let url = self.url.as_deref().filter(|u| !u.trim().is_empty())?;

@@ -133,7 +133,13 @@ impl Kitchen {
     /// The kitchen of `user` in the Postgres database at `url`, which must
     /// have Alfred's schema (see [`Kitchen::init_postgres`]).
     pub fn open_postgres(url: &str, user: &str) -> Result<Kitchen> {
-        let store = PgStore::connect(url, user)?;
+        Self::open_postgres_with(url, user, true)
+    }
+
+    /// [`Kitchen::open_postgres`], with or without the user's JWT claims on
+    /// each connection (`[store] role_claims`).
+    pub fn open_postgres_with(url: &str, user: &str, claims: bool) -> Result<Kitchen> {
+        let store = PgStore::connect(url, user, claims)?;
         Ok(Self::with(Db::Postgres(Box::new(store)), None))
     }
 
@@ -141,7 +147,12 @@ impl Kitchen {
     /// tables yet (an existing complete schema is left as it is), then
     /// opens `user`'s kitchen there.
     pub fn init_postgres(url: &str, user: &str) -> Result<Kitchen> {
-        let mut store = PgStore::open_pool(url, user)?;
+        Self::init_postgres_with(url, user, true)
+    }
+
+    /// [`Kitchen::init_postgres`], with or without the user's JWT claims.
+    pub fn init_postgres_with(url: &str, user: &str, claims: bool) -> Result<Kitchen> {
+        let mut store = PgStore::open_pool(url, user, claims)?;
         store.create_schema()?;
         store.check_kitchen()?;
         Ok(Self::with(Db::Postgres(Box::new(store)), None))

@@ -265,6 +265,16 @@ pub(crate) struct PgColumn {
 /// The kitchen tables as found in the database: table → column → type.
 pub(crate) type Found = HashMap<Table, HashMap<String, PgColumn>>;
 
+/// Row-level security on the kitchen tables, as it applies to the role
+/// alfred connects as ([`PgStore::row_security`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RowSecurity {
+    /// The role connected (`current_user`).
+    pub role: String,
+    /// Kitchen tables whose rows RLS filters for that role.
+    pub tables: usize,
+}
+
 /// A connection to one user's kitchen in a Postgres database.
 pub struct PgStore {
     /// The URL without its password, for messages.
@@ -283,6 +293,8 @@ pub struct PgStore {
     /// A transaction is open on the connection in use (a view, a call's
     /// own, a commit): a lost connection cannot be replaced then.
     in_transaction: Cell<bool>,
+    /// Each connection carries the user's JWT claims (`[store] role_claims`).
+    claims: bool,
 }
 
 impl std::fmt::Debug for PgStore {
@@ -385,6 +397,32 @@ fn tls() -> MakeRustlsConnect {
     MakeRustlsConnect::new(config.clone())
 }
 
+/// What makes a connection the app's user's, as Supabase's API makes each
+/// request's: `request.jwt.claims` (`{"sub": USER, "role": "authenticated"}`)
+/// set for the session, which `auth.uid()` reads. Row-level security then
+/// shows a role without BYPASSRLS exactly that user's rows. A superuser
+/// (RLS bypassed) and a database without `auth.uid()` are unchanged by it.
+/// Set per session, so a pooler in transaction mode drops it; connect
+/// directly or through a session-mode pooler.
+fn claims_hook(user: &str) -> deadpool_postgres::Hook {
+    let claims = serde_json::json!({"sub": user, "role": "authenticated"}).to_string();
+    let sub = user.to_string();
+    deadpool_postgres::Hook::async_fn(move |client, _| {
+        let (claims, sub) = (claims.clone(), sub.clone());
+        Box::pin(async move {
+            client
+                .execute(
+                    "SELECT set_config('request.jwt.claims', $1, false), \
+                            set_config('request.jwt.claim.sub', $2, false)",
+                    &[&claims, &sub],
+                )
+                .await
+                .map(|_| ())
+                .map_err(deadpool_postgres::HookError::Backend)
+        })
+    })
+}
+
 /// True when `store` names a Postgres database rather than a file.
 pub fn is_postgres_url(store: &str) -> bool {
     store.starts_with("postgres://") || store.starts_with("postgresql://")
@@ -395,14 +433,16 @@ impl PgStore {
     /// and reads its schema. Fails, in words, when the server cannot be
     /// reached, the user is not a uuid, or the database has no kitchen
     /// (`kitchen init` makes one).
-    pub fn connect(url: &str, user: &str) -> Result<PgStore, KitchenError> {
-        let mut store = Self::open_pool(url, user)?;
+    pub fn connect(url: &str, user: &str, claims: bool) -> Result<PgStore, KitchenError> {
+        let mut store = Self::open_pool(url, user, claims)?;
         store.check_kitchen()?;
         Ok(store)
     }
 
-    /// Connects without reading the schema (for `kitchen init`).
-    pub(crate) fn open_pool(url: &str, user: &str) -> Result<PgStore, KitchenError> {
+    /// Connects without reading the schema (for `kitchen init`). With
+    /// `claims`, each connection carries the user's JWT claims, as the
+    /// app's requests do (see [`claims_hook`]).
+    pub(crate) fn open_pool(url: &str, user: &str, claims: bool) -> Result<PgStore, KitchenError> {
         let shown = shown_url(url);
         let fail = |reason: String| KitchenError::Postgres {
             url: shown.clone(),
@@ -443,11 +483,13 @@ impl PgStore {
                 .build()
                 .map_err(|e| fail(format!("could not start the database thread: {e}")))?,
         ));
-        let pool = Pool::builder(manager)
+        let mut builder = Pool::builder(manager)
             .max_size(4)
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .build()
-            .map_err(|e| fail(e.to_string()))?;
+            .runtime(deadpool_postgres::Runtime::Tokio1);
+        if claims {
+            builder = builder.post_create(claims_hook(&user));
+        }
+        let pool = builder.build().map_err(|e| fail(e.to_string()))?;
         let first = pool.clone();
         let client = match rt.get() {
             Some(on) => run_on(on, async move { Ok(first.get().await?) }),
@@ -466,7 +508,13 @@ impl PgStore {
             found: HashMap::new(),
             stamps: false,
             in_transaction: Cell::new(false),
+            claims,
         })
+    }
+
+    /// True when the connections carry the user's JWT claims.
+    pub fn claims(&self) -> bool {
+        self.claims
     }
 
     /// The URL without its password.
@@ -643,6 +691,34 @@ impl PgStore {
         }
     }
 
+    /// Whether row-level security filters what this connection sees of the
+    /// kitchen tables: `Some` (the role connected, how many kitchen tables
+    /// have RLS on) when the role neither bypasses it (superuser,
+    /// BYPASSRLS) nor owns those tables; `None` when it sees every row.
+    pub fn row_security(&self) -> PgResult<Option<RowSecurity>> {
+        let names: Vec<String> = Table::ALL.iter().map(|t| t.name().to_string()).collect();
+        let rows = self.query(
+            "SELECT current_user::text, \
+                    (SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user), \
+                    (SELECT count(*) FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                      WHERE n.nspname = current_schema() AND c.relname::text = ANY($1::text[]) \
+                        AND c.relrowsecurity \
+                        AND (c.relforcerowsecurity OR NOT pg_has_role(c.relowner, 'USAGE')))",
+            vec![PgParam::TextArray(names)],
+        )?;
+        let Some(row) = rows.first() else {
+            return Ok(None);
+        };
+        let (role, bypass, tables): (String, Option<bool>, i64) =
+            (row.get(0), row.get(1), row.get(2));
+        Ok(
+            (!bypass.unwrap_or(false) && tables > 0).then(|| RowSecurity {
+                role,
+                tables: usize::try_from(tables).unwrap_or(0),
+            }),
+        )
+    }
+
     /// Runs a query; its rows.
     pub(crate) fn query(
         &self,
@@ -704,7 +780,7 @@ impl PgStore {
         url: &str,
         user: &str,
     ) -> Result<Option<serde_json::Value>, KitchenError> {
-        let store = Self::open_pool(url, user)?;
+        let store = Self::open_pool(url, user, true)?;
         let rows = store
             .query(
                 "SELECT state::text FROM conversations WHERE user_id::text = $1::text",
