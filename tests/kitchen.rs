@@ -441,3 +441,53 @@ fn stats_print_a_table() {
     assert!(text.contains("  meal_plans                0\n"), "{text}");
     assert!(text.lines().last().unwrap().starts_with("  total"));
 }
+
+/// A recipe with a variation can go on every store: the variation stays,
+/// let go of its parent (kitchen.db's ON DELETE SET NULL; Alfred's
+/// `parent_recipe_id` has no rule, so the Postgres store clears it first).
+#[test]
+fn deleting_a_recipe_keeps_its_variation_without_a_parent() {
+    for mut store in stores() {
+        let k = &mut store.kitchen;
+        let mut reg = SessionIdRegistry::new();
+        let base = run(
+            k,
+            &mut reg,
+            1,
+            "db_create",
+            json!({"table": "recipes", "data": {"name": "Plain Dal", "instructions": ["Simmer."]}}),
+        );
+        let base_ref = base.rows[0]["id"].clone();
+        let spicy = run(
+            k,
+            &mut reg,
+            1,
+            "db_create",
+            json!({"table": "recipes", "data": {"name": "Spicy Dal", "instructions": ["Simmer hot."],
+                   "parent_recipe_id": base_ref}}),
+        );
+        let spicy_ref = spicy.rows[0]["id"].clone();
+        let gone = run(
+            k,
+            &mut reg,
+            2,
+            "db_delete",
+            json!({"table": "recipes", "filters": filter("id", "=", base_ref)}),
+        );
+        assert_eq!(gone.count, 1, "{}: the parent went", store.name);
+        let left = run(
+            k,
+            &mut reg,
+            3,
+            "db_read",
+            json!({"table": "recipes", "filters": [{"field": "id", "op": "=", "value": spicy_ref}]}),
+        );
+        assert_eq!(left.count, 1, "{}: the variation stays", store.name);
+        assert_eq!(
+            left.rows[0]["parent_recipe_id"],
+            Value::Null,
+            "{}",
+            store.name
+        );
+    }
+}

@@ -131,7 +131,8 @@ fn a_user_that_is_not_a_uuid_is_refused_before_connecting() {
 
 /// Alfred's tables as its own migrations may have left them: lists as
 /// `jsonb` in places, columns alfred does not know (embeddings, tags,
-/// `updated_at`), one it knows missing (`preferences.units`), a table
+/// `updated_at`), one it knows missing (`inventory.notes`, which Alfred's
+/// migration 037 added), a table
 /// without `created_at`, no `alfred_turn_commits`.
 const ALFRED_AS_FOUND: &str = r#"
 CREATE TABLE ingredients (id uuid PRIMARY KEY, name text NOT NULL UNIQUE,
@@ -150,7 +151,7 @@ CREATE TABLE recipe_ingredients (id uuid PRIMARY KEY, recipe_id uuid NOT NULL
     user_id uuid, category text);
 CREATE TABLE inventory (id uuid PRIMARY KEY, user_id uuid NOT NULL, ingredient_id uuid,
     name text NOT NULL, quantity numeric NOT NULL, unit text NOT NULL, location text,
-    expiry_date date, purchase_date date, category text, notes text,
+    expiry_date date, purchase_date date, category text,
     created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz);
 CREATE TABLE meal_plans (id uuid PRIMARY KEY, user_id uuid NOT NULL, date date NOT NULL,
     meal_type text NOT NULL, recipe_id uuid REFERENCES recipes(id) ON DELETE SET NULL,
@@ -241,16 +242,16 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
         json!({"table": "recipes", "data": {"name": "Plain Rice", "tags": ["side"]}}),
     );
     assert_eq!(made.rows[0]["instructions"], json!([]));
-    // The unknown column reads as missing, and writing it says so.
-    let prefs = run(
+    // The column the table lacks reads as missing, and writing it says so.
+    let stock = run(
         &mut k,
         &mut reg,
         3,
         "db_read",
-        json!({"table": "preferences"}),
+        json!({"table": "inventory", "limit": 1}),
     );
     assert_eq!(
-        prefs.rows[0].get("units"),
+        stock.rows[0].get("notes"),
         Some(&json!(null)),
         "read as empty"
     );
@@ -258,12 +259,12 @@ fn an_alfred_schema_with_other_types_and_columns_is_read_and_written_as_found() 
         &mut k,
         &mut reg,
         "db_update",
-        json!({"table": "preferences", "filters": [{"field": "id", "op": "=", "value": prefs.rows[0]["id"]}],
-               "data": {"units": "imperial"}}),
+        json!({"table": "inventory", "filters": [{"field": "id", "op": "=", "value": stock.rows[0]["id"]}],
+               "data": {"notes": "top shelf"}}),
     );
     assert!(
         e.to_string()
-            .contains("preferences table has no column units; leave it out"),
+            .contains("inventory table has no column notes; leave it out"),
         "{e}"
     );
     // A turn commits without a stamp; asking for one says it cannot tell.
@@ -364,6 +365,98 @@ fn a_signed_up_user_is_seeded_under_alfreds_checks_and_keeps_the_profile() {
     assert_eq!(
         ctx.profile.planning_rhythm,
         "weeknights 30 min; batch on Sunday"
+    );
+}
+
+/// The facts of Alfred's schema (`tests/fixtures/alfred_schema.txt`, read
+/// from a database built from its migrations 001-039) in the form the
+/// queries below give them.
+const ALFRED_SCHEMA: &str = include_str!("fixtures/alfred_schema.txt");
+
+/// Supabase's `auth.uid()`, enough for policies to be made and checked.
+const SUPABASE_AUTH: &str = "CREATE SCHEMA auth;
+CREATE FUNCTION auth.uid() RETURNS uuid LANGUAGE sql STABLE AS $$
+  SELECT nullif(current_setting('request.jwt.claims', true)::jsonb ->> 'sub', '')::uuid $$;";
+
+/// What a database says of its kitchen tables, one fact a line, as the
+/// fixture has them.
+fn schema_facts(url: &str) -> Vec<String> {
+    let tables = "'users','ingredients','recipes','recipe_ingredients','inventory','meal_plans',\
+                  'shopping_list','tasks','preferences','conversations'";
+    let queries = [
+        format!(
+            "SELECT 'column', table_name, column_name, CASE WHEN data_type = 'ARRAY' THEN udt_name \
+             ELSE data_type END, is_nullable, coalesce(column_default, '') \
+             FROM information_schema.columns WHERE table_schema = 'public' \
+             AND table_name IN ({tables}) AND column_name <> 'embedding' \
+             ORDER BY table_name, ordinal_position"
+        ),
+        format!(
+            "SELECT 'constraint', conrelid::regclass::text, conname, pg_get_constraintdef(oid) \
+             FROM pg_constraint WHERE connamespace = 'public'::regnamespace \
+             AND conrelid::regclass::text IN ({tables}) \
+             AND pg_get_constraintdef(oid) NOT LIKE '%auth.users%' ORDER BY 2, 3"
+        ),
+        format!(
+            "SELECT 'policy', tablename, policyname, cmd, coalesce(qual, ''), \
+             coalesce(with_check, '') FROM pg_policies WHERE schemaname = 'public' \
+             AND tablename IN ({tables}) ORDER BY 2, 3"
+        ),
+        format!(
+            "SELECT 'rls', relname FROM pg_class WHERE relnamespace = 'public'::regnamespace \
+             AND relname IN ({tables}) AND relrowsecurity ORDER BY 2"
+        ),
+    ];
+    queries
+        .iter()
+        .flat_map(|q| pg_cluster::sql(url, q))
+        .map(|row| {
+            row.into_iter()
+                .map(Option::unwrap_or_default)
+                .collect::<Vec<_>>()
+                .join("|")
+        })
+        .collect()
+}
+
+/// `kitchen init` makes Alfred's schema as its migrations leave it: every
+/// column, type, default, NOT NULL, CHECK, key, foreign key, and (where
+/// Supabase's `auth.uid()` is) every row-level security policy.
+#[test]
+fn init_makes_alfreds_schema_exactly() {
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    pg_cluster::sql(&url, SUPABASE_AUTH);
+    let mut k = Kitchen::init_postgres(&url, USER).expect("init");
+    let want: Vec<&str> = ALFRED_SCHEMA
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .collect();
+    let got = schema_facts(&url);
+    let missing: Vec<&&str> = want
+        .iter()
+        .filter(|w| !got.iter().any(|g| g == *w))
+        .collect();
+    let extra: Vec<&String> = got.iter().filter(|g| !want.contains(&g.as_str())).collect();
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "Alfred's schema has, ours lacks:\n{missing:#?}\nours has, Alfred's lacks:\n{extra:#?}"
+    );
+    assert_eq!(got.len(), want.len(), "each fact once");
+    // The sample kitchen seeds into it (the user's `users` row first, as
+    // Alfred's sign-up makes it), and a second init leaves it be.
+    let report = k.seed_if_empty(today()).expect("seed").expect("seeded");
+    assert_eq!((report.recipes, report.preferences), (9, 1));
+    let users = pg_cluster::sql(&url, "SELECT id::text FROM users");
+    assert_eq!(users, vec![vec![Some(USER.to_string())]]);
+    assert!(
+        Kitchen::init_postgres(&url, USER)
+            .expect("again")
+            .seed_if_empty(today())
+            .expect("seed")
+            .is_none()
     );
 }
 

@@ -133,9 +133,15 @@ CREATE TABLE turn_commits (
 );
 "#;
 
+/// Version 3: `preferences.units` goes, as Alfred's preferences have no
+/// such column (measurement wishes live in its per-domain guidance).
+const MIGRATION_3: &str = r#"
+ALTER TABLE preferences DROP COLUMN units;
+"#;
+
 /// Every migration in order; entry `i` brings the store to version `i + 1`.
 /// To change the schema, append one entry.
-pub const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2];
+pub const MIGRATIONS: &[&str] = &[MIGRATION_1, MIGRATION_2, MIGRATION_3];
 
 /// The schema version this build of alfred writes.
 pub const SCHEMA_VERSION: usize = MIGRATIONS.len();

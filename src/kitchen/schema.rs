@@ -223,7 +223,6 @@ const PREFERENCES: &[ColumnDef] = &[
     ColumnDef::new("preferred_complexity", Text),
     ColumnDef::new("planning_rhythm", Text),
     ColumnDef::new("current_vibes", JsonArray),
-    ColumnDef::new("units", Text),
     ColumnDef::new("subdomain_guidance", JsonObject),
 ];
 

@@ -191,6 +191,9 @@ impl Kitchen {
     }
 
     fn load_seed(&mut self, today: Date) -> Result<SeedReport> {
+        if let Some(pg) = self.postgres() {
+            pg.sign_up()?;
+        }
         let mut report = SeedReport::default();
         let catalog = self.seed_catalog(&mut report)?;
         let recipes = self.seed_recipes(&catalog, &mut report)?;

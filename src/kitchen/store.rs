@@ -610,9 +610,12 @@ impl Kitchen {
         Ok(pg.query(&s.sql, s.params)?)
     }
 
-    /// A fresh row id (UUID v4).
+    /// A fresh row id: a UUID v7, whose order is the order rows were made
+    /// in (this process's ids are strictly increasing), so a table without
+    /// `created_at` (Alfred's `recipe_ingredients`) still reads back in
+    /// creation order.
     pub(crate) fn new_row_id() -> String {
-        uuid::Uuid::new_v4().to_string()
+        uuid::Uuid::now_v7().to_string()
     }
 
     /// A `created_at` stamp (UTC, microseconds) strictly after the last one,

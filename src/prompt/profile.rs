@@ -88,7 +88,6 @@ fn profile_lines(p: &Profile) -> Vec<String> {
                 valued("Skill", &p.cooking_skill_level),
                 household(p),
                 p.time_budget_minutes.map(|m| format!("Time: {m} min")),
-                valued("Units", &p.units),
             ],
         ),
         (

@@ -136,7 +136,6 @@ pub fn seed_session() -> SessionContext {
             time_budget_minutes: Some(45),
             preferred_complexity: "simple".into(),
             planning_rhythm: "cooks Sunday and Wednesday; leftovers for lunch".into(),
-            units: "metric".into(),
             ..Profile::default()
         },
         dashboard: Dashboard {

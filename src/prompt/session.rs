@@ -27,7 +27,6 @@ pub struct Profile {
     pub preferred_complexity: String,
     pub planning_rhythm: String,
     pub current_vibes: Vec<String>,
-    pub units: String,
 }
 
 /// A count under a name: "indian: 3", "pantry: 36".

@@ -719,6 +719,41 @@ impl PgStore {
         )
     }
 
+    /// What Alfred's sign-up leaves for a user that seeding needs: their
+    /// `users` row, which every kitchen row refers to. Added when the
+    /// database has a `users` table without it (a signed-up user has one
+    /// already, and is left as they are).
+    pub(crate) fn sign_up(&self) -> PgResult<()> {
+        // Asked apart: naming a table that is not there would fail the
+        // transaction this runs in.
+        let users = self.query("SELECT to_regclass('users') IS NOT NULL", Vec::new())?;
+        if !users.first().is_some_and(|r| r.get::<_, bool>(0)) {
+            return Ok(());
+        }
+        let missing = self.query(
+            "SELECT NOT EXISTS (SELECT 1 FROM users WHERE id = $1::text::uuid)",
+            vec![PgParam::Text(Some(self.user.clone()))],
+        )?;
+        if missing.first().is_some_and(|r| r.get::<_, bool>(0)) {
+            self.execute(
+                "INSERT INTO users (id) VALUES ($1::text::uuid)",
+                vec![PgParam::Text(Some(self.user.clone()))],
+            )?;
+        }
+        Ok(())
+    }
+
+    /// True when the database has Supabase's `auth.uid()`.
+    fn has_auth_uid(&self) -> Result<bool, KitchenError> {
+        let rows = self
+            .query(
+                "SELECT to_regprocedure('auth.uid()') IS NOT NULL",
+                Vec::new(),
+            )
+            .map_err(|e| self.fail(e.to_string()))?;
+        Ok(rows.first().is_some_and(|r| r.get::<_, bool>(0)))
+    }
+
     /// Runs a query; its rows.
     pub(crate) fn query(
         &self,
@@ -827,6 +862,9 @@ impl PgStore {
         let mut sql = format!("BEGIN;\n{}", ddl::TABLES);
         if !stamps {
             sql.push_str(ddl::TURN_COMMITS);
+        }
+        if self.has_auth_uid()? {
+            sql.push_str(&ddl::row_security());
         }
         sql.push_str("COMMIT;");
         if let Err(e) = self.batch(&sql) {

@@ -478,6 +478,17 @@ impl Dialect<'_> {
         let mut s = Stmt::default();
         let body = self.where_sql(&mut s, table, &WhereClause::ids(table, ids));
         s.sql = format!("DELETE FROM {} WHERE {body}", table.name());
+        // Alfred's `parent_recipe_id` has no ON DELETE rule, so a recipe
+        // with variations could not go: its variations are let go of it
+        // first, in the same statement, as kitchen.db's SET NULL does.
+        if table == Table::Recipes && self.has(table, "parent_recipe_id") {
+            let gone = s.bind(PgParam::TextArray(ids.to_vec()), "text[]");
+            s.sql = format!(
+                "WITH let_go AS (UPDATE recipes SET parent_recipe_id = NULL \
+                 WHERE parent_recipe_id::text = ANY({gone}) AND NOT (id::text = ANY({gone}))) {}",
+                s.sql
+            );
+        }
         s
     }
 
