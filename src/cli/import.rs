@@ -46,10 +46,13 @@ pub fn run(
         }
         None => {
             let (source_name, name, value) = from_database(startup)?;
-            let imported = alfred_state::import(&value, policy).map_err(|e| CliError::Import {
-                source_name,
-                problem: e.into(),
-            })?;
+            let mut imported =
+                alfred_state::import(&value, policy).map_err(|e| CliError::Import {
+                    source_name,
+                    problem: e.into(),
+                })?;
+            // Read through `--store`, which is this session's kitchen too.
+            imported.report.from_kitchen = true;
             (name, imported)
         }
     };

@@ -53,6 +53,10 @@ pub struct ContextState {
     /// context when one writes while another's call still reads it, and the
     /// copy then costs the keys, not every row's JSON again.
     pub rows: BTreeMap<String, Arc<Value>>,
+    /// Refs an import of Alfred's state found and could not keep, with why
+    /// (its cooking log, say): named in its narrative, explained by `/why`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub import_skipped: BTreeMap<String, String>,
 }
 
 /// A past turn as Understand sees it: what was said and which refs it touched.
@@ -91,6 +95,7 @@ impl ContextState {
             archive: _,
             understand_turns,
             rows,
+            import_skipped,
         } = self;
         let mut fields = serde_json::Map::new();
         let mut put = |name: &str, v: serde_json::Result<Value>| -> serde_json::Result<()> {
@@ -106,6 +111,9 @@ impl ContextState {
         put("constraints", serde_json::to_value(constraints))?;
         put("understand_turns", serde_json::to_value(understand_turns))?;
         put("rows", serde_json::to_value(rows))?;
+        if !import_skipped.is_empty() {
+            put("import_skipped", serde_json::to_value(import_skipped))?;
+        }
         Ok(Value::Object(fields))
     }
 

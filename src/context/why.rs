@@ -2,6 +2,7 @@
 //! from the snapshots a session stores.
 
 use super::active::{Cause, EntityState};
+use super::curation::DecisionAction;
 use super::snapshot::{ContextSnapshot, EntityView};
 
 /// Explains the state of `r` at `turn`, given the session's snapshots in any
@@ -18,10 +19,25 @@ pub fn why(history: &[ContextSnapshot], r: &str, turn: u32) -> String {
         .filter(|s| s.turn <= turn)
         .filter_map(|s| s.entities.dropped_detail.iter().find(|d| d.r#ref == r))
         .max_by_key(|d| d.turn);
-    match dropped_at {
-        Some(d) => format!(
+    if let Some(d) = dropped_at {
+        return format!(
             "{r} ({}) is gone at turn {turn}: it was dropped at turn {} — “{}”. A dropped ref is never reused; reading the row again gives it a new ref.",
             d.label, d.turn, d.reason
+        );
+    }
+    // A drop no snapshot shows (one made before an import) still has its
+    // line in the decision log.
+    let logged = history
+        .iter()
+        .filter(|s| s.turn <= turn)
+        .flat_map(|s| s.decisions.iter())
+        .filter(|d| d.r#ref == r && d.turn <= turn && d.action == DecisionAction::Drop)
+        .max_by_key(|d| d.turn);
+    match logged {
+        Some(d) => format!(
+            "{r} is gone at turn {turn}: Understand dropped it at turn {} — “{}” (from its decision log; the entity's name went with it). A dropped ref is never reused.",
+            d.turn,
+            d.reason.trim()
         ),
         None => format!("{r} was not known at turn {turn}."),
     }

@@ -151,5 +151,13 @@ fn explain(m: &Model, r: &str) -> String {
     let turn = live.turn;
     history.retain(|s| s.turn != turn);
     history.push(live);
+    // A ref an import could not keep is never registered later (its kind
+    // has no table here), so the import's word on it stands.
+    if let Some(reason) = m.session.context.import_skipped.get(r) {
+        return format!(
+            "{r} was skipped at import: Alfred's registry names it, and it {reason}. \
+             Alfred's own prompts still show it; alfred's do not."
+        );
+    }
     why(&history, r, turn)
 }

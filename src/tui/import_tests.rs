@@ -157,3 +157,25 @@ fn the_note_comes_first_and_why_answers_from_alfreds_reason() {
         "{answer}"
     );
 }
+
+#[test]
+fn why_names_a_ref_the_import_skipped_with_the_reason() {
+    let mut s = imported_session();
+    s.context.import_skipped.insert(
+        "log_1".into(),
+        "is an Alfred entity of type `log`, which has no place here: skipped".into(),
+    );
+    let mut m = Model::new(s, "offline", Theme::dark());
+    super::commands::run(&mut m, "/why log_1");
+    let answer = &m.chat.messages.last().expect("the answer").text;
+    assert!(
+        answer.starts_with("log_1 was skipped at import: Alfred's registry names it, and it is an Alfred entity of type `log`"),
+        "{answer}"
+    );
+    super::commands::run(&mut m, "/why recipe_77");
+    let unknown = &m.chat.messages.last().expect("the answer").text;
+    assert!(
+        unknown.contains("recipe_77 was not known at turn 7"),
+        "{unknown}"
+    );
+}

@@ -305,6 +305,7 @@ fn context_of(
     for entry in log {
         context.decision_log.push(entry, policy.decision_log_cap);
     }
+    context.import_skipped = report.skipped_refs.iter().cloned().collect();
     (context, asked)
 }
 

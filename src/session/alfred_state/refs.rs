@@ -165,6 +165,7 @@ fn entry(
 ) -> Option<RefEntry> {
     let Some(parsed) = parse_ref(r) else {
         report.skip(format!("id_registry.ref_to_uuid.{r}"), not_a_ref(r));
+        report.skipped_refs.push((r.to_string(), not_a_ref(r)));
         return None;
     };
     let mut one = One { r, report };
@@ -198,7 +199,28 @@ fn entry(
         )
         .map(|reason| retention_of(r, reason, log, turn));
     let demotion = match retention {
-        None => demotion_of(r, last_ref_turn, log),
+        None => demotion_of(r, last_ref_turn, log).filter(|d| {
+            // Alfred's code clears only the retention reason: a ref
+            // referenced within its window stays recent in its prompts.
+            let inside = turn.saturating_sub(last_ref_turn) <= ALFRED_WINDOW;
+            if inside {
+                one.report.as_alfred_does(
+                    r,
+                    format!(
+                        "Alfred's Understand demoted it at turn {} (“{}”), but Alfred's code only \
+                         clears a retention reason: referenced at turn {last_ref_turn}, it stays \
+                         among the recent entities its Think and Act prompts show until turn {}, \
+                         and is shown recent here as it is there (alfred itself would have \
+                         excluded it at turn {}).",
+                        d.turn,
+                        d.reason,
+                        last_ref_turn + ALFRED_WINDOW,
+                        d.turn
+                    ),
+                );
+            }
+            !inside
+        }),
         Some(_) => None,
     };
     let pending = draft.then(|| {
@@ -245,6 +267,10 @@ fn retention_of(r: &str, reason: &str, log: &[DecisionLogEntry], turn: u32) -> R
         },
     }
 }
+
+/// Alfred's window of recent entities (`get_active_entities(turns_window=2)`:
+/// referenced at most this many turns ago).
+const ALFRED_WINDOW: u32 = 2;
 
 /// A demotion the decision log records as the last word on `r`, made at or
 /// after its last reference (Alfred clears the reason and keeps no other

@@ -83,12 +83,25 @@ pub struct ImportReport {
     pub not_shown: Vec<Finding>,
     /// Expected keys missing or of the wrong shape: defaulted.
     pub defaulted: Vec<Finding>,
+    /// The import was read from the database that is also this session's
+    /// kitchen, so the rows behind its refs are here.
+    pub from_kitchen: bool,
+    /// Refs of Alfred's registry that could not be kept, with why.
+    pub skipped_refs: Vec<(String, String)>,
+    /// Where Alfred's code does other than its prompts say, and the import
+    /// follows the code.
+    pub as_alfred_does: Vec<Finding>,
 }
 
 impl ImportReport {
     /// Notes a key the import does not know.
     pub(super) fn skip(&mut self, key: impl Into<String>, text: impl Into<String>) {
         add(&mut self.skipped, key.into(), text.into());
+    }
+
+    /// Notes where the import follows Alfred's code rather than its prompt.
+    pub(super) fn as_alfred_does(&mut self, key: impl Into<String>, text: impl Into<String>) {
+        add(&mut self.as_alfred_does, key.into(), text.into());
     }
 
     /// Notes a known key that has no place here.
@@ -153,6 +166,10 @@ impl ImportReport {
                 "Defaulted (expected but missing or of the wrong shape):",
                 &self.defaulted,
             ),
+            (
+                "As Alfred's code does it (where its prompts say otherwise):",
+                &self.as_alfred_does,
+            ),
         ];
         for (head, findings) in groups {
             if findings.is_empty() {
@@ -186,24 +203,30 @@ impl ImportReport {
         from.push_str(").");
         let mut text = format!(
             "{from} Alfred was at turn {}: {} in the Entities panel ({} recent, {} retained with \
-             Alfred's reasons, {} pending, {} background); {} and {} earlier summary in History; \
-             {} in Narrative.",
+             Alfred's reasons, {} pending, {} excluded, {} background); {} and {} earlier summary \
+             in History; {} in Narrative.",
             c.turn,
             count(c.entities, "entity", "entities"),
             c.recent,
             c.retained,
             c.pending,
+            c.excluded,
             c.background,
             count(c.recent_turns, "recent turn", "recent turns"),
             if c.history_summary { "the" } else { "no" },
             count(c.turn_summaries, "turn summary", "turn summaries"),
         );
         text.push_str(&self.findings_in_brief());
+        let rows = if self.from_kitchen {
+            "The rows behind these refs are in this kitchen: it is the database the \
+             conversation was read from."
+        } else {
+            "The rows behind these refs are in Alfred's database, not in this kitchen."
+        };
         let _ = write!(
             text,
             " There are no turn records: what was said is in the History panel, and what you \
-             say next is turn {}. `/why REF` explains an entity from Alfred's own reasons. The \
-             rows behind these refs are in Alfred's database, not in this kitchen.",
+             say next is turn {}. `/why REF` explains an entity from Alfred's own reasons. {rows}",
             c.turn + 1
         );
         text
@@ -245,6 +268,9 @@ impl ImportReport {
                 count(self.defaulted.len(), "value", "values"),
                 keys(&self.defaulted)
             );
+        }
+        for f in &self.as_alfred_does {
+            let _ = write!(text, " {}: {}", f.key, f.text);
         }
         text
     }

@@ -7,7 +7,9 @@ use serde_json::{Value, json};
 use super::*;
 use crate::context::dialogue::QuestionKind;
 use crate::context::registry::RetainedBy;
-use crate::context::{ConversationPhase, RefAction, Table, TurnExecutionSummary, explain};
+use crate::context::{
+    ConversationPhase, EntityState, RefAction, Table, TurnExecutionSummary, explain,
+};
 
 /// The hand-written fixture in Alfred's format (tests/fixtures).
 pub(super) const FIXTURE: &str = include_str!("../../../tests/fixtures/alfred_state.json");
@@ -233,7 +235,7 @@ fn the_note_says_where_it_came_from_and_what_came_with_it() {
     for part in [
         "Imported from Alfred's saved conversation state (alfred_state.json",
         "Alfred was at turn 7: 19 entities",
-        "5 recent, 5 retained with Alfred's reasons, 1 pending, 8 background",
+        "5 recent, 5 retained with Alfred's reasons, 1 pending, 0 excluded, 8 background",
         "3 recent turns and the earlier summary in History",
         "2 turn summaries in Narrative",
         "Skipped 2 keys not known here: beta_flags, id_registry._lazy_enrich_queue.",
@@ -480,4 +482,105 @@ fn the_imported_context_survives_the_session_file() {
     assert_eq!(back.notes, session.notes);
     assert_eq!(back.title, "Alfred state alfred_state.json");
     assert_eq!(back.turn_count(), 0);
+}
+
+/// As Alfred's Understand writes its log (`understand.py`: a demotion's
+/// reason is the turn's curation summary) and its registry keeps the ref
+/// (`clear_active_reason` only drops the retention reason): a ref demoted
+/// in the turn it was last referenced stays recent in Alfred's prompts, and
+/// the import shows it recent, saying why.
+#[test]
+fn a_ref_alfred_demoted_inside_its_window_stays_recent_as_its_code_keeps_it() {
+    let mut v = fixture();
+    v["understand_decision_log"] = json!([
+        {"turn": 6, "ref": "inv_2", "action": "demote", "reason": "Demoted the yogurt"},
+        {"turn": 3, "ref": "recipe_2", "action": "demote", "reason": "too spicy for dad"}
+    ]);
+    let i = imported(&v);
+    let snap = i.context.snapshot();
+    assert_eq!(
+        snap.state_of("inv_2"),
+        Some(EntityState::Recent),
+        "turn 7 − 6 ≤ 2"
+    );
+    assert_eq!(
+        snap.state_of("recipe_2"),
+        Some(EntityState::Background),
+        "out of Alfred's window, the demotion shows"
+    );
+    let said = said(&i.report.as_alfred_does, "inv_2");
+    assert!(
+        said.contains("demoted it at turn 6 (“Demoted the yogurt”)")
+            && said.contains("only clears a retention reason")
+            && said.contains("until turn 8"),
+        "{said}"
+    );
+    assert!(
+        i.report
+            .note("s.json")
+            .contains("inv_2: Alfred's Understand demoted it")
+    );
+    assert!(
+        i.report
+            .finding_lines()
+            .iter()
+            .any(|l| l.starts_with("As Alfred's code does it"))
+    );
+}
+
+/// A drop Alfred made before the import (`registry.remove_ref`, so no row
+/// name is left) is explained by `/why` from the decision log's reason.
+#[test]
+fn a_ref_alfred_dropped_is_explained_from_its_decision_log() {
+    let mut v = fixture();
+    v["understand_decision_log"] = json!([
+        {"turn": 5, "ref": "gen_recipe_2", "action": "drop", "reason": "User rejected the lentil soup draft"}
+    ]);
+    let i = imported(&v);
+    let snap = i.context.snapshot();
+    let text = crate::context::why(&[snap], "gen_recipe_2", 7);
+    assert!(
+        text.contains("Understand dropped it at turn 5")
+            && text.contains("User rejected the lentil soup draft"),
+        "{text}"
+    );
+}
+
+/// A ref of a kind alfred has no table for (Alfred's cooking log) is kept
+/// out, and the import remembers why, for `/why`.
+#[test]
+fn a_skipped_ref_is_remembered_with_why() {
+    let mut v = fixture();
+    v["id_registry"]["ref_to_uuid"]["log_1"] = json!("8a4c2f70-1111-4d6b-9a11-0c3b1d7e9f22");
+    let i = imported(&v);
+    let why = i
+        .context
+        .import_skipped
+        .get("log_1")
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        why.contains("type `log`") && why.ends_with("skipped"),
+        "{why}"
+    );
+    assert!(i.context.registry.get("log_1").is_none());
+}
+
+/// Read from the store that is the session's kitchen, the note says the
+/// rows are here; read from a file, that they are in Alfred's database.
+#[test]
+fn the_note_says_where_the_rows_are() {
+    let mut i = imported(&fixture());
+    assert!(
+        i.report
+            .note("f.json")
+            .contains("in Alfred's database, not in this kitchen")
+    );
+    i.report.from_kitchen = true;
+    let note = i.report.note("user u");
+    assert!(
+        note.contains("The rows behind these refs are in this kitchen: it is the database"),
+        "{note}"
+    );
+    assert!(!note.contains("not in this kitchen"), "{note}");
 }
