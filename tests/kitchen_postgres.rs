@@ -458,6 +458,54 @@ fn init_makes_alfreds_schema_exactly() {
             .expect("seed")
             .is_none()
     );
+    // A recipe's tags of Alfred's four kinds land in its four tag columns
+    // too (the rest only in `tags`), on a save and on a change.
+    let tags_of = |name: &str| {
+        pg_cluster::sql(
+            &url,
+            &format!(
+                "SELECT array_to_string(occasions, ','), array_to_string(health_tags, ','), \
+                 array_to_string(flavor_tags, ','), array_to_string(equipment_tags, ',') \
+                 FROM recipes WHERE name = '{name}'"
+            ),
+        )
+    };
+    let some = |s: &str| Some(s.to_string());
+    assert_eq!(
+        tags_of("Kerala Cod Curry"),
+        vec![vec![
+            some("weeknight"),
+            some("high-protein"),
+            None,
+            some("one-pan")
+        ]],
+        "curry, one-pan, weeknight, high-protein"
+    );
+    let mut reg = SessionIdRegistry::new();
+    let made = run(
+        &mut k,
+        &mut reg,
+        1,
+        "db_create",
+        json!({"table": "recipes", "data": {"name": "Chili Oil Noodles", "instructions": ["Toss."],
+               "tags": ["Spicy", "quick", "vegan"]}}),
+    );
+    assert_eq!(
+        tags_of("Chili Oil Noodles"),
+        vec![vec![None, some("vegan"), some("spicy"), None]]
+    );
+    run(
+        &mut k,
+        &mut reg,
+        2,
+        "db_update",
+        json!({"table": "recipes", "filters": [{"field": "id", "op": "=", "value": made.rows[0]["id"]}],
+               "data": {"tags": ["mild", "weekend"]}}),
+    );
+    assert_eq!(
+        tags_of("Chili Oil Noodles"),
+        vec![vec![some("weekend"), None, some("mild"), None]]
+    );
 }
 
 /// Row-level security as Alfred's migration 025 sets it: each kitchen table

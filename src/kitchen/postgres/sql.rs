@@ -79,6 +79,49 @@ pub(crate) fn user_scoped(table: Table) -> bool {
     table != Table::Ingredients
 }
 
+/// Alfred's four recipe tag columns (its migration 022) and the tags each
+/// takes (036 adds `other` to the flavours). A recipe's `tags` that belong
+/// to one are written to it too, so Alfred's own filters find the recipe.
+const ALFRED_TAGS: [(&str, &[&str]); 4] = [
+    (
+        "occasions",
+        &["weeknight", "batch-prep", "hosting", "weekend", "comfort"],
+    ),
+    (
+        "health_tags",
+        &[
+            "high-protein",
+            "low-carb",
+            "vegetarian",
+            "vegan",
+            "light",
+            "gluten-free",
+            "dairy-free",
+            "keto",
+        ],
+    ),
+    (
+        "flavor_tags",
+        &[
+            "spicy", "mild", "savory", "sweet", "tangy", "rich", "light", "umami",
+        ],
+    ),
+    (
+        "equipment_tags",
+        &[
+            "air-fryer",
+            "instant-pot",
+            "one-pot",
+            "one-pan",
+            "grill",
+            "no-cook",
+            "slow-cooker",
+            "oven",
+            "stovetop",
+        ],
+    ),
+];
+
 /// How a text column the database keeps as a list is read (its items
 /// joined) and written (split again).
 const LIST_JOIN: &str = "; ";
@@ -418,6 +461,10 @@ impl Dialect<'_> {
             names.push(c.name);
             exprs.push(self.write_expr(&mut s, table, c, v));
         }
+        for (col, sql) in self.alfred_tags(&mut s, table, values) {
+            names.push(col);
+            exprs.push(sql);
+        }
         // A list or object left out is empty, as kitchen.db's defaults make
         // it, where the column must not be NULL (Alfred's `instructions`).
         for c in crate::kitchen::schema::table_schema(table).columns {
@@ -443,6 +490,40 @@ impl Dialect<'_> {
         s
     }
 
+    /// Alfred's tag columns a write of `tags` fills (those the table has),
+    /// each with the SQL of its value: the tags of its kind, or NULL.
+    fn alfred_tags(
+        &self,
+        s: &mut Stmt,
+        table: Table,
+        values: &[(&ColumnDef, SqlValue)],
+    ) -> Vec<(&'static str, String)> {
+        if table != Table::Recipes {
+            return Vec::new();
+        }
+        let Some((_, SqlValue::Text(json))) = values.iter().find(|(c, _)| c.name == "tags") else {
+            return Vec::new();
+        };
+        let tags: Vec<String> = serde_json::from_str(json).unwrap_or_default();
+        ALFRED_TAGS
+            .iter()
+            .filter(|(col, _)| self.has(table, col) && !values.iter().any(|(c, _)| c.name == *col))
+            .map(|(col, kinds)| {
+                let mine: Vec<String> = tags
+                    .iter()
+                    .filter(|t| kinds.contains(&t.trim().to_lowercase().as_str()))
+                    .map(|t| t.trim().to_lowercase())
+                    .collect();
+                let sql = if mine.is_empty() {
+                    "NULL".to_string()
+                } else {
+                    s.bind(PgParam::TextArray(mine), "text[]")
+                };
+                (*col, sql)
+            })
+            .collect()
+    }
+
     /// An UPDATE setting `values` on the user's rows with these ids.
     pub fn update(
         &self,
@@ -456,6 +537,9 @@ impl Dialect<'_> {
             .iter()
             .map(|(c, v)| format!("{} = {}", c.name, self.write_expr(&mut s, table, c, v)))
             .collect();
+        for (col, sql) in self.alfred_tags(&mut s, table, values) {
+            sets.push(format!("{col} = {sql}"));
+        }
         // A change by an amount, computed from the value there when it runs.
         sets.extend(deltas.iter().map(|(c, v)| {
             format!(
