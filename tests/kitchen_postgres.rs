@@ -660,3 +660,57 @@ fn a_connection_lost_between_calls_is_replaced_and_the_turn_loses_nothing() {
         "5 seeded + 2"
     );
 }
+
+/// Alfred's `prompt_logs` (migration 019), rows as its `_log_to_db` inserts
+/// them, read back by run and call order and grouped into turns; a
+/// database without the table has none.
+#[test]
+fn alfreds_prompt_logs_read_back_by_run_and_turn() {
+    let Some((url, _k)) = seeded_postgres() else {
+        return;
+    };
+    assert!(
+        alfred::kitchen::postgres::PgStore::prompt_logs(&url, USER)
+            .expect("read")
+            .is_empty()
+    );
+    pg_cluster::sql(
+        &url,
+        &format!(
+            "CREATE TABLE prompt_logs (id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+               session_id text NOT NULL, user_id uuid, call_number integer NOT NULL,
+               node text NOT NULL, model text NOT NULL, response_model text, config jsonb,
+               system_prompt text, user_prompt text, response jsonb, error text,
+               created_at timestamptz DEFAULT now());
+             INSERT INTO prompt_logs (session_id, user_id, call_number, node, model, system_prompt,
+               user_prompt, response, error) VALUES
+               ('20260104_160725', '{USER}', 2, 'think', 'gpt-4.1', 'You are Alfred.',
+                E'<current_task>\\nplan my week\\n</current_task>', '{{\"decision\": \"plan_direct\"}}', NULL),
+               ('20260104_160725', '{USER}', 1, 'understand', 'gpt-4.1-mini', 's', 'u', NULL, 'timed out'),
+               ('20260104_160725', '{USER}', 3, 'understand', 'gpt-4.1-mini', 's', 'u', NULL, NULL),
+               ('20260104_160725', '{OTHER}', 1, 'understand', 'x', 's', 'u', NULL, NULL);"
+        ),
+    );
+    let logs = alfred::kitchen::postgres::PgStore::prompt_logs(&url, USER).expect("read");
+    let order: Vec<(u32, &str)> = logs
+        .iter()
+        .map(|(_, c)| (c.call_number, c.node.as_str()))
+        .collect();
+    assert_eq!(
+        order,
+        [(1, "understand"), (2, "think"), (3, "understand")],
+        "only the user's, in order"
+    );
+    let think = &logs[1].1;
+    assert_eq!(logs[1].0, "20260104_160725");
+    assert_eq!(
+        think.response.as_deref(),
+        Some(r#"{"decision": "plan_direct"}"#)
+    );
+    assert_eq!(logs[0].1.error.as_deref(), Some("timed out"));
+    assert_eq!(think.sections()[1].name, "current_task");
+    assert!(think.at.as_deref().is_some_and(|t| t.ends_with('Z')));
+    let calls: Vec<_> = logs.into_iter().map(|(_, c)| c).collect();
+    let turns = alfred::session::alfred_state::prompt_logs::turns(&calls);
+    assert_eq!(turns.len(), 2);
+}

@@ -841,6 +841,55 @@ impl PgStore {
         }
     }
 
+    /// The user's logged model calls (Alfred's `prompt_logs` table, written
+    /// with `ALFRED_LOG_TO_DB=1`), by run (`session_id`) and call order:
+    /// (run, call). An Alfred database without the table has none. Reads only.
+    pub fn prompt_logs(
+        url: &str,
+        user: &str,
+    ) -> Result<
+        Vec<(
+            String,
+            crate::session::alfred_state::prompt_logs::LoggedCall,
+        )>,
+        KitchenError,
+    > {
+        let store = Self::open_pool(url, user, true)?;
+        let rows = store.query(
+            "SELECT session_id::text, call_number::int8, node::text, model::text, \
+                    coalesce(system_prompt, '')::text, coalesce(user_prompt, '')::text, \
+                    response::text, error::text, \
+                    to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
+             FROM prompt_logs WHERE user_id::text = $1::text \
+             ORDER BY session_id, call_number",
+            vec![PgParam::Text(Some(store.user.clone()))],
+        );
+        let rows = match rows {
+            Ok(rows) => rows,
+            Err(e) if e.code.as_deref() == Some("42P01") => return Ok(Vec::new()),
+            Err(e) => return Err(store.fail(format!("reading the prompt logs failed: {e}"))),
+        };
+        Ok(rows
+            .iter()
+            .map(|r| {
+                let number: i64 = r.get(1);
+                (
+                    r.get(0),
+                    crate::session::alfred_state::prompt_logs::LoggedCall {
+                        call_number: u32::try_from(number).unwrap_or(0),
+                        node: r.get(2),
+                        model: r.get(3),
+                        system: r.get(4),
+                        user: r.get(5),
+                        response: r.get(6),
+                        error: r.get(7),
+                        at: r.get(8),
+                    },
+                )
+            })
+            .collect())
+    }
+
     /// Creates the kitchen tables (and the stamp table) in a database that
     /// has none of them, in one transaction. Refuses, changing nothing,
     /// when any kitchen table already exists.

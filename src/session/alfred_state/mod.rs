@@ -27,6 +27,7 @@
 
 mod history;
 mod narrative;
+pub mod prompt_logs;
 mod read;
 mod ref_values;
 mod refs;
