@@ -254,3 +254,115 @@ fn a_users_conversation_row_imports_from_postgres_as_the_file_does() {
     let show = stdout(&sb.run(&["sessions", "show", &imported_id(&b)]));
     assert!(show.contains("user 0f6a1c2e"), "{show}");
 }
+
+/// One logged call as Alfred's `_log_to_file` writes it.
+fn logged(node: &str, system: &str, user: &str, answer: &str) -> String {
+    format!(
+        "# LLM Call: {node}\n\n**Time:** 2025-03-14T12:09:30.000001\n**Model:** gpt-4.1-mini\n\
+         **Response Model:** Out\n\n---\n\n## System Prompt\n\n```\n{system}\n```\n\n---\n\n\
+         ```\n{user}\n```\n\n---\n\n## Response\n\n{answer}"
+    )
+}
+
+/// `--prompt-logs DIR`: the logged turn whose prompts quote Alfred's last
+/// message becomes that turn's record, its Think prompt in sections with
+/// Alfred's response, in the export; an earlier logged turn is not used.
+#[test]
+fn prompt_logs_become_the_last_turns_prompts() {
+    let sb = Sandbox::new();
+    let logs = tempfile::tempdir().expect("tempdir");
+    let write =
+        |name: &str, text: String| std::fs::write(logs.path().join(name), text).expect("write");
+    write(
+        "01_understand.md",
+        logged(
+            "understand",
+            "You are Alfred's memory.",
+            "<current_message>\nwhat's for tuesday\n</current_message>",
+            "```json\n{}\n```\n",
+        ),
+    );
+    write(
+        "02_understand.md",
+        logged(
+            "understand",
+            "You are Alfred's memory.",
+            "<current_message>\nand wednesday? anything with the leftover chicken\n</current_message>",
+            "```json\n{\"referenced_entities\": []}\n```\n",
+        ),
+    );
+    write(
+        "03_think.md",
+        logged(
+            "think",
+            "You are Alfred's planner.",
+            "<session_context>\nLikes: roast chicken\n</session_context>\n<current_task>\nand wednesday? anything with the leftover chicken\n</current_task>",
+            "```json\n{\n  \"decision\": \"plan_direct\"\n}\n```\n",
+        ),
+    );
+    write(
+        "04_reply.md",
+        logged(
+            "reply",
+            "You are Alfred.",
+            "<execution_results>\nChicken & Spinach Pie\n</execution_results>",
+            "```json\n\"Your Chicken & Spinach Pie…\"\n```\n",
+        ),
+    );
+    let o = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        fixture().to_str().unwrap(),
+        "--prompt-logs",
+        logs.path().to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("prompt logs:   turn 7 has a record holding Alfred's 3 logged calls for it (2 understand, 3 think, 4 reply)"),
+        "{out}"
+    );
+    let id = imported_id(&out);
+    let o = sb.run(&["sessions", "export", &id, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&o)).expect("json");
+    let turns = json["transcript"].as_array().expect("a transcript");
+    assert_eq!(turns.len(), 1, "one record: Alfred's last turn");
+    let think = &turns[0]["prompts"]["think"];
+    assert_eq!(think["response"], "{\n  \"decision\": \"plan_direct\"\n}");
+    let sections: Vec<&str> = think["full"]["sections"]
+        .as_array()
+        .expect("sections")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(sections, ["session_context", "current_task"]);
+    assert!(
+        think["sections"]["current_task"]
+            .as_u64()
+            .is_some_and(|n| n > 5),
+        "{think}"
+    );
+    assert_eq!(
+        turns[0]["user"],
+        "and wednesday? anything with the leftover chicken"
+    );
+    // A folder that is not there is a clear error, and nothing is written.
+    let before = session_files(&sb);
+    let o = sb.run(&[
+        "sessions",
+        "import",
+        "--alfred-state",
+        fixture().to_str().unwrap(),
+        "--prompt-logs",
+        "/nonexistent/logs",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("its prompt logs could not be read: /nonexistent/logs: cannot read it"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(session_files(&sb), before);
+}

@@ -209,6 +209,9 @@ pub enum SessionsCommand {
         /// The session's name (default: "Alfred state <file name>").
         #[arg(long, value_name = "NAME")]
         title: Option<String>,
+        /// A folder of Alfred's prompt logs (`prompt_logs/<run>/`, written with ALFRED_LOG_PROMPTS=1): the logged turn that quotes Alfred's last message becomes that turn's prompts. With --store, the user's `prompt_logs` rows are read without it.
+        #[arg(long, value_name = "DIR")]
+        prompt_logs: Option<PathBuf>,
     },
 }
 

@@ -10,7 +10,7 @@
 use std::path::Path;
 
 use crate::session::LlmSettings;
-use crate::session::alfred_state::{self, ImportReport};
+use crate::session::alfred_state::{self, ImportReport, prompt_logs};
 use crate::text::{one_line, visible};
 
 use super::sessions::emit;
@@ -25,11 +25,12 @@ const IMPORTED: &str = "imported";
 pub fn run(
     file: Option<&Path>,
     title: Option<&str>,
+    logs: Option<&Path>,
     startup: &Startup,
     global: &GlobalArgs,
 ) -> Result<Outcome, CliError> {
     let policy = &startup.config.context;
-    let (name, imported) = match file {
+    let (name, mut imported) = match file {
         Some(file) => {
             let failed = |problem: ImportProblem| CliError::Import {
                 source_name: file.display().to_string(),
@@ -56,6 +57,41 @@ pub fn run(
             (name, imported)
         }
     };
+    // Alfred's prompt logs: the folder given, else (read from the store)
+    // the user's `prompt_logs` rows, run by run.
+    let runs: Vec<Vec<prompt_logs::LoggedCall>> = match logs {
+        Some(dir) => vec![prompt_logs::read_folder(dir).map_err(|e| CliError::Import {
+            source_name: dir.display().to_string(),
+            problem: ImportProblem::Logs(e.to_string()),
+        })?],
+        None => match (file, startup.config.store.postgres()) {
+            (None, Some((url, user))) => {
+                let rows =
+                    crate::kitchen::postgres::PgStore::prompt_logs(url, user).map_err(|e| {
+                        CliError::Import {
+                            source_name: format!("the prompt_logs of user {user}"),
+                            problem: ImportProblem::Logs(e.to_string()),
+                        }
+                    })?;
+                let mut runs: Vec<(String, Vec<prompt_logs::LoggedCall>)> = Vec::new();
+                for (run, call) in rows {
+                    match runs.last_mut() {
+                        Some((r, calls)) if *r == run => calls.push(call),
+                        _ => runs.push((run, vec![call])),
+                    }
+                }
+                runs.into_iter().map(|(_, calls)| calls).collect()
+            }
+            _ => Vec::new(),
+        },
+    };
+    let turns: Vec<Vec<prompt_logs::LoggedCall>> = runs
+        .iter()
+        .flat_map(|run| prompt_logs::turns(run))
+        .collect();
+    if !turns.is_empty() {
+        imported.attach_prompt_logs(&turns);
+    }
     if imported.report.origin.alfred_keys == 0 {
         eprintln!(
             "warning: {} has none of Alfred's keys (id_registry, recent_turns, current_turn…); \

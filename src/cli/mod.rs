@@ -99,6 +99,9 @@ pub enum ImportProblem {
     /// The database could not be read, or the user has no conversation.
     #[error("{0}")]
     Database(String),
+    /// Alfred's prompt logs could not be read.
+    #[error("its prompt logs could not be read: {0}")]
+    Logs(String),
 }
 
 /// What every command starts from: resolved paths, the layered config, logging.
@@ -412,6 +415,7 @@ mod tests {
         let want = SessionsCommand::Import {
             alfred_state: Some(PathBuf::from("s.json")),
             title: Some("T".into()),
+            prompt_logs: None,
         };
         assert_eq!(cli.command, Some(Command::Sessions(want)));
         // Without a file, the import reads --store's --user (checked when run).
@@ -420,6 +424,7 @@ mod tests {
             Some(Command::Sessions(SessionsCommand::Import {
                 alfred_state: None,
                 title: None,
+                prompt_logs: None,
             }))
         );
     }

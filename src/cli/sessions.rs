@@ -92,7 +92,16 @@ pub fn run(
         SessionsCommand::Import {
             alfred_state,
             title,
-        } => return super::import::run(alfred_state.as_deref(), title.as_deref(), startup, global),
+            prompt_logs,
+        } => {
+            return super::import::run(
+                alfred_state.as_deref(),
+                title.as_deref(),
+                prompt_logs.as_deref(),
+                startup,
+                global,
+            );
+        }
     }
     Ok(Outcome::Done)
 }

@@ -125,6 +125,8 @@ pub enum ImportError {
 pub struct Imported {
     pub context: ContextState,
     pub report: ImportReport,
+    /// Alfred's last turn as a record, when its prompt logs hold it.
+    pub record: Option<crate::record::TurnRecord>,
 }
 
 impl Imported {
@@ -144,7 +146,56 @@ impl Imported {
             turn: session.context.turn,
             text: self.report.note(name),
         });
+        if let Some(r) = self.record {
+            session.transcript.push(r);
+        }
         self.report
+    }
+
+    /// Makes Alfred's last turn a turn record holding its prompts, from the
+    /// logged turn (of `turns`, in run and call order) whose prompts quote
+    /// the user's last message: its layers as the imported state has them,
+    /// its prompts and responses as Alfred logged them. Says in the report
+    /// what was attached, or why nothing was.
+    pub fn attach_prompt_logs(&mut self, turns: &[Vec<prompt_logs::LoggedCall>]) {
+        let Some(last) = self.context.conversation.recent().next_back().cloned() else {
+            self.report.logs = Some("no recent turn to attach Alfred's prompt logs to".into());
+            return;
+        };
+        let Some(calls) = prompt_logs::turn_for(turns, &last.user) else {
+            self.report.logs = Some(format!(
+                "none of the {} logged turns quotes the last message (“{}”): no prompts attached",
+                turns.len(),
+                crate::text::one_line(&last.user)
+            ));
+            return;
+        };
+        let (prompts, left_out) = prompt_logs::prompts_of(calls);
+        let mut record = crate::record::TurnRecord {
+            turn: last.turn,
+            user: last.user.clone(),
+            reply: last.assistant.clone(),
+            prompts,
+            llm: "Alfred (imported)".into(),
+            started_at: calls.iter().find_map(|c| c.at.clone()).unwrap_or_default(),
+            ..Default::default()
+        };
+        record.set_snapshot(self.context.snapshot());
+        let mut said = format!(
+            "turn {} has a record holding Alfred's {} logged calls for it ({})",
+            last.turn,
+            calls.len(),
+            calls
+                .iter()
+                .map(|c| format!("{} {}", c.call_number, c.node))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        if !left_out.is_empty() {
+            said.push_str(&format!("; left out: {}", left_out.join(", ")));
+        }
+        self.report.logs = Some(said);
+        self.record = Some(record);
     }
 }
 
@@ -193,7 +244,11 @@ pub fn import(value: &Value, policy: &ContextPolicy) -> Result<Imported, ImportE
     if o.last_active_at.is_none() {
         o.last_active_at = text_of(state.map, "last_active_at");
     }
-    Ok(Imported { context, report })
+    Ok(Imported {
+        context,
+        report,
+        record: None,
+    })
 }
 
 /// True when the object is a `conversations` row rather than its state.

@@ -12,8 +12,11 @@
 //! [`read_folder`].
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::prompt::tokens::count_tokens;
+use crate::prompt::{Prompt, PromptNode, Section};
+use crate::record::{ActPromptRecord, PromptRecord, PromptsRecord};
 
 /// One model call Alfred logged.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -171,6 +174,77 @@ pub fn turns(calls: &[LoggedCall]) -> Vec<Vec<LoggedCall>> {
     out
 }
 
+/// One logged turn's calls as a turn record's prompts: Understand, Think,
+/// each Act call as a step of its own, Reply, and the summaries, each with
+/// the response Alfred logged (or its error, marked). Calls of a node
+/// alfred has no place for (`router`) are left out and named.
+pub fn prompts_of(calls: &[LoggedCall]) -> (PromptsRecord, Vec<String>) {
+    let mut out = PromptsRecord::default();
+    let mut left_out = Vec::new();
+    for c in calls {
+        let node = match c.node.as_str() {
+            "understand" => PromptNode::Understand,
+            "think" => PromptNode::Think,
+            "act" | "act_quick" => PromptNode::Act,
+            "reply" => PromptNode::Reply,
+            "summarize" => PromptNode::SummarizeReply,
+            other => {
+                left_out.push(format!("call {} ({other})", c.call_number));
+                continue;
+            }
+        };
+        let sections = sections_of(&c.user)
+            .into_iter()
+            .map(|s| Section {
+                name: if s.name == "prompt" {
+                    "message".into()
+                } else {
+                    s.name
+                },
+                // As Alfred sent it: not escaped again.
+                text: Arc::from(s.text.as_str()),
+                tokens: 0,
+            })
+            .collect();
+        let prompt = Prompt::new(node, &c.system, sections);
+        let response = match (&c.response, &c.error) {
+            (_, Some(e)) => Some(format!("ERROR (as Alfred logged it): {e}")),
+            (r, None) => r.clone(),
+        };
+        let record = PromptRecord::new(prompt, response, Vec::new());
+        match node {
+            PromptNode::Understand => out.understand = Some(record),
+            PromptNode::Think => out.think = Some(record),
+            PromptNode::Reply => out.reply = Some(record),
+            PromptNode::Act => out.act.push(ActPromptRecord {
+                step: out.act.len() + 1,
+                iteration: 1,
+                prompt: record,
+            }),
+            _ => out.summarize.push(record),
+        }
+    }
+    (out, left_out)
+}
+
+/// The last of `turns` whose calls were made for `message` (a prompt of
+/// the turn quotes it), latest first: how a logged turn is matched to the
+/// conversation's turn, by what was said rather than by a clock.
+pub fn turn_for<'a>(turns: &'a [Vec<LoggedCall>], message: &str) -> Option<&'a [LoggedCall]> {
+    let said = message.trim();
+    if said.is_empty() {
+        return None;
+    }
+    turns
+        .iter()
+        .rev()
+        .find(|t| {
+            t.iter()
+                .any(|c| c.user.contains(said) || c.system.contains(said))
+        })
+        .map(Vec::as_slice)
+}
+
 /// A prompt's `<name>…</name>` sections (a tag alone on its line opens and
 /// closes one), with the text outside any as `prompt`.
 fn sections_of(text: &str) -> Vec<LoggedSection> {
@@ -188,9 +262,8 @@ fn sections_of(text: &str) -> Vec<LoggedSection> {
             None => match tag
                 .strip_prefix('<')
                 .and_then(|t| t.strip_suffix('>'))
-                .filter(|t| {
-                    !t.is_empty() && t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                }) {
+                .filter(|t| !t.is_empty() && t.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'))
+            {
                 Some(name) => open = Some((name.to_string(), String::new())),
                 None => outside.push_str(line),
             },

@@ -91,6 +91,8 @@ pub struct ImportReport {
     /// Where Alfred's code does other than its prompts say, and the import
     /// follows the code.
     pub as_alfred_does: Vec<Finding>,
+    /// What became of Alfred's prompt logs, when some were given.
+    pub logs: Option<String>,
 }
 
 impl ImportReport {
@@ -144,6 +146,9 @@ impl ImportReport {
             ),
             format!("decision log:  {}", count(c.decisions, "entry", "entries")),
         ];
+        if let Some(logs) = &self.logs {
+            lines.push(format!("prompt logs:   {logs}"));
+        }
         if c.pending_clarification {
             lines.push(format!(
                 "waiting on:    Alfred's question of turn {} (in the Narrative panel)",
@@ -223,10 +228,21 @@ impl ImportReport {
         } else {
             "The rows behind these refs are in Alfred's database, not in this kitchen."
         };
+        let records = match &self.logs {
+            Some(logs) if logs.contains("has a record") => format!(
+                "From Alfred's prompt logs, {logs}: the prompt inspector (p) shows them. Earlier \
+                 turns have no records: what was said is in the History panel"
+            ),
+            Some(logs) => format!(
+                "Prompt logs: {logs}. There are no turn records: what was said is in the History \
+                 panel"
+            ),
+            None => "There are no turn records: what was said is in the History panel".into(),
+        };
         let _ = write!(
             text,
-            " There are no turn records: what was said is in the History panel, and what you \
-             say next is turn {}. `/why REF` explains an entity from Alfred's own reasons. {rows}",
+            " {records}, and what you say next is turn {}. `/why REF` explains an entity from \
+             Alfred's own reasons. {rows}",
             c.turn + 1
         );
         text
