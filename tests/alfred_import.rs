@@ -366,3 +366,73 @@ fn prompt_logs_become_the_last_turns_prompts() {
     );
     assert_eq!(session_files(&sb), before);
 }
+
+/// `alfred watch`'s reader: each state the app commits to the user's row
+/// is seen once; a new turn becomes a record with the layers as committed,
+/// a rewrite of the same turn only updates them, and nothing is written.
+#[test]
+fn a_watcher_sees_each_committed_state_once() {
+    use alfred::cli::watch::{Seen, Watcher};
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let user = "0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b";
+    alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
+    let mut w =
+        Watcher::open(&url, user, true, alfred::context::ContextPolicy::default()).expect("open");
+    assert!(matches!(w.look().expect("look"), Seen::NoRow));
+    let mut state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
+    let put = |state: &serde_json::Value, at: &str| {
+        pg_cluster::sql(
+            &url,
+            &format!(
+                "INSERT INTO conversations (user_id, state, last_active_at) VALUES ('{user}', \
+                 $state${state}$state$::jsonb, '{at}') ON CONFLICT (user_id) DO UPDATE \
+                 SET state = excluded.state, last_active_at = excluded.last_active_at"
+            ),
+        );
+    };
+    put(&state, "2025-03-14 12:09:33+00");
+    let Seen::Turn(record, context) = w.look().expect("look") else {
+        panic!("the first state is a turn");
+    };
+    assert_eq!((record.turn, context.turn), (7, 7));
+    assert_eq!(
+        record.user,
+        "and wednesday? anything with the leftover chicken"
+    );
+    assert!(
+        record.entities.recent.iter().any(|e| e.r#ref == "recipe_3"),
+        "the layers as committed"
+    );
+    assert!(matches!(w.look().expect("look"), Seen::Same), "seen once");
+    // The app's next turn: one more recent turn, the registry's turn moved on.
+    let s = &mut state;
+    s["recent_turns"]
+        .as_array_mut()
+        .unwrap()
+        .push(serde_json::json!({
+        "user": "yes put it on wednesday", "assistant": "Done — the pie is on Wednesday.",
+        "timestamp": "2025-03-14T12:11:02+00:00", "entities_mentioned": ["recipe_3"]}));
+    s["current_turn"] = serde_json::json!(8);
+    s["id_registry"]["current_turn"] = serde_json::json!(8);
+    put(&state, "2025-03-14 12:11:03+00");
+    let Seen::Turn(next, _) = w.look().expect("look") else {
+        panic!("a new turn");
+    };
+    assert_eq!(
+        (next.turn, next.reply.as_str()),
+        (8, "Done — the pie is on Wednesday.")
+    );
+    // The same turn rewritten (its summary written later): an update, no record.
+    put(&state, "2025-03-14 12:11:09+00");
+    assert!(matches!(w.look().expect("look"), Seen::Updated(_)));
+    let rows = pg_cluster::sql(&url, "SELECT count(*)::text FROM conversations");
+    assert_eq!(
+        rows,
+        vec![vec![Some("1".to_string())]],
+        "only the test wrote"
+    );
+}

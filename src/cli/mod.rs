@@ -16,6 +16,7 @@ mod open;
 mod run;
 mod sessions;
 mod tui;
+pub mod watch;
 
 use std::ffi::OsString;
 use std::io::{BufRead, IsTerminal, Write};

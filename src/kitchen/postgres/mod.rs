@@ -26,6 +26,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
+
+use crate::session::alfred_state::prompt_logs::LoggedCall;
 use tokio_postgres::types::ToSql;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
@@ -844,17 +846,40 @@ impl PgStore {
     /// The user's logged model calls (Alfred's `prompt_logs` table, written
     /// with `ALFRED_LOG_TO_DB=1`), by run (`session_id`) and call order:
     /// (run, call). An Alfred database without the table has none. Reads only.
-    pub fn prompt_logs(
-        url: &str,
-        user: &str,
-    ) -> Result<
-        Vec<(
-            String,
-            crate::session::alfred_state::prompt_logs::LoggedCall,
-        )>,
-        KitchenError,
-    > {
-        let store = Self::open_pool(url, user, true)?;
+    pub fn prompt_logs(url: &str, user: &str) -> Result<Vec<(String, LoggedCall)>, KitchenError> {
+        Self::open_pool(url, user, true)?.logged_calls()
+    }
+
+    /// Connects to read the user's conversation and logs (no kitchen
+    /// tables needed): what `alfred watch` holds open.
+    pub fn open_to_read(url: &str, user: &str, claims: bool) -> Result<PgStore, KitchenError> {
+        Self::open_pool(url, user, claims)
+    }
+
+    /// The user's `conversations` row as it stands: when the app last
+    /// committed it (`last_active_at`, as text) and its state. `None` when
+    /// the user has none. Reads only.
+    pub fn conversation_row(&self) -> Result<Option<(String, serde_json::Value)>, KitchenError> {
+        let rows = self
+            .query(
+                "SELECT last_active_at::text, state::text FROM conversations \
+                 WHERE user_id::text = $1::text",
+                vec![PgParam::Text(Some(self.user.clone()))],
+            )
+            .map_err(|e| self.fail(format!("reading the user's conversation failed: {e}")))?;
+        let Some(row) = rows.first() else {
+            return Ok(None);
+        };
+        let at: Option<String> = row.get(0);
+        let state: Option<String> = row.get(1);
+        let state = serde_json::from_str(state.as_deref().unwrap_or("{}"))
+            .map_err(|e| self.fail(format!("the conversation's state is not JSON: {e}")))?;
+        Ok(Some((at.unwrap_or_default(), state)))
+    }
+
+    /// [`PgStore::prompt_logs`] on this connection.
+    pub fn logged_calls(&self) -> Result<Vec<(String, LoggedCall)>, KitchenError> {
+        let store = self;
         let rows = store.query(
             "SELECT session_id::text, call_number::int8, node::text, model::text, \
                     coalesce(system_prompt, '')::text, coalesce(user_prompt, '')::text, \
@@ -875,7 +900,7 @@ impl PgStore {
                 let number: i64 = r.get(1);
                 (
                     r.get(0),
-                    crate::session::alfred_state::prompt_logs::LoggedCall {
+                    LoggedCall {
                         call_number: u32::try_from(number).unwrap_or(0),
                         node: r.get(2),
                         model: r.get(3),

@@ -157,6 +157,23 @@ impl Imported {
     /// the user's last message: its layers as the imported state has them,
     /// its prompts and responses as Alfred logged them. Says in the report
     /// what was attached, or why nothing was.
+    /// Alfred's last turn as a turn record: its message and reply (the last
+    /// recent turn), its layers as this state has them, no prompts.
+    /// `None` when the state has no recent turn.
+    pub fn turn_record(&self) -> Option<crate::record::TurnRecord> {
+        let last = self.context.conversation.recent().next_back()?;
+        let mut record = crate::record::TurnRecord {
+            turn: last.turn,
+            user: last.user.clone(),
+            reply: last.assistant.clone(),
+            llm: "Alfred (imported)".into(),
+            started_at: last.at.clone().unwrap_or_default(),
+            ..Default::default()
+        };
+        record.set_snapshot(self.context.snapshot());
+        Some(record)
+    }
+
     pub fn attach_prompt_logs(&mut self, turns: &[Vec<prompt_logs::LoggedCall>]) {
         let Some(last) = self.context.conversation.recent().next_back().cloned() else {
             self.report.logs = Some("no recent turn to attach Alfred's prompt logs to".into());
@@ -171,16 +188,13 @@ impl Imported {
             return;
         };
         let (prompts, left_out) = prompt_logs::prompts_of(calls);
-        let mut record = crate::record::TurnRecord {
-            turn: last.turn,
-            user: last.user.clone(),
-            reply: last.assistant.clone(),
-            prompts,
-            llm: "Alfred (imported)".into(),
-            started_at: calls.iter().find_map(|c| c.at.clone()).unwrap_or_default(),
-            ..Default::default()
+        let Some(mut record) = self.turn_record() else {
+            return;
         };
-        record.set_snapshot(self.context.snapshot());
+        record.prompts = prompts;
+        if let Some(at) = calls.iter().find_map(|c| c.at.clone()) {
+            record.started_at = at;
+        }
         let mut said = format!(
             "turn {} has a record holding Alfred's {} logged calls for it ({})",
             last.turn,
