@@ -436,3 +436,25 @@ fn a_watcher_sees_each_committed_state_once() {
         "only the test wrote"
     );
 }
+
+/// `alfred watch` says what it needs before any screen opens.
+#[test]
+fn watch_without_a_store_or_with_a_bad_user_says_what_to_give() {
+    let sb = Sandbox::new();
+    let o = sb.run(&["watch"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("alfred watch follows a user's conversation in an Alfred database: give --store postgres://… --user UUID"),
+        "{}",
+        stderr(&o)
+    );
+    let o = sb.run(&[
+        "--store",
+        "postgres://nobody@127.0.0.1:1/none",
+        "--user",
+        "alice",
+        "watch",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("is not a uuid"), "{}", stderr(&o));
+}

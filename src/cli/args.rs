@@ -139,6 +139,8 @@ pub enum Command {
     Kitchen(KitchenCommand),
     /// Check config, paths, the kitchen store and LLM reachability
     Doctor,
+    /// Follow the real Alfred app live: the UI, read-only, on the conversations row of --store's --user; each state the app commits becomes a turn of a new local session
+    Watch,
 }
 
 /// `alfred run`: headless turns.

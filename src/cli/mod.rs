@@ -186,13 +186,14 @@ pub fn dispatch(cli: Cli, env: impl Fn(&str) -> Option<String>) -> Result<Outcom
     let startup = start(&cli.global, &env)?;
     let (paths, config) = (&startup.paths, &startup.config);
     let outcome = match &cli.command {
-        None => tui::run(&startup, &cli.session, None, &env)?,
+        None => tui::run(&startup, &cli.session, None, false, &env)?,
         Some(Command::Run(args)) => run::run(args, &startup, &env)?,
         Some(Command::Sessions(cmd)) => sessions::run(cmd, &startup, &cli.global)?,
         Some(Command::Eval(args)) => eval::run(args, &startup, &env)?,
         Some(Command::Demo(args)) => {
-            tui::run(&startup, &SessionChoice::default(), Some(args), &env)?
+            tui::run(&startup, &SessionChoice::default(), Some(args), false, &env)?
         }
+        Some(Command::Watch) => tui::run(&startup, &SessionChoice::default(), None, true, &env)?,
         Some(Command::Kitchen(cmd)) => kitchen::run(cmd, paths, config)?,
         Some(Command::Doctor) => doctor::run(&startup, &env)?,
     };

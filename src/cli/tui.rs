@@ -26,21 +26,48 @@ pub fn run(
     startup: &Startup,
     choice: &SessionChoice,
     demo: Option<&DemoArgs>,
+    watch: bool,
     env: &impl Fn(&str) -> Option<String>,
 ) -> Result<Outcome, CliError> {
+    let config = &startup.config;
+    // `alfred watch`: the conversation followed, connected to first so a
+    // wrong URL or user is said before the screen opens.
+    let watched = match (watch, config.store.postgres()) {
+        (false, _) => None,
+        (true, None) => {
+            return Err(CliError::Unavailable(
+                "alfred watch follows a user's conversation in an Alfred database: give \
+                 --store postgres://… --user UUID (or [store] in config.toml)"
+                    .into(),
+            ));
+        }
+        (true, Some((url, user))) => {
+            let w = super::watch::Watcher::open(
+                url,
+                user,
+                config.store.role_claims(),
+                config.context.clone(),
+            )?;
+            let whose = format!(
+                "user {} in {}",
+                user.get(..8).unwrap_or(user),
+                crate::kitchen::postgres::shown_url(url)
+            );
+            Some((w, whose))
+        }
+    };
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         return Err(CliError::Unavailable(
             "the UI needs a terminal; for turns without one use `alfred run -m MESSAGE` (add --json for records)".into(),
         ));
     }
-    let config = &startup.config;
     let keymap = super::keymap(&startup.paths, config)?;
     let demo = demo.map(demo_script).transpose()?;
     let runtime = runtime()?;
     runtime.block_on(async {
         let engine = engine(startup, env)?;
         let sessions = Arc::new(store(&startup.paths));
-        let choice = if demo.is_some() {
+        let choice = if demo.is_some() || watched.is_some() {
             SessionChoice {
                 new: true,
                 session: None,
@@ -63,6 +90,19 @@ pub fn run(
             Theme::named(config.ui.theme),
         );
         model.chrome.demo = demo;
+        let external = watched.map(|(watcher, whose)| {
+            model
+                .session_mut()
+                .set_title(&format!("Watching Alfred · {whose}"));
+            model.chrome.header.title = model.session.title.clone();
+            model.chrome.watching = Some(whose);
+            model.chrome.status = Some((
+                crate::tui::model::Level::Info,
+                "watching Alfred's conversation: each state its app commits shows here as a turn"
+                    .into(),
+            ));
+            super::watch::spawn(watcher)
+        });
         model.chrome.header.kitchen = crate::pipeline::support::lock(&engine.kitchen)
             .postgres()
             .map(|pg| pg.short_name());
@@ -98,6 +138,7 @@ pub fn run(
             today: Arc::new(|| super::kitchen::today().to_string()),
             clipboard: Box::new(std::io::stdout()),
             log: None,
+            external,
         };
         let mut terminal = ratatui::init();
         let mut stdout = std::io::stdout();

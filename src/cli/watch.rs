@@ -99,3 +99,53 @@ impl Watcher {
         Ok(Seen::Turn(Box::new(record), Box::new(imported.context)))
     }
 }
+
+/// Looks at the row every [`POLL`] on a thread of its own (its reads block)
+/// and hands the screen what the app committed; a failed look is said once
+/// until one succeeds again. Ends when the screen is gone.
+pub fn spawn(
+    mut watcher: Watcher,
+) -> tokio::sync::mpsc::UnboundedReceiver<crate::tui::event::Event> {
+    use crate::tui::event::Event;
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    let spawned = std::thread::Builder::new()
+        .name("alfred-watch".into())
+        .spawn(move || {
+            let mut failing = false;
+            loop {
+                let event = match watcher.look() {
+                    Ok(Seen::Same | Seen::NoRow) => None,
+                    Ok(Seen::Turn(record, state)) => Some(Event::AlfredCommitted {
+                        record: Some(record),
+                        state,
+                    }),
+                    Ok(Seen::Updated(state)) => Some(Event::AlfredCommitted {
+                        record: None,
+                        state,
+                    }),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "watch: could not read the conversation");
+                        let first = !failing;
+                        failing = true;
+                        first.then(|| Event::Failed(format!("watch: {e} (still trying)")))
+                    }
+                };
+                if !matches!(event, Some(Event::Failed(_))) && event.is_some() {
+                    failing = false;
+                }
+                if let Some(e) = event
+                    && tx.send(e).is_err()
+                {
+                    return;
+                }
+                if tx.is_closed() {
+                    return;
+                }
+                std::thread::sleep(POLL);
+            }
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(error = %e, "watch: could not start its thread");
+    }
+    rx
+}

@@ -57,6 +57,16 @@ pub struct AppDeps {
     /// When set, every effect carried out and every frame drawn is noted
     /// here (tests read it).
     pub log: Option<Arc<Mutex<LoopLog>>>,
+    /// Events from outside the app (`alfred watch`'s reader).
+    pub external: Option<mpsc::UnboundedReceiver<Event>>,
+}
+
+/// The next event from outside, or never when there is no source.
+async fn next_external(rx: &mut Option<mpsc::UnboundedReceiver<Event>>) -> Option<Event> {
+    match rx {
+        Some(rx) => rx.recv().await,
+        None => std::future::pending().await,
+    }
 }
 
 /// What the loop did, for tests: the effects it carried out, in order, and
@@ -155,6 +165,7 @@ where
             Some(e) = pipe_rx.recv() => Some(Event::Pipeline(e)),
             Some(e) = deps.persist_events.recv() => persist_event(e),
             Some(e) = ui_rx.recv() => Some(e),
+            Some(e) = next_external(&mut deps.external) => Some(e),
             _ = spinner.tick(), if model.turn.is_running() => Some(Event::Tick),
             _ = demo_timer.tick(), if autoplay => Some(Event::Tick),
             () = sleep_until(status_ends.as_ref().map(|(at, _)| *at)), if status_ends.is_some() => {
@@ -459,6 +470,7 @@ pub fn offline_fixture(dir: &std::path::Path, log: Arc<Mutex<LoopLog>>) -> (Mode
         today: Arc::new(|| "2026-01-13".to_string()),
         clipboard: Box::new(std::io::sink()),
         log: Some(log),
+        external: None,
     };
     let model = Model::new(session, "offline", super::theme::Theme::dark());
     (model, deps)

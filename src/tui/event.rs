@@ -33,4 +33,10 @@ pub enum Event {
     StatusExpired(String),
     /// A cancelled turn, recorded as failed ("cancelled by the user").
     TurnCancelled(Box<crate::record::TurnRecord>),
+    /// `alfred watch`: the app committed a state: a new turn (its record),
+    /// or a rewrite of the turn already shown (no record).
+    AlfredCommitted {
+        record: Option<Box<crate::record::TurnRecord>>,
+        state: Box<crate::context::ContextState>,
+    },
 }

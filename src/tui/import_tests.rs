@@ -179,3 +179,86 @@ fn why_names_a_ref_the_import_skipped_with_the_reason() {
         "{unknown}"
     );
 }
+
+/// `alfred watch`: a state the app commits shows as a turn (its exchange in
+/// the chat, a record to travel to, the markers counted from the state
+/// before); a rewrite of that turn only updates the panels; a message typed
+/// while watching is not sent.
+#[test]
+fn a_committed_state_shows_as_a_turn_and_typing_is_read_only() {
+    use crate::tui::event::Event;
+    use crate::tui::keymap::Keymap;
+    use crate::tui::update::update;
+    let policy = ContextPolicy::default();
+    let mut m = Model::new(
+        SessionFile::new(
+            "20260105-100000-b2c4".into(),
+            "2026-01-05T10:00:00Z".parse().unwrap(),
+            crate::session::LlmSettings::new("watched", None, ""),
+            policy.clone(),
+        ),
+        "offline",
+        Theme::dark(),
+    );
+    m.chrome.watching = Some("user 8d1c0d5e in pg alfred".into());
+    let imported = import_json(FIXTURE.as_bytes(), &policy).expect("the fixture imports");
+    let record = imported.turn_record().expect("a last turn");
+    let effects = update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::AlfredCommitted {
+            record: Some(Box::new(record)),
+            state: Box::new(imported.context.clone()),
+        },
+    );
+    assert_eq!(effects, vec![crate::tui::effect::Effect::Save]);
+    assert_eq!(m.session.transcript.len(), 1);
+    assert_eq!(m.session.context.turn, 7);
+    assert_eq!(m.panels.snapshot.turn, 7);
+    let said: Vec<(Role, u32)> = m.chat.messages.iter().map(|c| (c.role, c.turn)).collect();
+    assert_eq!(said, [(Role::User, 7), (Role::Alfred, 7)]);
+    assert_eq!(
+        m.panels.baseline.as_ref().map(|b| b.turn),
+        Some(0),
+        "the markers count from the state before"
+    );
+    // The same turn rewritten: the panels follow, no second record.
+    update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::AlfredCommitted {
+            record: None,
+            state: Box::new(imported.context),
+        },
+    );
+    assert_eq!(m.session.transcript.len(), 1);
+    assert!(
+        m.chrome
+            .status
+            .as_ref()
+            .is_some_and(|(_, s)| s == "Alfred updated turn 7")
+    );
+    m.chat.set_input("put it on friday");
+    let sent = update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::Key(crossterm::event::KeyEvent::from(
+            crossterm::event::KeyCode::Enter,
+        )),
+    );
+    assert!(sent.is_empty(), "{sent:?}");
+    assert!(
+        m.chrome
+            .status
+            .as_ref()
+            .is_some_and(|(_, s)| s
+                .starts_with("read-only: watching Alfred's conversation of user 8d1c0d5e")),
+        "{:?}",
+        m.chrome.status
+    );
+    assert_eq!(
+        m.chat.input_text(),
+        "put it on friday",
+        "the message stays in the box"
+    );
+}

@@ -311,6 +311,9 @@ pub struct Chrome {
     pub context_window: u32,
     /// The key named under a failed turn's error ("press Ctrl+R to retry").
     pub retry_key: Option<String>,
+    /// `alfred watch`: whose Alfred conversation the screen follows
+    /// ("user 8d1c0d5e in pg alfred"); nothing typed is sent then.
+    pub watching: Option<String>,
 }
 
 impl Chat {
@@ -461,6 +464,7 @@ impl Model {
                 context_window: 128_000,
                 retry_key: super::keymap::Keymap::default_keys()
                     .first_key(super::action::Action::Retry),
+                watching: None,
             },
         };
         model.load_transcript();

@@ -105,7 +105,37 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             push_turn(m, *record, None);
             Vec::new()
         }
+        Event::AlfredCommitted { record, state } => alfred_committed(m, record, *state),
     }
+}
+
+/// `alfred watch`: a state the app committed. A new turn is shown as a
+/// turn of alfred's is (its exchange in the chat, the panels' change
+/// markers counted from the state before it) and kept as a record; a
+/// rewrite of the same turn updates the panels.
+fn alfred_committed(
+    m: &mut Model,
+    record: Option<Box<crate::record::TurnRecord>>,
+    state: crate::context::ContextState,
+) -> Vec<Effect> {
+    let Some(record) = record else {
+        m.session_mut().context = state;
+        m.panels.set_snapshot(m.session.context.snapshot());
+        m.chrome.status = Some((
+            Level::Info,
+            format!("Alfred updated turn {}", m.session.context.turn),
+        ));
+        return vec![Effect::Save];
+    };
+    let turn = record.turn;
+    m.panels.baseline = Some(m.session.context.snapshot());
+    m.chat.push_message(Role::User, record.user.clone(), turn);
+    m.chat
+        .push_message(Role::Alfred, record.reply.clone(), turn);
+    push_turn(m, *record, Some(state));
+    m.panels.set_snapshot(m.session.context.snapshot());
+    m.chrome.status = Some((Level::Info, format!("Alfred committed turn {turn}")));
+    vec![Effect::Save]
 }
 
 fn on_tick(m: &mut Model) -> Vec<Effect> {
@@ -265,6 +295,16 @@ fn submit(m: &mut Model) -> Vec<Effect> {
     if text.starts_with('/') {
         m.chat.set_input("");
         return commands::run(m, &text);
+    }
+    if let Some(whose) = &m.chrome.watching {
+        m.chrome.status = Some((
+            Level::Warn,
+            format!(
+                "read-only: watching Alfred's conversation of {whose}; talk to Alfred in its app \
+                 (slash commands such as /why work here)"
+            ),
+        ));
+        return Vec::new();
     }
     if m.turn.is_running() {
         m.chrome.status = Some((
