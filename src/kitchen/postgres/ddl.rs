@@ -171,6 +171,18 @@ CREATE TABLE conversations (
 );
 "#;
 
+/// The tables whose rows are each a user's (`user_id`).
+const OWNED: [&str; 8] = [
+    "inventory",
+    "recipes",
+    "recipe_ingredients",
+    "meal_plans",
+    "shopping_list",
+    "tasks",
+    "preferences",
+    "conversations",
+];
+
 /// Alfred's row-level security (migrations 024, 025): each user's rows
 /// show and take only where `user_id` is `auth.uid()` (a recipe marked
 /// `is_system` shows to all); `users` shows and updates only the user's own
@@ -195,16 +207,7 @@ pub fn row_security() -> String {
     policy("users", "SELECT", Some("id = (SELECT auth.uid())"), None);
     let me = "id = (SELECT auth.uid())";
     policy("users", "UPDATE", Some(me), Some(me));
-    for t in [
-        "inventory",
-        "recipes",
-        "recipe_ingredients",
-        "meal_plans",
-        "shopping_list",
-        "tasks",
-        "preferences",
-        "conversations",
-    ] {
+    for t in OWNED {
         let shown = if t == "recipes" {
             "user_id = (SELECT auth.uid()) OR is_system = true"
         } else {
@@ -216,18 +219,7 @@ pub fn row_security() -> String {
         policy(t, "UPDATE", Some(OWN), check);
         policy(t, "DELETE", Some(OWN), None);
     }
-    for t in [
-        "users",
-        "ingredients",
-        "inventory",
-        "recipes",
-        "recipe_ingredients",
-        "meal_plans",
-        "shopping_list",
-        "tasks",
-        "preferences",
-        "conversations",
-    ] {
+    for t in ["users", "ingredients"].into_iter().chain(OWNED) {
         sql.push_str(&format!("ALTER TABLE {t} ENABLE ROW LEVEL SECURITY;\n"));
     }
     sql
