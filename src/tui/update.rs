@@ -387,7 +387,9 @@ fn cancel(m: &mut Model) -> Vec<Effect> {
         m.chrome.focus = Pane::Input;
         m.chrome.status = Some((
             Level::Info,
-            "turn cancelled — nothing was kept; your message is back in the box".into(),
+            "turn cancelled — the kitchen and the panels are as before it; the attempt is \
+             recorded as cancelled; your message is back in the box"
+                .into(),
         ));
         return vec![Effect::AbortTurn { id, turn, message }];
     }

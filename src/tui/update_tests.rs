@@ -237,6 +237,19 @@ fn esc_cancels_the_turn_and_returns_the_message() {
     );
     assert_eq!(m.chat.input_text(), "plan my week");
     assert!(m.chat.messages.is_empty(), "nothing of the turn is kept");
+    // The runner records the attempt as cancelled: the status says so
+    // rather than that nothing was kept.
+    let status = m
+        .chrome
+        .status
+        .as_ref()
+        .map(|(_, s)| s.as_str())
+        .unwrap_or_default();
+    assert!(
+        status.contains("the attempt is recorded as cancelled"),
+        "{status}"
+    );
+    assert!(!status.contains("nothing was kept"), "{status}");
     assert_eq!(m.turn.state, TurnState::Idle);
     // Late events of the cancelled turn are ignored.
     pipe(

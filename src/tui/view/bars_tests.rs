@@ -149,6 +149,7 @@ fn title_bar_right_aligns_the_status() {
     let bar = || TitleBar {
         header: &header,
         turn: 3,
+        running: None,
         viewing: None,
         status: Some(&status),
         theme: &theme,
@@ -179,6 +180,7 @@ fn title_bar_names_a_postgres_kitchen_after_the_brain() {
     let bar = TitleBar {
         header: &header,
         turn: 3,
+        running: None,
         viewing: None,
         status: None,
         theme: &theme,
@@ -211,4 +213,28 @@ fn key_hints_drop_whole_hints_when_narrow() {
         "Enter send · Tab focus · ? help · Esc cancel · Ctrl-C quit"
     );
     assert_eq!(narrow.trim(), "Enter send · Tab focus · ? help");
+}
+
+#[test]
+fn title_bar_names_the_turn_under_way_from_the_moment_it_is_sent() {
+    let theme = Theme::dark();
+    let header = SessionHeader {
+        id: "s-1".into(),
+        title: "Meal planning".into(),
+        llm: "offline".into(),
+        kitchen: None,
+    };
+    let bar = TitleBar {
+        header: &header,
+        turn: 3,
+        running: Some(4),
+        viewing: None,
+        status: None,
+        theme: &theme,
+    };
+    let line = render_widget(bar, 100, 1);
+    assert!(
+        line.starts_with("alfred · Meal planning · turn 4 (running) · offline"),
+        "{line}"
+    );
 }

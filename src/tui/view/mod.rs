@@ -110,6 +110,10 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
     let title = TitleBar {
         header: &model.chrome.header,
         turn: model.panels.shown_snapshot().turn,
+        running: model
+            .turn
+            .is_running()
+            .then(|| model.session.context.turn + 1),
         viewing: viewing.as_deref(),
         status: model.chrome.status.as_ref(),
         theme,

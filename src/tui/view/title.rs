@@ -20,6 +20,9 @@ pub struct TitleBar<'a> {
     pub header: &'a SessionHeader,
     /// The turn the panels show.
     pub turn: u32,
+    /// The turn under way, when one runs: it is named from the moment its
+    /// message is sent, as the chat names it.
+    pub running: Option<u32>,
     /// Time travel's marker ("viewing turn 3 of 9 — ] next, Esc back to
     /// live"), shown highlighted right after the app's name.
     pub viewing: Option<&'a str>,
@@ -51,7 +54,11 @@ impl TitleBar<'_> {
         spans.push(Span::styled(title, t.text));
         if self.viewing.is_none() {
             spans.push(sep());
-            spans.push(Span::styled(format!("turn {}", self.turn), t.text));
+            let turn = match self.running {
+                Some(n) => format!("turn {n} (running)"),
+                None => format!("turn {}", self.turn),
+            };
+            spans.push(Span::styled(turn, t.text));
         }
         spans.push(sep());
         spans.push(Span::styled(llm, llm_style));
