@@ -213,6 +213,15 @@ fn key_hints_drop_whole_hints_when_narrow() {
         "Enter send · Tab focus · ? help · Esc cancel · Ctrl-C quit"
     );
     assert_eq!(narrow.trim(), "Enter send · Tab focus · ? help");
+    // Narrower, the help hint stays and the others go first.
+    assert_eq!(render_widget(line(), 20, 1).trim(), "Enter send · ? help");
+    assert_eq!(render_widget(line(), 12, 1).trim(), "? help");
+    let help_last = [("Enter", "send"), ("Alt+Enter", "new line"), ("F1", "help")];
+    let line = KeyHints {
+        hints: &help_last,
+        theme: &theme,
+    };
+    assert_eq!(render_widget(line, 30, 1).trim(), "Enter send · F1 help");
 }
 
 #[test]

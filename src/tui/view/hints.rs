@@ -1,8 +1,10 @@
 //! The key-hint line: "Enter send · Tab focus · F1 help · Ctrl+C quit".
 //!
 //! Whole hints are dropped from the end when the row is too narrow (a cut
-//! hint reads as a wrong key); a single hint that still does not fit is
-//! truncated with "…". A view: it reads the hints it is given.
+//! hint reads as a wrong key), but the one that opens help stays while it
+//! fits at all: it is where every other key is found. A single hint that
+//! still does not fit is truncated with "…". A view: it reads the hints it
+//! is given.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -22,21 +24,50 @@ impl KeyHints<'_> {
     /// The line for `max` cells.
     pub fn line(&self, max: usize) -> Line<'static> {
         let t = self.theme;
-        let mut spans: Vec<Span<'static>> = Vec::new();
+        // A hint's cells, with the " · " before it.
+        let cells = |(keys, what): &(&str, &str)| {
+            let gap = if what.is_empty() { 0 } else { 1 };
+            3 + width(keys) + gap + width(what)
+        };
+        let help = self.hints.iter().position(|(_, what)| *what == "help");
+        // The first hint has no separator before it.
         let mut used = 0;
-        for (i, (keys, what)) in self.hints.iter().enumerate() {
-            let sep = if i == 0 { "" } else { " · " };
-            let gap = if what.is_empty() { "" } else { " " };
-            let w = width(sep) + width(keys) + width(gap) + width(what);
+        let mut shown = vec![false; self.hints.len()];
+        if let Some(h) = help.filter(|h| cells(&self.hints[*h]) - 3 <= max) {
+            shown[h] = true;
+            used = cells(&self.hints[h]) - 3;
+        }
+        for (i, hint) in self.hints.iter().enumerate() {
+            if shown[i] {
+                continue;
+            }
+            let w = if used == 0 {
+                cells(hint) - 3
+            } else {
+                cells(hint)
+            };
             if used + w > max {
-                if i == 0 {
-                    let text = truncate(&format!("{keys} {what}"), max);
-                    return Line::styled(text, t.accent);
-                }
+                // Later hints are not tried: they are dropped from the end.
                 break;
             }
             used += w;
-            spans.push(Span::styled(sep, t.dim));
+            shown[i] = true;
+        }
+        if !shown.contains(&true) {
+            let Some((keys, what)) = self.hints.first() else {
+                return Line::default();
+            };
+            return Line::styled(truncate(&format!("{keys} {what}"), max), t.accent);
+        }
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        for (i, (keys, what)) in self.hints.iter().enumerate() {
+            if !shown[i] {
+                continue;
+            }
+            if !spans.is_empty() {
+                spans.push(Span::styled(" · ", t.dim));
+            }
+            let gap = if what.is_empty() { "" } else { " " };
             spans.push(Span::styled(keys.to_string(), t.accent));
             spans.push(Span::styled(format!("{gap}{what}"), t.dim));
         }
