@@ -195,6 +195,20 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
                 m.chrome.zoom = Some(m.chrome.focus);
             }
         }
+        Action::FocusChat
+        | Action::FocusEntities
+        | Action::FocusNarrative
+        | Action::FocusHistory => {
+            m.chrome.focus = match action {
+                Action::FocusChat => Pane::Chat,
+                Action::FocusEntities => Pane::Entities,
+                Action::FocusNarrative => Pane::Narrative,
+                _ => Pane::History,
+            };
+            if m.chrome.zoom.is_some() {
+                m.chrome.zoom = Some(m.chrome.focus);
+            }
+        }
         Action::ScrollUp => scroll(m, scroll_target(m), Dir::Up(STEP)),
         Action::ScrollDown => scroll(m, scroll_target(m), Dir::Down(STEP)),
         Action::PageUp => scroll(m, scroll_target(m), Dir::Up(page(m))),

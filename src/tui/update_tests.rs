@@ -438,3 +438,27 @@ fn enter_is_the_select_action_in_the_help_and_the_session_picker() {
     );
     assert_eq!(m.overlay, None);
 }
+
+#[test]
+fn alt_numbers_focus_a_panel_from_anywhere_and_numbers_from_a_panel() {
+    let mut m = model();
+    assert_eq!(m.chrome.focus, Pane::Input);
+    key(&mut m, KeyCode::Char('2'), KeyModifiers::ALT);
+    assert_eq!(m.chrome.focus, Pane::Entities);
+    key(&mut m, KeyCode::Char('3'), KeyModifiers::NONE);
+    assert_eq!(m.chrome.focus, Pane::Narrative);
+    key(&mut m, KeyCode::Char('4'), KeyModifiers::NONE);
+    assert_eq!(m.chrome.focus, Pane::History);
+    key(&mut m, KeyCode::Char('1'), KeyModifiers::NONE);
+    assert_eq!(m.chrome.focus, Pane::Chat);
+    // While typing, a plain digit is text.
+    key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+    while m.chrome.focus != Pane::Input {
+        key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+    }
+    key(&mut m, KeyCode::Char('2'), KeyModifiers::NONE);
+    assert_eq!(
+        (m.chrome.focus, m.chat.input_text().as_str()),
+        (Pane::Input, "2")
+    );
+}
