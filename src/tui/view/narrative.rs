@@ -219,10 +219,29 @@ impl Widget for NarrativePanel<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let lines = self.lines(ScrolledPanel::inner_width(area));
         let n = self.narrative.turns.len();
-        let title = match n {
-            0 => " Narrative ".to_string(),
-            1 => " Narrative · 1 turn ".to_string(),
-            n => format!(" Narrative · {n} turns "),
+        let mut parts = Vec::new();
+        match n {
+            0 => {}
+            1 => parts.push("1 turn".to_string()),
+            n => parts.push(format!("{n} turns")),
+        }
+        // Turns before the first kept in full are in the compressed
+        // summary: counted, so the header does not read as the whole story.
+        if !self.narrative.earlier.trim().is_empty() {
+            let folded = self
+                .narrative
+                .turns
+                .first()
+                .map_or(0, |t| t.turn_number.saturating_sub(1));
+            parts.push(match folded {
+                0 => "earlier folded".to_string(),
+                n => format!("{n} folded"),
+            });
+        }
+        let title = if parts.is_empty() {
+            " Narrative ".to_string()
+        } else {
+            format!(" Narrative · {} ", parts.join(" · "))
         };
         ScrolledPanel {
             title: Line::from(title),
