@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::context::snapshot::DroppedView;
-use crate::context::{ChangeKind, ContextDiff, EntityView, parse_ref};
+use crate::context::{ChangeKind, ContextDiff, EntityState, EntityView, parse_ref};
 
 /// More entities than this of one type in one section collapse into one row.
 pub const COLLAPSE_OVER: usize = 8;
@@ -87,24 +87,33 @@ pub fn counts_text(counts: &Counts) -> String {
 /// Every change of the diff by kind, naming the refs when there are few:
 /// "✕2 excluded (recipe_5, recipe_6) · +59 new".
 pub fn changes_text(diff: &ContextDiff) -> String {
-    let mut by_kind: BTreeMap<u8, (ChangeKind, Vec<&str>)> = BTreeMap::new();
+    // Per kind: the refs, and how many of them went to the background.
+    let mut by_kind: BTreeMap<u8, (ChangeKind, Vec<&str>, usize)> = BTreeMap::new();
     for c in &diff.entities {
-        by_kind
+        let e = by_kind
             .entry(order(c.kind))
-            .or_insert((c.kind, Vec::new()))
-            .1
-            .push(&c.r#ref);
+            .or_insert((c.kind, Vec::new(), 0));
+        e.1.push(&c.r#ref);
+        if c.to == EntityState::Background {
+            e.2 += 1;
+        }
     }
     by_kind
         .values()
-        .map(|(k, refs)| {
+        .map(|(k, refs, background)| {
             let (glyph, word) = mark(*k);
             let n = refs.len();
-            if n <= 3 {
+            let mut text = if n <= 3 {
                 format!("{glyph}{n} {word} ({})", refs.join(", "))
             } else {
                 format!("{glyph}{n} {word}")
+            };
+            // New entities that did not become active are not in the
+            // header's active count: said, so the numbers add up.
+            if *k == ChangeKind::New && *background > 0 {
+                text.push_str(&format!(", {background} of them to the background"));
             }
+            text
         })
         .collect::<Vec<_>>()
         .join(" · ")
