@@ -179,9 +179,22 @@ pub fn render_panels_with(frame: &mut Frame, layout: &ScreenLayout, model: &Mode
         frame.render_widget(panel, area);
     }
     let retry = footer::retry_key(model, keys);
+    // Travelling, the bar is the viewed turn's, from its record: the live
+    // turn's timings would be read as that turn's.
+    let viewed = model
+        .panels
+        .inspect
+        .as_ref()
+        .and_then(|i| model.session.transcript.get(i.index))
+        .map(crate::tui::model::PipelineBar::of_record);
+    let idle = crate::tui::model::TurnState::Idle;
     let bar = PipelineBarView {
-        bar: &model.turn.bar,
-        turn: &model.turn.state,
+        bar: viewed.as_ref().unwrap_or(&model.turn.bar),
+        turn: if viewed.is_some() {
+            &idle
+        } else {
+            &model.turn.state
+        },
         spinner: model.turn.spinner,
         now: Some(std::time::Instant::now()),
         retry_key: retry.as_deref(),
