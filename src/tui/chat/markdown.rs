@@ -118,7 +118,10 @@ impl<'t> Renderer<'t> {
                     self.flush_inline();
                 }
             }
-            Event::SoftBreak => self.inline.push(Span::styled(" ", self.style())),
+            // As chats show replies: a line the reply breaks stays broken
+            // ("**Paneer Stir Fry** · 22 min" then its description), not
+            // joined into the line before as CommonMark would.
+            Event::SoftBreak => self.flush_inline(),
             Event::HardBreak => self.flush_inline(),
             Event::Rule => {
                 self.start_block();

@@ -44,8 +44,12 @@ fn paragraphs_wrap_and_are_separated_by_a_blank_line() {
 }
 
 #[test]
-fn soft_breaks_join_lines() {
-    assert_eq!(render("one\ntwo", 20), ["one two"]);
+fn a_line_break_in_a_paragraph_is_kept_as_chats_keep_it() {
+    assert_eq!(render("one\ntwo", 20), ["one", "two"]);
+    assert_eq!(
+        render("**Paneer Stir Fry** · 22 min\nA fast weeknight dinner.", 40),
+        ["Paneer Stir Fry · 22 min", "A fast weeknight dinner."]
+    );
 }
 
 #[test]
@@ -235,4 +239,14 @@ fn empty_text_and_tiny_widths_do_not_panic() {
             &theme(),
         );
     }
+}
+
+#[test]
+fn a_broken_line_in_a_list_item_keeps_the_item_s_indent() {
+    let out = render(
+        "- Paneer Stir Fry · 22 min\n  A fast weeknight dinner.\n- Dal",
+        40,
+    );
+    assert_eq!(out.len(), 3, "{out:?}");
+    assert!(out[1].starts_with("  A fast"), "{out:?}");
 }
