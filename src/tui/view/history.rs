@@ -108,9 +108,9 @@ impl HistoryPanel<'_> {
             let (label, reply) = match summary {
                 Some(_) => (
                     "Alfred (opening): ",
-                    clip_words(&turn.assistant, OPENING_CHARS),
+                    clip_words(&without_strong(&turn.assistant), OPENING_CHARS),
                 ),
-                None => ("Alfred: ", turn.assistant.trim().to_string()),
+                None => ("Alfred: ", without_strong(turn.assistant.trim())),
             };
             b.extend(labeled(
                 Span::styled(label, t.alfred),
@@ -139,6 +139,13 @@ impl HistoryPanel<'_> {
         }
         out
     }
+}
+
+/// The reply's text without markdown's strong markers (`**Paneer Stir
+/// Fry**` reads "Paneer Stir Fry"): the chat renders them as bold, and the
+/// prompt inspector keeps the text as sent.
+fn without_strong(text: &str) -> String {
+    text.replace("**", "").replace("__", "")
 }
 
 /// A turn's time as its source wrote it, to the minute when it reads as an

@@ -454,3 +454,35 @@ fn a_draft_holding_a_ruled_out_recipe_is_marked_with_what_it_holds() {
         .unwrap_or_else(|| panic!("nothing said of what it holds in\n{screen}"));
     assert!(row < holds && holds < other, "{screen}");
 }
+
+#[test]
+fn history_shows_a_reply_without_its_strong_markers() {
+    let view = ConversationView {
+        recent: vec![ConversationTurn {
+            turn: 4,
+            user: "save it".into(),
+            assistant: "Saved **Paneer Stir Fry** to your recipes.".into(),
+            assistant_summary: None,
+            entities_mentioned: Vec::new(),
+            at: None,
+        }],
+        bullets: Vec::new(),
+        earlier: String::new(),
+    };
+    let theme = Theme::dark();
+    let screen = render_widget(
+        HistoryPanel {
+            conversation: &view,
+            scroll: 0,
+            focused: false,
+            theme: &theme,
+        },
+        60,
+        8,
+    );
+    assert!(
+        screen.contains("Alfred: Saved Paneer Stir Fry to your recipes."),
+        "{screen}"
+    );
+    assert!(!screen.contains("**"), "{screen}");
+}
