@@ -216,3 +216,26 @@ fn the_pipeline_bar_shows_the_turn_cost_when_the_model_is_priced() {
     assert!(screen.contains("$0.0031"), "{screen}");
     assert!(screen.contains("total 812ms"), "{screen}");
 }
+
+/// A long pasted line wraps in the message box, so each of its rows shows
+/// text, not the end of the line scrolled sideways into one row.
+#[test]
+fn a_long_paste_wraps_in_the_message_box() {
+    let mut h = Harness::new(80, 24);
+    let words: String = (0..400).map(|i| format!("word{i} ")).collect();
+    h.event(Event::Paste(words.clone()));
+    let screen = h.screen();
+    let rows: Vec<&str> = screen.lines().filter(|l| l.contains("word")).collect();
+    assert!(rows.len() >= 3, "the paste fills the box's rows:\n{screen}");
+    assert!(
+        rows[..rows.len() - 1]
+            .iter()
+            .all(|r| r.matches("word").count() >= 5),
+        "every row but the last is full of words:\n{screen}"
+    );
+    assert_eq!(
+        rows.len(),
+        6,
+        "the box grows to its wrapped rows:\n{screen}"
+    );
+}

@@ -320,6 +320,7 @@ impl Chat {
     fn new() -> Self {
         let mut input = TextArea::default();
         input.set_placeholder_text(PLACEHOLDER);
+        input.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
         Self {
             messages: Vec::new(),
             input,
@@ -373,6 +374,24 @@ impl Chat {
         input.move_cursor(ratatui_textarea::CursorMove::Bottom);
         input.move_cursor(ratatui_textarea::CursorMove::End);
         self.input = input;
+        self.fit_wrap();
+    }
+
+    /// Wraps the message box's lines, so a long pasted line shows whole
+    /// rather than scrolled sideways; a line too long to wrap each frame
+    /// ([`LONG_LINE`](crate::tui::chat::input_long::LONG_LINE)) is drawn
+    /// scrolled instead, by the long-line drawing.
+    pub fn fit_wrap(&mut self) {
+        let huge = self
+            .input
+            .lines()
+            .iter()
+            .any(|l| l.len() > crate::tui::chat::input_long::LONG_LINE);
+        self.input.set_wrap_mode(if huge {
+            ratatui_textarea::WrapMode::None
+        } else {
+            ratatui_textarea::WrapMode::WordOrGlyph
+        });
     }
 }
 

@@ -37,6 +37,7 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
                 m.chat
                     .input
                     .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
+                m.chat.fit_wrap();
             }
             Vec::new()
         }

@@ -11,7 +11,7 @@
 pub mod cache;
 pub mod highlight;
 pub mod input;
-mod input_long;
+pub(crate) mod input_long;
 pub mod markdown;
 pub mod pane;
 pub mod wrap;

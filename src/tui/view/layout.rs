@@ -94,7 +94,7 @@ pub fn layout(area: Rect, model: &Model) -> ScreenLayout {
     if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
         return ScreenLayout::TooSmall { area };
     }
-    let input_rows = input_height(area.height, model.chat.input.lines().len());
+    let input_rows = input_height(area.height, input_rows(model, area.width));
     let [title, main, pipeline, input, hints] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -157,6 +157,21 @@ fn place(out: &mut MainLayout, pane: Pane, area: Rect) {
         Pane::Narrative => out.narrative = Some(area),
         Pane::History => out.history = Some(area),
     }
+}
+
+/// The rows the message box's text takes at `width` columns: each line's
+/// wrapped rows while the box wraps, else one a line.
+fn input_rows(model: &Model, width: u16) -> usize {
+    let input = &model.chat.input;
+    if input.wrap_mode() == ratatui_textarea::WrapMode::None {
+        return input.lines().len();
+    }
+    let inner = usize::from(width.saturating_sub(2)).max(1);
+    input
+        .lines()
+        .iter()
+        .map(|l| unicode_width::UnicodeWidthStr::width(l.as_str()) / inner + 1)
+        .sum()
 }
 
 /// The input box's rows: its lines plus borders, 3 to 8, at most a third
