@@ -61,7 +61,9 @@ fn the_footer_follows_the_focus() {
     let mut m = test_records::model(2, 120, 40);
     let typing = footer(&m);
     assert!(
-        typing.starts_with("Enter send · Alt+Enter new line · ↑ last message · Tab focus"),
+        typing.starts_with(
+            "Enter send · Alt+Enter new line · ↑ last message · /help commands · Tab focus"
+        ),
         "{typing}"
     );
     m.chrome.focus = Pane::Entities;

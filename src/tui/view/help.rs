@@ -31,7 +31,8 @@ impl HelpOverlay<'_> {
     pub fn lines(&self, max: usize) -> Vec<Line<'static>> {
         let t = self.theme;
         let mut out = Vec::new();
-        let groups = [("Keys", self.bindings), ("Commands", self.commands)];
+        // The commands first: a handful, and no key hints at them.
+        let groups = [("Commands", self.commands), ("Keys", self.bindings)];
         for (title, items) in groups.into_iter().filter(|(_, i)| !i.is_empty()) {
             if !out.is_empty() {
                 out.push(Line::default());
