@@ -109,7 +109,7 @@ mod scenarios_tests;
 #[cfg(test)]
 mod test_fixture;
 #[cfg(test)]
-mod test_harness;
+pub(crate) mod test_harness;
 
 use crate::pipeline::{
     ActAction, ActRequest, Brain, BrainFuture, CompressRequest, Decided, ReplyOutput, ReplyRequest,

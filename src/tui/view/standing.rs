@@ -25,10 +25,15 @@ pub fn standing_lines(s: &ContextSnapshot, width_: usize, t: &Theme) -> Vec<Line
         .filter(|c| c.status == ConstraintStatus::Active)
         .count();
     let style = t.state(EntityState::Excluded).add_modifier(Modifier::BOLD);
-    let mut out = vec![
-        Line::default(),
-        Line::styled(format!("Standing ({active})"), style),
-    ];
+    // Those lifted this turn are listed too: counted apart, so the number
+    // matches the rows.
+    let lifted = s.constraints.len() - active;
+    let title = if lifted > 0 {
+        format!("Standing ({active} · {lifted} lifted)")
+    } else {
+        format!("Standing ({active})")
+    };
+    let mut out = vec![Line::default(), Line::styled(title, style)];
     for c in &s.constraints {
         out.extend(constraint_lines(s, c, width_, t));
     }
@@ -94,4 +99,35 @@ fn constraint_lines(
         ]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::offline::test_harness::Sim;
+
+    fn title(s: &ContextSnapshot) -> String {
+        standing_lines(s, 80, &Theme::dark())
+            .get(1)
+            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn the_count_says_how_many_stand_and_how_many_were_lifted() {
+        let mut sim = Sim::new();
+        sim.say("can you help me plan some meals?");
+        sim.say("no cod this week");
+        sim.say("and no wings");
+        assert_eq!(title(&sim.last().snapshot()), "Standing (2)");
+        sim.say("actually cod is fine again");
+        let snap = sim.last().snapshot();
+        let lifted = snap
+            .constraints
+            .iter()
+            .filter(|c| c.status == ConstraintStatus::Lifted)
+            .count();
+        assert_eq!(lifted, 1, "{:?}", snap.constraints);
+        assert_eq!(title(&snap), "Standing (1 · 1 lifted)");
+    }
 }
