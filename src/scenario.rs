@@ -21,6 +21,9 @@ pub struct Expectation {
 pub struct ScriptTurn {
     pub message: String,
     pub expectations: Vec<Expectation>,
+    /// The capability the turn exercises (`#= cap planning`): a label for
+    /// grouping results, not something checked.
+    pub cap: Option<String>,
 }
 
 /// Parses a script: one message a line; `#` comments and blank lines are
@@ -31,16 +34,21 @@ pub fn parse_script(script: &str) -> Vec<ScriptTurn> {
     for (i, raw) in script.lines().enumerate() {
         let line = raw.trim();
         if let Some(e) = line.strip_prefix("#=") {
+            let e = e.trim();
             if let Some(last) = turns.last_mut() {
-                last.expectations.push(Expectation {
-                    line: i + 1,
-                    text: e.trim().to_string(),
-                });
+                match e.strip_prefix("cap ") {
+                    Some(cap) => last.cap = Some(cap.trim().to_string()),
+                    None => last.expectations.push(Expectation {
+                        line: i + 1,
+                        text: e.to_string(),
+                    }),
+                }
             }
         } else if !line.is_empty() && !line.starts_with('#') {
             turns.push(ScriptTurn {
                 message: line.to_string(),
                 expectations: Vec::new(),
+                cap: None,
             });
         }
     }
@@ -190,7 +198,6 @@ pub fn check(rec: &Value, text: &str) -> Result<(), String> {
                 Ok(())
             }
         }
-        "cap" => Ok(()),
         "presents" | "not-presented" => {
             let shown = presented(rec);
             let needle = rest.to_lowercase();
@@ -316,6 +323,12 @@ mod tests {
             }]
         );
         assert_eq!(turns[1].expectations[0].line, 7);
+        // A capability is the turn's label, not an expectation: checking
+        // `cap` would always pass.
+        let labelled = parse_script("plan my week\n#= cap planning\n#= steps none\n");
+        assert_eq!(labelled[0].cap.as_deref(), Some("planning"));
+        assert_eq!(labelled[0].expectations.len(), 1);
+        assert!(check(&serde_json::json!({}), "cap planning").is_err());
     }
 
     #[test]

@@ -14,9 +14,12 @@ use super::llm::LlmSettings;
 use crate::context::{ContextPolicy, ContextState};
 use crate::record::{TurnRecord, TurnStatus};
 
-/// The schema version this build writes (and the newest it reads).
-/// Version 3 writes each turn's background entities as a change against the
-/// turn before (see [`super::codec`]); versions 1 and 2 still load.
+/// The version of the one-document form of a session: what `sessions
+/// export --format json` writes, and the newest whole-file session this
+/// build reads (versions 1–3; version 3 writes each turn's background
+/// entities as a change against the turn before, see [`super::codec`]).
+/// Session files on disk are journals of
+/// [`JOURNAL_VERSION`](super::journal::JOURNAL_VERSION).
 pub const SCHEMA_VERSION: u32 = 3;
 
 /// Titles are cut to this many characters (the "…" included).

@@ -1,4 +1,4 @@
-//! The session file as a journal (schema 4): JSON Lines, appended to, so a
+//! The session file as a journal (schema [`JOURNAL_VERSION`]): JSON Lines, appended to, so a
 //! save costs the new turn only.
 //!
 //! The first line is the header (id, title, creation time, LLM, the context

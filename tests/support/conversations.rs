@@ -132,9 +132,7 @@ fn diff(
 }
 
 fn capability(turn: &ScriptTurn) -> Option<String> {
-    turn.expectations
-        .iter()
-        .find_map(|e| e.text.strip_prefix("cap ").map(|c| c.trim().to_string()))
+    turn.cap.clone()
 }
 
 /// The `#?` line written under each message, in message order.

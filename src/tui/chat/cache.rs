@@ -1,8 +1,10 @@
 //! The chat's layout memo: every message's rendered lines, kept per message
 //! for the (width, revision) they were laid out at.
 //!
-//! Render-side state owned by the app, not the model: `render_chat` refreshes
-//! it before drawing. A refresh re-lays out only the messages whose revision
+//! Two of these live: the app's (`draw::Caches::chat`), which `render_chat`
+//! refreshes before drawing, and the model's (`Chat::layout`), which
+//! `update` refreshes to measure the chat as the view draws it (scrolling,
+//! search jumps, copy). A refresh re-lays out only the messages whose revision
 //! (or the width, or the theme) changed, so while a reply streams only the
 //! last message is laid out again. Prefix sums of line counts find the first
 //! visible message in O(log n), and the visible slice is borrowed, never
