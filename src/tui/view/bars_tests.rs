@@ -136,12 +136,7 @@ fn pipeline_bar_after_a_turn_and_after_a_failure() {
 #[test]
 fn title_bar_right_aligns_the_status() {
     let theme = Theme::dark();
-    let header = SessionHeader {
-        id: "s-1".into(),
-        title: "Meal planning".into(),
-        llm: "offline".into(),
-        kitchen: None,
-    };
+    let header = meal_planning(None);
     let status = (
         Level::Warn,
         "no API key — using the offline brain".to_string(),
@@ -171,12 +166,7 @@ fn title_bar_right_aligns_the_status() {
 #[test]
 fn title_bar_names_a_postgres_kitchen_after_the_brain() {
     let theme = Theme::dark();
-    let header = SessionHeader {
-        id: "s-1".into(),
-        title: "Meal planning".into(),
-        llm: "offline".into(),
-        kitchen: Some("pg alfred · user 8d1c0d5e".into()),
-    };
+    let header = meal_planning(Some("pg alfred · user 8d1c0d5e"));
     let bar = TitleBar {
         header: &header,
         turn: 3,
@@ -227,12 +217,7 @@ fn key_hints_drop_whole_hints_when_narrow() {
 #[test]
 fn title_bar_names_the_turn_under_way_from_the_moment_it_is_sent() {
     let theme = Theme::dark();
-    let header = SessionHeader {
-        id: "s-1".into(),
-        title: "Meal planning".into(),
-        llm: "offline".into(),
-        kitchen: None,
-    };
+    let header = meal_planning(None);
     let bar = TitleBar {
         header: &header,
         turn: 3,
@@ -246,4 +231,14 @@ fn title_bar_names_the_turn_under_way_from_the_moment_it_is_sent() {
         line.starts_with("alfred · Meal planning · turn 4 (running) · offline"),
         "{line}"
     );
+}
+
+/// The header of the session "Meal planning" on the offline brain.
+fn meal_planning(kitchen: Option<&str>) -> SessionHeader {
+    SessionHeader {
+        id: "s-1".into(),
+        title: "Meal planning".into(),
+        llm: "offline".into(),
+        kitchen: kitchen.map(str::to_string),
+    }
 }
