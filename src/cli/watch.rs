@@ -114,25 +114,27 @@ pub fn spawn(
             let mut failing = false;
             loop {
                 let event = match watcher.look() {
-                    Ok(Seen::Same | Seen::NoRow) => None,
-                    Ok(Seen::Turn(record, state)) => Some(Event::AlfredCommitted {
-                        record: Some(record),
-                        state,
-                    }),
-                    Ok(Seen::Updated(state)) => Some(Event::AlfredCommitted {
-                        record: None,
-                        state,
-                    }),
+                    Ok(seen) => {
+                        failing = false;
+                        match seen {
+                            Seen::Same | Seen::NoRow => None,
+                            Seen::Turn(record, state) => Some(Event::AlfredCommitted {
+                                record: Some(record),
+                                state,
+                            }),
+                            Seen::Updated(state) => Some(Event::AlfredCommitted {
+                                record: None,
+                                state,
+                            }),
+                        }
+                    }
                     Err(e) => {
                         tracing::warn!(error = %e, "watch: could not read the conversation");
-                        let first = !failing;
-                        failing = true;
+                        // Said once, until a look succeeds again.
+                        let first = !std::mem::replace(&mut failing, true);
                         first.then(|| Event::Failed(format!("watch: {e} (still trying)")))
                     }
                 };
-                if !matches!(event, Some(Event::Failed(_))) && event.is_some() {
-                    failing = false;
-                }
                 if let Some(e) = event
                     && tx.send(e).is_err()
                 {

@@ -879,20 +879,19 @@ impl PgStore {
 
     /// [`PgStore::prompt_logs`] on this connection.
     pub fn logged_calls(&self) -> Result<Vec<(String, LoggedCall)>, KitchenError> {
-        let store = self;
-        let rows = store.query(
+        let rows = self.query(
             "SELECT session_id::text, call_number::int8, node::text, model::text, \
                     coalesce(system_prompt, '')::text, coalesce(user_prompt, '')::text, \
                     response::text, error::text, \
                     to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"') \
              FROM prompt_logs WHERE user_id::text = $1::text \
              ORDER BY session_id, call_number",
-            vec![PgParam::Text(Some(store.user.clone()))],
+            vec![PgParam::Text(Some(self.user.clone()))],
         );
         let rows = match rows {
             Ok(rows) => rows,
             Err(e) if e.code.as_deref() == Some("42P01") => return Ok(Vec::new()),
-            Err(e) => return Err(store.fail(format!("reading the prompt logs failed: {e}"))),
+            Err(e) => return Err(self.fail(format!("reading the prompt logs failed: {e}"))),
         };
         Ok(rows
             .iter()
