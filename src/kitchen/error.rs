@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use super::postgres::PgError;
+use super::postgres::error::PgError;
 use crate::context::Table;
 
 /// A failure of the store: the file, the schema, the seed data or a turn.
@@ -62,7 +62,7 @@ pub enum KitchenError {
     #[error("cannot reach the Postgres kitchen {url}: {cause}")]
     Connect {
         url: String,
-        cause: super::postgres::ConnectCause,
+        cause: super::postgres::error::ConnectCause,
     },
     /// Any other Postgres failure.
     #[error("kitchen store: {0}")]

@@ -22,10 +22,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use super::error::{DbResult, KitchenError};
+use super::error::KitchenError;
 use super::schema::ColumnDef;
-use super::store::Kitchen;
-use super::tools::{RawRow, row_id, row_label};
+use super::row::{RawRow, row_id, row_label};
 use crate::context::Table;
 
 /// What a guarded write checks at commit.
@@ -211,20 +210,16 @@ fn conflict(what: String) -> KitchenError {
     KitchenError::Conflict(format!("{what}; {NOTHING_SAVED}"))
 }
 
-impl Kitchen {
-    /// The rows a guard covers, as they are now (inside the commit).
-    fn guarded_rows(&self, g: &Guard) -> DbResult<HashMap<String, RawRow>> {
-        let ids: Vec<String> = g.rows.iter().map(|r| r.id.clone()).collect();
-        Ok(self
-            .rows_by_id(g.table, &ids)?
-            .into_iter()
-            .filter_map(|r| row_id(&r).map(String::from).map(|id| (id, r)))
-            .collect())
+impl Guard {
+    /// The ids of the rows this guard covers, to read as they are now.
+    pub(crate) fn row_ids(&self) -> Vec<String> {
+        self.rows.iter().map(|r| r.id.clone()).collect()
     }
 
-    /// Checks a guard before its write is replayed at commit.
-    pub(crate) fn check_before(&self, g: &Guard) -> Result<(), KitchenError> {
-        let now = self.guarded_rows(g)?;
+    /// Checks the guard before its write is replayed at commit, against
+    /// its rows as they are now (`now`, by id; a missing one was removed).
+    pub(crate) fn check_before(&self, now: &HashMap<String, RawRow>) -> Result<(), KitchenError> {
+        let g = self;
         for row in &g.rows {
             let Some(current) = now.get(&row.id) else {
                 if g.kind == GuardKind::Update {
@@ -258,14 +253,17 @@ impl Kitchen {
         Ok(())
     }
 
-    /// Checks a guard's changes by an amount after its write was replayed at
-    /// commit: none may leave less than nothing.
-    pub(crate) fn check_after(&self, g: &Guard) -> Result<(), KitchenError> {
-        if g.rows.iter().all(|r| r.adds.is_empty()) {
-            return Ok(());
-        }
-        let now = self.guarded_rows(g)?;
-        for row in &g.rows {
+    /// True when the guard changes a column by an amount, so it is checked
+    /// again after its write ([`Guard::check_after`]).
+    pub(crate) fn adds(&self) -> bool {
+        self.rows.iter().any(|r| !r.adds.is_empty())
+    }
+
+    /// Checks the guard's changes by an amount after its write was replayed
+    /// at commit, against its rows as they are now: none may leave less than
+    /// nothing.
+    pub(crate) fn check_after(&self, now: &HashMap<String, RawRow>) -> Result<(), KitchenError> {
+        for row in &self.rows {
             let Some(current) = now.get(&row.id) else {
                 continue;
             };

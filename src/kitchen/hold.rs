@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::payload::RowPayload;
 use super::schema::table_schema;
-use super::tools::{RawRow, row_id, row_label};
+use super::row::{RawRow, row_id, row_label};
 use crate::context::Table;
 use crate::context::registry::SessionIdRegistry;
 

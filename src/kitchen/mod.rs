@@ -35,6 +35,7 @@ pub mod schema;
 mod seed;
 mod shape;
 mod store;
+mod row;
 mod tools;
 mod values;
 
@@ -50,4 +51,4 @@ pub use migrate::SCHEMA_VERSION;
 pub use schema::{ColumnDef, ColumnKind, SCHEMA, TableSchema, schema_text, table_schema};
 pub use seed::SeedReport;
 pub use store::{CommitStamp, Kitchen, TurnGuard};
-pub use tools::meal_plan_label;
+pub use row::meal_plan_label;

@@ -18,7 +18,7 @@ use super::call::Filter;
 use super::error::ToolError;
 use super::schema::{TableSchema, table_schema};
 use super::store::Kitchen;
-use super::tools::{RawRow, row_id, row_label};
+use super::row::{RawRow, row_id, row_label};
 use crate::context::registry::SessionIdRegistry;
 use crate::context::{RefAction, Table, parse_ref};
 

@@ -18,6 +18,7 @@
 //! seed files.
 
 use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -30,6 +31,7 @@ use super::error::{DbError, DbResult, KitchenError, Result};
 use super::guard::{Guard, TurnReads};
 use super::migrate;
 use super::postgres::{PgStore, sql::Stmt};
+use super::row::{RawRow, row_id};
 
 /// How long a statement waits for another process holding the write lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -305,18 +307,27 @@ impl Kitchen {
     fn replay_checked(&self, writes: &[(LoggedWrite, Option<Guard>)]) -> Result<()> {
         for (w, guard) in writes {
             if let Some(g) = guard {
-                self.check_before(g)?;
+                g.check_before(&self.guarded_rows(g)?)?;
             }
             self.run_write(w)?;
-            if let Some(g) = guard {
-                self.check_after(g)?;
+            if let Some(g) = guard.as_ref().filter(|g| g.adds()) {
+                g.check_after(&self.guarded_rows(g)?)?;
             }
         }
         Ok(())
     }
 
+    /// The rows a guard covers, as they are now (inside the commit), by id.
+    fn guarded_rows(&self, g: &Guard) -> DbResult<HashMap<String, RawRow>> {
+        Ok(self
+            .rows_by_id(g.table, &g.row_ids())?
+            .into_iter()
+            .filter_map(|r| row_id(&r).map(String::from).map(|id| (id, r)))
+            .collect())
+    }
+
     /// Notes rows a read of the open turn returned (for its guards).
-    pub(crate) fn saw(&self, table: crate::context::Table, rows: &[super::tools::RawRow]) {
+    pub(crate) fn saw(&self, table: crate::context::Table, rows: &[RawRow]) {
         if self.turn.is_some() {
             self.reads.borrow_mut().saw(table, rows);
         }

@@ -15,13 +15,24 @@ use rusqlite::types::Value as SqlValue;
 use serde_json::Value;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 
-use super::Found;
 use crate::context::Table;
 use crate::kitchen::filters::Op;
 use crate::kitchen::filters::{Condition, Target, WhereClause};
 use crate::kitchen::schema::{ColumnDef, ColumnKind};
-use crate::kitchen::tools::RawRow;
+use crate::kitchen::row::RawRow;
 use crate::kitchen::values::real_to_json;
+
+/// A column as the database has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PgColumn {
+    /// `information_schema.columns.data_type`: "uuid", "ARRAY", "jsonb",
+    /// "date", "boolean", "numeric", "text", "timestamp with time zone"…
+    pub data_type: String,
+    pub nullable: bool,
+}
+
+/// The kitchen tables as found in the database: table → column → type.
+pub(crate) type Found = std::collections::HashMap<Table, std::collections::HashMap<String, PgColumn>>;
 
 /// A bound value, typed the way the SQL casts it.
 #[derive(Debug, Clone, PartialEq)]
