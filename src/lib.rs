@@ -18,6 +18,7 @@ pub mod prompt;
 pub mod record;
 pub mod scenario;
 pub mod session;
+pub mod store_url;
 pub mod text;
 pub mod text_key;
 pub mod tui;

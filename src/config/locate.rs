@@ -8,7 +8,7 @@
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::Problem;
+use super::problem::Problem;
 
 /// Describes a toml error, naming the key its span points at, with that
 /// key's path when it could be found (for an unknown key, the key itself).

@@ -8,7 +8,8 @@
 //! (that is `load`), and must never keep or show the API key: it only asks
 //! whether the variable named by `llm.api_key_env` is set.
 
-use super::{Backend, Config, ConfigError, check_base_url, check_env_name};
+use super::load::ConfigError;
+use super::shape::{Backend, Config, check_base_url, check_env_name};
 use crate::paths::Paths;
 
 /// Environment variable overriding `llm.backend`.

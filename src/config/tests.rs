@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use super::locate;
 use super::*;
-use crate::context::PolicyKind;
+use crate::context::{ContextPolicy, PolicyKind};
 
 #[test]
 fn defaults_follow_the_design() {

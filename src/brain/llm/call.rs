@@ -32,7 +32,7 @@ use crate::pipeline::{BrainError, ReplySink};
 use crate::prompt::count_tokens;
 use crate::text::thousands;
 
-use super::LlmBrain;
+use super::client::LlmBrain;
 use super::errors::seconds;
 use super::http::{CallFailure, Failure};
 use super::scrub::{Scrub, StreamScrub};

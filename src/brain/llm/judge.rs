@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::config::LlmNode;
 use crate::pipeline::{BrainError, CallLog, Decided};
 
-use super::LlmBrain;
+use super::client::LlmBrain;
 use super::schema::StrictSchema;
 use super::structured::{Ask, Checked};
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::config::{LlmConfig, LlmNode};
 
-use super::configured_models;
+use super::client::configured_models;
 use super::errors::{Context, brain_error};
 use super::http::{CallFailure, Failure};
 use super::server::{ServerInfo, learn};

@@ -6,7 +6,7 @@ use crate::config::LlmNode;
 use crate::pipeline::Usage;
 use crate::record::{CallAttempt, CallRecord};
 
-use super::LlmBrain;
+use super::client::LlmBrain;
 use super::call::{Exchange, finish_name};
 use super::wire::Request;
 

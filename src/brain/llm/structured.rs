@@ -32,7 +32,7 @@ use crate::prompt::Prompt;
 use crate::record::CallAttempt;
 use async_openai::types::chat::FinishReason;
 
-use super::LlmBrain;
+use super::client::LlmBrain;
 use super::call::{Broke, Exchange};
 use super::errors::brain_error;
 use super::http::{CallFailure, Failure};

@@ -32,6 +32,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::error::KitchenError;
+pub use crate::store_url::{is_postgres_url, shown_url};
 use crate::context::Table;
 
 use error::CONNECT_TIMEOUT;
@@ -100,36 +101,6 @@ impl Drop for StoreRuntime {
     }
 }
 
-/// The URL without a password: `postgres://alice@db.example/kitchen`. The
-/// user part ends at the last `@` before the query, so a password with an
-/// unencoded `@` or `/` is hidden whole, never shown in part.
-pub fn shown_url(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_string();
-    };
-    let (before_query, query) = match rest.find('?') {
-        Some(i) => rest.split_at(i),
-        None => (rest, ""),
-    };
-    // A password may also come as a parameter (`?password=…`).
-    let query: Vec<&str> = query
-        .trim_start_matches('?')
-        .split('&')
-        .filter(|p| !p.is_empty() && !p.to_ascii_lowercase().starts_with("password="))
-        .collect();
-    let query = if query.is_empty() {
-        String::new()
-    } else {
-        format!("?{}", query.join("&"))
-    };
-    match before_query.rsplit_once('@') {
-        Some((auth, host)) => {
-            let user = auth.split(':').next().unwrap_or("");
-            format!("{scheme}://{user}@{host}{query}")
-        }
-        None => format!("{scheme}://{before_query}{query}"),
-    }
-}
 
 /// Runs `f` on `rt` and waits for it, from any thread (inside another
 /// runtime's task as well: nothing nests).
@@ -197,10 +168,6 @@ fn claims_hook(user: &str) -> deadpool_postgres::Hook {
     })
 }
 
-/// True when `store` names a Postgres database rather than a file.
-pub fn is_postgres_url(store: &str) -> bool {
-    store.starts_with("postgres://") || store.starts_with("postgresql://")
-}
 
 impl PgStore {
     /// Connects to the database at `url` as the kitchen of `user` (a uuid),
