@@ -10,6 +10,7 @@ pub mod act;
 pub mod brain;
 pub mod events;
 pub(crate) mod hold;
+mod nodes;
 pub mod run;
 pub mod runner;
 pub(crate) mod standing;
@@ -67,8 +68,8 @@ fn sizes_over_limit(len: usize) -> (String, String) {
     }
 }
 
-pub use run::{TurnRequest, TurnResult, TurnSettings, run_turn};
-pub use runner::{NoLedger, Running, TurnLedger, TurnRunner};
+pub use run::{TurnRequest, TurnResult, TurnSettings};
+pub use runner::{NoLedger, Running, TurnLedger, TurnRunner, run_turn};
 pub use support::EventSink;
 pub use templates::SystemPrompts;
 pub use types::{

@@ -6,7 +6,9 @@
 //! commit together with the session, or drop. The
 //! reply streams as it is written; compression of older turns runs after the
 //! reply, inside the turn, so it is done before the next turn's Understand.
-//! Reply and Summarize live in `run/closing.rs`.
+//! The nodes themselves live in `nodes/`, one file each; this file holds
+//! the turn's working state ([`Run`]), the order the nodes run in, and the
+//! sequence every called node shares ([`Run::call_node`]).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
@@ -16,26 +18,18 @@ use tokio::sync::mpsc;
 
 use crate::context::{ContextState, FoldRequest, StepExecutionSummary, TurnExecutionSummary};
 use crate::kitchen::Kitchen;
-use crate::prompt::think::{ThinkInput, build_think};
-use crate::prompt::understand::{UnderstandInput, build_understand};
 use crate::prompt::{Prompt, build_fold};
 use crate::record::{CallRecord, PromptRecord, TurnRecord};
 use crate::turn::{KitchenAction, TurnError};
 
-use super::act::{ActEnv, StepOutcome, run_plan};
-use super::brain::{
-    Brain, BrainError, CallLog, CompressRequest, Decided, KitchenNames, ThinkRequest,
-    UnderstandRequest, Usage,
-};
+use super::brain::{Brain, BrainError, CallLog, CompressRequest, Decided, Usage};
 use super::events::{Node, PipelineEvent, TurnId};
 use super::summarize;
-use super::support::{Counting, EventSink, lock, ms, usage_of};
+use super::support::{Counting, EventSink, lock, ms};
 use super::templates::SystemPrompts;
-use super::types::{Decision, SUBDOMAINS, StepType, ThinkOutput, UnderstandOutput};
+use super::types::Decision;
 
-mod closing;
-
-use closing::Acted;
+use super::nodes::Acted;
 
 /// Knobs of a turn that come from the config.
 #[derive(Debug, Clone)]
@@ -80,22 +74,6 @@ pub enum TurnResult {
     Failed { record: Box<TurnRecord> },
 }
 
-/// Runs one turn through the [`TurnRunner`](super::runner::TurnRunner) with
-/// no session to record it in (evaluations, tests, benches): its writes are
-/// committed to the kitchen, and its events end with `TurnDone` or
-/// `TurnFailed`.
-pub async fn run_turn(
-    brain: Arc<dyn Brain>,
-    kitchen: Arc<Mutex<Kitchen>>,
-    settings: Arc<TurnSettings>,
-    req: TurnRequest,
-    events: mpsc::UnboundedSender<PipelineEvent>,
-) -> TurnResult {
-    super::runner::TurnRunner::new(brain, kitchen, settings)
-        .run(req, Arc::new(super::runner::NoLedger), events)
-        .await
-}
-
 /// Runs the nodes of one turn and emits their events; the runner sends the
 /// final one. The kitchen turn must be open; it is left open.
 pub(super) async fn execute_turn(
@@ -133,18 +111,47 @@ pub(super) async fn execute_turn(
 }
 
 /// The turn's working state and what its record collects.
-struct Run<'a> {
-    brain: &'a Arc<dyn Brain>,
-    kitchen: &'a Arc<Mutex<Kitchen>>,
-    settings: &'a TurnSettings,
-    sink: &'a EventSink,
-    message: &'a str,
-    today: &'a str,
-    record: TurnRecord,
+pub(super) struct Run<'a> {
+    pub(super) brain: &'a Arc<dyn Brain>,
+    pub(super) kitchen: &'a Arc<Mutex<Kitchen>>,
+    pub(super) settings: &'a TurnSettings,
+    pub(super) sink: &'a EventSink,
+    pub(super) message: &'a str,
+    pub(super) today: &'a str,
+    pub(super) record: TurnRecord,
     timings: BTreeMap<String, f64>,
-    usage: Usage,
+    pub(super) usage: Usage,
     /// The turn's narrative so far, sent as nodes finish.
     running: TurnExecutionSummary,
+}
+
+/// The nodes that ask the brain through [`Run::call_node`], each with the
+/// place its prompt is recorded. (Act asks per step, in `act.rs`.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Called {
+    Understand,
+    Think,
+    Reply,
+    Summarize,
+}
+
+impl Called {
+    fn node(self) -> Node {
+        match self {
+            Called::Understand => Node::Understand,
+            Called::Think => Node::Think,
+            Called::Reply => Node::Reply,
+            Called::Summarize => Node::Summarize,
+        }
+    }
+}
+
+/// A called node's answer, with the prompt it was asked (its tokens
+/// counted) and the requests that were sent.
+pub(super) struct Answered<T> {
+    pub(super) decided: Decided<T>,
+    pub(super) prompt: Prompt,
+    pub(super) calls: Vec<CallRecord>,
 }
 
 impl<'a> Run<'a> {
@@ -179,7 +186,7 @@ impl<'a> Run<'a> {
     }
 
     /// Updates the running narrative and sends it.
-    fn progress(&mut self, update: impl FnOnce(&mut TurnExecutionSummary)) {
+    pub(super) fn progress(&mut self, update: impl FnOnce(&mut TurnExecutionSummary)) {
         update(&mut self.running);
         let turn = Box::new(self.running.clone());
         self.sink
@@ -199,7 +206,7 @@ impl<'a> Run<'a> {
     }
 
     /// Times a node and accounts for its tokens.
-    fn finish_node(&mut self, node: Node, started: Instant, usage: Usage) {
+    pub(super) fn finish_node(&mut self, node: Node, started: Instant, usage: Usage) {
         let duration_ms = ms(started);
         *self.timings.entry(node.as_str().to_string()).or_insert(0.0) += duration_ms;
         self.usage.add(usage);
@@ -215,7 +222,7 @@ impl<'a> Run<'a> {
     /// A node whose brain failed: its time and the tokens its requests
     /// spent are kept (the caller records its prompt with those requests,
     /// so the node that failed can be inspected), and the error names it.
-    fn failed(
+    pub(super) fn failed(
         &mut self,
         node: Node,
         started: Instant,
@@ -231,7 +238,7 @@ impl<'a> Run<'a> {
     }
 
     /// Announces a node and starts its clock.
-    fn start_node(&self, node: Node) -> Instant {
+    pub(super) fn start_node(&self, node: Node) -> Instant {
         let started = Instant::now();
         self.sink.send(|id| PipelineEvent::NodeStarted { id, node });
         started
@@ -240,7 +247,7 @@ impl<'a> Run<'a> {
     /// Asks the brain to compress one fold of older turns; the caller applies
     /// it (and accounts for it when the turn records it): the prompt, the
     /// requests sent and the answer.
-    async fn compress(
+    pub(super) async fn compress(
         &self,
         fold: &FoldRequest,
     ) -> (
@@ -257,6 +264,49 @@ impl<'a> Run<'a> {
         };
         let out = self.brain.compress(&req).await;
         (prompt, calls.take(), out)
+    }
+
+    /// The sequence every called node shares: counts the prompt's tokens
+    /// beside the request, asks the brain (`ask` builds the node's request
+    /// around the prompt and the call log), and on failure records the
+    /// prompt with the requests sent, keeps the node's time and tokens, and
+    /// returns the error that names the node. The caller started the node's
+    /// clock and records a success its own way.
+    pub(super) async fn call_node<T>(
+        &mut self,
+        called: Called,
+        started: Instant,
+        mut prompt: Prompt,
+        ask: impl AsyncFnOnce(&Prompt, &CallLog) -> Result<Decided<T>, BrainError>,
+    ) -> Result<Answered<T>, TurnError> {
+        let counting = Counting::beside(&mut prompt, &**self.brain);
+        let log = CallLog::default();
+        let decided = ask(&prompt, &log).await;
+        counting.apply(&mut prompt).await;
+        let calls = log.take();
+        match decided {
+            Ok(decided) => Ok(Answered {
+                decided,
+                prompt,
+                calls,
+            }),
+            Err(e) => {
+                let error = self.failed(called.node(), started, &calls, e);
+                self.keep_prompt(called, PromptRecord::new(prompt, None, calls));
+                Err(error)
+            }
+        }
+    }
+
+    /// Records a called node's prompt where the record keeps that node's.
+    pub(super) fn keep_prompt(&mut self, called: Called, prompt: PromptRecord) {
+        let prompts = &mut self.record.prompts;
+        match called {
+            Called::Understand => prompts.understand = Some(prompt),
+            Called::Think => prompts.think = Some(prompt),
+            Called::Reply => prompts.reply = Some(prompt),
+            Called::Summarize => prompts.summarize.push(prompt),
+        }
     }
 
     async fn execute(&mut self, mut state: ContextState) -> Result<ContextState, TurnError> {
@@ -342,240 +392,5 @@ impl<'a> Run<'a> {
             state.complete_fold(&fold, out.value);
         }
         Ok(())
-    }
-
-    async fn understand(
-        &mut self,
-        state: &mut ContextState,
-        turn: u32,
-    ) -> Result<UnderstandOutput, TurnError> {
-        let started = self.start_node(Node::Understand);
-        let names = kitchen_names(self.kitchen);
-        let snapshot = state.snapshot();
-        let turns: Vec<_> = state.understand_turns.iter().cloned().collect();
-        let input = UnderstandInput {
-            user_message: self.message,
-            snapshot: &snapshot,
-            recent_turns: &turns,
-            pending_clarification: pending_question(state),
-            system: &self.settings.prompts.understand,
-        };
-        let mut prompt = build_understand(&input);
-        let counting = Counting::beside(&mut prompt, &**self.brain);
-        let calls = CallLog::default();
-        let req = UnderstandRequest {
-            input: &input,
-            prompt: &prompt,
-            state,
-            kitchen: &names,
-            calls: &calls,
-        };
-        let decided = self.brain.understand(&req).await;
-        counting.apply(&mut prompt).await;
-        let decided = match decided {
-            Ok(decided) => decided,
-            Err(e) => {
-                let calls = calls.take();
-                let error = self.failed(Node::Understand, started, &calls, e);
-                self.record.prompts.understand = Some(PromptRecord::new(prompt, None, calls));
-                return Err(error);
-            }
-        };
-        let (usage, response) = usage_of(&prompt, &decided);
-        let out = decided.value;
-        let mut unknown = Vec::new();
-        for r in &out.referenced_entities {
-            if !state.registry.touch(r, turn) {
-                unknown.push(r.clone());
-            }
-        }
-        let mut curation = state.apply_curation(&out.entity_curation);
-        for r in unknown {
-            if !curation.unknown_refs.contains(&r) {
-                curation.unknown_refs.push(r);
-            }
-        }
-        self.record.curation = curation;
-        self.record.constraint_changes =
-            super::standing::apply(state, &out.constraints, self.kitchen)?;
-        self.record.prompts.understand =
-            Some(PromptRecord::new(prompt, Some(response), calls.take()));
-        self.finish_node(Node::Understand, started, usage);
-        self.sink.send(|id| PipelineEvent::ContextUpdated {
-            id,
-            snapshot: Box::new(state.snapshot()),
-        });
-        Ok(out)
-    }
-
-    async fn think(
-        &mut self,
-        state: &ContextState,
-        understand: &UnderstandOutput,
-        session: &crate::prompt::SessionContext,
-    ) -> Result<ThinkOutput, TurnError> {
-        if understand.needs_clarification {
-            let think = ThinkOutput {
-                goal: "Clarify the request".into(),
-                decision: Decision::Clarify,
-                clarification_questions: understand.clarification_questions.clone(),
-                ..ThinkOutput::default()
-            };
-            self.record.goal = think.goal.clone();
-            self.record.decision = Some(Decision::Clarify);
-            return Ok(think);
-        }
-        let started = self.start_node(Node::Think);
-        let snapshot = state.snapshot();
-        let input = ThinkInput {
-            user_message: self.message,
-            session,
-            snapshot: &snapshot,
-            mode: "PLAN",
-            max_steps: self.settings.max_steps,
-            pending_proposal: pending_question(state),
-            system: &self.settings.prompts.think,
-        };
-        let mut prompt = build_think(&input);
-        let counting = Counting::beside(&mut prompt, &**self.brain);
-        let calls = CallLog::default();
-        let req = ThinkRequest {
-            input: &input,
-            prompt: &prompt,
-            understand,
-            state,
-            calls: &calls,
-        };
-        let decided = self.brain.think(&req).await;
-        counting.apply(&mut prompt).await;
-        let decided = match decided {
-            Ok(decided) => decided,
-            Err(e) => {
-                let calls = calls.take();
-                let error = self.failed(Node::Think, started, &calls, e);
-                self.record.prompts.think = Some(PromptRecord::new(prompt, None, calls));
-                return Err(error);
-            }
-        };
-        let (usage, response) = usage_of(&prompt, &decided);
-        let think = validate_plan(decided.value, self.settings.max_steps);
-        self.record.goal = think.goal.clone();
-        self.record.decision = Some(think.decision);
-        self.record.prompts.think = Some(PromptRecord::new(prompt, Some(response), calls.take()));
-        self.finish_node(Node::Think, started, usage);
-        Ok(think)
-    }
-
-    async fn act(
-        &mut self,
-        state: &mut ContextState,
-        understand: &UnderstandOutput,
-        think: &ThinkOutput,
-        turn: u32,
-    ) -> Result<Vec<StepOutcome>, TurnError> {
-        if think.decision != Decision::PlanDirect || think.steps.is_empty() {
-            return Ok(Vec::new());
-        }
-        let started = self.start_node(Node::Act);
-        let env = Arc::new(ActEnv {
-            brain: Arc::clone(self.brain),
-            kitchen: Arc::clone(self.kitchen),
-            state: Mutex::new(Arc::new(std::mem::take(state))),
-            events: self.sink.clone(),
-            understand: understand.clone(),
-            user_message: self.message.to_string(),
-            today: self.today.to_string(),
-            system: self.settings.prompts.act.clone(),
-            max_tool_calls: self.settings.max_tool_calls_per_step,
-            total_steps: think.steps.len(),
-            turn,
-            prompts: Mutex::new(Vec::new()),
-        });
-        let result = run_plan(&env, &think.steps).await;
-        // Every step's task has ended (a failed plan's others are aborted and
-        // may still be letting go; what they hold is then copied).
-        let shared = Arc::clone(&lock(&env.state));
-        let mut prompts = std::mem::take(&mut *lock(&env.prompts));
-        drop(env);
-        *state = Arc::try_unwrap(shared).unwrap_or_else(|still| (*still).clone());
-        prompts.sort_by_key(|p| (p.step, p.iteration));
-        self.record.prompts.act = prompts;
-        let steps = match result {
-            Ok(steps) => steps,
-            Err(e) => {
-                let calls: Vec<CallRecord> = (self.record.prompts.act.iter())
-                    .flat_map(|p| p.prompt.calls.iter().cloned())
-                    .collect();
-                return Err(self.failed(Node::Act, started, &calls, e));
-            }
-        };
-        let mut usage = Usage::sum();
-        for s in &steps {
-            usage.add(s.usage);
-        }
-        self.record.steps = summarize::step_records(&steps);
-        self.finish_node(Node::Act, started, usage);
-        Ok(steps)
-    }
-}
-
-/// Enforces the step limit and the known subdomains (history only read); a
-/// plan with no steps but a proposal is a proposal.
-fn validate_plan(mut think: ThinkOutput, max_steps: usize) -> ThinkOutput {
-    // The history subdomain is the session itself: it can only be read.
-    think.steps.retain(|s| {
-        SUBDOMAINS.contains(&s.subdomain.as_str())
-            && (s.subdomain != "history" || s.step_type == StepType::Read)
-    });
-    think.steps.truncate(max_steps);
-    if think.decision == Decision::PlanDirect
-        && think.steps.is_empty()
-        && think.proposal_message.is_some()
-    {
-        think.decision = Decision::Propose;
-    }
-    think
-}
-
-/// What Alfred asked or proposed last turn, when the user may be answering it.
-fn pending_question(state: &ContextState) -> Option<String> {
-    let last = state.narrative.recent().last()?;
-    if !matches!(
-        Decision::from_word(&last.decision),
-        Some(Decision::Propose | Decision::Clarify)
-    ) {
-        return None;
-    }
-    state
-        .conversation
-        .recent()
-        .last()
-        .map(|t| t.assistant.clone())
-}
-
-/// The names of what the kitchen holds, for the reader. A kitchen that
-/// cannot be read leaves them empty: the turn goes on, and the read that
-/// fails later says why.
-fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
-    use crate::context::Table;
-    let tables = [
-        Table::Recipes,
-        Table::Inventory,
-        Table::ShoppingList,
-        Table::Tasks,
-    ];
-    let read = lock(kitchen).labels(&tables);
-    match read.map(<[Vec<String>; 4]>::try_from) {
-        Ok(Ok([recipes, inventory, shopping, tasks])) => KitchenNames {
-            recipes,
-            inventory,
-            shopping,
-            tasks,
-        },
-        Ok(Err(_)) => KitchenNames::default(),
-        Err(e) => {
-            tracing::warn!(error = %e, "kitchen names not read");
-            KitchenNames::default()
-        }
     }
 }

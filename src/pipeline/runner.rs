@@ -400,6 +400,22 @@ impl TurnRunner {
     }
 }
 
+/// Runs one turn through the [`TurnRunner`] with
+/// no session to record it in (evaluations, tests, benches): its writes are
+/// committed to the kitchen, and its events end with `TurnDone` or
+/// `TurnFailed`.
+pub async fn run_turn(
+    brain: Arc<dyn Brain>,
+    kitchen: Arc<Mutex<Kitchen>>,
+    settings: Arc<TurnSettings>,
+    req: TurnRequest,
+    events: mpsc::UnboundedSender<PipelineEvent>,
+) -> TurnResult {
+    TurnRunner::new(brain, kitchen, settings)
+        .run(req, Arc::new(NoLedger), events)
+        .await
+}
+
 /// Drops an open turn's writes when the turn's future is dropped.
 struct OpenTurn<'k> {
     kitchen: &'k Mutex<Kitchen>,
