@@ -254,7 +254,6 @@ fn remove_path(table: &mut toml::Table, path: &[String]) -> bool {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

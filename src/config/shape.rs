@@ -501,10 +501,7 @@ impl Config {
             self.ui.mouse,
             self.kitchen.seed_on_first_run,
             match self.store.postgres() {
-                Some((url, user)) => format!(
-                    "{} user={user} (password not shown)",
-                    shown_url(url)
-                ),
+                Some((url, user)) => format!("{} user={user} (password not shown)", shown_url(url)),
                 None => "kitchen.db in the data folder".to_string(),
             },
         )

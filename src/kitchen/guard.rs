@@ -23,8 +23,8 @@ use std::collections::{HashMap, HashSet};
 use serde_json::Value;
 
 use super::error::KitchenError;
-use super::schema::ColumnDef;
 use super::row::{RawRow, row_id, row_label};
+use super::schema::ColumnDef;
 use crate::context::Table;
 
 /// What a guarded write checks at commit.

@@ -11,8 +11,8 @@ use rusqlite::types::Value as SqlValue;
 use serde_json::Value;
 
 use super::payload::RowPayload;
-use super::schema::table_schema;
 use super::row::{RawRow, row_id, row_label};
+use super::schema::table_schema;
 use crate::context::Table;
 use crate::context::registry::SessionIdRegistry;
 

@@ -16,9 +16,9 @@ use serde_json::{Map, Value};
 
 use super::call::Filter;
 use super::error::ToolError;
+use super::row::{RawRow, row_id, row_label};
 use super::schema::{TableSchema, table_schema};
 use super::store::Kitchen;
-use super::row::{RawRow, row_id, row_label};
 use crate::context::registry::SessionIdRegistry;
 use crate::context::{RefAction, Table, parse_ref};
 

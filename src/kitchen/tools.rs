@@ -20,12 +20,11 @@ use super::error::DbResult;
 use super::filters::{IN_IDS, WhereClause, ids_param};
 use super::postgres::sql::{Dialect, decode};
 use super::postgres::{PgStore, sql};
+use super::row::{RawRow, row_id, row_label};
 use super::schema::{ColumnDef, TableSchema, label_columns, table_schema};
 use super::store::{Db, Kitchen, LoggedWrite};
-use super::row::{RawRow, row_id, row_label};
 use super::values::{real_to_json, sql_to_json};
 use crate::context::Table;
-
 
 /// A checked SELECT.
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@ use crate::config::LlmNode;
 use crate::pipeline::Usage;
 use crate::record::{CallAttempt, CallRecord};
 
-use super::client::LlmBrain;
 use super::call::{Exchange, finish_name};
+use super::client::LlmBrain;
 use super::wire::Request;
 
 /// The request a record is about.

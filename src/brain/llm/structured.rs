@@ -32,8 +32,8 @@ use crate::prompt::Prompt;
 use crate::record::CallAttempt;
 use async_openai::types::chat::FinishReason;
 
-use super::client::LlmBrain;
 use super::call::{Broke, Exchange};
+use super::client::LlmBrain;
 use super::errors::brain_error;
 use super::http::{CallFailure, Failure};
 use super::messages::system_with_schema;

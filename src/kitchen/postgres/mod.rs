@@ -32,13 +32,13 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
 use super::error::KitchenError;
-pub use crate::store_url::{is_postgres_url, shown_url};
 use crate::context::Table;
+pub use crate::store_url::{is_postgres_url, shown_url};
 
 use error::CONNECT_TIMEOUT;
 pub use error::{ConnectCause, PgError, PgResult};
-use sql::{Found, PgColumn};
 pub(crate) use sql::PgParam;
+use sql::{Found, PgColumn};
 
 /// Row-level security on the kitchen tables, as it applies to the role
 /// alfred connects as ([`PgStore::row_security`]).
@@ -100,7 +100,6 @@ impl Drop for StoreRuntime {
         }
     }
 }
-
 
 /// Runs `f` on `rt` and waits for it, from any thread (inside another
 /// runtime's task as well: nothing nests).
@@ -167,7 +166,6 @@ fn claims_hook(user: &str) -> deadpool_postgres::Hook {
         })
     })
 }
-
 
 impl PgStore {
     /// Connects to the database at `url` as the kitchen of `user` (a uuid),

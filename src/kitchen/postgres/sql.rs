@@ -18,8 +18,8 @@ use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use crate::context::Table;
 use crate::kitchen::filters::Op;
 use crate::kitchen::filters::{Condition, Target, WhereClause};
-use crate::kitchen::schema::{ColumnDef, ColumnKind};
 use crate::kitchen::row::RawRow;
+use crate::kitchen::schema::{ColumnDef, ColumnKind};
 use crate::kitchen::values::real_to_json;
 
 /// A column as the database has it.
@@ -32,7 +32,8 @@ pub(crate) struct PgColumn {
 }
 
 /// The kitchen tables as found in the database: table → column → type.
-pub(crate) type Found = std::collections::HashMap<Table, std::collections::HashMap<String, PgColumn>>;
+pub(crate) type Found =
+    std::collections::HashMap<Table, std::collections::HashMap<String, PgColumn>>;
 
 /// A bound value, typed the way the SQL casts it.
 #[derive(Debug, Clone, PartialEq)]
