@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod eval;
+pub mod glance;
 pub mod headless;
 pub mod kitchen;
 pub mod logging;

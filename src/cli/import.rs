@@ -13,7 +13,7 @@ use crate::session::LlmSettings;
 use crate::session::alfred_state::{self, ImportReport, prompt_logs};
 use crate::text::{one_line, visible};
 
-use super::sessions::emit;
+use super::output::emit;
 use super::{CliError, GlobalArgs, ImportProblem, Outcome, Startup};
 
 /// The backend a session made by an import names (its turns ran in Alfred).

@@ -13,6 +13,7 @@ mod eval;
 mod import;
 mod kitchen;
 mod open;
+mod output;
 mod run;
 mod sessions;
 mod tui;

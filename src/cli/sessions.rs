@@ -7,7 +7,7 @@
 //! must not read or write them directly. The clock and the local time zone
 //! are read here and passed in.
 
-use std::io::Write;
+use super::output::{emit, emit_with};
 
 use jiff::tz::TimeZone;
 
@@ -198,25 +198,6 @@ fn fit(text: &str, width: usize) -> String {
     }
     let cut: String = text.chars().take(width - 1).collect();
     format!("{}…", cut.trim_end())
-}
-
-/// Writes command output to stdout. A reader that went away (`| head -1`)
-/// ends the command quietly with status 0, as `head` users expect.
-pub fn emit(text: &str) {
-    emit_with(|out| out.write_all(text.as_bytes()));
-}
-
-/// Writes command output to stdout in pieces, through a buffer, as
-/// [`emit`] does.
-fn emit_with(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) {
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if let Err(e) = write(&mut out).and_then(|()| out.flush()) {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        eprintln!("error: could not write the output: {e}");
-        std::process::exit(1);
-    }
 }
 
 /// Unreadable files, after the output, on stderr.

@@ -429,6 +429,24 @@ impl Constraints {
             .min_by_key(|(c, t)| (*t, c.since_turn))
     }
 
+    /// The refs inside a draft's content that an active constraint covers
+    /// (a meal-plan draft's recipe, a recipe draft's parent), each once.
+    pub fn covered_inside(&self, content: &Value) -> Vec<String> {
+        fn collect(c: &Constraints, v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::String(s) if c.covering(s).is_some() && !out.contains(s) => {
+                    out.push(s.clone());
+                }
+                Value::Array(a) => a.iter().for_each(|x| collect(c, x, out)),
+                Value::Object(o) => o.values().for_each(|x| collect(c, x, out)),
+                _ => {}
+            }
+        }
+        let mut out = Vec::new();
+        collect(self, content, &mut out);
+        out
+    }
+
     /// The first active constraint that rules out a recipe with these facts.
     pub fn ruling_out(&self, facts: &RecipeFacts) -> Option<&Constraint> {
         self.active().find(|c| c.covers_recipe(facts) == Some(true))

@@ -17,7 +17,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use serde_json::Value;
 
 use super::entity::Table;
 use super::state::ContextState;
@@ -164,25 +163,6 @@ pub fn guarded(state: &ContextState, message: &str) -> Vec<Guarded> {
     out
 }
 
-/// The refs inside a draft's content that an active constraint covers
-/// (a meal-plan draft's recipe, a recipe draft's parent), each once.
-pub fn ruled_out_inside(state: &ContextState, content: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    collect_covered(state, content, &mut out);
-    out
-}
-
-fn collect_covered(state: &ContextState, v: &Value, out: &mut Vec<String>) {
-    match v {
-        Value::String(s) if state.constraints.covering(s).is_some() && !out.contains(s) => {
-            out.push(s.clone());
-        }
-        Value::Array(a) => a.iter().for_each(|x| collect_covered(state, x, out)),
-        Value::Object(o) => o.values().for_each(|x| collect_covered(state, x, out)),
-        _ => {}
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -315,8 +295,11 @@ mod tests {
             .map(|(r, _)| r.to_string())
             .unwrap_or_default();
         let plan = json!({"date": "2026-01-18", "meal_type": "dinner", "recipe_id": miso});
-        assert_eq!(ruled_out_inside(&s, &plan), std::slice::from_ref(&miso));
+        assert_eq!(
+            s.constraints.covered_inside(&plan),
+            std::slice::from_ref(&miso)
+        );
         let ok = json!({"date": "2026-01-14", "recipe_id": paneer});
-        assert!(ruled_out_inside(&s, &ok).is_empty());
+        assert!(s.constraints.covered_inside(&ok).is_empty());
     }
 }

@@ -454,7 +454,9 @@ fn ruled_out_inside(state: &ContextState, r: &str, s: EntityState) -> Vec<RuledO
     let Some(content) = state.registry.artifact(r) else {
         return Vec::new();
     };
-    super::guarded::ruled_out_inside(state, content)
+    state
+        .constraints
+        .covered_inside(content)
         .into_iter()
         .filter_map(|inside| {
             let (c, _) = state.constraints.covering(&inside)?;

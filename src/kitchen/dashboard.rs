@@ -18,7 +18,7 @@ use super::schema::table_schema;
 use super::store::Kitchen;
 use super::tools::Select;
 use crate::context::Table;
-use crate::prompt::{Dashboard, NamedCount, Profile, SessionContext};
+use crate::glance::{Dashboard, NamedCount, Profile, SessionContext};
 
 /// Days ahead (inclusive) an item counts as expiring soon.
 const EXPIRING_WITHIN_DAYS: i64 = 3;

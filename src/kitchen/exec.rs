@@ -10,7 +10,6 @@
 
 use std::collections::HashMap;
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::call::{
@@ -24,29 +23,13 @@ use super::payload::{Mode, RowPayload, check_payload, check_required};
 use super::refs::{Registration, pending_id_refs, translate_filters};
 use super::schema::{ColumnDef, RECIPE_INGREDIENTS_FIELD, TableSchema, table_schema};
 use super::shape::{
-    artifact_payload, create_items, project, read_artifacts, read_limit, read_order,
-    requested_columns, select_columns,
+    MAX_LIMIT, ToolResult, artifact_payload, create_items, project, read_artifacts, read_limit,
+    read_order, requested_columns, select_columns,
 };
 use super::store::Kitchen;
 use super::tools::{CatalogEntry, Select};
 use crate::context::Table;
 use crate::context::registry::SessionIdRegistry;
-
-/// Rows a read returns when no limit is given.
-pub const DEFAULT_LIMIT: usize = 100;
-/// The most rows a read returns.
-pub const MAX_LIMIT: usize = 1000;
-
-/// What a tool call returned: rows with refs for ids, and notes for the model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ToolResult {
-    pub tool: String,
-    pub table: Table,
-    pub rows: Vec<Value>,
-    pub count: usize,
-    /// Plain sentences: limits applied, artifacts served, nothing matched…
-    pub notes: Vec<String>,
-}
 
 impl Kitchen {
     /// Runs one tool call. Refs in the call are translated through

@@ -44,11 +44,11 @@ pub use call::{
 };
 pub use dashboard::KitchenStats;
 pub use error::{DbError, KitchenError, Result, ToolError};
-pub use exec::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
 pub use filters::Op;
 pub use hold::{RowWrite, WriteAll, WriteCheck, WriteOp};
 pub use migrate::SCHEMA_VERSION;
 pub use row::meal_plan_label;
 pub use schema::{ColumnDef, ColumnKind, SCHEMA, TableSchema, schema_text, table_schema};
 pub use seed::SeedReport;
+pub use shape::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
 pub use store::{CommitStamp, Kitchen, TurnGuard};

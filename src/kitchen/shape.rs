@@ -9,10 +9,26 @@ use serde_json::{Map, Value};
 
 use super::call::ReadParams;
 use super::error::ToolError;
-use super::exec::{DEFAULT_LIMIT, MAX_LIMIT, ToolResult};
 use super::schema::{ColumnDef, RECIPE_INGREDIENTS_FIELD, TableSchema, label_columns};
 use crate::context::registry::SessionIdRegistry;
 use crate::context::{Table, parse_ref};
+use serde::{Deserialize, Serialize};
+
+/// Rows a read returns when no limit is given.
+pub const DEFAULT_LIMIT: usize = 100;
+/// The most rows a read returns.
+pub const MAX_LIMIT: usize = 1000;
+
+/// What a tool call returned: rows with refs for ids, and notes for the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ToolResult {
+    pub tool: String,
+    pub table: Table,
+    pub rows: Vec<Value>,
+    pub count: usize,
+    /// Plain sentences: limits applied, artifacts served, nothing matched…
+    pub notes: Vec<String>,
+}
 
 fn bad(tool: &str, reason: String) -> ToolError {
     ToolError::BadParams {

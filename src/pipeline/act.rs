@@ -28,14 +28,8 @@ use super::brain::{ActRequest, Brain, BrainError, CallLog, Usage};
 use super::events::PipelineEvent;
 use super::hold::{self, StandingCheck};
 use super::support::{Counting, EventSink, lock, usage_of};
+pub use super::types::Stop;
 use super::types::{ActAction, StepType, ThinkStep, UnderstandOutput};
-
-/// Why a step stopped the plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Stop {
-    AskUser(String),
-    Blocked(String),
-}
 
 /// What one step did.
 #[derive(Debug, Clone)]

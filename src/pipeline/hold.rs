@@ -22,7 +22,7 @@ use crate::context::parse_ref;
 use crate::kitchen::{RowWrite, WriteCheck, WriteOp};
 use crate::record::HeldBack;
 
-use super::act::Stop;
+use super::types::Stop;
 
 /// Holds back the rows of a write that touch a guarded entity, and keeps
 /// what it held back for the turn record.

@@ -163,3 +163,10 @@ pub struct SummarizeOutput {
     /// "4 recipes fit the constraints".
     pub analysis_conclusions: Option<String>,
 }
+
+/// Why a step stopped the plan.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stop {
+    AskUser(String),
+    Blocked(String),
+}

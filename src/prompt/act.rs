@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::context::snapshot::ContextSnapshot;
 
+pub use super::data::StepData;
 use super::data::render_step_data;
 use super::entities::render_working_memory;
 use super::narrative::render_prior_turn;
@@ -33,16 +34,6 @@ pub struct PriorStep {
     pub outcome: String,
     /// Act's note_for_next_step.
     pub note: Option<String>,
-}
-
-/// Data an earlier step of this turn produced.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct StepData {
-    /// 0-based index of the step in the plan.
-    pub step_index: usize,
-    pub description: String,
-    /// Rows (an array) or one value (an analysis, an artifact).
-    pub content: serde_json::Value,
 }
 
 /// A tool call already made in this step, with a one-line result.

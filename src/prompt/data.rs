@@ -4,9 +4,18 @@
 //!
 //! Used by Act (`data_to_analyze`) and Reply (`execution_results`). Pure.
 
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::act::StepData;
+/// Data an earlier step of this turn produced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StepData {
+    /// 0-based index of the step in the plan.
+    pub step_index: usize,
+    pub description: String,
+    /// Rows (an array) or one value (an analysis, an artifact).
+    pub content: serde_json::Value,
+}
 
 /// Rows shown across all steps before the rest is only counted.
 pub const DATA_ROW_CAP: usize = 200;

@@ -21,7 +21,7 @@ use crate::context::state::{AnnotatedTurn, ContextState, EntityNote};
 use crate::context::{ContextPolicy, ConversationTurn};
 
 use super::seed_prompts::seed_session;
-use super::session::SessionContext;
+use crate::glance::SessionContext;
 
 /// The current message of the example.
 pub const MESSAGE: &str = "lets not do the french toast or wings";

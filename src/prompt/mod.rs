@@ -23,7 +23,6 @@ pub mod profile;
 pub mod reply;
 pub mod reply_text;
 pub mod section;
-pub mod session;
 pub mod think;
 pub mod tokens;
 pub mod understand;
@@ -43,12 +42,12 @@ mod seed_prompts;
 #[cfg(test)]
 mod seed_tests;
 
+pub use crate::glance::{Dashboard, NamedCount, Profile, SessionContext};
 pub use act::{ACT_SECTIONS, ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
 pub use cache::{CacheUse, PrefixCache, Slots};
 pub use compress::{build_fold, build_reply_summary};
 pub use reply::{REPLY_SECTIONS, ReplyInput, ReplyPath, build_reply};
 pub use section::{Prompt, PromptNode, Section, SectionTokens};
-pub use session::{Dashboard, NamedCount, Profile, SessionContext};
 pub use think::{THINK_SECTIONS, ThinkInput, build_think};
 pub use tokens::count_tokens;
 pub use understand::{UNDERSTAND_SECTIONS, UnderstandInput, build_understand};

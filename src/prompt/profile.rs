@@ -5,7 +5,7 @@
 //! Text only; the types stay in `session.rs`. Empty fields are left out rather
 //! than shown as blanks, so the model never reads "Allergies: " as "none".
 
-use super::session::{Dashboard, NamedCount, Profile, SessionContext};
+use crate::glance::{Dashboard, NamedCount, Profile, SessionContext};
 
 /// Per-domain guidance is cut to this many characters.
 pub const MAX_GUIDANCE_CHARS: usize = 800;

@@ -7,30 +7,15 @@
 //! what changed, and is told to acknowledge, name the change, present and
 //! bridge — never to greet again. It reports only what execution shows.
 
-use serde::{Deserialize, Serialize};
-
 use crate::context::narrative::{ConversationPhase, StepExecutionSummary};
 use crate::context::snapshot::ContextSnapshot;
 
 use super::act::StepData;
 use super::data::render_step_data;
 use super::profile::clip;
+pub use super::reply_text::ReplyPath;
 use super::reply_text::{render_guidance, render_present};
 use super::section::{Prompt, PromptNode};
-
-/// Which kind of reply the pipeline chose.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "path", rename_all = "snake_case")]
-pub enum ReplyPath {
-    /// The plan ran; present its results.
-    Normal,
-    /// Think proposed instead of acting; nothing ran yet.
-    Propose { message: String },
-    /// Something must be asked before acting.
-    Clarify { questions: Vec<String> },
-    /// The turn stopped short.
-    Blocked { reason: String },
-}
 
 /// Everything Reply's prompt is built from.
 #[derive(Debug, Clone)]

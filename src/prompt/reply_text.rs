@@ -4,11 +4,26 @@
 //! Reply is shown refs with labels so it can name things, and what was
 //! dropped this turn so it can acknowledge it — but not Understand's reasons.
 
+use serde::{Deserialize, Serialize};
+
 use crate::context::narrative::StepExecutionSummary;
 use crate::context::snapshot::{ContextSnapshot, EntityView};
 
 use super::entities::{first_seen, items, list, named};
-use super::reply::ReplyPath;
+
+/// Which kind of reply the pipeline chose.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "path", rename_all = "snake_case")]
+pub enum ReplyPath {
+    /// The plan ran; present its results.
+    Normal,
+    /// Think proposed instead of acting; nothing ran yet.
+    Propose { message: String },
+    /// Something must be asked before acting.
+    Clarify { questions: Vec<String> },
+    /// The turn stopped short.
+    Blocked { reason: String },
+}
 
 /// `entity_context` for Reply: long-term memory, unsaved drafts, what this
 /// turn touched, and what was dropped this turn — what changes least first,

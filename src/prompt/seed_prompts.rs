@@ -8,8 +8,8 @@ use crate::context::narrative::{ConversationPhase, StepExecutionSummary};
 use crate::context::snapshot::ContextSnapshot;
 
 use super::fixtures::{MESSAGE, SeedExample};
-use super::session::{Dashboard, NamedCount, Profile, SessionContext};
 use super::*;
+use crate::glance::{Dashboard, NamedCount, Profile, SessionContext};
 
 pub const SYSTEM: &str = "You are Alfred, a kitchen assistant.";
 

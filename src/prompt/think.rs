@@ -18,7 +18,7 @@ use super::entities::{compact_refs, viable};
 use super::narrative::{render_left_open, render_turn_narrative, this_turn_curation};
 use super::profile::{render_dashboard, render_session_context};
 use super::section::{Prompt, PromptNode};
-use super::session::SessionContext;
+use crate::glance::SessionContext;
 
 /// Everything Think's prompt is built from.
 #[derive(Debug, Clone)]

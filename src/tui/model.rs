@@ -12,32 +12,11 @@ use crate::pipeline::{Node, TurnId};
 use crate::session::SessionFile;
 
 use super::chat::ChatLayoutCache;
+pub use super::chat::message::{ChatMessage, Role};
 use super::state::travel::Inspected;
 use super::theme::Theme;
 
 const PLACEHOLDER: &str = "Ask Alfred… (Enter sends, Alt+Enter adds a line, F1 or ? for help)";
-
-/// Who wrote a chat message.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    User,
-    Alfred,
-    /// A failed turn, shown inline in red with the reason.
-    Error,
-    /// A note from the app (a slash command's answer, a `why`).
-    Note,
-}
-
-/// One message of the chat.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ChatMessage {
-    pub role: Role,
-    pub text: String,
-    /// The turn it belongs to (0 for notes before the first turn).
-    pub turn: u32,
-    /// Bumped whenever the text changes, so cached layouts know to redo it.
-    pub revision: u64,
-}
 
 /// A pane that can take focus.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -27,7 +27,6 @@ use std::sync::Arc;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 
-use crate::session::alfred_state::prompt_logs::LoggedCall;
 use tokio_postgres::types::ToSql;
 use tokio_postgres_rustls::MakeRustlsConnect;
 
@@ -39,6 +38,25 @@ use error::CONNECT_TIMEOUT;
 pub use error::{ConnectCause, PgError, PgResult};
 pub(crate) use sql::PgParam;
 use sql::{Found, PgColumn};
+
+/// One model call Alfred logged: a row of its `prompt_logs` table (or
+/// one of the markdown files its `_log_to_file` writes, read in
+/// `session::alfred_state::prompt_logs`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoggedCall {
+    /// Its order in the run (1, 2, 3…).
+    pub call_number: u32,
+    /// `router`, `understand`, `think`, `act`, `reply`, `summarize`…
+    pub node: String,
+    pub model: String,
+    /// When it was logged, as written (ISO 8601), if known.
+    pub at: Option<String>,
+    pub system: String,
+    pub user: String,
+    /// The parsed response as JSON text, when there was one.
+    pub response: Option<String>,
+    pub error: Option<String>,
+}
 
 /// Row-level security on the kitchen tables, as it applies to the role
 /// alfred connects as ([`PgStore::row_security`]).

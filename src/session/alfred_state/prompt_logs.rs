@@ -18,22 +18,7 @@ use crate::prompt::tokens::count_tokens;
 use crate::prompt::{Prompt, PromptNode, Section};
 use crate::record::{ActPromptRecord, PromptRecord, PromptsRecord};
 
-/// One model call Alfred logged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LoggedCall {
-    /// Its order in the run (1, 2, 3…).
-    pub call_number: u32,
-    /// `router`, `understand`, `think`, `act`, `reply`, `summarize`…
-    pub node: String,
-    pub model: String,
-    /// When it was logged, as written (ISO 8601), if known.
-    pub at: Option<String>,
-    pub system: String,
-    pub user: String,
-    /// The parsed response as JSON text, when there was one.
-    pub response: Option<String>,
-    pub error: Option<String>,
-}
+pub use crate::kitchen::postgres::LoggedCall;
 
 /// A part of a logged prompt: a `<name>…</name>` section, or the text
 /// outside any (`prompt`), with its size in tokens.

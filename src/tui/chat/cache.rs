@@ -14,8 +14,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::markdown::render_markdown;
+use super::message::{ChatMessage, Role};
 use super::wrap::wrap_text;
-use crate::tui::model::{ChatMessage, Role};
 use crate::tui::theme::Theme;
 
 /// What a message's layout depends on besides width and theme.

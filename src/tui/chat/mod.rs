@@ -13,6 +13,7 @@ pub mod highlight;
 pub mod input;
 pub(crate) mod input_long;
 pub mod markdown;
+pub mod message;
 pub mod pane;
 pub mod wrap;
 

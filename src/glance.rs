@@ -1,8 +1,10 @@
-//! The session context a Think prompt opens with: the user's profile, their
-//! per-subdomain preferences, and a snapshot of the kitchen.
+//! The kitchen at a glance, the session context a Think prompt opens with:
+//! the user's profile, their per-subdomain preferences, and a snapshot of
+//! the kitchen.
 //!
-//! Plain data. The kitchen store computes it (aggregate queries); the prompt
-//! builders render it. Nothing here touches IO.
+//! Plain data, below both of its users: the kitchen store computes it
+//! (aggregate queries, `kitchen/dashboard.rs`) and the prompt builders
+//! render it, so neither imports the other for it. Nothing here touches IO.
 
 use std::collections::BTreeMap;
 
