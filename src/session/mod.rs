@@ -1,8 +1,9 @@
 //! Sessions on disk: one journal file per session, kept exactly and never lost.
 //!
 //! This module owns the session folder (`sessions/` under the data dir) and
-//! everything in it: the file format and its migrations ([`file`], [`llm`],
-//! [`migrate`]), atomic writes ([`atomic`]), the per-session lock that keeps
+//! everything in it: the file format and its migrations ([`journal`], which
+//! reads a file of either form, [`file`], [`llm`], [`migrate`], and
+//! [`unreadable`], why a file cannot be read), atomic writes ([`atomic`]), the per-session lock that keeps
 //! two processes from writing one session ([`lock`]), the persist actor that
 //! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
 //! listing and housekeeping ([`store`], [`listing`], [`grep`]), the choice of the
@@ -48,6 +49,7 @@ pub mod recent;
 pub mod sample;
 pub mod store;
 mod turn_status;
+pub mod unreadable;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;
@@ -59,3 +61,4 @@ pub use llm::{LlmSettings, public_base_url};
 pub use lock::SessionLock;
 pub use persist::{PersistEvent, PersistHandle, spawn_persist};
 pub use store::{Clock, SessionStore};
+pub use unreadable::Unreadable;

@@ -1,5 +1,13 @@
+use std::path::Path;
+
+use super::encode::encode_all;
+use super::format::MARK;
 use super::*;
+use crate::context::ContextState;
+use crate::context::archive::TurnDigest;
+use crate::session::file::{SessionNote, title_from};
 use crate::session::sample::sample_session;
+use crate::session::unreadable::Unreadable;
 
 fn reread(path: &Path) -> Loaded {
     decode(&std::fs::read(path).unwrap()).unwrap()
@@ -326,4 +334,21 @@ fn notes_are_appended_and_read_back_and_an_older_file_is_rewritten_for_them() {
         glimpse(after.as_bytes()).unwrap().turns.len(),
         session.transcript.len()
     );
+}
+
+#[test]
+fn a_document_claiming_a_journals_schema_is_corrupt_not_newer() {
+    let journal_version = br#"{"schema_version": 5, "id": "x"}"#;
+    for why in [
+        decode_session(journal_version).err(),
+        decode_header(journal_version).err(),
+    ] {
+        assert!(
+            matches!(&why, Some(Unreadable::Corrupt(r)) if r.contains("journal")),
+            "a document is never of a journal's version: {why:?}"
+        );
+    }
+    let newer = br#"{"schema_version": 99, "title": {"text": "x"}, "transcript": 5}"#;
+    assert_eq!(decode_session(newer).err(), Some(Unreadable::Newer(99)));
+    assert_eq!(decode_header(newer).err(), Some(Unreadable::Newer(99)));
 }
