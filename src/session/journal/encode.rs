@@ -6,7 +6,7 @@
 
 use std::collections::VecDeque;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::super::delta::{Delta, Op};
 use super::super::file::{SessionFile, title_from};
@@ -19,8 +19,9 @@ use crate::context::archive::TurnDigest;
 use crate::record::{PromptsRecord, TurnRecord, TurnStatus};
 
 impl Cursor {
-    pub(super) fn starting(session: &SessionFile) -> Result<(Cursor, String), String> {
-        let state = serde_json::to_value(&session.context).map_err(|e| e.to_string())?;
+    /// The cursor of a new file of `session`, and its header line.
+    pub(super) fn starting(session: &SessionFile) -> serde_json::Result<(Cursor, String)> {
+        let state = serde_json::to_value(&session.context)?;
         let header = Line::Header {
             schema_version: JOURNAL_VERSION,
             id: session.id.clone(),
@@ -74,31 +75,33 @@ impl Cursor {
         id
     }
 
+    /// The change from the cursor's context to `s`, compared whole, and the
+    /// cursor moved to it.
+    fn whole_state_delta(&mut self, s: &ContextState) -> serde_json::Result<Option<Delta>> {
+        let value = serde_json::to_value(s)?;
+        let d = Delta::between(&self.state, &value);
+        self.state = value;
+        Ok(d)
+    }
+
     /// The change from the cursor's context to `s`, and the cursor moved to
     /// it. The archive's digests already in the cursor are kept as they are
     /// (only new ones are written out) when its turn numbers and its first
     /// and last digests say it only grew at the back and gave way at the
     /// front; otherwise the context is compared whole.
-    fn state_delta(&mut self, s: &ContextState) -> Result<Option<Delta>, String> {
+    fn state_delta(&mut self, s: &ContextState) -> serde_json::Result<Option<Delta>> {
         let digests = s.archive.digests();
         let old = self
             .state
             .pointer("/archive/turns")
             .and_then(Value::as_array);
         let Some(dropped) = old.and_then(|old| archive_dropped(old, digests)) else {
-            let value = serde_json::to_value(s).map_err(|e| e.to_string())?;
-            let d = Delta::between(&self.state, &value);
-            self.state = value;
-            return Ok(d);
+            return self.whole_state_delta(s);
         };
-        let mut value = s.to_value_without_archive().map_err(|e| e.to_string())?;
-        let Some(Value::Object(mut archive)) =
-            self.state.as_object_mut().and_then(|m| m.remove("archive"))
-        else {
-            unreachable!("an archive array above")
-        };
-        let Some(Value::Array(mut turns)) = archive.remove("turns") else {
-            unreachable!("an archive array above")
+        let mut value = s.to_value_without_archive()?;
+        let Some((mut archive, mut turns)) = take_archive(&mut self.state) else {
+            // Not reached: the archive's turns were found above.
+            return self.whole_state_delta(s);
         };
         let mut d = Delta::between(&self.state, &value);
         let kept = turns.len() - dropped;
@@ -111,7 +114,7 @@ impl Cursor {
             ops.push(Op::Copy(kept));
         }
         for digest in digests.iter().skip(kept) {
-            let v = serde_json::to_value(digest).map_err(|e| e.to_string())?;
+            let v = serde_json::to_value(digest)?;
             turns.push(v.clone());
             ops.push(Op::New(v));
         }
@@ -149,7 +152,7 @@ impl Cursor {
         state: Option<&ContextState>,
         at: &str,
         commit: Option<&str>,
-    ) -> Result<String, String> {
+    ) -> serde_json::Result<String> {
         let mut texts = Vec::new();
         let mut prompts = record.prompts.clone();
         each_text(&mut prompts, &mut |t| *t = self.pack(t, &mut texts).into());
@@ -192,7 +195,7 @@ impl Cursor {
 /// The record as JSON, less what a turn line writes plainly, with
 /// `prompts` (their texts packed, their token reports left out) in place of
 /// its own when given.
-fn rest_of(record: &TurnRecord, prompts: Option<&PromptsRecord>) -> Result<Value, String> {
+fn rest_of(record: &TurnRecord, prompts: Option<&PromptsRecord>) -> serde_json::Result<Value> {
     let mut bare = TurnRecord {
         prompts: PromptsRecord::default(),
         user: String::new(),
@@ -200,14 +203,14 @@ fn rest_of(record: &TurnRecord, prompts: Option<&PromptsRecord>) -> Result<Value
         ..record.clone()
     };
     bare.turn = 0;
-    let mut v = serde_json::to_value(&bare).map_err(|e| e.to_string())?;
+    let mut v = serde_json::to_value(&bare)?;
     if let Value::Object(m) = &mut v {
         for k in PLAIN {
             m.remove(k);
         }
         m.remove("prompts");
         if let Some(p) = prompts {
-            let mut p = serde_json::to_value(p).map_err(|e| e.to_string())?;
+            let mut p = serde_json::to_value(p)?;
             each_prompt_value(&mut p, &mut |r| {
                 for k in TOKEN_REPORT {
                     r.remove(k);
@@ -222,6 +225,29 @@ fn rest_of(record: &TurnRecord, prompts: Option<&PromptsRecord>) -> Result<Value
 /// A prompt record's token report, left out of the delta when its sections
 /// give it.
 const TOKEN_REPORT: [&str; 3] = ["sections", "system_tokens", "total_tokens"];
+
+/// The archive of a context (as JSON) taken out of it, and its digests
+/// taken out of the archive; `None`, and `state` untouched, when it has no
+/// list of digests.
+fn take_archive(state: &mut Value) -> Option<(Map<String, Value>, Vec<Value>)> {
+    let Value::Object(m) = state else {
+        return None;
+    };
+    let has_turns = m
+        .get("archive")
+        .and_then(|a| a.get("turns"))
+        .is_some_and(Value::is_array);
+    if !has_turns {
+        return None;
+    }
+    let Some(Value::Object(mut archive)) = m.remove("archive") else {
+        return None;
+    };
+    let Some(Value::Array(turns)) = archive.remove("turns") else {
+        return None;
+    };
+    Some((archive, turns))
+}
 
 /// How many of the archive's digests in `old` (as JSON) gave way at the
 /// front if `new` is `old` grown at the back, or `None`: the turn numbers
@@ -255,7 +281,7 @@ fn archive_dropped(old: &[Value], new: &VecDeque<TurnDigest>) -> Option<usize> {
 
 /// The whole file of `session`, as a journal: what a migration or a first
 /// save writes (atomically).
-pub(super) fn encode_all(session: &SessionFile) -> Result<(Vec<u8>, Cursor), String> {
+pub(super) fn encode_all(session: &SessionFile) -> serde_json::Result<(Vec<u8>, Cursor)> {
     let (mut cursor, mut text) = Cursor::starting(session)?;
     text.push_str(&cursor.lines_to(session)?);
     Ok((text.into_bytes(), cursor))
@@ -265,7 +291,7 @@ impl Cursor {
     /// The lines that bring the file to `session`: its turns past the
     /// file's (none pending; the context with the last), then a rename or a
     /// context change.
-    pub(super) fn lines_to(&mut self, session: &SessionFile) -> Result<String, String> {
+    pub(super) fn lines_to(&mut self, session: &SessionFile) -> serde_json::Result<String> {
         let mut text = String::new();
         let n = session.transcript.len();
         for i in self.turns..n {
@@ -285,10 +311,10 @@ impl Cursor {
     /// at least its turns: a rename, a context changed between turns.
     /// Turns the file has beyond the session's are left alone (the session
     /// in hand is older than the file), and so is its context.
-    fn catch_up(&mut self, session: &SessionFile) -> Result<String, String> {
+    fn catch_up(&mut self, session: &SessionFile) -> serde_json::Result<String> {
         let mut out = String::new();
         if session.transcript.len() == self.turns {
-            let value = serde_json::to_value(&session.context).map_err(|e| e.to_string())?;
+            let value = serde_json::to_value(&session.context)?;
             if let Some(d) = Delta::between(&self.state, &value) {
                 out.push_str(&line_text(&Line::State { state: d })?);
                 self.state = value;

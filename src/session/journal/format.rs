@@ -4,7 +4,8 @@
 //! shared by the reader and the writer), and the helpers both sides walk a
 //! turn's texts with.
 //!
-//! Imports no sibling: the encoding, decoding and writing files build on it.
+//! Imports no sibling but the error file: the encoding, decoding and
+//! writing files build on it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::super::delta::Delta;
 use super::super::llm::LlmSettings;
+use super::error::LineError;
 use crate::record::PromptsRecord;
 use crate::text_key::TextKeys;
 
@@ -157,11 +159,11 @@ struct RawLine {
 }
 
 impl TryFrom<RawLine> for Line {
-    type Error = String;
+    type Error = LineError;
 
-    fn try_from(r: RawLine) -> Result<Line, String> {
-        fn need<T>(v: Option<T>, field: &str) -> Result<T, String> {
-            v.ok_or_else(|| format!("missing field `{field}`"))
+    fn try_from(r: RawLine) -> Result<Line, LineError> {
+        fn need<T>(v: Option<T>, field: &'static str) -> Result<T, LineError> {
+            v.ok_or(LineError::MissingField(field))
         }
         Ok(match r.k {
             Kind::Header => Line::Header {
@@ -275,8 +277,9 @@ pub(super) fn each_text(p: &mut PromptsRecord, f: &mut dyn FnMut(&mut Arc<str>))
     }
 }
 
-pub(super) fn line_text(line: &Line) -> Result<String, String> {
-    let mut text = serde_json::to_string(line).map_err(|e| e.to_string())?;
+/// A line as written: its JSON and a newline.
+pub(super) fn line_text(line: &Line) -> serde_json::Result<String> {
+    let mut text = serde_json::to_string(line)?;
     text.push('\n');
     Ok(text)
 }

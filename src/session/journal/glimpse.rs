@@ -7,6 +7,7 @@ use serde::Deserialize;
 use super::super::file::title_from;
 use super::super::llm::LlmSettings;
 use super::super::unreadable::Unreadable;
+use super::error::{LineError, ReadError};
 use super::format::JOURNAL_VERSION;
 use crate::record::TurnStatus;
 
@@ -74,7 +75,7 @@ pub struct Glimpse {
 /// Reads what a listing or a search needs: every line is parsed for a
 /// few fields only.
 pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
-    let text = std::str::from_utf8(bytes).map_err(Unreadable::not_utf8)?;
+    let text = std::str::from_utf8(bytes).map_err(ReadError::from)?;
     let mut out = Glimpse::default();
     let mut pending: Option<(String, String, String)> = None;
     // A record delta that does not touch the status keeps the last one's.
@@ -84,14 +85,14 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
             Ok(g) if line.ends_with('\n') => g,
             // A torn last line is left out, as loading does.
             _ if n > 0 && n + 1 == text.split_inclusive('\n').count() => break,
-            Ok(_) => return Err(Unreadable::Corrupt(format!("line {}: torn", n + 1))),
-            Err(e) => return Err(Unreadable::Corrupt(format!("line {}: {e}", n + 1))),
+            Ok(_) => return Err(ReadError::at(n, LineError::Torn).into()),
+            Err(e) => return Err(ReadError::at(n, e).into()),
         };
         match g.k.as_str() {
             "header" if n == 0 => {
                 let v = g.schema_version.unwrap_or_default();
                 if v > JOURNAL_VERSION {
-                    return Err(Unreadable::Newer(v));
+                    return Err(ReadError::Newer(v).into());
                 }
                 out.schema_version = v;
                 out.title = g.title.unwrap_or_default();
@@ -130,15 +131,10 @@ pub fn glimpse(bytes: &[u8]) -> Result<Glimpse, Unreadable> {
             "title" => out.title = g.title.unwrap_or_default(),
             "state" | "note" => {}
             other if n == 0 => {
-                return Err(Unreadable::Corrupt(format!(
-                    "line 1: a {other} line, not a header"
-                )));
+                return Err(ReadError::at(n, LineError::KindNotHeader(other.to_string())).into());
             }
             other => {
-                return Err(Unreadable::Corrupt(format!(
-                    "line {}: unknown line kind {other:?}",
-                    n + 1
-                )));
+                return Err(ReadError::at(n, LineError::UnknownKind(other.to_string())).into());
             }
         }
     }

@@ -30,6 +30,7 @@
 //! the file handle and is used by the persist actor only.
 //!
 //! The files, each importing only those above it in this list:
+//! - `error`: why a journal cannot be read ([`LineError`], [`ReadError`]);
 //! - `format`: the lines, the text table's entries, the `Cursor`
 //!   (where the file stands), shared by both sides;
 //! - `encode`: the lines that bring the file to a session;
@@ -44,12 +45,14 @@
 mod any_form;
 mod decode;
 mod encode;
+mod error;
 mod format;
 mod glimpse;
 mod writer;
 
 pub use any_form::{decode_header, decode_pending, decode_session};
 pub use decode::{Loaded, decode};
+pub use error::{LineError, ReadError};
 pub use format::{JOURNAL_VERSION, is_journal};
 pub use glimpse::{Glimpse, glimpse};
 pub use writer::{AppendedTurn, Journal, SessionHead};

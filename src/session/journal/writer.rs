@@ -92,7 +92,7 @@ impl Journal {
         if !is_journal(&bytes) {
             return Ok(Journal { path, cursor: None });
         }
-        let loaded = read(&bytes, true).map_err(|why| refused(&path, why))?;
+        let loaded = read(&bytes, true).map_err(|why| refused(&path, why.into()))?;
         if let Some(at) = loaded.torn_at {
             set_torn_tail_aside(&path, &bytes[at..], at as u64, now)?;
         }
@@ -110,14 +110,16 @@ impl Journal {
     /// atomically the first time. Returns the bytes written.
     pub fn sync(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
         let Some(cursor) = &mut self.cursor else {
-            return self.write_whole(session);
+            return self.rewrite(session);
         };
         // A note line needs a file of schema 5: an older one is written
         // whole, with the new header, first.
         if cursor.version < JOURNAL_VERSION && session.notes.len() > cursor.notes {
-            return self.write_whole(session);
+            return self.rewrite(session);
         }
-        let text = cursor.lines_to(session).map_err(encode)?;
+        let text = cursor
+            .lines_to(session)
+            .map_err(|e| encode_failed(&self.path, e))?;
         self.append(text.as_bytes(), false)
     }
 
@@ -130,23 +132,24 @@ impl Journal {
         head: &SessionHead,
         turn: &AppendedTurn,
     ) -> Result<u64, SessionError> {
-        let mut written = 0;
-        if self.cursor.is_none() {
-            let base = match std::fs::read(&self.path) {
-                Ok(bytes) => decode_session(&bytes).map_err(|why| refused(&self.path, why))?,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => head.session(),
-                Err(e) => return Err(SessionError::io("read", &self.path, e)),
-            };
-            written += self.write_whole(&base)?;
-        }
-        let cursor = self.cursor.as_mut().expect("written whole above");
+        let (written, mut cursor) = match self.cursor.take() {
+            Some(cursor) => (0, cursor),
+            None => {
+                let base = match std::fs::read(&self.path) {
+                    Ok(bytes) => decode_session(&bytes).map_err(|why| refused(&self.path, why))?,
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => head.session(),
+                    Err(e) => return Err(SessionError::io("read", &self.path, e)),
+                };
+                self.write_whole(&base)?
+            }
+        };
         let state = turn
             .state
             .as_ref()
             .filter(|_| turn.record.status == TurnStatus::Ok);
-        let text = cursor
-            .turn_line(&turn.record, state, &turn.at, turn.commit.as_deref())
-            .map_err(encode)?;
+        let line = cursor.turn_line(&turn.record, state, &turn.at, turn.commit.as_deref());
+        self.cursor = Some(cursor);
+        let text = line.map_err(|e| encode_failed(&self.path, e))?;
         Ok(written + self.append(text.as_bytes(), true)?)
     }
 
@@ -162,7 +165,7 @@ impl Journal {
                 commit: commit.to_string(),
             }
         };
-        let text = line_text(&line).map_err(encode)?;
+        let text = line_text(&line).map_err(|e| encode_failed(&self.path, e))?;
         let written = self.append(text.as_bytes(), true)?;
         if !landed {
             // Rare (the kitchen refused the commit): rather than keep a
@@ -173,11 +176,19 @@ impl Journal {
         Ok(written)
     }
 
-    fn write_whole(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
-        let (bytes, cursor) = encode_all(session).map_err(encode)?;
-        super::super::atomic::write_atomic(&self.path, &bytes)?;
+    /// Writes the whole file of `session` and continues after it.
+    fn rewrite(&mut self, session: &SessionFile) -> Result<u64, SessionError> {
+        let (written, cursor) = self.write_whole(session)?;
         self.cursor = Some(cursor);
-        Ok(bytes.len() as u64)
+        Ok(written)
+    }
+
+    /// Writes the whole file of `session` (atomically): the bytes written
+    /// and the cursor after them.
+    fn write_whole(&self, session: &SessionFile) -> Result<(u64, Cursor), SessionError> {
+        let (bytes, cursor) = encode_all(session).map_err(|e| encode_failed(&self.path, e))?;
+        super::super::atomic::write_atomic(&self.path, &bytes)?;
+        Ok((bytes.len() as u64, cursor))
     }
 
     fn append(&mut self, bytes: &[u8], durable: bool) -> Result<u64, SessionError> {
@@ -219,8 +230,14 @@ fn refused(path: &Path, why: Unreadable) -> SessionError {
     }
 }
 
-fn encode(reason: String) -> SessionError {
-    SessionError::io("encode", PathBuf::new(), std::io::Error::other(reason))
+/// A line serde could not encode, for the session of the file at `path`
+/// (named `<id>.json`).
+fn encode_failed(path: &Path, source: serde_json::Error) -> SessionError {
+    let id = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    SessionError::Encode { id, source }
 }
 
 /// Moves a torn last line to `<name>.torn-<time>` and cuts the file there.
