@@ -23,7 +23,7 @@ use serde::Deserialize;
 use serde::de::{self, SeqAccess, Visitor};
 use serde_json::{Value, json};
 
-use super::file::{SCHEMA_VERSION, SessionFile, title_from};
+use super::file::{DOCUMENT_VERSION, SessionFile, title_from};
 use super::llm::LlmSettings;
 use super::unreadable::Unreadable;
 use crate::record::TurnStatus;
@@ -53,7 +53,7 @@ pub fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
     let typed_error = match serde_json::from_str::<SessionFile>(text) {
         Ok(mut s) => {
             check_version(s.schema_version)?;
-            s.schema_version = SCHEMA_VERSION;
+            s.schema_version = DOCUMENT_VERSION;
             return Ok(s);
         }
         Err(e) => e,
@@ -122,7 +122,7 @@ pub fn migrate_v1(value: Value) -> Result<Value, String> {
         obj.insert("llm".into(), llm);
     }
     obj.insert("transcript".into(), turns);
-    obj.insert("schema_version".into(), json!(SCHEMA_VERSION));
+    obj.insert("schema_version".into(), json!(DOCUMENT_VERSION));
     Ok(Value::Object(obj))
 }
 
@@ -162,7 +162,7 @@ fn check_version(version: u32) -> Result<(), Unreadable> {
         )),
         // Past the last one-document schema: newer than any document this
         // build knows. (The journal's reader tells a journal's number apart.)
-        v if v > SCHEMA_VERSION => Err(Unreadable::Newer(v)),
+        v if v > DOCUMENT_VERSION => Err(Unreadable::Newer(v)),
         _ => Ok(()),
     }
 }

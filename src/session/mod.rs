@@ -21,7 +21,7 @@
 //! Files in the folder:
 //! - `<id>.json`: a session, as a journal in JSON Lines ([`journal`], schema
 //!   [`journal::JOURNAL_VERSION`]); files of schema 1–3 are one
-//!   [`SessionFile`] document (schema [`SCHEMA_VERSION`] is still that
+//!   [`SessionFile`] document (schema [`DOCUMENT_VERSION`] is still that
 //!   form, which `sessions export --format json` writes);
 //! - `<id>.json.torn-<UTC time>`: a last line a crash tore, set aside;
 //! - `<id>.lock`: held (OS file lock) while a process has the session open;
@@ -53,7 +53,7 @@ pub mod unreadable;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;
-pub use file::{SCHEMA_VERSION, SessionFile, SessionNote, is_valid_id, new_id, title_from};
+pub use file::{DOCUMENT_VERSION, SessionFile, SessionNote, is_valid_id, new_id, title_from};
 pub use grep::{GrepHit, GrepReport};
 pub use ledger::SessionLedger;
 pub use listing::{ListReport, SessionProblem, SessionSummary};
