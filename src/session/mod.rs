@@ -2,10 +2,11 @@
 //!
 //! This module owns the session folder (`sessions/` under the data dir) and
 //! everything in it: the file format and its migrations ([`journal`], which
-//! reads a file of either form, [`file`], [`llm`], [`migrate`], and
-//! [`unreadable`], why a file cannot be read), atomic writes ([`atomic`]), the per-session lock that keeps
-//! two processes from writing one session ([`lock`]), the persist actor that
-//! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
+//! reads a file of either form, [`file`](mod@file), [`llm`], [`migrate`],
+//! and [`unreadable`], why a file cannot be read), atomic writes
+//! ([`atomic`]), the per-session lock that keeps two processes from writing
+//! one session ([`lock`]), the persist actor that applies saves in order off
+//! the UI's loop ([`persist`]), forgiving reading,
 //! listing and housekeeping ([`store`], [`listing`], [`grep`]), the choice of the
 //! session a plain `alfred` resumes ([`recent`]), the plain-text views the
 //! CLI prints ([`export`]), and sessions made from Alfred's saved conversation

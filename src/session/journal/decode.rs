@@ -180,6 +180,7 @@ fn each_text_try(
 /// A journal read back.
 #[derive(Debug)]
 pub struct Loaded {
+    /// The session the lines add up to (no turns when read for the writer).
     pub session: SessionFile,
     /// The commit of the last turn, when no `done` or `void` settled it: the
     /// kitchen decides whether that turn happened
@@ -187,6 +188,7 @@ pub struct Loaded {
     pub pending: Option<String>,
     /// The length of the good lines when the last line was torn.
     pub torn_at: Option<usize>,
+    /// Where the file stands after its last good line.
     pub(super) cursor: Cursor,
 }
 

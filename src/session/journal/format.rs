@@ -223,7 +223,9 @@ pub(super) struct Cursor {
     pub(super) rest: Value,
     /// The context as JSON.
     pub(super) state: Value,
+    /// The title the file has given so far.
     pub(super) title: String,
+    /// Turns in the file (voided ones left out).
     pub(super) turns: usize,
     /// Notes in the file.
     pub(super) notes: usize,

@@ -57,10 +57,15 @@ fn glance_of(line: &str) -> serde_json::Result<Glance> {
 /// A journal's header and turn texts, read without rebuilding records.
 #[derive(Debug, Clone, Default)]
 pub struct Glimpse {
+    /// The header's schema version.
     pub schema_version: u32,
+    /// The title: the last rename, else from the first turn's message.
     pub title: String,
+    /// When the session was created (RFC 3339).
     pub created_at: String,
+    /// The time of the last turn kept (the creation time before any).
     pub updated_at: String,
+    /// The brain the session talks to.
     pub llm: LlmSettings,
     /// (turn, user, reply) of every turn kept.
     pub turns: Vec<(u32, String, String)>,

@@ -21,10 +21,15 @@ use crate::record::{TurnRecord, TurnStatus};
 /// first turn.
 #[derive(Debug, Clone)]
 pub struct SessionHead {
+    /// The session's id (its file is `<id>.json`).
     pub id: String,
+    /// When it was created (RFC 3339).
     pub created_at: String,
+    /// The brain it talks to.
     pub llm: LlmSettings,
+    /// Its title so far (empty until the first turn or a rename).
     pub title: String,
+    /// The context it starts with.
     pub context: ContextState,
 }
 
@@ -40,6 +45,7 @@ impl SessionHead {
         }
     }
 
+    /// The session this head starts: no turns yet.
     fn session(&self) -> SessionFile {
         let mut s = SessionFile::new(
             self.id.clone(),
@@ -58,6 +64,7 @@ impl SessionHead {
 /// One turn to append.
 #[derive(Debug, Clone)]
 pub struct AppendedTurn {
+    /// The turn as recorded.
     pub record: TurnRecord,
     /// The context after it (kept only when the turn succeeded).
     pub state: Option<ContextState>,
