@@ -37,7 +37,7 @@ fn the_version_1_fixture_migrates_in_memory_and_is_rewritten_only_on_save() {
     );
     assert_eq!(listed.sessions[0].turns, 2);
     let s = store.load("20250301-190412-c0de").expect("v1 loads");
-    assert_eq!(s.schema_version, alfred::session::SCHEMA_VERSION);
+    assert_eq!(s.schema_version, alfred::session::DOCUMENT_VERSION);
     assert_eq!(s.title, "What can I cook this week? No cod.");
     assert_eq!(s.llm.backend, "unknown");
     assert_eq!(s.turn_count(), 2);

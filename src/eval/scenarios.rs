@@ -5,8 +5,8 @@
 use std::path::Path;
 
 use crate::headless::script_messages;
-use crate::session::migrate::{Unreadable, decode};
-use crate::session::{SessionFile, SessionStore};
+use crate::session::journal::decode_session;
+use crate::session::{SessionFile, SessionStore, Unreadable};
 
 /// The scenarios shipped in `assets/scenarios/`, by name.
 pub const BUILT_IN: [(&str, &str); 13] = [
@@ -139,7 +139,7 @@ fn non_empty(s: Scenario) -> Result<Scenario, String> {
 /// The user messages of a session file's bytes (a file the user named:
 /// read, never moved aside when broken).
 fn session_messages(bytes: &[u8]) -> Result<Vec<String>, String> {
-    let session = decode(bytes).map_err(|e| match e {
+    let session = decode_session(bytes).map_err(|e| match e {
         Unreadable::Corrupt(why) => why,
         Unreadable::Newer(v) => format!("it was written by a newer alfred (schema {v})"),
     })?;

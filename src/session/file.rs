@@ -1,5 +1,7 @@
-//! `SessionFile`: the shape of `sessions/<id>.json` (schema version 3), its
-//! id and its title.
+//! `SessionFile`: a session whole, its one-document JSON form (schema
+//! [`DOCUMENT_VERSION`]: what `sessions export --format json` writes, and
+//! what `sessions/<id>.json` was before it became a journal), its id and its
+//! title.
 //!
 //! Owns the format and the rules of what goes into it: every turn is kept
 //! exactly as recorded (failed turns included), the context state changes only
@@ -20,7 +22,7 @@ use crate::record::{TurnRecord, TurnStatus};
 /// entities as a change against the turn before, see [`super::codec`]).
 /// Session files on disk are journals of
 /// [`JOURNAL_VERSION`](super::journal::JOURNAL_VERSION).
-pub const SCHEMA_VERSION: u32 = 3;
+pub const DOCUMENT_VERSION: u32 = 3;
 
 /// Titles are cut to this many characters (the "…" included).
 const TITLE_MAX_CHARS: usize = 60;
@@ -28,8 +30,8 @@ const TITLE_MAX_CHARS: usize = 60;
 /// One session as stored in `sessions/<id>.json`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SessionFile {
-    /// Always [`SCHEMA_VERSION`] in memory (older files are migrated on load),
-    /// and written as [`SCHEMA_VERSION`] whatever it holds.
+    /// Always [`DOCUMENT_VERSION`] in memory (older files are migrated on load),
+    /// and written as [`DOCUMENT_VERSION`] whatever it holds.
     #[serde(serialize_with = "current_version")]
     pub schema_version: u32,
     /// `20261122-143005-7f3a`: creation time (UTC) and 4 random hex digits.
@@ -65,7 +67,7 @@ impl SessionFile {
     pub fn new(id: String, now: Timestamp, llm: LlmSettings, policy: ContextPolicy) -> Self {
         let stamp = stamp(now);
         Self {
-            schema_version: SCHEMA_VERSION,
+            schema_version: DOCUMENT_VERSION,
             id,
             title: String::new(),
             created_at: stamp.clone(),
@@ -142,9 +144,9 @@ impl SessionFile {
     }
 }
 
-/// Writes [`SCHEMA_VERSION`]: a file is always written in this build's schema.
+/// Writes [`DOCUMENT_VERSION`]: a file is always written in this build's schema.
 fn current_version<S: Serializer>(_in_memory: &u32, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_u32(SCHEMA_VERSION)
+    s.serialize_u32(DOCUMENT_VERSION)
 }
 
 /// A time as stored: RFC 3339, UTC, to the millisecond.
@@ -252,7 +254,7 @@ mod tests {
         assert_eq!(s.to_bytes().unwrap(), current);
         let text = String::from_utf8(current).unwrap();
         assert!(
-            text.starts_with(&format!("{{\"schema_version\":{SCHEMA_VERSION},")),
+            text.starts_with(&format!("{{\"schema_version\":{DOCUMENT_VERSION},")),
             "{text}"
         );
     }

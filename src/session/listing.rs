@@ -13,8 +13,8 @@ use jiff::Timestamp;
 
 use super::error::SessionError;
 use super::file::is_valid_id;
+use super::journal::decode_header;
 use super::llm::LlmSettings;
-use super::migrate::decode_header;
 use super::store::SessionStore;
 
 /// Temp files older than this are leftovers of a crash.

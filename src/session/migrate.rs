@@ -1,10 +1,15 @@
-//! Reading session bytes: checks, schema versions and the v1 → v2 migration.
+//! Reading a one-document session file (schema 1–3, the form before the
+//! journal): checks, schema versions and the v1 → v2 migration.
 //!
-//! Owns the decision of what a file's bytes are: a session of this schema, an
-//! older one to migrate in memory, a newer one to refuse (and leave alone), or
-//! garbage, with the reason in words (serde's message with line and column,
-//! "empty file", "not UTF-8"). Must not touch the disk: the store reads the
-//! bytes and decides what to do with a bad file.
+//! Owns the decision of what a document's bytes are: a session of a known
+//! schema, an older one to migrate in memory, a newer one to refuse (and
+//! leave alone), or garbage, with the reason in words (serde's message with
+//! line and column, "empty file", "not UTF-8"). Knows nothing of journals:
+//! which form a file is, and what a document claiming a journal's schema
+//! number is, the journal decides ([`super::journal::decode_session`]), and
+//! it reads documents through this module, never the other way round. Must
+//! not touch the disk: the store reads the bytes and decides what to do with
+//! a bad file.
 //!
 //! Version 1 (before LLM settings were recorded) differs from version 2 in
 //! three ways: the transcript was stored under `turns`, `title` was optional
@@ -18,18 +23,10 @@ use serde::Deserialize;
 use serde::de::{self, SeqAccess, Visitor};
 use serde_json::{Value, json};
 
-use super::file::{SCHEMA_VERSION, SessionFile, title_from};
+use super::file::{DOCUMENT_VERSION, SessionFile, title_from};
 use super::llm::LlmSettings;
+use super::unreadable::Unreadable;
 use crate::record::TurnStatus;
-
-/// Why bytes are not a session this build can use.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Unreadable {
-    /// Broken: the reason, for the user and for the moved-aside report.
-    Corrupt(String),
-    /// Written by a newer alfred with this schema version: leave it alone.
-    Newer(u32),
-}
 
 /// What a listing needs from a file, read without keeping its turns.
 #[derive(Debug, Clone, PartialEq)]
@@ -48,28 +45,15 @@ pub struct Header {
     pub pending: bool,
 }
 
-/// Decodes a whole session, migrating older schemas in memory.
-pub fn decode(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
-    decode_pending(bytes).map(|(session, _)| session)
-}
-
-/// Decodes a whole session and the commit of a turn a crash left pending
-/// (journals only; see [`super::journal`]).
-pub fn decode_pending(bytes: &[u8]) -> Result<(SessionFile, Option<String>), Unreadable> {
-    if super::journal::is_journal(bytes) {
-        return super::journal::decode(bytes).map(|l| (l.session, l.pending));
-    }
-    decode_document(bytes).map(|s| (s, None))
-}
-
-/// Decodes a one-document session (schema 1–3).
-fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
+/// Decodes a one-document session (schema 1–3), migrating older schemas in
+/// memory.
+pub fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
     let text = text_of(bytes)?;
     // The common case, a current file, is one typed pass.
     let typed_error = match serde_json::from_str::<SessionFile>(text) {
         Ok(mut s) => {
             check_version(s.schema_version)?;
-            s.schema_version = SCHEMA_VERSION;
+            s.schema_version = DOCUMENT_VERSION;
             return Ok(s);
         }
         Err(e) => e,
@@ -85,23 +69,9 @@ fn decode_document(bytes: &[u8]) -> Result<SessionFile, Unreadable> {
     }
 }
 
-/// Reads the header and counts the turns without keeping them.
-pub fn decode_header(bytes: &[u8]) -> Result<Header, Unreadable> {
-    if super::journal::is_journal(bytes) {
-        let g = super::journal::glimpse(bytes)?;
-        let ok = g.statuses.iter().filter(|s| **s == TurnStatus::Ok).count();
-        let pending_ok = g.pending && g.statuses.last() == Some(&TurnStatus::Ok);
-        return Ok(Header {
-            schema_version: g.schema_version,
-            title: g.title,
-            created_at: g.created_at,
-            updated_at: g.updated_at,
-            llm: g.llm,
-            turns: ok - usize::from(pending_ok),
-            failed: g.statuses.len() - ok,
-            pending: g.pending,
-        });
-    }
+/// Reads a one-document session's header and counts its turns without
+/// keeping them.
+pub fn decode_document_header(bytes: &[u8]) -> Result<Header, Unreadable> {
     let text = text_of(bytes)?;
     let h = match serde_json::from_str::<HeaderRepr>(text) {
         Ok(h) => h,
@@ -152,7 +122,7 @@ pub fn migrate_v1(value: Value) -> Result<Value, String> {
         obj.insert("llm".into(), llm);
     }
     obj.insert("transcript".into(), turns);
-    obj.insert("schema_version".into(), json!(SCHEMA_VERSION));
+    obj.insert("schema_version".into(), json!(DOCUMENT_VERSION));
     Ok(Value::Object(obj))
 }
 
@@ -170,12 +140,7 @@ fn text_of(bytes: &[u8]) -> Result<&str, Unreadable> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Unreadable::Corrupt("empty file".into()));
     }
-    std::str::from_utf8(bytes).map_err(|e| {
-        Unreadable::Corrupt(format!(
-            "not UTF-8: invalid byte at offset {}",
-            e.valid_up_to()
-        ))
-    })
+    std::str::from_utf8(bytes).map_err(Unreadable::not_utf8)
 }
 
 /// The schema version, with a full syntax check of the document.
@@ -195,14 +160,9 @@ fn check_version(version: u32) -> Result<(), Unreadable> {
         0 => Err(Unreadable::Corrupt(
             "schema_version 0 does not exist".into(),
         )),
-        // Versions after the last one-document schema are journals: a
-        // document claiming one was not written by any alfred.
-        v if v > SCHEMA_VERSION && v <= super::journal::JOURNAL_VERSION => {
-            Err(Unreadable::Corrupt(format!(
-                "schema_version {v} is a journal's, but the file is one JSON document"
-            )))
-        }
-        v if v > SCHEMA_VERSION => Err(Unreadable::Newer(v)),
+        // Past the last one-document schema: newer than any document this
+        // build knows. (The journal's reader tells a journal's number apart.)
+        v if v > DOCUMENT_VERSION => Err(Unreadable::Newer(v)),
         _ => Ok(()),
     }
 }
@@ -288,7 +248,7 @@ mod tests {
 
     #[test]
     fn bad_bytes_get_a_reason() {
-        let reason = |b: &[u8]| match decode(b) {
+        let reason = |b: &[u8]| match decode_document(b) {
             Err(Unreadable::Corrupt(r)) => r,
             other => panic!("{other:?}"),
         };
@@ -304,13 +264,8 @@ mod tests {
     #[test]
     fn newer_files_are_recognised_even_when_their_shape_changed() {
         let newer = br#"{"schema_version": 99, "title": {"text": "x"}, "transcript": 5}"#;
-        assert_eq!(decode(newer), Err(Unreadable::Newer(99)));
-        assert_eq!(decode_header(newer), Err(Unreadable::Newer(99)));
-        let journal_version = br#"{"schema_version": 5, "id": "x"}"#;
-        assert!(
-            matches!(decode(journal_version), Err(Unreadable::Corrupt(r)) if r.contains("journal")),
-            "a document is never of a journal's version"
-        );
+        assert_eq!(decode_document(newer), Err(Unreadable::Newer(99)));
+        assert_eq!(decode_document_header(newer), Err(Unreadable::Newer(99)));
     }
 
     #[test]
@@ -318,7 +273,7 @@ mod tests {
         let v1 = br#"{"schema_version": 1, "id": "a", "created_at": "2025-01-01T00:00:00Z",
                       "turns": [{"user": "soup ideas\nthanks", "x": [1, {"y": 2}]}, {"user": "b"}],
                       "context": {}}"#;
-        let h = decode_header(v1).unwrap();
+        let h = decode_document_header(v1).unwrap();
         assert_eq!((h.turns, h.title.as_str()), (2, "soup ideas"));
         assert_eq!(h.updated_at, "2025-01-01T00:00:00Z");
         assert_eq!(h.llm.backend, "unknown");

@@ -1,10 +1,12 @@
 //! Sessions on disk: one journal file per session, kept exactly and never lost.
 //!
 //! This module owns the session folder (`sessions/` under the data dir) and
-//! everything in it: the file format and its migrations ([`file`], [`llm`],
-//! [`migrate`]), atomic writes ([`atomic`]), the per-session lock that keeps
-//! two processes from writing one session ([`lock`]), the persist actor that
-//! applies saves in order off the UI's loop ([`persist`]), forgiving reading,
+//! everything in it: the file format and its migrations ([`journal`], which
+//! reads a file of either form, [`file`](mod@file), [`llm`], [`migrate`],
+//! and [`unreadable`], why a file cannot be read), atomic writes
+//! ([`atomic`]), the per-session lock that keeps two processes from writing
+//! one session ([`lock`]), the persist actor that applies saves in order off
+//! the UI's loop ([`persist`]), forgiving reading,
 //! listing and housekeeping ([`store`], [`listing`], [`grep`]), the choice of the
 //! session a plain `alfred` resumes ([`recent`]), the plain-text views the
 //! CLI prints ([`export`]), and sessions made from Alfred's saved conversation
@@ -20,7 +22,7 @@
 //! Files in the folder:
 //! - `<id>.json`: a session, as a journal in JSON Lines ([`journal`], schema
 //!   [`journal::JOURNAL_VERSION`]); files of schema 1–3 are one
-//!   [`SessionFile`] document (schema [`SCHEMA_VERSION`] is still that
+//!   [`SessionFile`] document (schema [`DOCUMENT_VERSION`] is still that
 //!   form, which `sessions export --format json` writes);
 //! - `<id>.json.torn-<UTC time>`: a last line a crash tore, set aside;
 //! - `<id>.lock`: held (OS file lock) while a process has the session open;
@@ -48,10 +50,11 @@ pub mod recent;
 pub mod sample;
 pub mod store;
 mod turn_status;
+pub mod unreadable;
 
 pub use atomic::write_atomic;
 pub use error::SessionError;
-pub use file::{SCHEMA_VERSION, SessionFile, SessionNote, is_valid_id, new_id, title_from};
+pub use file::{DOCUMENT_VERSION, SessionFile, SessionNote, is_valid_id, new_id, title_from};
 pub use grep::{GrepHit, GrepReport};
 pub use ledger::SessionLedger;
 pub use listing::{ListReport, SessionProblem, SessionSummary};
@@ -59,3 +62,4 @@ pub use llm::{LlmSettings, public_base_url};
 pub use lock::SessionLock;
 pub use persist::{PersistEvent, PersistHandle, spawn_persist};
 pub use store::{Clock, SessionStore};
+pub use unreadable::Unreadable;

@@ -21,11 +21,11 @@ use jiff::Timestamp;
 use super::atomic::{move_aside, sync_dir};
 use super::error::SessionError;
 use super::file::{SessionFile, is_valid_id, new_id};
-use super::journal::Journal;
+use super::journal::{Journal, decode_pending};
 use super::listing::id_of;
 use super::llm::LlmSettings;
 use super::lock::SessionLock;
-use super::migrate::{Unreadable, decode_pending};
+use super::unreadable::Unreadable;
 use crate::context::ContextPolicy;
 
 /// The file in the sessions folder that names the session the terminal UI

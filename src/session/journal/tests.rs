@@ -1,5 +1,13 @@
+use std::path::Path;
+
+use super::encode::encode_all;
+use super::format::MARK;
 use super::*;
+use crate::context::ContextState;
+use crate::context::archive::TurnDigest;
+use crate::session::file::{SessionNote, title_from};
 use crate::session::sample::sample_session;
+use crate::session::unreadable::Unreadable;
 
 fn reread(path: &Path) -> Loaded {
     decode(&std::fs::read(path).unwrap()).unwrap()
@@ -326,4 +334,60 @@ fn notes_are_appended_and_read_back_and_an_older_file_is_rewritten_for_them() {
         glimpse(after.as_bytes()).unwrap().turns.len(),
         session.transcript.len()
     );
+}
+
+#[test]
+fn a_document_claiming_a_journals_schema_is_corrupt_not_newer() {
+    let journal_version = br#"{"schema_version": 5, "id": "x"}"#;
+    for why in [
+        decode_session(journal_version).err(),
+        decode_header(journal_version).err(),
+    ] {
+        assert!(
+            matches!(&why, Some(Unreadable::Corrupt(r)) if r.contains("journal")),
+            "a document is never of a journal's version: {why:?}"
+        );
+    }
+    let newer = br#"{"schema_version": 99, "title": {"text": "x"}, "transcript": 5}"#;
+    assert_eq!(decode_session(newer).err(), Some(Unreadable::Newer(99)));
+    assert_eq!(decode_header(newer).err(), Some(Unreadable::Newer(99)));
+}
+
+#[test]
+fn a_broken_journal_says_which_line_and_what_is_wrong() {
+    let session = sample_session(2, 1);
+    let (bytes, _) = encode_all(&session).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let header = text.lines().next().unwrap();
+    let reason = |bytes: &[u8]| match decode(bytes) {
+        Err(Unreadable::Corrupt(r)) => r,
+        other => panic!("{:?}", other.map(|l| l.session.id)),
+    };
+    assert_eq!(reason(b"{\"k\":\"header\""), "the header line is torn");
+    assert_eq!(
+        reason(b"{\"k\":\"header\"}\n\xff"),
+        "not UTF-8: invalid byte at offset 15"
+    );
+    let twice = format!("{header}\n{header}\n{header}\n");
+    assert_eq!(reason(twice.as_bytes()), "line 2: a second header");
+    let title_first = "{\"k\":\"title\",\"title\":\"x\"}\n{\"k\":\"title\",\"title\":\"y\"}\n";
+    assert_eq!(
+        reason(title_first.as_bytes()),
+        "line 1: the first line is not a header"
+    );
+    let no_title = format!("{header}\n{{\"k\":\"title\"}}\n{{\"k\":\"done\",\"commit\":\"c\"}}\n");
+    let missing = reason(no_title.as_bytes());
+    assert!(
+        missing.starts_with("line 2: missing field `title`"),
+        "{missing}"
+    );
+    let skipped = format!(
+        "{header}\n{{\"k\":\"turn\",\"at\":\"t\",\"turn\":1,\"user\":\"u\",\"reply\":\"r\",\"texts\":[[3,\"x\"]]}}\n{{\"k\":\"done\",\"commit\":\"c\"}}\n"
+    );
+    assert_eq!(reason(skipped.as_bytes()), "line 2: text 3 out of order");
+    let newer = header.replacen("\"schema_version\":5", "\"schema_version\":9", 1);
+    assert!(matches!(
+        decode(format!("{newer}\n").as_bytes()),
+        Err(Unreadable::Newer(9))
+    ));
 }
