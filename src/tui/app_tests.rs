@@ -11,9 +11,10 @@ use futures::channel::mpsc::{UnboundedSender, unbounded};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::app::{AppDeps, FRAME, LoopLog, offline_fixture, run_on};
+use super::app::{AppDeps, FRAME, LoopLog, run_on};
 use super::effect::Effect;
 use super::model::Model;
+use crate::fixtures::offline_app;
 use crate::session::SessionStore;
 
 struct Rig {
@@ -33,7 +34,7 @@ fn rig() -> (
 ) {
     let dir = tempfile::tempdir().expect("tmp");
     let log = Arc::new(Mutex::new(LoopLog::default()));
-    let (model, deps) = offline_fixture(dir.path(), log.clone());
+    let (model, deps) = offline_app(dir.path(), log.clone());
     let (keys, events) = unbounded();
     let rig = Rig {
         id: model.session.id.clone(),
