@@ -1,8 +1,7 @@
 //! Test support: real turn records of the seeds' meal-planning conversation
 //! (assets/scenarios/meal-planning.txt), run through the real pipeline with
 //! the offline brain on an in-memory seeded kitchen, loaded into a session
-//! and a `Model` — what the memory-inspection views are tested on — and
-//! keys pressed on that model through `update`.
+//! and a `Model` — what the memory-inspection views are tested on.
 //!
 //! The conversation is run once per test binary and shared.
 
@@ -13,14 +12,8 @@ use crate::fixtures::Conversation;
 use crate::record::TurnRecord;
 use crate::session::{LlmSettings, SessionFile};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-use super::effect::Effect;
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::Model;
 use super::theme::Theme;
-use super::update::update;
 
 /// The meal-planning script's messages, in order.
 pub const MEAL_PLANNING: [&str; 5] = [
@@ -80,20 +73,4 @@ pub fn model(turns: usize, width: u16, height: u16) -> Model {
     let mut m = Model::new(session(turns), "offline", Theme::dark());
     m.chrome.size = (width, height);
     m
-}
-
-/// Presses a key (no modifiers) with the default keymap; the effects asked for.
-pub fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    )
-}
-
-/// Types `text`, one key press per character.
-pub fn chars(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        press(m, KeyCode::Char(c));
-    }
 }

@@ -105,11 +105,12 @@ fn constraint_lines(
 mod tests {
     use super::*;
     use crate::fixtures::Conversation;
+    use crate::tui::view::test_support::text_of;
 
     fn title(s: &ContextSnapshot) -> String {
         standing_lines(s, 80, &Theme::dark())
             .get(1)
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .map(text_of)
             .unwrap_or_default()
     }
 
