@@ -10,7 +10,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use alfred::tui::app::{FRAME, LoopLog, offline_fixture, run_on};
+use alfred::fixtures::offline_app;
+use alfred::tui::app::{FRAME, LoopLog, run_on};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use futures::channel::mpsc::unbounded;
 use ratatui::Terminal;
@@ -39,7 +40,7 @@ fn main() {
     runtime.block_on(async {
         let dir = tempfile::tempdir().expect("tmp");
         let log = Arc::new(Mutex::new(LoopLog::default()));
-        let (model, deps) = offline_fixture(dir.path(), log.clone());
+        let (model, deps) = offline_app(dir.path(), log.clone());
         let (keys, events) = unbounded();
         let key = |c: KeyCode, m: KeyModifiers| {
             let _ = keys.unbounded_send(Ok(Event::Key(KeyEvent::new(c, m))));

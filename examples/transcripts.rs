@@ -9,10 +9,10 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use alfred::brain::offline::OfflineBrain;
-use alfred::context::{ContextPolicy, ContextState};
+use alfred::context::ContextState;
+use alfred::fixtures::{fresh, offline_brain, request, run_request, seeded_kitchen};
 use alfred::kitchen::Kitchen;
-use alfred::pipeline::{TurnId, TurnRequest, TurnResult, TurnSettings, run_turn};
+use alfred::pipeline::TurnResult;
 use alfred::record::TurnRecord;
 use alfred::scenario::parse_script;
 
@@ -64,7 +64,8 @@ const FREE_FORM: [&[&str]; 2] = [
     ],
 ];
 
-/// One conversation on a fresh kitchen and context.
+/// One conversation on a fresh kitchen and context; a failed turn is
+/// printed with its error and the conversation goes on without it.
 struct Conversation {
     runtime: tokio::runtime::Runtime,
     kitchen: Arc<Mutex<Kitchen>>,
@@ -74,38 +75,22 @@ struct Conversation {
 
 impl Conversation {
     fn new() -> Self {
-        let mut kitchen = Kitchen::open_in_memory().expect("kitchen");
-        kitchen
-            .seed_if_empty(jiff::civil::date(2026, 1, 13))
-            .expect("seed");
         Self {
             runtime: tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
                 .expect("runtime"),
-            kitchen: Arc::new(Mutex::new(kitchen)),
-            state: ContextState::new(ContextPolicy::default()),
+            kitchen: seeded_kitchen(),
+            state: fresh(),
             next: 1,
         }
     }
 
     fn say(&mut self, message: &str) -> TurnRecord {
-        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-        let req = TurnRequest {
-            id: TurnId(self.next),
-            message: message.to_string(),
-            state: self.state.clone(),
-            today: "2026-01-13".into(),
-            started_at: "2026-01-13T10:00:00Z".into(),
-        };
+        let req = request(self.next, self.state.clone(), message);
         self.next += 1;
-        match self.runtime.block_on(run_turn(
-            Arc::new(OfflineBrain::new()),
-            self.kitchen.clone(),
-            Arc::new(TurnSettings::default()),
-            req,
-            tx,
-        )) {
+        let turn = run_request(offline_brain(), self.kitchen.clone(), req);
+        match self.runtime.block_on(turn).0 {
             TurnResult::Done { record, state } => {
                 self.state = *state;
                 *record

@@ -9,6 +9,8 @@ pub mod cli;
 pub mod config;
 pub mod context;
 pub mod eval;
+#[cfg(any(test, feature = "fixtures"))]
+pub mod fixtures;
 pub mod glance;
 pub mod headless;
 pub mod kitchen;

@@ -9,35 +9,15 @@ mod support;
 
 use std::time::{Duration, Instant};
 
-use alfred::config::LlmConfig;
-use alfred::pipeline::{PipelineEvent, TurnResult};
+use alfred::pipeline::TurnResult;
 use alfred::record::{CallAttempt, TurnRecord};
 use serde_json::json;
 
-use support::{FakeOpenAi, Fault, Node, fresh, reply_chunks, turn};
-
-async fn turn_on(config: &LlmConfig, message: &str) -> (TurnResult, Vec<PipelineEvent>) {
-    let (_dir, kitchen) = support::kitchen();
-    turn(support::brain(config), kitchen, fresh(), message).await
-}
+use support::{FakeOpenAi, Fault, Node, done, failure, reply_chunks, turn_on};
 
 fn record(result: &TurnResult) -> &TurnRecord {
     match result {
         TurnResult::Done { record, .. } | TurnResult::Failed { record } => record,
-    }
-}
-
-fn done(result: &TurnResult) -> &TurnRecord {
-    match result {
-        TurnResult::Done { record, .. } => record,
-        TurnResult::Failed { record } => panic!("the turn failed: {:?}", record.error),
-    }
-}
-
-fn failure(result: &TurnResult) -> String {
-    match result {
-        TurnResult::Failed { record } => record.error.clone().unwrap_or_default(),
-        TurnResult::Done { .. } => panic!("the turn should have failed"),
     }
 }
 

@@ -13,33 +13,14 @@ mod support;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use alfred::config::LlmConfig;
 use alfred::pipeline::{PipelineEvent, TurnResult, TurnSettings, run_turn};
 use serde_json::json;
 use tokio::sync::mpsc;
 
 use sandbox::Sandbox;
-use support::{FakeOpenAi, Fault, Node, fresh, inventory_rows, reply_chunks, turn};
-
-/// Runs one turn of the LLM brain on `config`, on a fresh session and kitchen.
-async fn turn_on(config: &LlmConfig, message: &str) -> (TurnResult, Vec<PipelineEvent>) {
-    let (_dir, kitchen) = support::kitchen();
-    turn(support::brain(config), kitchen, fresh(), message).await
-}
-
-/// The error of a failed turn (panics on success).
-fn failure(result: &TurnResult) -> String {
-    match result {
-        TurnResult::Failed { record } => record.error.clone().unwrap_or_default(),
-        TurnResult::Done { .. } => panic!("the turn should have failed"),
-    }
-}
-
-fn done(result: &TurnResult) {
-    if let TurnResult::Failed { record } = result {
-        panic!("the turn failed: {:?}", record.error);
-    }
-}
+use support::{
+    FakeOpenAi, Fault, Node, done, failure, fresh, inventory_rows, reply_chunks, turn, turn_on,
+};
 
 #[tokio::test]
 async fn a_rate_limit_is_retried_after_the_servers_wait() {

@@ -8,10 +8,8 @@
 
 mod support;
 
-use std::sync::Arc;
-
-use alfred::brain::offline::OfflineBrain;
 use alfred::context::snapshot::{EntitiesView, EntityView};
+use alfred::fixtures::offline_brain;
 use alfred::pipeline::{TurnResult, UsageSource};
 use alfred::scenario::{check, parse_script};
 
@@ -46,7 +44,7 @@ async fn the_meal_planning_conversation_gives_the_offline_brains_layers() {
                 .unwrap_or_else(|found| panic!("{message}: `{}`: {found}", e.text));
         }
         let (offline, _) = turn(
-            Arc::new(OfflineBrain::new()),
+            offline_brain(),
             offline_kitchen.clone(),
             offline_state.clone(),
             message,

@@ -12,7 +12,6 @@ mod support;
 
 use std::sync::{Arc, Mutex};
 
-use alfred::brain::offline::OfflineBrain;
 use alfred::context::registry::SessionIdRegistry;
 use alfred::context::{ContextState, Table};
 use alfred::kitchen::{Kitchen, ToolCall};
@@ -38,7 +37,7 @@ impl Talk {
     fn offline() -> Self {
         let (dir, kitchen) = kitchen();
         Self {
-            brain: Arc::new(OfflineBrain::new()),
+            brain: alfred::fixtures::offline_brain(),
             kitchen,
             state: fresh(),
             turns: 0,

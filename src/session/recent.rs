@@ -81,11 +81,8 @@ impl SessionStore {
 mod tests {
     use super::*;
     use crate::context::ContextPolicy;
+    use crate::fixtures::session_store as store;
     use crate::session::LlmSettings;
-
-    fn store(dir: &std::path::Path) -> SessionStore {
-        SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
-    }
 
     /// Writes a session of one turn, updated at `at`, and returns its id.
     fn session(store: &SessionStore, at: &str) -> String {

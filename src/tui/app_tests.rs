@@ -6,14 +6,17 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crossterm::event::{Event as TermEvent, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{Event as TermEvent, KeyCode, KeyModifiers};
 use futures::channel::mpsc::{UnboundedSender, unbounded};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::app::{AppDeps, FRAME, LoopLog, offline_fixture, run_on};
+use super::app::{AppDeps, FRAME, LoopLog, run_on};
 use super::effect::Effect;
 use super::model::Model;
+use super::test_update::key;
+use super::view::test_support::buffer_to_string;
+use crate::fixtures::offline_app;
 use crate::session::SessionStore;
 
 struct Rig {
@@ -33,7 +36,7 @@ fn rig() -> (
 ) {
     let dir = tempfile::tempdir().expect("tmp");
     let log = Arc::new(Mutex::new(LoopLog::default()));
-    let (model, deps) = offline_fixture(dir.path(), log.clone());
+    let (model, deps) = offline_app(dir.path(), log.clone());
     let (keys, events) = unbounded();
     let rig = Rig {
         id: model.session.id.clone(),
@@ -49,7 +52,7 @@ impl Rig {
     fn key(&self, code: KeyCode, modifiers: KeyModifiers) {
         let _ = self
             .keys
-            .unbounded_send(Ok(TermEvent::Key(KeyEvent::new(code, modifiers))));
+            .unbounded_send(Ok(TermEvent::Key(key(code, modifiers))));
     }
 
     fn type_text(&self, text: &str) {
@@ -74,10 +77,6 @@ impl Rig {
     }
 }
 
-fn screen(terminal: &Terminal<TestBackend>) -> String {
-    crate::tui::view::test_support::buffer_to_string(terminal)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_real_loop_runs_a_turn_saves_it_and_quits() {
     let (rig, model, deps, events) = rig();
@@ -99,7 +98,7 @@ async fn the_real_loop_runs_a_turn_saves_it_and_quits() {
         log.effects
     );
     assert_eq!(log.effects.last(), Some(&Effect::Quit));
-    let shown = screen(&terminal);
+    let shown = buffer_to_string(&terminal);
     assert!(shown.contains("alfred · turn 1"), "{shown}");
     assert!(shown.contains("Summarize ✓"), "the finished bar: {shown}");
     let saved = rig.store.load(&rig.id).expect("saved");
@@ -129,7 +128,7 @@ async fn a_burst_of_keys_is_drawn_at_most_once_a_frame() {
         frames <= allowed,
         "{frames} frames in {elapsed:?}: more than one every {FRAME:?}"
     );
-    let shown = screen(&terminal);
+    let shown = buffer_to_string(&terminal);
     assert!(
         shown.contains("abababab"),
         "the last frame shows the text: {shown}"
@@ -156,6 +155,6 @@ async fn an_idle_loop_draws_nothing_and_a_status_line_goes_by_itself() {
     let statuses = rig.log.lock().unwrap().statuses.clone();
     assert_eq!(statuses, ["unknown command /bogus — /help lists them"]);
     // …and the line is gone once its time is up.
-    let shown = screen(&terminal);
+    let shown = buffer_to_string(&terminal);
     assert!(!shown.contains("unknown command"), "{shown}");
 }

@@ -8,14 +8,14 @@ use ratatui::backend::TestBackend;
 use crate::context::{ContextPolicy, ContextState, EntityCuration, RefAction, RefDecision, Table};
 use crate::pipeline::{Node, PipelineEvent, TurnId};
 use crate::record::{TurnRecord, TurnStatus};
-use crate::session::{LlmSettings, SessionFile};
 
 use super::draw::{Caches, draw};
 use super::event::Event;
 use super::keymap::Keymap;
 use super::model::Model;
-use super::theme::Theme;
+use super::test_update::{model, pipe, send};
 use super::update::update;
+use super::view::test_support::buffer_to_string;
 
 struct Harness {
     model: Model,
@@ -26,14 +26,7 @@ struct Harness {
 
 impl Harness {
     fn new(width: u16, height: u16) -> Self {
-        let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().unwrap();
-        let session = SessionFile::new(
-            "20260113-100000-abcd".into(),
-            now,
-            LlmSettings::new("offline", None, ""),
-            ContextPolicy::default(),
-        );
-        let mut model = Model::new(session, "offline", Theme::dark());
+        let mut model = model();
         model.chrome.size = (width, height);
         Self {
             model,
@@ -48,20 +41,11 @@ impl Harness {
     }
 
     fn type_and_send(&mut self, text: &str) {
-        for c in text.chars() {
-            self.event(Event::Key(KeyEvent::new(
-                KeyCode::Char(c),
-                KeyModifiers::NONE,
-            )));
-        }
-        self.event(Event::Key(KeyEvent::new(
-            KeyCode::Enter,
-            KeyModifiers::NONE,
-        )));
+        send(&mut self.model, text);
     }
 
     fn pipe(&mut self, e: PipelineEvent) {
-        self.event(Event::Pipeline(e));
+        pipe(&mut self.model, e);
     }
 
     fn screen(&mut self) -> String {
@@ -71,15 +55,7 @@ impl Harness {
                 draw(f, model, keymap, caches);
             })
             .unwrap();
-        let buf = self.terminal.backend().buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            for x in 0..buf.area.width {
-                out.push_str(buf[(x, y)].symbol());
-            }
-            out.push('\n');
-        }
-        out
+        buffer_to_string(&self.terminal)
     }
 }
 

@@ -297,10 +297,7 @@ fn describe_binding(scope: Scope, c: KeyCombo) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn key(code: KeyCode, m: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, m)
-    }
+    use crate::tui::test_update::key;
 
     const TYPING: KeyContext = KeyContext {
         typing: true,

@@ -55,10 +55,7 @@ impl LineEdit {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn key(code: KeyCode, m: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, m)
-    }
+    use crate::tui::test_update::key;
 
     #[test]
     fn types_deletes_and_clears() {

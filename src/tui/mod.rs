@@ -43,6 +43,8 @@ mod overlay_keys_tests;
 #[cfg(test)]
 pub(crate) mod test_records;
 #[cfg(test)]
+pub(crate) mod test_update;
+#[cfg(test)]
 mod update_copy_tests;
 #[cfg(test)]
 mod update_inspector_tests;

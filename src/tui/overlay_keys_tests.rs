@@ -1,18 +1,15 @@
 //! Overlay keys: each handler changes its own state against a read-only
 //! model and answers with a `Reply`; `on_key` carries the reply out.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 
 use super::keymap::Keymap;
 use super::model::{Overlay, SessionItem, TurnState};
 use super::reply::Reply;
-use super::test_records::{self, press};
+use super::test_records;
+use super::test_update::{key, press};
 use super::{pickers, timeline};
 use crate::turn::TurnId;
-
-fn key(code: KeyCode) -> KeyEvent {
-    KeyEvent::new(code, KeyModifiers::NONE)
-}
 
 #[test]
 fn the_timeline_picks_a_turn_by_asking_and_the_model_shows_it_only_when_carried_out() {
@@ -23,11 +20,16 @@ fn the_timeline_picks_a_turn_by_asking_and_the_model_shows_it_only_when_carried_
     };
     let keymap = Keymap::default_keys();
     assert_eq!(
-        timeline::on_key(&mut st, &m, &keymap, key(KeyCode::Left)),
+        timeline::on_key(&mut st, &m, &keymap, key(KeyCode::Left, KeyModifiers::NONE)),
         Reply::Stay
     );
     let picked = st.records[st.col];
-    let reply = timeline::on_key(&mut st, &m, &keymap, key(KeyCode::Enter));
+    let reply = timeline::on_key(
+        &mut st,
+        &m,
+        &keymap,
+        key(KeyCode::Enter, KeyModifiers::NONE),
+    );
     assert_eq!(reply, Reply::Inspect(picked));
     assert!(m.panels.inspect.is_none(), "the handler only asked");
     // Through update the same keys close the timeline and show the turn.
@@ -54,10 +56,10 @@ fn the_session_picker_opens_another_session_and_closes_on_its_own() {
     };
     let items = vec![item(&m.session.id), item("other")];
     let mut selected = 0;
-    let enter = key(KeyCode::Enter);
+    let enter = key(KeyCode::Enter, KeyModifiers::NONE);
     let reply = pickers::sessions_key(&items, &mut selected, &m, &keymap, enter);
     assert_eq!(reply, Reply::Close, "picking the open session just closes");
-    let down = key(KeyCode::Down);
+    let down = key(KeyCode::Down, KeyModifiers::NONE);
     assert_eq!(
         pickers::sessions_key(&items, &mut selected, &m, &keymap, down),
         Reply::Stay

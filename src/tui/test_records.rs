@@ -1,28 +1,19 @@
 //! Test support: real turn records of the seeds' meal-planning conversation
 //! (assets/scenarios/meal-planning.txt), run through the real pipeline with
 //! the offline brain on an in-memory seeded kitchen, loaded into a session
-//! and a `Model` — what the memory-inspection views are tested on — and
-//! keys pressed on that model through `update`.
+//! and a `Model` — what the memory-inspection views are tested on.
 //!
 //! The conversation is run once per test binary and shared.
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::OnceLock;
 
-use crate::brain::offline::OfflineBrain;
 use crate::context::{ContextPolicy, ContextState};
-use crate::kitchen::Kitchen;
-use crate::pipeline::{NoLedger, TurnId, TurnRequest, TurnResult, TurnRunner, TurnSettings};
+use crate::fixtures::Conversation;
 use crate::record::TurnRecord;
 use crate::session::{LlmSettings, SessionFile};
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-
-use super::effect::Effect;
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::Model;
 use super::theme::Theme;
-use super::update::update;
 
 /// The meal-planning script's messages, in order.
 pub const MEAL_PLANNING: [&str; 5] = [
@@ -39,56 +30,27 @@ pub fn meal_planning() -> &'static [(TurnRecord, ContextState)] {
     RUN.get_or_init(|| run(&MEAL_PLANNING))
 }
 
-/// Runs `messages` through the pipeline; panics if a turn fails.
+/// Runs `messages` through the pipeline (one runner for the conversation,
+/// as the app has); panics if a turn fails.
 pub fn run(messages: &[&str]) -> Vec<(TurnRecord, ContextState)> {
-    let mut kitchen = Kitchen::open_in_memory().expect("kitchen");
-    kitchen
-        .seed_if_empty(jiff::civil::date(2026, 1, 13))
-        .expect("seed");
-    let kitchen = Arc::new(Mutex::new(kitchen));
-    let brain: Arc<dyn crate::pipeline::Brain> = Arc::new(OfflineBrain::new());
-    let settings = Arc::new(TurnSettings::default());
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    // One runner for the conversation, as the app has: its cache model
-    // carries from turn to turn.
-    let runner = TurnRunner::new(brain, kitchen, settings);
-    let mut state = ContextState::new(ContextPolicy::default());
-    let mut out = Vec::new();
-    for (i, message) in messages.iter().enumerate() {
-        let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-        let req = TurnRequest {
-            id: TurnId(i as u64 + 1),
-            message: message.to_string(),
-            state: state.clone(),
-            today: "2026-01-13".to_string(),
-            started_at: format!("2026-01-13T10:0{i}:00Z"),
-        };
-        let result = rt.block_on(runner.run(req, Arc::new(NoLedger), tx));
-        match result {
-            TurnResult::Done {
-                mut record,
-                state: next,
-            } => {
-                state = *next;
-                // Fixed times, so that screens showing the bar are stable.
-                for (node, ms) in &mut record.timings_ms {
-                    *ms = match node.as_str() {
-                        "understand" => 12.0,
-                        "think" => 3.0,
-                        "act" => 8.0,
-                        "total" => 26.0,
-                        _ => 1.5,
-                    };
-                }
-                out.push((*record, state.clone()));
+    let mut talk = Conversation::new();
+    messages
+        .iter()
+        .map(|message| {
+            let mut record = talk.say(message).clone();
+            // Fixed times, so that screens showing the bar are stable.
+            for (node, ms) in &mut record.timings_ms {
+                *ms = match node.as_str() {
+                    "understand" => 12.0,
+                    "think" => 3.0,
+                    "act" => 8.0,
+                    "total" => 26.0,
+                    _ => 1.5,
+                };
             }
-            TurnResult::Failed { record } => panic!("{message:?} failed: {:?}", record.error),
-        }
-    }
-    out
+            (record, talk.state.clone())
+        })
+        .collect()
 }
 
 /// A session holding the first `turns` turns of the conversation.
@@ -111,20 +73,4 @@ pub fn model(turns: usize, width: u16, height: u16) -> Model {
     let mut m = Model::new(session(turns), "offline", Theme::dark());
     m.chrome.size = (width, height);
     m
-}
-
-/// Presses a key (no modifiers) with the default keymap; the effects asked for.
-pub fn press(m: &mut Model, code: KeyCode) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    )
-}
-
-/// Types `text`, one key press per character.
-pub fn chars(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        press(m, KeyCode::Char(c));
-    }
 }

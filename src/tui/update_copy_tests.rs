@@ -8,7 +8,8 @@ use super::effect::Effect;
 use super::event::Event;
 use super::keymap::Keymap;
 use super::model::{Model, Pane};
-use super::test_records::{self, press};
+use super::test_records;
+use super::test_update::press;
 use super::update::update;
 
 fn copied(effects: Vec<Effect>) -> String {

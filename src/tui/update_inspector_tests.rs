@@ -5,7 +5,8 @@ use crossterm::event::KeyCode;
 
 use super::inspector::{InspectorState, slots};
 use super::model::{Model, Overlay, Pane};
-use super::test_records::{self, press};
+use super::test_records;
+use super::test_update::press;
 
 fn state(m: &Model) -> &InspectorState {
     match &m.overlay {

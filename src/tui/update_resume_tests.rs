@@ -3,7 +3,7 @@
 //! retries from there, and a reopened session shows its last turn as it
 //! ended (its bar, or its failure with the message back in the box).
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use crate::pipeline::{Node, TurnId};
 use crate::record::{TurnRecord, TurnStatus};
@@ -14,10 +14,8 @@ use crate::tui::view::footer::footer_hints;
 use crate::tui::view::test_support::render_frame;
 
 use super::effect::Effect;
-use super::event::Event;
-use super::keymap::Keymap;
-use super::test_records::{self, press};
-use super::update::update;
+use super::test_records;
+use super::test_update::{ctrl, press};
 
 fn footer(m: &Model) -> String {
     footer_hints(m, &KeyHelp::default())
@@ -31,14 +29,6 @@ fn footer(m: &Model) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-fn ctrl(m: &mut Model, c: char) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL)),
-    )
 }
 
 /// A session of two good turns and a third that failed.

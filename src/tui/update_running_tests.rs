@@ -2,7 +2,7 @@
 //! as the pipeline reports progress, the Entities panel's change markers
 //! count from the turn's start, and everything settles when the turn ends.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::KeyCode;
 
 use crate::context::{
     ContextPolicy, ContextState, RefAction, StepExecutionSummary, Table, TurnExecutionSummary,
@@ -10,16 +10,14 @@ use crate::context::{
 use crate::pipeline::{PipelineEvent, TurnId};
 use crate::record::TurnRecord;
 
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::Model;
+use super::test_update::{model, pipe, press, send};
 use super::theme::Theme;
-use super::update::update;
 use super::view::NarrativePanel;
 use super::view::test_support::render_widget;
 
 fn model_after_one_turn() -> Model {
-    let mut m = super::update_tests::model();
+    let mut m = model();
     // Turn 1 read nine recipes: the panel marks them new.
     send(&mut m, "show me my recipes");
     let mut state = ContextState::new(ContextPolicy::default());
@@ -50,25 +48,6 @@ fn model_after_one_turn() -> Model {
         },
     );
     m
-}
-
-fn send(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        key(m, KeyCode::Char(c));
-    }
-    key(m, KeyCode::Enter);
-}
-
-fn key(m: &mut Model, code: KeyCode) {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, KeyModifiers::NONE)),
-    );
-}
-
-fn pipe(m: &mut Model, e: PipelineEvent) {
-    update(m, &Keymap::default_keys(), Event::Pipeline(e));
 }
 
 fn narrative(m: &Model) -> String {
@@ -201,7 +180,7 @@ fn the_running_block_fills_as_nodes_and_steps_finish() {
     assert!(!narrative(&m).contains("STALE"));
 
     // Esc: the block goes, the markers are turn 1's again.
-    key(&mut m, KeyCode::Esc);
+    press(&mut m, KeyCode::Esc);
     assert!(m.turn.running.is_none());
     assert!(!narrative(&m).contains("running"));
     assert!(

@@ -11,7 +11,8 @@ use super::draw::{Caches, draw};
 use super::keymap::Keymap;
 use super::model::{Model, Pane};
 use super::scroll::{chat_lines, chat_top_message};
-use super::test_records::{self, chars, press};
+use super::test_records;
+use super::test_update::{chars, press};
 
 /// Draws a frame as the app does.
 fn frame(m: &mut Model, terminal: &mut Terminal<TestBackend>, caches: &mut Caches) {

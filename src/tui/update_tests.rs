@@ -1,53 +1,18 @@
 //! Update transitions, with no terminal: keys in, model and effects out.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 
 use crate::context::{ContextPolicy, ContextState, RefAction, Table};
 use crate::pipeline::{Node, PipelineEvent, TurnId};
 use crate::record::{TurnRecord, TurnStatus};
-use crate::session::{LlmSettings, SessionFile};
 
 use super::action::Action;
 use super::effect::Effect;
 use super::event::Event;
 use super::keymap::Keymap;
-use super::model::{Level, Model, NodeStatus, Overlay, Pane, Role, TurnState};
-use super::theme::Theme;
+use super::model::{Level, NodeStatus, Overlay, Pane, Role, TurnState};
+use super::test_update::{chars, model, pipe, press_with, send};
 use super::update::update;
-
-pub(super) fn model() -> Model {
-    let now: jiff::Timestamp = "2026-01-13T10:00:00Z".parse().unwrap();
-    let session = SessionFile::new(
-        "20260113-100000-abcd".into(),
-        now,
-        LlmSettings::new("offline", None, ""),
-        ContextPolicy::default(),
-    );
-    Model::new(session, "offline", Theme::dark())
-}
-
-fn key(m: &mut Model, code: KeyCode, mods: KeyModifiers) -> Vec<Effect> {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, mods)),
-    )
-}
-
-fn typed(m: &mut Model, text: &str) {
-    for c in text.chars() {
-        key(m, KeyCode::Char(c), KeyModifiers::NONE);
-    }
-}
-
-fn send(m: &mut Model, text: &str) -> Vec<Effect> {
-    typed(m, text);
-    key(m, KeyCode::Enter, KeyModifiers::NONE)
-}
-
-fn pipe(m: &mut Model, e: PipelineEvent) -> Vec<Effect> {
-    update(m, &Keymap::default_keys(), Event::Pipeline(e))
-}
 
 fn done_record(turn: u32, user: &str, reply: &str) -> (TurnRecord, ContextState) {
     let mut state = ContextState::new(ContextPolicy::default());
@@ -75,7 +40,7 @@ fn a_message_over_the_limit_stays_in_the_box_with_the_reason() {
     let mut m = model();
     let paste = "eggs ".repeat(crate::pipeline::MAX_MESSAGE_BYTES / 5 + 100);
     m.chat.set_input(&paste);
-    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    let effects = press_with(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert!(effects.is_empty(), "nothing sent: {effects:?}");
     assert!(m.chat.input_text() == paste, "the message stays in the box");
     assert!(
@@ -92,7 +57,7 @@ fn a_message_over_the_limit_stays_in_the_box_with_the_reason() {
     // At the limit it goes.
     m.chat
         .set_input(&"e".repeat(crate::pipeline::MAX_MESSAGE_BYTES));
-    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    let effects = press_with(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert!(
         matches!(effects.as_slice(), [Effect::StartTurn { .. }]),
         "{effects:?}"
@@ -204,7 +169,7 @@ fn a_failed_turn_is_shown_and_can_be_retried() {
     assert!(matches!(&m.turn.state, TurnState::Failed { message, .. } if message == "add eggs"));
     assert_eq!(m.session.transcript.len(), 1, "the failure is recorded");
     assert_eq!(m.session.context.turn, 0, "and changes nothing else");
-    let effects = key(&mut m, KeyCode::Char('r'), KeyModifiers::CONTROL);
+    let effects = press_with(&mut m, KeyCode::Char('r'), KeyModifiers::CONTROL);
     assert_eq!(
         effects,
         vec![Effect::StartTurn {
@@ -226,7 +191,7 @@ fn esc_cancels_the_turn_and_returns_the_message() {
             text: "Sure, ".into(),
         },
     );
-    let effects = key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    let effects = press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(
         effects,
         vec![Effect::AbortTurn {
@@ -279,29 +244,29 @@ fn sending_while_a_turn_runs_is_refused_with_a_hint() {
 #[test]
 fn keys_move_focus_zoom_open_help_and_quit() {
     let mut m = model();
-    key(&mut m, KeyCode::Char('?'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('?'), KeyModifiers::NONE);
     assert_eq!(
         m.overlay,
         Some(Overlay::Help { scroll: 0 }),
         "? on an empty box opens help"
     );
-    key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.overlay, None);
-    typed(&mut m, "why?");
+    chars(&mut m, "why?");
     assert_eq!(m.chat.input_text(), "why?", "? is text once typing");
-    key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
-    key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Tab, KeyModifiers::NONE);
     assert_eq!(m.chrome.focus, Pane::Entities);
-    key(&mut m, KeyCode::Char('z'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('z'), KeyModifiers::NONE);
     assert_eq!(m.chrome.zoom, Some(Pane::Entities));
-    key(&mut m, KeyCode::Char('j'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('j'), KeyModifiers::NONE);
     assert_eq!(
         m.panels.entities_scroll.offset, 0,
         "j on a panel whose content fits: nothing to scroll"
     );
-    key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.chrome.zoom, None);
-    let effects = key(&mut m, KeyCode::Char('q'), KeyModifiers::NONE);
+    let effects = press_with(&mut m, KeyCode::Char('q'), KeyModifiers::NONE);
     assert_eq!(effects, vec![Effect::Quit]);
     assert!(m.chrome.quitting);
 }
@@ -310,22 +275,22 @@ fn keys_move_focus_zoom_open_help_and_quit() {
 fn up_and_down_browse_sent_messages_and_keep_the_draft() {
     let mut m = model();
     m.chat.sent = vec!["one".into(), "two".into()];
-    typed(&mut m, "draft");
-    key(&mut m, KeyCode::Up, KeyModifiers::NONE);
+    chars(&mut m, "draft");
+    press_with(&mut m, KeyCode::Up, KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "two");
-    key(&mut m, KeyCode::Up, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Up, KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "one");
-    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
-    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Down, KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "draft");
 }
 
 #[test]
 fn alt_enter_adds_a_line_and_paste_keeps_newlines() {
     let mut m = model();
-    typed(&mut m, "a");
-    key(&mut m, KeyCode::Enter, KeyModifiers::ALT);
-    typed(&mut m, "b");
+    chars(&mut m, "a");
+    press_with(&mut m, KeyCode::Enter, KeyModifiers::ALT);
+    chars(&mut m, "b");
     update(
         &mut m,
         &Keymap::default_keys(),
@@ -379,10 +344,10 @@ fn demo_mode_types_the_next_message_on_space() {
         next: 0,
         auto_secs: None,
     });
-    key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "hello");
     // With text in the box, space is a space.
-    key(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char(' '), KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "hello ");
     assert_eq!(
         super::update::on_action(&mut m, Action::Submit),
@@ -396,13 +361,13 @@ fn demo_mode_types_the_next_message_on_space() {
 #[test]
 fn the_help_window_scrolls_and_closes() {
     let mut m = model();
-    key(&mut m, KeyCode::F(1), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::F(1), KeyModifiers::NONE);
     assert_eq!(m.overlay, Some(Overlay::Help { scroll: 0 }));
-    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
-    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
-    key(&mut m, KeyCode::Up, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Up, KeyModifiers::NONE);
     assert_eq!(m.overlay, Some(Overlay::Help { scroll: 1 }));
-    key(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(m.overlay, None);
     assert_eq!(
         m.chrome.focus,
@@ -415,8 +380,8 @@ fn the_help_window_scrolls_and_closes() {
 fn enter_is_the_select_action_in_the_help_and_the_session_picker() {
     use super::model::SessionItem;
     let mut m = model();
-    key(&mut m, KeyCode::F(1), KeyModifiers::NONE);
-    key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::F(1), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert_eq!(m.overlay, None, "Enter closes the help");
     let item = |id: &str| SessionItem {
         id: id.into(),
@@ -430,8 +395,8 @@ fn enter_is_the_select_action_in_the_help_and_the_session_picker() {
         &Keymap::default_keys(),
         Event::SessionsListed(items),
     );
-    key(&mut m, KeyCode::Down, KeyModifiers::NONE);
-    let effects = key(&mut m, KeyCode::Enter, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Down, KeyModifiers::NONE);
+    let effects = press_with(&mut m, KeyCode::Enter, KeyModifiers::NONE);
     assert_eq!(
         effects,
         vec![Effect::OpenSession("20260101-090000-beef".into())]
@@ -443,20 +408,20 @@ fn enter_is_the_select_action_in_the_help_and_the_session_picker() {
 fn alt_numbers_focus_a_panel_from_anywhere_and_numbers_from_a_panel() {
     let mut m = model();
     assert_eq!(m.chrome.focus, Pane::Input);
-    key(&mut m, KeyCode::Char('2'), KeyModifiers::ALT);
+    press_with(&mut m, KeyCode::Char('2'), KeyModifiers::ALT);
     assert_eq!(m.chrome.focus, Pane::Entities);
-    key(&mut m, KeyCode::Char('3'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('3'), KeyModifiers::NONE);
     assert_eq!(m.chrome.focus, Pane::Narrative);
-    key(&mut m, KeyCode::Char('4'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('4'), KeyModifiers::NONE);
     assert_eq!(m.chrome.focus, Pane::History);
-    key(&mut m, KeyCode::Char('1'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('1'), KeyModifiers::NONE);
     assert_eq!(m.chrome.focus, Pane::Chat);
     // While typing, a plain digit is text.
-    key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Tab, KeyModifiers::NONE);
     while m.chrome.focus != Pane::Input {
-        key(&mut m, KeyCode::Tab, KeyModifiers::NONE);
+        press_with(&mut m, KeyCode::Tab, KeyModifiers::NONE);
     }
-    key(&mut m, KeyCode::Char('2'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('2'), KeyModifiers::NONE);
     assert_eq!(
         (m.chrome.focus, m.chat.input_text().as_str()),
         (Pane::Input, "2")

@@ -4,7 +4,8 @@
 use crossterm::event::KeyCode;
 
 use super::model::{Model, Overlay, Pane};
-use super::test_records::{self, chars, press};
+use super::test_records;
+use super::test_update::{chars, press};
 use super::timeline::TimelineState;
 
 fn state(m: &Model) -> &TimelineState {

@@ -1,21 +1,11 @@
 //! Time travel through `update`: keys move the inspected turn over the
 //! stored snapshots of a real (offline-brain) meal-planning session.
 
-use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{KeyCode, KeyModifiers};
 
-use super::event::Event;
-use super::keymap::Keymap;
 use super::model::{Model, Pane};
 use super::test_records;
-use super::update::update;
-
-fn press(m: &mut Model, code: KeyCode, mods: KeyModifiers) {
-    update(
-        m,
-        &Keymap::default_keys(),
-        Event::Key(KeyEvent::new(code, mods)),
-    );
-}
+use super::test_update::press_with;
 
 fn shown(m: &Model) -> Option<u32> {
     m.panels.inspect.as_ref().map(|i| i.turn)
@@ -26,21 +16,21 @@ fn brackets_walk_the_stored_turns_and_esc_returns_to_live() {
     let mut m = test_records::model(3, 120, 40);
     m.chrome.focus = Pane::Entities;
     assert_eq!(m.panels.shown_snapshot().turn, 3);
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(2));
     assert_eq!(m.panels.shown_snapshot().turn, 2);
     // Turn 2 read the recipes: they are new against turn 1.
     let d = m.panels.shown_diff().expect("a diff");
     assert_eq!((d.from_turn, d.to_turn), (1, 2));
     assert!(d.change_of("recipe_5").is_some(), "{d:?}");
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(1));
     assert_eq!(m.panels.shown_diff().map(|d| d.from_turn), Some(0));
     // The chat shows the same turn: its message at the top of the view.
     let top = crate::tui::scroll::chat_top_message(&mut m)
         .map(|i| (m.chat.messages[i].role, m.chat.messages[i].turn));
     assert_eq!(top, Some((super::model::Role::User, 1)));
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(1), "nothing before the first turn");
     assert!(
         m.chrome
@@ -48,13 +38,13 @@ fn brackets_walk_the_stored_turns_and_esc_returns_to_live() {
             .as_ref()
             .is_some_and(|s| s.1.contains("first"))
     );
-    press(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(2));
-    press(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char(']'), KeyModifiers::NONE);
     assert_eq!(shown(&m), None, "past the last stored turn: live");
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), Some(2));
-    press(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert_eq!(shown(&m), None);
     assert_eq!(m.panels.shown_snapshot().turn, 3);
     assert!(
@@ -76,13 +66,13 @@ fn alt_arrows_travel_while_typing_and_failed_turns_are_skipped() {
     };
     m.session_mut().transcript.insert(1, failed);
     assert_eq!(m.chrome.focus, Pane::Input);
-    press(&mut m, KeyCode::Left, KeyModifiers::ALT);
+    press_with(&mut m, KeyCode::Left, KeyModifiers::ALT);
     assert_eq!(shown(&m), Some(2));
     assert_eq!(m.panels.inspect.as_ref().map(|i| i.index), Some(2));
-    press(&mut m, KeyCode::Left, KeyModifiers::ALT);
+    press_with(&mut m, KeyCode::Left, KeyModifiers::ALT);
     assert_eq!(m.panels.inspect.as_ref().map(|i| i.index), Some(0));
     assert_eq!(m.panels.shown_diff().map(|d| d.to_turn), Some(1));
-    press(&mut m, KeyCode::Right, KeyModifiers::ALT);
+    press_with(&mut m, KeyCode::Right, KeyModifiers::ALT);
     assert_eq!(m.panels.inspect.as_ref().map(|i| i.index), Some(2));
     assert_eq!(
         m.panels.shown_diff().map(|d| (d.from_turn, d.to_turn)),
@@ -90,7 +80,7 @@ fn alt_arrows_travel_while_typing_and_failed_turns_are_skipped() {
         "the diff skips the failed turn"
     );
     // `[` in the message box is text, not travel.
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(m.chat.input_text(), "[");
     assert_eq!(m.panels.inspect.as_ref().map(|i| i.index), Some(2));
 }
@@ -99,7 +89,7 @@ fn alt_arrows_travel_while_typing_and_failed_turns_are_skipped() {
 fn a_new_session_has_nothing_to_travel_to() {
     let mut m = test_records::model(0, 120, 40);
     m.chrome.focus = Pane::Chat;
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
     assert_eq!(shown(&m), None);
     assert!(
         m.chrome
@@ -112,18 +102,18 @@ fn a_new_session_has_nothing_to_travel_to() {
 #[test]
 fn d_toggles_the_diff_in_place_of_entities() {
     let mut m = test_records::model(3, 120, 40);
-    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
     assert!(!m.panels.show_diff, "d is text in the message box");
     assert_eq!(m.chat.input_text(), "d");
-    press(&mut m, KeyCode::Char('d'), KeyModifiers::ALT);
+    press_with(&mut m, KeyCode::Char('d'), KeyModifiers::ALT);
     assert!(m.panels.show_diff, "Alt+D works while typing");
     m.chrome.focus = Pane::History;
-    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
     assert!(!m.panels.show_diff);
-    press(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('d'), KeyModifiers::NONE);
     assert!(m.panels.show_diff);
     // Esc leaves time travel but keeps the diff on.
-    press(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
-    press(&mut m, KeyCode::Esc, KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Char('['), KeyModifiers::NONE);
+    press_with(&mut m, KeyCode::Esc, KeyModifiers::NONE);
     assert!(m.panels.inspect.is_none() && m.panels.show_diff);
 }

@@ -5,7 +5,8 @@ use crossterm::event::KeyCode;
 
 use super::effect::Effect;
 use super::model::{Model, Overlay, Pane};
-use super::test_records::{self, press};
+use super::test_records;
+use super::test_update::press;
 use super::whatif::WhatIfState;
 use crate::context::{EntityState, PolicyKind};
 

@@ -7,10 +7,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Arc;
 
-use alfred::brain::offline::OfflineBrain;
-use alfred::pipeline::{Brain, TurnResult};
+use alfred::fixtures::offline_brain;
+use alfred::pipeline::TurnResult;
 use alfred::scenario::{ScriptTurn, check, parse_script};
 use serde_json::Value;
 
@@ -181,7 +180,7 @@ pub fn run(path: &Path, rt: &tokio::runtime::Runtime) -> Vec<Outcome> {
     let words = expectations_in_words(&script);
     let (dir, kitchen) = turns::kitchen();
     let db = dir.path().join("kitchen.db");
-    let brain: Arc<dyn Brain> = Arc::new(OfflineBrain::new());
+    let brain = offline_brain();
     let mut state = turns::fresh();
     let mut out = Vec::new();
     for (i, turn) in parse_script(&script).iter().enumerate() {

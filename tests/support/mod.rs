@@ -1,7 +1,7 @@
 //! Shared by the LLM tests and bench: the fake OpenAI-compatible server, an
-//! `[llm]` config pointing at the fake, the LLM brain, and a helper that runs
-//! one turn and collects its events (the kitchen and requests are in
-//! `turns.rs`, which the pipeline test shares).
+//! `[llm]` config pointing at the fake, the LLM brain, helpers that run one
+//! turn and collect its events, and how a turn ended (the kitchen and
+//! requests are in `turns.rs`, which the pipeline test shares).
 #![allow(dead_code)]
 
 pub mod doctor;
@@ -18,6 +18,7 @@ use alfred::config::{Backend, LlmConfig};
 use alfred::context::ContextState;
 use alfred::kitchen::Kitchen;
 use alfred::pipeline::{Brain, PipelineEvent, TurnResult};
+use alfred::record::TurnRecord;
 
 #[allow(unused_imports)]
 pub use fake_openai::{FakeOpenAi, Fault, Node, Persona, Recorded, SENT_KEY};
@@ -78,4 +79,27 @@ pub fn has_uuid(text: &str) -> bool {
         }
         true
     })
+}
+
+/// Runs one turn of the LLM brain on `config`, on a fresh session and
+/// kitchen.
+pub async fn turn_on(config: &LlmConfig, message: &str) -> (TurnResult, Vec<PipelineEvent>) {
+    let (_dir, kitchen) = kitchen();
+    turn(brain(config), kitchen, fresh(), message).await
+}
+
+/// The record of a turn that succeeded (panics on a failure).
+pub fn done(result: &TurnResult) -> &TurnRecord {
+    match result {
+        TurnResult::Done { record, .. } => record,
+        TurnResult::Failed { record } => panic!("the turn failed: {:?}", record.error),
+    }
+}
+
+/// The error of a failed turn (panics on success).
+pub fn failure(result: &TurnResult) -> String {
+    match result {
+        TurnResult::Failed { record } => record.error.clone().unwrap_or_default(),
+        TurnResult::Done { .. } => panic!("the turn should have failed"),
+    }
 }

@@ -6,16 +6,13 @@ use std::path::{Path, PathBuf};
 
 use alfred::context::ContextPolicy;
 use alfred::record::TurnRecord;
-use alfred::session::{LlmSettings, SessionFile, SessionStore};
+use alfred::session::{LlmSettings, SessionFile};
 use jiff::Timestamp;
+
+pub use alfred::fixtures::session_store as store;
 
 pub fn at(s: &str) -> Timestamp {
     s.parse().expect("timestamp")
-}
-
-/// A store on a fixed clock, so moved-aside names are predictable.
-pub fn store(dir: &Path) -> SessionStore {
-    SessionStore::new(dir).with_clock(|| "2026-11-23T08:00:00Z".parse().expect("time"))
 }
 
 /// A small session with one turn saying `user` and `reply`, updated at `updated`.

@@ -2,15 +2,15 @@
 //! day and meal, the reply listing each; days already planned replaced,
 //! however many; two days trading their meals; a planned meal moved.
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 /// The tools the last turn called, in order.
-fn tools(sim: &Sim) -> Vec<String> {
+fn tools(sim: &Conversation) -> Vec<String> {
     sim.calls().into_iter().map(|(t, _)| t).collect()
 }
 
 #[track_caller]
-fn lists(sim: &Sim, lines: &[&str]) {
+fn lists(sim: &Conversation, lines: &[&str]) {
     for l in lines {
         assert!(
             sim.reply().contains(l),
@@ -28,7 +28,7 @@ fn one_recipe_goes_on_every_day_named() {
         "stick the dry rub wings on tuesday, wednesday",
         "plan the wings tues n weds for dinner",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         sim.expect("understood");
         lists(
@@ -44,7 +44,7 @@ fn one_recipe_goes_on_every_day_named() {
             "{m}"
         );
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me the wings", "plan it mon tue wed"]);
     lists(
         &sim,
@@ -58,7 +58,7 @@ fn one_recipe_goes_on_every_day_named() {
 
 #[test]
 fn each_day_keeps_its_own_meal() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put the chicken tikka bites on tue lunch and wed dinner");
     lists(
         &sim,
@@ -67,7 +67,7 @@ fn each_day_keeps_its_own_meal() {
             "Wed Jan 14 (dinner): Chicken Tikka Bites",
         ],
     );
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("french toast for breakfast on the weekend pls");
     lists(
         &sim,
@@ -94,7 +94,7 @@ fn relative_days_are_dated_from_today() {
         ),
         ("put the paneer on tuesday", "Tue Jan 13 (dinner)"),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         lists(&sim, &[line]);
     }
@@ -102,7 +102,7 @@ fn relative_days_are_dated_from_today() {
 
 #[test]
 fn days_already_planned_are_replaced_however_many() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put the wings on mon tue wed and thu");
     assert_eq!(tools(&sim), ["db_read", "db_read", "db_create"]);
     // Four days taken: more than a step's three calls as updates, so one
@@ -142,7 +142,7 @@ fn days_already_planned_are_replaced_however_many() {
 
 #[test]
 fn two_days_trade_their_meals() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put the wings on monday and the paneer on tuesday");
     sim.say("swap monday and tuesday");
     sim.expect("understood");
@@ -169,7 +169,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
         "how about the paneer tikka on wednesday and sunday",
         "lets do the paneer tikka on wednesday and sunday",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         assert!(
             !tools(&sim).iter().any(|t| t == "db_create"),
@@ -196,7 +196,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
         "paneer tikka sun and wed",
         "put the paneer tikka on wednesday and sunday",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         assert!(
             tools(&sim).iter().any(|t| t == "db_create"),
@@ -211,14 +211,14 @@ fn a_drafted_recipe_goes_on_every_day_named() {
             ],
         );
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("lets do the paneer on sunday instead of wednesday");
     assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
 }
 
 #[test]
 fn several_days_come_off_at_once() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put the wings on tue wed and thu");
     sim.say("clear tue and wed");
     sim.expect("understood");
@@ -238,7 +238,7 @@ fn several_days_come_off_at_once() {
 
 #[test]
 fn days_after_a_refusal_plan_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("no wings on friday or saturday");
     assert!(
         !sim.reply().contains("Fri Jan 16 (dinner)"),

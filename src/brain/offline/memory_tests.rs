@@ -5,7 +5,7 @@
 use crate::context::ContextState;
 
 use super::test_fixture::{turn_three, understand};
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 #[test]
 fn pantry_phrasings_read_the_pantry_only() {
@@ -16,7 +16,7 @@ fn pantry_phrasings_read_the_pantry_only() {
         "pantry?",
         "whats in my PANTRY",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         sim.expect("steps read:inventory");
         let calls = sim.calls();
@@ -32,7 +32,7 @@ fn pantry_phrasings_read_the_pantry_only() {
 
 #[test]
 fn a_loaded_location_is_listed_without_a_read() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
@@ -51,7 +51,7 @@ fn adding_to_the_kitchen_in_several_phrasings() {
         "I bought 12 eggs",
         "Add twelve eggs to the fridge.",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         // What the kitchen holds is looked up first, to top it up.
         sim.expect("steps read:inventory, write:inventory");
@@ -83,7 +83,7 @@ fn recall_phrasings_answer_from_memory() {
         "remind me what I added",
         "what did i just add",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["what's in my pantry?", "add 12 eggs to my fridge"]);
         sim.say(m);
         sim.expect("no-read inventory");
@@ -105,7 +105,7 @@ fn forget_phrasings_drop_the_last_discussed_entity() {
         "scratch that",
         "nevermind",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["what's in my fridge?", "give me a shakshuka recipe"]);
         sim.say(m);
         sim.expect("dropped gen_recipe_1");
@@ -128,7 +128,7 @@ fn forget_phrasings_drop_the_last_discussed_entity() {
 /// the kitchen is not touched.
 #[test]
 fn forgetting_a_saved_row_says_it_is_still_in_the_kitchen() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "what recipes do i have",
         "show me the 2nd",
@@ -154,7 +154,7 @@ fn start_fresh_phrasings_clear_everything() {
         "Start over please",
         "let's start from scratch",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["what's in my pantry?", "give me a shakshuka recipe"]);
         sim.say(m);
         assert!(sim.state.registry.is_empty(), "{m}");
@@ -169,7 +169,7 @@ fn start_fresh_phrasings_clear_everything() {
 
 #[test]
 fn the_plan_and_its_recipes_are_retained_across_a_detour() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
@@ -200,7 +200,7 @@ fn the_plan_and_its_recipes_are_retained_across_a_detour() {
 
 #[test]
 fn a_recipe_being_worked_on_is_retained_once_saved() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "give me a thai basil chicken recipe",
         "save it",
@@ -276,7 +276,7 @@ fn curation_names_only_live_refs() {
 
 #[test]
 fn loaded_items_are_topped_up_not_duplicated() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("what's in my pantry?");
     sim.say("I bought 2 cans of chickpeas");
     let calls = sim.calls();
@@ -298,7 +298,7 @@ fn loaded_items_are_topped_up_not_duplicated() {
 
 #[test]
 fn have_questions_check_the_kitchen() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("do I have any eggs?");
     assert!(sim.reply().starts_with("No eggs"), "{}", sim.reply());
     sim.say("do we have paneer?");
@@ -307,7 +307,7 @@ fn have_questions_check_the_kitchen() {
         "{}",
         sim.reply()
     );
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
@@ -324,7 +324,7 @@ fn have_questions_check_the_kitchen() {
 
 #[test]
 fn a_read_that_skips_what_is_loaded_says_so_rather_than_found_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["what can i cook tonight", "put the paneer tikka on friday"]);
     let outcomes: Vec<&str> = sim
         .last()
@@ -340,14 +340,14 @@ fn a_read_that_skips_what_is_loaded_says_so_rather_than_found_nothing() {
         ],
         "{outcomes:?}"
     );
-    let mut fresh = Sim::new();
+    let mut fresh = Conversation::new();
     fresh.say("put the paneer tikka on friday");
     assert_eq!(fresh.last().steps[0].outcome, "Found 9 recipes");
 }
 
 #[test]
 fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["put the miso cod on sunday", "and the paneer on friday"]);
     sim.say("take the wings off friday");
     sim.expect("writes none");
@@ -392,7 +392,7 @@ fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
 
 #[test]
 fn two_recipes_named_before_any_is_loaded_are_looked_up_and_an_ambiguous_one_asked() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's do the paneer on sunday and the curry on wednesday",
@@ -412,7 +412,7 @@ fn two_recipes_named_before_any_is_loaded_are_looked_up_and_an_ambiguous_one_ask
         sim.reply()
     );
     // Unambiguous names are drafted at once.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "lets do the pad see ew on monday and wings friday",

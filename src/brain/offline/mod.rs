@@ -108,8 +108,6 @@ mod safety_tests;
 mod scenarios_tests;
 #[cfg(test)]
 mod test_fixture;
-#[cfg(test)]
-pub(crate) mod test_harness;
 
 use crate::pipeline::{
     ActAction, ActRequest, Brain, BrainFuture, CompressRequest, Decided, ReplyOutput, ReplyRequest,

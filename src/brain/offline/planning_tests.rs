@@ -7,7 +7,7 @@ use serde_json::Value;
 use crate::pipeline::{ActAction, Decision, StepType};
 
 use super::test_fixture::{act, apply, reply, think, turn_three, understand};
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 const TURN_THREE: &[&str] = &[
     "let's not do the french toast or wings",
@@ -182,7 +182,7 @@ fn no_cod_phrasings_read_recipes_and_inventory_together() {
         "rule out cod",
         "without cod this week",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("can you help me plan some meals?");
         let rec = sim.say(m);
         let steps: Vec<(String, String, u32)> = rec
@@ -218,7 +218,7 @@ fn the_proposal_comes_from_the_profile() {
         "meal plan please",
         "what should we cook this week?",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         let rec = sim.say(m);
         assert_eq!(rec.decision, Some(Decision::Propose), "{m}");
         for part in [
@@ -232,7 +232,7 @@ fn the_proposal_comes_from_the_profile() {
     }
 }
 
-fn planned(sim: &Sim) -> Vec<(String, String)> {
+fn planned(sim: &Conversation) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = sim
         .state
         .registry
@@ -260,7 +260,7 @@ fn assigning_days_drafts_one_slot_per_recipe() {
         "what about sunday: paneer tikka. wednesday: yellow curry",
         "curry wednesday and paneer sunday",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&[
             "can you help me plan some meals?",
             "let's not do cod this week",
@@ -280,7 +280,7 @@ fn assigning_days_drafts_one_slot_per_recipe() {
 
 #[test]
 fn picks_without_days_use_the_cooking_days() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
@@ -305,7 +305,7 @@ fn saving_the_plan_in_several_phrasings() {
         "Save the plan please",
         "yes",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&[
             "can you help me plan some meals?",
             "let's not do cod this week",
@@ -321,7 +321,7 @@ fn saving_the_plan_in_several_phrasings() {
 
 #[test]
 fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipes", "give me a thai basil chicken recipe"]);
     let rec = sim.say("show me the chicken");
     // Understand asked: the pipeline records no plan (Think did not run).
@@ -349,7 +349,7 @@ fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
         rec.reply
     );
     // With both recipes active, an edit asks too, and an ordinal answers.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["give me a thai basil chicken recipe", "show me my recipes"]);
     let rec = sim.say("add lime to the chicken");
     assert!(rec.reply.contains("which one do you mean"), "{}", rec.reply);
@@ -372,14 +372,14 @@ fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
 
 #[test]
 fn bringing_an_option_back_lifts_its_demotion() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
         "no french toast or wings",
     ]);
     for m in ["actually, bring back the wings", "wings are fine after all"] {
-        let mut s2 = Sim::new();
+        let mut s2 = Conversation::new();
         s2.run(&[
             "can you help me plan some meals?",
             "let's not do cod this week",
@@ -399,7 +399,7 @@ fn bringing_an_option_back_lifts_its_demotion() {
 
 #[test]
 fn a_missing_pick_is_asked_for_and_the_answer_fills_the_plan() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
@@ -414,7 +414,7 @@ fn a_missing_pick_is_asked_for_and_the_answer_fills_the_plan() {
 
 #[test]
 fn a_recipe_not_in_memory_is_looked_up_by_name_and_the_whole_plan_shown() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "give me 2 chicken dinner ideas",
         "save both",
@@ -457,7 +457,7 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
         "Delete the fajitas recipe",
         "remove the fajitas from my recipes",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["give me 2 chicken dinner ideas", "save both"]);
         sim.say(m);
         sim.expect("steps write:recipes");
@@ -468,7 +468,7 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
             sim.reply()
         );
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("give me a shakshuka recipe");
     sim.say("delete it");
     sim.expect("dropped gen_recipe_1");
@@ -478,7 +478,7 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
 
 #[test]
 fn asking_for_a_diet_rules_out_what_does_not_fit_until_lifted() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["can you help me plan some meals?", "from my saved ones"]);
     let rec = sim.say("vegetarian for the kids");
     assert!(rec.reply.contains("vegetarian"), "{}", rec.reply);
@@ -498,7 +498,7 @@ fn asking_for_a_diet_rules_out_what_does_not_fit_until_lifted() {
 /// swapped for another recipe: the panel must not go on claiming it.
 #[test]
 fn a_swapped_out_recipe_is_no_longer_called_chosen_for_the_day() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipies", "the 2nd one", "put it on wednesday"]);
     sim.expect("reply ~ Wed Jan 14 (dinner): Miso Glazed Air Fryer Cod");
     sim.say("actually swap wed for the wings");
@@ -509,7 +509,7 @@ fn a_swapped_out_recipe_is_no_longer_called_chosen_for_the_day() {
 
 #[test]
 fn hurried_abbreviations_read_as_the_words_they_stand_for() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let rec = sim.say("wat recipes do i hav").clone();
     assert!(
         rec.reply.contains("Kerala Cod Curry") && rec.reply.contains("Thai Yellow Curry"),
@@ -529,7 +529,7 @@ fn a_saved_recipe_named_with_a_day_and_a_will_is_planned_not_invented() {
         "can we have the yellow curry tmrw",
         "were having the yellow curry tomorrow",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         sim.expect("writes meal_plans:create");
         assert!(
@@ -547,7 +547,7 @@ fn a_saved_recipe_named_with_a_day_and_a_will_is_planned_not_invented() {
 
 #[test]
 fn a_new_dish_with_a_saved_recipes_word_is_still_a_new_dish() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("i want a chicken fried rice");
     sim.expect("writes none");
     assert!(
@@ -559,7 +559,7 @@ fn a_new_dish_with_a_saved_recipes_word_is_still_a_new_dish() {
 
 #[test]
 fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("can i make the french toast");
     sim.expect("writes none");
     assert!(
@@ -571,7 +571,7 @@ fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
 
 #[test]
 fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("the yellow curry - is the paste ok?");
     let rec = sim.say("ok put it on thursday");
     assert!(
@@ -588,7 +588,7 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
         sim.reply()
     );
     // Chatter around the pointer names no recipe.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("do we still have the wings in the freezer");
     sim.say("ya put em on for tn");
     assert!(sim.reply().contains("Dry Rub Wings"), "{}", sim.reply());
@@ -599,7 +599,7 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
 /// Thursday.
 #[test]
 fn leftovers_on_a_day_are_the_same_dish_again_for_lunch() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "show me the pad see ew",
         "put it on thursday, and the leftovers for friday lunch",
@@ -612,7 +612,7 @@ fn leftovers_on_a_day_are_the_same_dish_again_for_lunch() {
         "and use the leftovers on monday",
         "sundays leftovers for monday",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["plan the kerala curry for sunday", m]);
         sim.expect("writes meal_plans:create");
         sim.expect("reply ~ Mon Jan 19 (lunch): Kerala Cod Curry");

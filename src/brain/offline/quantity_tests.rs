@@ -6,10 +6,10 @@
 
 use serde_json::Value;
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 /// The writes of the last turn: (tool, the quantity delta when one).
-fn writes(sim: &Sim) -> Vec<(String, Option<f64>)> {
+fn writes(sim: &Conversation) -> Vec<(String, Option<f64>)> {
     sim.calls()
         .into_iter()
         .filter(|(t, _)| t != "db_read")
@@ -20,7 +20,7 @@ fn writes(sim: &Sim) -> Vec<(String, Option<f64>)> {
         .collect()
 }
 
-fn said(sim: &mut Sim, m: &str) -> Vec<(String, Option<f64>)> {
+fn said(sim: &mut Conversation, m: &str) -> Vec<(String, Option<f64>)> {
     sim.say(m);
     writes(sim)
 }
@@ -33,7 +33,7 @@ fn a_share_is_of_what_the_row_holds() {
         "ate like half the paneer lol",
         "used half the paneer for the curry",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         assert_eq!(
             said(&mut sim, m),
             [("db_update".to_string(), Some(-125.0))],
@@ -45,13 +45,13 @@ fn a_share_is_of_what_the_row_holds() {
             sim.reply()
         );
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     assert_eq!(
         said(&mut sim, "used a quarter of the jasmine rice"),
         [("db_update".to_string(), Some(-0.5))],
         "in the row's unit: 2 kg less a quarter"
     );
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("how much paneer have i got");
     assert_eq!(
         said(&mut sim, "used half of it"),
@@ -61,7 +61,7 @@ fn a_share_is_of_what_the_row_holds() {
 
 #[test]
 fn each_amount_binds_to_its_item() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let w = said(&mut sim, "used the last of the milk and 2 bananas");
     assert_eq!(
         w,
@@ -72,7 +72,7 @@ fn each_amount_binds_to_its_item() {
     );
     assert!(sim.reply().contains("milk is off"), "{}", sim.reply());
     assert!(sim.reply().contains("banana (1 pcs)"), "{}", sim.reply());
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let w = said(
         &mut sim,
         "used two limes n half the coriander and a can of chickpeas",
@@ -86,7 +86,7 @@ fn each_amount_binds_to_its_item() {
         ]
     );
     // Four items: two write steps, every one written.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let w = said(
         &mut sim,
         "used 2 limes, 1 lemon, half the ginger and a can of chickpeas",
@@ -104,10 +104,10 @@ fn all_of_it_takes_the_row_out() {
         "used up all the milk",
         "used the rest of the milk",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         assert_eq!(said(&mut sim, m), [("db_delete".to_string(), None)], "{m}");
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     assert_eq!(
         said(&mut sim, "ate a couple of bananas"),
         [("db_update".to_string(), Some(-2.0))]
@@ -129,7 +129,7 @@ fn unclear_amounts_ask_and_write_nothing() {
         ("used the milk and 200g", "200 g of what"),
         ("used half the rice", "which rice"),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         let w = said(&mut sim, m);
         assert!(w.is_empty(), "{m}: {w:?}");
         assert!(
@@ -147,7 +147,7 @@ fn unclear_amounts_ask_and_write_nothing() {
 
 #[test]
 fn amounts_bought_are_read_whole() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("picked up half a dozen eggs");
     let created: Vec<Value> = sim
         .calls()
@@ -157,7 +157,7 @@ fn amounts_bought_are_read_whole() {
         .collect();
     assert_eq!(created[0]["name"], "egg");
     assert_eq!(created[0]["quantity"], 6.0);
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     assert_eq!(
         said(&mut sim, "grabbed like 2 cans of coconut milk"),
         [("db_update".to_string(), Some(2.0))]
@@ -174,7 +174,7 @@ fn an_answer_completes_the_use_asked_about() {
         ("used half the rice", "the jasmine", -1.0),
         ("used half the rice", "basmati", -0.5),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         assert!(said(&mut sim, first).is_empty(), "{first}");
         assert_eq!(
             said(&mut sim, answer),
@@ -184,7 +184,7 @@ fn an_answer_completes_the_use_asked_about() {
         );
     }
     // A question of the user's own is not an answer.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("used some of the jasmine rice");
     assert!(said(&mut sim, "how much is left?").is_empty());
 }
@@ -197,7 +197,7 @@ fn typos_and_loose_amounts() {
         ("used the last 2 limes", -2.0),
         ("ate half of the naan", -2.0),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         assert_eq!(
             said(&mut sim, m),
             [("db_update".to_string(), Some(delta))],
@@ -205,7 +205,7 @@ fn typos_and_loose_amounts() {
             sim.reply()
         );
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let w = said(
         &mut sim,
         "just got back, picked up 500g of paneer and a dozen eggs",
@@ -224,7 +224,7 @@ fn typos_and_loose_amounts() {
 
 #[test]
 fn a_share_is_no_amount_to_add() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let w = said(&mut sim, "put half the paneer in the freezer");
     assert!(w.is_empty(), "{w:?}");
     assert!(

@@ -2,12 +2,12 @@
 //! wordings: what is already so is said, not written again; a question
 //! never writes; a clause of talk beside a request is not a second ask.
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 /// Runs `setup` then `message` in a fresh conversation and checks each
 /// expectation on the last turn.
 fn after(setup: &[&str], message: &str, expect: &[&str]) {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     for m in setup {
         sim.say(m);
     }

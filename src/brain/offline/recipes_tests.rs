@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
-fn ingredient_names(sim: &Sim, r: &str) -> Vec<String> {
+fn ingredient_names(sim: &Conversation, r: &str) -> Vec<String> {
     let content = sim
         .state
         .registry
@@ -31,7 +31,7 @@ fn generate_phrasings_make_one_pending_recipe() {
         "thai basil chicken recipe",
         "how about a recipe for thai basil chicken",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         let rec = sim.say(m);
         assert_eq!(rec.steps.len(), 1, "{m}: {:?}", rec.steps);
         sim.expect("steps generate:recipes");
@@ -68,7 +68,7 @@ fn edit_phrasings_change_the_pending_recipe_in_place() {
         "Add LIME!",
         "add lime to that recipe",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("give me a thai basil chicken recipe");
         sim.say(m);
         sim.expect("steps generate:recipes");
@@ -94,7 +94,7 @@ fn save_phrasings_promote_the_same_ref() {
         "yes please",
         "Save!",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&[
             "give me a thai basil chicken recipe",
             "add a squeeze of lime",
@@ -112,7 +112,7 @@ fn save_phrasings_promote_the_same_ref() {
 
 #[test]
 fn a_set_aside_artifact_is_read_back_by_its_gen_ref() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "give me a shakshuka recipe",
         "not feeling the shakshuka today",
@@ -137,7 +137,7 @@ fn a_set_aside_artifact_is_read_back_by_its_gen_ref() {
 
 #[test]
 fn a_cached_artifact_is_shown_without_a_read() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["give me a shakshuka recipe", "what's in my fridge?"]);
     sim.say("show me the shakshuka");
     sim.expect("steps analyze:recipes");
@@ -153,7 +153,7 @@ fn removing_an_ingredient_is_an_edit_not_an_exclusion() {
         "without the eggs",
         "leave out the eggs",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("give me a shakshuka recipe");
         sim.say(m);
         sim.expect("steps generate:recipes");
@@ -177,13 +177,13 @@ fn ordinals_pick_from_the_list_just_shown() {
         ("just save the last one", "gen_recipe_2", "gen_recipe_1"),
         ("save the fajitas", "gen_recipe_2", "gen_recipe_1"),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("give me 2 chicken dinner ideas");
         sim.say(m);
         sim.expect(&format!("action {saved} created"));
         sim.expect(&format!("pending {left}"));
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("give me 2 chicken dinner ideas");
     sim.say("save it");
     assert!(
@@ -208,7 +208,7 @@ fn unsaved_phrasings_list_from_the_registry_without_tools() {
         "What's not saved",
         "is everything saved?",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["give me 2 chicken dinner ideas", "save only the first one"]);
         sim.say(m);
         sim.expect("steps analyze:recipes");
@@ -228,7 +228,7 @@ fn unsaved_phrasings_list_from_the_registry_without_tools() {
 
 #[test]
 fn a_saved_recipe_is_edited_with_ingredient_lines() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["give me a thai basil chicken recipe", "save it"]);
     sim.say("add a squeeze of lime to it");
     sim.expect("steps write:recipes");
@@ -259,7 +259,7 @@ fn a_saved_recipe_is_edited_with_ingredient_lines() {
 
 #[test]
 fn a_saved_recipe_gets_a_new_version_for_bigger_changes() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipes"]);
     sim.say("make the paneer tikka spicier");
     sim.expect("steps generate:recipes");
@@ -283,7 +283,7 @@ fn a_saved_recipe_gets_a_new_version_for_bigger_changes() {
 
 #[test]
 fn several_ideas_and_allergies() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("any prawn curry ideas?");
     let text = sim
         .state
@@ -295,7 +295,7 @@ fn several_ideas_and_allergies() {
         !text.to_lowercase().contains("\"prawn"),
         "shellfish allergy: {text}"
     );
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("give me three dinner ideas");
     assert_eq!(
         sim.state.registry.pending_artifacts().len(),
@@ -307,7 +307,7 @@ fn several_ideas_and_allergies() {
 
 #[test]
 fn the_last_one_counts_in_the_list_after_a_question_about_one_of_it() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("show me my chiken recipes, quickest first");
     let listed: Vec<String> = sim.dialogue().presented_refs();
     assert_eq!(listed.len(), 4, "{}", sim.reply());
@@ -349,7 +349,7 @@ fn make_it_for_n_scales_the_recipe_in_front_of_us() {
             "serves 4",
         ),
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&[first, then]);
         sim.expect("writes none");
         assert!(sim.reply().contains(serves), "{then}: {}", sim.reply());
@@ -365,7 +365,7 @@ fn make_it_for_n_scales_the_recipe_in_front_of_us() {
 /// tonight's plan, as a draft (no change verb was said).
 #[test]
 fn a_pick_from_the_list_with_a_day_goes_on_the_plan() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["what's quick for tonight", "ok the second one tonight then"]);
     sim.expect("writes meal_plans:create");
     assert!(
@@ -383,13 +383,13 @@ fn a_pick_said_plainly_with_a_day_is_planned_a_hedged_one_drafted() {
         "ok that one on friday",
         "doing that tomorrow",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["show me the wings", m]);
         sim.expect("writes meal_plans:create");
         sim.expect("reply ~ Dry Rub Wings");
     }
     for m in ["maybe that one on friday", "that one friday?"] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&["show me the wings", m]);
         sim.expect("writes none");
     }
@@ -403,7 +403,7 @@ fn the_other_one_and_the_slower_one_point_into_what_was_compared() {
         "what about the other one, how long does it take",
         "how long does the slower one take",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.run(&[
             "show me the thai recipes",
             "which is quicker out of them",
@@ -424,7 +424,7 @@ fn a_search_but_not_filters_that_search_and_records_no_rule() {
         "something with chicken but not a curry",
         "any chicken recipes that arent curries",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         let standing = sim.json()["constraints"]
             .to_string()
@@ -435,7 +435,7 @@ fn a_search_but_not_filters_that_search_and_records_no_rule() {
         sim.expect("not-presented Thai Yellow Curry");
         assert_eq!(standing, 0, "{m}: {}", sim.reply());
     }
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("no curry this week");
     let standing = sim.json()["constraints"]
         .to_string()

@@ -4,7 +4,7 @@
 
 use proptest::prelude::*;
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 #[test]
 fn odd_inputs_never_fail() {
@@ -32,7 +32,7 @@ fn odd_inputs_never_fail() {
         &huge,
         &long_word,
     ];
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     for m in &inputs {
         let rec = sim.say(m);
         assert!(
@@ -47,7 +47,7 @@ fn odd_inputs_never_fail() {
 
 #[test]
 fn not_understood_is_honest_and_helpful() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     for m in ["asdf qwer", "zzz", "blorp the frobnicator"] {
         let reply = sim.say(m).reply.clone();
         assert!(
@@ -59,7 +59,7 @@ fn not_understood_is_honest_and_helpful() {
 
 #[test]
 fn replies_never_greet_after_the_first_turn_nor_repeat() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let messages = [
         "hi",
         "can you help me plan some meals?",
@@ -104,7 +104,7 @@ proptest! {
 
     #[test]
     fn any_two_messages_complete_their_turns(a in "\\PC{0,80}", b in "[a-z ,.!?']{0,60}") {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("give me a shakshuka recipe");
         sim.say(&a);
         let rec = sim.say(&b);
@@ -114,7 +114,7 @@ proptest! {
 
 #[test]
 fn typed_in_a_hurry_and_pointing_at_the_list() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("show me my recipies");
     sim.expect("understood");
     sim.expect("reply ~ Thai Yellow Curry");
@@ -135,7 +135,7 @@ fn typed_in_a_hurry_and_pointing_at_the_list() {
 /// read this turn.
 #[test]
 fn the_shopping_list_after_a_removal_is_the_whole_list() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("whats on my shoping list");
     sim.expect("reply ~ thai basil");
     sim.say("take the olive oil off");
@@ -151,17 +151,17 @@ fn the_shopping_list_after_a_removal_is_the_whole_list() {
 /// basil; after a question, the same question.
 #[test]
 fn and_the_next_thing_does_the_same_again() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["tick off the tomatoes on the list", "and the basil"]);
     sim.expect("writes shopping_list:update");
     assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
 
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["take the olive oil off the list", "and the tomatoes too"]);
     sim.expect("writes shopping_list:delete");
     assert!(sim.reply().contains("tomato"), "{}", sim.reply());
 
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["how much rice have i got", "and pasta?"]);
     sim.expect("writes none");
     assert!(sim.reply().contains("No pasta"), "{}", sim.reply());
@@ -171,7 +171,7 @@ fn and_the_next_thing_does_the_same_again() {
 /// written; a word that is no food is asked about, never added.
 #[test]
 fn what_the_user_says_they_have_is_not_bought_again() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put butter on the list and sugar we have sugar right");
     assert!(sim.reply().contains("butter"), "{}", sim.reply());
     assert!(
@@ -184,7 +184,7 @@ fn what_the_user_says_they_have_is_not_bought_again() {
     assert_eq!(added, ["shopping_list:create"], "{}", sim.reply());
     assert!(!sim.reply().contains("- sugar"), "{}", sim.reply());
 
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("add him to the list");
     sim.expect("writes none");
     assert!(sim.reply().contains("“him”"), "{}", sim.reply());

@@ -14,7 +14,7 @@ use crate::context::registry::SessionIdRegistry;
 use crate::context::{ContextState, Table};
 use crate::kitchen::ToolCall;
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 /// Conversations in which something stands: a plan draft holding a fish
 /// recipe, a fish recipe just shown, a saved plan with one put by name, a
@@ -65,7 +65,7 @@ const CHUNKS: &[&str] = &[
 
 /// A kitchen table as committed, without refs (a fresh registry numbers
 /// rows in read order, which a write elsewhere shifts).
-fn table(sim: &Sim, name: &str) -> Vec<Value> {
+fn table(sim: &Conversation, name: &str) -> Vec<Value> {
     let Ok(mut k) = sim.kitchen().lock() else {
         panic!("the kitchen lock is poisoned")
     };
@@ -99,7 +99,7 @@ struct Kitchen {
     recipes: BTreeMap<String, Value>,
 }
 
-fn kitchen(sim: &Sim) -> Kitchen {
+fn kitchen(sim: &Conversation) -> Kitchen {
     let recipes = table(sim, "recipes")
         .into_iter()
         .map(|r| (r["name"].as_str().unwrap_or_default().to_string(), r))
@@ -160,7 +160,7 @@ fn covered(state: &ContextState) -> Vec<(String, String)> {
 /// committed writes touched that the message neither named nor insisted
 /// on, and how many writes the turn held back.
 fn run(setup: &[&str], message: &str) -> (Vec<String>, usize) {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(setup);
     let state = sim.state.clone();
     let namer = Namer::new(&state);

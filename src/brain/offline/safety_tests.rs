@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::scenario::writes_of;
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 
 /// Where a conversation stands before the random message: nothing yet, a
 /// proposal, an unsaved draft (save offered), two drafts, a list shown, a
@@ -136,7 +136,7 @@ fn plain_plan(m: &str, wrote: &[String], reply: &str, listed: bool) -> bool {
 /// saved recipes, the plan just saved (its second slot is "the 2nd").
 const LISTS: &[usize] = &[3, 4, 5];
 
-fn writes(sim: &Sim) -> Vec<String> {
+fn writes(sim: &Conversation) -> Vec<String> {
     let rec: Value = sim.json();
     writes_of(&rec)
 }
@@ -154,7 +154,7 @@ proptest! {
         words in proptest::collection::vec(0usize..WORDS.len(), 1..8),
         question in any::<bool>(),
     ) {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         for m in SETUPS[setup] {
             sim.say(m);
         }
@@ -177,7 +177,7 @@ fn a_recipe_with_a_day_plans_only_when_said_plainly() {
         "ok assam pedas thursday dinner",
         "the wings sat and sun",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         assert_eq!(writes(&sim), ["meal_plans:create"], "{m}: {}", sim.reply());
     }
@@ -193,7 +193,7 @@ fn a_recipe_with_a_day_plans_only_when_said_plainly() {
         "curry basil thai wednesday",
         "curry something thai wednesday",
     ] {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say(m);
         assert!(writes(&sim).is_empty(), "{m} wrote: {}", sim.reply());
     }
@@ -201,7 +201,7 @@ fn a_recipe_with_a_day_plans_only_when_said_plainly() {
 
 #[test]
 fn a_question_after_a_clarifying_question_edits_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipes", "add some garlic to that recipe"]);
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     sim.say("wait how long does the third one take?");
@@ -212,7 +212,7 @@ fn a_question_after_a_clarifying_question_edits_nothing() {
 
 #[test]
 fn a_new_request_while_a_draft_waits_is_not_consent_to_save_it() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("give me a thai basil chicken recipe");
     sim.say("ok what about something with chickpeas");
     assert!(writes(&sim).is_empty(), "saved: {}", sim.reply());
@@ -229,7 +229,7 @@ fn a_new_request_while_a_draft_waits_is_not_consent_to_save_it() {
 
 #[test]
 fn an_answer_completes_the_change_it_was_asked_about() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipes", "add some garlic to the curry"]);
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     let question = sim.dialogue().question.clone();
@@ -249,7 +249,7 @@ fn an_answer_completes_the_change_it_was_asked_about() {
 
 #[test]
 fn a_plain_yes_to_an_offer_does_what_was_offered() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("give me a thai basil chicken recipe");
     let offer = &sim.last().narrative.turns.last().unwrap().dialogue;
     assert!(offer.offer.is_some(), "{:?}", offer);
@@ -263,7 +263,7 @@ fn a_plain_yes_to_an_offer_does_what_was_offered() {
 
 #[test]
 fn questions_about_the_kitchen_write_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     for m in [
         "which chicken have i got in the freezer",
         "just got back from the shops",
@@ -277,7 +277,7 @@ fn questions_about_the_kitchen_write_nothing() {
 
 #[test]
 fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["show me my recipes", "the 8th one"]);
     sim.say("take the mushrooms out of it");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
@@ -286,7 +286,7 @@ fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
 
 #[test]
 fn an_amount_used_of_it_takes_that_much_off_and_keeps_the_rest() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "hw much jasmine rice have i got",
         "used 200g of it last nite",
@@ -297,7 +297,7 @@ fn an_amount_used_of_it_takes_that_much_off_and_keeps_the_rest() {
 
 #[test]
 fn a_draft_saved_then_planned_is_planned_and_the_reply_says_so() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["can u do me a quick noodle thing w chicken", "ok save it"]);
     sim.say("put it on wed");
     assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
@@ -315,7 +315,7 @@ fn a_draft_saved_then_planned_is_planned_and_the_reply_says_so() {
 
 #[test]
 fn nvm_take_them_off_takes_off_what_was_just_added() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("stick eggs on the list");
     sim.say("actually nvm take them off");
     assert_eq!(
@@ -329,7 +329,7 @@ fn nvm_take_them_off_takes_off_what_was_just_added() {
 
 #[test]
 fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["any recipes w the paneer", "put that on fri"]);
     sim.say("actually nvm swap fri for the cod one");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
@@ -345,10 +345,10 @@ fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
 
 #[test]
 fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["mushroom risotto recipie pls", "save it"]);
     sim.say("add chilli flakes to the saved one too");
-    let outcome = |sim: &Sim| sim.last().steps.last().unwrap().outcome.clone();
+    let outcome = |sim: &Conversation| sim.last().steps.last().unwrap().outcome.clone();
     assert_eq!(writes(&sim), vec!["recipe_ingredients:create"]);
     assert!(
         outcome(&sim).starts_with("Added chilli flakes"),
@@ -366,7 +366,7 @@ fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
 
 #[test]
 fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     for m in ["remove it", "change it", "hm and the other thing"] {
         sim.say(m);
         assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
@@ -396,7 +396,7 @@ fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
 
 #[test]
 fn put_it_back_after_a_removal_puts_back_that_item_only() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["is olive oil on there", "take it off too"]);
     assert_eq!(writes(&sim), vec!["shopping_list:delete"]);
     sim.say("actually nvm put it back");
@@ -419,7 +419,7 @@ fn put_it_back_after_a_removal_puts_back_that_item_only() {
 
 #[test]
 fn the_last_resort_offers_three_things_to_try() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let reply = sim.say("blorp zorp").reply.clone();
     assert!(reply.contains("didn't catch"), "{reply}");
     assert_eq!(reply.matches("try \"").count(), 1, "{reply}");
@@ -432,7 +432,7 @@ fn the_last_resort_offers_three_things_to_try() {
 
 #[test]
 fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("we're out of milk, add it to the list");
     assert_eq!(
         writes(&sim),
@@ -445,7 +445,7 @@ fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
     let groups: Vec<u32> = sim.last().steps.iter().map(|s| s.group).collect();
     assert!(groups.windows(2).all(|g| g[0] <= g[1]), "{groups:?}");
 
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["can you come up with a chicken traybake"]);
     sim.say("ok save it and put it on wed");
     assert_eq!(
@@ -459,7 +459,7 @@ fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
 
 #[test]
 fn a_plan_put_and_a_question_in_one_message_plans_and_answers() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("ok dinners now. paneer on wednesday, and whats quick for friday?");
     assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
     assert!(
@@ -472,7 +472,7 @@ fn a_plan_put_and_a_question_in_one_message_plans_and_answers() {
 
 #[test]
 fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["whats expiring soon", "ok which recipes use those"]);
     let reply = sim.reply().to_string();
     let line = |name: &str| {
@@ -489,7 +489,7 @@ fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
 
 #[test]
 fn a_can_used_is_one_can_not_the_whole_stock() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("used a can of coconut milk last night");
     assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
     assert!(
@@ -510,7 +510,7 @@ fn a_can_used_is_one_can_not_the_whole_stock() {
 
 #[test]
 fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&["whats on my shopping list", "and the other thing"]);
     sim.say("nvm. how much rice have i got");
     assert!(sim.reply().contains("jasmine rice"), "{}", sim.reply());
@@ -519,7 +519,7 @@ fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
 
 #[test]
 fn items_put_away_are_added_once_and_them_means_those_items() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put 4 tomatos and a bunch of thai basil in the fridge");
     // The basil was created, then topped up by a second call to 2 bunches.
     assert_eq!(writes(&sim), vec!["inventory:create"], "{}", sim.reply());
@@ -531,7 +531,7 @@ fn items_put_away_are_added_once_and_them_means_those_items() {
 
 #[test]
 fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "gonna plan the week, wht recipes have i got saved",
         "leave out anything with fish, and the breakfast one",
@@ -554,7 +554,7 @@ fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
 
 #[test]
 fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "wht about the thai ones",
         "which of them needs the fewest things i dont have",
@@ -572,7 +572,7 @@ fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
 
 #[test]
 fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("we ran out of garlic and lemons, chuck them on the list");
     assert_eq!(
         writes(&sim),
@@ -595,7 +595,7 @@ fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
 
 #[test]
 fn the_second_part_points_at_what_the_first_part_planned() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("whats on my list");
     // After a look at the list, a day named is the plan's, not the list's.
     sim.say("no wait, put the wings on friday and the paneer on saturday, and add whats missing");
@@ -611,7 +611,7 @@ fn the_second_part_points_at_what_the_first_part_planned() {
 
 #[test]
 fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "add fish sauce n limes to shoping list",
         "wait i have limes dont i",
@@ -629,7 +629,7 @@ fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it()
 
 #[test]
 fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "add 1kg chicken thighs, a bag of spinach and 2 onions to the list",
         "hang on i have onions dont i",
@@ -651,7 +651,7 @@ fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
 
 #[test]
 fn after_a_task_was_added_the_talk_stays_on_tasks() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.run(&[
         "add a task to use up the bananas by friday",
         "and one for making the paneer tikka on thursday",
@@ -670,7 +670,7 @@ fn after_a_task_was_added_the_talk_stays_on_tasks() {
 
 #[test]
 fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("basil for tonight");
     assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
     assert!(
@@ -682,12 +682,12 @@ fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
     sim.say("yes");
     assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
     assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("basil for tonight");
     sim.say("nah");
     assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
     // Said with a verb, or by the dish's name, it is planned as before.
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     sim.say("put the yellow curry on for tonight");
     assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
 }

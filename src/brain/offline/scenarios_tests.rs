@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::test_harness::Sim;
+use crate::fixtures::Conversation;
 use crate::scenario::{check, parse_script};
 
 fn scenario_files() -> Vec<PathBuf> {
@@ -25,7 +25,7 @@ fn run_file(path: &Path) -> (usize, Vec<String>) {
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_default();
     let script = std::fs::read_to_string(path).expect("script");
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let mut failures = Vec::new();
     let mut checked = 0;
     for (turn, script_turn) in parse_script(&script).iter().enumerate() {
@@ -72,7 +72,7 @@ fn the_demo_script_runs_without_repeating_itself() {
     let script = std::fs::read_to_string(path).expect("demo script");
     let turns = parse_script(&script);
     assert!((6..=10).contains(&turns.len()), "{} turns", turns.len());
-    let mut sim = Sim::new();
+    let mut sim = Conversation::new();
     let mut replies: Vec<String> = Vec::new();
     for turn in &turns {
         let reply = sim.say(&turn.message).reply.clone();

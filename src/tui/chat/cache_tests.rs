@@ -1,6 +1,7 @@
 use ratatui::style::Color;
 
 use super::*;
+use crate::tui::view::test_support::text_of;
 
 fn message(role: Role, text: &str, turn: u32, revision: u64) -> ChatMessage {
     ChatMessage {
@@ -27,10 +28,6 @@ fn conversation(turns: u32) -> Vec<ChatMessage> {
             ]
         })
         .collect()
-}
-
-fn text_of(line: &Line<'_>) -> String {
-    line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
 /// Every line of the transcript, laid out from scratch.

@@ -5,6 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Modifier;
 
 use super::*;
+use crate::tui::view::test_support::buffer_rows;
 
 fn draw(input: &TextArea<'_>, focused: bool, running: bool, width: u16, height: u16) -> Buffer {
     let theme = Theme::dark();
@@ -13,12 +14,6 @@ fn draw(input: &TextArea<'_>, focused: bool, running: bool, width: u16, height: 
         .draw(|frame| render_input(frame, frame.area(), input, focused, running, &theme))
         .expect("draw");
     terminal.backend().buffer().clone()
-}
-
-fn rows(buf: &Buffer) -> Vec<String> {
-    (0..buf.area.height)
-        .map(|y| (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect())
-        .collect()
 }
 
 fn with_placeholder(text: &str) -> TextArea<'static> {
@@ -30,17 +25,20 @@ fn with_placeholder(text: &str) -> TextArea<'static> {
 #[test]
 fn an_empty_box_shows_the_placeholder() {
     let buf = draw(&with_placeholder(""), true, false, 40, 3);
-    assert_eq!(rows(&buf)[0], "┌ Message ─────────────────────────────┐");
-    assert!(rows(&buf)[1].contains("Ask Alfred…"));
+    assert_eq!(
+        buffer_rows(&buf)[0],
+        "┌ Message ─────────────────────────────┐"
+    );
+    assert!(buffer_rows(&buf)[1].contains("Ask Alfred…"));
 }
 
 #[test]
 fn a_running_turn_is_announced_in_the_title() {
     let buf = draw(&with_placeholder("more salt?"), true, true, 60, 3);
     assert!(
-        rows(&buf)[0].starts_with("┌ Message · Alfred is working — Esc cancels ─"),
+        buffer_rows(&buf)[0].starts_with("┌ Message · Alfred is working — Esc cancels ─"),
         "{:?}",
-        rows(&buf)[0]
+        buffer_rows(&buf)[0]
     );
 }
 
@@ -52,13 +50,13 @@ fn long_text_gets_a_size_readout() {
         "b".repeat(400),
         "c".repeat(400)
     );
-    let shown = rows(&draw(&with_placeholder(&long), true, false, 40, 4));
+    let shown = buffer_rows(&draw(&with_placeholder(&long), true, false, 40, 4));
     assert!(
         shown[3].ends_with(" 3 lines · 1.2k chars ┘"),
         "{:?}",
         shown[3]
     );
-    let short = rows(&draw(&with_placeholder("two\nlines"), true, false, 40, 4));
+    let short = buffer_rows(&draw(&with_placeholder("two\nlines"), true, false, 40, 4));
     assert!(!short[3].contains("chars"));
     assert_snapshot!(shown.join("\n"));
 }
@@ -103,7 +101,7 @@ fn a_megabyte_paste_renders_its_visible_rows() {
     let text = vec![line.clone(); 1_000_000 / line.len()].join("\n");
     let mut input = with_placeholder(&text);
     input.move_cursor(ratatui_textarea::CursorMove::Bottom);
-    let shown = rows(&draw(&input, true, false, 60, 6));
+    let shown = buffer_rows(&draw(&input, true, false, 60, 6));
     assert!(shown[4].starts_with("│flour water"), "{:?}", shown[4]);
     assert!(shown[5].contains("lines · 1.0M chars"), "{:?}", shown[5]);
 }
@@ -114,13 +112,13 @@ fn a_megabyte_single_line_shows_the_end_with_the_cursor() {
     let mut input = with_placeholder(&text);
     input.move_cursor(ratatui_textarea::CursorMove::End);
     let buf = draw(&input, true, false, 30, 3);
-    assert_eq!(rows(&buf)[1], "│salt salt salt salt THE END │");
+    assert_eq!(buffer_rows(&buf)[1], "│salt salt salt salt THE END │");
     let cursor = &buf[(28, 1)];
     assert!(
         cursor.modifier.contains(Modifier::REVERSED),
         "cursor after the text"
     );
-    assert!(rows(&buf)[2].contains("1 line · 1.0M chars"));
+    assert!(buffer_rows(&buf)[2].contains("1 line · 1.0M chars"));
     let blurred = draw(&input, false, false, 30, 3);
     assert!(
         !blurred

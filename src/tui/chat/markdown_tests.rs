@@ -3,13 +3,10 @@ use ratatui::text::{Line, Span};
 
 use super::*;
 use crate::tui::chat::wrap::display_width;
+use crate::tui::view::test_support::text_of;
 
 fn theme() -> Theme {
     Theme::dark()
-}
-
-fn text_of(line: &Line<'_>) -> String {
-    line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
 fn render(text: &str, width: u16) -> Vec<String> {

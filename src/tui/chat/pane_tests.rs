@@ -8,6 +8,7 @@ use unicode_segmentation::UnicodeSegmentation;
 use super::*;
 use crate::tui::chat::wrap::grapheme_width;
 use crate::tui::model::Role;
+use crate::tui::view::test_support::buffer_rows;
 
 fn message(role: Role, text: &str, turn: u32) -> ChatMessage {
     // Each test draws with a fresh cache, so one revision for all will do.
@@ -44,23 +45,9 @@ fn draw(pane: ChatPane<'_>, width: u16, height: u16) -> Buffer {
     terminal.backend().buffer().clone()
 }
 
-/// The screen as a terminal shows it: a wide glyph hides the cell after it.
+/// The screen as a terminal shows it, rows untrimmed.
 fn screen(buf: &Buffer) -> String {
-    let mut rows = Vec::new();
-    for y in 0..buf.area.height {
-        let (mut row, mut hidden) = (String::new(), 0);
-        for x in 0..buf.area.width {
-            if hidden > 0 {
-                hidden -= 1;
-                continue;
-            }
-            let symbol = buf[(x, y)].symbol();
-            row.push_str(symbol);
-            hidden = grapheme_width(symbol).saturating_sub(1);
-        }
-        rows.push(row);
-    }
-    rows.join("\n")
+    buffer_rows(buf).join("\n")
 }
 
 fn recipe_chat() -> Vec<ChatMessage> {

@@ -2,10 +2,7 @@ use ratatui::style::{Modifier, Style, Stylize};
 use ratatui::text::{Line, Span};
 
 use super::*;
-
-fn text_of(line: &Line<'_>) -> String {
-    line.spans.iter().map(|s| s.content.as_ref()).collect()
-}
+use crate::tui::view::test_support::text_of;
 
 fn texts(lines: &[Line<'_>]) -> Vec<String> {
     lines.iter().map(text_of).collect()

@@ -104,18 +104,19 @@ fn constraint_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::brain::offline::test_harness::Sim;
+    use crate::fixtures::Conversation;
+    use crate::tui::view::test_support::text_of;
 
     fn title(s: &ContextSnapshot) -> String {
         standing_lines(s, 80, &Theme::dark())
             .get(1)
-            .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect())
+            .map(text_of)
             .unwrap_or_default()
     }
 
     #[test]
     fn the_count_says_how_many_stand_and_how_many_were_lifted() {
-        let mut sim = Sim::new();
+        let mut sim = Conversation::new();
         sim.say("can you help me plan some meals?");
         sim.say("no cod this week");
         sim.say("and no wings");

@@ -1,8 +1,11 @@
 //! Test helpers for the views: render a widget or the whole screen into a
-//! `TestBackend` and read the buffer back as text; the seeds' turn-3 state.
+//! `TestBackend` and read the buffer (or a line) back as text; the seeds'
+//! turn-3 state.
 
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use serde_json::json;
 use unicode_width::UnicodeWidthStr;
@@ -15,32 +18,46 @@ use crate::context::{
     TurnExecutionSummary, diff,
 };
 use crate::session::SessionFile;
+use crate::tui::chat::wrap::grapheme_width;
 use crate::tui::model::Model;
 use crate::tui::theme::Theme;
 
 pub use crate::prompt::fixtures::RECIPES;
 use crate::prompt::fixtures::inventory_names;
 
-/// The buffer as lines of text, wide characters counted once (as a terminal
-/// shows them), trailing spaces trimmed.
-pub fn buffer_to_string(terminal: &Terminal<TestBackend>) -> String {
-    let buf = terminal.backend().buffer();
+/// A buffer's rows as a terminal shows them: a wide glyph hides the cells
+/// after it (widths by ratatui's own rule).
+pub fn buffer_rows(buf: &Buffer) -> Vec<String> {
     let area = buf.area;
-    let mut out = String::new();
-    for y in area.top()..area.bottom() {
-        let mut line = String::new();
-        let mut skip = 0usize;
-        for x in area.left()..area.right() {
-            let symbol = buf[(x, y)].symbol();
-            if skip == 0 {
-                line.push_str(symbol);
+    (area.top()..area.bottom())
+        .map(|y| {
+            let (mut row, mut hidden) = (String::new(), 0);
+            for x in area.left()..area.right() {
+                if hidden > 0 {
+                    hidden -= 1;
+                    continue;
+                }
+                let symbol = buf[(x, y)].symbol();
+                row.push_str(symbol);
+                hidden = grapheme_width(symbol).saturating_sub(1);
             }
-            skip = skip.max(symbol.width()).saturating_sub(1);
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
+            row
+        })
+        .collect()
+}
+
+/// The terminal's buffer as lines of text, wide characters counted once
+/// (as a terminal shows them), trailing spaces trimmed.
+pub fn buffer_to_string(terminal: &Terminal<TestBackend>) -> String {
+    buffer_rows(terminal.backend().buffer())
+        .iter()
+        .map(|row| format!("{}\n", row.trim_end()))
+        .collect()
+}
+
+/// A line's text, without its styles.
+pub fn text_of(line: &Line<'_>) -> String {
+    line.spans.iter().map(|s| s.content.as_ref()).collect()
 }
 
 /// Renders one widget filling a `width`×`height` screen.
