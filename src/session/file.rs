@@ -161,6 +161,13 @@ pub fn new_id(now: Timestamp) -> String {
     format!("{}-{random:04x}", now.strftime("%Y%m%d-%H%M%S"))
 }
 
+/// The id of a session file path (`<id>.json`), if it is one.
+pub(super) fn id_of(path: &std::path::Path) -> Option<String> {
+    let name = path.file_name()?.to_str()?;
+    let id = name.strip_suffix(".json")?;
+    is_valid_id(id).then(|| id.to_string())
+}
+
 /// True when `id` can name a file in the sessions folder: ASCII letters,
 /// digits, `-` and `_`, 1 to 64 of them (no dots, so no path tricks).
 pub fn is_valid_id(id: &str) -> bool {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use jiff::Timestamp;
 
 use super::error::SessionError;
-use super::file::is_valid_id;
+use super::file::id_of;
 use super::journal::decode_header;
 use super::llm::LlmSettings;
 use super::store::SessionStore;
@@ -209,11 +209,4 @@ impl SessionStore {
 pub(super) fn newest_first(a: &SessionSummary, b: &SessionSummary) -> std::cmp::Ordering {
     let time = |s: &SessionSummary| s.updated_at.parse::<Timestamp>().ok();
     (time(b), &b.id).cmp(&(time(a), &a.id))
-}
-
-/// The id of a session file path (`<id>.json`), if it is one.
-pub(super) fn id_of(path: &Path) -> Option<String> {
-    let name = path.file_name()?.to_str()?;
-    let id = name.strip_suffix(".json")?;
-    is_valid_id(id).then(|| id.to_string())
 }

@@ -20,9 +20,9 @@ use jiff::Timestamp;
 
 use super::atomic::{move_aside, sync_dir};
 use super::error::SessionError;
+use super::file::id_of;
 use super::file::{SessionFile, is_valid_id, new_id};
 use super::journal::{Journal, decode_pending};
-use super::listing::id_of;
 use super::llm::LlmSettings;
 use super::lock::SessionLock;
 use super::unreadable::Unreadable;
