@@ -1,13 +1,13 @@
 //! The turn's vocabulary: what a turn is made of, named once, below the
 //! pipeline, the record and the session — each depends down on it. The
-//! pipeline's nodes and a run's id, Think's decisions and step types,
+//! pipeline's nodes and a run's id, Think's decisions and step types (from
+//! `context/plan.rs`, where the narrative keeps them),
 //! token usage, and why a turn fails ([`TurnError`], with the brain's
 //! [`BrainError`] and the ledger's [`LedgerError`]). Plain data, no IO.
 
 use std::error::Error;
 use std::fmt;
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::kitchen::KitchenError;
@@ -55,74 +55,7 @@ impl Node {
     }
 }
 
-/// Think's decision about the turn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum Decision {
-    /// Execute the steps now.
-    #[default]
-    PlanDirect,
-    /// Propose first; nothing runs this turn.
-    Propose,
-    /// Ask a question first; nothing runs this turn.
-    Clarify,
-}
-
-impl Decision {
-    /// The decision a record's word names ("propose"), if any.
-    pub fn from_word(word: &str) -> Option<Self> {
-        [Decision::PlanDirect, Decision::Propose, Decision::Clarify]
-            .into_iter()
-            .find(|d| d.as_str() == word)
-    }
-
-    /// The snake_case word of the turn record.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Decision::PlanDirect => "plan_direct",
-            Decision::Propose => "propose",
-            Decision::Clarify => "clarify",
-        }
-    }
-}
-
-/// What a step does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum StepType {
-    /// Fetch rows with db_read.
-    Read,
-    /// Reason over data already loaded; no tool calls needed.
-    Analyze,
-    /// Create new content (a recipe, a meal plan) that is not saved yet.
-    Generate,
-    /// Change the store: db_create / db_update / db_delete.
-    Write,
-}
-
-impl StepType {
-    /// The step type a record's word names ("read"), if any.
-    pub fn from_word(word: &str) -> Option<Self> {
-        [
-            StepType::Read,
-            StepType::Analyze,
-            StepType::Generate,
-            StepType::Write,
-        ]
-        .into_iter()
-        .find(|t| t.as_str() == word)
-    }
-
-    /// The lowercase word used in prompts and records.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StepType::Read => "read",
-            StepType::Analyze => "analyze",
-            StepType::Generate => "generate",
-            StepType::Write => "write",
-        }
-    }
-}
+pub use crate::context::plan::{Decision, StepType};
 
 /// Where token counts came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::active::{Cause, EntityState};
+use super::plan::StepType;
 use super::snapshot::{ContextSnapshot, EntityView};
 
 /// The kind of an entity change, as the panels mark it.
@@ -78,7 +79,7 @@ pub fn diff(a: &ContextSnapshot, b: &ContextSnapshot) -> ContextDiff {
         .iter()
         .filter(|t| t.turn_number == b.turn && a.turn < b.turn)
         .flat_map(|t| &t.steps)
-        .filter(|s| matches!(s.step_type.as_str(), "write" | "generate"))
+        .filter(|s| matches!(s.step_type, Some(StepType::Write | StepType::Generate)))
         .flat_map(|s| s.entities_affected.iter().map(String::as_str))
         .collect();
     for (to, view) in b.entities.all() {

@@ -17,7 +17,6 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-
 use super::entity::Table;
 use super::state::ContextState;
 use super::taxonomy::{contains_phrase, words};

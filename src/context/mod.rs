@@ -20,6 +20,7 @@ pub mod entity;
 pub mod fold;
 pub mod guarded;
 pub mod narrative;
+pub mod plan;
 pub mod policy;
 pub mod registry;
 pub mod snapshot;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::dialogue::Dialogue;
 use super::fold::{Compressor, FoldKind, FoldRequest, Foldable, FoldingWindow, clip_words};
+use super::plan::{Decision, StepType};
 
 /// Where the conversation is heading, for Reply's continuity.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
@@ -39,8 +40,10 @@ impl ConversationPhase {
 pub struct StepExecutionSummary {
     /// From Think's plan.
     pub description: String,
-    /// read / analyze / generate / write.
-    pub step_type: String,
+    /// read / analyze / generate / write (none in an entry that lost it).
+    #[serde(with = "super::plan::optional_word")]
+    #[schemars(with = "String")]
+    pub step_type: Option<StepType>,
     pub subdomain: String,
     /// "Found 9 recipes" / "6 recipes fit without cod".
     pub outcome: String,
@@ -48,6 +51,13 @@ pub struct StepExecutionSummary {
     pub note: Option<String>,
     /// Refs the step touched.
     pub entities_affected: Vec<String>,
+}
+
+impl StepExecutionSummary {
+    /// The step type's word ("write"), or "" when the entry has none.
+    pub fn kind(&self) -> &'static str {
+        self.step_type.map_or("", StepType::as_str)
+    }
 }
 
 /// What happened in a turn. Built by Summarize; read by Think, Act and Reply.
@@ -58,8 +68,10 @@ pub struct TurnExecutionSummary {
     pub user_message: String,
     /// From Think.
     pub goal: String,
-    /// plan_direct / propose / clarify.
-    pub decision: String,
+    /// plan_direct / propose / clarify (none before Think decided).
+    #[serde(with = "super::plan::optional_word")]
+    #[schemars(with = "String")]
+    pub decision: Option<Decision>,
     pub steps: Vec<StepExecutionSummary>,
     /// Understand's curation: "Demoted recipe_5, recipe_6".
     pub curation_summary: Option<String>,
@@ -128,13 +140,16 @@ impl Foldable for TurnExecutionSummary {
     fn fold_text(&self) -> String {
         let mut out = format!(
             "Turn {} — user asked: \"{}\"; goal: {}; decision: {}.",
-            self.turn_number, self.user_message, self.goal, self.decision
+            self.turn_number,
+            self.user_message,
+            self.goal,
+            self.decision.map_or("", Decision::as_str)
         );
         for (i, s) in self.steps.iter().enumerate() {
             out.push_str(&format!(
                 "\n  {}. [{}] {} → {}",
                 i + 1,
-                s.step_type,
+                s.kind(),
                 s.description,
                 s.outcome
             ));

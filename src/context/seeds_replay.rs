@@ -19,10 +19,10 @@ fn summary(
         turn_number: turn,
         user_message: user.to_string(),
         goal: goal.to_string(),
-        decision: "plan_direct".to_string(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![StepExecutionSummary {
             description: goal.to_string(),
-            step_type: "analyze".to_string(),
+            step_type: Some(crate::context::plan::StepType::Analyze),
             subdomain: "recipes".to_string(),
             outcome: outcome.to_string(),
             ..Default::default()

@@ -337,14 +337,14 @@ impl<'a> Run<'a> {
         let think = self.think(&state, &understand, &session).await?;
         self.progress(|r| {
             r.goal = think.goal.clone();
-            r.decision = think.decision.as_str().to_string();
+            r.decision = Some(think.decision);
             r.steps = think
                 .steps
                 .iter()
                 .filter(|_| think.decision == Decision::PlanDirect)
                 .map(|s| StepExecutionSummary {
                     description: s.description.clone(),
-                    step_type: s.step_type.as_str().to_string(),
+                    step_type: Some(s.step_type),
                     subdomain: s.subdomain.clone(),
                     ..StepExecutionSummary::default()
                 })

@@ -41,7 +41,7 @@ pub fn step_summaries(steps: &[StepOutcome]) -> Vec<StepExecutionSummary> {
         .iter()
         .map(|s| StepExecutionSummary {
             description: s.step.description.clone(),
-            step_type: s.step.step_type.as_str().to_string(),
+            step_type: Some(s.step.step_type),
             subdomain: s.step.subdomain.clone(),
             outcome: s.summary.clone(),
             note: s.note.clone(),
@@ -116,7 +116,7 @@ pub fn build_summary(f: &TurnFacts<'_>) -> TurnExecutionSummary {
         turn_number: f.turn,
         user_message: f.user_message.to_string(),
         goal: f.think.goal.clone(),
-        decision: f.think.decision.as_str().to_string(),
+        decision: Some(f.think.decision),
         steps: step_summaries(f.steps),
         curation_summary,
         standing: f.standing.to_vec(),

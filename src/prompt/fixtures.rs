@@ -68,7 +68,7 @@ pub fn inventory_names() -> Vec<String> {
 fn step(kind: &str, sub: &str, desc: &str, outcome: &str, refs: &[&str]) -> StepExecutionSummary {
     StepExecutionSummary {
         description: desc.into(),
-        step_type: kind.into(),
+        step_type: crate::context::plan::StepType::from_word(kind),
         subdomain: sub.into(),
         outcome: outcome.into(),
         note: None,
@@ -127,7 +127,7 @@ fn turn_one(state: &mut ContextState, annotated: &mut Vec<AnnotatedTurn>) {
         turn_number: t,
         user_message: "can you help me plan some meals?".into(),
         goal: "Start a weekly meal plan around the user's cooking days".into(),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![
             step(
                 "generate",
@@ -181,7 +181,7 @@ fn turn_two(state: &mut ContextState, annotated: &mut Vec<AnnotatedTurn>) {
         turn_number: t,
         user_message: "lets pick from my saved recipes".into(),
         goal: "Show the saved recipes against what is in the kitchen".into(),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![
             step(
                 "read",
@@ -250,7 +250,7 @@ fn turn_three(state: &mut ContextState, annotated: &mut Vec<AnnotatedTurn>) {
         turn_number: t,
         user_message: "lets not do cod this week?".into(),
         goal: "Find cod-free options that fit the pantry".into(),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![analyze],
         curation_summary: curation.curation_summary.clone(),
         retained_refs: vec!["gen_meal_1".into()],

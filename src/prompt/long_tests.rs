@@ -50,10 +50,10 @@ fn play_turn(state: &mut ContextState) {
         turn_number: t,
         user_message: message(t),
         goal: format!("Suggest a dish for turn {t}"),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![StepExecutionSummary {
             description: "Read one recipe and one pantry item".into(),
-            step_type: "read".into(),
+            step_type: Some(crate::context::plan::StepType::Read),
             subdomain: "recipes".into(),
             outcome: "Found 2 rows".into(),
             note: None,

@@ -46,7 +46,7 @@ pub fn render_turn_summary(t: &TurnExecutionSummary, with_result: bool) -> Strin
             out.push(format!(
                 "  {}. [{}] {}{outcome}",
                 i + 1,
-                s.step_type,
+                s.kind(),
                 s.description.trim()
             ));
         }

@@ -121,7 +121,7 @@ fn a_generated_draft_is_shown_whole_and_marked_unsaved() {
     );
     let steps = [StepExecutionSummary {
         description: "Draft a Thai curry".into(),
-        step_type: "generate".into(),
+        step_type: Some(crate::context::plan::StepType::Generate),
         subdomain: "recipes".into(),
         outcome: format!("Drafted {g}"),
         note: None,

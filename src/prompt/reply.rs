@@ -154,7 +154,7 @@ fn render_results(input: &ReplyInput<'_>) -> String {
         out.push("No steps ran this turn.".to_string());
     }
     for (i, s) in input.steps.iter().enumerate() {
-        let kind = match s.step_type.as_str() {
+        let kind = match s.kind() {
             "generate" => "generate (NOT YET SAVED)".to_string(),
             "write" => "write (SAVED)".to_string(),
             other => other.to_string(),
@@ -172,7 +172,7 @@ fn render_results(input: &ReplyInput<'_>) -> String {
     out.push("\n## Data".to_string());
     out.push(render_step_data(
         input.data,
-        |i| input.steps.get(i).map(|s| s.step_type.as_str()),
+        |i| input.steps.get(i).map(|s| s.kind()),
         "No data rows this turn.",
     ));
     out.join("\n")

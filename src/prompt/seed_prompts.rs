@@ -90,7 +90,7 @@ pub fn reply(snapshot: &ContextSnapshot) -> Prompt {
     let remaining = ["recipe_3", "recipe_4", "recipe_8", "recipe_9"].map(String::from);
     let steps = [StepExecutionSummary {
         description: "Drop French Toast and Wings from the cod-free options".into(),
-        step_type: "analyze".into(),
+        step_type: Some(crate::context::plan::StepType::Analyze),
         subdomain: "recipes".into(),
         outcome: "4 recipes remain".into(),
         note: None,

@@ -68,7 +68,7 @@ fn narrative(m: &Model) -> String {
 fn step(description: &str, step_type: &str) -> StepExecutionSummary {
     StepExecutionSummary {
         description: description.into(),
-        step_type: step_type.into(),
+        step_type: crate::context::plan::StepType::from_word(step_type),
         subdomain: "recipes".into(),
         ..StepExecutionSummary::default()
     }

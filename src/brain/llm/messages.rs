@@ -93,7 +93,7 @@ pub fn summarize_user_text(req: &SummarizeRequest<'_>) -> String {
         facts.push(format!(
             "Step {}: [{} {}] {} → {}",
             i + 1,
-            s.step_type,
+            s.kind(),
             s.subdomain,
             s.description.trim(),
             s.outcome.trim()

@@ -4,6 +4,7 @@
 //! turn narrative (`context::dialogue`); nothing is searched for in the
 //! text of past replies.
 
+use crate::context::plan::StepType;
 use crate::context::{Dialogue, OfferKind, QuestionKind, TurnExecutionSummary};
 
 /// What the last exchange left open.
@@ -84,7 +85,7 @@ impl Before {
         let written_by = |t: &TurnExecutionSummary| -> Vec<String> {
             t.steps
                 .iter()
-                .filter(|s| s.step_type == "write")
+                .filter(|s| s.step_type == Some(StepType::Write))
                 .flat_map(|s| s.entities_affected.iter().cloned())
                 .collect()
         };

@@ -3,6 +3,7 @@
 //! saved, plain reads — and the lines they share (an edit in the past
 //! tense, the plan's slots).
 
+use crate::context::plan::StepType;
 use serde_json::Value;
 
 use super::facts::Facts;
@@ -61,7 +62,7 @@ fn written_part(c: &ReplyCtx<'_>, sub: &str, rows: &[Value]) -> String {
             .steps
             .iter()
             .rev()
-            .find(|s| s.step_type == "write")
+            .find(|s| s.step_type == Some(StepType::Write))
             .map(|s| s.outcome.trim().trim_end_matches('.').to_string())
             .filter(|o| !o.is_empty())
             .unwrap_or_else(|| "Nothing needed changing".to_string());

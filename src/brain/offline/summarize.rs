@@ -17,7 +17,10 @@ pub fn decide(req: &SummarizeRequest<'_>) -> SummarizeOutput {
     let tone = if clarifying {
         "clarifying"
     } else if req.think.decision == Decision::Propose
-        || req.steps.iter().any(|s| s.step_type != "read")
+        || req
+            .steps
+            .iter()
+            .any(|s| s.step_type != Some(StepType::Read))
     {
         "collaborative"
     } else if req.steps.is_empty() {
@@ -28,10 +31,7 @@ pub fn decide(req: &SummarizeRequest<'_>) -> SummarizeOutput {
     let conclusions: Vec<&str> = req
         .steps
         .iter()
-        .filter(|s| {
-            StepType::from_word(&s.step_type) == Some(StepType::Analyze)
-                && !s.outcome.trim().is_empty()
-        })
+        .filter(|s| s.step_type == Some(StepType::Analyze) && !s.outcome.trim().is_empty())
         .map(|s| s.outcome.trim())
         .collect();
     SummarizeOutput {
@@ -77,7 +77,7 @@ fn acknowledged(req: &SummarizeRequest<'_>, clarifying: bool) -> String {
 /// Where the conversation is heading after this turn.
 fn natural_next(req: &SummarizeRequest<'_>, clarifying: bool) -> &'static str {
     let last = req.steps.last();
-    let last_type = last.map_or("", |s| s.step_type.as_str());
+    let last_type = last.map_or("", |s| s.kind());
     let last_sub = last.map_or("", |s| s.subdomain.as_str());
     match (clarifying, req.think.decision, last_type, last_sub) {
         (true, _, _, _) => "User says which one they meant",

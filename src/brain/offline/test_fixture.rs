@@ -83,7 +83,7 @@ fn record(
     let summary = TurnExecutionSummary {
         turn_number: turn,
         user_message: user.into(),
-        decision: decision.into(),
+        decision: crate::context::plan::Decision::from_word(decision),
         ..TurnExecutionSummary::default()
     };
     let exchange = ConversationTurn {

@@ -86,10 +86,7 @@ impl Run<'_> {
 /// What Alfred asked or proposed last turn, when the user may be answering it.
 pub(in crate::pipeline) fn pending_question(state: &ContextState) -> Option<String> {
     let last = state.narrative.recent().last()?;
-    if !matches!(
-        Decision::from_word(&last.decision),
-        Some(Decision::Propose | Decision::Clarify)
-    ) {
+    if !matches!(last.decision, Some(Decision::Propose | Decision::Clarify)) {
         return None;
     }
     state

@@ -9,6 +9,7 @@ use super::read::{Need, Obj, shape};
 use super::report::ImportReport;
 use crate::context::curation::{DecisionAction, DecisionLogEntry};
 use crate::context::dialogue::{Question, QuestionKind};
+use crate::context::plan::{Decision, StepType};
 use crate::context::{
     ConversationPhase, ConversationTurn, StepExecutionSummary, TurnExecutionSummary,
 };
@@ -151,7 +152,7 @@ fn one_summary(
         turn_number,
         user_message: said.map(|t| t.user.clone()).unwrap_or_default(),
         goal,
-        decision,
+        decision: Decision::from_word(decision.trim()),
         steps,
         curation_summary,
         retained_refs,
@@ -225,7 +226,7 @@ fn one_step(o: Obj<'_>, report: &mut ImportReport) -> StepExecutionSummary {
     };
     StepExecutionSummary {
         description: text("description", report),
-        step_type: text("step_type", report),
+        step_type: StepType::from_word(text("step_type", report).trim()),
         subdomain: text("subdomain", report),
         outcome: text("outcome", report),
         note: o

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 
 use super::{DISHES, ITEMS, Rng, Topic};
+use crate::context::plan::StepType;
 use crate::context::{
     ContextState, ConversationTurn, CurationOutcome, EntityCuration, Extractive,
     StepExecutionSummary, TurnExecutionSummary,
@@ -111,10 +112,10 @@ fn record_layers(
         turn_number: topic.turn,
         user_message: topic.user.clone(),
         goal: format!("Suggest dinners using {}", topic.item),
-        decision: "plan_direct".into(),
+        decision: Some(Decision::PlanDirect),
         steps: vec![StepExecutionSummary {
             description: step.description.clone(),
-            step_type: step.step_type.clone(),
+            step_type: StepType::from_word(&step.step_type),
             subdomain: step.subdomain.clone(),
             outcome: step.outcome.clone(),
             note: step.note.clone(),

@@ -97,14 +97,14 @@ impl NarrativePanel<'_> {
             } else if r.step == Some(i) {
                 format!(
                     "{} {}: {} … running",
-                    step.step_type,
+                    step.kind(),
                     step.subdomain,
                     step.description.trim()
                 )
             } else {
                 format!(
                     "{} {}: {} (waiting)",
-                    step.step_type,
+                    step.kind(),
                     step.subdomain,
                     step.description.trim()
                 )
@@ -179,7 +179,7 @@ impl NarrativePanel<'_> {
 
 /// "read recipes → Found 9 recipes".
 fn step_text(step: &crate::context::StepExecutionSummary) -> String {
-    let kind = [step.step_type.trim(), step.subdomain.trim()]
+    let kind = [step.kind(), step.subdomain.trim()]
         .into_iter()
         .filter(|s| !s.is_empty())
         .collect::<Vec<_>>()

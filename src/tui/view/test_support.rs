@@ -112,7 +112,7 @@ fn step(
 ) -> StepExecutionSummary {
     StepExecutionSummary {
         description: description.to_string(),
-        step_type: step_type.to_string(),
+        step_type: crate::context::plan::StepType::from_word(step_type),
         subdomain: subdomain.to_string(),
         outcome: outcome.to_string(),
         ..Default::default()
@@ -195,7 +195,7 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
         turn_number: t,
         user_message: "can you help me plan some meals?".into(),
         goal: "Start a weekly meal plan".into(),
-        decision: "propose".into(),
+        decision: Some(crate::context::plan::Decision::Propose),
         steps: vec![step(
             "generate",
             "meal_plans",
@@ -258,7 +258,7 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
         turn_number: t,
         user_message: "lets not do cod this week?".into(),
         goal: "Find cod-free options that fit the pantry".into(),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![
             step("read", "recipes", "Read saved recipes", "Found 9 recipes"),
             step("read", "inventory", "Read the pantry", "Found 59 items"),
@@ -310,7 +310,7 @@ fn seed_state() -> (ContextState, ContextSnapshot) {
         turn_number: t,
         user_message: "lets not do the french toast or wings".into(),
         goal: "Narrow to the remaining options".into(),
-        decision: "plan_direct".into(),
+        decision: Some(crate::context::plan::Decision::PlanDirect),
         steps: vec![step(
             "analyze",
             "recipes",
