@@ -61,7 +61,7 @@ impl StrictSchema {
     /// Checks an answer (before [`StrictSchema::decode`]) against the
     /// schema: every property present, of its type, within its enum and
     /// bounds. The error names each field that is wrong.
-    pub fn check(&self, answer: &Value) -> Result<(), String> {
+    pub fn check(&self, answer: &Value) -> Result<(), super::validate::SchemaProblems> {
         super::validate::check(&self.schema, answer, &self.encoded)
     }
 

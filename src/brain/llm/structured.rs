@@ -41,38 +41,66 @@ use super::record::Call;
 use super::schema::StrictSchema;
 use super::scrub::Scrub;
 use super::usage::usage_of;
+use super::validate::SchemaProblems;
 use super::wire::{CompressOutput, Format, Message, Request};
 
 /// Checks an answer must pass beyond its schema; a failure is quoted back to
 /// the model in the repair request.
 pub trait Checked {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), RuleBroken> {
         Ok(())
     }
+}
+
+/// A rule an answer breaks beyond its schema, in words.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct RuleBroken(pub String);
+
+/// Why an answer cannot be used as it is. Its sentence is what the repair
+/// request quotes back to the model, and what the call's record keeps.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum AnswerProblem {
+    /// The text does not parse as JSON (the parser's words).
+    #[error("it is not valid JSON ({0})")]
+    NotJson(String),
+    /// The JSON misses the schema, field by field.
+    #[error("it does not match the {schema} schema: {problems}")]
+    Schema {
+        schema: String,
+        problems: SchemaProblems,
+    },
+    /// The JSON passed the schema check but does not decode into the
+    /// node's type (the decoder's words).
+    #[error("it does not match the {schema} schema ({reason})")]
+    Shape { schema: String, reason: String },
+    /// The decoded answer breaks a rule of the node.
+    #[error("it breaks a rule: {0}")]
+    Rule(#[from] RuleBroken),
 }
 
 impl Checked for UnderstandOutput {}
 impl Checked for SummarizeOutput {}
 
 impl Checked for CompressOutput {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), RuleBroken> {
         if self.summary.trim().is_empty() {
-            return Err("summary is empty".into());
+            return Err(RuleBroken("summary is empty".into()));
         }
         Ok(())
     }
 }
 
 impl Checked for ThinkOutput {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), RuleBroken> {
         for s in &self.steps {
             if !SUBDOMAINS.contains(&s.subdomain.as_str()) {
-                return Err(format!(
+                return Err(RuleBroken(format!(
                     "step \"{}\" has subdomain \"{}\", which is not one of {}",
                     s.description,
                     s.subdomain,
                     SUBDOMAINS.join(", ")
-                ));
+                )));
             }
         }
         Ok(())
@@ -80,26 +108,26 @@ impl Checked for ThinkOutput {
 }
 
 impl Checked for ActAction {
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), RuleBroken> {
         if let ActAction::ToolCall { tool, params } = self {
             if tool == SEARCH_HISTORY {
                 if params.get("query").and_then(Value::as_str).is_none() {
-                    return Err(format!(
+                    return Err(RuleBroken(format!(
                         "params of {SEARCH_HISTORY} must be a JSON object with a \"query\", got {params}"
-                    ));
+                    )));
                 }
                 return Ok(());
             }
             if !TOOLS.contains(&tool.as_str()) {
-                return Err(format!(
+                return Err(RuleBroken(format!(
                     "tool \"{tool}\" is not one of {}, {SEARCH_HISTORY}",
                     TOOLS.join(", ")
-                ));
+                )));
             }
             if params.get("table").and_then(Value::as_str).is_none() {
-                return Err(format!(
+                return Err(RuleBroken(format!(
                     "params must be a JSON object with a \"table\", got {params}"
-                ));
+                )));
             }
         }
         Ok(())
@@ -157,7 +185,7 @@ impl LlmBrain {
         let mut usage = first.usage;
         let problem = match parse::<T>(&first.content, ask.schema, &self.endpoint.scrub) {
             Ok(value) => return Ok(decided(value, usage)),
-            Err(problem) => self.problem(&ask, problem, first.cut),
+            Err(problem) => self.problem(&ask, &problem, first.cut),
         };
         ask.calls.amend_last(|c| c.problem = Some(problem.clone()));
         tracing::warn!(node = ask.node.key(), %problem, "unusable answer; asking once for a repair");
@@ -177,7 +205,7 @@ impl LlmBrain {
         match parse::<T>(&second.content, ask.schema, &self.endpoint.scrub) {
             Ok(value) => Ok(decided(value, usage)),
             Err(again) => {
-                let again = self.problem(&ask, again, second.cut);
+                let again = self.problem(&ask, &again, second.cut);
                 ask.calls.amend_last(|c| c.problem = Some(again.clone()));
                 let model = self.config.model_for(ask.node);
                 let key = ask.node.key();
@@ -200,9 +228,9 @@ impl LlmBrain {
     }
 
     /// The problem quoted back, naming the limit when the answer was cut.
-    fn problem(&self, ask: &Ask<'_>, problem: String, cut: bool) -> String {
+    fn problem(&self, ask: &Ask<'_>, problem: &AnswerProblem, cut: bool) -> String {
         if !cut {
-            return problem;
+            return problem.to_string();
         }
         format!(
             "it was cut off at the {}-token limit (llm.max_tokens.{}) before the JSON was \
@@ -354,19 +382,24 @@ fn parse<T: DeserializeOwned + Checked>(
     content: &str,
     schema: &StrictSchema,
     scrub: &Scrub,
-) -> Result<T, String> {
+) -> Result<T, AnswerProblem> {
     let text = strip_fence(content.trim());
     let mut value: Value =
-        serde_json::from_str(text).map_err(|e| format!("it is not valid JSON ({e})"))?;
+        serde_json::from_str(text).map_err(|e| AnswerProblem::NotJson(e.to_string()))?;
     scrub.json(&mut value);
     schema
         .check(&value)
-        .map_err(|e| format!("it does not match the {} schema: {e}", schema.name))?;
+        .map_err(|problems| AnswerProblem::Schema {
+            schema: schema.name.to_string(),
+            problems,
+        })?;
     schema.decode(&mut value);
     scrub.json(&mut value);
-    let out: T = serde_json::from_value(value)
-        .map_err(|e| format!("it does not match the {} schema ({e})", schema.name))?;
-    out.check().map_err(|e| format!("it breaks a rule: {e}"))?;
+    let out: T = serde_json::from_value(value).map_err(|e| AnswerProblem::Shape {
+        schema: schema.name.to_string(),
+        reason: e.to_string(),
+    })?;
+    out.check()?;
     Ok(out)
 }
 
@@ -390,14 +423,28 @@ mod tests {
         let none = Scrub::default();
         let out: CompressOutput = parse("```json\n{\"summary\": \"ok\"}\n```", &s, &none).unwrap();
         assert_eq!(out.summary, "ok");
-        let e = parse::<CompressOutput>("{\"summary\": ", &s, &none).unwrap_err();
+        assert!(matches!(
+            parse::<CompressOutput>("nope", &s, &none),
+            Err(AnswerProblem::NotJson(_))
+        ));
+        assert!(matches!(
+            parse::<CompressOutput>("{\"summary\": \"\"}", &s, &none),
+            Err(AnswerProblem::Rule(_))
+        ));
+        let e = parse::<CompressOutput>("{\"summary\": ", &s, &none)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.starts_with("it is not valid JSON (EOF while parsing"),
             "{e}"
         );
-        let e = parse::<CompressOutput>("{\"summary\": \" \"}", &s, &none).unwrap_err();
+        let e = parse::<CompressOutput>("{\"summary\": \" \"}", &s, &none)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "it breaks a rule: summary is empty");
-        let e = parse::<CompressOutput>("{\"text\": 1}", &s, &none).unwrap_err();
+        let e = parse::<CompressOutput>("{\"text\": 1}", &s, &none)
+            .unwrap_err()
+            .to_string();
         assert!(
             e.ends_with("compress_output schema: \"summary\" is missing"),
             "{e}"
@@ -427,7 +474,8 @@ mod tests {
             &think,
             &scrub,
         )
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
         assert!(e.contains("[API key removed]") && !e.contains(key), "{e}");
     }
 
@@ -465,11 +513,11 @@ mod tests {
             tool: "db_drop".into(),
             params: json!({"table": "recipes"}),
         };
-        assert!(bad.check().unwrap_err().contains("db_read, db_create"));
+        assert!(bad.check().unwrap_err().0.contains("db_read, db_create"));
         let bad = ActAction::ToolCall {
             tool: "db_read".into(),
             params: json!("recipes"),
         };
-        assert!(bad.check().unwrap_err().contains("\"table\""));
+        assert!(bad.check().unwrap_err().0.contains("\"table\""));
     }
 }

@@ -16,7 +16,7 @@ const SHOWN: usize = 3;
 /// The problems of `value` against `schema`, in one sentence part, or `Ok`.
 /// Properties named in `encoded` travel as JSON text and may hold any value
 /// (a `json_object` answer sends them structured).
-pub fn check(schema: &Value, value: &Value, encoded: &[String]) -> Result<(), String> {
+pub fn check(schema: &Value, value: &Value, encoded: &[String]) -> Result<(), SchemaProblems> {
     let mut found = Vec::new();
     walk(schema, value, "", encoded, &mut found);
     if found.is_empty() {
@@ -24,12 +24,31 @@ pub fn check(schema: &Value, value: &Value, encoded: &[String]) -> Result<(), St
     }
     let more = found.len().saturating_sub(SHOWN);
     found.truncate(SHOWN);
-    let mut text = found.join("; ");
-    if more > 0 {
-        text.push_str(&format!(" (and {more} more)"));
-    }
-    Err(text)
+    Err(SchemaProblems { shown: found, more })
 }
+
+/// How an answer misses its schema: the first few fields that are wrong,
+/// each in words, and how many more there are. Displayed as one sentence
+/// part ("`steps[0].subdomain`: … ; … (and 2 more)").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaProblems {
+    /// At most [`SHOWN`] problems, in the order found.
+    pub shown: Vec<String>,
+    /// The problems found beyond those.
+    pub more: usize,
+}
+
+impl std::fmt::Display for SchemaProblems {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.shown.join("; "))?;
+        if self.more > 0 {
+            write!(f, " (and {} more)", self.more)?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for SchemaProblems {}
 
 fn walk(schema: &Value, value: &Value, path: &str, encoded: &[String], out: &mut Vec<String>) {
     let Some(s) = schema.as_object() else {
@@ -224,13 +243,17 @@ mod tests {
 
     #[test]
     fn an_empty_answer_names_every_missing_field() {
-        let e = check(&think_like(), &json!({}), &[]).unwrap_err();
+        let problems = check(&think_like(), &json!({}), &[]).unwrap_err();
+        assert_eq!((problems.shown.len(), problems.more), (3, 1));
+        let e = problems.to_string();
         assert_eq!(
             e,
             "\"decision\" is missing; \"goal\" is missing; \"proposal_message\" is missing \
              (and 1 more)"
         );
-        let e = check(&think_like(), &json!({"type": "string"}), &[]).unwrap_err();
+        let e = check(&think_like(), &json!({"type": "string"}), &[])
+            .unwrap_err()
+            .to_string();
         assert!(e.starts_with("\"decision\" is missing"), "{e}");
     }
 
@@ -243,19 +266,27 @@ mod tests {
         };
         assert_eq!(check(&s, &answer(json!(3), "propose"), &[]), Ok(()));
         assert_eq!(
-            check(&s, &answer(json!(4501269387021u64), "propose"), &[]).unwrap_err(),
+            check(&s, &answer(json!(4501269387021u64), "propose"), &[])
+                .unwrap_err()
+                .to_string(),
             "\"steps[1].group\" is 4501269387021, above the maximum 7"
         );
         assert_eq!(
-            check(&s, &answer(json!(-1), "propose"), &[]).unwrap_err(),
+            check(&s, &answer(json!(-1), "propose"), &[])
+                .unwrap_err()
+                .to_string(),
             "\"steps[1].group\" is -1, below the minimum 0"
         );
         assert_eq!(
-            check(&s, &answer(json!(1.5), "propose"), &[]).unwrap_err(),
+            check(&s, &answer(json!(1.5), "propose"), &[])
+                .unwrap_err()
+                .to_string(),
             "\"steps[1].group\" is 1.5, expected a whole number"
         );
         assert_eq!(
-            check(&s, &answer(json!(1), "planning"), &[]).unwrap_err(),
+            check(&s, &answer(json!(1), "planning"), &[])
+                .unwrap_err()
+                .to_string(),
             "\"decision\" is \"planning\", not one of \"plan_direct\", \"propose\", \"clarify\""
         );
         let mut long = answer(json!(1), "propose");
@@ -264,13 +295,13 @@ mod tests {
             .unwrap()
             .push(json!({"group": 0, "params": "{}"}));
         assert_eq!(
-            check(&s, &long, &[]).unwrap_err(),
+            check(&s, &long, &[]).unwrap_err().to_string(),
             "\"steps\" has 3 items, more than the 2 allowed"
         );
         let mut nulls = answer(json!(1), "propose");
         nulls["proposal_message"] = json!(7);
         assert_eq!(
-            check(&s, &nulls, &[]).unwrap_err(),
+            check(&s, &nulls, &[]).unwrap_err().to_string(),
             "\"proposal_message\" is 7, expected a string or null"
         );
     }
@@ -283,7 +314,7 @@ mod tests {
         assert!(check(&s, &answer, &[]).is_err());
         assert_eq!(check(&s, &answer, &["params".into()]), Ok(()));
         assert_eq!(
-            check(&s, &json!([]), &[]).unwrap_err(),
+            check(&s, &json!([]), &[]).unwrap_err().to_string(),
             "the answer is an empty array [], expected an object"
         );
     }
