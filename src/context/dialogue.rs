@@ -5,7 +5,7 @@
 //! Data, not words: the next turn reads this instead of searching the
 //! reply's text, and the Narrative panel and the prompts show it. A brain
 //! may state it with its reply; otherwise the pipeline derives it from the
-//! reply and the turn's decision ([`presented_in`]).
+//! reply's words ([`presented_in`], [`offer_in`]) and the turn's questions.
 //!
 //! Pure: no IO.
 
@@ -197,6 +197,84 @@ pub fn presented_in(reply: &str, known: &[(String, String)]) -> Vec<Shown> {
     }
 }
 
+/// Words that open an offer: Alfred asking whether it should do something.
+const OFFER_OPENERS: &[&str] = &[
+    "shall i ",
+    "should i ",
+    "want me to ",
+    "like me to ",
+    "i can ",
+    "i could ",
+    "happy to ",
+    "do you want to ",
+    "would you like to ",
+];
+
+/// What an offer's words name, in the order they are tried (the longer
+/// phrases first: "your saved recipes" is not an offer to save): the first
+/// kind whose words the offering sentence uses.
+const OFFER_WORDS: &[(OfferKind, &[&str])] = &[
+    (
+        OfferKind::PlanFromSaved,
+        &["saved recipes", "your recipes", "from what you have saved"],
+    ),
+    (OfferKind::SaveDraft, &["save"]),
+    (
+        OfferKind::AddMissing,
+        &["shopping list", "missing", "to your list", "to the list"],
+    ),
+    (
+        OfferKind::ShowRecipe,
+        &["full recipe", "the whole recipe", "walk you through"],
+    ),
+    (
+        OfferKind::FindRecipes,
+        &["recipes that use", "recipes with", "find recipes", "use up"],
+    ),
+    (
+        OfferKind::PutOnPlan,
+        &["on the plan", "meal plan", "on the menu", "schedule"],
+    ),
+];
+
+/// The offer a reply makes, read from its words when the brain did not
+/// state one: a sentence that asks whether Alfred should do something
+/// ("Shall I put these on the plan?", "Want me to add what's missing to your
+/// list?"), of the kind its words name, about the entities it names. None
+/// when no sentence offers, or when the offer is of no [`OfferKind`]: the
+/// panel then shows no offer rather than a wrong one.
+pub fn offer_in(reply: &str, known: &[(String, String)]) -> Option<Offer> {
+    let mut start = 0;
+    for (i, c) in reply.char_indices() {
+        if !matches!(c, '.' | '!' | '?' | '\n') {
+            continue;
+        }
+        let sentence = &reply[start..i];
+        start = i + c.len_utf8();
+        if c != '?' {
+            continue;
+        }
+        let lower = format!(" {}", sentence.to_lowercase().replace('’', "'"));
+        if !OFFER_OPENERS
+            .iter()
+            .any(|o| lower.contains(&format!(" {o}")))
+        {
+            continue;
+        }
+        let kind = OFFER_WORDS
+            .iter()
+            .find(|(_, words)| words.iter().any(|w| lower.contains(w)))
+            .map(|(kind, _)| *kind);
+        if let Some(kind) = kind {
+            return Some(Offer {
+                kind,
+                items: named_in(sentence, known),
+            });
+        }
+    }
+    None
+}
+
 fn is_list_line(line: &str) -> bool {
     let l = line.trim_start();
     let numbered = l.split_once(['.', ')']).is_some_and(|(n, _)| {
@@ -248,6 +326,53 @@ fn named_in(reply: &str, known: &[(String, String)]) -> Vec<Shown> {
 
 #[cfg(test)]
 mod tests {
+
+    fn kitchen() -> Vec<(String, String)> {
+        vec![
+            ("recipe_1".to_string(), "Thai Pad See Ew".to_string()),
+            ("recipe_2".to_string(), "Kerala Cod Curry".to_string()),
+        ]
+    }
+
+    #[test]
+    fn an_offer_is_read_from_a_sentence_that_offers() {
+        let k = kitchen();
+        let plan = offer_in(
+            "I found 6 recipes. Shall I plan the week from your saved recipes?",
+            &k,
+        )
+        .expect("an offer");
+        assert_eq!(plan.kind, OfferKind::PlanFromSaved);
+        let missing = offer_in(
+            "Thai Pad See Ew needs rice noodles. Want me to add what's missing for Thai Pad See \
+             Ew to your shopping list?",
+            &k,
+        )
+        .expect("an offer");
+        assert_eq!(missing.kind, OfferKind::AddMissing);
+        assert_eq!(missing.items, [Shown::new("recipe_1", "Thai Pad See Ew")]);
+        let put = offer_in(
+            "Kerala Cod Curry fits. Should I put it on the plan for Sunday?",
+            &k,
+        );
+        assert_eq!(put.map(|o| o.kind), Some(OfferKind::PutOnPlan));
+    }
+
+    #[test]
+    fn a_reply_that_offers_nothing_has_no_offer() {
+        let k = kitchen();
+        // A proposal's reply that only tells, and questions that offer
+        // nothing of a known kind.
+        for reply in [
+            "Here are two ideas: Thai Pad See Ew and Kerala Cod Curry. Enjoy!",
+            "Which one do you mean, Thai Pad See Ew or Kerala Cod Curry?",
+            "Shall I tell you a joke?",
+            "Is that for tonight?",
+        ] {
+            assert_eq!(offer_in(reply, &k), None, "{reply}");
+        }
+    }
+
     use super::*;
 
     fn known() -> Vec<(String, String)> {

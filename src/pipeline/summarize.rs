@@ -2,11 +2,11 @@
 //! `TurnExecutionSummary`, the conversation exchange, and the step records.
 
 use crate::context::conversation::SUMMARY_THRESHOLD_CHARS;
-use crate::context::dialogue::presented_in;
+use crate::context::dialogue::{offer_in, presented_in};
 use crate::context::fold::truncate_chars;
 use crate::context::{
-    ConversationPhase, ConversationTurn, CurationOutcome, DecisionAction, Dialogue, Offer,
-    OfferKind, Question, QuestionKind, Shown, StepExecutionSummary, TurnExecutionSummary,
+    ConversationPhase, ConversationTurn, CurationOutcome, DecisionAction, Dialogue, Question,
+    QuestionKind, Shown, StepExecutionSummary, TurnExecutionSummary,
 };
 use crate::record::StepRecord;
 
@@ -151,10 +151,9 @@ pub fn derive_dialogue(
     known: &[(String, String)],
 ) -> Dialogue {
     let presented = presented_in(reply, known);
-    let offer = (think.decision == Decision::Propose).then(|| Offer {
-        kind: OfferKind::PlanFromSaved,
-        items: Vec::new(),
-    });
+    // What the reply's words offer, whatever Think decided: a proposal
+    // whose reply offers nothing of a known kind shows no offer.
+    let offer = offer_in(reply, known);
     let asked = understand
         .clarification_questions
         .first()
@@ -275,5 +274,41 @@ fn non_empty(s: &str, fallback: &str) -> String {
         fallback.to_string()
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_proposal_whose_reply_offers_nothing_records_no_offer() {
+        let think = ThinkOutput {
+            decision: Decision::Propose,
+            ..ThinkOutput::default()
+        };
+        let understand = UnderstandOutput::default();
+        let known = [("recipe_1".to_string(), "Thai Pad See Ew".to_string())];
+        let told = derive_dialogue(
+            "Thai Pad See Ew would be quick tonight.",
+            "what should I cook",
+            &think,
+            &understand,
+            None,
+            &known,
+        );
+        assert_eq!(told.offer, None, "{:?}", told.lines());
+        let offered = derive_dialogue(
+            "Shall I plan the week from your saved recipes?",
+            "plan my week",
+            &think,
+            &understand,
+            None,
+            &known,
+        );
+        assert_eq!(
+            offered.lines().iter().find(|(k, _)| *k == "offered"),
+            Some(&("offered", "plan from the saved recipes".to_string()))
+        );
     }
 }
