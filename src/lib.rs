@@ -22,6 +22,7 @@ pub mod record;
 pub mod scenario;
 pub mod session;
 pub mod store_url;
+pub mod telemetry;
 pub mod text;
 pub mod text_key;
 pub mod tui;

@@ -467,6 +467,13 @@ impl TurnRecord {
     }
 }
 
+/// Sees each turn's record once the turn has ended (done or failed). It
+/// must return at once: an exporter queues the record and sends it later.
+pub trait TurnObserver: Send + Sync {
+    /// The turn of session `session_id` ended with `record`.
+    fn turn_ended(&self, session_id: &str, record: &TurnRecord);
+}
+
 /// Where the runner records turns: the session file, or nothing.
 pub trait TurnLedger: Send + Sync {
     /// The session's id (stamped with the kitchen commit).

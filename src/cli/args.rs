@@ -94,6 +94,9 @@ pub struct GlobalArgs {
     /// The Alfred user (a uuid) whose rows --store reads and writes.
     #[arg(long, global = true, value_name = "UUID")]
     pub user: Option<String>,
+    /// Send each turn as an OpenTelemetry trace to this collector (OTLP/HTTP), e.g. http://localhost:6006 for Phoenix.
+    #[arg(long, global = true, value_name = "URL")]
+    pub otlp: Option<String>,
 }
 
 impl GlobalArgs {
@@ -105,6 +108,7 @@ impl GlobalArgs {
             base_url: self.base_url.clone(),
             store: self.store.clone(),
             user: self.user.clone(),
+            otlp: self.otlp.clone(),
         }
     }
 }
@@ -180,13 +184,16 @@ pub enum SessionsCommand {
         /// The session (see `alfred sessions list`).
         id: String,
     },
-    /// Write a session to stdout as Markdown or JSON
+    /// Write a session to stdout as Markdown or JSON, or send its turns to an OpenTelemetry collector (--format otlp)
     Export {
         /// The session.
         id: String,
         /// Output format.
         #[arg(long, value_enum, default_value_t = ExportFormat::Md)]
         format: ExportFormat,
+        /// With --format otlp: the collector (else [telemetry] otlp_endpoint), e.g. http://localhost:6006.
+        #[arg(long, value_name = "URL")]
+        to: Option<String>,
     },
     /// Give a session a name
     Rename {
@@ -239,6 +246,8 @@ pub enum ExportFormat {
     Md,
     /// The session's turn records as JSON.
     Json,
+    /// Each turn as an OpenTelemetry trace, sent over OTLP/HTTP (--to URL).
+    Otlp,
 }
 
 /// `alfred eval`: the evaluation arena.

@@ -386,6 +386,17 @@ mod tests {
         let want = SessionsCommand::Export {
             id: "s1".into(),
             format: ExportFormat::Json,
+            to: None,
+        };
+        assert_eq!(cli.command, Some(Command::Sessions(want)));
+        let cli = parse(&[
+            "sessions", "export", "s1", "--format", "otlp", "--to", "http://localhost:6006",
+        ])
+        .unwrap();
+        let want = SessionsCommand::Export {
+            id: "s1".into(),
+            format: ExportFormat::Otlp,
+            to: Some("http://localhost:6006".into()),
         };
         assert_eq!(cli.command, Some(Command::Sessions(want)));
         let cli = parse(&["kitchen", "reset", "--yes"]).unwrap();

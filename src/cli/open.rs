@@ -139,6 +139,8 @@ pub struct Engine {
     pub kitchen: Arc<Mutex<Kitchen>>,
     pub settings: Arc<TurnSettings>,
     pub llm: LlmSettings,
+    /// The trace exporter, when `[telemetry]` names a collector.
+    pub telemetry: Option<Arc<crate::telemetry::Telemetry>>,
 }
 
 /// Chooses the brain, opens (and first-run seeds) the kitchen, loads the
@@ -159,7 +161,28 @@ pub fn engine(
         kitchen: Arc::new(Mutex::new(kitchen)),
         settings: Arc::new(settings),
         llm,
+        telemetry: telemetry(config)?,
     })
+}
+
+/// The trace exporter `[telemetry]` asks for (none when it names no
+/// collector). Built on a thread of its own: its HTTP client blocks, and
+/// must not start inside an async runtime.
+pub fn telemetry(
+    config: &crate::config::Config,
+) -> Result<Option<Arc<crate::telemetry::Telemetry>>, CliError> {
+    let Some(endpoint) = config.telemetry.endpoint().map(str::to_string) else {
+        return Ok(None);
+    };
+    let capture = crate::telemetry::spans::Capture {
+        content: config.telemetry.capture_content,
+    };
+    let built = std::thread::spawn(move || crate::telemetry::Telemetry::new(&endpoint, capture))
+        .join()
+        .map_err(|_| CliError::Unavailable("the trace exporter could not start".into()))?;
+    let telemetry = built.map_err(|e| CliError::Unavailable(e.to_string()))?;
+    tracing::info!(url = telemetry.url(), "turns are sent as traces");
+    Ok(Some(Arc::new(telemetry)))
 }
 
 /// The pipeline's limits and prompt templates (with the user's overrides;

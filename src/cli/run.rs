@@ -65,11 +65,14 @@ pub fn run(
         };
         super::prepare(&*engine.brain).await;
         eprintln!("{verb} {} · {}", session.id, engine.brain.name());
-        let runner = TurnRunner::new(
+        let mut runner = TurnRunner::new(
             engine.brain.clone(),
             engine.kitchen.clone(),
             engine.settings.clone(),
         );
+        if let Some(t) = engine.telemetry.clone() {
+            runner = runner.with_observer(t);
+        }
         runner.warm_cache(&session.transcript);
         let headless = Headless {
             runner,

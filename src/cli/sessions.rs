@@ -56,12 +56,13 @@ pub fn run(
             let (session, pending) = store.load_pending(&store.resolve(id)?)?;
             emit(&visible(&show_text(&session, pending.is_some(), &tz)));
         }
-        SessionsCommand::Export { id, format } => {
+        SessionsCommand::Export { id, format, to } => {
             let session = store.load(&store.resolve(id)?)?;
             match format {
                 ExportFormat::Md => emit(&visible(&to_markdown(&session, &tz))),
                 // Streamed: a long session's JSON is never one string.
                 ExportFormat::Json => emit_with(|out| write_json(&session, out)),
+                ExportFormat::Otlp => emit(&send_traces(&session, to.as_deref(), startup)?),
             }
         }
         SessionsCommand::Rename { id, name } => {
@@ -198,6 +199,44 @@ fn fit(text: &str, width: usize) -> String {
     }
     let cut: String = text.chars().take(width - 1).collect();
     format!("{}…", cut.trim_end())
+}
+
+/// Sends a saved session's turns to a collector, each as one trace with
+/// its original times; says how many went where.
+fn send_traces(
+    session: &crate::session::SessionFile,
+    to: Option<&str>,
+    startup: &Startup,
+) -> Result<String, CliError> {
+    let mut config = startup.config.clone();
+    if let Some(url) = to {
+        config.telemetry.otlp_endpoint = Some(url.to_string());
+    }
+    let telemetry = super::open::telemetry(&config)?.ok_or_else(|| {
+        CliError::Unavailable(
+            "--format otlp needs a collector: give --to URL (e.g. http://localhost:6006 for \
+             Phoenix) or set [telemetry] otlp_endpoint"
+                .into(),
+        )
+    })?;
+    let mut previous = None;
+    for record in &session.transcript {
+        telemetry.send(&session.id, record, previous.as_ref());
+        if record.error.is_none() {
+            previous = Some(record.snapshot());
+        }
+    }
+    telemetry
+        .flush()
+        .map_err(|e| CliError::Unavailable(e.to_string()))?;
+    let n = session.transcript.len();
+    Ok(format!(
+        "Sent {n} turn{} of session {} to {} ({n} trace{}).\n",
+        if n == 1 { "" } else { "s" },
+        session.id,
+        telemetry.url(),
+        if n == 1 { "" } else { "s" },
+    ))
 }
 
 /// Unreadable files, after the output, on stderr.

@@ -123,8 +123,11 @@ pub fn run(
             .brain
             .context_window()
             .unwrap_or(config.llm.context_window);
-        let runner =
+        let mut runner =
             crate::pipeline::TurnRunner::new(engine.brain, engine.kitchen, engine.settings);
+        if let Some(t) = engine.telemetry.clone() {
+            runner = runner.with_observer(t);
+        }
         runner.warm_cache(&model.session.transcript);
         let deps = AppDeps {
             runner,

@@ -25,7 +25,8 @@ mod tests;
 pub use keys::{DEFAULT_KEYS, KeysConfig};
 pub use load::ConfigError;
 pub use overrides::{
-    ENV_API_KEY_ENV, ENV_BACKEND, ENV_BASE_URL, ENV_MODEL, ENV_TIMEOUT_SECS, Overrides,
+    ENV_API_KEY_ENV, ENV_BACKEND, ENV_BASE_URL, ENV_MODEL, ENV_OTLP_ENDPOINT, ENV_TIMEOUT_SECS,
+    Overrides,
 };
 pub use problem::Problem;
 pub use shape::*;

@@ -22,6 +22,8 @@ pub const ENV_BASE_URL: &str = "ALFRED_BASE_URL";
 pub const ENV_API_KEY_ENV: &str = "ALFRED_API_KEY_ENV";
 /// Environment variable overriding `llm.timeout_secs`.
 pub const ENV_TIMEOUT_SECS: &str = "ALFRED_TIMEOUT_SECS";
+/// The OpenTelemetry variable naming the collector (`telemetry.otlp_endpoint`).
+pub const ENV_OTLP_ENDPOINT: &str = "OTEL_EXPORTER_OTLP_ENDPOINT";
 
 /// Values given on the command line (`--llm`, `--model`, `--base-url`): the last layer.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -36,6 +38,8 @@ pub struct Overrides {
     pub store: Option<String>,
     /// `--user`: the Alfred user whose rows to use.
     pub user: Option<String>,
+    /// `--otlp`: the collector to send traces to.
+    pub otlp: Option<String>,
 }
 
 impl Config {
@@ -78,6 +82,9 @@ impl Config {
             check_env_name(&v).map_err(|r| bad(ENV_API_KEY_ENV, &v, r))?;
             self.llm.api_key_env = v;
         }
+        if let Some(v) = get(ENV_OTLP_ENDPOINT) {
+            self.telemetry.otlp_endpoint = Some(v);
+        }
         if let Some(v) = get(ENV_TIMEOUT_SECS) {
             self.llm.timeout_secs = match v.parse::<u64>() {
                 Ok(secs) if secs > 0 => secs,
@@ -97,6 +104,9 @@ impl Config {
     pub fn apply_overrides(&mut self, overrides: &Overrides) -> Result<(), ConfigError> {
         if let Some(backend) = overrides.backend {
             self.llm.backend = backend;
+        }
+        if let Some(url) = overrides.otlp.as_deref().map(str::trim) {
+            self.telemetry.otlp_endpoint = Some(url.to_string());
         }
         if let Some(model) = &overrides.model {
             if model.trim().is_empty() {

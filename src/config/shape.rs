@@ -32,6 +32,27 @@ pub struct Config {
     pub store: StoreConfig,
     /// `[keys]`: key bindings of the terminal UI (action → keys).
     pub keys: KeysConfig,
+    /// `[telemetry]`: turns sent as OpenTelemetry traces (off by default).
+    pub telemetry: TelemetryConfig,
+}
+
+/// `[telemetry]`: each turn sent as an OpenTelemetry trace over OTLP/HTTP.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TelemetryConfig {
+    /// The collector's base URL (`http://localhost:6006` for Phoenix,
+    /// `http://localhost:4318` for Jaeger); unset sends nothing.
+    pub otlp_endpoint: Option<String>,
+    /// Send the messages, prompts, reply, entity labels and the user's
+    /// clauses too (default false: counts, timings, refs and models only).
+    pub capture_content: bool,
+}
+
+impl TelemetryConfig {
+    /// The endpoint, when telemetry is on.
+    pub fn endpoint(&self) -> Option<&str> {
+        self.otlp_endpoint.as_deref().map(str::trim).filter(|e| !e.is_empty())
+    }
 }
 
 /// Which brain answers: the OpenAI-compatible backend or the offline rules.

@@ -26,7 +26,7 @@ use tokio::task::JoinHandle;
 
 use crate::kitchen::{CommitStamp, Kitchen};
 use crate::prompt::{PrefixCache, Slots};
-use crate::record::TurnRecord;
+use crate::record::{TurnObserver, TurnRecord};
 use crate::turn::{KitchenAction, TurnError};
 
 use super::brain::Brain;
@@ -50,6 +50,8 @@ pub struct TurnRunner {
     /// fed every recorded prompt in order: the estimate of cached tokens
     /// when the server does not report them.
     cache: Arc<Mutex<PrefixCache>>,
+    /// Told of each turn that ends (the trace exporter), if any.
+    observer: Option<Arc<dyn TurnObserver>>,
 }
 
 /// How many times the kitchen is asked for a commit stamp after the answer
@@ -100,7 +102,14 @@ impl TurnRunner {
             settings,
             unsettled: Arc::default(),
             cache: Arc::new(Mutex::new(PrefixCache::new(Slots::PerNode))),
+            observer: None,
         }
+    }
+
+    /// The same runner, telling `observer` of each turn that ends.
+    pub fn with_observer(mut self, observer: Arc<dyn TurnObserver>) -> Self {
+        self.observer = Some(observer);
+        self
     }
 
     /// Feeds the prompts of the last turn of a session opened again to the
@@ -194,6 +203,10 @@ impl TurnRunner {
         }
         let result = self.commit(result, &req, &*ledger).await;
         drop(open);
+        if let Some(observer) = &self.observer {
+            let (TurnResult::Done { record, .. } | TurnResult::Failed { record }) = &result;
+            observer.turn_ended(&ledger.session_id(), record);
+        }
         let event = match &result {
             TurnResult::Done { record, state } => PipelineEvent::TurnDone {
                 id,
