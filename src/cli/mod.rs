@@ -390,7 +390,13 @@ mod tests {
         };
         assert_eq!(cli.command, Some(Command::Sessions(want)));
         let cli = parse(&[
-            "sessions", "export", "s1", "--format", "otlp", "--to", "http://localhost:6006",
+            "sessions",
+            "export",
+            "s1",
+            "--format",
+            "otlp",
+            "--to",
+            "http://localhost:6006",
         ])
         .unwrap();
         let want = SessionsCommand::Export {

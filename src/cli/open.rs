@@ -177,6 +177,8 @@ pub fn telemetry(
     let capture = crate::telemetry::spans::Capture {
         content: config.telemetry.capture_content,
     };
+    // The exporter's HTTP client uses rustls, as the LLM brain's does.
+    crate::brain::llm::install_crypto_provider();
     let built = std::thread::spawn(move || crate::telemetry::Telemetry::new(&endpoint, capture))
         .join()
         .map_err(|_| CliError::Unavailable("the trace exporter could not start".into()))?;

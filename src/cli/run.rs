@@ -110,6 +110,13 @@ pub fn run(
             .await;
         let _ = out.flush();
         persist.flush().await?;
+        if let Some(t) = &engine.telemetry {
+            // The traces go before the process ends; a collector that did
+            // not take them is a warning, not a failed run.
+            if let Err(e) = t.flush() {
+                eprintln!("warning: {e}");
+            }
+        }
         Ok(if failed > 0 {
             Outcome::Failed
         } else {

@@ -51,7 +51,10 @@ pub struct TelemetryConfig {
 impl TelemetryConfig {
     /// The endpoint, when telemetry is on.
     pub fn endpoint(&self) -> Option<&str> {
-        self.otlp_endpoint.as_deref().map(str::trim).filter(|e| !e.is_empty())
+        self.otlp_endpoint
+            .as_deref()
+            .map(str::trim)
+            .filter(|e| !e.is_empty())
     }
 }
 

@@ -183,7 +183,13 @@ impl Telemetry {
 
     /// Queues one turn's trace. Returns at once.
     pub fn send(&self, session_id: &str, record: &TurnRecord, previous: Option<&ContextSnapshot>) {
-        let plan = spans::turn_trace(session_id, record, previous, self.capture, SystemTime::now());
+        let plan = spans::turn_trace(
+            session_id,
+            record,
+            previous,
+            self.capture,
+            SystemTime::now(),
+        );
         self.start(&plan, &Context::new());
     }
 
@@ -219,7 +225,12 @@ impl Telemetry {
                 url: self.url.clone(),
                 reason: e.to_string(),
             })?;
-        match self.problem.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        match self
+            .problem
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        {
             Some(reason) => Err(TelemetryError::NotSent {
                 url: self.url.clone(),
                 reason,
@@ -230,7 +241,11 @@ impl Telemetry {
 
     /// The first failed export, once: for a status line.
     pub fn problem(&self) -> Option<String> {
-        let p = self.problem.lock().unwrap_or_else(|e| e.into_inner()).clone()?;
+        let p = self
+            .problem
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()?;
         (!self.shown.swap(true, std::sync::atomic::Ordering::SeqCst)).then_some(p)
     }
 }

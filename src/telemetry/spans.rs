@@ -66,12 +66,18 @@ impl SpanPlan {
     }
 
     fn int(&mut self, key: &str, value: u64) {
-        self.set(key, AttrValue::Int(i64::try_from(value).unwrap_or(i64::MAX)));
+        self.set(
+            key,
+            AttrValue::Int(i64::try_from(value).unwrap_or(i64::MAX)),
+        );
     }
 
     /// The attribute's value, if set.
     pub fn attribute(&self, key: &str) -> Option<&AttrValue> {
-        self.attributes.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
     }
 
     /// This span and every span under it, depth first.
@@ -95,7 +101,7 @@ fn started(record: &TurnRecord, fallback: SystemTime) -> SystemTime {
         .started_at
         .parse::<jiff::Timestamp>()
         .ok()
-        .and_then(|t| SystemTime::try_from(t).ok())
+        .map(SystemTime::from)
         .unwrap_or(fallback)
 }
 
@@ -135,7 +141,10 @@ pub fn turn_trace(
     root.str("gen_ai.provider.name", provider(&record.llm));
     root.str("gen_ai.conversation.id", session_id);
     root.int("alfred.turn", u64::from(record.turn));
-    root.str("alfred.status", format!("{:?}", record.status).to_lowercase());
+    root.str(
+        "alfred.status",
+        format!("{:?}", record.status).to_lowercase(),
+    );
     root.str("alfred.llm", record.llm.clone());
     root.int("gen_ai.usage.input_tokens", record.usage.prompt_tokens);
     root.int("gen_ai.usage.output_tokens", record.usage.completion_tokens);
@@ -241,15 +250,13 @@ fn node_children(span: &mut SpanPlan, node: Node, record: &TurnRecord, capture: 
                 let tool_ms = share / (step.tool_calls.len().max(1) as f64) / 2.0;
                 for (k, t) in step.tool_calls.iter().enumerate() {
                     let t_start = s.start + millis(tool_ms * k as f64);
-                    let mut tool = SpanPlan::new(format!("execute_tool {}", t.tool), t_start, tool_ms);
+                    let mut tool =
+                        SpanPlan::new(format!("execute_tool {}", t.tool), t_start, tool_ms);
                     tool.str("gen_ai.operation.name", "execute_tool");
                     tool.str("gen_ai.tool.name", t.tool.clone());
                     tool.str("alfred.tool.table", t.table.clone());
                     tool.int("alfred.tool.rows", t.rows as u64);
-                    tool.set(
-                        "alfred.tool.write",
-                        AttrValue::Bool(t.tool != "db_read"),
-                    );
+                    tool.set("alfred.tool.write", AttrValue::Bool(t.tool != "db_read"));
                     tool.error = t.error.clone();
                     s.children.push(tool);
                 }
@@ -310,14 +317,28 @@ fn chat_span(
         s.int("gen_ai.usage.cache_read.input_tokens", c);
     }
     if let Some(f) = &call.finish_reason {
-        s.set("gen_ai.response.finish_reasons", AttrValue::Strs(vec![f.clone()]));
+        s.set(
+            "gen_ai.response.finish_reasons",
+            AttrValue::Strs(vec![f.clone()]),
+        );
     }
-    s.str("alfred.call.attempt", format!("{:?}", call.attempt).to_lowercase());
+    s.str(
+        "alfred.call.attempt",
+        format!("{:?}", call.attempt).to_lowercase(),
+    );
     s.str("alfred.call.format", call.format.clone());
-    s.error = call.problem.clone().filter(|_| call.attempt == CallAttempt::Repair || call.status.is_some_and(|c| c >= 400));
+    s.error = call
+        .problem
+        .clone()
+        .filter(|_| call.attempt == CallAttempt::Repair || call.status.is_some_and(|c| c >= 400));
     if capture.content {
-        s.str("gen_ai.system_instructions", json!([{"type": "text", "content": prompt.full.system}]).to_string());
-        let mut input = vec![json!({"role": "user", "parts": [{"type": "text", "content": prompt.full.user_text()}]})];
+        s.str(
+            "gen_ai.system_instructions",
+            json!([{"type": "text", "content": prompt.full.system}]).to_string(),
+        );
+        let mut input = vec![
+            json!({"role": "user", "parts": [{"type": "text", "content": prompt.full.user_text()}]}),
+        ];
         if call.attempt == CallAttempt::Repair {
             input.push(json!({"role": "user", "parts": [{"type": "text", "content": "(the repair request quoting the problem)"}]}));
         }
@@ -333,7 +354,12 @@ fn chat_span(
 }
 
 /// The three layers as the turn left them, and what the turn changed.
-fn layers(root: &mut SpanPlan, record: &TurnRecord, previous: Option<&ContextSnapshot>, capture: Capture) {
+fn layers(
+    root: &mut SpanPlan,
+    record: &TurnRecord,
+    previous: Option<&ContextSnapshot>,
+    capture: Capture,
+) {
     let e = &record.entities;
     let named = |v: &crate::context::EntityView| {
         if capture.content {
@@ -374,20 +400,33 @@ fn layers(root: &mut SpanPlan, record: &TurnRecord, previous: Option<&ContextSna
     let snapshot = record.snapshot();
     let diff = previous.map(|p| crate::context::diff(p, &snapshot));
     changes(root, diff.as_ref(), &snapshot);
-    if let Some(entry) = record.narrative.turns.iter().find(|t| t.turn_number == record.turn) {
+    if let Some(entry) = record
+        .narrative
+        .turns
+        .iter()
+        .find(|t| t.turn_number == record.turn)
+    {
         let mut lines = vec![format!(
             "turn {} · {}",
             entry.turn_number,
             entry.decision.map_or("", |d| d.as_str())
         )];
-        lines.extend(entry.steps.iter().map(|s| format!("{} {}", s.kind(), s.subdomain)));
+        lines.extend(
+            entry
+                .steps
+                .iter()
+                .map(|s| format!("{} {}", s.kind(), s.subdomain)),
+        );
         if capture.content {
             lines.push(format!("goal: {}", entry.goal));
             lines.extend(entry.standing.iter().cloned());
         }
         root.set("alfred.narrative.entry", AttrValue::Strs(lines));
     }
-    root.int("alfred.narrative.turns", record.narrative.turns.len() as u64);
+    root.int(
+        "alfred.narrative.turns",
+        record.narrative.turns.len() as u64,
+    );
     root.int(
         "alfred.history.recent",
         record.conversation.recent.len() as u64,
@@ -398,7 +437,12 @@ fn layers(root: &mut SpanPlan, record: &TurnRecord, previous: Option<&ContextSna
 /// a list of refs; with no earlier snapshot, what is there is new.
 fn changes(root: &mut SpanPlan, diff: Option<&ContextDiff>, snapshot: &ContextSnapshot) {
     let Some(diff) = diff else {
-        let new: Vec<String> = snapshot.entities.recent.iter().map(|v| v.r#ref.clone()).collect();
+        let new: Vec<String> = snapshot
+            .entities
+            .recent
+            .iter()
+            .map(|v| v.r#ref.clone())
+            .collect();
         root.set("alfred.changes.new", AttrValue::Strs(new));
         return;
     };

@@ -8,6 +8,7 @@ pub mod doctor;
 pub mod fake_answers;
 pub mod fake_openai;
 pub mod meal_planning;
+pub mod otlp;
 pub mod turns;
 
 use std::sync::{Arc, Mutex};
