@@ -472,6 +472,12 @@ impl TurnRecord {
 pub trait TurnObserver: Send + Sync {
     /// The turn of session `session_id` ended with `record`.
     fn turn_ended(&self, session_id: &str, record: &TurnRecord);
+
+    /// A problem to tell the user once (a collector that did not take the
+    /// traces), if one came up since.
+    fn problem(&self) -> Option<String> {
+        None
+    }
 }
 
 /// Where the runner records turns: the session file, or nothing.

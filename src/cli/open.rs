@@ -166,8 +166,7 @@ pub fn engine(
 }
 
 /// The trace exporter `[telemetry]` asks for (none when it names no
-/// collector). Built on a thread of its own: its HTTP client blocks, and
-/// must not start inside an async runtime.
+/// collector).
 pub fn telemetry(
     config: &crate::config::Config,
 ) -> Result<Option<Arc<crate::telemetry::Telemetry>>, CliError> {
@@ -177,12 +176,8 @@ pub fn telemetry(
     let capture = crate::telemetry::spans::Capture {
         content: config.telemetry.capture_content,
     };
-    // The exporter's HTTP client uses rustls, as the LLM brain's does.
-    crate::brain::llm::install_crypto_provider();
-    let built = std::thread::spawn(move || crate::telemetry::Telemetry::new(&endpoint, capture))
-        .join()
-        .map_err(|_| CliError::Unavailable("the trace exporter could not start".into()))?;
-    let telemetry = built.map_err(|e| CliError::Unavailable(e.to_string()))?;
+    let telemetry = crate::telemetry::Telemetry::new(&endpoint, capture)
+        .map_err(|e| CliError::Unavailable(e.to_string()))?;
     tracing::info!(url = telemetry.url(), "turns are sent as traces");
     Ok(Some(Arc::new(telemetry)))
 }

@@ -106,6 +106,12 @@ impl TurnRunner {
         }
     }
 
+    /// What the observer has to tell the user, once (see
+    /// [`TurnObserver::problem`]).
+    pub fn observer_problem(&self) -> Option<String> {
+        self.observer.as_ref().and_then(|o| o.problem())
+    }
+
     /// The same runner, telling `observer` of each turn that ends.
     pub fn with_observer(mut self, observer: Arc<dyn TurnObserver>) -> Self {
         self.observer = Some(observer);

@@ -129,19 +129,29 @@ impl std::fmt::Debug for Telemetry {
 
 impl Telemetry {
     /// An exporter to the collector at `endpoint` (a base URL, or the full
-    /// traces URL). Builds no connection: the first batch does.
+    /// traces URL). Builds no connection: the first batch does. Callable
+    /// from anywhere: its blocking HTTP client is built on a thread of its
+    /// own (it must not start inside an async runtime).
     pub fn new(endpoint: &str, capture: Capture) -> Result<Self, TelemetryError> {
         let url = traces_url(endpoint)?;
-        let exporter = opentelemetry_otlp::SpanExporter::builder()
-            .with_http()
-            .with_protocol(Protocol::HttpBinary)
-            .with_endpoint(url.clone())
-            .with_timeout(EXPORT_TIMEOUT)
-            .build()
-            .map_err(|e| TelemetryError::Exporter {
-                url: url.clone(),
-                reason: e.to_string(),
-            })?;
+        // The exporter's HTTP client uses rustls, as the LLM brain's does.
+        crate::brain::llm::install_crypto_provider();
+        let target = url.clone();
+        let exporter = std::thread::spawn(move || {
+            opentelemetry_otlp::SpanExporter::builder()
+                .with_http()
+                .with_protocol(Protocol::HttpBinary)
+                .with_endpoint(target)
+                .with_timeout(EXPORT_TIMEOUT)
+                .build()
+                .map_err(|e| e.to_string())
+        })
+        .join()
+        .unwrap_or_else(|_| Err("its thread stopped".to_string()))
+        .map_err(|reason| TelemetryError::Exporter {
+            url: url.clone(),
+            reason,
+        })?;
         let problem = Arc::new(Mutex::new(None));
         let watched = Watched {
             inner: exporter,
@@ -251,6 +261,10 @@ impl Telemetry {
 }
 
 impl TurnObserver for Telemetry {
+    fn problem(&self) -> Option<String> {
+        Telemetry::problem(self)
+    }
+
     fn turn_ended(&self, session_id: &str, record: &TurnRecord) {
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
         self.send(session_id, record, last.get(session_id));

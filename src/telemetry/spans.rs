@@ -193,10 +193,12 @@ fn node_children(span: &mut SpanPlan, node: Node, record: &TurnRecord, capture: 
     let mut at = span.start;
     let add_calls = |span: &mut SpanPlan, prompt: &PromptRecord, at: &mut SystemTime| {
         sections(span, node, prompt);
+        let mut before = None;
         for call in &prompt.calls {
-            let chat = chat_span(call, prompt, record, capture, *at);
+            let chat = chat_span(call, before, prompt, record, capture, *at);
             *at = chat.end;
             span.children.push(chat);
+            before = Some(call);
         }
     };
     match node {
@@ -241,10 +243,12 @@ fn node_children(span: &mut SpanPlan, node: Node, record: &TurnRecord, capture: 
                 }
                 let mut call_at = s.start;
                 for p in prompts.act.iter().filter(|p| p.step == i) {
+                    let mut before = None;
                     for call in &p.prompt.calls {
-                        let chat = chat_span(call, &p.prompt, record, capture, call_at);
+                        let chat = chat_span(call, before, &p.prompt, record, capture, call_at);
                         call_at = chat.end.min(s.end);
                         s.children.push(chat);
+                        before = Some(call);
                     }
                 }
                 let tool_ms = share / (step.tool_calls.len().max(1) as f64) / 2.0;
@@ -294,9 +298,11 @@ fn sections(span: &mut SpanPlan, node: Node, prompt: &PromptRecord) {
     }
 }
 
-/// One model call as a GenAI `chat` span.
+/// One model call as a GenAI `chat` span; `before` is the node's call
+/// before it (a repair's messages carry that answer and its problem).
 fn chat_span(
     call: &CallRecord,
+    before: Option<&CallRecord>,
     prompt: &PromptRecord,
     record: &TurnRecord,
     capture: Capture,
@@ -339,8 +345,13 @@ fn chat_span(
         let mut input = vec![
             json!({"role": "user", "parts": [{"type": "text", "content": prompt.full.user_text()}]}),
         ];
-        if call.attempt == CallAttempt::Repair {
-            input.push(json!({"role": "user", "parts": [{"type": "text", "content": "(the repair request quoting the problem)"}]}));
+        if let (CallAttempt::Repair, Some(first)) = (call.attempt, before) {
+            input.push(
+                json!({"role": "assistant", "parts": [{"type": "text", "content": first.raw}]}),
+            );
+            let problem = first.problem.as_deref().unwrap_or("it could not be used");
+            input.push(json!({"role": "user", "parts": [{"type": "text",
+                "content": format!("Your answer could not be used: {problem}")}]}));
         }
         s.str("gen_ai.input.messages", Value::Array(input).to_string());
         s.str(

@@ -201,6 +201,11 @@ where
                 );
             }
         }
+        if let Some(problem) = deps.runner.observer_problem() {
+            // Told once; the log has each failure.
+            model.chrome.status = Some((super::model::Level::Warn, problem));
+            dirty = true;
+        }
         if model.chrome.quitting {
             break;
         }
