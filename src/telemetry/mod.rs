@@ -87,10 +87,13 @@ impl<E: SpanExporter> SpanExporter for Watched<E> {
             tracing::warn!(url = %self.url, spans, error = %e, "traces not sent to the collector");
             let mut p = self.problem.lock().unwrap_or_else(|e| e.into_inner());
             if p.is_none() {
-                *p = Some(format!(
-                    "traces not sent to {}: {e} (the chat goes on; see the log)",
-                    self.url
-                ));
+                // Short enough for a status line: where, and the last words
+                // of why ("network error", "Status Code: 503").
+                let text = e.to_string();
+                let why = text.rsplit(": ").next().unwrap_or(&text).trim();
+                let at = self.url.split("://").nth(1).unwrap_or(&self.url);
+                let at = at.trim_end_matches("/v1/traces");
+                *p = Some(format!("traces not sent to {at}: {why} — see the log"));
             }
         }
         result
