@@ -347,7 +347,7 @@ mod tests {
         assert_eq!(
             p.to_string(),
             "unknown key `contxt` at the top level (line 1); \
-             expected one of: llm, context, pipeline, ui, kitchen, store, keys"
+             expected one of: llm, context, pipeline, ui, kitchen, store, keys, telemetry"
         );
     }
 

@@ -506,7 +506,8 @@ impl Config {
              pipeline: max_steps={} max_tool_calls_per_step={}\n\
              ui: theme={} mouse={}\n\
              kitchen: seed_on_first_run={}\n\
-             store: {}",
+             store: {}\n\
+             telemetry: {}",
             llm.backend,
             redact_url(&llm.base_url),
             llm.api_key_env,
@@ -527,6 +528,18 @@ impl Config {
             match self.store.postgres() {
                 Some((url, user)) => format!("{} user={user} (password not shown)", shown_url(url)),
                 None => "kitchen.db in the data folder".to_string(),
+            },
+            match self.telemetry.endpoint() {
+                Some(url) => format!(
+                    "traces to {} ({})",
+                    redact_url(url),
+                    if self.telemetry.capture_content {
+                        "with the content"
+                    } else {
+                        "no content"
+                    }
+                ),
+                None => "off".to_string(),
             },
         )
     }
