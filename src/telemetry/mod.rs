@@ -42,6 +42,9 @@ const MAX_QUEUE: usize = 4096;
 /// How long one export may take before it counts as failed.
 const EXPORT_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long quitting waits for what is still queued to go out.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(2);
+
 /// Why telemetry cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum TelemetryError {
@@ -279,9 +282,10 @@ impl TurnObserver for Telemetry {
 
 impl Drop for Telemetry {
     fn drop(&mut self) {
-        // What is queued goes out before the process ends (bounded by the
-        // export timeout).
-        let _ = self.provider.shutdown_with_timeout(EXPORT_TIMEOUT);
+        // What is queued goes out before the process ends, if the
+        // collector takes it soon enough: a collector that hangs does not
+        // hold up quitting for long.
+        let _ = self.provider.shutdown_with_timeout(SHUTDOWN_WAIT);
     }
 }
 

@@ -691,3 +691,36 @@ fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
     sim.say("put the yellow curry on for tonight");
     assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
 }
+
+/// "third tonight" after "which one do you mean: A or B?": no candidate
+/// is the third, so Alfred asks again and writes nothing (it planned the
+/// first candidate before).
+#[test]
+fn a_place_the_question_does_not_have_is_asked_about_again() {
+    let mut sim = Conversation::new();
+    sim.say("show me my recipes");
+    sim.say("show me the curry");
+    assert!(
+        sim.reply().contains("which one do you mean"),
+        "{}",
+        sim.reply()
+    );
+    for m in ["third tonight", "the 5th one on friday"] {
+        let mut again = Conversation::new();
+        again.say("show me my recipes");
+        again.say("show me the curry");
+        again.say(m);
+        assert!(writes(&again).is_empty(), "{m} wrote: {}", again.reply());
+        assert!(
+            again
+                .reply()
+                .contains("there are only 2: Kerala Cod Curry or Thai Yellow Curry"),
+            "{m}: {}",
+            again.reply()
+        );
+    }
+    // A place the question has still answers it.
+    sim.say("the second one");
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    assert!(writes(&sim).is_empty(), "showing writes nothing");
+}

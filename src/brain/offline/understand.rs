@@ -17,7 +17,7 @@ use super::gate::{Gated, gate};
 use super::lexicon::Intent;
 use super::link::{bought_off_list, relink, task_done, trim_items, unread_as_look};
 use super::reading::{Carried, Reading, effective_intent};
-use super::resolve::{ANY, RECIPES, Resolved, by_label, last_list, ordinal_pick};
+use super::resolve::{ANY, RECIPES, Resolved, apply_pick, by_label, last_list, ordinal_pick};
 use super::skills::memory::Ask as MemoryAsk;
 use super::skills::talk::Ask as TalkAsk;
 use super::targets::{content_words, edit_words};
@@ -43,6 +43,23 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
             Some("user asked to start fresh".into()),
         );
         out.reading = Carried::of(&reading, Intent::Memory(MemoryAsk::ClearAll)).to_value();
+        return out;
+    }
+    // A place among a "which one do you mean: A or B?" that names none of
+    // them ("third tonight" after two): ask again rather than guess.
+    let asked = last_list(&world, &reading.before.candidates(), ANY);
+    if asked.len() >= 2
+        && let Some(pick) = ordinal_pick(&reading.words.words)
+        && apply_pick(&asked, pick).refs().is_empty()
+    {
+        let labels: Vec<String> = asked.iter().map(|r| world.label(r)).collect();
+        d.question = Some(format!(
+            "There are only {}: {} — which one do you mean?",
+            labels.len(),
+            super::text::join_list(&labels, "or")
+        ));
+        let mut out = finish(d, "picked a place the question does not have", None);
+        out.reading = Carried::of(&reading, Intent::Unknown).to_value();
         return out;
     }
     if let Some(answer) = &reading.answer {
