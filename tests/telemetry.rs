@@ -10,6 +10,7 @@ mod sandbox;
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::process::Output;
 use std::time::Duration;
 
 use opentelemetry_proto::tonic::trace::v1::Span;
@@ -49,22 +50,36 @@ fn the_session(sandbox: &Sandbox) -> String {
     ids[0].clone()
 }
 
+/// `alfred run` with the offline brain on a new session (or the last, when
+/// `new` is false), sending traces to `otlp` when given.
+fn offline_run(sandbox: &Sandbox, otlp: Option<&str>, new: bool, messages: &[&str]) -> Output {
+    let mut args: Vec<&str> = vec!["--llm", "offline"];
+    if let Some(url) = otlp {
+        args.extend(["--otlp", url]);
+    }
+    args.push("run");
+    if new {
+        args.push("--new");
+    }
+    for m in messages {
+        args.extend(["-m", m]);
+    }
+    sandbox.run(&args)
+}
+
 #[test]
 fn each_offline_turn_arrives_as_one_trace_with_its_nodes_steps_and_layers() {
     let collector = Collector::start();
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&[
-        "--llm",
-        "offline",
-        "--otlp",
-        &collector.url(),
-        "run",
-        "--new",
-        "-m",
-        "what can i make with the paneer",
-        "-m",
-        "put the first one on friday dinner",
-    ]);
+    let run = offline_run(
+        &sandbox,
+        Some(&collector.url()),
+        true,
+        &[
+            "what can i make with the paneer",
+            "put the first one on friday dinner",
+        ],
+    );
     assert!(run.status.success(), "{}", sandbox::stderr(&run));
     let session = the_session(&sandbox);
     let spans = collector.wait_for(12, WAIT);
@@ -158,14 +173,7 @@ fn each_offline_turn_arrives_as_one_trace_with_its_nodes_steps_and_layers() {
 fn nothing_is_sent_when_telemetry_is_off() {
     let collector = Collector::start();
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&[
-        "--llm",
-        "offline",
-        "run",
-        "--new",
-        "-m",
-        "what's in my fridge",
-    ]);
+    let run = offline_run(&sandbox, None, true, &["what's in my fridge"]);
     assert!(run.status.success(), "{}", sandbox::stderr(&run));
     std::thread::sleep(Duration::from_millis(1500));
     assert_eq!(collector.posts(), 0);
@@ -253,16 +261,12 @@ fn a_collector_that_refuses_costs_the_run_a_warning_only() {
     let collector = Collector::start();
     collector.refuse();
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&[
-        "--llm",
-        "offline",
-        "--otlp",
-        &collector.url(),
-        "run",
-        "--new",
-        "-m",
-        "what's in my fridge",
-    ]);
+    let run = offline_run(
+        &sandbox,
+        Some(&collector.url()),
+        true,
+        &["what's in my fridge"],
+    );
     let stderr = sandbox::stderr(&run);
     assert!(run.status.success(), "{stderr}");
     assert!(sandbox::stdout(&run).contains("fridge") || !sandbox::stdout(&run).is_empty());
@@ -272,31 +276,24 @@ fn a_collector_that_refuses_costs_the_run_a_warning_only() {
     );
     assert!(collector.posts() >= 1, "it did try");
     // Down altogether: the same.
-    let down = sandbox.run(&[
-        "--llm",
-        "offline",
-        "--otlp",
-        "http://127.0.0.1:9",
-        "run",
-        "-m",
-        "and my pantry?",
-    ]);
+    let down = offline_run(
+        &sandbox,
+        Some("http://127.0.0.1:9"),
+        false,
+        &["and my pantry?"],
+    );
     assert!(down.status.success(), "{}", sandbox::stderr(&down));
 }
 
 #[test]
 fn a_saved_session_is_sent_with_its_original_times() {
     let sandbox = Sandbox::new();
-    let run = sandbox.run(&[
-        "--llm",
-        "offline",
-        "run",
-        "--new",
-        "-m",
-        "what's in my fridge",
-        "-m",
-        "add milk to my shopping list",
-    ]);
+    let run = offline_run(
+        &sandbox,
+        None,
+        true,
+        &["what's in my fridge", "add milk to my shopping list"],
+    );
     assert!(run.status.success(), "{}", sandbox::stderr(&run));
     let id = the_session(&sandbox);
     let saved: serde_json::Value = serde_json::from_slice(

@@ -26,7 +26,6 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 
@@ -165,7 +164,7 @@ impl Drop for Watch {
 pub struct FakeOpenAi {
     base_url: String,
     shared: Arc<Shared>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    _served: super::serve::Served,
 }
 
 impl FakeOpenAi {
@@ -181,8 +180,6 @@ impl FakeOpenAi {
             models: vec!["gpt-4.1".into(), "gpt-4.1-mini".into()],
             cache: Mutex::new(HashMap::new()),
         });
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let app = Router::new()
             .route("/v1/chat/completions", post(chat))
             .route("/v1/models", get(models))
@@ -192,37 +189,17 @@ impl FakeOpenAi {
             .route("/api/ps", get(ollama_ps))
             .with_state(shared.clone());
         let counted = shared.clone();
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .expect("fake server runtime");
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                addr_tx
-                    .send(listener.local_addr().expect("addr"))
-                    .expect("send addr");
-                // Each write goes out at once, as a streaming server's
-                // should (Nagle would hold an answer's second write until
-                // the client's delayed ACK, 40 ms later).
-                let listener = listener.tap_io(move |tcp| {
-                    let _ = tcp.set_nodelay(true);
-                    counted.connections.fetch_add(1, Ordering::SeqCst);
-                });
-                tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
-                }
-            });
+        // Each write goes out at once, as a streaming server's should
+        // (Nagle would hold an answer's second write until the client's
+        // delayed ACK, 40 ms later).
+        let served = super::serve::serve(app, move |tcp| {
+            let _ = tcp.set_nodelay(true);
+            counted.connections.fetch_add(1, Ordering::SeqCst);
         });
-        let addr = addr_rx.recv().expect("fake server address");
         Self {
-            base_url: format!("http://{addr}/v1"),
+            base_url: format!("http://{}/v1", served.addr),
             shared,
-            stop: Some(stop),
+            _served: served,
         }
     }
 
@@ -329,14 +306,6 @@ impl FakeOpenAi {
         let deadline = Instant::now() + Duration::from_secs(10);
         while self.script().requests.len() < n && Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    }
-}
-
-impl Drop for FakeOpenAi {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
         }
     }
 }

@@ -9,6 +9,7 @@ pub mod fake_answers;
 pub mod fake_openai;
 pub mod meal_planning;
 pub mod otlp;
+pub mod serve;
 pub mod turns;
 
 use std::sync::{Arc, Mutex};

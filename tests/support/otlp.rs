@@ -31,7 +31,7 @@ struct Shared {
 pub struct Collector {
     url: String,
     shared: Arc<Shared>,
-    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    _served: super::serve::Served,
 }
 
 async fn traces(State(shared): State<Arc<Shared>>, body: Bytes) -> StatusCode {
@@ -56,34 +56,14 @@ impl Collector {
     /// Starts a collector on a free port (blocks until it listens).
     pub fn start() -> Self {
         let shared = Arc::new(Shared::default());
-        let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let app = Router::new()
             .route("/v1/traces", post(traces))
             .with_state(shared.clone());
-        std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("collector runtime");
-            rt.block_on(async move {
-                let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-                    .await
-                    .expect("bind");
-                addr_tx
-                    .send(listener.local_addr().expect("addr"))
-                    .expect("addr");
-                tokio::select! {
-                    _ = axum::serve(listener, app) => {}
-                    _ = stopped => {}
-                }
-            });
-        });
-        let addr = addr_rx.recv().expect("collector address");
+        let served = super::serve::serve(app, |_| {});
         Self {
-            url: format!("http://{addr}"),
+            url: format!("http://{}", served.addr),
             shared,
-            stop: Some(stop),
+            _served: served,
         }
     }
 
@@ -119,14 +99,6 @@ impl Collector {
             std::thread::sleep(Duration::from_millis(20));
         }
         self.spans()
-    }
-}
-
-impl Drop for Collector {
-    fn drop(&mut self) {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
     }
 }
 
