@@ -458,3 +458,53 @@ fn watch_without_a_store_or_with_a_bad_user_says_what_to_give() {
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("is not a uuid"), "{}", stderr(&o));
 }
+
+/// A turn `alfred watch` sees goes to the trace exporter too, as a turn of
+/// the local session, and to the screen.
+#[test]
+fn a_watched_turn_goes_to_the_trace_exporter_as_well() {
+    use alfred::cli::watch::{Watcher, spawn};
+    use alfred::record::{TurnObserver, TurnRecord};
+    use alfred::tui::event::Event;
+    use std::sync::{Arc, Mutex};
+    struct Noted(Mutex<Vec<(String, u32)>>);
+    impl TurnObserver for Noted {
+        fn turn_ended(&self, session: &str, record: &TurnRecord) {
+            self.0
+                .lock()
+                .unwrap()
+                .push((session.to_string(), record.turn));
+        }
+    }
+    let Some(cluster) = pg_cluster::cluster() else {
+        return;
+    };
+    let url = cluster.fresh_database();
+    let user = "5b7e2d1c-3a4f-4e68-9b20-1d3e5f7a9c2e";
+    alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
+    let state = std::fs::read_to_string(fixture()).unwrap();
+    pg_cluster::sql(
+        &url,
+        &format!(
+            "INSERT INTO conversations (user_id, state, last_active_at) VALUES ('{user}', \
+             $state${state}$state$::jsonb, '2025-03-14 12:09:33+00')"
+        ),
+    );
+    let noted = Arc::new(Noted(Mutex::new(Vec::new())));
+    let watcher =
+        Watcher::open(&url, user, true, alfred::context::ContextPolicy::default()).expect("open");
+    let observer: Arc<dyn TurnObserver> = noted.clone();
+    let mut events = spawn(watcher, Some((observer, "local-1".to_string())));
+    let event = events.blocking_recv().expect("an event");
+    assert!(
+        matches!(
+            event,
+            Event::AlfredCommitted {
+                record: Some(_),
+                ..
+            }
+        ),
+        "{event:?}"
+    );
+    assert_eq!(*noted.0.lock().unwrap(), [("local-1".to_string(), 7)]);
+}

@@ -101,7 +101,13 @@ pub fn run(
                 "watching Alfred's conversation: each state its app commits shows here as a turn"
                     .into(),
             ));
-            super::watch::spawn(watcher)
+            let observer = engine.telemetry.clone().map(|t| {
+                (
+                    t as Arc<dyn crate::record::TurnObserver>,
+                    model.session.id.clone(),
+                )
+            });
+            super::watch::spawn(watcher, observer)
         });
         model.chrome.header.kitchen = crate::pipeline::support::lock(&engine.kitchen)
             .postgres()

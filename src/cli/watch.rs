@@ -102,9 +102,12 @@ impl Watcher {
 
 /// Looks at the row every [`POLL`] on a thread of its own (its reads block)
 /// and hands the screen what the app committed; a failed look is said once
-/// until one succeeds again. Ends when the screen is gone.
+/// until one succeeds again. Ends when the screen is gone. Each new turn
+/// also goes to `observer` (the trace exporter), as the local session
+/// `session_id`'s.
 pub fn spawn(
     mut watcher: Watcher,
+    observer: Option<(std::sync::Arc<dyn crate::record::TurnObserver>, String)>,
 ) -> tokio::sync::mpsc::UnboundedReceiver<crate::tui::event::Event> {
     use crate::tui::event::Event;
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
@@ -118,10 +121,15 @@ pub fn spawn(
                         failing = false;
                         match seen {
                             Seen::Same | Seen::NoRow => None,
-                            Seen::Turn(record, state) => Some(Event::AlfredCommitted {
-                                record: Some(record),
-                                state,
-                            }),
+                            Seen::Turn(record, state) => {
+                                if let Some((o, session)) = &observer {
+                                    o.turn_ended(session, &record);
+                                }
+                                Some(Event::AlfredCommitted {
+                                    record: Some(record),
+                                    state,
+                                })
+                            }
                             Seen::Updated(state) => Some(Event::AlfredCommitted {
                                 record: None,
                                 state,
