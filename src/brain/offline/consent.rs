@@ -12,7 +12,7 @@ use super::text::{Words, find, find_any, number};
 /// Words and phrases that ask for a change to the kitchen.
 #[rustfmt::skip]
 const CHANGE: &[&str] = &[
-    "add", "adding", "put", "stick", "pop", "throw in", "toss in", "remove", "take off",
+    "add", "adding", "undo", "put", "stick", "pop", "throw in", "toss in", "remove", "take off",
     "take out", "take away", "delete", "get rid", "bin", "chuck", "save", "keep it", "keep that",
     "keep this", "keep them", "keep both", "store it", "swap", "replace", "switch", "change",
     "move", "make it", "make sunday", "make monday", "make tuesday", "make wednesday",

@@ -190,6 +190,7 @@ impl Reading {
             None => (words, own),
         };
         let own = undo_of_last_add(&words, &before)
+            .or_else(|| undo_of_last_list_add(&words, &before))
             .or_else(|| put_back(&words, &before))
             .unwrap_or(own);
         let weak = matches!(
@@ -474,6 +475,35 @@ fn undo_of_last_add(words: &Words, before: &Before) -> Option<Intent> {
         .flatten()
         .collect();
     (!names.is_empty()).then_some(Intent::Edit(EditOp::Remove(names)))
+}
+
+/// "undo that" right after items went on the shopping list: they come off
+/// again. (Only after a removal does it put something back.)
+fn undo_of_last_list_add(words: &Words, before: &Before) -> Option<Intent> {
+    use super::skills::{Named, SkillAsk, shopping::Ask as Shop};
+    const UNDO: &[&str] = &[
+        "undo that",
+        "undo it",
+        "take it back off",
+        "take that back off",
+        "take them back off",
+        "take it off again",
+        "take them off again",
+        "remove it again",
+        "remove them again",
+    ];
+    if !words.has_any(UNDO) {
+        return None;
+    }
+    let Intent::Skill(SkillAsk::Shopping(Shop::Add { items, .. })) =
+        classify(&Words::new(&before.user), Cues::default())
+    else {
+        return None;
+    };
+    let named: Vec<Named> = items.iter().map(|i| Named::item(&i.name)).collect();
+    (!named.is_empty()).then_some(Intent::Skill(SkillAsk::Shopping(Shop::Remove {
+        items: named,
+    })))
 }
 
 /// "actually nvm put it back" right after items came off the shopping

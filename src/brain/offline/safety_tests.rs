@@ -724,3 +724,20 @@ fn a_place_the_question_does_not_have_is_asked_about_again() {
     assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
     assert!(writes(&sim).is_empty(), "showing writes nothing");
 }
+
+/// "undo that" right after milk went on the list takes it off again; it
+/// does not ask to put back what nothing took off.
+#[test]
+fn undo_after_an_add_to_the_list_takes_it_off_again() {
+    let mut sim = Conversation::new();
+    sim.say("add milk to the list");
+    assert_eq!(writes(&sim), ["shopping_list:create"], "{}", sim.reply());
+    sim.say("undo that");
+    assert_eq!(writes(&sim), ["shopping_list:delete"], "{}", sim.reply());
+    assert!(
+        sim.reply().to_lowercase().contains("milk"),
+        "{}",
+        sim.reply()
+    );
+    assert!(!sim.reply().contains("put back"), "{}", sim.reply());
+}
