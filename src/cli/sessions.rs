@@ -219,12 +219,8 @@ fn send_traces(
                 .into(),
         )
     })?;
-    let mut previous = None;
     for record in &session.transcript {
-        telemetry.send(&session.id, record, previous.as_ref());
-        if record.error.is_none() {
-            previous = Some(record.snapshot());
-        }
+        crate::record::TurnObserver::turn_ended(&*telemetry, &session.id, record);
     }
     telemetry
         .flush()

@@ -197,18 +197,6 @@ impl Telemetry {
         &self.url
     }
 
-    /// Queues one turn's trace. Returns at once.
-    pub fn send(&self, session_id: &str, record: &TurnRecord, previous: Option<&ContextSnapshot>) {
-        let plan = spans::turn_trace(
-            session_id,
-            record,
-            previous,
-            self.capture,
-            SystemTime::now(),
-        );
-        self.start(&plan, &Context::new());
-    }
-
     fn start(&self, plan: &SpanPlan, parent: &Context) {
         let attributes: Vec<KeyValue> = plan
             .attributes
@@ -271,11 +259,22 @@ impl TurnObserver for Telemetry {
         Telemetry::problem(self)
     }
 
+    /// Queues the turn's trace (its changes against the session's last
+    /// turn that succeeded) and returns at once.
     fn turn_ended(&self, session_id: &str, record: &TurnRecord) {
+        let snapshot = record.snapshot();
         let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
-        self.send(session_id, record, last.get(session_id));
+        let plan = spans::turn_trace(
+            session_id,
+            record,
+            &snapshot,
+            last.get(session_id),
+            self.capture,
+            SystemTime::now(),
+        );
+        self.start(&plan, &Context::new());
         if record.error.is_none() {
-            last.insert(session_id.to_string(), record.snapshot());
+            last.insert(session_id.to_string(), snapshot);
         }
     }
 }

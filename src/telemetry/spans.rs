@@ -117,11 +117,13 @@ fn provider(llm: &str) -> &'static str {
 
 /// The trace of one turn: the root span (`invoke_agent alfred`) with the
 /// context layers, a child per node that ran, a `chat` span per model call,
-/// and under Act a span per step and per tool call. `previous` is the
-/// snapshot before the turn, for its changes (none for a first turn).
+/// and under Act a span per step and per tool call. `snapshot` is the
+/// record's ([`TurnRecord::snapshot`]); `previous` is the one before the
+/// turn, for its changes (none for a first turn).
 pub fn turn_trace(
     session_id: &str,
     record: &TurnRecord,
+    snapshot: &ContextSnapshot,
     previous: Option<&ContextSnapshot>,
     capture: Capture,
     now: SystemTime,
@@ -162,7 +164,14 @@ pub fn turn_trace(
         root.str("alfred.reply", record.reply.clone());
         root.str("alfred.goal", record.goal.clone());
     }
-    layers(&mut root, record, previous, capture);
+    layers(&mut root, record, snapshot, previous, capture);
+    // The turn failed in the last node that ran.
+    let failed_in = record.error.as_ref().and(
+        Node::ALL
+            .into_iter()
+            .rev()
+            .find(|n| record.timings_ms.contains_key(n.as_str())),
+    );
     let mut at = start;
     for node in Node::ALL {
         let Some(ms) = record.timings_ms.get(node.as_str()).copied() else {
@@ -171,20 +180,13 @@ pub fn turn_trace(
         let mut span = SpanPlan::new(node.as_str(), at, ms);
         span.str("alfred.node", node.as_str());
         node_children(&mut span, node, record, capture);
-        if record.error.is_some() && !Node::ALL.iter().any(|n| later(*n, node, record)) {
-            // The last node that ran is the one the turn failed in.
+        if failed_in == Some(node) {
             span.error = record.error.clone();
         }
         at = span.end;
         root.children.push(span);
     }
     root
-}
-
-/// True when `n` comes after `node` and ran.
-fn later(n: Node, node: Node, record: &TurnRecord) -> bool {
-    let place = |x: Node| Node::ALL.iter().position(|y| *y == x);
-    place(n) > place(node) && record.timings_ms.contains_key(n.as_str())
 }
 
 /// The node's model calls (and, under Act, its steps and tool calls).
@@ -368,6 +370,7 @@ fn chat_span(
 fn layers(
     root: &mut SpanPlan,
     record: &TurnRecord,
+    snapshot: &ContextSnapshot,
     previous: Option<&ContextSnapshot>,
     capture: Capture,
 ) {
@@ -408,9 +411,8 @@ fn layers(
                 .collect(),
         ),
     );
-    let snapshot = record.snapshot();
-    let diff = previous.map(|p| crate::context::diff(p, &snapshot));
-    changes(root, diff.as_ref(), &snapshot);
+    let diff = previous.map(|p| crate::context::diff(p, snapshot));
+    changes(root, diff.as_ref(), snapshot);
     if let Some(entry) = record
         .narrative
         .turns
