@@ -183,6 +183,8 @@ where
         }
         // (Terminal events are not drained here: polling crossterm's stream
         // outside select! can lose its wake-up.)
+        // A trace export that failed since: told once (the log has each).
+        queue.extend(deps.runner.observer_problem().map(Event::Warned));
         dirty |= !queue.is_empty();
         for ev in queue {
             for effect in update(&mut model, &deps.keymap, ev) {
@@ -200,11 +202,6 @@ where
                     &ui_tx,
                 );
             }
-        }
-        if let Some(problem) = deps.runner.observer_problem() {
-            // Told once; the log has each failure.
-            model.chrome.status = Some((super::model::Level::Warn, problem));
-            dirty = true;
         }
         if model.chrome.quitting {
             break;

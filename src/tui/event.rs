@@ -29,6 +29,9 @@ pub enum Event {
     Done(String),
     /// A command the app ran failed, in words.
     Failed(String),
+    /// Something off the chat's path went wrong (traces not sent): a
+    /// warning for the status bar; the chat goes on.
+    Warned(String),
     /// The status line with this text has been up long enough.
     StatusExpired(String),
     /// A cancelled turn, recorded as failed ("cancelled by the user").

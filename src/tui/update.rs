@@ -100,6 +100,10 @@ pub fn update(m: &mut Model, keymap: &Keymap, ev: Event) -> Vec<Effect> {
             m.chrome.status = Some((Level::Error, text));
             Vec::new()
         }
+        Event::Warned(text) => {
+            m.chrome.status = Some((Level::Warn, text));
+            Vec::new()
+        }
         // The runner records finished, failed and cancelled turns in the
         // session file itself; the session here follows for the screen.
         Event::TurnCancelled(record) => {

@@ -427,3 +427,21 @@ fn alt_numbers_focus_a_panel_from_anywhere_and_numbers_from_a_panel() {
         (Pane::Input, "2")
     );
 }
+
+#[test]
+fn a_warning_from_off_the_chat_path_is_a_warning_line() {
+    let mut m = model();
+    let effects = update(
+        &mut m,
+        &Keymap::default_keys(),
+        Event::Warned("traces not sent to 127.0.0.1:9: network error — see the log".into()),
+    );
+    assert!(effects.is_empty());
+    assert_eq!(
+        m.chrome.status,
+        Some((
+            Level::Warn,
+            "traces not sent to 127.0.0.1:9: network error — see the log".to_string()
+        ))
+    );
+}
