@@ -5,7 +5,8 @@
 //! The record keeps each node's duration, not its start: the node spans are
 //! laid end to end from the turn's start, in the pipeline's order. A model
 //! call starts where its node does plus the calls before it; an Act step's
-//! span covers its share of Act.
+//! span covers an equal share of Act, and its tool calls (whose times the
+//! record does not keep) are spread evenly over the step's first half.
 
 use std::time::{Duration, SystemTime};
 

@@ -55,11 +55,16 @@ async fn traces(State(shared): State<Arc<Shared>>, body: Bytes) -> StatusCode {
 impl Collector {
     /// Starts a collector on a free port (blocks until it listens).
     pub fn start() -> Self {
+        Self::start_on(0)
+    }
+
+    /// Starts a collector on `port` (0: a free one).
+    pub fn start_on(port: u16) -> Self {
         let shared = Arc::new(Shared::default());
         let app = Router::new()
             .route("/v1/traces", post(traces))
             .with_state(shared.clone());
-        let served = super::serve::serve(app, |_| {});
+        let served = super::serve::serve_on(port, app, |_| {});
         Self {
             url: format!("http://{}", served.addr),
             shared,

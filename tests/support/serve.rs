@@ -22,9 +22,18 @@ impl Drop for Served {
     }
 }
 
-/// Serves `app`, calling `on_connect` with each accepted connection
-/// (blocks until the server listens).
+/// Serves `app` on a free port, calling `on_connect` with each accepted
+/// connection (blocks until the server listens).
 pub fn serve(
+    app: Router,
+    on_connect: impl FnMut(&mut tokio::net::TcpStream) + Send + 'static,
+) -> Served {
+    serve_on(0, app, on_connect)
+}
+
+/// [`serve`] on a given port (0: a free one); panics when it is taken.
+pub fn serve_on(
+    port: u16,
     app: Router,
     on_connect: impl FnMut(&mut tokio::net::TcpStream) + Send + 'static,
 ) -> Served {
@@ -37,9 +46,9 @@ pub fn serve(
             .build()
             .expect("a server runtime");
         rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
                 .await
-                .expect("bind");
+                .unwrap_or_else(|e| panic!("bind 127.0.0.1:{port}: {e}"));
             addr_tx
                 .send(listener.local_addr().expect("addr"))
                 .expect("send addr");
