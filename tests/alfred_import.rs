@@ -367,6 +367,19 @@ fn prompt_logs_become_the_last_turns_prompts() {
     assert_eq!(session_files(&sb), before);
 }
 
+/// Writes `user`'s conversation row as Alfred's app commits it: `state`,
+/// last active at `at`.
+fn put_conversation(url: &str, user: &str, state: &serde_json::Value, at: &str) {
+    pg_cluster::sql(
+        url,
+        &format!(
+            "INSERT INTO conversations (user_id, state, last_active_at) VALUES ('{user}', \
+             $state${state}$state$::jsonb, '{at}') ON CONFLICT (user_id) DO UPDATE \
+             SET state = excluded.state, last_active_at = excluded.last_active_at"
+        ),
+    );
+}
+
 /// `alfred watch`'s reader: each state the app commits to the user's row
 /// is seen once; a new turn becomes a record with the layers as committed,
 /// a rewrite of the same turn only updates them, and nothing is written.
@@ -384,16 +397,7 @@ fn a_watcher_sees_each_committed_state_once() {
     assert!(matches!(w.look().expect("look"), Seen::NoRow));
     let mut state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
-    let put = |state: &serde_json::Value, at: &str| {
-        pg_cluster::sql(
-            &url,
-            &format!(
-                "INSERT INTO conversations (user_id, state, last_active_at) VALUES ('{user}', \
-                 $state${state}$state$::jsonb, '{at}') ON CONFLICT (user_id) DO UPDATE \
-                 SET state = excluded.state, last_active_at = excluded.last_active_at"
-            ),
-        );
-    };
+    let put = |state: &serde_json::Value, at: &str| put_conversation(&url, user, state, at);
     put(&state, "2025-03-14 12:09:33+00");
     let Seen::Turn(record, context) = w.look().expect("look") else {
         panic!("the first state is a turn");
@@ -482,14 +486,9 @@ fn a_watched_turn_goes_to_the_trace_exporter_as_well() {
     let url = cluster.fresh_database();
     let user = "5b7e2d1c-3a4f-4e68-9b20-1d3e5f7a9c2e";
     alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
-    let state = std::fs::read_to_string(fixture()).unwrap();
-    pg_cluster::sql(
-        &url,
-        &format!(
-            "INSERT INTO conversations (user_id, state, last_active_at) VALUES ('{user}', \
-             $state${state}$state$::jsonb, '2025-03-14 12:09:33+00')"
-        ),
-    );
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
+    put_conversation(&url, user, &state, "2025-03-14 12:09:33+00");
     let noted = Arc::new(Noted(Mutex::new(Vec::new())));
     let watcher =
         Watcher::open(&url, user, true, alfred::context::ContextPolicy::default()).expect("open");
