@@ -16,7 +16,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{ScrolledPanel, labeled, wrap_styled};
+use super::text::{ScrolledPanel, labeled, without_strong, wrap_styled};
 use crate::context::fold::clip_words;
 use crate::context::snapshot::ConversationView;
 use crate::tui::theme::Theme;
@@ -139,13 +139,6 @@ impl HistoryPanel<'_> {
         }
         out
     }
-}
-
-/// The reply's text without markdown's strong markers (`**Paneer Stir
-/// Fry**` reads "Paneer Stir Fry"): the chat renders them as bold, and the
-/// prompt inspector keeps the text as sent.
-fn without_strong(text: &str) -> String {
-    text.replace("**", "").replace("__", "")
 }
 
 /// A turn's time as its source wrote it, to the minute when it reads as an

@@ -12,7 +12,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
-use super::text::{ScrolledPanel, labeled, wrap_styled};
+use super::text::{ScrolledPanel, labeled, without_strong, wrap_styled};
 use crate::context::TurnExecutionSummary;
 use crate::context::snapshot::NarrativeView;
 use crate::tui::running::RunningTurn;
@@ -114,7 +114,7 @@ impl NarrativePanel<'_> {
         field(
             &mut out,
             "result: ",
-            &s.response_summary,
+            &without_strong(&s.response_summary),
             t.alfred.remove_modifier(Modifier::BOLD),
         );
         out
@@ -166,7 +166,7 @@ impl NarrativePanel<'_> {
         field(
             &mut out,
             "result: ",
-            &s.response_summary,
+            &without_strong(&s.response_summary),
             t.alfred.remove_modifier(Modifier::BOLD),
         );
         field(&mut out, "next: ", &s.natural_next, t.dim);

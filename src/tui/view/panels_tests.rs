@@ -486,3 +486,33 @@ fn history_shows_a_reply_without_its_strong_markers() {
     );
     assert!(!screen.contains("**"), "{screen}");
 }
+
+#[test]
+fn narrative_shows_a_result_without_its_strong_markers() {
+    let view = crate::context::snapshot::NarrativeView {
+        turns: vec![crate::context::TurnExecutionSummary {
+            turn_number: 3,
+            user_message: "the 2nd one".into(),
+            response_summary: "**Miso Glazed Air Fryer Cod** (serves 2 · 20 min) needs".into(),
+            ..Default::default()
+        }],
+        ..Default::default()
+    };
+    let theme = Theme::dark();
+    let screen = render_widget(
+        NarrativePanel {
+            running: None,
+            narrative: &view,
+            scroll: 0,
+            focused: false,
+            theme: &theme,
+        },
+        80,
+        8,
+    );
+    assert!(
+        screen.contains("result: Miso Glazed Air Fryer Cod (serves 2 · 20 min) needs"),
+        "{screen}"
+    );
+    assert!(!screen.contains("**"), "{screen}");
+}

@@ -18,6 +18,13 @@ use unicode_segmentation::UnicodeSegmentation;
 use crate::tui::chat::wrap::grapheme_width;
 use crate::tui::theme::Theme;
 
+/// A reply's text without markdown's strong markers (`**Paneer Stir
+/// Fry**` reads "Paneer Stir Fry"), for the side panels: the chat renders
+/// them as bold, and the prompt inspector keeps the text as sent.
+pub fn without_strong(text: &str) -> String {
+    text.replace("**", "").replace("__", "")
+}
+
 /// The display width of `s` in terminal cells.
 pub fn width(s: &str) -> usize {
     s.graphemes(true).map(grapheme_width).sum()
