@@ -367,6 +367,19 @@ fn prompt_logs_become_the_last_turns_prompts() {
     assert_eq!(session_files(&sb), before);
 }
 
+/// A fresh database with Alfred's schema and `user`'s kitchen (none when
+/// this machine has no Postgres to start).
+fn alfred_database(user: &str) -> Option<String> {
+    let url = pg_cluster::cluster()?.fresh_database();
+    alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
+    Some(url)
+}
+
+/// The fixture's conversation state, as JSON.
+fn fixture_state() -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap()
+}
+
 /// Writes `user`'s conversation row as Alfred's app commits it: `state`,
 /// last active at `at`.
 fn put_conversation(url: &str, user: &str, state: &serde_json::Value, at: &str) {
@@ -386,17 +399,14 @@ fn put_conversation(url: &str, user: &str, state: &serde_json::Value, at: &str) 
 #[test]
 fn a_watcher_sees_each_committed_state_once() {
     use alfred::cli::watch::{Seen, Watcher};
-    let Some(cluster) = pg_cluster::cluster() else {
+    let user = "0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b";
+    let Some(url) = alfred_database(user) else {
         return;
     };
-    let url = cluster.fresh_database();
-    let user = "0f6a1c2e-9b3d-4e57-8a10-2c4d6e8f0a1b";
-    alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
     let mut w =
         Watcher::open(&url, user, true, alfred::context::ContextPolicy::default()).expect("open");
     assert!(matches!(w.look().expect("look"), Seen::NoRow));
-    let mut state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
+    let mut state = fixture_state();
     let put = |state: &serde_json::Value, at: &str| put_conversation(&url, user, state, at);
     put(&state, "2025-03-14 12:09:33+00");
     let Seen::Turn(record, context) = w.look().expect("look") else {
@@ -480,15 +490,11 @@ fn a_watched_turn_goes_to_the_trace_exporter_as_well() {
                 .push((session.to_string(), record.turn));
         }
     }
-    let Some(cluster) = pg_cluster::cluster() else {
+    let user = "5b7e2d1c-3a4f-4e68-9b20-1d3e5f7a9c2e";
+    let Some(url) = alfred_database(user) else {
         return;
     };
-    let url = cluster.fresh_database();
-    let user = "5b7e2d1c-3a4f-4e68-9b20-1d3e5f7a9c2e";
-    alfred::kitchen::Kitchen::init_postgres(&url, user).expect("init");
-    let state: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(fixture()).unwrap()).unwrap();
-    put_conversation(&url, user, &state, "2025-03-14 12:09:33+00");
+    put_conversation(&url, user, &fixture_state(), "2025-03-14 12:09:33+00");
     let noted = Arc::new(Noted(Mutex::new(Vec::new())));
     let watcher =
         Watcher::open(&url, user, true, alfred::context::ContextPolicy::default()).expect("open");
