@@ -63,6 +63,7 @@ mod link;
 mod options;
 mod plan;
 mod quantity;
+mod reader;
 mod reading;
 mod render;
 mod reply;

@@ -37,6 +37,9 @@ pub struct Carried {
     pub answer: Option<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub confirmed: bool,
+    /// The reader asks a yes or no about `words` before writing.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asks_confirm: bool,
 }
 
 impl Carried {
@@ -47,6 +50,7 @@ impl Carried {
             words: reading.words.words.join(" "),
             answer: reading.answer.as_ref().map(|a| a.words.join(" ")),
             confirmed: reading.confirmed,
+            asks_confirm: reading.asks_confirm,
         }
     }
 
@@ -69,6 +73,8 @@ pub struct Reading {
     /// A plain "yes" to Alfred's "should I …?": the request it confirms may
     /// write.
     pub confirmed: bool,
+    /// The reader asks a yes or no about this request before it writes.
+    pub asks_confirm: bool,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -109,6 +115,7 @@ impl Reading {
             answer: Some(answer),
             confirmed,
             cues,
+            asks_confirm: false,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -121,6 +128,7 @@ impl Reading {
             answer: None,
             confirmed: self.confirmed,
             cues: self.cues,
+            asks_confirm: false,
         }
     }
 
@@ -151,6 +159,7 @@ impl Reading {
                 answer: None,
                 confirmed: false,
                 cues,
+                asks_confirm: false,
             };
         }
         let request = before
@@ -173,6 +182,7 @@ impl Reading {
                 answer: None,
                 confirmed: false,
                 cues,
+                asks_confirm: false,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -218,6 +228,7 @@ impl Reading {
                 answer: None,
                 confirmed: false,
                 cues,
+                asks_confirm: false,
             };
         }
         if cues.asked_plan && answers {
@@ -228,6 +239,7 @@ impl Reading {
                 answer: None,
                 confirmed: false,
                 cues,
+                asks_confirm: false,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -259,6 +271,7 @@ impl Reading {
             answer: None,
             confirmed,
             cues,
+            asks_confirm: false,
         }
     }
 
@@ -273,6 +286,7 @@ impl Reading {
             before,
             answer: c.answer.map(|a| Words::new(&a)),
             confirmed: c.confirmed,
+            asks_confirm: c.asks_confirm,
         })
     }
 

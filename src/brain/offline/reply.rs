@@ -293,7 +293,7 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
             && would_write(&c.reading.intent);
         if c.reading.intent == Intent::Assign {
             q.kind = QuestionKind::WhichDays;
-        } else if held_back {
+        } else if held_back || c.reading.asks_confirm {
             q.kind = QuestionKind::Confirm;
         }
     }

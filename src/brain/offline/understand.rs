@@ -35,6 +35,9 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let mut world = World::new(req.state, turn);
     let mut d = Draft::default();
     let message = req.input.user_message.trim();
+    if let Some(out) = by_reader(req, &reading, &world) {
+        return out;
+    }
     if reading.intent == Intent::Memory(MemoryAsk::ClearAll) {
         d.clear_all = true;
         let mut out = finish(
@@ -114,6 +117,79 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     };
     out.reading = Carried::of(&reading, settled).to_value();
     out
+}
+
+/// The reader's move, when it has one: a request it reads with confidence
+/// is resolved and carried on as read; a question it must ask (a write to
+/// confirm, candidates to choose between) is asked and nothing is written.
+/// `None` when it passes: the older chain reads the message.
+fn by_reader(
+    req: &UnderstandRequest<'_>,
+    reading: &Reading,
+    world: &World<'_>,
+) -> Option<UnderstandOutput> {
+    use super::reader::{self, bridge, decide::Move};
+    let before = &reading.before;
+    let labels = before
+        .presented
+        .iter()
+        .chain(&before.listed)
+        .chain(&before.written)
+        .chain(&before.touched)
+        .chain(before.last_recipe.iter())
+        .filter_map(|r| world.get(r).map(|e| (r.clone(), (e.e.table, e.e.label.clone()))))
+        .collect();
+    let k = req.kitchen;
+    let scene = reader::Scene {
+        names: reader::link::Names {
+            recipes: k.recipes.clone(),
+            inventory: k.inventory.clone(),
+            shopping: k.shopping.clone(),
+            tasks: k.tasks.clone(),
+        },
+        before,
+        labels,
+    };
+    let message = req.input.user_message.trim();
+    let outcome = reader::read(message, &scene);
+    let mut d = Draft::default();
+    match outcome.decision {
+        Move::Pass => None,
+        Move::Do(read) => {
+            let intent = bridge::intent_of(&read.acts);
+            let mut ours = reading.clone();
+            // What later nodes read: the request as the reader took it,
+            // and a write it decided on may go ahead.
+            if outcome.confirmed {
+                ours.words = Words::new(&read.acts.iter().map(|a| a.describe()).collect::<Vec<_>>().join(", "));
+                ours.answer = None;
+            }
+            if let [reader::acts::Act::ShowRecipe { recipe }] = read.acts.as_slice() {
+                ours.words = Words::new(recipe);
+            }
+            ours.confirmed = read.writes();
+            ours.intent = intent.clone();
+            resolve_intent(&intent, &ours, world, message, &mut d);
+            if d.question.is_none() {
+                retention(world, &mut d);
+            }
+            let expressed = expressed(&intent, world, &d);
+            let summary = summary(&d);
+            let mut out = finish(d, &expressed, summary);
+            out.reading = Carried::of(&ours, intent).to_value();
+            Some(out)
+        }
+        Move::Confirm { question, reading: read } | Move::Choose { question, reading: read } => {
+            let confirm = read.choice.is_none();
+            d.question = Some(question);
+            let expressed = format!("asked before acting: {}", read.acts.iter().map(|a| a.describe()).collect::<Vec<_>>().join(", "));
+            let mut out = finish(d, &expressed, None);
+            let mut ours = reading.clone();
+            ours.asks_confirm = confirm;
+            out.reading = Carried::of(&ours, Intent::Unknown).to_value();
+            Some(out)
+        }
+    }
 }
 
 /// A reading read again against the kitchen's closed world (the recipe a

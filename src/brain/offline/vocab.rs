@@ -152,6 +152,12 @@ pub fn is_known(word: &str) -> bool {
         || k.domain.binary_search_by(|d| d.as_str().cmp(word)).is_ok()
 }
 
+/// True when the word is in the English word list or is a food word: a
+/// real word as typed, not shorthand ("recipies", "tmrw").
+pub fn is_dictionary_word(word: &str) -> bool {
+    KNOWN.english.contains(word) || is_food_word(word)
+}
+
 /// True when `word` (one word) is a food word.
 pub fn is_food_word(word: &str) -> bool {
     KNOWN.food_words.contains(&singular(word))

@@ -1,0 +1,190 @@
+//! The reader's vocabulary of acts: what one request asks for, typed, with
+//! the kitchen's own names filled in. The grammar yields these; the
+//! dialogue policy decides over them; [`super::bridge`] hands them to the
+//! skills that carry them out.
+
+use serde::{Deserialize, Serialize};
+
+/// The kinds of request the grammar has frames for (`assets/lexicon.toml`
+/// names them), plus the talk the reader knows without a frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActKind {
+    ShoppingAdd,
+    InventoryAdd,
+    ShoppingRemove,
+    ShoppingClear,
+    ShoppingKeepOnly,
+    ShoppingBought,
+    StockUse,
+    Amend,
+    PlanPut,
+    PlanRemove,
+    TaskAdd,
+    TaskDone,
+    ShowShopping,
+    ShowPlan,
+    ShowStock,
+    HowMuch,
+    Expiring,
+    ShowRecipe,
+    ListRecipes,
+    RecipesWith,
+    WhatCanIMake,
+}
+
+/// A food as said: its name (a row's, or the user's words), and how much.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ItemSaid {
+    pub name: String,
+    pub quantity: Option<f64>,
+    pub unit: Option<String>,
+}
+
+impl ItemSaid {
+    /// "4 lemons", "2 can chickpeas", "eggs".
+    pub fn describe(&self) -> String {
+        let n = crate::brain::offline::text::fmt_number;
+        match (self.quantity, &self.unit) {
+            (Some(q), Some(u)) => format!("{} {u} {}", n(q), self.name),
+            (Some(q), None) => format!("{} {}", n(q), self.name),
+            _ => self.name.clone(),
+        }
+    }
+}
+
+/// One request, read.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "act")]
+pub enum Act {
+    ShoppingAdd {
+        items: Vec<ItemSaid>,
+    },
+    InventoryAdd {
+        items: Vec<ItemSaid>,
+    },
+    ShoppingRemove {
+        rows: Vec<String>,
+    },
+    ShoppingClear {
+        rows: Vec<String>,
+    },
+    ShoppingBought {
+        rows: Vec<String>,
+    },
+    StockUse {
+        items: Vec<ItemSaid>,
+    },
+    PlanPut {
+        recipe: String,
+        days: Vec<String>,
+        meal: Option<String>,
+    },
+    PlanRemove {
+        days: Vec<String>,
+        meal: Option<String>,
+    },
+    TaskAdd {
+        title: String,
+        day: Option<String>,
+    },
+    TaskDone {
+        tasks: Vec<String>,
+    },
+    ShowShopping,
+    ShowPlan {
+        days: Vec<String>,
+    },
+    ShowStock,
+    HowMuch {
+        items: Vec<String>,
+    },
+    Expiring,
+    ShowRecipe {
+        recipe: String,
+    },
+    ListRecipes,
+    RecipesWith {
+        food: String,
+    },
+    WhatCanIMake,
+    Greeting,
+    Thanks,
+    Yes,
+    No,
+    Help,
+}
+
+impl Act {
+    /// True when carrying the act out changes the kitchen.
+    pub fn writes(&self) -> bool {
+        matches!(
+            self,
+            Act::ShoppingAdd { .. }
+                | Act::InventoryAdd { .. }
+                | Act::ShoppingRemove { .. }
+                | Act::ShoppingClear { .. }
+                | Act::ShoppingBought { .. }
+                | Act::StockUse { .. }
+                | Act::PlanPut { .. }
+                | Act::PlanRemove { .. }
+                | Act::TaskAdd { .. }
+                | Act::TaskDone { .. }
+        )
+    }
+
+    /// What the act would do, as a question's clause: "add 4 lemons to the
+    /// shopping list", "clear all 5 items from the shopping list".
+    pub fn describe(&self) -> String {
+        use crate::brain::offline::text::{join_list, plural};
+        let items = |v: &[ItemSaid]| join_list(&v.iter().map(ItemSaid::describe).collect::<Vec<_>>(), "and");
+        let names = |v: &[String]| join_list(v, "and");
+        match self {
+            Act::ShoppingAdd { items: v } => format!("add {} to the shopping list", items(v)),
+            Act::InventoryAdd { items: v } => format!("add {} to the kitchen's stock", items(v)),
+            Act::ShoppingRemove { rows } => {
+                format!("take {} off the shopping list", names(rows))
+            }
+            Act::ShoppingClear { rows } => format!(
+                "clear {} from the shopping list ({})",
+                match rows.len() {
+                    1 => "the one item".to_string(),
+                    n => format!("all {}", plural(n, "item")),
+                },
+                names(rows)
+            ),
+            Act::ShoppingBought { rows } => format!("tick {} off as bought", names(rows)),
+            Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
+            Act::PlanPut { recipe, days, meal } => format!(
+                "put {recipe} on the plan for {}{}",
+                names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>()),
+                meal.as_ref().map(|m| format!(" ({m})")).unwrap_or_default()
+            ),
+            Act::PlanRemove { days, .. } => format!(
+                "take {} off the plan",
+                names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>())
+            ),
+            Act::TaskAdd { title, .. } => format!("add the task \"{title}\""),
+            Act::TaskDone { tasks } => format!("tick off {}", names(tasks)),
+            Act::ShowShopping => "show the shopping list".into(),
+            Act::ShowPlan { .. } => "show the meal plan".into(),
+            Act::ShowStock => "show what's in the kitchen".into(),
+            Act::HowMuch { items } => format!("look up how much {} there is", names(items)),
+            Act::Expiring => "show what goes off first".into(),
+            Act::ShowRecipe { recipe } => format!("show {recipe}"),
+            Act::ListRecipes => "list your saved recipes".into(),
+            Act::RecipesWith { food } => format!("find the recipes that use {food}"),
+            Act::WhatCanIMake => "find what you can make with what's in".into(),
+            Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
+        }
+    }
+}
+
+/// A day's key as words: "friday", "next friday", "the weekend".
+pub fn day_words(key: &str) -> String {
+    match key.strip_prefix("next_") {
+        Some(d) => format!("next {d}"),
+        None if key == "weekend" => "the weekend".into(),
+        None => key.to_string(),
+    }
+}

@@ -1,0 +1,152 @@
+//! Stage 5 of the switch: a reading handed to the skills that carry it out,
+//! as the typed ask each skill already takes. One function, one arm a kind
+//! of act; nothing here reads words.
+
+use crate::brain::offline::items::Item;
+use crate::brain::offline::lexicon::Intent;
+use crate::brain::offline::quantity::Quantity;
+use crate::brain::offline::several::Part;
+use crate::brain::offline::skills::planning::{Ask as PlanningAsk, Slot};
+use crate::brain::offline::skills::shopping::Ask as ShoppingAsk;
+use crate::brain::offline::skills::stock::{Ask as StockAsk, Used};
+use crate::brain::offline::skills::tasks::Ask as TasksAsk;
+use crate::brain::offline::skills::when::Day;
+use crate::brain::offline::skills::{Named, SkillAsk};
+use crate::brain::offline::text::weekday_index;
+
+use super::acts::{Act, ItemSaid};
+
+/// The intent the skills carry out for these acts; several acts are
+/// several parts, each with its own words.
+pub fn intent_of(acts: &[Act]) -> Intent {
+    // Recipes on days are one plan, however many.
+    if acts.len() > 1 && acts.iter().all(|a| matches!(a, Act::PlanPut { .. })) {
+        let slots = acts
+            .iter()
+            .flat_map(|a| match intent_of_act(a) {
+                Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots })) => slots,
+                _ => Vec::new(),
+            })
+            .collect();
+        return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
+    }
+    match acts {
+        [one] => intent_of_act(one),
+        many => Intent::Several(
+            many.iter()
+                .map(|a| Part {
+                    words: a.describe(),
+                    intent: intent_of_act(a),
+                })
+                .collect(),
+        ),
+    }
+}
+
+fn item(i: &ItemSaid) -> Item {
+    let name = crate::context::taxonomy::singular(&i.name.to_lowercase());
+    Item {
+        name: name.clone(),
+        quantity: i.quantity,
+        unit: i.unit.clone(),
+        phrase: i.describe(),
+        more: false,
+        amount: match i.quantity {
+            Some(q) => Quantity::Amount {
+                quantity: q,
+                unit: i.unit.clone(),
+            },
+            None => Quantity::Unsaid,
+        },
+    }
+}
+
+/// A day's key as the skills' day.
+pub fn day(key: &str) -> Option<Day> {
+    match key {
+        "today" => Some(Day::Today),
+        "tomorrow" => Some(Day::Tomorrow),
+        k => match k.strip_prefix("next_") {
+            Some(d) => weekday_index(d).map(Day::NextWeek),
+            None => weekday_index(k).map(Day::Weekday),
+        },
+    }
+}
+
+fn named(rows: &[String]) -> Vec<Named> {
+    rows.iter().map(|r| Named::item(r)).collect()
+}
+
+fn intent_of_act(a: &Act) -> Intent {
+    use Intent::Skill;
+    match a {
+        Act::ShoppingAdd { items } => Skill(SkillAsk::Shopping(ShoppingAsk::Add {
+            items: items.iter().map(item).collect(),
+            amount: None,
+        })),
+        Act::InventoryAdd { items } => Intent::InventoryAdd(items.iter().map(item).collect(), None),
+        Act::ShoppingRemove { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::Remove {
+            items: named(rows),
+        })),
+        Act::ShoppingClear { .. } => Skill(SkillAsk::Shopping(ShoppingAsk::ClearAll)),
+        Act::ShoppingBought { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
+            items: named(rows),
+        })),
+        Act::StockUse { items } => Skill(SkillAsk::Stock(StockAsk::Use {
+            items: items
+                .iter()
+                .map(|i| Used {
+                    item: Named::item(&i.name),
+                    amount: item(i).amount,
+                })
+                .collect(),
+        })),
+        Act::PlanPut { recipe, days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Put {
+            slots: days
+                .iter()
+                .filter_map(|d| day(d))
+                .map(|d| Slot {
+                    recipe: crate::brain::offline::link::named(recipe),
+                    day: d,
+                    meal: meal.clone(),
+                })
+                .collect(),
+        })),
+        Act::PlanRemove { days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Remove {
+            days: days.iter().filter_map(|d| day(d)).collect(),
+            meal: meal.clone(),
+            recipe: None,
+        })),
+        Act::TaskAdd { title, day: due } => Skill(SkillAsk::Tasks(TasksAsk::Add {
+            title: title.clone(),
+            due: due.as_deref().and_then(day),
+        })),
+        Act::TaskDone { tasks } => Skill(SkillAsk::Tasks(TasksAsk::Done {
+            about: tasks
+                .iter()
+                .flat_map(|t| t.to_lowercase().split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .collect(),
+        })),
+        Act::ShowShopping => Skill(SkillAsk::Shopping(ShoppingAsk::Show)),
+        Act::ShowPlan { days } if !days.is_empty() => Skill(SkillAsk::Planning(PlanningAsk::Look {
+            days: days.iter().filter_map(|d| day(d)).collect(),
+            next_week: false,
+        })),
+        Act::ShowPlan { .. } => Intent::ShowPlan,
+        Act::ShowStock => Intent::Pantry(None),
+        Act::HowMuch { items } => Skill(SkillAsk::Stock(StockAsk::HowMuch {
+            items: named(items),
+            location: None,
+        })),
+        Act::Expiring => Skill(SkillAsk::Stock(StockAsk::Expiring { location: None })),
+        Act::ShowRecipe { .. } => Intent::Show,
+        Act::ListRecipes => Intent::ListRecipes,
+        Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
+        Act::WhatCanIMake => Intent::WhatCanIMake,
+        Act::Greeting => Intent::Talk(crate::brain::offline::skills::talk::Ask::Greeting),
+        Act::Thanks => Intent::Talk(crate::brain::offline::skills::talk::Ask::Thanks),
+        Act::Yes => Intent::Talk(crate::brain::offline::skills::talk::Ask::Affirm),
+        Act::No => Intent::Talk(crate::brain::offline::skills::talk::Ask::Decline),
+        Act::Help => Intent::Talk(crate::brain::offline::skills::talk::Ask::Help),
+    }
+}

@@ -1,0 +1,232 @@
+//! Stage 4, decide: the one dialogue policy that turns readings into a
+//! move. Two thresholds, as dialogue systems that know their reader is
+//! unreliable use them: the top reading must explain enough of the message
+//! (coverage), and stand clear of the next one (margin).
+//!
+//! - **do**: the top reading covers the message and stands clear;
+//! - **confirm**: every destructive or bulk write, and a write that covers
+//!   the message only in part ("Clear all 5 items from the shopping
+//!   list?"); a yes or no answers it;
+//! - **choose**: a slot left between named candidates, or two writes
+//!   close in score: one question naming both, never two identical names;
+//! - **pass**: nothing reads well enough to act on.
+
+use super::acts::{Act, day_words};
+use super::grammar::{Choice, Reading, Unsure};
+
+/// A reading explaining at least this share of the content words is done.
+pub const DO_COVERAGE: f64 = 0.8;
+/// Below this share a write is not even asked about.
+pub const CONFIRM_COVERAGE: f64 = 0.5;
+/// Two writes closer than this are offered as a choice.
+pub const MARGIN: f64 = 0.1;
+
+/// What the reader does with a message.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Move {
+    /// Carry out the reading.
+    Do(Reading),
+    /// Ask a yes or no before writing.
+    Confirm { reading: Reading, question: String },
+    /// Ask which of the named candidates.
+    Choose { reading: Reading, question: String },
+    /// No reading is good enough to act on.
+    Pass,
+}
+
+/// The move for these readings (best first).
+pub fn decide(readings: &[Reading]) -> Move {
+    let Some(best) = readings.first() else {
+        return Move::Pass;
+    };
+    if best.coverage < CONFIRM_COVERAGE || best.acts.is_empty() {
+        return Move::Pass;
+    }
+    // Several recipes a word names, to be shown, are the older chain's to
+    // list.
+    if best.choice.is_some() && matches!(best.acts.as_slice(), [Act::ShowRecipe { .. }]) {
+        return Move::Pass;
+    }
+    if let Some(c) = best.choice.as_ref().filter(|_| best.coverage >= DO_COVERAGE && !best.asking) {
+        return match choice_question(c) {
+            Some(question) => Move::Choose {
+                reading: best.clone(),
+                question,
+            },
+            None => Move::Pass,
+        };
+    }
+    if !best.writes() {
+        return if best.coverage >= DO_COVERAGE {
+            Move::Do(best.clone())
+        } else {
+            Move::Pass
+        };
+    }
+    // While the older chain reads what this reader passes, a write put as
+    // a question, said only in part or with a verb too common to name its
+    // place is passed to it.
+    if best.asking || best.coverage < DO_COVERAGE && !best.bulk || best.unsure == Some(Unsure::Loose) {
+        return Move::Pass;
+    }
+    let rival = readings[1..]
+        .iter()
+        .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
+    if let Some(r) = rival.filter(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {
+        return Move::Choose {
+            reading: best.clone(),
+            question: format!(
+                "Should I {}, or {}?",
+                describe_all(&best.acts),
+                describe_all(&r.acts)
+            ),
+        };
+    }
+    if best.bulk || best.unsure == Some(Unsure::Crossed) {
+        return Move::Confirm {
+            reading: best.clone(),
+            question: confirm_question(best),
+        };
+    }
+    Move::Do(best.clone())
+}
+
+fn describe_all(acts: &[Act]) -> String {
+    let parts: Vec<String> = acts
+        .iter()
+        .map(Act::describe)
+        .filter(|s| !s.is_empty())
+        .collect();
+    crate::brain::offline::text::join_list(&parts, "and")
+}
+
+/// "Clear all 5 items from the shopping list (…)?"; with the words it could
+/// not place when it read only part of the message.
+fn confirm_question(r: &Reading) -> String {
+    let what = crate::brain::offline::text::capitalise_first(&describe_all(&r.acts));
+    if r.unread.is_empty() || r.bulk {
+        format!("{what}?")
+    } else {
+        format!(
+            "I'm not sure what \"{}\" means here — {}?",
+            r.unread.join(" "),
+            crate::brain::offline::text::lower_first(&what)
+        )
+    }
+}
+
+/// "Kerala Cod Curry or Thai Yellow Curry?"; `None` when the options are
+/// not two or more different names.
+fn choice_question(c: &Choice) -> Option<String> {
+    let mut options: Vec<String> = Vec::new();
+    for o in &c.options {
+        let o = if c.what == "day" { day_words(o) } else { o.clone() };
+        let o = crate::brain::offline::text::capitalise_first(&o);
+        if !options.contains(&o) {
+            options.push(o);
+        }
+    }
+    if options.len() < 2 {
+        return None;
+    }
+    let list = crate::brain::offline::text::join_list(&options, "or");
+    Some(match c.what {
+        "recipe" => format!("Which recipe do you mean: {list}?"),
+        "day" => format!("Which day: {list}?"),
+        "task" => format!("Which task: {list}?"),
+        _ => format!("Which one do you mean: {list}?"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::brain::offline::reader::acts::ItemSaid;
+
+    fn reading(acts: Vec<Act>, coverage: f64, score: f64) -> Reading {
+        Reading {
+            acts,
+            coverage,
+            score,
+            unread: Vec::new(),
+            bulk: false,
+            asking: false,
+            choice: None,
+            unsure: None,
+        }
+    }
+
+    fn add(name: &str) -> Act {
+        Act::ShoppingAdd {
+            items: vec![ItemSaid {
+                name: name.into(),
+                quantity: None,
+                unit: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn a_clear_covering_write_is_done_and_a_partial_one_passed() {
+        assert!(matches!(decide(&[reading(vec![add("eggs")], 1.0, 0.9)]), Move::Do(_)));
+        let mut partial = reading(vec![add("eggs")], 0.6, 0.5);
+        partial.unread = vec!["wedding".into()];
+        assert_eq!(decide(&[partial.clone()]), Move::Pass);
+        partial.coverage = 1.0;
+        partial.unsure = Some(Unsure::Crossed);
+        let Move::Confirm { question, .. } = decide(&[partial]) else {
+            panic!("a row in two places must be confirmed");
+        };
+        assert!(question.contains("\"wedding\"") && question.contains("add eggs"), "{question}");
+        assert_eq!(decide(&[reading(vec![add("eggs")], 0.3, 0.3)]), Move::Pass);
+    }
+
+    #[test]
+    fn a_bulk_write_is_always_confirmed() {
+        let mut clear = reading(
+            vec![Act::ShoppingClear {
+                rows: vec!["tomato".into(), "olive oil".into()],
+            }],
+            1.0,
+            0.9,
+        );
+        clear.bulk = true;
+        let Move::Confirm { question, .. } = decide(&[clear]) else {
+            panic!("bulk must be confirmed");
+        };
+        assert_eq!(
+            question,
+            "Clear all 2 items from the shopping list (tomato and olive oil)?"
+        );
+    }
+
+    #[test]
+    fn a_choice_names_each_candidate_once() {
+        let plan = Act::PlanPut {
+            recipe: "A".into(),
+            days: vec!["friday".into()],
+            meal: None,
+        };
+        let mut r = reading(vec![plan], 1.0, 0.9);
+        r.choice = Some(Choice {
+            what: "recipe",
+            options: vec!["Kerala Cod Curry".into(), "Thai Yellow Curry".into()],
+        });
+        let Move::Choose { question, .. } = decide(&[r.clone()]) else {
+            panic!("two recipes must be a choice");
+        };
+        assert_eq!(question, "Which recipe do you mean: Kerala Cod Curry or Thai Yellow Curry?");
+        r.choice = Some(Choice {
+            what: "item",
+            options: vec!["milk".into(), "milk".into()],
+        });
+        assert_eq!(decide(&[r]), Move::Pass, "never milk or milk?");
+    }
+
+    #[test]
+    fn a_write_asked_as_a_question_is_not_done() {
+        let mut r = reading(vec![add("eggs")], 1.0, 0.45);
+        r.asking = true;
+        assert_eq!(decide(&[r]), Move::Pass);
+    }
+}

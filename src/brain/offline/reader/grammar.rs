@@ -1,0 +1,777 @@
+//! Stage 3, read: the grammar's frames (`assets/lexicon.toml`) matched over
+//! the linked spans, yielding every reading with its score. A reading's
+//! **coverage** is the share of the message's content words it explains —
+//! by its verb, its slots, its domain, a day or meal, a reason — and words
+//! it cannot explain are kept as `unread`. A message of several requests
+//! is read part by part; the reading that explains more wins.
+
+use std::ops::Range;
+
+use super::Scene;
+use super::acts::{Act, ActKind, ItemSaid};
+use super::lexicon::{Frame, Lexicon, Need};
+use super::link::{Link, Pointer, Target, phrase_at};
+use super::normalize::Normalized;
+
+/// A slot the message fills with more than one thing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// What is to be chosen: "recipe", "item", "day".
+    pub what: &'static str,
+    pub options: Vec<String>,
+}
+
+/// One way to read a message (or one part of it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Reading {
+    pub acts: Vec<Act>,
+    /// Explained content words ÷ content words.
+    pub coverage: f64,
+    pub score: f64,
+    /// Content words no part of the reading explains.
+    pub unread: Vec<String>,
+    /// A change that reaches every row.
+    pub bulk: bool,
+    /// A write put as a question ("did i add eggs?").
+    pub asking: bool,
+    /// A slot the words leave open between candidates.
+    pub choice: Option<Choice>,
+    /// Why the words leave the act itself in doubt.
+    pub unsure: Option<Unsure>,
+}
+
+/// Why a reading that covers the message may still not be what was meant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unsure {
+    /// A verb as common as "add" or "put" with no word of its domain:
+    /// the list, the plan or the stock?
+    Loose,
+    /// A row named whole in two places and no domain word ("take yogurt
+    /// off": the list's or the stock's?).
+    Crossed,
+}
+
+impl Reading {
+    /// True when any act writes.
+    pub fn writes(&self) -> bool {
+        self.acts.iter().any(Act::writes)
+    }
+}
+
+/// Every reading of the message, best first.
+pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) -> Vec<Reading> {
+    let words = n.words();
+    let whole = 0..words.len();
+    let mut out = read_range(n, &words, whole.clone(), links, lex, scene);
+    let parts = parts(&words, n, lex);
+    if parts.len() > 1 {
+        let each: Vec<Vec<Reading>> = parts
+            .iter()
+            .map(|r| read_range(n, &words, r.clone(), links, lex, scene))
+            .collect();
+        if each.iter().all(|v| !v.is_empty()) {
+            out.push(joined(&each.iter().map(|v| &v[0]).collect::<Vec<_>>(), &words, &parts, lex));
+        } else {
+            // A request of its own that reads as nothing: no reading of
+            // the whole may drop it silently.
+            for r in &mut out {
+                r.coverage = r.coverage.min(0.7);
+                r.score = r.score.min(0.5);
+            }
+        }
+    }
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
+/// The parts of a message that makes several requests: clauses, and
+/// "and"/"also"/"then" before a frame's verb.
+fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
+    let mut cuts = vec![0];
+    for i in 1..words.len() {
+        let clause = n.tokens[i].clause != n.tokens[i - 1].clause;
+        let joiner = matches!(words[i], "and" | "also" | "then" | "plus" | "but")
+            && (i + 1..(i + 4).min(words.len())).any(|k| verb_at(words, k, lex));
+        if clause || joiner {
+            cuts.push(i);
+        }
+    }
+    cuts.push(words.len());
+    cuts.dedup();
+    cuts.windows(2)
+        .map(|w| w[0]..w[1])
+        .filter(|r| r.clone().any(|k| !lex.glue.contains(words[k])))
+        .collect()
+}
+
+fn verb_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
+    lex.frames
+        .iter()
+        .any(|f| phrase_at(words, i, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w))))
+}
+
+/// The parts' best readings as one.
+fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexicon) -> Reading {
+    let content = |r: &Range<usize>| r.clone().filter(|&k| !lex.glue.contains(words[k])).count() as f64;
+    let total: f64 = parts.iter().map(content).sum::<f64>().max(1.0);
+    let explained: f64 = best
+        .iter()
+        .zip(parts)
+        .map(|(b, r)| b.coverage * content(r))
+        .sum();
+    let coverage = explained / total;
+    // Read in parts, each as sure as the least sure of them.
+    let score = best.iter().map(|b| b.score).fold(1.0, f64::min) * 0.98;
+    Reading {
+        acts: best.iter().flat_map(|b| b.acts.clone()).collect(),
+        coverage,
+        score,
+        unread: best.iter().flat_map(|b| b.unread.clone()).collect(),
+        bulk: best.iter().any(|b| b.bulk),
+        asking: best.iter().any(|b| b.asking),
+        choice: best.iter().find_map(|b| b.choice.clone()),
+        unsure: best.iter().find_map(|b| b.unsure),
+    }
+}
+
+/// Every reading of one range: each frame whose verb is there, and the
+/// talk that needs no frame.
+fn read_range(
+    n: &Normalized,
+    words: &[&str],
+    r: Range<usize>,
+    links: &[Link],
+    lex: &Lexicon,
+    scene: &Scene,
+) -> Vec<Reading> {
+    let mut out: Vec<Reading> = lex
+        .frames
+        .iter()
+        .filter_map(|f| read_frame(n, words, r.clone(), links, lex, scene, f))
+        .collect();
+    out.extend(talk(words, r.clone(), lex));
+    out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
+/// Yes, no, hello, thanks, help: the whole range is that and glue.
+fn talk(words: &[&str], r: Range<usize>, lex: &Lexicon) -> Option<Reading> {
+    let kinds = [
+        (&lex.no, Act::No),
+        (&lex.yes, Act::Yes),
+        (&lex.thanks, Act::Thanks),
+        (&lex.help, Act::Help),
+        (&lex.greeting, Act::Greeting),
+    ];
+    let mut i = r.start;
+    let mut act = None;
+    while i < r.end {
+        if let Some((p, a)) = kinds
+            .iter()
+            .find_map(|(l, a)| phrase_at(&words[..r.end], i, l).map(|p| (p, a)))
+        {
+            act.get_or_insert_with(|| a.clone());
+            i += p.len();
+        } else if lex.glue.contains(words[i]) {
+            i += 1;
+        } else {
+            return None;
+        }
+    }
+    Some(Reading {
+        acts: vec![act?],
+        coverage: 1.0,
+        score: 0.9,
+        unread: Vec::new(),
+        bulk: false,
+        asking: false,
+        choice: None,
+        unsure: None,
+    })
+}
+
+/// What a frame found in a range.
+struct Fill {
+    explained: Vec<bool>,
+    items: Vec<ItemSaid>,
+    listed: Vec<String>,
+    stocked: Vec<Vec<String>>,
+    recipes: Vec<Vec<String>>,
+    days: Vec<String>,
+    meal: Option<String>,
+    amount: Option<(f64, Option<String>)>,
+    tasks: Vec<Vec<String>>,
+    foods: Vec<String>,
+    domain: bool,
+    rest: bool,
+    bulk: bool,
+    negated: bool,
+    /// Recipes only a pointer names ("put it on friday").
+    pointed: Vec<String>,
+    /// Where the last recipe span ended.
+    last_recipe_end: usize,
+    /// Each meal said, with the day it follows.
+    meals: Vec<(usize, String)>,
+    /// A row named whole in another table too, with no domain word said
+    /// ("take yogurt off": the list's or the stock's?).
+    crossed: bool,
+    link_score: f64,
+}
+
+fn read_frame(
+    n: &Normalized,
+    words: &[&str],
+    r: Range<usize>,
+    links: &[Link],
+    lex: &Lexicon,
+    scene: &Scene,
+    f: &Frame,
+) -> Option<Reading> {
+    let (vs, ve, verb) = (r.start..r.end).find_map(|i| {
+        phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p))
+    })?;
+    let mut fill = Fill {
+        explained: vec![false; words.len()],
+        items: Vec::new(),
+        listed: Vec::new(),
+        stocked: Vec::new(),
+        recipes: Vec::new(),
+        days: Vec::new(),
+        meal: None,
+        amount: None,
+        tasks: Vec::new(),
+        foods: Vec::new(),
+        domain: false,
+        rest: false,
+        bulk: false,
+        negated: false,
+        crossed: false,
+        pointed: Vec::new(),
+        last_recipe_end: usize::MAX,
+        meals: Vec::new(),
+        link_score: 1.0,
+    };
+    for k in vs..ve {
+        fill.explained[k] = true;
+    }
+    // A negation just before the verb turns it around: "never used",
+    // "dont add".
+    fill.negated = (vs.saturating_sub(2).max(r.start)..vs)
+        .any(|k| lex.negation.contains(words[k]) || words[k].ends_with("nt"));
+    let mut pending: Option<(f64, Option<String>)> = None;
+    let needs = |n: Need| f.needs.contains(&n);
+    for l in links.iter().filter(|l| l.start >= r.start && l.end <= r.end) {
+        if l.end > vs && l.start < ve {
+            continue;
+        }
+        if let Some(t) = take(l, f, scene, &mut fill, &mut pending, &needs, words) {
+            for k in l.start..l.end {
+                fill.explained[k] = true;
+            }
+            fill.link_score = fill.link_score.min(l.scores[t].max(0.5));
+            let table = |t: &Target| match t {
+                Target::Listed(_) => 1,
+                Target::Stocked(_) => 2,
+                _ => 0,
+            };
+            let used = table(&l.targets[t]);
+            fill.crossed |= used != 0
+                && l.targets
+                    .iter()
+                    .zip(&l.scores)
+                    .any(|(o, s)| *s >= 1.0 && table(o) != 0 && table(o) != used);
+        }
+    }
+    if let Some((q, u)) = pending.filter(|_| needs(Need::Amount)) {
+        fill.amount = Some((q, u));
+    }
+    if needs(Need::Title) {
+        for k in ve..title_end(words, ve, r.end) {
+            fill.explained[k] = true;
+        }
+    }
+    if fill.negated && f.writes {
+        return None;
+    }
+    let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
+    let content: Vec<usize> = r.clone().filter(|&k| !lex.glue.contains(words[k])).collect();
+    let unread: Vec<String> = content
+        .iter()
+        .filter(|&&k| !fill.explained[k])
+        .map(|&k| words[k].to_string())
+        .collect();
+    let coverage = if content.is_empty() {
+        1.0
+    } else {
+        1.0 - unread.len() as f64 / content.len() as f64
+    };
+    let asking = f.writes && asks(words, r.clone(), n, lex);
+    let domain_said = fill.domain || f.domain.is_none();
+    let unsure = if f.loose.contains(verb) && !domain_said {
+        Some(Unsure::Loose)
+    } else if fill.crossed && !domain_said {
+        Some(Unsure::Crossed)
+    } else {
+        None
+    };
+    // Coverage counts most; a name said in part, a missing domain word and
+    // a common verb each count a little against.
+    let mut score = coverage
+        * coverage
+        * f.prior
+        * (0.7 + 0.3 * fill.link_score)
+        * if domain_said { 1.0 } else { 0.95 }
+        * if unsure.is_some() { 0.8 } else { 1.0 };
+    if asking {
+        score *= 0.5;
+    }
+    Some(Reading {
+        acts,
+        coverage,
+        score,
+        unread,
+        bulk: f.bulk,
+        asking,
+        choice,
+        unsure,
+    })
+}
+
+/// True when the range is put as a question: it opens with a question's
+/// words ("did i", "can i"), ends with "?" without a polite opener ("can you
+/// …?" asks for a change), or ends with a tag ("…, right").
+fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool {
+    let ws = &words[..r.end];
+    let start = (r.start..r.end)
+        .find(|&k| !lex.openers.contains(ws[k]))
+        .unwrap_or(r.start);
+    let polite = phrase_at(ws, start, &lex.polite).is_some();
+    let opens = phrase_at(ws, start, &lex.asking).is_some();
+    let marked = r.end > r.start && n.asked.contains(&n.tokens[r.end - 1].clause);
+    let tagged = lex
+        .tags
+        .iter()
+        .any(|t| r.end >= r.start + t.len() + 1 && super::link::starts_with(ws, r.end - t.len(), t));
+    !polite && (opens || marked || tagged)
+}
+
+/// Takes one link into the frame's slots: the index of the target used, or
+/// `None` when the frame has no use for the link.
+fn take(
+    l: &Link,
+    f: &Frame,
+    scene: &Scene,
+    fill: &mut Fill,
+    pending: &mut Option<(f64, Option<String>)>,
+    needs: &dyn Fn(Need) -> bool,
+    words: &[&str],
+) -> Option<usize> {
+    for (ti, t) in l.targets.iter().enumerate() {
+        let used = match t {
+            Target::Amount(q, u) if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) => {
+                *pending = Some((*q, u.clone()));
+                true
+            }
+            // A day is a slot of the plan's and the tasks' frames; "today"
+            // only says when anything else happened.
+            Target::Day(d) if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) => {
+                fill.days.push(d.clone());
+                true
+            }
+            Target::Meal(m) if needs(Need::Day) || f.act == ActKind::ShowPlan => {
+                fill.meals.push((fill.days.len(), m.clone()));
+                fill.meal = Some(m.clone());
+                true
+            }
+            Target::Domain(d) if Some(*d) == f.domain => {
+                fill.domain = true;
+                true
+            }
+            Target::Reason => matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd),
+            Target::Rest if needs(Need::Rest) => {
+                fill.rest = true;
+                true
+            }
+            Target::Bulk if needs(Need::Bulk) => {
+                fill.bulk = true;
+                true
+            }
+            Target::Listed(rows) if needs(Need::Listed) => {
+                fill.listed.extend(rows.iter().cloned());
+                true
+            }
+            Target::Stocked(rows) if needs(Need::Stocked) => {
+                push_item(fill, pending, &rows.join(" / "));
+                fill.stocked.push(rows.clone());
+                true
+            }
+            // Bought what the list holds is ticked off, not a new row.
+            Target::Listed(_) if f.act == ActKind::InventoryAdd => false,
+            Target::Listed(rows) | Target::Stocked(rows) if needs(Need::Items) => {
+                let said = if rows.len() == 1 { rows[0].clone() } else { span(l, words) };
+                push_item(fill, pending, &said);
+                true
+            }
+            Target::Food(x) if needs(Need::Items) && l.scores[ti] >= 0.5 => {
+                push_item(fill, pending, x);
+                true
+            }
+            Target::Food(x) if needs(Need::Food) => {
+                // "the thighs": the one row whose name holds the word.
+                let row = l.targets.iter().find_map(|t| match t {
+                    Target::Stocked(r) | Target::Listed(r) if r.len() == 1 => Some(r[0].clone()),
+                    _ => None,
+                });
+                fill.foods.push(row.unwrap_or_else(|| x.clone()));
+                true
+            }
+            Target::Stocked(rows) | Target::Listed(rows) if needs(Need::Food) => {
+                fill.foods.push(if rows.len() == 1 { rows[0].clone() } else { span(l, words) });
+                true
+            }
+            Target::Recipe(names) if needs(Need::Recipe) => {
+                let names = scene.narrowed(names);
+                // "the curry, the kerala one": two spans naming one recipe.
+                match fill.recipes.last_mut() {
+                    Some(prev) if fill.last_recipe_end == l.start || only_glue(words, fill.last_recipe_end, l.start, scene) => {
+                        let both: Vec<String> =
+                            prev.iter().filter(|x| names.contains(x)).cloned().collect();
+                        if both.is_empty() {
+                            fill.recipes.push(names);
+                        } else {
+                            *prev = both;
+                        }
+                    }
+                    _ => fill.recipes.push(names),
+                }
+                fill.last_recipe_end = l.end;
+                true
+            }
+            // "it" beside a recipe the message names is that recipe.
+            Target::Pointer(p) if needs(Need::Recipe) => match scene.recipe_at(*p) {
+                Some(name) => {
+                    fill.pointed.push(name);
+                    true
+                }
+                None => false,
+            },
+            Target::Pointer(Pointer::It) if needs(Need::Listed) => {
+                let rows = scene.written_listed();
+                let any = !rows.is_empty();
+                fill.listed.extend(rows);
+                any
+            }
+            Target::Task(tasks) if needs(Need::Task) => {
+                fill.tasks.push(tasks.clone());
+                true
+            }
+            _ => false,
+        };
+        if used {
+            return Some(ti);
+        }
+    }
+    None
+}
+
+/// Where a task's title ends: at a joiner before another request's verb
+/// ("remind me to X and tick off Y"), else at the range's end.
+fn title_end(words: &[&str], from: usize, end: usize) -> usize {
+    let lex = super::lexicon::lexicon();
+    (from..end)
+        .find(|&i| {
+            matches!(words[i], "and" | "also" | "then" | "plus" | "but")
+                && (i + 1..(i + 4).min(end)).any(|k| verb_at(words, k, lex))
+        })
+        .unwrap_or(end)
+}
+
+/// The acts that report what happened, which "today" only dates.
+fn happened(act: ActKind) -> bool {
+    matches!(
+        act,
+        ActKind::InventoryAdd | ActKind::StockUse | ActKind::ShoppingBought | ActKind::ShoppingAdd
+    )
+}
+
+/// The acts a day belongs to without being needed.
+fn dated(act: ActKind) -> bool {
+    matches!(act, ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove)
+}
+
+/// True when only glue lies between two spans.
+fn only_glue(words: &[&str], from: usize, to: usize, _scene: &Scene) -> bool {
+    from <= to
+        && words[from..to]
+            .iter()
+            .all(|w| super::lexicon::lexicon().glue.contains(*w))
+}
+
+fn span(l: &Link, words: &[&str]) -> String {
+    words[l.start..l.end].join(" ")
+}
+
+fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name: &str) {
+    let (quantity, unit) = pending.take().map_or((None, None), |(q, u)| (Some(q), u));
+    fill.items.push(ItemSaid {
+        name: name.to_string(),
+        quantity,
+        unit,
+    });
+}
+
+/// The act a filled frame stands for, or `None` when a slot it needs is
+/// empty; a slot with several candidates is a choice.
+fn build(
+    f: &Frame,
+    fill: &Fill,
+    words: &[&str],
+    (verb, verb_end): (&Vec<String>, usize),
+    r: Range<usize>,
+    scene: &Scene,
+) -> Option<(Vec<Act>, Option<Choice>)> {
+    let needs = |n: Need| f.needs.contains(&n);
+    if needs(Need::Domain) && !fill.domain {
+        return None;
+    }
+    let one_of = |v: &[Vec<String>], what: &'static str| -> Option<(String, Option<Choice>)> {
+        let first = v.first()?;
+        match first.len() {
+            0 => None,
+            1 => Some((first[0].clone(), None)),
+            _ => Some((
+                first[0].clone(),
+                Some(Choice {
+                    what,
+                    options: first.clone(),
+                }),
+            )),
+        }
+    };
+    let act = match f.act {
+        // Something already on the list is not added twice; the older
+        // chain says so.
+        ActKind::ShoppingAdd
+            if fill
+                .items
+                .iter()
+                .any(|i| scene.names.shopping.contains(&i.name)) =>
+        {
+            return None;
+        }
+        ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
+            items: fill.items.clone(),
+        },
+        ActKind::InventoryAdd if !fill.items.is_empty() => Act::InventoryAdd {
+            items: fill.items.clone(),
+        },
+        ActKind::ShoppingRemove if !fill.listed.is_empty() => Act::ShoppingRemove {
+            rows: fill.listed.clone(),
+        },
+        ActKind::ShoppingClear
+            if (fill.bulk || fill.domain) && fill.listed.is_empty() && !scene.names.shopping.is_empty() =>
+        {
+            Act::ShoppingClear {
+                rows: scene.names.shopping.clone(),
+            }
+        }
+        ActKind::ShoppingKeepOnly if !fill.listed.is_empty() && fill.rest => {
+            let rows: Vec<String> = scene
+                .names
+                .shopping
+                .iter()
+                .filter(|x| !fill.listed.contains(x))
+                .cloned()
+                .collect();
+            if rows.is_empty() {
+                return None;
+            }
+            Act::ShoppingRemove { rows }
+        }
+        ActKind::ShoppingBought if !fill.listed.is_empty() => Act::ShoppingBought {
+            rows: fill.listed.clone(),
+        },
+        // "used rice" says not how much; "finished the milk" says all of it.
+        ActKind::StockUse
+            if fill.items.iter().any(|i| i.quantity.is_none())
+                && !matches!(verb.join(" ").as_str(), "finished" | "used up" | "finished off") =>
+        {
+            return None;
+        }
+        ActKind::StockUse if !fill.stocked.is_empty() => {
+            if let Some(c) = fill.stocked.iter().find(|s| s.len() > 1) {
+                let act = Act::StockUse {
+                    items: fill.items.clone(),
+                };
+                return Some((
+                    vec![act],
+                    Some(Choice {
+                        what: "item",
+                        options: c.clone(),
+                    }),
+                ));
+            }
+            Act::StockUse {
+                items: fill
+                    .items
+                    .iter()
+                    .zip(&fill.stocked)
+                    .map(|(i, s)| ItemSaid {
+                        name: s[0].clone(),
+                        ..i.clone()
+                    })
+                    .collect(),
+            }
+        }
+        ActKind::PlanPut if !fill.days.is_empty() => return plan_put(fill),
+        ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => Act::PlanRemove {
+            days: fill.days.clone(),
+            meal: fill.meal.clone(),
+        },
+        ActKind::TaskAdd => {
+            let title: Vec<&str> = words[verb_end..title_end(words, verb_end, r.end)]
+                .iter()
+                .copied()
+                .skip_while(|w| matches!(*w, "to" | "a" | "the"))
+                .collect();
+            // "remind me what i said": a question, not a task.
+            let lex = super::lexicon::lexicon();
+            if title.len() < 2 || title.len() > 12 || phrase_at(&title, 0, &lex.asking).is_some() {
+                return None;
+            }
+            Act::TaskAdd {
+                title: crate::brain::offline::text::capitalise_first(&title.join(" ")),
+                day: fill.days.first().cloned(),
+            }
+        }
+        ActKind::TaskDone if !fill.tasks.is_empty() => {
+            let (task, choice) = one_of(&fill.tasks, "task")?;
+            return Some((vec![Act::TaskDone { tasks: vec![task] }], choice));
+        }
+        ActKind::ShowShopping => Act::ShowShopping,
+        ActKind::ShowPlan if fill.domain || !fill.days.is_empty() => Act::ShowPlan {
+            days: fill.days.clone(),
+        },
+        ActKind::ShowStock => Act::ShowStock,
+        ActKind::HowMuch if !fill.stocked.is_empty() => Act::HowMuch {
+            items: fill.stocked.iter().flatten().cloned().collect(),
+        },
+        ActKind::Expiring => Act::Expiring,
+        ActKind::ShowRecipe
+            if words[r.clone()]
+                .iter()
+                .any(|w| matches!(*w, "recipes" | "ones" | "dishes" | "meals")) =>
+        {
+            return None;
+        }
+        ActKind::ShowRecipe => {
+            let pointed: Vec<Vec<String>> = fill.pointed.iter().map(|p| vec![p.clone()]).collect();
+            let pool = if fill.recipes.is_empty() { &pointed } else { &fill.recipes };
+            let (recipe, choice) = one_of(pool, "recipe")?;
+            return Some((vec![Act::ShowRecipe { recipe }], choice));
+        }
+        ActKind::ListRecipes => Act::ListRecipes,
+        ActKind::RecipesWith if !fill.foods.is_empty() => Act::RecipesWith {
+            food: fill.foods[0].clone(),
+        },
+        ActKind::WhatCanIMake => Act::WhatCanIMake,
+        _ => return None,
+    };
+    Some((vec![act], None))
+}
+
+/// Recipes on days: one recipe on every day said, as many recipes as days
+/// in order, one day for every recipe; a meal said after a day is that
+/// day's. `None` for counts that do not pair ("the curry and the wings on
+/// friday, saturday and sunday").
+fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
+    let recipes: Vec<Vec<String>> = if fill.recipes.is_empty() {
+        fill.pointed.iter().map(|p| vec![p.clone()]).collect()
+    } else {
+        fill.recipes.clone()
+    };
+    let meal_of = |k: usize| {
+        fill.meals
+            .iter()
+            .find(|(at, _)| *at == k + 1)
+            .or_else(|| (fill.meals.len() == 1 && fill.meals[0].0 == 0).then(|| &fill.meals[0]))
+            .map(|(_, m)| m.clone())
+    };
+    let days: Vec<(String, Option<String>)> = fill
+        .days
+        .iter()
+        .enumerate()
+        .map(|(k, d)| (d.clone(), meal_of(k)))
+        .collect();
+    let pairs: Vec<(&Vec<String>, &(String, Option<String>))> = match (recipes.len(), days.len()) {
+        (0, _) | (_, 0) => return None,
+        (1, _) => days.iter().map(|d| (&recipes[0], d)).collect(),
+        (n, m) if n == m => recipes.iter().zip(&days).collect(),
+        (_, 1) => recipes.iter().map(|r| (r, &days[0])).collect(),
+        _ => return None,
+    };
+    let choice = recipes
+        .iter()
+        .find(|r| r.len() > 1)
+        .map(|r| Choice {
+            what: "recipe",
+            options: r.clone(),
+        })
+        .or_else(|| {
+            fill.days.iter().any(|d| d == "weekend").then(|| Choice {
+                what: "day",
+                options: vec!["saturday".into(), "sunday".into()],
+            })
+        });
+    let acts = pairs
+        .into_iter()
+        .filter_map(|(r, (d, m))| {
+            Some(Act::PlanPut {
+                recipe: r.first()?.clone(),
+                days: vec![d.clone()],
+                meal: m.clone(),
+            })
+        })
+        .collect();
+    Some((acts, choice))
+}
+
+/// "the curry one" on its own, or just a recipe's name: that recipe, shown.
+pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Reading> {
+    let mut recipe: Option<Vec<String>> = None;
+    let mut explained = vec![false; words.len()];
+    for l in links {
+        if let Some(Target::Recipe(names)) = l.targets.first()
+            && recipe.is_none()
+        {
+            recipe = Some(names.clone());
+            for k in l.start..l.end {
+                explained[k] = true;
+            }
+        }
+    }
+    let names = recipe?;
+    let unread: Vec<String> = (0..words.len())
+        .filter(|&k| !explained[k] && !lex.glue.contains(words[k]))
+        .map(|k| words[k].to_string())
+        .collect();
+    if !unread.is_empty() {
+        return None;
+    }
+    let choice = (names.len() > 1).then(|| Choice {
+        what: "recipe",
+        options: names.clone(),
+    });
+    Some(Reading {
+        acts: vec![Act::ShowRecipe {
+            recipe: names[0].clone(),
+        }],
+        coverage: 1.0,
+        score: 0.8,
+        unread,
+        bulk: false,
+        asking: false,
+        choice,
+        unsure: None,
+    })
+}

@@ -1,0 +1,322 @@
+//! The reader's lexicon: `assets/lexicon.toml` read once into typed word
+//! classes and frames. Every word the grammar knows is here; no stage of
+//! the reader keeps a word list of its own.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::acts::ActKind;
+
+/// The file, built into the binary so the reader works on a fresh machine.
+const SOURCE: &str = include_str!("../../../../assets/lexicon.toml");
+
+/// Where a request is about, as its words say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Domain {
+    Shopping,
+    Plan,
+    Stock,
+    Tasks,
+    Recipes,
+}
+
+/// A slot a frame needs filled before it can be read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Need {
+    /// Foods to add: rows, catalog foods, with amounts.
+    Items,
+    /// Rows on the shopping list.
+    Listed,
+    /// Rows of the kitchen's stock.
+    Stocked,
+    /// "the rest", "everything else".
+    Rest,
+    /// "all", "everything", or the domain itself ("clear the list").
+    Bulk,
+    /// An amount.
+    Amount,
+    /// A saved recipe.
+    Recipe,
+    /// A day.
+    Day,
+    /// The words after the verb, as a task's title.
+    Title,
+    /// A task row.
+    Task,
+    /// A word of the frame's domain.
+    Domain,
+    /// A food, in the kitchen or not.
+    Food,
+}
+
+/// One frame of the grammar.
+#[derive(Debug, Clone, Deserialize)]
+pub struct FrameSpec {
+    pub act: ActKind,
+    pub verbs: Vec<String>,
+    #[serde(default)]
+    pub domain: Option<Domain>,
+    #[serde(default)]
+    pub needs: Vec<Need>,
+    /// Verbs too common to name the act without its domain word.
+    #[serde(default)]
+    pub loose: Vec<String>,
+    #[serde(default)]
+    pub writes: bool,
+    #[serde(default)]
+    pub bulk: bool,
+    pub prior: f64,
+}
+
+/// A frame with its verbs split into words.
+#[derive(Debug, Clone)]
+pub struct Frame {
+    pub act: ActKind,
+    pub verbs: Vec<Vec<String>>,
+    pub domain: Option<Domain>,
+    pub needs: Vec<Need>,
+    pub loose: Vec<Phrase>,
+    pub writes: bool,
+    pub bulk: bool,
+    pub prior: f64,
+}
+
+#[derive(Debug, Deserialize)]
+struct Words {
+    glue: Vec<String>,
+    negation: Vec<String>,
+    hedge: Vec<String>,
+    bulk: Vec<String>,
+    yes: Vec<String>,
+    no: Vec<String>,
+    greeting: Vec<String>,
+    thanks: Vec<String>,
+    help: Vec<String>,
+    correction: Vec<String>,
+    asking: Vec<String>,
+    openers: Vec<String>,
+    polite: Vec<String>,
+    tags: Vec<String>,
+    reason: Vec<String>,
+    pointer: Vec<String>,
+    rest: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+struct File {
+    words: Words,
+    numbers: HashMap<String, f64>,
+    units: HashMap<String, Vec<String>>,
+    days: HashMap<String, Vec<String>>,
+    meals: HashMap<String, Vec<String>>,
+    domains: HashMap<Domain, Vec<String>>,
+    frame: Vec<FrameSpec>,
+}
+
+/// A phrase of one or more words.
+pub type Phrase = Vec<String>;
+
+/// The lexicon, ready to match.
+#[derive(Debug, Default)]
+pub struct Lexicon {
+    pub glue: HashSet<String>,
+    pub negation: HashSet<String>,
+    pub hedge: HashSet<String>,
+    pub bulk: HashSet<String>,
+    pub yes: Vec<Phrase>,
+    pub no: Vec<Phrase>,
+    pub greeting: Vec<Phrase>,
+    pub thanks: Vec<Phrase>,
+    pub help: Vec<Phrase>,
+    pub correction: Vec<Phrase>,
+    /// Words that open a question.
+    pub asking: Vec<Phrase>,
+    /// Words a message opens with that say nothing of what it asks.
+    pub openers: HashSet<String>,
+    /// Openers of a request asked politely.
+    pub polite: Vec<Phrase>,
+    /// Words that end a statement as a question.
+    pub tags: Vec<Phrase>,
+    pub reason: Vec<Phrase>,
+    pub pointer: Vec<Phrase>,
+    pub rest: Vec<Phrase>,
+    /// Number phrases, longest first.
+    pub numbers: Vec<(Phrase, f64)>,
+    /// A unit word → the unit.
+    pub units: HashMap<String, String>,
+    /// Day phrases, longest first → the day's key ("today", "friday").
+    pub days: Vec<(Phrase, String)>,
+    /// Meal word → meal.
+    pub meals: HashMap<String, String>,
+    /// Domain phrases, longest first.
+    pub domains: Vec<(Phrase, Domain)>,
+    pub frames: Vec<Frame>,
+    /// Every word the grammar uses: what spelling is corrected towards.
+    pub vocabulary: HashSet<String>,
+}
+
+/// Splits a phrase into its words.
+pub fn words_of(p: &str) -> Phrase {
+    p.split_whitespace().map(str::to_string).collect()
+}
+
+fn phrases(list: &[String]) -> Vec<Phrase> {
+    let mut v: Vec<Phrase> = list.iter().map(|p| words_of(p)).collect();
+    v.sort_by_key(|p| std::cmp::Reverse(p.len()));
+    v
+}
+
+impl Lexicon {
+    /// Parses the lexicon's text.
+    pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
+        let f: File = toml::from_str(text)?;
+        let set = |l: &[String]| l.iter().cloned().collect::<HashSet<_>>();
+        let mut numbers: Vec<(Phrase, f64)> =
+            f.numbers.iter().map(|(k, v)| (words_of(k), *v)).collect();
+        numbers.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let units = f
+            .units
+            .iter()
+            .flat_map(|(u, ws)| ws.iter().map(move |w| (w.clone(), u.clone())))
+            .collect();
+        let mut days: Vec<(Phrase, String)> = f
+            .days
+            .iter()
+            .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), d.clone())))
+            .collect();
+        days.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let meals = f
+            .meals
+            .iter()
+            .flat_map(|(m, ws)| ws.iter().map(move |w| (w.clone(), m.clone())))
+            .collect();
+        let mut domains: Vec<(Phrase, Domain)> = f
+            .domains
+            .iter()
+            .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), *d)))
+            .collect();
+        domains.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let frames: Vec<Frame> = f
+            .frame
+            .into_iter()
+            .map(|s| Frame {
+                act: s.act,
+                verbs: phrases(&s.verbs),
+                domain: s.domain,
+                needs: s.needs,
+                loose: phrases(&s.loose),
+                writes: s.writes,
+                bulk: s.bulk,
+                prior: s.prior,
+            })
+            .collect();
+        let w = &f.words;
+        let mut lex = Lexicon {
+            glue: set(&w.glue),
+            negation: set(&w.negation),
+            hedge: set(&w.hedge),
+            bulk: set(&w.bulk),
+            yes: phrases(&w.yes),
+            no: phrases(&w.no),
+            greeting: phrases(&w.greeting),
+            thanks: phrases(&w.thanks),
+            help: phrases(&w.help),
+            correction: phrases(&w.correction),
+            asking: phrases(&w.asking),
+            openers: set(&w.openers),
+            polite: phrases(&w.polite),
+            tags: phrases(&w.tags),
+            reason: phrases(&w.reason),
+            pointer: phrases(&w.pointer),
+            rest: phrases(&w.rest),
+            numbers,
+            units,
+            days,
+            meals,
+            domains,
+            frames,
+            vocabulary: HashSet::new(),
+        };
+        lex.vocabulary = lex.all_words();
+        Ok(lex)
+    }
+
+    fn all_words(&self) -> HashSet<String> {
+        let mut v: HashSet<String> = HashSet::new();
+        for s in [&self.glue, &self.negation, &self.hedge, &self.bulk, &self.openers] {
+            v.extend(s.iter().cloned());
+        }
+        for list in [
+            &self.yes,
+            &self.no,
+            &self.greeting,
+            &self.thanks,
+            &self.help,
+            &self.correction,
+            &self.reason,
+            &self.asking,
+            &self.polite,
+            &self.tags,
+            &self.pointer,
+            &self.rest,
+        ] {
+            v.extend(list.iter().flatten().cloned());
+        }
+        v.extend(self.numbers.iter().flat_map(|(p, _)| p.iter().cloned()));
+        v.extend(self.units.keys().cloned());
+        v.extend(self.days.iter().flat_map(|(p, _)| p.iter().cloned()));
+        v.extend(self.meals.keys().cloned());
+        v.extend(self.domains.iter().flat_map(|(p, _)| p.iter().cloned()));
+        v.extend(self.frames.iter().flat_map(|f| f.verbs.iter().flatten().cloned()));
+        v
+    }
+}
+
+/// The lexicon built into the binary, parsed on first use. A lexicon that
+/// does not parse (a broken edit) leaves the reader with no words: it then
+/// reads nothing and the error is logged; a unit test keeps that from
+/// shipping.
+pub fn lexicon() -> &'static Lexicon {
+    static LEX: OnceLock<Lexicon> = OnceLock::new();
+    LEX.get_or_init(|| {
+        Lexicon::parse(SOURCE).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "assets/lexicon.toml does not parse");
+            Lexicon::default()
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_built_in_lexicon_parses_with_every_frame() {
+        let lex = Lexicon::parse(SOURCE).unwrap();
+        assert!(lex.frames.len() >= 20, "{}", lex.frames.len());
+        assert!(lex.glue.contains("please"));
+        assert_eq!(lex.units.get("tins").map(String::as_str), Some("can"));
+        // Longest first, so "half a dozen" is tried before "dozen".
+        let dozen = lex
+            .numbers
+            .iter()
+            .position(|(p, _)| p == &words_of("half a dozen"))
+            .unwrap();
+        let single = lex
+            .numbers
+            .iter()
+            .position(|(p, _)| p == &words_of("dozen"))
+            .unwrap();
+        assert!(dozen < single);
+        assert!(lex.vocabulary.contains("remove"));
+    }
+
+    #[test]
+    fn a_broken_lexicon_is_an_error_not_a_panic() {
+        assert!(Lexicon::parse("[words]\nglue = 3").is_err());
+    }
+}

@@ -1,0 +1,473 @@
+//! Stage 2, link: every span of the message that names something in the
+//! closed world — a saved recipe, a row of the stock, the shopping list or
+//! the tasks, a food of the catalog, a day, a meal, an amount, a domain,
+//! or the dialogue ("it", "the 2nd one", "the rest") — with a score. A span
+//! may link to several things ("paneer": the stock's row and a recipe); the
+//! grammar takes the one its frame needs. A span that links to nothing is
+//! not a name.
+
+use crate::context::taxonomy::singular;
+
+use super::lexicon::{Domain, Lexicon, Phrase};
+use super::normalize::Normalized;
+
+/// What a message points back at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pointer {
+    /// "it", "that one", "them".
+    It,
+    /// "the 2nd one" (1-based).
+    Nth(usize),
+    /// "the last one".
+    Last,
+}
+
+/// One thing a span can name.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// Saved recipes whose name holds the span (one when it is clear).
+    Recipe(Vec<String>),
+    /// Rows of the stock.
+    Stocked(Vec<String>),
+    /// Rows of the shopping list.
+    Listed(Vec<String>),
+    /// Tasks.
+    Task(Vec<String>),
+    /// A food the kitchen may not hold (the catalog's words).
+    Food(String),
+    /// A day's key: "today", "tomorrow", "friday", "next_friday", "weekend".
+    Day(String),
+    Meal(String),
+    Amount(f64, Option<String>),
+    Domain(Domain),
+    Pointer(Pointer),
+    Rest,
+    Bulk,
+    Negation,
+    Hedge,
+    /// "we have none": why something is added.
+    Reason,
+}
+
+/// A span and what it can name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Link {
+    pub start: usize,
+    pub end: usize,
+    /// What the span can name, surest first.
+    pub targets: Vec<Target>,
+    /// For each target, how much of its name the span says (1.0 for a
+    /// whole name).
+    pub scores: Vec<f64>,
+}
+
+/// The names of the kitchen as the reader links to them.
+#[derive(Debug, Clone, Default)]
+pub struct Names {
+    pub recipes: Vec<String>,
+    pub inventory: Vec<String>,
+    pub shopping: Vec<String>,
+    pub tasks: Vec<String>,
+}
+
+impl Names {
+    /// Every word of every name (singular), for spelling correction.
+    pub fn words(&self) -> std::collections::HashSet<String> {
+        [&self.recipes, &self.inventory, &self.shopping, &self.tasks]
+            .into_iter()
+            .flatten()
+            .flat_map(|n| name_words(n))
+            .collect()
+    }
+}
+
+/// A name's words, lowercase and singular.
+pub fn name_words(name: &str) -> Vec<String> {
+    name.to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .filter(|w| !w.is_empty())
+        .map(|w| singular(&w.replace('\'', "")))
+        .collect()
+}
+
+/// True when the phrase starts at `i` of `words`.
+pub fn starts_with(words: &[&str], i: usize, p: &Phrase) -> bool {
+    p.len() <= words.len().saturating_sub(i)
+        && p.iter().zip(&words[i..]).all(|(a, b)| a == b)
+}
+
+/// The longest of `phrases` at `i`.
+pub fn phrase_at<'p>(words: &[&str], i: usize, phrases: &'p [Phrase]) -> Option<&'p Phrase> {
+    phrases.iter().find(|p| starts_with(words, i, p))
+}
+
+/// Links every span of the message, left to right, longest first.
+pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
+    let words = n.words();
+    let mut out: Vec<Link> = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        match link_at(&words, i, lex, names, out.last()) {
+            Some(l) => {
+                i = l.end;
+                out.push(l);
+            }
+            None => i += 1,
+        }
+    }
+    out
+}
+
+fn one(start: usize, end: usize, t: Target) -> Option<Link> {
+    Some(Link {
+        start,
+        end,
+        targets: vec![t],
+        scores: vec![1.0],
+    })
+}
+
+fn link_at(
+    words: &[&str],
+    i: usize,
+    lex: &Lexicon,
+    names: &Names,
+    prev: Option<&Link>,
+) -> Option<Link> {
+    if let Some(l) = amount_at(words, i, lex, names, prev) {
+        return Some(l);
+    }
+    if let Some(l) = day_at(words, i, lex) {
+        return Some(l);
+    }
+    let w = words[i];
+    if let Some(m) = lex.meals.get(w) {
+        // "black tea" is a food; "tea" after a day is a meal.
+        let food_next = words.get(i + 1).is_some_and(|n| is_food_word(n));
+        if !food_next {
+            return one(i, i + 1, Target::Meal(m.clone()));
+        }
+    }
+    if let Some(p) = phrase_at(words, i, &lex.rest) {
+        return one(i, i + p.len(), Target::Rest);
+    }
+    if let Some(l) = pointer_at(words, i, lex) {
+        return Some(l);
+    }
+    if let Some(p) = phrase_at(words, i, &lex.reason) {
+        return one(i, i + p.len(), Target::Reason);
+    }
+    if let Some(l) = names_at(words, i, lex, names) {
+        return Some(l);
+    }
+    if let Some((p, d)) = lex.domains.iter().find(|(p, _)| starts_with(words, i, p)) {
+        return one(i, i + p.len(), Target::Domain(*d));
+    }
+    if lex.bulk.contains(w) {
+        return one(i, i + 1, Target::Bulk);
+    }
+    if lex.negation.contains(w) {
+        return one(i, i + 1, Target::Negation);
+    }
+    if lex.hedge.contains(w) {
+        return one(i, i + 1, Target::Hedge);
+    }
+    food_at(words, i, lex)
+}
+
+fn is_food_word(w: &str) -> bool {
+    crate::brain::offline::vocab::is_food_word(w)
+}
+
+/// A number (digits or words) with its unit: "200 g", "a dozen", "2 tins
+/// of"; "to"/"for" as 2/4 only where an amount is expected.
+fn amount_at(
+    words: &[&str],
+    i: usize,
+    lex: &Lexicon,
+    names: &Names,
+    prev: Option<&Link>,
+) -> Option<Link> {
+    let (qty, len, spelled) = if let Some(q) = digits(words[i]) {
+        (q, 1, false)
+    } else {
+        let (p, q) = lex.numbers.iter().find(|(p, _)| starts_with(words, i, p))?;
+        (*q, p.len(), true)
+    };
+    let mut end = i + len;
+    // "2 more cans of", "3 extra tins".
+    let between = words
+        .get(end)
+        .is_some_and(|w| matches!(*w, "more" | "extra" | "x"))
+        && words.get(end + 1).is_some_and(|u| lex.units.contains_key(*u));
+    if between {
+        end += 1;
+    }
+    let unit = words.get(end).and_then(|u| lex.units.get(*u)).cloned();
+    if unit.is_some() {
+        end += 1;
+    }
+    let food_next = words.get(end).is_some_and(|n| {
+        is_food_word(n) || names_at(words, end, lex, names).is_some()
+    }) || (words.get(end) == Some(&"of") && unit.is_some());
+    if spelled && unit.is_none() && !food_next {
+        return None;
+    }
+    let w = words[i];
+    if matches!(w, "to" | "too" | "for") {
+        // Only after a verb, "and" or the start: "add for lemons", "and to
+        // tins of chickpeas"; never "add eggs to the list".
+        let after = i == 0
+            || matches!(words[i - 1], "and" | "add" | "get" | "buy" | "need" | "plus")
+            || prev.is_some_and(|l| l.end == i && matches!(l.targets[0], Target::Stocked(_)));
+        if !after || !(unit.is_some() || food_next) {
+            return None;
+        }
+    }
+    if words.get(end) == Some(&"of") {
+        end += 1;
+    }
+    one(i, end, Target::Amount(qty, unit))
+}
+
+fn digits(w: &str) -> Option<f64> {
+    if let Some((a, b)) = w.split_once('/') {
+        let (a, b): (f64, f64) = (a.parse().ok()?, b.parse().ok()?);
+        return (b != 0.0).then(|| a / b);
+    }
+    w.parse::<f64>().ok().filter(|q| q.is_finite() && *q >= 0.0)
+}
+
+fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
+    let w = words[i];
+    if matches!(w, "weekend" | "wknd") {
+        return one(i, i + 1, Target::Day("weekend".into()));
+    }
+    let next = w == "next" && i + 1 < words.len();
+    let at = if next { i + 1 } else { i };
+    let (p, d) = lex.days.iter().find(|(p, _)| starts_with(words, at, p))?;
+    let is_weekday = !matches!(d.as_str(), "today" | "tomorrow");
+    // "sun" and "sat" are words too: a day only beside a day word or a
+    // meal, or on their own.
+    let key = if next && is_weekday {
+        format!("next_{d}")
+    } else if next {
+        return None;
+    } else {
+        d.clone()
+    };
+    one(i, at + p.len(), Target::Day(key))
+}
+
+fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
+    let w = words[i];
+    let the = usize::from(w == "the");
+    let at = i + the;
+    let head = *words.get(at)?;
+    let nth = match head {
+        "first" | "1st" => Some(Pointer::Nth(1)),
+        "second" | "2nd" => Some(Pointer::Nth(2)),
+        "third" | "3rd" => Some(Pointer::Nth(3)),
+        "fourth" | "4th" => Some(Pointer::Nth(4)),
+        "fifth" | "5th" => Some(Pointer::Nth(5)),
+        "last" => Some(Pointer::Last),
+        _ => None,
+    };
+    if let Some(p) = nth {
+        let mut end = at + 1;
+        if words.get(end).is_some_and(|n| matches!(*n, "one" | "ones" | "recipe" | "option")) {
+            end += 1;
+        } else if the == 0 {
+            return None;
+        }
+        return one(i, end, Target::Pointer(p));
+    }
+    let p = phrase_at(words, i, &lex.pointer)?;
+    one(i, i + p.len(), Target::Pointer(Pointer::It))
+}
+
+/// The longest span at `i` whose words all belong to one name of a table;
+/// every table's rows that hold it.
+fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Link> {
+    let first = words[i];
+    if lex.glue.contains(first) || first.len() < 3 {
+        return None;
+    }
+    let tables: [(&Vec<String>, fn(Vec<String>) -> Target); 4] = [
+        (&names.recipes, Target::Recipe),
+        (&names.inventory, Target::Stocked),
+        (&names.shopping, Target::Listed),
+        (&names.tasks, Target::Task),
+    ];
+    // "the paneer one", "the chicken thing": a part of a name said as a
+    // kind names a recipe.
+    let mut best: Option<(usize, Vec<(Target, f64)>)> = None;
+    for (rows, make) in tables {
+        let mut hits: Vec<(usize, f64, String)> = Vec::new();
+        for row in rows {
+            let nw = name_words(row);
+            let mut end = i;
+            while end < words.len()
+                && nw.contains(&singular(words[end]))
+                && (end == i || !lex.glue.contains(words[end]) || nw.len() > 3)
+            {
+                end += 1;
+            }
+            // A task is named by its content words, never by "up" or "the".
+            let content = (i..end).any(|k| !lex.glue.contains(words[k]));
+            if end > i && content {
+                hits.push((end, (end - i) as f64 / nw.len() as f64, row.clone()));
+            }
+        }
+        let Some(len) = hits.iter().map(|h| h.0).max() else {
+            continue;
+        };
+        hits.retain(|h| h.0 == len);
+        // A whole name said outright is that row, not every row sharing it.
+        if let Some(whole) = hits.iter().find(|h| h.1 >= 1.0) {
+            hits = vec![whole.clone()];
+        }
+        let mut score = hits.iter().map(|h| h.1).fold(0.0, f64::max);
+        let kind = words
+            .get(len)
+            .is_some_and(|w| matches!(*w, "one" | "ones" | "thing" | "recipe" | "dish"));
+        let target = make(hits.into_iter().map(|h| h.2).collect());
+        if kind && matches!(target, Target::Recipe(_)) {
+            score = 1.0;
+        }
+        match &mut best {
+            Some((l, ts)) if *l == len => ts.push((target, score)),
+            Some((l, _)) if *l > len => {}
+            _ => best = Some((len, vec![(target, score)])),
+        }
+    }
+    let (end, mut targets) = best?;
+    if let Some(food) = food_at(words, i, lex).filter(|f| f.end > end) {
+        return Some(food);
+    }
+    // Two words of a saved recipe's name name the recipe, not a food to
+    // buy ("kerala curry").
+    if is_food_phrase(&words[i..end]) {
+        let recipe_words = end - i >= 2
+            && targets
+                .iter()
+                .any(|(t, _)| matches!(t, Target::Recipe(_)));
+        let score = if recipe_words { 0.3 } else { 0.9 };
+        targets.push((Target::Food(words[i..end].join(" ")), score));
+    }
+    targets.sort_by(|a, b| b.1.total_cmp(&a.1));
+    Some(Link {
+        start: i,
+        end,
+        scores: targets.iter().map(|t| t.1).collect(),
+        targets: targets.into_iter().map(|t| t.0).collect(),
+    })
+}
+
+fn is_food_phrase(words: &[&str]) -> bool {
+    crate::brain::offline::vocab::is_food(&words.join(" "))
+}
+
+/// A food the kitchen does not hold: the longest span of up to three
+/// words the catalog knows.
+fn food_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
+    if lex.glue.contains(words[i]) {
+        return None;
+    }
+    for len in (1..=3).rev() {
+        let end = i + len;
+        if end > words.len() || words[i..end].iter().any(|w| lex.glue.contains(*w)) {
+            continue;
+        }
+        let span = &words[i..end];
+        let known = crate::brain::offline::vocab::food_mentions(
+            &span.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        );
+        if known.len() == 1 && known[0].split(' ').count() == len {
+            return one(i, end, Target::Food(span.join(" ")));
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexicon::lexicon;
+    use super::super::normalize::normalize;
+    use super::*;
+
+    fn names() -> Names {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect();
+        Names {
+            recipes: s(&["Kerala Cod Curry", "Thai Yellow Curry", "Dry Rub Wings"]),
+            inventory: s(&["jasmine rice", "basmati rice", "lemon", "chickpeas"]),
+            shopping: s(&["thai basil", "tomato", "olive oil"]),
+            tasks: s(&["Deep-clean the air fryer basket"]),
+        }
+    }
+
+    fn links(m: &str) -> Vec<Link> {
+        let n = names();
+        link(&normalize(m, lexicon(), &n.words()), lexicon(), &n)
+    }
+
+    fn targets(m: &str) -> Vec<Target> {
+        links(m).into_iter().map(|l| l.targets[0].clone()).collect()
+    }
+
+    #[test]
+    fn amounts_in_words_and_typed_for_numbers() {
+        let t = targets("add for lemons and to tins of chickpeas");
+        assert_eq!(t[0], Target::Amount(4.0, None));
+        assert_eq!(t[1], Target::Stocked(vec!["lemon".into()]));
+        assert_eq!(t[2], Target::Amount(2.0, Some("can".into())));
+        assert_eq!(t[3], Target::Stocked(vec!["chickpeas".into()]));
+        // "to the list" is no amount.
+        assert!(
+            !targets("add eggs to the list")
+                .iter()
+                .any(|t| matches!(t, Target::Amount(..)))
+        );
+        assert_eq!(
+            targets("picked up 2 more cans of coconut milk")[0],
+            Target::Amount(2.0, Some("can".into()))
+        );
+        assert_eq!(
+            targets("a dozen eggs")[0],
+            Target::Amount(12.0, None),
+            "{:?}",
+            links("a dozen eggs")
+        );
+    }
+
+    #[test]
+    fn a_shared_word_links_to_every_row_that_has_it() {
+        assert!(links("the curry")[0].targets.contains(&Target::Recipe(vec![
+            "Kerala Cod Curry".into(),
+            "Thai Yellow Curry".into()
+        ])));
+        assert_eq!(
+            targets("thai yellow curry")[0],
+            Target::Recipe(vec!["Thai Yellow Curry".into()])
+        );
+        assert!(
+            links("rice")[0]
+                .targets
+                .contains(&Target::Stocked(vec!["jasmine rice".into(), "basmati rice".into()]))
+        );
+    }
+
+    #[test]
+    fn days_pointers_and_words_that_name_nothing() {
+        let t = targets("put the 2nd one on next fri for dinner");
+        assert!(t.contains(&Target::Pointer(Pointer::Nth(2))), "{t:?}");
+        assert!(t.contains(&Target::Day("next_friday".into())), "{t:?}");
+        assert!(t.contains(&Target::Meal("dinner".into())), "{t:?}");
+        // "air fryer" is no food and no row of the stock.
+        assert!(
+            !targets("ive never used the air fryer")
+                .iter()
+                .any(|t| matches!(t, Target::Stocked(_) | Target::Food(_)))
+        );
+    }
+}

@@ -1,0 +1,319 @@
+//! The offline brain's reader: one closed-world reader that knows when it
+//! does not know. Five stages, each a module with a typed output, data
+//! flowing one way:
+//!
+//! 1. [`normalize`]: tokens, clauses, spelling corrected towards the
+//!    closed world's own words;
+//! 2. [`link`]: every span that names a recipe, a row, a food, a day, a
+//!    meal, an amount or the dialogue, scored;
+//! 3. [`grammar`]: the frames of `assets/lexicon.toml` over the links,
+//!    yielding every reading with its coverage;
+//! 4. [`decide`]: the one policy that turns readings into a move (do,
+//!    confirm, choose, pass);
+//! 5. [`bridge`]: a reading handed to the skills that carry it out.
+//!
+//! The reader is built beside the older rule chain and takes a message
+//! first: what it reads with confidence it decides; what it passes on the
+//! older chain still reads, and a write from there that this reader cannot
+//! account for is confirmed first (`understand`).
+//!
+//! Pure: reads the message, the kitchen's names and the last exchange.
+
+pub mod acts;
+pub mod bridge;
+pub mod decide;
+pub mod grammar;
+pub mod lexicon;
+pub mod link;
+pub mod normalize;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use crate::context::{QuestionKind, Table};
+
+use super::dialogue::Before;
+use acts::{Act, ItemSaid};
+use decide::Move;
+use grammar::Reading;
+use link::{Names, Pointer, Target};
+
+/// What the reader reads a message against: the kitchen's names and the
+/// last exchange.
+pub struct Scene<'a> {
+    pub names: Names,
+    pub before: &'a Before,
+    /// The table and label of each ref the last exchange holds.
+    pub labels: HashMap<String, (Table, String)>,
+}
+
+impl Scene<'_> {
+    fn label_in(&self, r: &str, table: Table) -> Option<String> {
+        self.labels
+            .get(r)
+            .filter(|(t, _)| *t == table)
+            .map(|(_, l)| l.clone())
+    }
+
+    /// The saved recipe a pointer stands for: "the 2nd one" in the list
+    /// last shown, "it" the one recipe the talk is about.
+    pub fn recipe_at(&self, p: Pointer) -> Option<String> {
+        let b = self.before;
+        let list = if b.listed.is_empty() { &b.presented } else { &b.listed };
+        let r = match p {
+            Pointer::Nth(n) => list.get(n.checked_sub(1)?)?.clone(),
+            Pointer::Last => list.last()?.clone(),
+            Pointer::It => b.last_recipe.clone().or_else(|| {
+                let recipes: Vec<&String> = b
+                    .touched
+                    .iter()
+                    .filter(|r| self.label_in(r, Table::Recipes).is_some())
+                    .collect();
+                (recipes.len() == 1).then(|| recipes[0].clone())
+            })?,
+        };
+        let label = self.label_in(&r, Table::Recipes)?;
+        self.names.recipes.contains(&label).then_some(label)
+    }
+
+    /// Recipes a word names, narrowed to the ones just shown when that
+    /// leaves one ("the curry one" after a list with one curry in it).
+    pub fn narrowed(&self, names: &[String]) -> Vec<String> {
+        if names.len() < 2 {
+            return names.to_vec();
+        }
+        let b = self.before;
+        let shown: Vec<String> = b
+            .presented
+            .iter()
+            .chain(&b.listed)
+            .filter_map(|r| self.label_in(r, Table::Recipes))
+            .collect();
+        let kept: Vec<String> = names.iter().filter(|n| shown.contains(n)).cloned().collect();
+        if kept.len() == 1 { kept } else { names.to_vec() }
+    }
+
+    /// The shopping rows the last turn wrote ("take it off again").
+    pub fn written_listed(&self) -> Vec<String> {
+        self.before
+            .written
+            .iter()
+            .filter_map(|r| self.label_in(r, Table::ShoppingList))
+            .filter(|l| self.names.shopping.contains(l))
+            .collect()
+    }
+}
+
+/// A message read: every reading, best first, and the move.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub readings: Vec<Reading>,
+    pub decision: Move,
+    /// A "yes" that confirms the reader's own question: the request it
+    /// confirmed is what `decision` carries out.
+    pub confirmed: bool,
+}
+
+/// Reads one message in its scene.
+pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
+    let lex = lexicon::lexicon();
+    let n = normalize::normalize(message, lex, &scene.names.words());
+    let links = link::link(&n, lex, &scene.names);
+    let mut readings = grammar::readings(&n, &links, lex, scene);
+    readings.extend(grammar::bare_recipe(&n.words(), &links, lex));
+    readings.sort_by(|a, b| b.score.total_cmp(&a.score));
+    let b = scene.before;
+    // A yes to the reader's own question carries out the request it asked
+    // about; a no, or anything else, is read as it is.
+    if b.asked(QuestionKind::Confirm)
+        && readings.first().is_some_and(|r| r.acts == [Act::Yes])
+        && let Some(q) = &b.dialogue.question
+    {
+        let asked = read_fresh(&q.request, scene);
+        if let Move::Confirm { reading, .. } | Move::Do(reading) = asked.decision {
+            return Outcome {
+                readings,
+                decision: Move::Do(reading),
+                confirmed: true,
+            };
+        }
+    }
+    // An answer is short, asks nothing and makes no request of its own.
+    let answers = !n.question
+        && n.words().iter().filter(|w| !lex.glue.contains(**w)).count() <= 4
+        && !readings.iter().any(|r| r.coverage >= decide::DO_COVERAGE && !r.acts.iter().all(|a| matches!(a, Act::ShowRecipe { .. })));
+    if let Some(q) = &b.dialogue.question
+        && answers
+        && !q.request.trim().is_empty()
+        && let Some(chosen) = chosen(&n, &links, &read_fresh(&q.request, scene).decision)
+    {
+        return Outcome {
+            readings,
+            decision: Move::Do(chosen),
+            confirmed: true,
+        };
+    }
+    if let Some(amended) = amend(&n, &links, scene) {
+        return Outcome {
+            decision: Move::Do(amended),
+            readings,
+            confirmed: false,
+        };
+    }
+    let mut decision = decide::decide(&readings);
+    // While the last reply waits on an answer or an offer, only a whole,
+    // plain request of its own is the reader's; an answer is the older
+    // chain's to read.
+    let open = b.dialogue.question.is_some() || b.dialogue.offer.is_some();
+    let talk = |m: &Move| {
+        matches!(m, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)))
+    };
+    let whole = |m: &Move| matches!(m, Move::Do(r) if r.coverage >= 1.0);
+    if talk(&decision) || (open && !whole(&decision)) {
+        decision = Move::Pass;
+    }
+    Outcome {
+        readings,
+        decision,
+        confirmed: false,
+    }
+}
+
+/// The answer to the reader's own "which one do you mean: A or B?": the
+/// option the message names alone (by a word only it has, or its place),
+/// put into the reading that asked. `None` when the question was not the
+/// reader's choice or the message names no one option.
+fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Option<Reading> {
+    let Move::Choose { reading, .. } = asked else {
+        return None;
+    };
+    let choice = reading.choice.as_ref()?;
+    let lex = lexicon::lexicon();
+    let said: Vec<String> = n
+        .words()
+        .iter()
+        .filter(|w| !lex.glue.contains(**w))
+        .map(|w| crate::context::taxonomy::singular(w))
+        .collect();
+    let place = links.iter().find_map(|l| match l.targets.first() {
+        Some(Target::Pointer(Pointer::Nth(k))) => choice.options.get(k - 1),
+        Some(Target::Pointer(Pointer::Last)) => choice.options.last(),
+        _ => None,
+    });
+    let by_words: Vec<&String> = choice
+        .options
+        .iter()
+        .filter(|o| {
+            let mine = link::name_words(o);
+            said.iter().any(|w| {
+                mine.contains(w)
+                    && choice
+                        .options
+                        .iter()
+                        .filter(|x| link::name_words(x).contains(w))
+                        .count()
+                        == 1
+            })
+        })
+        .collect();
+    let pick = match (place, by_words.as_slice()) {
+        (Some(p), []) => p.clone(),
+        (None, [one]) => (*one).clone(),
+        (Some(p), [one]) if p == *one => p.clone(),
+        _ => return None,
+    };
+    let mut out = reading.clone();
+    out.choice = None;
+    for a in &mut out.acts {
+        match (choice.what, a) {
+            ("recipe", Act::PlanPut { recipe, .. } | Act::ShowRecipe { recipe }) => {
+                *recipe = pick.clone()
+            }
+            ("day", Act::PlanPut { days, .. }) => *days = vec![pick.clone()],
+            ("item", Act::StockUse { items }) => {
+                // "basmati, like 200g": the answer's amount is the use's.
+                let amount = links.iter().find_map(|l| match l.targets.first() {
+                    Some(Target::Amount(q, u)) => Some((*q, u.clone())),
+                    _ => None,
+                });
+                for i in items.iter_mut() {
+                    i.name = pick.clone();
+                    if let Some((q, u)) = &amount {
+                        i.quantity = Some(*q);
+                        i.unit = u.clone();
+                    }
+                }
+                if items.iter().any(|i| i.quantity.is_none()) {
+                    return None;
+                }
+            }
+            ("task", Act::TaskDone { tasks }) => *tasks = vec![pick.clone()],
+            _ => {}
+        }
+    }
+    Some(out)
+}
+
+/// The request a question was about, read as if nothing were open.
+fn read_fresh(request: &str, scene: &Scene<'_>) -> Outcome {
+    let fresh = Before::default();
+    let plain = Scene {
+        names: scene.names.clone(),
+        before: &fresh,
+        labels: HashMap::new(),
+    };
+    read(request, &plain)
+}
+
+/// "sorry i meant 20g" right after a use of 10 g: 10 g more of the same;
+/// the act the last message asked for, amended — never a value set from
+/// scratch. `None` when the message is no such correction.
+fn amend(n: &normalize::Normalized, links: &[link::Link], scene: &Scene<'_>) -> Option<Reading> {
+    let lex = lexicon::lexicon();
+    let words = n.words();
+    let corrects = (0..words.len()).any(|i| link::phrase_at(&words, i, &lex.correction).is_some());
+    let amounts: Vec<(f64, Option<String>)> = links
+        .iter()
+        .filter_map(|l| match &l.targets[0] {
+            Target::Amount(q, u) => Some((*q, u.clone())),
+            _ => None,
+        })
+        .collect();
+    if !corrects || amounts.len() != 1 || scene.before.written.is_empty() {
+        return None;
+    }
+    let last = read_fresh(&scene.before.user, scene);
+    let Move::Do(prev) = last.decision else {
+        return None;
+    };
+    let (q, unit) = amounts[0].clone();
+    match prev.acts.as_slice() {
+        [Act::StockUse { items }] if items.len() == 1 => {
+            let was = &items[0];
+            let said = unit.clone().or_else(|| was.unit.clone());
+            let more = q - was.quantity?;
+            if said != was.unit || more <= 0.0 {
+                return None;
+            }
+            Some(Reading {
+                acts: vec![Act::StockUse {
+                    items: vec![ItemSaid {
+                        name: was.name.clone(),
+                        quantity: Some(more),
+                        unit: said,
+                    }],
+                }],
+                coverage: 1.0,
+                score: 1.0,
+                unread: Vec::new(),
+                bulk: false,
+                asking: false,
+                choice: None,
+                unsure: None,
+            })
+        }
+        _ => None,
+    }
+}

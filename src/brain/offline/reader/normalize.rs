@@ -1,0 +1,229 @@
+//! Stage 1, normalize: a message as tokens — lowercase, apostrophes
+//! dropped, digits split from their units ("200g" → "200 g"), clauses
+//! numbered at punctuation — with spelling corrected towards the closed
+//! world's own vocabulary (the grammar's words and the kitchen's names).
+//!
+//! A word is corrected only when it is not a known word as typed and one
+//! word of the closed vocabulary is nearest: "culd" becomes "could" (a
+//! grammar word), never "curd" (a food the kitchen does not hold).
+
+use std::collections::HashSet;
+
+use super::lexicon::Lexicon;
+use crate::brain::offline::text::clip;
+
+/// One word of the message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Token {
+    /// The word as the reader reads it (corrected, lowercase).
+    pub word: String,
+    /// The word as typed (lowercase).
+    pub typed: String,
+    /// Which clause of the message it is in (clauses end at , . ; ! ? :).
+    pub clause: usize,
+}
+
+/// A message as tokens.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Normalized {
+    pub tokens: Vec<Token>,
+    /// The message asks something ("?").
+    pub question: bool,
+    /// The clauses that end with "?".
+    pub asked: Vec<usize>,
+}
+
+impl Normalized {
+    /// The words, as read.
+    pub fn words(&self) -> Vec<&str> {
+        self.tokens.iter().map(|t| t.word.as_str()).collect()
+    }
+}
+
+/// The message's first [`crate::brain::offline::text::MAX_CHARS`]
+/// characters as tokens; `closed` is the kitchen's own words.
+pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Normalized {
+    let text = clip(message, crate::brain::offline::text::MAX_CHARS);
+    let mut out = Normalized::default();
+    let mut clause = 0;
+    let mut cur = String::new();
+    let flush = |cur: &mut String, out: &mut Normalized, clause: usize| {
+        for piece in split_digits(cur) {
+            let word = correct(&piece, lex, closed).unwrap_or_else(|| piece.clone());
+            out.tokens.push(Token {
+                word,
+                typed: piece,
+                clause,
+            });
+        }
+        cur.clear();
+    };
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let next_digit = chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        match c {
+            '\'' | '’' | '‘' => {}
+            '.' if cur.chars().last().is_some_and(|l| l.is_ascii_digit()) && next_digit => {
+                cur.push('.');
+            }
+            '/' if cur.chars().all(|l| l.is_ascii_digit()) && !cur.is_empty() && next_digit => {
+                cur.push('/');
+            }
+            '&' | '+' => {
+                flush(&mut cur, &mut out, clause);
+                out.tokens.push(Token {
+                    word: "and".into(),
+                    typed: c.to_string(),
+                    clause,
+                });
+            }
+            ',' | '.' | ';' | '!' | '?' | ':' | '(' | ')' | '\n' | '|' => {
+                flush(&mut cur, &mut out, clause);
+                if c == '?' {
+                    out.question = true;
+                    if out.tokens.last().is_some_and(|t| t.clause == clause) {
+                        out.asked.push(clause);
+                    }
+                }
+                if out.tokens.last().is_some_and(|t| t.clause == clause) {
+                    clause += 1;
+                }
+            }
+            c if c.is_alphanumeric() || c == '-' && !cur.is_empty() => {
+                cur.extend(c.to_lowercase());
+            }
+            _ => flush(&mut cur, &mut out, clause),
+        }
+    }
+    flush(&mut cur, &mut out, clause);
+    out
+}
+
+/// "200g" → "200", "g"; "1.5kg" → "1.5", "kg"; "2x" → "2"; a word stays.
+fn split_digits(word: &str) -> Vec<String> {
+    let word = word.trim_matches('-');
+    if word.is_empty() {
+        return Vec::new();
+    }
+    let digits: String = word
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == '/')
+        .collect();
+    if digits.is_empty() || digits.len() == word.len() {
+        return vec![word.to_string()];
+    }
+    let rest = &word[digits.len()..];
+    match rest {
+        "x" => vec![digits],
+        "st" | "nd" | "rd" | "th" => vec![word.to_string()],
+        _ => vec![digits, rest.to_string()],
+    }
+}
+
+/// The closed-vocabulary word a misspelt word stands for, when exactly one
+/// is nearest; `None` for a known word or one too far from every word.
+fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String> {
+    let n = word.chars().count();
+    // Shorthand the kitchen's word lists keep ("recipies") is corrected
+    // too; a real word as typed is not.
+    if n < 3
+        || !word.chars().all(char::is_alphabetic)
+        || lex.vocabulary.contains(word)
+        || closed.contains(word)
+        || crate::brain::offline::vocab::is_dictionary_word(word)
+        || crate::brain::offline::vocab::is_chatter(word)
+    {
+        return None;
+    }
+    let limit = if n >= 7 { 2 } else { 1 };
+    // A three-letter word is corrected only to a grammar word ("wat").
+    let names_too = n >= 4;
+    let mut best: Option<(usize, bool, &str)> = None;
+    let mut tied = false;
+    let grammar = lex.vocabulary.iter().map(|w| (w.as_str(), true));
+    let names = closed
+        .iter()
+        .filter(|_| names_too)
+        .map(|w| (w.as_str(), false));
+    for (cand, is_grammar) in grammar.chain(names) {
+        if cand.chars().count() < 3 || cand.len().abs_diff(word.len()) > limit {
+            continue;
+        }
+        let mut d = strsim::damerau_levenshtein(word, cand);
+        if d > limit {
+            continue;
+        }
+        // Two letters swapped ("waht") is the likeliest slip of all.
+        if d == 1 && anagram(word, cand) {
+            d = 0;
+        }
+        match best {
+            Some((bd, bg, bw)) if (d, !is_grammar) == (bd, !bg) && cand != bw => tied = true,
+            Some((bd, bg, _)) if (d, !is_grammar) >= (bd, !bg) => {}
+            _ => {
+                best = Some((d, is_grammar, cand));
+                tied = false;
+            }
+        }
+    }
+    match best {
+        Some((_, _, w)) if !tied => Some(w.to_string()),
+        _ => None,
+    }
+}
+
+fn anagram(a: &str, b: &str) -> bool {
+    let sorted = |s: &str| {
+        let mut v: Vec<char> = s.chars().collect();
+        v.sort_unstable();
+        v
+    };
+    sorted(a) == sorted(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lexicon::lexicon;
+    use super::*;
+
+    fn words(m: &str) -> Vec<String> {
+        let closed: HashSet<String> = ["jasmine", "rice", "chickpeas", "lemon", "curry"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        normalize(m, lexicon(), &closed)
+            .tokens
+            .into_iter()
+            .map(|t| t.word)
+            .collect()
+    }
+
+    #[test]
+    fn digits_split_from_units_and_apostrophes_drop() {
+        assert_eq!(words("I've used 200g"), ["ive", "used", "200", "g"]);
+        assert_eq!(words("1.5kg of rice"), ["1.5", "kg", "of", "rice"]);
+        assert_eq!(words("don't"), ["dont"]);
+        assert_eq!(words("the 15th"), ["the", "15th"]);
+    }
+
+    #[test]
+    fn clauses_end_at_punctuation_and_a_question_is_marked() {
+        let n = normalize("keep the milk. delete the rest?", lexicon(), &HashSet::new());
+        assert!(n.question);
+        assert_eq!(n.tokens[0].clause, 0);
+        assert_eq!(n.tokens.last().unwrap().clause, 1);
+    }
+
+    #[test]
+    fn spelling_is_corrected_towards_the_closed_world_only() {
+        assert_eq!(words("jasmin rice"), ["jasmine", "rice"]);
+        assert_eq!(words("remvoe it"), ["remove", "it"]);
+        // A verb typo is a grammar word, never a food the kitchen lacks.
+        assert_eq!(words("culd you"), ["could", "you"]);
+        // A known word stays as typed.
+        assert_eq!(words("curd"), ["curd"]);
+        // Shorthand the word lists keep is corrected as well.
+        assert_eq!(words("recipies"), ["recipes"]);
+        assert_eq!(words("waht"), ["what"]);
+    }
+}
