@@ -173,6 +173,10 @@ pub fn permits_write(r: &Reading) -> bool {
     if r.confirmed {
         return true;
     }
+    // The reader saw a negation, a hedge or a question in the words.
+    if r.unsure {
+        return false;
+    }
     let own = r.answer.as_ref().unwrap_or(&r.words);
     let cues = r.cues();
     let offered = cues.offered_save || cues.offered_shopping;

@@ -40,6 +40,10 @@ pub struct Carried {
     /// The reader asks a yes or no about `words` before writing.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub asks_confirm: bool,
+    /// The reader doubts the words ask for a change (a negation, a hedge,
+    /// a question): a write is confirmed first.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unsure: bool,
 }
 
 impl Carried {
@@ -51,6 +55,7 @@ impl Carried {
             answer: reading.answer.as_ref().map(|a| a.words.join(" ")),
             confirmed: reading.confirmed,
             asks_confirm: reading.asks_confirm,
+            unsure: reading.unsure,
         }
     }
 
@@ -75,6 +80,9 @@ pub struct Reading {
     pub confirmed: bool,
     /// The reader asks a yes or no about this request before it writes.
     pub asks_confirm: bool,
+    /// The reader doubts the words ask for a change: a write is confirmed
+    /// first.
+    pub unsure: bool,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -116,6 +124,7 @@ impl Reading {
             confirmed,
             cues,
             asks_confirm: false,
+            unsure: false,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -129,6 +138,7 @@ impl Reading {
             confirmed: self.confirmed,
             cues: self.cues,
             asks_confirm: false,
+            unsure: self.unsure,
         }
     }
 
@@ -160,6 +170,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unsure: false,
             };
         }
         let request = before
@@ -183,6 +194,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unsure: false,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -229,6 +241,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unsure: false,
             };
         }
         if cues.asked_plan && answers {
@@ -240,6 +253,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unsure: false,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -272,6 +286,7 @@ impl Reading {
             confirmed,
             cues,
             asks_confirm: false,
+            unsure: false,
         }
     }
 
@@ -287,6 +302,7 @@ impl Reading {
             answer: c.answer.map(|a| Words::new(&a)),
             confirmed: c.confirmed,
             asks_confirm: c.asks_confirm,
+            unsure: c.unsure,
         })
     }
 

@@ -35,9 +35,10 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let mut world = World::new(req.state, turn);
     let mut d = Draft::default();
     let message = req.input.user_message.trim();
-    if let Some(out) = by_reader(req, &reading, &world) {
-        return out;
-    }
+    let doubted = match by_reader(req, &reading, &world) {
+        Ok(out) => return out,
+        Err(doubted) => doubted,
+    };
     if reading.intent == Intent::Memory(MemoryAsk::ClearAll) {
         d.clear_all = true;
         let mut out = finish(
@@ -115,6 +116,10 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         }
         other => other,
     };
+    // A change read in words the reader doubts is asked about first.
+    let mut reading = reading;
+    let shown = !reading.before.presented.is_empty() || reading.before.last_recipe.is_some();
+    reading.unsure = doubted && concrete_write(&settled, shown);
     out.reading = Carried::of(&reading, settled).to_value();
     out
 }
@@ -123,11 +128,16 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
 /// is resolved and carried on as read; a question it must ask (a write to
 /// confirm, candidates to choose between) is asked and nothing is written.
 /// `None` when it passes: the older chain reads the message.
+///
+/// When it passes, it says whether the words raise a doubt (a negation, a
+/// hedge, a question) about a change the older chain may read in them,
+/// when the message answers no question: such a write is asked about
+/// first.
 fn by_reader(
     req: &UnderstandRequest<'_>,
     reading: &Reading,
     world: &World<'_>,
-) -> Option<UnderstandOutput> {
+) -> Result<UnderstandOutput, bool> {
     use super::reader::{self, bridge, decide::Move};
     let before = &reading.before;
     let labels = before
@@ -137,7 +147,11 @@ fn by_reader(
         .chain(&before.written)
         .chain(&before.touched)
         .chain(before.last_recipe.iter())
-        .filter_map(|r| world.get(r).map(|e| (r.clone(), (e.e.table, e.e.label.clone()))))
+        .filter_map(|r| {
+            world
+                .get(r)
+                .map(|e| (r.clone(), (e.e.table, e.e.label.clone())))
+        })
         .collect();
     let k = req.kitchen;
     let scene = reader::Scene {
@@ -152,16 +166,29 @@ fn by_reader(
     };
     let message = req.input.user_message.trim();
     let outcome = reader::read(message, &scene);
+    for r in outcome.readings.iter().take(3) {
+        tracing::debug!(acts = ?r.acts, coverage = r.coverage, score = r.score, unread = ?r.unread, "reading");
+    }
     let mut d = Draft::default();
     match outcome.decision {
-        Move::Pass => None,
+        Move::Pass => {
+            let answering = reading.answer.is_some() || reading.confirmed;
+            Err(!outcome.doubts.is_empty() && !answering)
+        }
         Move::Do(read) => {
             let intent = bridge::intent_of(&read.acts);
             let mut ours = reading.clone();
             // What later nodes read: the request as the reader took it,
             // and a write it decided on may go ahead.
             if outcome.confirmed {
-                ours.words = Words::new(&read.acts.iter().map(|a| a.describe()).collect::<Vec<_>>().join(", "));
+                ours.words = Words::new(
+                    &read
+                        .acts
+                        .iter()
+                        .map(|a| a.describe())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                );
                 ours.answer = None;
             }
             if let [reader::acts::Act::ShowRecipe { recipe }] = read.acts.as_slice() {
@@ -177,18 +204,68 @@ fn by_reader(
             let summary = summary(&d);
             let mut out = finish(d, &expressed, summary);
             out.reading = Carried::of(&ours, intent).to_value();
-            Some(out)
+            Ok(out)
         }
-        Move::Confirm { question, reading: read } | Move::Choose { question, reading: read } => {
+        Move::Confirm {
+            question,
+            reading: read,
+        }
+        | Move::Choose {
+            question,
+            reading: read,
+        } => {
             let confirm = read.choice.is_none();
             d.question = Some(question);
-            let expressed = format!("asked before acting: {}", read.acts.iter().map(|a| a.describe()).collect::<Vec<_>>().join(", "));
+            let expressed = format!(
+                "asked before acting: {}",
+                read.acts
+                    .iter()
+                    .map(|a| a.describe())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
             let mut out = finish(d, &expressed, None);
             let mut ours = reading.clone();
             ours.asks_confirm = confirm;
             out.reading = Carried::of(&ours, Intent::Unknown).to_value();
-            Some(out)
+            Ok(out)
         }
+    }
+}
+
+/// True for an intent that changes named rows of the kitchen (not a draft
+/// to look over, nor a question).
+/// `shown`: a recipe was just shown, so "it" names one.
+fn concrete_write(intent: &Intent, shown: bool) -> bool {
+    use super::skills::{SkillAsk, planning, shopping, stock, tasks};
+    match intent {
+        Intent::Several(parts) => parts.iter().any(|p| concrete_write(&p.intent, shown)),
+        Intent::InventoryAdd(..)
+        | Intent::InventoryRemove(_)
+        | Intent::Save
+        | Intent::Edit(_)
+        | Intent::ShoppingMissing
+        | Intent::Memory(MemoryAsk::Delete) => true,
+        Intent::Skill(ask) => match ask {
+            SkillAsk::Shopping(a) => !matches!(
+                a,
+                shopping::Ask::Show | shopping::Ask::Has { .. } | shopping::Ask::WhatFor { .. }
+            ),
+            SkillAsk::Stock(a) => matches!(a, stock::Ask::Use { .. } | stock::Ask::Move { .. }),
+            // A pick still to make ("something with cod") is a draft.
+            SkillAsk::Planning(planning::Ask::Put { slots }) => {
+                slots.iter().all(|s| match s.recipe {
+                    planning::Pick::Search(_) => false,
+                    planning::Pick::Shown => shown,
+                    _ => true,
+                })
+            }
+            SkillAsk::Planning(a) => !matches!(a, planning::Ask::Look { .. }),
+            SkillAsk::Tasks(a) => !matches!(a, tasks::Ask::List { .. }),
+            SkillAsk::Amend(_) => true,
+            SkillAsk::Recipes(_) | SkillAsk::Cook(_) | SkillAsk::Advice(_) => false,
+        },
+        _ => false,
     }
 }
 

@@ -62,8 +62,14 @@ pub enum Act {
     },
     InventoryAdd {
         items: Vec<ItemSaid>,
+        /// "in the fridge".
+        place: Option<String>,
     },
     ShoppingRemove {
+        rows: Vec<String>,
+    },
+    /// An add of what the list already holds: said, not added twice.
+    AlreadyListed {
         rows: Vec<String>,
     },
     ShoppingClear {
@@ -95,11 +101,15 @@ pub enum Act {
     ShowPlan {
         days: Vec<String>,
     },
-    ShowStock,
+    ShowStock {
+        place: Option<String>,
+    },
     HowMuch {
         items: Vec<String>,
     },
-    Expiring,
+    Expiring {
+        place: Option<String>,
+    },
     ShowRecipe {
         recipe: String,
     },
@@ -137,11 +147,19 @@ impl Act {
     /// shopping list", "clear all 5 items from the shopping list".
     pub fn describe(&self) -> String {
         use crate::brain::offline::text::{join_list, plural};
-        let items = |v: &[ItemSaid]| join_list(&v.iter().map(ItemSaid::describe).collect::<Vec<_>>(), "and");
+        let items = |v: &[ItemSaid]| {
+            join_list(&v.iter().map(ItemSaid::describe).collect::<Vec<_>>(), "and")
+        };
         let names = |v: &[String]| join_list(v, "and");
         match self {
             Act::ShoppingAdd { items: v } => format!("add {} to the shopping list", items(v)),
-            Act::InventoryAdd { items: v } => format!("add {} to the kitchen's stock", items(v)),
+            Act::InventoryAdd { items: v, place } => format!(
+                "add {} to {}",
+                items(v),
+                place
+                    .as_ref()
+                    .map_or("the kitchen's stock".to_string(), |p| format!("the {p}"))
+            ),
             Act::ShoppingRemove { rows } => {
                 format!("take {} off the shopping list", names(rows))
             }
@@ -154,6 +172,7 @@ impl Act {
                 names(rows)
             ),
             Act::ShoppingBought { rows } => format!("tick {} off as bought", names(rows)),
+            Act::AlreadyListed { rows } => format!("say {} already on the list", names(rows)),
             Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
             Act::PlanPut { recipe, days, meal } => format!(
                 "put {recipe} on the plan for {}{}",
@@ -168,9 +187,14 @@ impl Act {
             Act::TaskDone { tasks } => format!("tick off {}", names(tasks)),
             Act::ShowShopping => "show the shopping list".into(),
             Act::ShowPlan { .. } => "show the meal plan".into(),
-            Act::ShowStock => "show what's in the kitchen".into(),
+            Act::ShowStock { place } => format!(
+                "show what's in {}",
+                place
+                    .as_ref()
+                    .map_or("the kitchen".to_string(), |p| format!("the {p}"))
+            ),
             Act::HowMuch { items } => format!("look up how much {} there is", names(items)),
-            Act::Expiring => "show what goes off first".into(),
+            Act::Expiring { .. } => "show what goes off first".into(),
             Act::ShowRecipe { recipe } => format!("show {recipe}"),
             Act::ListRecipes => "list your saved recipes".into(),
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),

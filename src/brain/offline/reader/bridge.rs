@@ -84,10 +84,15 @@ fn intent_of_act(a: &Act) -> Intent {
             items: items.iter().map(item).collect(),
             amount: None,
         })),
-        Act::InventoryAdd { items } => Intent::InventoryAdd(items.iter().map(item).collect(), None),
+        Act::InventoryAdd { items, place } => {
+            Intent::InventoryAdd(items.iter().map(item).collect(), place.clone())
+        }
         Act::ShoppingRemove { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::Remove {
             items: named(rows),
         })),
+        Act::AlreadyListed { rows } => {
+            Skill(SkillAsk::Shopping(ShoppingAsk::Has { items: named(rows) }))
+        }
         Act::ShoppingClear { .. } => Skill(SkillAsk::Shopping(ShoppingAsk::ClearAll)),
         Act::ShoppingBought { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
             items: named(rows),
@@ -124,21 +129,30 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::TaskDone { tasks } => Skill(SkillAsk::Tasks(TasksAsk::Done {
             about: tasks
                 .iter()
-                .flat_map(|t| t.to_lowercase().split_whitespace().map(str::to_string).collect::<Vec<_>>())
+                .flat_map(|t| {
+                    t.to_lowercase()
+                        .split_whitespace()
+                        .map(str::to_string)
+                        .collect::<Vec<_>>()
+                })
                 .collect(),
         })),
         Act::ShowShopping => Skill(SkillAsk::Shopping(ShoppingAsk::Show)),
-        Act::ShowPlan { days } if !days.is_empty() => Skill(SkillAsk::Planning(PlanningAsk::Look {
-            days: days.iter().filter_map(|d| day(d)).collect(),
-            next_week: false,
-        })),
+        Act::ShowPlan { days } if !days.is_empty() => {
+            Skill(SkillAsk::Planning(PlanningAsk::Look {
+                days: days.iter().filter_map(|d| day(d)).collect(),
+                next_week: false,
+            }))
+        }
         Act::ShowPlan { .. } => Intent::ShowPlan,
-        Act::ShowStock => Intent::Pantry(None),
+        Act::ShowStock { place } => Intent::Pantry(place.clone()),
         Act::HowMuch { items } => Skill(SkillAsk::Stock(StockAsk::HowMuch {
             items: named(items),
             location: None,
         })),
-        Act::Expiring => Skill(SkillAsk::Stock(StockAsk::Expiring { location: None })),
+        Act::Expiring { place } => Skill(SkillAsk::Stock(StockAsk::Expiring {
+            location: place.clone(),
+        })),
         Act::ShowRecipe { .. } => Intent::Show,
         Act::ListRecipes => Intent::ListRecipes,
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),

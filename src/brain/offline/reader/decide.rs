@@ -47,7 +47,11 @@ pub fn decide(readings: &[Reading]) -> Move {
     if best.choice.is_some() && matches!(best.acts.as_slice(), [Act::ShowRecipe { .. }]) {
         return Move::Pass;
     }
-    if let Some(c) = best.choice.as_ref().filter(|_| best.coverage >= DO_COVERAGE && !best.asking) {
+    if let Some(c) = best
+        .choice
+        .as_ref()
+        .filter(|_| best.coverage >= DO_COVERAGE && !best.asking)
+    {
         return match choice_question(c) {
             Some(question) => Move::Choose {
                 reading: best.clone(),
@@ -66,7 +70,10 @@ pub fn decide(readings: &[Reading]) -> Move {
     // While the older chain reads what this reader passes, a write put as
     // a question, said only in part or with a verb too common to name its
     // place is passed to it.
-    if best.asking || best.coverage < DO_COVERAGE && !best.bulk || best.unsure == Some(Unsure::Loose) {
+    if best.asking
+        || best.coverage < DO_COVERAGE && !best.bulk
+        || best.unsure == Some(Unsure::Loose)
+    {
         return Move::Pass;
     }
     let rival = readings[1..]
@@ -120,7 +127,11 @@ fn confirm_question(r: &Reading) -> String {
 fn choice_question(c: &Choice) -> Option<String> {
     let mut options: Vec<String> = Vec::new();
     for o in &c.options {
-        let o = if c.what == "day" { day_words(o) } else { o.clone() };
+        let o = if c.what == "day" {
+            day_words(o)
+        } else {
+            o.clone()
+        };
         let o = crate::brain::offline::text::capitalise_first(&o);
         if !options.contains(&o) {
             options.push(o);
@@ -168,7 +179,10 @@ mod tests {
 
     #[test]
     fn a_clear_covering_write_is_done_and_a_partial_one_passed() {
-        assert!(matches!(decide(&[reading(vec![add("eggs")], 1.0, 0.9)]), Move::Do(_)));
+        assert!(matches!(
+            decide(&[reading(vec![add("eggs")], 1.0, 0.9)]),
+            Move::Do(_)
+        ));
         let mut partial = reading(vec![add("eggs")], 0.6, 0.5);
         partial.unread = vec!["wedding".into()];
         assert_eq!(decide(&[partial.clone()]), Move::Pass);
@@ -177,7 +191,10 @@ mod tests {
         let Move::Confirm { question, .. } = decide(&[partial]) else {
             panic!("a row in two places must be confirmed");
         };
-        assert!(question.contains("\"wedding\"") && question.contains("add eggs"), "{question}");
+        assert!(
+            question.contains("\"wedding\"") && question.contains("add eggs"),
+            "{question}"
+        );
         assert_eq!(decide(&[reading(vec![add("eggs")], 0.3, 0.3)]), Move::Pass);
     }
 
@@ -215,7 +232,10 @@ mod tests {
         let Move::Choose { question, .. } = decide(&[r.clone()]) else {
             panic!("two recipes must be a choice");
         };
-        assert_eq!(question, "Which recipe do you mean: Kerala Cod Curry or Thai Yellow Curry?");
+        assert_eq!(
+            question,
+            "Which recipe do you mean: Kerala Cod Curry or Thai Yellow Curry?"
+        );
         r.choice = Some(Choice {
             what: "item",
             options: vec!["milk".into(), "milk".into()],

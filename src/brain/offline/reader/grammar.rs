@@ -70,7 +70,12 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
             .map(|r| read_range(n, &words, r.clone(), links, lex, scene))
             .collect();
         if each.iter().all(|v| !v.is_empty()) {
-            out.push(joined(&each.iter().map(|v| &v[0]).collect::<Vec<_>>(), &words, &parts, lex));
+            out.push(joined(
+                &each.iter().map(|v| &v[0]).collect::<Vec<_>>(),
+                &words,
+                &parts,
+                lex,
+            ));
         } else {
             // A request of its own that reads as nothing: no reading of
             // the whole may drop it silently.
@@ -104,15 +109,16 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
         .collect()
 }
 
-fn verb_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
-    lex.frames
-        .iter()
-        .any(|f| phrase_at(words, i, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w))))
+pub fn verb_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
+    lex.frames.iter().any(|f| {
+        phrase_at(words, i, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
+    })
 }
 
 /// The parts' best readings as one.
 fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexicon) -> Reading {
-    let content = |r: &Range<usize>| r.clone().filter(|&k| !lex.glue.contains(words[k])).count() as f64;
+    let content =
+        |r: &Range<usize>| r.clone().filter(|&k| !lex.glue.contains(words[k])).count() as f64;
     let total: f64 = parts.iter().map(content).sum::<f64>().max(1.0);
     let explained: f64 = best
         .iter()
@@ -206,6 +212,8 @@ struct Fill {
     rest: bool,
     bulk: bool,
     negated: bool,
+    /// The place in the kitchen said ("in the fridge").
+    place: Option<String>,
     /// Recipes only a pointer names ("put it on friday").
     pointed: Vec<String>,
     /// Where the last recipe span ended.
@@ -227,9 +235,8 @@ fn read_frame(
     scene: &Scene,
     f: &Frame,
 ) -> Option<Reading> {
-    let (vs, ve, verb) = (r.start..r.end).find_map(|i| {
-        phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p))
-    })?;
+    let (vs, ve, verb) = (r.start..r.end)
+        .find_map(|i| phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p)))?;
     let mut fill = Fill {
         explained: vec![false; words.len()],
         items: Vec::new(),
@@ -246,6 +253,7 @@ fn read_frame(
         bulk: false,
         negated: false,
         crossed: false,
+        place: None,
         pointed: Vec::new(),
         last_recipe_end: usize::MAX,
         meals: Vec::new(),
@@ -260,7 +268,10 @@ fn read_frame(
         .any(|k| lex.negation.contains(words[k]) || words[k].ends_with("nt"));
     let mut pending: Option<(f64, Option<String>)> = None;
     let needs = |n: Need| f.needs.contains(&n);
-    for l in links.iter().filter(|l| l.start >= r.start && l.end <= r.end) {
+    for l in links
+        .iter()
+        .filter(|l| l.start >= r.start && l.end <= r.end)
+    {
         if l.end > vs && l.start < ve {
             continue;
         }
@@ -294,7 +305,10 @@ fn read_frame(
         return None;
     }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
-    let content: Vec<usize> = r.clone().filter(|&k| !lex.glue.contains(words[k])).collect();
+    let content: Vec<usize> = r
+        .clone()
+        .filter(|&k| !lex.glue.contains(words[k]))
+        .collect();
     let unread: Vec<String> = content
         .iter()
         .filter(|&&k| !fill.explained[k])
@@ -337,6 +351,24 @@ fn read_frame(
     })
 }
 
+/// True when the message opens with a question ("wings tn?? do we even
+/// have them") and no part of it asks for a change outright.
+///
+/// A part that starts with a request's verb ("… right? stick 6 eggs on the
+/// list") asks for the change whatever the question before it.
+pub fn first_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
+    let parts = parts(words, n, lex);
+    let bids = parts.iter().any(|r| {
+        (r.start..r.end)
+            .find(|&k| !lex.openers.contains(words[k]))
+            .is_some_and(|k| verb_at(words, k, lex) && !asks(words, r.clone(), n, lex))
+    });
+    !bids
+        && parts
+            .first()
+            .is_some_and(|r| asks(words, r.clone(), n, lex))
+}
+
 /// True when the range is put as a question: it opens with a question's
 /// words ("did i", "can i"), ends with "?" without a polite opener ("can you
 /// …?" asks for a change), or ends with a tag ("…, right").
@@ -348,10 +380,9 @@ fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool 
     let polite = phrase_at(ws, start, &lex.polite).is_some();
     let opens = phrase_at(ws, start, &lex.asking).is_some();
     let marked = r.end > r.start && n.asked.contains(&n.tokens[r.end - 1].clause);
-    let tagged = lex
-        .tags
-        .iter()
-        .any(|t| r.end >= r.start + t.len() + 1 && super::link::starts_with(ws, r.end - t.len(), t));
+    let tagged = lex.tags.iter().any(|t| {
+        r.end >= r.start + t.len() + 1 && super::link::starts_with(ws, r.end - t.len(), t)
+    });
     !polite && (opens || marked || tagged)
 }
 
@@ -368,13 +399,17 @@ fn take(
 ) -> Option<usize> {
     for (ti, t) in l.targets.iter().enumerate() {
         let used = match t {
-            Target::Amount(q, u) if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) => {
+            Target::Amount(q, u)
+                if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) =>
+            {
                 *pending = Some((*q, u.clone()));
                 true
             }
             // A day is a slot of the plan's and the tasks' frames; "today"
             // only says when anything else happened.
-            Target::Day(d) if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) => {
+            Target::Day(d)
+                if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) =>
+            {
                 fill.days.push(d.clone());
                 true
             }
@@ -385,6 +420,12 @@ fn take(
             }
             Target::Domain(d) if Some(*d) == f.domain => {
                 fill.domain = true;
+                // "in the fridge": the place in the kitchen, when it is one.
+                fill.place = words[l.start..l.end].iter().find_map(|w| match *w {
+                    "fridge" | "freezer" | "pantry" | "counter" => Some(w.to_string()),
+                    "cupboard" | "cupboards" => Some("pantry".to_string()),
+                    _ => None,
+                });
                 true
             }
             Target::Reason => matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd),
@@ -408,7 +449,11 @@ fn take(
             // Bought what the list holds is ticked off, not a new row.
             Target::Listed(_) if f.act == ActKind::InventoryAdd => false,
             Target::Listed(rows) | Target::Stocked(rows) if needs(Need::Items) => {
-                let said = if rows.len() == 1 { rows[0].clone() } else { span(l, words) };
+                let said = if rows.len() == 1 {
+                    rows[0].clone()
+                } else {
+                    span(l, words)
+                };
                 push_item(fill, pending, &said);
                 true
             }
@@ -426,14 +471,21 @@ fn take(
                 true
             }
             Target::Stocked(rows) | Target::Listed(rows) if needs(Need::Food) => {
-                fill.foods.push(if rows.len() == 1 { rows[0].clone() } else { span(l, words) });
+                fill.foods.push(if rows.len() == 1 {
+                    rows[0].clone()
+                } else {
+                    span(l, words)
+                });
                 true
             }
             Target::Recipe(names) if needs(Need::Recipe) => {
                 let names = scene.narrowed(names);
                 // "the curry, the kerala one": two spans naming one recipe.
                 match fill.recipes.last_mut() {
-                    Some(prev) if fill.last_recipe_end == l.start || only_glue(words, fill.last_recipe_end, l.start, scene) => {
+                    Some(prev)
+                        if fill.last_recipe_end == l.start
+                            || only_glue(words, fill.last_recipe_end, l.start, scene) =>
+                    {
                         let both: Vec<String> =
                             prev.iter().filter(|x| names.contains(x)).cloned().collect();
                         if both.is_empty() {
@@ -496,7 +548,10 @@ fn happened(act: ActKind) -> bool {
 
 /// The acts a day belongs to without being needed.
 fn dated(act: ActKind) -> bool {
-    matches!(act, ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove)
+    matches!(
+        act,
+        ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove
+    )
 }
 
 /// True when only glue lies between two spans.
@@ -551,6 +606,8 @@ fn build(
     let act = match f.act {
         // Something already on the list is not added twice; the older
         // chain says so.
+        // Something the list holds (to buy, or bought already: the names do
+        // not say which) is the older chain's to sort.
         ActKind::ShoppingAdd
             if fill
                 .items
@@ -564,12 +621,15 @@ fn build(
         },
         ActKind::InventoryAdd if !fill.items.is_empty() => Act::InventoryAdd {
             items: fill.items.clone(),
+            place: fill.place.clone(),
         },
         ActKind::ShoppingRemove if !fill.listed.is_empty() => Act::ShoppingRemove {
             rows: fill.listed.clone(),
         },
         ActKind::ShoppingClear
-            if (fill.bulk || fill.domain) && fill.listed.is_empty() && !scene.names.shopping.is_empty() =>
+            if (fill.bulk || fill.domain)
+                && fill.listed.is_empty()
+                && !scene.names.shopping.is_empty() =>
         {
             Act::ShoppingClear {
                 rows: scene.names.shopping.clone(),
@@ -594,7 +654,10 @@ fn build(
         // "used rice" says not how much; "finished the milk" says all of it.
         ActKind::StockUse
             if fill.items.iter().any(|i| i.quantity.is_none())
-                && !matches!(verb.join(" ").as_str(), "finished" | "used up" | "finished off") =>
+                && !matches!(
+                    verb.join(" ").as_str(),
+                    "finished" | "used up" | "finished off"
+                ) =>
         {
             return None;
         }
@@ -624,10 +687,12 @@ fn build(
             }
         }
         ActKind::PlanPut if !fill.days.is_empty() => return plan_put(fill),
-        ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => Act::PlanRemove {
-            days: fill.days.clone(),
-            meal: fill.meal.clone(),
-        },
+        ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => {
+            Act::PlanRemove {
+                days: fill.days.clone(),
+                meal: fill.meal.clone(),
+            }
+        }
         ActKind::TaskAdd => {
             let title: Vec<&str> = words[verb_end..title_end(words, verb_end, r.end)]
                 .iter()
@@ -652,11 +717,15 @@ fn build(
         ActKind::ShowPlan if fill.domain || !fill.days.is_empty() => Act::ShowPlan {
             days: fill.days.clone(),
         },
-        ActKind::ShowStock => Act::ShowStock,
+        ActKind::ShowStock => Act::ShowStock {
+            place: fill.place.clone(),
+        },
         ActKind::HowMuch if !fill.stocked.is_empty() => Act::HowMuch {
             items: fill.stocked.iter().flatten().cloned().collect(),
         },
-        ActKind::Expiring => Act::Expiring,
+        ActKind::Expiring => Act::Expiring {
+            place: fill.place.clone(),
+        },
         ActKind::ShowRecipe
             if words[r.clone()]
                 .iter()
@@ -666,7 +735,11 @@ fn build(
         }
         ActKind::ShowRecipe => {
             let pointed: Vec<Vec<String>> = fill.pointed.iter().map(|p| vec![p.clone()]).collect();
-            let pool = if fill.recipes.is_empty() { &pointed } else { &fill.recipes };
+            let pool = if fill.recipes.is_empty() {
+                &pointed
+            } else {
+                &fill.recipes
+            };
             let (recipe, choice) = one_of(pool, "recipe")?;
             return Some((vec![Act::ShowRecipe { recipe }], choice));
         }

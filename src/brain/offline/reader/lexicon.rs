@@ -247,7 +247,13 @@ impl Lexicon {
 
     fn all_words(&self) -> HashSet<String> {
         let mut v: HashSet<String> = HashSet::new();
-        for s in [&self.glue, &self.negation, &self.hedge, &self.bulk, &self.openers] {
+        for s in [
+            &self.glue,
+            &self.negation,
+            &self.hedge,
+            &self.bulk,
+            &self.openers,
+        ] {
             v.extend(s.iter().cloned());
         }
         for list in [
@@ -271,7 +277,11 @@ impl Lexicon {
         v.extend(self.days.iter().flat_map(|(p, _)| p.iter().cloned()));
         v.extend(self.meals.keys().cloned());
         v.extend(self.domains.iter().flat_map(|(p, _)| p.iter().cloned()));
-        v.extend(self.frames.iter().flat_map(|f| f.verbs.iter().flatten().cloned()));
+        v.extend(
+            self.frames
+                .iter()
+                .flat_map(|f| f.verbs.iter().flatten().cloned()),
+        );
         v
     }
 }

@@ -92,8 +92,7 @@ pub fn name_words(name: &str) -> Vec<String> {
 
 /// True when the phrase starts at `i` of `words`.
 pub fn starts_with(words: &[&str], i: usize, p: &Phrase) -> bool {
-    p.len() <= words.len().saturating_sub(i)
-        && p.iter().zip(&words[i..]).all(|(a, b)| a == b)
+    p.len() <= words.len().saturating_sub(i) && p.iter().zip(&words[i..]).all(|(a, b)| a == b)
 }
 
 /// The longest of `phrases` at `i`.
@@ -157,10 +156,19 @@ fn link_at(
     if let Some(p) = phrase_at(words, i, &lex.reason) {
         return one(i, i + p.len(), Target::Reason);
     }
-    if let Some(l) = names_at(words, i, lex, names) {
+    let domain = lex.domains.iter().find(|(p, _)| starts_with(words, i, p));
+    if let Some(mut l) = names_at(words, i, lex, names) {
+        // "the fridge" is the stock's word though a task's title holds it.
+        if let Some((p, d)) = domain.filter(|(p, _)| p.len() >= l.end - l.start) {
+            if l.scores.iter().all(|s| *s < 1.0) {
+                l.end = i + p.len();
+                l.targets.insert(0, Target::Domain(*d));
+                l.scores.insert(0, 1.0);
+            }
+        }
         return Some(l);
     }
-    if let Some((p, d)) = lex.domains.iter().find(|(p, _)| starts_with(words, i, p)) {
+    if let Some((p, d)) = domain {
         return one(i, i + p.len(), Target::Domain(*d));
     }
     if lex.bulk.contains(w) {
@@ -199,7 +207,9 @@ fn amount_at(
     let between = words
         .get(end)
         .is_some_and(|w| matches!(*w, "more" | "extra" | "x"))
-        && words.get(end + 1).is_some_and(|u| lex.units.contains_key(*u));
+        && words
+            .get(end + 1)
+            .is_some_and(|u| lex.units.contains_key(*u));
     if between {
         end += 1;
     }
@@ -207,9 +217,10 @@ fn amount_at(
     if unit.is_some() {
         end += 1;
     }
-    let food_next = words.get(end).is_some_and(|n| {
-        is_food_word(n) || names_at(words, end, lex, names).is_some()
-    }) || (words.get(end) == Some(&"of") && unit.is_some());
+    let food_next = words
+        .get(end)
+        .is_some_and(|n| is_food_word(n) || names_at(words, end, lex, names).is_some())
+        || (words.get(end) == Some(&"of") && unit.is_some());
     if spelled && unit.is_none() && !food_next {
         return None;
     }
@@ -218,7 +229,10 @@ fn amount_at(
         // Only after a verb, "and" or the start: "add for lemons", "and to
         // tins of chickpeas"; never "add eggs to the list".
         let after = i == 0
-            || matches!(words[i - 1], "and" | "add" | "get" | "buy" | "need" | "plus")
+            || matches!(
+                words[i - 1],
+                "and" | "add" | "get" | "buy" | "need" | "plus"
+            )
             || prev.is_some_and(|l| l.end == i && matches!(l.targets[0], Target::Stocked(_)));
         if !after || !(unit.is_some() || food_next) {
             return None;
@@ -275,7 +289,10 @@ fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     };
     if let Some(p) = nth {
         let mut end = at + 1;
-        if words.get(end).is_some_and(|n| matches!(*n, "one" | "ones" | "recipe" | "option")) {
+        if words
+            .get(end)
+            .is_some_and(|n| matches!(*n, "one" | "ones" | "recipe" | "option"))
+        {
             end += 1;
         } else if the == 0 {
             return None;
@@ -307,9 +324,11 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
         for row in rows {
             let nw = name_words(row);
             let mut end = i;
+            // A long title may hold "the" or "up"; no name spans an "and".
             while end < words.len()
                 && nw.contains(&singular(words[end]))
                 && (end == i || !lex.glue.contains(words[end]) || nw.len() > 3)
+                && !matches!(words[end], "and" | "or")
             {
                 end += 1;
             }
@@ -348,10 +367,8 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
     // Two words of a saved recipe's name name the recipe, not a food to
     // buy ("kerala curry").
     if is_food_phrase(&words[i..end]) {
-        let recipe_words = end - i >= 2
-            && targets
-                .iter()
-                .any(|(t, _)| matches!(t, Target::Recipe(_)));
+        let recipe_words =
+            end - i >= 2 && targets.iter().any(|(t, _)| matches!(t, Target::Recipe(_)));
         let score = if recipe_words { 0.3 } else { 0.9 };
         targets.push((Target::Food(words[i..end].join(" ")), score));
     }
@@ -402,7 +419,10 @@ mod tests {
             recipes: s(&["Kerala Cod Curry", "Thai Yellow Curry", "Dry Rub Wings"]),
             inventory: s(&["jasmine rice", "basmati rice", "lemon", "chickpeas"]),
             shopping: s(&["thai basil", "tomato", "olive oil"]),
-            tasks: s(&["Deep-clean the air fryer basket"]),
+            tasks: s(&[
+                "Deep-clean the air fryer basket",
+                "Clear out old leftovers from the fridge",
+            ]),
         }
     }
 
@@ -450,10 +470,17 @@ mod tests {
             targets("thai yellow curry")[0],
             Target::Recipe(vec!["Thai Yellow Curry".into()])
         );
-        assert!(
-            links("rice")[0]
-                .targets
-                .contains(&Target::Stocked(vec!["jasmine rice".into(), "basmati rice".into()]))
+        assert!(links("rice")[0].targets.contains(&Target::Stocked(vec![
+            "jasmine rice".into(),
+            "basmati rice".into()
+        ])));
+    }
+
+    #[test]
+    fn a_domain_word_stays_one_inside_a_task_title() {
+        assert_eq!(
+            targets("whats in the fridge")[0],
+            Target::Domain(Domain::Stock)
         );
     }
 

@@ -61,7 +61,11 @@ impl Scene<'_> {
     /// last shown, "it" the one recipe the talk is about.
     pub fn recipe_at(&self, p: Pointer) -> Option<String> {
         let b = self.before;
-        let list = if b.listed.is_empty() { &b.presented } else { &b.listed };
+        let list = if b.listed.is_empty() {
+            &b.presented
+        } else {
+            &b.listed
+        };
         let r = match p {
             Pointer::Nth(n) => list.get(n.checked_sub(1)?)?.clone(),
             Pointer::Last => list.last()?.clone(),
@@ -91,8 +95,16 @@ impl Scene<'_> {
             .chain(&b.listed)
             .filter_map(|r| self.label_in(r, Table::Recipes))
             .collect();
-        let kept: Vec<String> = names.iter().filter(|n| shown.contains(n)).cloned().collect();
-        if kept.len() == 1 { kept } else { names.to_vec() }
+        let kept: Vec<String> = names
+            .iter()
+            .filter(|n| shown.contains(n))
+            .cloned()
+            .collect();
+        if kept.len() == 1 {
+            kept
+        } else {
+            names.to_vec()
+        }
     }
 
     /// The shopping rows the last turn wrote ("take it off again").
@@ -106,11 +118,25 @@ impl Scene<'_> {
     }
 }
 
+/// What in a message's words makes a change it seems to ask for doubtful.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doubt {
+    /// "dont add it", "we're out of time … no wait".
+    Negated,
+    /// "maybe", "i guess", "she's allergic".
+    Hedged,
+    /// "need more yogurt?", "its done already isnt it".
+    Asked,
+}
+
 /// A message read: every reading, best first, and the move.
 #[derive(Debug, Clone)]
 pub struct Outcome {
     pub readings: Vec<Reading>,
     pub decision: Move,
+    /// Why a change the older chain reads in these words should be asked
+    /// about first.
+    pub doubts: Vec<Doubt>,
     /// A "yes" that confirms the reader's own question: the request it
     /// confirmed is what `decision` carries out.
     pub confirmed: bool,
@@ -137,13 +163,17 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
                 readings,
                 decision: Move::Do(reading),
                 confirmed: true,
+                doubts: Vec::new(),
             };
         }
     }
     // An answer is short, asks nothing and makes no request of its own.
     let answers = !n.question
         && n.words().iter().filter(|w| !lex.glue.contains(**w)).count() <= 4
-        && !readings.iter().any(|r| r.coverage >= decide::DO_COVERAGE && !r.acts.iter().all(|a| matches!(a, Act::ShowRecipe { .. })));
+        && !readings.iter().any(|r| {
+            r.coverage >= decide::DO_COVERAGE
+                && !r.acts.iter().all(|a| matches!(a, Act::ShowRecipe { .. }))
+        });
     if let Some(q) = &b.dialogue.question
         && answers
         && !q.request.trim().is_empty()
@@ -153,6 +183,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
             readings,
             decision: Move::Do(chosen),
             confirmed: true,
+            doubts: Vec::new(),
         };
     }
     if let Some(amended) = amend(&n, &links, scene) {
@@ -160,6 +191,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
             decision: Move::Do(amended),
             readings,
             confirmed: false,
+            doubts: Vec::new(),
         };
     }
     let mut decision = decide::decide(&readings);
@@ -167,9 +199,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     // plain request of its own is the reader's; an answer is the older
     // chain's to read.
     let open = b.dialogue.question.is_some() || b.dialogue.offer.is_some();
-    let talk = |m: &Move| {
-        matches!(m, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)))
-    };
+    let talk = |m: &Move| matches!(m, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)));
     let whole = |m: &Move| matches!(m, Move::Do(r) if r.coverage >= 1.0);
     if talk(&decision) || (open && !whole(&decision)) {
         decision = Move::Pass;
@@ -178,7 +208,44 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
         readings,
         decision,
         confirmed: false,
+        doubts: doubts(&n, &links),
     }
+}
+
+/// The doubts the words raise about any change read in them.
+fn doubts(n: &normalize::Normalized, links: &[link::Link]) -> Vec<Doubt> {
+    let lex = lexicon::lexicon();
+    let words = n.words();
+    let in_reason = |k: usize| {
+        links
+            .iter()
+            .any(|l| l.start <= k && k < l.end && l.targets.first() == Some(&Target::Reason))
+    };
+    let mut out = Vec::new();
+    // A negation turns a request around only near its verb, in its clause
+    // ("dont add it", "never used"); "cant afford it" after one does not,
+    // nor a "no" that opens a clause ("no eggs. put it on wednesday").
+    let clause = |k: usize| n.tokens[k].clause;
+    let opens = |k: usize| k == 0 || clause(k - 1) != clause(k);
+    let verbs: Vec<usize> = (0..words.len())
+        .filter(|&k| grammar::verb_at(&words, k, lex))
+        .collect();
+    let near_verb = |k: usize| {
+        verbs
+            .iter()
+            .any(|&v| v > k && v - k <= 3 && clause(v) == clause(k))
+    };
+    let turned = |k: usize| lex.negation.contains(words[k]) && !in_reason(k) && !opens(k);
+    if (0..words.len()).any(|k| turned(k) && near_verb(k)) {
+        out.push(Doubt::Negated);
+    }
+    if words.iter().any(|w| lex.hedge.contains(*w)) {
+        out.push(Doubt::Hedged);
+    }
+    if grammar::first_part_asks(&words, n, lex) {
+        out.push(Doubt::Asked);
+    }
+    out
 }
 
 /// The answer to the reader's own "which one do you mean: A or B?": the

@@ -208,7 +208,11 @@ mod tests {
 
     #[test]
     fn clauses_end_at_punctuation_and_a_question_is_marked() {
-        let n = normalize("keep the milk. delete the rest?", lexicon(), &HashSet::new());
+        let n = normalize(
+            "keep the milk. delete the rest?",
+            lexicon(),
+            &HashSet::new(),
+        );
         assert!(n.question);
         assert_eq!(n.tokens[0].clause, 0);
         assert_eq!(n.tokens.last().unwrap().clause, 1);

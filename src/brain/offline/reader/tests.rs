@@ -24,10 +24,27 @@ fn names() -> Names {
             "Thai Yellow Curry",
         ]),
         inventory: s(&[
-            "paneer", "greek yogurt", "milk", "butter", "coriander", "lime", "lemon",
-            "jasmine rice", "basmati rice", "chickpeas", "coconut milk", "onion", "garlic",
+            "paneer",
+            "greek yogurt",
+            "milk",
+            "butter",
+            "coriander",
+            "lime",
+            "lemon",
+            "jasmine rice",
+            "basmati rice",
+            "chickpeas",
+            "coconut milk",
+            "onion",
+            "garlic",
         ]),
-        shopping: s(&["chinese broccoli", "thai basil", "tomato", "olive oil", "greek yogurt"]),
+        shopping: s(&[
+            "chinese broccoli",
+            "thai basil",
+            "tomato",
+            "olive oil",
+            "greek yogurt",
+        ]),
         tasks: s(&[
             "Use up the paneer before it expires",
             "Deep-clean the air fryer basket",
@@ -59,7 +76,10 @@ fn amounts_typed_as_words_are_read_as_amounts() {
         panic!("{acts:?}");
     };
     assert_eq!(items.len(), 2, "{items:?}");
-    assert_eq!((items[0].quantity, items[0].name.as_str()), (Some(4.0), "lemon"));
+    assert_eq!(
+        (items[0].quantity, items[0].name.as_str()),
+        (Some(4.0), "lemon")
+    );
     assert_eq!(items[1].quantity, Some(2.0));
     assert_eq!(items[1].unit.as_deref(), Some("can"));
 }
@@ -123,10 +143,22 @@ fn plain_requests_are_done() {
         done("put thai yellow curry on friday for dinner")[0],
         Act::PlanPut { .. }
     ));
-    assert!(matches!(done("i used 200g of jasmine rice")[0], Act::StockUse { .. }));
-    assert!(matches!(done("whats on my shopping list")[0], Act::ShowShopping));
-    assert!(matches!(done("how much paneer do i have")[0], Act::HowMuch { .. }));
-    assert!(matches!(done("take the tomato off the list")[0], Act::ShoppingRemove { .. }));
+    assert!(matches!(
+        done("i used 200g of jasmine rice")[0],
+        Act::StockUse { .. }
+    ));
+    assert!(matches!(
+        done("whats on my shopping list")[0],
+        Act::ShowShopping
+    ));
+    assert!(matches!(
+        done("how much paneer do i have")[0],
+        Act::HowMuch { .. }
+    ));
+    assert!(matches!(
+        done("take the tomato off the list")[0],
+        Act::ShoppingRemove { .. }
+    ));
 }
 
 /// `READER_MSGS="a|b" cargo test --lib reader::tests::show -- --ignored
@@ -136,17 +168,39 @@ fn plain_requests_are_done() {
 #[ignore = "a tool: prints the reader's moves for READER_MSGS"]
 fn show() {
     let msgs = std::env::var("READER_MSGS").unwrap_or_default();
+    // The seeded kitchen's own names when `seeded_kitchen_for_writers` has
+    // written it, else the names above.
+    let db = concat!(env!("CARGO_MANIFEST_DIR"), "/target/blind/kitchen.db");
+    let all = rusqlite::Connection::open(db).ok().map(|c| {
+        let col = |sql: &str| -> Vec<String> {
+            c.prepare(sql)
+                .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
+                .unwrap_or_default()
+        };
+        Names {
+            recipes: col("select name from recipes"),
+            inventory: col("select name from inventory"),
+            shopping: col("select name from shopping_list"),
+            tasks: col("select title from tasks where completed = 0"),
+        }
+    });
     for m in msgs.split('|').filter(|m| !m.trim().is_empty()) {
         let before = Before::default();
         let scene = Scene {
-            names: names(),
+            names: all
+                .clone()
+                .filter(|n| !n.recipes.is_empty())
+                .unwrap_or_else(names),
             before: &before,
             labels: HashMap::new(),
         };
         let o = read(m, &scene);
         println!("{m:?}\n  move: {:?}", o.decision);
         for r in o.readings.iter().take(3) {
-            println!("  {:.2} cov {:.2} {:?} unread {:?} unsure {:?} asking {}", r.score, r.coverage, r.acts, r.unread, r.unsure, r.asking);
+            println!(
+                "  {:.2} cov {:.2} {:?} unread {:?} unsure {:?} asking {}",
+                r.score, r.coverage, r.acts, r.unread, r.unsure, r.asking
+            );
         }
     }
 }
@@ -157,15 +211,25 @@ fn recipes_and_days_pair_in_the_order_said() {
     let plan: Vec<(String, Vec<String>, Option<String>)> = acts
         .iter()
         .filter_map(|a| match a {
-            Act::PlanPut { recipe, days, meal } => Some((recipe.clone(), days.clone(), meal.clone())),
+            Act::PlanPut { recipe, days, meal } => {
+                Some((recipe.clone(), days.clone(), meal.clone()))
+            }
             _ => None,
         })
         .collect();
     assert_eq!(
         plan,
         [
-            ("Thai Yellow Curry".to_string(), vec!["wednesday".to_string()], Some("dinner".to_string())),
-            ("Air Fryer Paneer Tikka".to_string(), vec!["thursday".to_string()], None),
+            (
+                "Thai Yellow Curry".to_string(),
+                vec!["wednesday".to_string()],
+                Some("dinner".to_string())
+            ),
+            (
+                "Air Fryer Paneer Tikka".to_string(),
+                vec!["thursday".to_string()],
+                None
+            ),
         ]
     );
     // Three recipes for two days do not pair: not done.

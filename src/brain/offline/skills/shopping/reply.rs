@@ -207,13 +207,16 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                             let why = text_field(r, "notes")
                                 .map(|n| format!(" ({n})"))
                                 .unwrap_or_default();
-                            let yes = if c.reading.words.has_any(&["what", "why"]) {
+                            // Asked to add what is there: it is there already.
+                            let adding = c.reading.words.has_any(&["add", "put", "stick"]);
+                            let yes = if c.reading.words.has_any(&["what", "why"]) || adding {
                                 ""
                             } else {
                                 "Yes — "
                             };
+                            let already = if adding { "already " } else { "" };
                             text.push(format!(
-                                "{yes}{} is on the list{why}.",
+                                "{yes}{} is {already}on the list{why}.",
                                 line(r).trim_start_matches("- ")
                             ));
                             hits.push(*r);
