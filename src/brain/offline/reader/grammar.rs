@@ -381,7 +381,7 @@ fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool 
     let opens = phrase_at(ws, start, &lex.asking).is_some();
     let marked = r.end > r.start && n.asked.contains(&n.tokens[r.end - 1].clause);
     let tagged = lex.tags.iter().any(|t| {
-        r.end >= r.start + t.len() + 1 && super::link::starts_with(ws, r.end - t.len(), t)
+        r.end > r.start + t.len() && super::link::starts_with(ws, r.end - t.len(), t)
     });
     !polite && (opens || marked || tagged)
 }
@@ -753,6 +753,9 @@ fn build(
     Some((vec![act], None))
 }
 
+/// A day said, with the meal said after it.
+type DaySaid = (String, Option<String>);
+
 /// Recipes on days: one recipe on every day said, as many recipes as days
 /// in order, one day for every recipe; a meal said after a day is that
 /// day's. `None` for counts that do not pair ("the curry and the wings on
@@ -770,13 +773,13 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
             .or_else(|| (fill.meals.len() == 1 && fill.meals[0].0 == 0).then(|| &fill.meals[0]))
             .map(|(_, m)| m.clone())
     };
-    let days: Vec<(String, Option<String>)> = fill
+    let days: Vec<DaySaid> = fill
         .days
         .iter()
         .enumerate()
         .map(|(k, d)| (d.clone(), meal_of(k)))
         .collect();
-    let pairs: Vec<(&Vec<String>, &(String, Option<String>))> = match (recipes.len(), days.len()) {
+    let pairs: Vec<(&Vec<String>, &DaySaid)> = match (recipes.len(), days.len()) {
         (0, _) | (_, 0) => return None,
         (1, _) => days.iter().map(|d| (&recipes[0], d)).collect(),
         (n, m) if n == m => recipes.iter().zip(&days).collect(),
@@ -818,9 +821,7 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
             && recipe.is_none()
         {
             recipe = Some(names.clone());
-            for k in l.start..l.end {
-                explained[k] = true;
-            }
+            explained[l.start..l.end].fill(true);
         }
     }
     let names = recipe?;

@@ -159,12 +159,12 @@ fn link_at(
     let domain = lex.domains.iter().find(|(p, _)| starts_with(words, i, p));
     if let Some(mut l) = names_at(words, i, lex, names) {
         // "the fridge" is the stock's word though a task's title holds it.
-        if let Some((p, d)) = domain.filter(|(p, _)| p.len() >= l.end - l.start) {
-            if l.scores.iter().all(|s| *s < 1.0) {
-                l.end = i + p.len();
-                l.targets.insert(0, Target::Domain(*d));
-                l.scores.insert(0, 1.0);
-            }
+        if let Some((p, d)) = domain.filter(|(p, _)| p.len() >= l.end - l.start)
+            && l.scores.iter().all(|s| *s < 1.0)
+        {
+            l.end = i + p.len();
+            l.targets.insert(0, Target::Domain(*d));
+            l.scores.insert(0, 1.0);
         }
         return Some(l);
     }
@@ -303,6 +303,9 @@ fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     one(i, i + p.len(), Target::Pointer(Pointer::It))
 }
 
+/// A target of one table from the rows a span names.
+type MakeTarget = fn(Vec<String>) -> Target;
+
 /// The longest span at `i` whose words all belong to one name of a table;
 /// every table's rows that hold it.
 fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Link> {
@@ -310,7 +313,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
     if lex.glue.contains(first) || first.len() < 3 {
         return None;
     }
-    let tables: [(&Vec<String>, fn(Vec<String>) -> Target); 4] = [
+    let tables: [(&Vec<String>, MakeTarget); 4] = [
         (&names.recipes, Target::Recipe),
         (&names.inventory, Target::Stocked),
         (&names.shopping, Target::Listed),

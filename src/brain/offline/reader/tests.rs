@@ -161,50 +161,6 @@ fn plain_requests_are_done() {
     ));
 }
 
-/// `READER_MSGS="a|b" cargo test --lib reader::tests::show -- --ignored
-/// --nocapture` prints what the reader does with each message on the
-/// seeded kitchen's names, with nothing before it.
-#[test]
-#[ignore = "a tool: prints the reader's moves for READER_MSGS"]
-fn show() {
-    let msgs = std::env::var("READER_MSGS").unwrap_or_default();
-    // The seeded kitchen's own names when `seeded_kitchen_for_writers` has
-    // written it, else the names above.
-    let db = concat!(env!("CARGO_MANIFEST_DIR"), "/target/blind/kitchen.db");
-    let all = rusqlite::Connection::open(db).ok().map(|c| {
-        let col = |sql: &str| -> Vec<String> {
-            c.prepare(sql)
-                .and_then(|mut st| st.query_map([], |r| r.get(0))?.collect())
-                .unwrap_or_default()
-        };
-        Names {
-            recipes: col("select name from recipes"),
-            inventory: col("select name from inventory"),
-            shopping: col("select name from shopping_list"),
-            tasks: col("select title from tasks where completed = 0"),
-        }
-    });
-    for m in msgs.split('|').filter(|m| !m.trim().is_empty()) {
-        let before = Before::default();
-        let scene = Scene {
-            names: all
-                .clone()
-                .filter(|n| !n.recipes.is_empty())
-                .unwrap_or_else(names),
-            before: &before,
-            labels: HashMap::new(),
-        };
-        let o = read(m, &scene);
-        println!("{m:?}\n  move: {:?}", o.decision);
-        for r in o.readings.iter().take(3) {
-            println!(
-                "  {:.2} cov {:.2} {:?} unread {:?} unsure {:?} asking {}",
-                r.score, r.coverage, r.acts, r.unread, r.unsure, r.asking
-            );
-        }
-    }
-}
-
 #[test]
 fn recipes_and_days_pair_in_the_order_said() {
     let acts = done("plan the yellow curry wed dinner and the paneer thing thurs");
