@@ -293,9 +293,16 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
             && would_write(&c.reading.intent);
         if c.reading.intent == Intent::Assign {
             q.kind = QuestionKind::WhichDays;
-        } else if held_back || c.reading.asks_confirm {
+        } else if held_back {
             q.kind = QuestionKind::Confirm;
         }
+    }
+    // The reader's own yes-or-no, whatever rows its question names.
+    if c.reading.asks_confirm
+        && let Some(q) = d.question.as_mut()
+    {
+        q.kind = QuestionKind::Confirm;
+        q.candidates.clear();
     }
     d
 }

@@ -119,7 +119,8 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // A change read in words the reader doubts is asked about first.
     let mut reading = reading;
     let shown = !reading.before.presented.is_empty() || reading.before.last_recipe.is_some();
-    reading.unsure = doubted && concrete_write(&settled, shown);
+    // A bulk change is always asked about first.
+    reading.unsure = doubted && concrete_write(&settled, shown) || bulk_write(&settled);
     out.reading = Carried::of(&reading, settled).to_value();
     out
 }
@@ -230,6 +231,20 @@ fn by_reader(
             out.reading = Carried::of(&ours, Intent::Unknown).to_value();
             Ok(out)
         }
+    }
+}
+
+/// True for a change that reaches a whole table or many rows at once: the
+/// whole shopping list, two or more days of the plan (or every day).
+fn bulk_write(intent: &Intent) -> bool {
+    use super::skills::{SkillAsk, planning, shopping};
+    match intent {
+        Intent::Several(parts) => parts.iter().any(|p| bulk_write(&p.intent)),
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::ClearAll)) => true,
+        Intent::Skill(SkillAsk::Planning(planning::Ask::Remove { days, recipe, .. })) => {
+            days.len() >= 2 || days.is_empty() && recipe.is_none()
+        }
+        _ => false,
     }
 }
 

@@ -69,11 +69,9 @@ pub fn decide(readings: &[Reading]) -> Move {
     }
     // While the older chain reads what this reader passes, a write put as
     // a question, said only in part or with a verb too common to name its
-    // place is passed to it.
-    if best.asking
-        || best.coverage < DO_COVERAGE && !best.bulk
-        || best.unsure == Some(Unsure::Loose)
-    {
+    // place is passed to it. A bulk change too: a "yes" to a question
+    // about a misread would clear the wrong rows.
+    if best.asking || best.coverage < DO_COVERAGE || best.unsure == Some(Unsure::Loose) {
         return Move::Pass;
     }
     let rival = readings[1..]

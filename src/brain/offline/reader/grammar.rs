@@ -77,11 +77,22 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
                 lex,
             ));
         } else {
-            // A request of its own that reads as nothing: no reading of
-            // the whole may drop it silently.
+            // A part that reads as nothing on its own, left unexplained by
+            // a reading of the whole, is a request that reading would drop.
+            let unread_parts: Vec<&Range<usize>> = parts
+                .iter()
+                .zip(&each)
+                .filter(|(_, v)| v.is_empty())
+                .map(|(r, _)| r)
+                .collect();
             for r in &mut out {
-                r.coverage = r.coverage.min(0.7);
-                r.score = r.score.min(0.5);
+                let drops = unread_parts
+                    .iter()
+                    .any(|p| (p.start..p.end).any(|k| r.unread.iter().any(|u| u == words[k])));
+                if drops {
+                    r.coverage = r.coverage.min(0.7);
+                    r.score = r.score.min(0.5);
+                }
             }
         }
     }
@@ -212,6 +223,8 @@ struct Fill {
     rest: bool,
     bulk: bool,
     negated: bool,
+    /// "except", "apart from" said.
+    except: bool,
     /// The place in the kitchen said ("in the fridge").
     place: Option<String>,
     /// Recipes only a pointer names ("put it on friday").
@@ -254,6 +267,7 @@ fn read_frame(
         negated: false,
         crossed: false,
         place: None,
+        except: false,
         pointed: Vec::new(),
         last_recipe_end: usize::MAX,
         meals: Vec::new(),
@@ -380,9 +394,10 @@ fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool 
     let polite = phrase_at(ws, start, &lex.polite).is_some();
     let opens = phrase_at(ws, start, &lex.asking).is_some();
     let marked = r.end > r.start && n.asked.contains(&n.tokens[r.end - 1].clause);
-    let tagged = lex.tags.iter().any(|t| {
-        r.end > r.start + t.len() && super::link::starts_with(ws, r.end - t.len(), t)
-    });
+    let tagged = lex
+        .tags
+        .iter()
+        .any(|t| r.end > r.start + t.len() && super::link::starts_with(ws, r.end - t.len(), t));
     !polite && (opens || marked || tagged)
 }
 
@@ -428,12 +443,31 @@ fn take(
                 });
                 true
             }
-            Target::Reason => matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd),
+            Target::Reason => f.writes,
             Target::Rest if needs(Need::Rest) => {
                 fill.rest = true;
                 true
             }
-            Target::Bulk if needs(Need::Bulk) => {
+            // "everything except the tomatoes": the rest, said the other way.
+            Target::Except if needs(Need::Rest) => {
+                fill.except = true;
+                true
+            }
+            Target::AmountAfter(q, u) if needs(Need::Amount) => {
+                *pending = Some((*q, u.clone()));
+                true
+            }
+            Target::AmountAfter(q, u) if needs(Need::Items) || needs(Need::Stocked) => {
+                match fill.items.last_mut().filter(|i| i.quantity.is_none()) {
+                    Some(last) => {
+                        last.quantity = Some(*q);
+                        last.unit = u.clone();
+                        true
+                    }
+                    None => false,
+                }
+            }
+            Target::Bulk if needs(Need::Bulk) || needs(Need::Rest) => {
                 fill.bulk = true;
                 true
             }
@@ -635,7 +669,11 @@ fn build(
                 rows: scene.names.shopping.clone(),
             }
         }
-        ActKind::ShoppingKeepOnly if !fill.listed.is_empty() && fill.rest => {
+        ActKind::ShoppingKeepOnly
+            if !fill.listed.is_empty()
+                && (fill.rest && verb.iter().any(|w| matches!(w.as_str(), "keep" | "leave"))
+                    || fill.except && fill.bulk) =>
+        {
             let rows: Vec<String> = scene
                 .names
                 .shopping

@@ -102,6 +102,7 @@ struct Words {
     polite: Vec<String>,
     tags: Vec<String>,
     reason: Vec<String>,
+    except: Vec<String>,
     pointer: Vec<String>,
     rest: Vec<String>,
 }
@@ -142,6 +143,8 @@ pub struct Lexicon {
     /// Words that end a statement as a question.
     pub tags: Vec<Phrase>,
     pub reason: Vec<Phrase>,
+    /// Words that leave rows out of a change to all of them.
+    pub except: Vec<Phrase>,
     pub pointer: Vec<Phrase>,
     pub rest: Vec<Phrase>,
     /// Number phrases, longest first.
@@ -231,6 +234,7 @@ impl Lexicon {
             polite: phrases(&w.polite),
             tags: phrases(&w.tags),
             reason: phrases(&w.reason),
+            except: phrases(&w.except),
             pointer: phrases(&w.pointer),
             rest: phrases(&w.rest),
             numbers,
@@ -264,6 +268,7 @@ impl Lexicon {
             &self.help,
             &self.correction,
             &self.reason,
+            &self.except,
             &self.asking,
             &self.polite,
             &self.tags,

@@ -39,10 +39,14 @@ pub enum Target {
     Day(String),
     Meal(String),
     Amount(f64, Option<String>),
+    /// An amount said after its food ("chickpeas 2 cans").
+    AmountAfter(f64, Option<String>),
     Domain(Domain),
     Pointer(Pointer),
     Rest,
     Bulk,
+    /// "except", "apart from".
+    Except,
     Negation,
     Hedge,
     /// "we have none": why something is added.
@@ -150,6 +154,9 @@ fn link_at(
     if let Some(p) = phrase_at(words, i, &lex.rest) {
         return one(i, i + p.len(), Target::Rest);
     }
+    if let Some(p) = phrase_at(words, i, &lex.except) {
+        return one(i, i + p.len(), Target::Except);
+    }
     if let Some(l) = pointer_at(words, i, lex) {
         return Some(l);
     }
@@ -240,6 +247,21 @@ fn amount_at(
     }
     if words.get(end) == Some(&"of") {
         end += 1;
+    }
+    // After a food and before none: the amount of what came before.
+    let after_food = prev.is_some_and(|l| {
+        l.end == i
+            && l.targets
+                .iter()
+                .any(|t| matches!(t, Target::Stocked(_) | Target::Listed(_) | Target::Food(_)))
+    });
+    // "chickpeas to the list 2 cans and tahini": an amount before "and"
+    // or the end, with no food of its own, is the one before it's.
+    let ends = words
+        .get(end)
+        .is_none_or(|w| matches!(*w, "and" | "plus" | "too" | "each"));
+    if !food_next && (after_food || ends && i > 0) {
+        return one(i, end, Target::AmountAfter(qty, unit));
     }
     one(i, end, Target::Amount(qty, unit))
 }
@@ -454,6 +476,10 @@ mod tests {
         assert_eq!(
             targets("picked up 2 more cans of coconut milk")[0],
             Target::Amount(2.0, Some("can".into()))
+        );
+        assert_eq!(
+            targets("chickpeas 2 cans and tahini")[1],
+            Target::AmountAfter(2.0, Some("can".into()))
         );
         assert_eq!(
             targets("a dozen eggs")[0],

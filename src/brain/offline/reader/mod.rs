@@ -123,8 +123,10 @@ impl Scene<'_> {
 pub enum Doubt {
     /// "dont add it", "we're out of time … no wait".
     Negated,
-    /// "maybe", "i guess", "she's allergic".
+    /// "maybe", "i cant decide", "she's allergic".
     Hedged,
+    /// "everything except …": a change to all but some rows.
+    Excepted,
     /// "need more yogurt?", "its done already isnt it".
     Asked,
 }
@@ -235,12 +237,19 @@ fn doubts(n: &normalize::Normalized, links: &[link::Link]) -> Vec<Doubt> {
             .iter()
             .any(|&v| v > k && v - k <= 3 && clause(v) == clause(k))
     };
-    let turned = |k: usize| lex.negation.contains(words[k]) && !in_reason(k) && !opens(k);
+    let marker = |k: usize| matches!(words[k], "no" | "nah" | "nope") && opens(k);
+    let turned = |k: usize| lex.negation.contains(words[k]) && !in_reason(k) && !marker(k);
     if (0..words.len()).any(|k| turned(k) && near_verb(k)) {
         out.push(Doubt::Negated);
     }
     if words.iter().any(|w| lex.hedge.contains(*w)) {
         out.push(Doubt::Hedged);
+    }
+    let any_of = |list: &[lexicon::Phrase]| {
+        (0..words.len()).any(|k| link::phrase_at(&words, k, list).is_some())
+    };
+    if any_of(&lex.except) {
+        out.push(Doubt::Excepted);
     }
     if grammar::first_part_asks(&words, n, lex) {
         out.push(Doubt::Asked);
@@ -302,7 +311,7 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
             ("item", Act::StockUse { items }) => {
                 // "basmati, like 200g": the answer's amount is the use's.
                 let amount = links.iter().find_map(|l| match l.targets.first() {
-                    Some(Target::Amount(q, u)) => Some((*q, u.clone())),
+                    Some(Target::Amount(q, u) | Target::AmountAfter(q, u)) => Some((*q, u.clone())),
                     _ => None,
                 });
                 for i in items.iter_mut() {
@@ -344,7 +353,7 @@ fn amend(n: &normalize::Normalized, links: &[link::Link], scene: &Scene<'_>) -> 
     let amounts: Vec<(f64, Option<String>)> = links
         .iter()
         .filter_map(|l| match &l.targets[0] {
-            Target::Amount(q, u) => Some((*q, u.clone())),
+            Target::Amount(q, u) | Target::AmountAfter(q, u) => Some((*q, u.clone())),
             _ => None,
         })
         .collect();

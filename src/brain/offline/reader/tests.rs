@@ -211,3 +211,56 @@ fn a_task_title_ends_where_the_next_request_starts() {
         }
     }
 }
+
+#[test]
+fn everything_except_one_row_is_the_rest_and_confirmed() {
+    let Move::Confirm { reading, question } =
+        decide("delete everything on the shopping list except the tomatoes")
+    else {
+        panic!("a change to all but one row must be confirmed");
+    };
+    let Act::ShoppingRemove { rows } = &reading.acts[0] else {
+        panic!("{reading:?}");
+    };
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    assert!(!rows.contains(&"tomato".to_string()));
+    assert!(question.contains("thai basil"), "{question}");
+}
+
+#[test]
+fn a_bulk_change_read_from_part_of_the_message_is_not_asked_about() {
+    // "the completed ones" are no rows of the list: asking to clear the
+    // list would make a "yes" clear the wrong rows.
+    assert_eq!(
+        decide("delete all the completed ones, i like a clean list"),
+        Move::Pass
+    );
+}
+
+#[test]
+fn an_amount_after_its_food_is_that_foods() {
+    let acts = done("add chickpeas to the shopping list 2 cans and lemons");
+    let Act::ShoppingAdd { items } = &acts[0] else {
+        panic!("{acts:?}");
+    };
+    assert_eq!(items[0].quantity, Some(2.0), "{items:?}");
+    assert_eq!(items[1].quantity, None, "{items:?}");
+}
+
+#[test]
+fn taking_back_or_hedging_is_a_doubt() {
+    let before = Before::default();
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels: HashMap::new(),
+    };
+    for m in [
+        "take everything off the list apart from the milk",
+        "i cant decide between the paneer tikka and the kerala cod curry for tonight",
+        "dont add the milk",
+    ] {
+        assert!(!read(m, &scene).doubts.is_empty(), "{m:?}");
+    }
+    assert!(read("add milk to the list", &scene).doubts.is_empty());
+}
