@@ -155,9 +155,18 @@ fn by_reader(
         })
         .collect();
     let k = req.kitchen;
+    // Drafts not yet saved are recipes the message may name too.
+    let mut recipes = k.recipes.clone();
+    recipes.extend(
+        world
+            .pending()
+            .into_iter()
+            .filter(|e| e.e.table == Table::Recipes)
+            .map(|e| e.e.label.clone()),
+    );
     let scene = reader::Scene {
         names: reader::link::Names {
-            recipes: k.recipes.clone(),
+            recipes,
             inventory: k.inventory.clone(),
             shopping: k.shopping.clone(),
             tasks: k.tasks.clone(),

@@ -43,8 +43,27 @@ pub fn intent_of(acts: &[Act]) -> Intent {
     }
 }
 
+/// An item as the skills name one they read themselves: the stock's rows
+/// singular ("egg"), the list's as the words read ("eggs").
 fn item(i: &ItemSaid) -> Item {
-    let name = crate::context::taxonomy::singular(&i.name.to_lowercase());
+    let singular = crate::context::taxonomy::singular(&i.name.to_lowercase());
+    stated(i, singular)
+}
+
+fn listed(i: &ItemSaid) -> Item {
+    let words: Vec<String> = i
+        .name
+        .to_lowercase()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let name = crate::brain::offline::items::parse_item(&words)
+        .map(|p| p.name)
+        .unwrap_or_else(|| crate::context::taxonomy::singular(&i.name.to_lowercase()));
+    stated(i, name)
+}
+
+fn stated(i: &ItemSaid, name: String) -> Item {
     Item {
         name: name.clone(),
         quantity: i.quantity,
@@ -81,7 +100,7 @@ fn intent_of_act(a: &Act) -> Intent {
     use Intent::Skill;
     match a {
         Act::ShoppingAdd { items } => Skill(SkillAsk::Shopping(ShoppingAsk::Add {
-            items: items.iter().map(item).collect(),
+            items: items.iter().map(listed).collect(),
             amount: None,
         })),
         Act::InventoryAdd { items, place } => {

@@ -10,7 +10,7 @@ use std::ops::Range;
 use super::Scene;
 use super::acts::{Act, ActKind, ItemSaid};
 use super::lexicon::{Frame, Lexicon, Need};
-use super::link::{Link, Pointer, Target, phrase_at};
+use super::link::{Link, Target, phrase_at};
 use super::normalize::Normalized;
 
 /// A slot the message fills with more than one thing.
@@ -375,7 +375,7 @@ pub fn first_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
     let bids = parts.iter().any(|r| {
         (r.start..r.end)
             .find(|&k| !lex.openers.contains(words[k]))
-            .is_some_and(|k| verb_at(words, k, lex) && !asks(words, r.clone(), n, lex))
+            .is_some_and(|k| verb_at(words, k, lex) && phrase_at(words, k, &lex.asking).is_none())
     });
     !bids
         && parts
@@ -541,12 +541,6 @@ fn take(
                 }
                 None => false,
             },
-            Target::Pointer(Pointer::It) if needs(Need::Listed) => {
-                let rows = scene.written_listed();
-                let any = !rows.is_empty();
-                fill.listed.extend(rows);
-                any
-            }
             Target::Task(tasks) if needs(Need::Task) => {
                 fill.tasks.push(tasks.clone());
                 true

@@ -260,7 +260,8 @@ fn amount_at(
     let ends = words
         .get(end)
         .is_none_or(|w| matches!(*w, "and" | "plus" | "too" | "each"));
-    if !food_next && (after_food || ends && i > 0) {
+    let after_and = i > 0 && matches!(words[i - 1], "and" | "plus");
+    if !food_next && (after_food || ends && i > 0 && !after_and) {
         return one(i, end, Target::AmountAfter(qty, unit));
     }
     one(i, end, Target::Amount(qty, unit))
@@ -351,7 +352,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
             let mut end = i;
             // A long title may hold "the" or "up"; no name spans an "and".
             while end < words.len()
-                && nw.contains(&singular(words[end]))
+                && (nw.contains(&singular(words[end])) || spelt_like(&nw, words[end]))
                 && (end == i || !lex.glue.contains(words[end]) || nw.len() > 3)
                 && !matches!(words[end], "and" | "or")
             {
@@ -404,6 +405,15 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
         scores: targets.iter().map(|t| t.1).collect(),
         targets: targets.into_iter().map(|t| t.0).collect(),
     })
+}
+
+/// "yoghurt" for a name's "yogurt": a word of five letters or more one
+/// edit from a word of the name.
+fn spelt_like(name: &[String], w: &str) -> bool {
+    w.len() >= 5
+        && name
+            .iter()
+            .any(|x| x.len() >= 5 && strsim::damerau_levenshtein(x, w) == 1)
 }
 
 fn is_food_phrase(words: &[&str]) -> bool {

@@ -106,16 +106,6 @@ impl Scene<'_> {
             names.to_vec()
         }
     }
-
-    /// The shopping rows the last turn wrote ("take it off again").
-    pub fn written_listed(&self) -> Vec<String> {
-        self.before
-            .written
-            .iter()
-            .filter_map(|r| self.label_in(r, Table::ShoppingList))
-            .filter(|l| self.names.shopping.contains(l))
-            .collect()
-    }
 }
 
 /// What in a message's words makes a change it seems to ask for doubtful.
@@ -149,18 +139,27 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     let lex = lexicon::lexicon();
     let n = normalize::normalize(message, lex, &scene.names.words());
     let links = link::link(&n, lex, &scene.names);
-    let mut readings = grammar::readings(&n, &links, lex, scene);
-    readings.extend(grammar::bare_recipe(&n.words(), &links, lex));
-    readings.sort_by(|a, b| b.score.total_cmp(&a.score));
     let b = scene.before;
+    // While the last reply waits on an answer or an offer, a recipe's name
+    // on its own is the answer's, the older chain's to read.
+    let open = b.dialogue.question.is_some() || b.dialogue.offer.is_some();
+    let mut readings = grammar::readings(&n, &links, lex, scene);
+    if !open {
+        readings.extend(grammar::bare_recipe(&n.words(), &links, lex));
+    }
+    readings.sort_by(|a, b| b.score.total_cmp(&a.score));
     // A yes to the reader's own question carries out the request it asked
     // about; a no, or anything else, is read as it is.
     if b.asked(QuestionKind::Confirm)
         && readings.first().is_some_and(|r| r.acts == [Act::Yes])
         && let Some(q) = &b.dialogue.question
     {
+        // Only the reader's own question: the words it asks for that
+        // request.
         let asked = read_fresh(&q.request, scene);
-        if let Move::Confirm { reading, .. } | Move::Do(reading) = asked.decision {
+        if let Move::Confirm { reading, question } = asked.decision
+            && q.text.contains(question.as_str())
+        {
             return Outcome {
                 readings,
                 decision: Move::Do(reading),
@@ -176,10 +175,15 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
             r.coverage >= decide::DO_COVERAGE
                 && !r.acts.iter().all(|a| matches!(a, Act::ShowRecipe { .. }))
         });
+    // Only the reader's own question: its words are the ones the reader
+    // asks for that request.
+    let own = |q: &crate::context::Question, m: &Move| matches!(m, Move::Choose { question, .. } if q.text.contains(question.as_str()));
     if let Some(q) = &b.dialogue.question
         && answers
         && !q.request.trim().is_empty()
-        && let Some(chosen) = chosen(&n, &links, &read_fresh(&q.request, scene).decision)
+        && let asked = read_fresh(&q.request, scene).decision
+        && own(q, &asked)
+        && let Some(chosen) = chosen(&n, &links, &asked)
     {
         return Outcome {
             readings,
