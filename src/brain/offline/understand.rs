@@ -128,12 +128,11 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
 /// The reader's move, when it has one: a request it reads with confidence
 /// is resolved and carried on as read; a question it must ask (a write to
 /// confirm, candidates to choose between) is asked and nothing is written.
-/// `None` when it passes: the older chain reads the message.
 ///
-/// When it passes, it says whether the words raise a doubt (a negation, a
-/// hedge, a question) about a change the older chain may read in them,
-/// when the message answers no question: such a write is asked about
-/// first.
+/// `Err` when it passes and the older chain reads the message; it holds
+/// whether the words raise a doubt (a negation, a hedge, a question) about
+/// a change that chain may read in them, when the message answers no
+/// question: such a write is asked about first.
 fn by_reader(
     req: &UnderstandRequest<'_>,
     reading: &Reading,
@@ -176,6 +175,7 @@ fn by_reader(
     };
     let message = req.input.user_message.trim();
     let outcome = reader::read(message, &scene);
+    tracing::debug!(doubts = ?outcome.doubts, "reader");
     for r in outcome.readings.iter().take(3) {
         tracing::debug!(acts = ?r.acts, coverage = r.coverage, score = r.score, unread = ?r.unread, "reading");
     }
@@ -191,14 +191,7 @@ fn by_reader(
             // What later nodes read: the request as the reader took it,
             // and a write it decided on may go ahead.
             if outcome.confirmed {
-                ours.words = Words::new(
-                    &read
-                        .acts
-                        .iter()
-                        .map(|a| a.describe())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
+                ours.words = Words::new(&reader::acts::describe_all(&read.acts).join(", "));
                 ours.answer = None;
             }
             if let [reader::acts::Act::ShowRecipe { recipe }] = read.acts.as_slice() {
@@ -228,11 +221,7 @@ fn by_reader(
             d.question = Some(question);
             let expressed = format!(
                 "asked before acting: {}",
-                read.acts
-                    .iter()
-                    .map(|a| a.describe())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                reader::acts::describe_all(&read.acts).join(", ")
             );
             let mut out = finish(d, &expressed, None);
             let mut ours = reading.clone();

@@ -68,10 +68,6 @@ pub enum Act {
     ShoppingRemove {
         rows: Vec<String>,
     },
-    /// An add of what the list already holds: said, not added twice.
-    AlreadyListed {
-        rows: Vec<String>,
-    },
     ShoppingClear {
         rows: Vec<String>,
     },
@@ -172,7 +168,6 @@ impl Act {
                 names(rows)
             ),
             Act::ShoppingBought { rows } => format!("tick {} off as bought", names(rows)),
-            Act::AlreadyListed { rows } => format!("say {} already on the list", names(rows)),
             Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
             Act::PlanPut { recipe, days, meal } => format!(
                 "put {recipe} on the plan for {}{}",
@@ -202,6 +197,15 @@ impl Act {
             Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
         }
     }
+}
+
+/// What each act would do, in order, leaving out talk ("add eggs to the
+/// shopping list", "put … on the plan for friday").
+pub fn describe_all(acts: &[Act]) -> Vec<String> {
+    acts.iter()
+        .map(Act::describe)
+        .filter(|s| !s.is_empty())
+        .collect()
 }
 
 /// A day's key as words: "friday", "next friday", "the weekend".

@@ -109,9 +109,6 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::ShoppingRemove { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::Remove {
             items: named(rows),
         })),
-        Act::AlreadyListed { rows } => {
-            Skill(SkillAsk::Shopping(ShoppingAsk::Has { items: named(rows) }))
-        }
         Act::ShoppingClear { .. } => Skill(SkillAsk::Shopping(ShoppingAsk::ClearAll)),
         Act::ShoppingBought { rows } => Skill(SkillAsk::Shopping(ShoppingAsk::MarkBought {
             items: named(rows),

@@ -4,12 +4,13 @@
 //! (coverage), and stand clear of the next one (margin).
 //!
 //! - **do**: the top reading covers the message and stands clear;
-//! - **confirm**: every destructive or bulk write, and a write that covers
-//!   the message only in part ("Clear all 5 items from the shopping
-//!   list?"); a yes or no answers it;
-//! - **choose**: a slot left between named candidates, or two writes
-//!   close in score: one question naming both, never two identical names;
-//! - **pass**: nothing reads well enough to act on.
+//! - **confirm**: every bulk write whose reading covers the message ("Clear
+//!   all 5 items from the shopping list (…)?"); a yes or no answers it;
+//! - **choose**: a slot left between named candidates: one question naming
+//!   them, never two identical names;
+//! - **pass**: nothing reads well enough to act on — a write put as a
+//!   question, read in part, with a verb too common to name its place, of
+//!   a row two tables hold, or close in score to another write.
 
 use super::acts::{Act, day_words};
 use super::grammar::{Choice, Reading};
@@ -94,12 +95,7 @@ pub fn decide(readings: &[Reading]) -> Move {
 }
 
 fn describe_all(acts: &[Act]) -> String {
-    let parts: Vec<String> = acts
-        .iter()
-        .map(Act::describe)
-        .filter(|s| !s.is_empty())
-        .collect();
-    crate::brain::offline::text::join_list(&parts, "and")
+    crate::brain::offline::text::join_list(&super::acts::describe_all(acts), "and")
 }
 
 /// "Clear all 5 items from the shopping list (…)?"; with the words it could

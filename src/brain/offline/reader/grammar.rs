@@ -215,8 +215,6 @@ struct Fill {
     stocked: Vec<Vec<String>>,
     recipes: Vec<Vec<String>>,
     days: Vec<String>,
-    meal: Option<String>,
-    amount: Option<(f64, Option<String>)>,
     tasks: Vec<Vec<String>>,
     foods: Vec<String>,
     domain: bool,
@@ -257,8 +255,6 @@ fn read_frame(
         stocked: Vec::new(),
         recipes: Vec::new(),
         days: Vec::new(),
-        meal: None,
-        amount: None,
         tasks: Vec::new(),
         foods: Vec::new(),
         domain: false,
@@ -306,9 +302,6 @@ fn read_frame(
                     .zip(&l.scores)
                     .any(|(o, s)| *s >= 1.0 && table(o) != 0 && table(o) != used);
         }
-    }
-    if let Some((q, u)) = pending.filter(|_| needs(Need::Amount)) {
-        fill.amount = Some((q, u));
     }
     if needs(Need::Title) {
         for k in ve..title_end(words, ve, r.end) {
@@ -430,7 +423,6 @@ fn take(
             }
             Target::Meal(m) if needs(Need::Day) || f.act == ActKind::ShowPlan => {
                 fill.meals.push((fill.days.len(), m.clone()));
-                fill.meal = Some(m.clone());
                 true
             }
             Target::Domain(d) if Some(*d) == f.domain => {
@@ -516,10 +508,7 @@ fn take(
                 let names = scene.narrowed(names);
                 // "the curry, the kerala one": two spans naming one recipe.
                 match fill.recipes.last_mut() {
-                    Some(prev)
-                        if fill.last_recipe_end == l.start
-                            || only_glue(words, fill.last_recipe_end, l.start, scene) =>
-                    {
+                    Some(prev) if only_glue(words, fill.last_recipe_end, l.start) => {
                         let both: Vec<String> =
                             prev.iter().filter(|x| names.contains(x)).cloned().collect();
                         if both.is_empty() {
@@ -582,12 +571,10 @@ fn dated(act: ActKind) -> bool {
     )
 }
 
-/// True when only glue lies between two spans.
-fn only_glue(words: &[&str], from: usize, to: usize, _scene: &Scene) -> bool {
-    from <= to
-        && words[from..to]
-            .iter()
-            .all(|w| super::lexicon::lexicon().glue.contains(*w))
+/// True when only glue (or nothing) lies between two spans.
+fn only_glue(words: &[&str], from: usize, to: usize) -> bool {
+    let glue = &super::lexicon::lexicon().glue;
+    from <= to && words[from..to].iter().all(|w| glue.contains(*w))
 }
 
 fn span(l: &Link, words: &[&str]) -> String {
@@ -722,7 +709,7 @@ fn build(
         ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => {
             Act::PlanRemove {
                 days: fill.days.clone(),
-                meal: fill.meal.clone(),
+                meal: fill.meals.last().map(|(_, m)| m.clone()),
             }
         }
         ActKind::TaskAdd => {

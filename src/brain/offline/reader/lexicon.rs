@@ -167,6 +167,13 @@ pub fn words_of(p: &str) -> Phrase {
     p.split_whitespace().map(str::to_string).collect()
 }
 
+/// Phrases with what they stand for, longest first (then in order, so the
+/// order does not hang on a map's).
+fn longest_first<T>(mut v: Vec<(Phrase, T)>) -> Vec<(Phrase, T)> {
+    v.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+    v
+}
+
 fn phrases(list: &[String]) -> Vec<Phrase> {
     let mut v: Vec<Phrase> = list.iter().map(|p| words_of(p)).collect();
     v.sort_by_key(|p| std::cmp::Reverse(p.len()));
@@ -178,31 +185,29 @@ impl Lexicon {
     pub fn parse(text: &str) -> Result<Self, toml::de::Error> {
         let f: File = toml::from_str(text)?;
         let set = |l: &[String]| l.iter().cloned().collect::<HashSet<_>>();
-        let mut numbers: Vec<(Phrase, f64)> =
-            f.numbers.iter().map(|(k, v)| (words_of(k), *v)).collect();
-        numbers.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let numbers = longest_first(f.numbers.iter().map(|(k, v)| (words_of(k), *v)).collect());
         let units = f
             .units
             .iter()
             .flat_map(|(u, ws)| ws.iter().map(move |w| (w.clone(), u.clone())))
             .collect();
-        let mut days: Vec<(Phrase, String)> = f
-            .days
-            .iter()
-            .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), d.clone())))
-            .collect();
-        days.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let days = longest_first(
+            f.days
+                .iter()
+                .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), d.clone())))
+                .collect(),
+        );
         let meals = f
             .meals
             .iter()
             .flat_map(|(m, ws)| ws.iter().map(move |w| (w.clone(), m.clone())))
             .collect();
-        let mut domains: Vec<(Phrase, Domain)> = f
-            .domains
-            .iter()
-            .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), *d)))
-            .collect();
-        domains.sort_by(|a, b| b.0.len().cmp(&a.0.len()).then(a.0.cmp(&b.0)));
+        let domains = longest_first(
+            f.domains
+                .iter()
+                .flat_map(|(d, ws)| ws.iter().map(move |w| (words_of(w), *d)))
+                .collect(),
+        );
         let frames: Vec<Frame> = f
             .frame
             .into_iter()

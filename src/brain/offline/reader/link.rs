@@ -107,10 +107,11 @@ pub fn phrase_at<'p>(words: &[&str], i: usize, phrases: &'p [Phrase]) -> Option<
 /// Links every span of the message, left to right, longest first.
 pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
     let words = n.words();
+    let index = NameIndex::of(names);
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        match link_at(&words, i, lex, names, out.last()) {
+        match link_at(&words, i, lex, &index, out.last()) {
             Some(l) => {
                 i = l.end;
                 out.push(l);
@@ -134,7 +135,7 @@ fn link_at(
     words: &[&str],
     i: usize,
     lex: &Lexicon,
-    names: &Names,
+    names: &NameIndex,
     prev: Option<&Link>,
 ) -> Option<Link> {
     if let Some(l) = amount_at(words, i, lex, names, prev) {
@@ -200,7 +201,7 @@ fn amount_at(
     words: &[&str],
     i: usize,
     lex: &Lexicon,
-    names: &Names,
+    names: &NameIndex,
     prev: Option<&Link>,
 ) -> Option<Link> {
     let (qty, len, spelled) = if let Some(q) = digits(words[i]) {
@@ -329,26 +330,38 @@ fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
 /// A target of one table from the rows a span names.
 type MakeTarget = fn(Vec<String>) -> Target;
 
+/// Each table's rows with their names' words, split once per message.
+struct NameIndex<'n> {
+    tables: [(Vec<(&'n str, Vec<String>)>, MakeTarget); 4],
+}
+
+impl<'n> NameIndex<'n> {
+    fn of(names: &'n Names) -> Self {
+        let rows = |v: &'n [String]| v.iter().map(|r| (r.as_str(), name_words(r))).collect();
+        Self {
+            tables: [
+                (rows(&names.recipes), Target::Recipe),
+                (rows(&names.inventory), Target::Stocked),
+                (rows(&names.shopping), Target::Listed),
+                (rows(&names.tasks), Target::Task),
+            ],
+        }
+    }
+}
+
 /// The longest span at `i` whose words all belong to one name of a table;
 /// every table's rows that hold it.
-fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Link> {
+fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Option<Link> {
     let first = words[i];
     if lex.glue.contains(first) || first.len() < 3 {
         return None;
     }
-    let tables: [(&Vec<String>, MakeTarget); 4] = [
-        (&names.recipes, Target::Recipe),
-        (&names.inventory, Target::Stocked),
-        (&names.shopping, Target::Listed),
-        (&names.tasks, Target::Task),
-    ];
     // "the paneer one", "the chicken thing": a part of a name said as a
     // kind names a recipe.
     let mut best: Option<(usize, Vec<(Target, f64)>)> = None;
-    for (rows, make) in tables {
+    for (rows, make) in &names.tables {
         let mut hits: Vec<(usize, f64, String)> = Vec::new();
-        for row in rows {
-            let nw = name_words(row);
+        for (row, nw) in rows {
             let mut end = i;
             // A long title may hold "the" or "up"; no name spans an "and".
             while end < words.len()
@@ -361,7 +374,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &Names) -> Option<Li
             // A task is named by its content words, never by "up" or "the".
             let content = (i..end).any(|k| !lex.glue.contains(words[k]));
             if end > i && content {
-                hits.push((end, (end - i) as f64 / nw.len() as f64, row.clone()));
+                hits.push((end, (end - i) as f64 / nw.len() as f64, row.to_string()));
             }
         }
         let Some(len) = hits.iter().map(|h| h.0).max() else {
