@@ -206,7 +206,10 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     // chain's to read.
     let open = b.dialogue.question.is_some() || b.dialogue.offer.is_some();
     let talk = |m: &Move| matches!(m, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)));
-    let whole = |m: &Move| matches!(m, Move::Do(r) if r.coverage >= 1.0);
+    // A bulk change said whole is asked about by the reader, naming what
+    // goes, whatever was open.
+    let whole =
+        |m: &Move| matches!(m, Move::Do(r) | Move::Confirm { reading: r, .. } if r.coverage >= 1.0);
     if talk(&decision) || (open && !whole(&decision)) {
         decision = Move::Pass;
     }

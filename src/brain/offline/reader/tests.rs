@@ -253,3 +253,23 @@ fn taking_back_or_hedging_is_a_doubt() {
     }
     assert!(read("add milk to the list", &scene).doubts.is_empty());
 }
+
+#[test]
+fn a_bulk_change_is_asked_about_by_name_while_another_question_is_open() {
+    let mut before = Before::default();
+    before.dialogue.question = Some(crate::context::Question {
+        kind: crate::context::QuestionKind::Open,
+        text: "Should I add chickpeas to the shopping list?".into(),
+        candidates: Vec::new(),
+        request: "ad 2 tins of chikpeas to the list".into(),
+    });
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels: HashMap::new(),
+    };
+    let Move::Confirm { question, .. } = read("clear the list", &scene).decision else {
+        panic!("a bulk change must be asked about by the reader");
+    };
+    assert!(question.starts_with("Clear all 5 items"), "{question}");
+}
