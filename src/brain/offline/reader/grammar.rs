@@ -641,10 +641,9 @@ fn build(
         ActKind::ShoppingRemove if !fill.listed.is_empty() => Act::ShoppingRemove {
             rows: fill.listed.clone(),
         },
+        // "clear everything" is a fresh start; the list must be named.
         ActKind::ShoppingClear
-            if (fill.bulk || fill.domain)
-                && fill.listed.is_empty()
-                && !scene.names.shopping.is_empty() =>
+            if fill.domain && fill.listed.is_empty() && !scene.names.shopping.is_empty() =>
         {
             Act::ShoppingClear {
                 rows: scene.names.shopping.clone(),

@@ -330,9 +330,12 @@ fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
 /// A target of one table from the rows a span names.
 type MakeTarget = fn(Vec<String>) -> Target;
 
+/// A table's rows, each with its name's words.
+type NamedRows<'n> = Vec<(&'n str, Vec<String>)>;
+
 /// Each table's rows with their names' words, split once per message.
 struct NameIndex<'n> {
-    tables: [(Vec<(&'n str, Vec<String>)>, MakeTarget); 4],
+    tables: [(NamedRows<'n>, MakeTarget); 4],
 }
 
 impl<'n> NameIndex<'n> {
@@ -365,7 +368,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             let mut end = i;
             // A long title may hold "the" or "up"; no name spans an "and".
             while end < words.len()
-                && (nw.contains(&singular(words[end])) || spelt_like(&nw, words[end]))
+                && (nw.contains(&singular(words[end])) || spelt_like(nw, words[end]))
                 && (end == i || !lex.glue.contains(words[end]) || nw.len() > 3)
                 && !matches!(words[end], "and" | "or")
             {

@@ -273,3 +273,8 @@ fn a_bulk_change_is_asked_about_by_name_while_another_question_is_open() {
     };
     assert!(question.starts_with("Clear all 5 items"), "{question}");
 }
+
+#[test]
+fn clearing_everything_without_naming_the_list_is_not_a_clear_of_the_list() {
+    assert_eq!(decide("clear everything"), Move::Pass);
+}
