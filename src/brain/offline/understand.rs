@@ -35,10 +35,9 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let mut world = World::new(req.state, turn);
     let mut d = Draft::default();
     let message = req.input.user_message.trim();
-    let doubted = match by_reader(req, &reading, &world) {
-        Ok(out) => return out,
-        Err(doubted) => doubted,
-    };
+    if let Some(out) = by_reader(req, &reading, &world) {
+        return out;
+    }
     if reading.intent == Intent::Memory(MemoryAsk::ClearAll) {
         d.clear_all = true;
         let mut out = finish(
@@ -119,8 +118,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // A change read in words the reader doubts is asked about first.
     let mut reading = reading;
     let shown = !reading.before.presented.is_empty() || reading.before.last_recipe.is_some();
-    // A bulk change is always asked about first.
-    reading.unsure = doubted && concrete_write(&settled, shown) || bulk_write(&settled);
+    // The reader did not read this message, so a change read by the older
+    // rules is a guess: it is asked about first, naming what would change,
+    // unless the message answers a question of theirs. A bulk change is
+    // always asked about first.
+    let answering = reading.answer.is_some() || reading.confirmed;
+    reading.unsure = !answering && concrete_write(&settled, shown) || bulk_write(&settled);
     out.reading = Carried::of(&reading, settled).to_value();
     out
 }
@@ -129,15 +132,13 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
 /// is resolved and carried on as read; a question it must ask (a write to
 /// confirm, candidates to choose between) is asked and nothing is written.
 ///
-/// `Err` when it passes and the older chain reads the message; it holds
-/// whether the words raise a doubt (a negation, a hedge, a question) about
-/// a change that chain may read in them, when the message answers no
-/// question: such a write is asked about first.
+/// `None` when it passes and the older chain reads the message (whose
+/// changes are then asked about before they are made).
 fn by_reader(
     req: &UnderstandRequest<'_>,
     reading: &Reading,
     world: &World<'_>,
-) -> Result<UnderstandOutput, bool> {
+) -> Option<UnderstandOutput> {
     use super::reader::{self, bridge, decide::Move};
     let before = &reading.before;
     let labels = before
@@ -155,20 +156,21 @@ fn by_reader(
         .collect();
     let k = req.kitchen;
     // Drafts not yet saved are recipes the message may name too.
+    let drafts: Vec<String> = world
+        .pending()
+        .into_iter()
+        .filter(|e| e.e.table == Table::Recipes)
+        .map(|e| e.e.label.clone())
+        .collect();
     let mut recipes = k.recipes.clone();
-    recipes.extend(
-        world
-            .pending()
-            .into_iter()
-            .filter(|e| e.e.table == Table::Recipes)
-            .map(|e| e.e.label.clone()),
-    );
+    recipes.extend(drafts.iter().cloned());
     let scene = reader::Scene {
         names: reader::link::Names {
             recipes,
             inventory: k.inventory.clone(),
             shopping: k.shopping.clone(),
             tasks: k.tasks.clone(),
+            drafts,
         },
         before,
         labels,
@@ -181,10 +183,7 @@ fn by_reader(
     }
     let mut d = Draft::default();
     match outcome.decision {
-        Move::Pass => {
-            let answering = reading.answer.is_some() || reading.confirmed;
-            Err(!outcome.doubts.is_empty() && !answering)
-        }
+        Move::Pass => None,
         Move::Do(read) => {
             let intent = bridge::intent_of(&read.acts);
             let mut ours = reading.clone();
@@ -194,7 +193,10 @@ fn by_reader(
                 ours.words = Words::new(&reader::acts::describe_all(&read.acts).join(", "));
                 ours.answer = None;
             }
-            if let [reader::acts::Act::ShowRecipe { recipe }] = read.acts.as_slice() {
+            if let [
+                reader::acts::Act::ShowRecipe { recipe } | reader::acts::Act::SaveRecipe { recipe },
+            ] = read.acts.as_slice()
+            {
                 ours.words = Words::new(recipe);
             }
             ours.confirmed = read.writes();
@@ -207,7 +209,7 @@ fn by_reader(
             let summary = summary(&d);
             let mut out = finish(d, &expressed, summary);
             out.reading = Carried::of(&ours, intent).to_value();
-            Ok(out)
+            Some(out)
         }
         Move::Confirm {
             question,
@@ -227,7 +229,7 @@ fn by_reader(
             let mut ours = reading.clone();
             ours.asks_confirm = confirm;
             out.reading = Carried::of(&ours, Intent::Unknown).to_value();
-            Ok(out)
+            Some(out)
         }
     }
 }

@@ -17,6 +17,8 @@ pub enum ActKind {
     ShoppingKeepOnly,
     ShoppingBought,
     StockUse,
+    StockRemove,
+    SaveRecipe,
     Amend,
     PlanPut,
     PlanRemove,
@@ -77,6 +79,14 @@ pub enum Act {
     StockUse {
         items: Vec<ItemSaid>,
     },
+    /// Rows thrown out or gone: taken off the stock whole.
+    StockRemove {
+        rows: Vec<String>,
+    },
+    /// A draft recipe kept among the saved ones.
+    SaveRecipe {
+        recipe: String,
+    },
     PlanPut {
         recipe: String,
         days: Vec<String>,
@@ -132,6 +142,8 @@ impl Act {
                 | Act::ShoppingClear { .. }
                 | Act::ShoppingBought { .. }
                 | Act::StockUse { .. }
+                | Act::StockRemove { .. }
+                | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
                 | Act::TaskAdd { .. }
@@ -169,6 +181,8 @@ impl Act {
             ),
             Act::ShoppingBought { rows } => format!("tick {} off as bought", names(rows)),
             Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
+            Act::StockRemove { rows } => format!("take {} off the stock", names(rows)),
+            Act::SaveRecipe { recipe } => format!("save {recipe} to your recipes"),
             Act::PlanPut { recipe, days, meal } => format!(
                 "put {recipe} on the plan for {}{}",
                 names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>()),

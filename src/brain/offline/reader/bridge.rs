@@ -122,6 +122,15 @@ fn intent_of_act(a: &Act) -> Intent {
                 })
                 .collect(),
         })),
+        Act::StockRemove { rows } => {
+            let whole = |r: &String| ItemSaid {
+                name: r.clone(),
+                quantity: None,
+                unit: None,
+            };
+            Intent::InventoryRemove(rows.iter().map(|r| item(&whole(r))).collect())
+        }
+        Act::SaveRecipe { .. } => Intent::Save,
         Act::PlanPut { recipe, days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Put {
             slots: days
                 .iter()

@@ -4,13 +4,13 @@
 //! (coverage), and stand clear of the next one (margin).
 //!
 //! - **do**: the top reading covers the message and stands clear;
-//! - **confirm**: every bulk write whose reading covers the message ("Clear
-//!   all 5 items from the shopping list (…)?"); a yes or no answers it;
+//! - **confirm**: every bulk write ("Clear all 5 items from the shopping
+//!   list (…)?"), and a write read in part or whose place the words leave
+//!   open ("Add milk to the shopping list?"); a yes or no answers it;
 //! - **choose**: a slot left between named candidates: one question naming
 //!   them, never two identical names;
 //! - **pass**: nothing reads well enough to act on — a write put as a
-//!   question, read in part, with a verb too common to name its place, of
-//!   a row two tables hold, or close in score to another write.
+//!   question, or close in score to another write.
 
 use super::acts::{Act, day_words};
 use super::grammar::{Choice, Reading};
@@ -68,24 +68,22 @@ pub fn decide(readings: &[Reading]) -> Move {
             Move::Pass
         };
     }
-    // While the older chain reads what this reader passes, a write put as
-    // a question, said only in part or with a verb too common to name its
-    // place is passed to it. A bulk change too: a "yes" to a question
-    // about a misread would clear the wrong rows.
-    // So is a row that two tables hold whole ("got the greek yogurt": the
-    // list's, or the stock's?), which the older chain reads with the rows.
-    if best.asking || best.coverage < DO_COVERAGE || best.unsure.is_some() {
+    // A write put as a question is answered, not carried out.
+    if best.asking {
         return Move::Pass;
     }
     let rival = readings[1..]
         .iter()
         .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
     // Two writes close in score: the older chain, which sees the rows,
-    // reads it.
+    // reads it (and asks before it writes).
     if rival.is_some_and(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {
         return Move::Pass;
     }
-    if best.bulk {
+    // A bulk change, a write read in part, with a verb too common to name
+    // its place, or of a row two tables hold: asked about, naming what
+    // would change and the words not read.
+    if best.bulk || best.coverage < DO_COVERAGE || best.unsure.is_some() {
         return Move::Confirm {
             reading: best.clone(),
             question: confirm_question(best),
@@ -106,9 +104,8 @@ fn confirm_question(r: &Reading) -> String {
         format!("{what}?")
     } else {
         format!(
-            "I'm not sure what \"{}\" means here — {}?",
+            "{what}? (I couldn't place \"{}\" in that.)",
             r.unread.join(" "),
-            crate::brain::offline::text::lower_first(&what)
         )
     }
 }
@@ -170,21 +167,30 @@ mod tests {
     }
 
     #[test]
-    fn a_clear_covering_write_is_done_and_a_partial_one_passed() {
+    fn a_clear_covering_write_is_done_and_a_partial_one_asked() {
         assert!(matches!(
             decide(&[reading(vec![add("eggs")], 1.0, 0.9)]),
             Move::Do(_)
         ));
         let mut partial = reading(vec![add("eggs")], 0.6, 0.5);
         partial.unread = vec!["wedding".into()];
-        assert_eq!(decide(&[partial.clone()]), Move::Pass);
-        partial.coverage = 1.0;
-        partial.unsure = Some(Unsure::Crossed);
+        let Move::Confirm { question, .. } = decide(&[partial.clone()]) else {
+            panic!("a write read in part is asked about");
+        };
         assert_eq!(
-            decide(&[partial.clone()]),
-            Move::Pass,
+            question,
+            "Add eggs to the shopping list? (I couldn't place \"wedding\" in that.)"
+        );
+        partial.coverage = 1.0;
+        partial.unread.clear();
+        partial.unsure = Some(Unsure::Crossed);
+        assert!(
+            matches!(decide(&[partial.clone()]), Move::Confirm { .. }),
             "a row in two places"
         );
+        partial.asking = true;
+        assert_eq!(decide(&[partial.clone()]), Move::Pass, "a write asked about");
+        partial.asking = false;
         partial.unsure = None;
         partial.bulk = true;
         let Move::Confirm { question, .. } = decide(&[partial]) else {

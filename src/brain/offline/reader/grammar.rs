@@ -246,8 +246,11 @@ fn read_frame(
     scene: &Scene,
     f: &Frame,
 ) -> Option<Reading> {
-    let (vs, ve, verb) = (r.start..r.end)
-        .find_map(|i| phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p)))?;
+    let (vs, ve, verb, particle) = (r.start..r.end).find_map(|i| {
+        split_verb(&words[..r.end], i, &f.verbs)
+            .map(|(p, at)| (i, i + 1, p, Some(at)))
+            .or_else(|| phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p, None)))
+    })?;
     let mut fill = Fill {
         explained: vec![false; words.len()],
         items: Vec::new(),
@@ -269,7 +272,7 @@ fn read_frame(
         meals: Vec::new(),
         link_score: 1.0,
     };
-    for k in vs..ve {
+    for k in (vs..ve).chain(particle) {
         fill.explained[k] = true;
     }
     // A negation just before the verb turns it around: "never used",
@@ -327,7 +330,7 @@ fn read_frame(
         1.0 - unread.len() as f64 / content.len() as f64
     };
     let asking = f.writes && asks(words, r.clone(), n, lex);
-    let domain_said = fill.domain || f.domain.is_none();
+    let domain_said = fill.domain || f.domain.is_none_or(|d| scene.on_topic(d));
     let unsure = if f.loose.contains(verb) && !domain_said {
         Some(Unsure::Loose)
     } else if fill.crossed && !domain_said {
@@ -355,6 +358,25 @@ fn read_frame(
         asking,
         choice,
         unsure,
+    })
+}
+
+/// A two-word verb said around its object ("take the olive oil off",
+/// "put the milk back"): the verb, and where its particle is. The object
+/// between is at most five words and holds no other verb's particle.
+fn split_verb<'p>(words: &[&str], i: usize, verbs: &'p [Vec<String>]) -> Option<(&'p Vec<String>, usize)> {
+    const PARTICLES: [&str; 5] = ["off", "out", "back", "away", "in"];
+    verbs.iter().find_map(|v| {
+        let [first, particle] = v.as_slice() else {
+            return None;
+        };
+        if words.get(i) != Some(&first.as_str()) || !PARTICLES.contains(&particle.as_str()) {
+            return None;
+        }
+        // The object comes between: "take off the oil" is said whole.
+        (i + 2..words.len().min(i + 7))
+            .find(|&k| words[k] == particle)
+            .map(|k| (v, k))
     })
 }
 
@@ -703,6 +725,28 @@ fn build(
                     })
                     .collect(),
             }
+        }
+        ActKind::StockRemove if !fill.stocked.is_empty() => {
+            let (row, choice) = one_of(&fill.stocked, "item")?;
+            let rows = std::iter::once(row)
+                .chain(fill.stocked[1..].iter().filter_map(|s| s.first().cloned()))
+                .collect();
+            return Some((vec![Act::StockRemove { rows }], choice));
+        }
+        // Only a draft is saved; a saved recipe named is the older chain's
+        // to answer ("it's saved already").
+        ActKind::SaveRecipe => {
+            let pointed: Vec<Vec<String>> = fill.pointed.iter().map(|p| vec![p.clone()]).collect();
+            let pool = if fill.recipes.is_empty() {
+                &pointed
+            } else {
+                &fill.recipes
+            };
+            let (recipe, choice) = one_of(pool, "recipe")?;
+            if choice.is_some() || !scene.names.drafts.contains(&recipe) {
+                return None;
+            }
+            Act::SaveRecipe { recipe }
         }
         ActKind::PlanPut if !fill.days.is_empty() => return plan_put(fill),
         ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => {

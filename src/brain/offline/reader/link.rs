@@ -72,6 +72,8 @@ pub struct Names {
     pub inventory: Vec<String>,
     pub shopping: Vec<String>,
     pub tasks: Vec<String>,
+    /// Recipes drafted in the talk and not saved yet (also in `recipes`).
+    pub drafts: Vec<String>,
 }
 
 impl Names {
@@ -474,6 +476,7 @@ mod tests {
                 "Deep-clean the air fryer basket",
                 "Clear out old leftovers from the fridge",
             ]),
+            drafts: Vec::new(),
         }
     }
 

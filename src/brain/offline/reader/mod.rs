@@ -50,6 +50,26 @@ pub struct Scene<'a> {
 }
 
 impl Scene<'_> {
+    /// True when the talk is about this domain's rows: the last reply that
+    /// showed or changed rows showed or changed rows of its table ("add
+    /// milk" while the list is on screen adds to the list).
+    pub fn on_topic(&self, domain: lexicon::Domain) -> bool {
+        let table = match domain {
+            lexicon::Domain::Shopping => Table::ShoppingList,
+            lexicon::Domain::Stock => Table::Inventory,
+            lexicon::Domain::Plan => Table::MealPlans,
+            lexicon::Domain::Tasks => Table::Tasks,
+            lexicon::Domain::Recipes => Table::Recipes,
+        };
+        let tables: Vec<Table> = self
+            .before
+            .touched
+            .iter()
+            .filter_map(|r| self.labels.get(r).map(|(t, _)| *t))
+            .collect();
+        !tables.is_empty() && tables.iter().all(|t| *t == table)
+    }
+
     fn label_in(&self, r: &str, table: Table) -> Option<String> {
         self.labels
             .get(r)
@@ -213,11 +233,17 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     if talk(&decision) || (open && !whole(&decision)) {
         decision = Move::Pass;
     }
+    let doubts = doubts(&n, &links);
+    // A guess at a change said with a negation, a hedge or an exception is
+    // not put as a question: the older chain reads those words.
+    if !doubts.is_empty() && matches!(&decision, Move::Confirm { reading, .. } if !reading.bulk) {
+        decision = Move::Pass;
+    }
     Outcome {
         readings,
         decision,
         confirmed: false,
-        doubts: doubts(&n, &links),
+        doubts,
     }
 }
 

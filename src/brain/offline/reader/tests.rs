@@ -39,6 +39,7 @@ fn names() -> Names {
             "Use up the paneer before it expires",
             "Deep-clean the air fryer basket",
         ]),
+        drafts: Vec::new(),
     }
 }
 
@@ -277,4 +278,66 @@ fn a_bulk_change_is_asked_about_by_name_while_another_question_is_open() {
 #[test]
 fn clearing_everything_without_naming_the_list_is_not_a_clear_of_the_list() {
     assert_eq!(decide("clear everything"), Move::Pass);
+}
+
+#[test]
+fn a_two_word_verb_said_around_its_object_is_one_verb() {
+    assert_eq!(
+        done("take the olive oil off"),
+        vec![Act::ShoppingRemove {
+            rows: vec!["olive oil".into()]
+        }]
+    );
+}
+
+#[test]
+fn a_write_whose_place_or_words_are_not_all_read_is_asked_naming_them() {
+    let Move::Confirm { question, .. } = decide("add milk") else {
+        panic!("'add milk' names no place: the list, or the stock?");
+    };
+    assert_eq!(question, "Add milk to the shopping list?");
+    let Move::Confirm { question, .. } = decide("i bought 6 eggs, put them in the fridge") else {
+        panic!("a write read in part is asked about");
+    };
+    assert!(question.contains("6 eggs"), "{question}");
+    assert!(question.contains("\"put\""), "{question}");
+    // Said with a negation, a guess is not even put as a question.
+    assert_eq!(decide("dont add milk"), Move::Pass);
+}
+
+#[test]
+fn a_row_thrown_out_comes_off_the_stock() {
+    assert_eq!(
+        done("threw out the old chickpeas"),
+        vec![Act::StockRemove {
+            rows: vec!["chickpeas".into()]
+        }]
+    );
+}
+
+#[test]
+fn only_a_draft_is_saved() {
+    let before = Before::default();
+    let mut names = names();
+    names.recipes.push("Thai Basil Chicken".into());
+    names.drafts.push("Thai Basil Chicken".into());
+    let scene = Scene {
+        names,
+        before: &before,
+        labels: HashMap::new(),
+    };
+    let Move::Do(r) = read("save the thai basil chicken", &scene).decision else {
+        panic!("the draft is saved");
+    };
+    assert_eq!(
+        r.acts,
+        vec![Act::SaveRecipe {
+            recipe: "Thai Basil Chicken".into()
+        }]
+    );
+    // A recipe saved already is not saved again.
+    assert!(!matches!(
+        read("save the dry rub wings", &scene).decision,
+        Move::Do(r) if r.writes()
+    ));
 }
