@@ -409,6 +409,10 @@ pub struct TurnRecord {
     /// When the turn started (RFC 3339).
     #[serde(default)]
     pub started_at: String,
+    /// Next messages worth sending, made from the context layers and the
+    /// kitchen as this turn left them (`pipeline::suggest`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suggestions: Vec<String>,
 }
 
 impl TurnRecord {

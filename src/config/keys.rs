@@ -35,6 +35,7 @@ pub const DEFAULT_KEYS: &[(&str, &str)] = &[
     ("history_next", "input:down"),
     ("retry", "ctrl+r, pane:r"),
     ("demo_next", "empty:space"),
+    ("suggest", "input:ctrl+s"),
     ("inspect_prev", "pane:[, alt+left"),
     ("inspect_next", "pane:], alt+right"),
     ("toggle_diff", "pane:d, alt+d"),

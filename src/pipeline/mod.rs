@@ -14,6 +14,8 @@ mod nodes;
 pub mod run;
 pub mod runner;
 pub(crate) mod standing;
+pub mod suggest;
+pub use nodes::kitchen_names;
 pub mod summarize;
 pub mod support;
 pub mod templates;

@@ -90,7 +90,9 @@ pub(super) async fn execute_turn(
     run.timings.insert("total".into(), ms(started));
     match result {
         Ok(state) => {
-            let record = Box::new(run.record());
+            let mut record = Box::new(run.record());
+            let names = super::nodes::kitchen_names(&kitchen);
+            record.suggestions = super::suggest::suggestions(&state, &names);
             TurnResult::Done {
                 record,
                 state: Box::new(state),

@@ -88,6 +88,8 @@ struct StoredRecord<'a> {
     cost_usd: Option<f64>,
     llm: &'a str,
     started_at: &'a str,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    suggestions: &'a [String],
 }
 
 /// [`EntitiesView`](crate::context::EntitiesView) as stored after the first
@@ -134,6 +136,7 @@ impl<'a> StoredRecord<'a> {
             cost_usd,
             llm,
             started_at,
+            suggestions,
         } = record;
         let crate::context::EntitiesView {
             recent,
@@ -183,6 +186,7 @@ impl<'a> StoredRecord<'a> {
             cost_usd: *cost_usd,
             llm,
             started_at,
+            suggestions,
         }
     }
 }

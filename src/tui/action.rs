@@ -36,6 +36,8 @@ pub enum Action {
     Retry,
     /// Demo mode: type the script's next message into the input.
     DemoNext,
+    /// Put the last reply's next suggestion in the message box.
+    Suggest,
     /// Time travel: show the stored turn before the one shown.
     InspectPrev,
     /// Time travel: show the next stored turn (past the last: live).
@@ -89,6 +91,7 @@ impl Action {
         Action::HistoryNext,
         Action::Retry,
         Action::DemoNext,
+        Action::Suggest,
         Action::InspectPrev,
         Action::InspectNext,
         Action::ToggleDiff,
@@ -130,6 +133,7 @@ impl Action {
             Action::HistoryNext => "history_next",
             Action::Retry => "retry",
             Action::DemoNext => "demo_next",
+            Action::Suggest => "suggest",
             Action::InspectPrev => "inspect_prev",
             Action::InspectNext => "inspect_next",
             Action::ToggleDiff => "toggle_diff",
@@ -174,6 +178,7 @@ impl Action {
             Action::HistoryNext => "next sent message",
             Action::Retry => "retry a failed turn",
             Action::DemoNext => "demo: type the next scripted message",
+            Action::Suggest => "put a suggested next message in the box (again: the next one)",
             Action::InspectPrev => {
                 "time travel: show the turn before in every panel (its stored context)"
             }

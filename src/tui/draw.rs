@@ -68,6 +68,15 @@ pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Cach
             let mark = model.chrome.theme.accent.add_modifier(Modifier::REVERSED);
             highlight(frame.buffer_mut(), text_area, search.query.text(), mark);
             render_search_line(frame, area, search, &model.chrome.theme);
+        } else if model.chat.input.is_empty() && !model.turn.is_running() {
+            let key = keymap.first_key(super::action::Action::Suggest);
+            render_suggestions(
+                frame,
+                area,
+                &model.chat.suggestions,
+                key,
+                &model.chrome.theme,
+            );
         }
     }
     if let Some(area) = layout.input() {
@@ -81,6 +90,37 @@ pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Cach
         );
     }
     view::render_panels_with(frame, &layout, model, caches.key_help(keymap));
+}
+
+/// The last reply's suggestions on the chat's bottom border, under the
+/// reply: "Ctrl+S try: show me thai yellow curry · …". Cut to the width.
+fn render_suggestions(
+    frame: &mut Frame,
+    area: Rect,
+    suggestions: &[String],
+    key: Option<String>,
+    theme: &Theme,
+) {
+    if suggestions.is_empty() || area.height < 3 || area.width < 24 {
+        return;
+    }
+    // The key first: a narrow pane cuts the end of the line.
+    let lead = match key {
+        Some(k) => format!(" {k} try: "),
+        None => " try: ".to_string(),
+    };
+    let mut spans = vec![Span::styled(lead, theme.dim)];
+    for (i, s) in suggestions.iter().enumerate() {
+        if i > 0 {
+            spans.push(Span::styled(" · ", theme.dim));
+        }
+        spans.push(Span::styled(s.clone(), theme.accent));
+    }
+    spans.push(Span::raw(" "));
+    let room = area.width - 4;
+    frame
+        .buffer_mut()
+        .set_line(area.x + 2, area.bottom() - 1, &Line::from(spans), room);
 }
 
 /// The search line on the chat's bottom border: "/ paneer▌ · 2 of 5".

@@ -237,6 +237,9 @@ pub struct Chat {
     /// The chat's search line, while open.
     pub search: Option<super::state::search::ChatSearch>,
     next_revision: u64,
+    /// The last reply's suggested next messages (its record's), shown
+    /// under it until something new is said.
+    pub suggestions: Vec<String>,
 }
 
 /// The context panels: the layers shown, their changes, and time travel.
@@ -312,11 +315,32 @@ impl Chat {
             layout: ChatLayoutCache::new(),
             search: None,
             next_revision: 1,
+            suggestions: Vec::new(),
+        }
+    }
+
+    /// Puts the next suggestion in the message box: the first, or the one
+    /// after the suggestion the box holds. False when there is none or the
+    /// box holds words of the user's own.
+    pub fn suggest(&mut self) -> bool {
+        let typed = self.input.lines().join("\n");
+        let next = match self.suggestions.iter().position(|s| *s == typed) {
+            Some(i) => (i + 1) % self.suggestions.len(),
+            None if typed.trim().is_empty() => 0,
+            None => return false,
+        };
+        match self.suggestions.get(next).cloned() {
+            Some(s) => {
+                self.set_input(&s);
+                true
+            }
+            None => false,
         }
     }
 
     /// Appends a chat message and returns its index.
     pub fn push_message(&mut self, role: Role, text: impl Into<String>, turn: u32) -> usize {
+        self.suggestions.clear();
         let revision = self.bump();
         self.messages.push(ChatMessage {
             role,
@@ -528,7 +552,10 @@ impl Model {
                 };
                 self.chat.set_input(&r.user);
             }
-            Some(r) => self.turn.bar = PipelineBar::of_record(r),
+            Some(r) => {
+                self.turn.bar = PipelineBar::of_record(r);
+                self.chat.suggestions = r.suggestions.clone();
+            }
             None => {}
         }
         self.chrome.header.title = self.session.title.clone();

@@ -238,6 +238,12 @@ pub fn on_action(m: &mut Model, action: Action) -> Vec<Effect> {
                 m.chat.input.insert_char(' ');
             }
         }
+        Action::Suggest => {
+            if !m.chat.suggest() {
+                m.chrome.status =
+                    Some((Level::Info, "no suggestion to put in the box here".into()));
+            }
+        }
         Action::InspectPrev => travel::step(m, true),
         Action::InspectNext => travel::step(m, false),
         Action::Timeline => timeline::toggle(m),
@@ -531,6 +537,7 @@ fn turn_done(
         }
     }
     m.note_cut(&record);
+    m.chat.suggestions = record.suggestions.clone();
     (m.turn.bar.node_since, m.turn.bar.turn_since) = (None, None);
     m.turn.bar.total_ms = record.timings_ms.get("total").copied();
     m.turn.bar.cost_usd = record.cost_usd;

@@ -133,6 +133,17 @@ impl OfflineBrain {
     }
 }
 
+/// True when the offline reader carries `message` out as it stands, sent
+/// next after `state` (no question, no confirm): what every suggestion must
+/// be (`tests/suggestions.rs`).
+pub fn reads_as_an_act(
+    state: &crate::context::ContextState,
+    names: &crate::pipeline::KitchenNames,
+    message: &str,
+) -> bool {
+    understand::reads_as_an_act(state, names, message)
+}
+
 /// Splits a reply into word groups for streaming; the chunks concatenate
 /// back to the exact text.
 pub fn reply_chunks(text: &str) -> Vec<String> {

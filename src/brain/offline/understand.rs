@@ -140,41 +140,7 @@ fn by_reader(
     world: &World<'_>,
 ) -> Option<UnderstandOutput> {
     use super::reader::{self, bridge, decide::Move};
-    let before = &reading.before;
-    let labels = before
-        .presented
-        .iter()
-        .chain(&before.listed)
-        .chain(&before.written)
-        .chain(&before.touched)
-        .chain(before.last_recipe.iter())
-        .filter_map(|r| {
-            world
-                .get(r)
-                .map(|e| (r.clone(), (e.e.table, e.e.label.clone())))
-        })
-        .collect();
-    let k = req.kitchen;
-    // Drafts not yet saved are recipes the message may name too.
-    let drafts: Vec<String> = world
-        .pending()
-        .into_iter()
-        .filter(|e| e.e.table == Table::Recipes)
-        .map(|e| e.e.label.clone())
-        .collect();
-    let mut recipes = k.recipes.clone();
-    recipes.extend(drafts.iter().cloned());
-    let scene = reader::Scene {
-        names: reader::link::Names {
-            recipes,
-            inventory: k.inventory.clone(),
-            shopping: k.shopping.clone(),
-            tasks: k.tasks.clone(),
-            drafts,
-        },
-        before,
-        labels,
-    };
+    let scene = scene(&reading.before, world, req.kitchen);
     let message = req.input.user_message.trim();
     let outcome = reader::read(message, &scene);
     tracing::debug!(doubts = ?outcome.doubts, "reader");
@@ -232,6 +198,64 @@ fn by_reader(
             Some(out)
         }
     }
+}
+
+/// The reader's scene: the kitchen's names (drafts not yet saved among the
+/// recipes) and the labels of what the last exchange holds.
+fn scene<'a>(
+    before: &'a super::dialogue::Before,
+    world: &World<'_>,
+    k: &KitchenNames,
+) -> super::reader::Scene<'a> {
+    let labels = before
+        .presented
+        .iter()
+        .chain(&before.listed)
+        .chain(&before.written)
+        .chain(&before.touched)
+        .chain(before.last_recipe.iter())
+        .filter_map(|r| {
+            world
+                .get(r)
+                .map(|e| (r.clone(), (e.e.table, e.e.label.clone())))
+        })
+        .collect();
+    let drafts: Vec<String> = world
+        .pending()
+        .into_iter()
+        .filter(|e| e.e.table == Table::Recipes)
+        .map(|e| e.e.label.clone())
+        .collect();
+    let mut recipes = k.recipes.clone();
+    recipes.extend(drafts.iter().cloned());
+    super::reader::Scene {
+        names: super::reader::link::Names {
+            recipes,
+            inventory: k.inventory.clone(),
+            shopping: k.shopping.clone(),
+            tasks: k.tasks.clone(),
+            drafts,
+        },
+        before,
+        labels,
+    }
+}
+
+/// True when the reader would carry `message` out as it stands, sent next
+/// after `state` on a kitchen holding `names` (no question, no confirm):
+/// what a suggestion must be.
+pub fn reads_as_an_act(
+    state: &crate::context::ContextState,
+    names: &KitchenNames,
+    message: &str,
+) -> bool {
+    let reading = Reading::of_state(message, state);
+    let world = World::new(state, state.turn + 1);
+    let scene = scene(&reading.before, &world, names);
+    matches!(
+        super::reader::read(message, &scene).decision,
+        super::reader::decide::Move::Do(_)
+    )
 }
 
 /// True for a change that reaches a whole table or many rows at once: the

@@ -99,7 +99,7 @@ pub(in crate::pipeline) fn pending_question(state: &ContextState) -> Option<Stri
 /// The names of what the kitchen holds, for the reader. A kitchen that
 /// cannot be read leaves them empty: the turn goes on, and the read that
 /// fails later says why.
-fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
+pub fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
     let tables = [
         Table::Recipes,
         Table::Inventory,

@@ -117,6 +117,9 @@ fn input_hints(m: &Model, h: &mut Hints<'_>) {
         if !m.chat.sent.is_empty() {
             h.add(Action::HistoryPrev, "last message");
         }
+        if m.chat.input.is_empty() && !m.chat.suggestions.is_empty() {
+            h.add(Action::Suggest, "suggestion");
+        }
         // The slash commands have no keys: named where they are typed.
         if m.chat.input.is_empty() {
             h.out.push(("/help".into(), "commands".into()));

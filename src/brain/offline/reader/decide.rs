@@ -189,7 +189,11 @@ mod tests {
             "a row in two places"
         );
         partial.asking = true;
-        assert_eq!(decide(&[partial.clone()]), Move::Pass, "a write asked about");
+        assert_eq!(
+            decide(&[partial.clone()]),
+            Move::Pass,
+            "a write asked about"
+        );
         partial.asking = false;
         partial.unsure = None;
         partial.bulk = true;

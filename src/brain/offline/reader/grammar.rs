@@ -275,6 +275,19 @@ fn read_frame(
     for k in (vs..ve).chain(particle) {
         fill.explained[k] = true;
     }
+    // The frame's own verbs said again ("tick off the basil as bought").
+    let mut k = ve;
+    while k < r.end {
+        match phrase_at(&words[..r.end], k, &f.verbs) {
+            Some(p) if !fill.explained[k] => {
+                for j in k..k + p.len() {
+                    fill.explained[j] = true;
+                }
+                k += p.len();
+            }
+            _ => k += 1,
+        }
+    }
     // A negation just before the verb turns it around: "never used",
     // "dont add".
     fill.negated = (vs.saturating_sub(2).max(r.start)..vs)
@@ -364,7 +377,11 @@ fn read_frame(
 /// A two-word verb said around its object ("take the olive oil off",
 /// "put the milk back"): the verb, and where its particle is. The object
 /// between is at most five words and holds no other verb's particle.
-fn split_verb<'p>(words: &[&str], i: usize, verbs: &'p [Vec<String>]) -> Option<(&'p Vec<String>, usize)> {
+fn split_verb<'p>(
+    words: &[&str],
+    i: usize,
+    verbs: &'p [Vec<String>],
+) -> Option<(&'p Vec<String>, usize)> {
     const PARTICLES: [&str; 5] = ["off", "out", "back", "away", "in"];
     verbs.iter().find_map(|v| {
         let [first, particle] = v.as_slice() else {

@@ -1,0 +1,85 @@
+//! Suggestions: two or three next messages a turn's record offers, made
+//! from the context layers as the turn left them and the kitchen's names,
+//! so they show whichever brain answered. Each is worded the way the
+//! offline reader reads with confidence in that context
+//! (`tests/suggestions.rs` sends every one as the next message and checks
+//! it is done, not asked about).
+
+use crate::context::{ContextState, Table};
+
+use super::brain::KitchenNames;
+
+/// At most this many a turn.
+pub const MAX: usize = 3;
+
+/// The next messages worth offering after the turn `state` ends with.
+pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut offer = |s: String| {
+        if out.len() < MAX && !out.contains(&s) {
+            out.push(s);
+        }
+    };
+    let last = state.narrative.recent().last();
+    let label = |r: &str| state.registry.get(r).map(|e| (e.table, e));
+    let shown: Vec<_> = last
+        .map(|t| t.dialogue.presented_refs())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|r| label(r))
+        .collect();
+    let recipes: Vec<_> = shown
+        .iter()
+        .filter(|(t, _)| *t == Table::Recipes)
+        .map(|(_, e)| *e)
+        .collect();
+    let waiting = last.is_some_and(|t| t.dialogue.question.is_some());
+    // A question waits on its answer: offer nothing that talks over it.
+    if waiting {
+        return out;
+    }
+    match recipes.as_slice() {
+        [] => {}
+        [one] if one.is_pending() => offer(format!("save {}", one.label.to_lowercase())),
+        [one] => {
+            offer(format!(
+                "put {} on the plan for tomorrow",
+                one.label.to_lowercase()
+            ));
+        }
+        [first, second, ..] => {
+            offer(format!("show me {}", second.label.to_lowercase()));
+            if !first.is_pending() {
+                offer(format!(
+                    "put {} on the plan for tomorrow",
+                    first.label.to_lowercase()
+                ));
+            }
+        }
+    }
+    let topic = shown.first().map(|(t, _)| *t);
+    match topic {
+        Some(Table::ShoppingList) => {
+            if let Some(row) = names.shopping.first() {
+                offer(format!("tick off the {row} as bought"));
+            }
+        }
+        Some(Table::Inventory) => {
+            if let Some(row) = names.inventory.first() {
+                offer(format!("how much {row} have i got"));
+            }
+            offer("what's going off soon?".into());
+        }
+        Some(Table::Tasks) => {
+            if let Some(task) = names.tasks.first() {
+                offer(format!("mark the task \"{}\" done", task.to_lowercase()));
+            }
+        }
+        _ => {}
+    }
+    // The layers' tour: what is in the kitchen, what goes off, the list.
+    offer("what's going off soon?".into());
+    offer("what's on the shopping list?".into());
+    offer("show me my recipes".into());
+    out
+}
