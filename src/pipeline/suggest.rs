@@ -12,6 +12,15 @@ use super::brain::KitchenNames;
 /// At most this many a turn.
 pub const MAX: usize = 3;
 
+/// A tour of the layers for a session with nothing said yet, and the
+/// offers after any turn that leaves room: what goes off, the list, the
+/// recipes.
+pub const OPENING: [&str; 3] = [
+    "what's going off soon?",
+    "what's on the shopping list?",
+    "show me my recipes",
+];
+
 /// The next messages worth offering after the turn `state` ends with.
 pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
@@ -61,7 +70,7 @@ pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
     match topic {
         Some(Table::ShoppingList) => {
             if let Some(row) = names.shopping.first() {
-                offer(format!("tick off the {row} as bought"));
+                offer(format!("mark the {row} on the list as bought"));
             }
         }
         Some(Table::Inventory) => {
@@ -77,9 +86,8 @@ pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
         }
         _ => {}
     }
-    // The layers' tour: what is in the kitchen, what goes off, the list.
-    offer("what's going off soon?".into());
-    offer("what's on the shopping list?".into());
-    offer("show me my recipes".into());
+    for s in OPENING {
+        offer(s.into());
+    }
     out
 }

@@ -556,7 +556,12 @@ impl Model {
                 self.turn.bar = PipelineBar::of_record(r);
                 self.chat.suggestions = r.suggestions.clone();
             }
-            None => {}
+            None => {
+                self.chat.suggestions = crate::pipeline::suggest::OPENING
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+            }
         }
         self.chrome.header.title = self.session.title.clone();
         self.chrome.header.id = self.session.id.clone();

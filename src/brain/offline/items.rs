@@ -617,11 +617,31 @@ pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
     for seg in segments {
         let (how, term) = segment_exclusion(seg);
         // "not the cod, do the yellow curry": a clause that asks for
-        // something does not carry the refusal before it.
+        // something, keeps to something ("just the paneer") or says what
+        // the user will do instead ("ill just use butter") does not carry
+        // the refusal before it.
         let asks_for = seg.first().is_some_and(|x| {
             matches!(
                 x.as_str(),
-                "do" | "make" | "have" | "use" | "try" | "put" | "go" | "lets" | "add" | "plan"
+                "do" | "make"
+                    | "have"
+                    | "use"
+                    | "try"
+                    | "put"
+                    | "go"
+                    | "lets"
+                    | "add"
+                    | "plan"
+                    | "just"
+                    | "only"
+                    | "keep"
+                    | "instead"
+                    | "ill"
+                    | "i"
+                    | "im"
+                    | "we"
+                    | "well"
+                    | "id"
             )
         });
         let how = match how {

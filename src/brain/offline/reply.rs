@@ -310,6 +310,13 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
 /// The intents whose plan writes to the kitchen and can be confirmed with
 /// a "yes" (an add with no clear item asks what to add instead).
 fn would_write(intent: &Intent) -> bool {
+    // Every change the older rules read is asked about first (Understand):
+    // a "yes" makes it.
+    if super::understand::concrete_write(intent, true) && !empty_add(intent)
+        || super::understand::bulk_write(intent)
+    {
+        return true;
+    }
     match intent {
         Intent::InventoryAdd(items, _)
         | Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Add { items, .. })) => !items.is_empty(),
@@ -324,6 +331,15 @@ fn would_write(intent: &Intent) -> bool {
                 | Intent::Edit(_)
         ),
     }
+}
+
+/// An add that names nothing to add (it asks what instead).
+fn empty_add(intent: &Intent) -> bool {
+    matches!(
+        intent,
+        Intent::InventoryAdd(items, _) | Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Add { items, .. }))
+            if items.is_empty()
+    )
 }
 
 /// What a reply over results offers to do next, from what it presented:

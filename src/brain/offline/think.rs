@@ -41,7 +41,7 @@ pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
     let writes = out.decision == Decision::PlanDirect
         && out.steps.iter().any(|s| s.step_type == StepType::Write);
     if writes && !permits_write(&ctx.reading) && !parts_permit(&ctx.reading, &out) {
-        return confirm_first(&intent, &out);
+        return confirm_first(&intent, &out, &ctx);
     }
     out
 }
@@ -63,7 +63,10 @@ fn parts_permit(reading: &Reading, out: &ThinkOutput) -> bool {
 
 /// A plan that would write although the message did not ask for a change
 /// in words: nothing runs, Alfred asks first (a plain "yes" confirms).
-fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
+fn confirm_first(intent: &Intent, planned: &ThinkOutput, c: &Ctx<'_>) -> ThinkOutput {
+    if let Some(what) = named_change(intent, c) {
+        return clarify(&planned.goal, format!("Should I {what}?"));
+    }
     let question = match intent {
         Intent::InventoryAdd(items, _)
         | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { items, .. }))
@@ -82,6 +85,127 @@ fn confirm_first(intent: &Intent, planned: &ThinkOutput) -> ThinkOutput {
         }
     };
     clarify(&planned.goal, question)
+}
+
+/// The change asked about, with the rows it would touch named ("put Chai
+/// French Toast on the plan for tomorrow (breakfast)", "take 2 egg out of
+/// the inventory"); `None` when the intent names none.
+fn named_change(intent: &Intent, c: &Ctx<'_>) -> Option<String> {
+    use super::skills::{planning, stock, when::Day};
+    let items = |v: &[super::items::Item]| {
+        let said: Vec<String> = v
+            .iter()
+            .map(|i| match (i.quantity, &i.unit) {
+                (Some(q), Some(u)) => format!("{} {u} {}", super::text::fmt_number(q), i.name),
+                (Some(q), None) => format!("{} {}", super::text::fmt_number(q), i.name),
+                _ => i.name.clone(),
+            })
+            .collect();
+        (!said.is_empty()).then(|| join_list(&said, "and"))
+    };
+    // Rows named by their words; "it" or "them" leaves the question as
+    // the goal words it.
+    let named = |v: &[super::skills::Named]| {
+        let said: Vec<String> = v
+            .iter()
+            .map(|n| match n {
+                super::skills::Named::Item(w) => Some(w.clone()),
+                super::skills::Named::Shown => None,
+            })
+            .collect::<Option<_>>()?;
+        (!said.is_empty()).then(|| join_list(&said, "and"))
+    };
+    match intent {
+        Intent::Skill(SkillAsk::Planning(planning::Ask::Put { slots })) => {
+            let recipes: Vec<String> = c
+                .world
+                .of(crate::context::Table::Recipes)
+                .map(|e| e.e.label.clone())
+                .collect();
+            let days: Vec<String> = slots
+                .iter()
+                .map(|s| {
+                    let day = match s.day {
+                        Day::Today => "today".to_string(),
+                        Day::Tomorrow => "tomorrow".to_string(),
+                        Day::Weekday(i) => weekday_name(i).to_string(),
+                        Day::NextWeek(i) => format!("next {}", weekday_name(i)),
+                        _ => return None,
+                    };
+                    Some(match &s.meal {
+                        Some(m) => format!("{day} ({m})"),
+                        None => day,
+                    })
+                })
+                .collect::<Option<_>>()?;
+            // The recipe Understand resolved, else the words it was named by.
+            let overlap = |label: &String, words: &[String]| {
+                let l = label.to_lowercase();
+                words
+                    .iter()
+                    .filter(|w| w.len() > 2 && l.contains(w.as_str()))
+                    .count()
+            };
+            let best = match slots.first().map(|s| &s.recipe) {
+                Some(planning::Pick::Named(words)) => {
+                    let top = recipes.iter().map(|r| overlap(r, words)).max().unwrap_or(0);
+                    let at_top: Vec<&String> = recipes
+                        .iter()
+                        .filter(|r| top > 0 && overlap(r, words) == top)
+                        .collect();
+                    (at_top.len() == 1).then(|| at_top[0].clone())
+                }
+                _ => None,
+            };
+            // The one recipe the words name among those the talk has seen;
+            // else "that", with the days still named.
+            let recipe = best.unwrap_or_else(|| "that".to_string());
+            let same = slots.iter().all(|s| s.recipe == slots[0].recipe);
+            (same && !days.is_empty())
+                .then(|| format!("put {recipe} on the plan for {}", join_list(&days, "and")))
+        }
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { items: v, .. })) => {
+            items(v).map(|i| format!("add {i} to the shopping list"))
+        }
+        Intent::InventoryAdd(v, place) => items(v).map(|i| {
+            format!(
+                "add {i} to {}",
+                place
+                    .as_deref()
+                    .map_or("the stock".to_string(), |p| format!("the {p}"))
+            )
+        }),
+        Intent::InventoryRemove(v) => items(v).map(|i| format!("take {i} off the stock")),
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::Remove { items: v })) => {
+            named(v).map(|i| format!("take {i} off the shopping list"))
+        }
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::MarkBought { items: v })) => {
+            named(v).map(|i| format!("tick {i} off the shopping list as bought"))
+        }
+        Intent::Skill(SkillAsk::Stock(stock::Ask::Use { items: used })) => {
+            use super::quantity::Quantity;
+            let said: Vec<String> = used
+                .iter()
+                .map(|u| {
+                    let name = match &u.item {
+                        super::skills::Named::Item(n) => n.clone(),
+                        super::skills::Named::Shown => return None,
+                    };
+                    Some(match &u.amount {
+                        Quantity::Amount { quantity, unit } => format!(
+                            "{}{} of the {name}",
+                            super::text::fmt_number(*quantity),
+                            unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
+                        ),
+                        Quantity::All | Quantity::Unsaid => format!("all of the {name}"),
+                        _ => return None,
+                    })
+                })
+                .collect::<Option<_>>()?;
+            (!said.is_empty()).then(|| format!("take {} out of the stock", join_list(&said, "and")))
+        }
+        _ => None,
+    }
 }
 
 /// Each part planned by its own rules, its steps in its own groups (part

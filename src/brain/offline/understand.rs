@@ -260,7 +260,7 @@ pub fn reads_as_an_act(
 
 /// True for a change that reaches a whole table or many rows at once: the
 /// whole shopping list, two or more days of the plan (or every day).
-fn bulk_write(intent: &Intent) -> bool {
+pub(super) fn bulk_write(intent: &Intent) -> bool {
     use super::skills::{SkillAsk, planning, shopping};
     match intent {
         Intent::Several(parts) => parts.iter().any(|p| bulk_write(&p.intent)),
@@ -275,7 +275,7 @@ fn bulk_write(intent: &Intent) -> bool {
 /// True for an intent that changes named rows of the kitchen (not a draft
 /// to look over, nor a question).
 /// `shown`: a recipe was just shown, so "it" names one.
-fn concrete_write(intent: &Intent, shown: bool) -> bool {
+pub(super) fn concrete_write(intent: &Intent, shown: bool) -> bool {
     use super::skills::{SkillAsk, planning, shopping, stock, tasks};
     match intent {
         Intent::Several(parts) => parts.iter().any(|p| concrete_write(&p.intent, shown)),

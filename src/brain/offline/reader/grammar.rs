@@ -139,6 +139,22 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
     let coverage = explained / total;
     // Read in parts, each as sure as the least sure of them.
     let score = best.iter().map(|b| b.score).fold(1.0, f64::min) * 0.98;
+    // "take the oil off my shopping list and put soy sauce on": a part
+    // whose place is unsaid takes it from a sure part of the same place.
+    let list = |a: &Act| {
+        matches!(
+            a,
+            Act::ShoppingAdd { .. } | Act::ShoppingRemove { .. } | Act::ShoppingBought { .. }
+        )
+    };
+    let one_place = best.iter().all(|b| b.acts.iter().all(list));
+    let unsure = if one_place && best.iter().any(|b| b.unsure.is_none()) {
+        best.iter()
+            .filter_map(|b| b.unsure)
+            .find(|u| *u != Unsure::Loose)
+    } else {
+        best.iter().find_map(|b| b.unsure)
+    };
     Reading {
         acts: best.iter().flat_map(|b| b.acts.clone()).collect(),
         coverage,
@@ -147,7 +163,7 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
         bulk: best.iter().any(|b| b.bulk),
         asking: best.iter().any(|b| b.asking),
         choice: best.iter().find_map(|b| b.choice.clone()),
-        unsure: best.iter().find_map(|b| b.unsure),
+        unsure,
     }
 }
 
@@ -275,11 +291,14 @@ fn read_frame(
     for k in (vs..ve).chain(particle) {
         fill.explained[k] = true;
     }
-    // The frame's own verbs said again ("tick off the basil as bought").
+    // The frame's own verb said again as the state it leaves ("tick off
+    // the basil as bought"); a verb said again elsewhere is another request.
     let mut k = ve;
     while k < r.end {
         match phrase_at(&words[..r.end], k, &f.verbs) {
-            Some(p) if !fill.explained[k] => {
+            Some(p)
+                if !fill.explained[k] && k > 0 && matches!(words[k - 1], "as" | "is" | "are") =>
+            {
                 for j in k..k + p.len() {
                     fill.explained[j] = true;
                 }
@@ -342,9 +361,26 @@ fn read_frame(
     } else {
         1.0 - unread.len() as f64 / content.len() as f64
     };
-    let asking = f.writes && asks(words, r.clone(), n, lex);
-    let domain_said = fill.domain || f.domain.is_none_or(|d| scene.on_topic(d));
-    let unsure = if f.loose.contains(verb) && !domain_said {
+    // A request's verb left unread is a request this reading drops ("take
+    // the oil off … and put soy sauce on" read as one add).
+    let drops_a_verb = content
+        .iter()
+        .any(|&k| !fill.explained[k] && verb_at(words, k, lex));
+    // Put as a question: this range, or, read whole, a message one of
+    // whose parts asks while none opens with a request's verb.
+    let whole = r.start == 0 && r.end == words.len();
+    let asking =
+        f.writes && (asks(words, r.clone(), n, lex) || whole && any_part_asks(words, n, lex));
+    let domain_said = fill.domain || f.domain.is_none();
+    // "add milk" while the list is on screen adds to the list; a row two
+    // tables hold is still asked about.
+    let listed_topic = f.domain == Some(super::lexicon::Domain::Shopping)
+        && scene.on_topic(super::lexicon::Domain::Shopping);
+    // "take the yogurt off" is as loose as "take": the list, the plan or
+    // the stock?
+    let loose = f.loose.contains(verb)
+        || particle.is_some() && f.loose.iter().any(|l| l.len() == 1 && l[0] == verb[0]);
+    let unsure = if loose && !domain_said && !listed_topic {
         Some(Unsure::Loose)
     } else if fill.crossed && !domain_said {
         Some(Unsure::Crossed)
@@ -361,6 +397,9 @@ fn read_frame(
         * if unsure.is_some() { 0.8 } else { 1.0 };
     if asking {
         score *= 0.5;
+    }
+    if drops_a_verb {
+        score *= 0.8;
     }
     Some(Reading {
         acts,
@@ -395,6 +434,18 @@ fn split_verb<'p>(
             .find(|&k| words[k] == particle)
             .map(|k| (v, k))
     })
+}
+
+/// True when a part of the message asks and no part opens with a
+/// request's verb ("the chicken is frozen right? how much do i need").
+fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
+    let parts = parts(words, n, lex);
+    let bids = parts.iter().any(|r| {
+        (r.start..r.end)
+            .find(|&k| !lex.openers.contains(words[k]))
+            .is_some_and(|k| verb_at(words, k, lex) && phrase_at(words, k, &lex.asking).is_none())
+    });
+    !bids && parts.iter().any(|r| asks(words, r.clone(), n, lex))
 }
 
 /// True when the message opens with a question ("wings tn?? do we even
@@ -658,18 +709,8 @@ fn build(
         }
     };
     let act = match f.act {
-        // Something already on the list is not added twice; the older
-        // chain says so.
-        // Something the list holds (to buy, or bought already: the names do
-        // not say which) is the older chain's to sort.
-        ActKind::ShoppingAdd
-            if fill
-                .items
-                .iter()
-                .any(|i| scene.names.shopping.contains(&i.name)) =>
-        {
-            return None;
-        }
+        // Something already on the list is not added twice: the list's
+        // skill says it is there.
         ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
             items: fill.items.clone(),
         },

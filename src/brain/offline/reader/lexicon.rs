@@ -90,6 +90,7 @@ struct Words {
     glue: Vec<String>,
     negation: Vec<String>,
     hedge: Vec<String>,
+    modifiers: Vec<String>,
     bulk: Vec<String>,
     yes: Vec<String>,
     no: Vec<String>,
@@ -103,6 +104,7 @@ struct Words {
     tags: Vec<String>,
     reason: Vec<String>,
     except: Vec<String>,
+    leave_out: Vec<String>,
     pointer: Vec<String>,
     rest: Vec<String>,
 }
@@ -127,6 +129,9 @@ pub struct Lexicon {
     pub glue: HashSet<String>,
     pub negation: HashSet<String>,
     pub hedge: HashSet<String>,
+    /// Words that say what state a food is in ("frozen", "dried"): on
+    /// their own they name no row ("the chicken is frozen").
+    pub modifiers: HashSet<String>,
     pub bulk: HashSet<String>,
     pub yes: Vec<Phrase>,
     pub no: Vec<Phrase>,
@@ -145,6 +150,9 @@ pub struct Lexicon {
     pub reason: Vec<Phrase>,
     /// Words that leave rows out of a change to all of them.
     pub except: Vec<Phrase>,
+    /// Words that take one thing out of a change being confirmed ("yes
+    /// but leave the rice").
+    pub leave_out: Vec<Phrase>,
     pub pointer: Vec<Phrase>,
     pub rest: Vec<Phrase>,
     /// Number phrases, longest first.
@@ -227,6 +235,7 @@ impl Lexicon {
             glue: set(&w.glue),
             negation: set(&w.negation),
             hedge: set(&w.hedge),
+            modifiers: set(&w.modifiers),
             bulk: set(&w.bulk),
             yes: phrases(&w.yes),
             no: phrases(&w.no),
@@ -240,6 +249,7 @@ impl Lexicon {
             tags: phrases(&w.tags),
             reason: phrases(&w.reason),
             except: phrases(&w.except),
+            leave_out: phrases(&w.leave_out),
             pointer: phrases(&w.pointer),
             rest: phrases(&w.rest),
             numbers,

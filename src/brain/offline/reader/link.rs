@@ -376,9 +376,11 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             {
                 end += 1;
             }
-            // A task is named by its content words, never by "up" or "the".
+            // A task is named by its content words, never by "up" or "the";
+            // a state said alone ("frozen") names no row.
             let content = (i..end).any(|k| !lex.glue.contains(words[k]));
-            if end > i && content {
+            let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
+            if end > i && content && !state_only {
                 hits.push((end, (end - i) as f64 / nw.len() as f64, row.to_string()));
             }
         }

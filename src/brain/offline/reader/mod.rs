@@ -188,6 +188,21 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
             };
         }
     }
+    // "yes but leave the rice" to the reader's own question: the change it
+    // asked about, without what is left out.
+    if b.asked(QuestionKind::Confirm)
+        && let Some(q) = &b.dialogue.question
+        && let Move::Confirm { reading, question } = read_fresh(&q.request, scene).decision
+        && q.text.contains(question.as_str())
+        && let Some(less) = left_out(&n, &links, &reading)
+    {
+        return Outcome {
+            readings,
+            decision: Move::Do(less),
+            confirmed: true,
+            doubts: Vec::new(),
+        };
+    }
     // An answer is short, asks nothing and makes no request of its own.
     let answers = !n.question
         && n.words().iter().filter(|w| !lex.glue.contains(**w)).count() <= 4
@@ -363,6 +378,69 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
         }
     }
     Some(out)
+}
+
+/// The reading asked about without the things the message leaves out
+/// ("yeah leave the rice"): the message opens with a yes, says only what
+/// goes, and each thing named is one of the reading's items. `None`
+/// otherwise, or when nothing would be left.
+fn left_out(n: &normalize::Normalized, links: &[link::Link], asked: &Reading) -> Option<Reading> {
+    let lex = lexicon::lexicon();
+    let words = n.words();
+    let yes = link::phrase_at(&words, 0, &lex.yes)?;
+    let mut k = yes.len();
+    while k < words.len() && lex.glue.contains(words[k]) && words[k] != "but" {
+        k += 1;
+    }
+    if words.get(k) == Some(&"but") {
+        k += 1;
+    }
+    let marker = link::phrase_at(&words, k, &lex.leave_out)?;
+    let named: Vec<String> = links
+        .iter()
+        .filter(|l| l.start >= k + marker.len())
+        .map(|l| words[l.start..l.end].join(" "))
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let said = |name: &str| {
+        let name = crate::context::taxonomy::singular(&name.to_lowercase());
+        named
+            .iter()
+            .any(|w| name.contains(&crate::context::taxonomy::singular(w)))
+    };
+    let mut less = asked.clone();
+    let mut dropped = 0;
+    for act in &mut less.acts {
+        match act {
+            Act::ShoppingAdd { items }
+            | Act::InventoryAdd { items, .. }
+            | Act::StockUse { items } => {
+                let before = items.len();
+                items.retain(|i| !said(&i.name));
+                dropped += before - items.len();
+            }
+            Act::ShoppingRemove { rows }
+            | Act::ShoppingBought { rows }
+            | Act::StockRemove { rows } => {
+                let before = rows.len();
+                rows.retain(|r| !said(r));
+                dropped += before - rows.len();
+            }
+            _ => {}
+        }
+    }
+    less.acts.retain(|a| match a {
+        Act::ShoppingAdd { items } | Act::InventoryAdd { items, .. } | Act::StockUse { items } => {
+            !items.is_empty()
+        }
+        Act::ShoppingRemove { rows } | Act::ShoppingBought { rows } | Act::StockRemove { rows } => {
+            !rows.is_empty()
+        }
+        _ => true,
+    });
+    (dropped == named.len() && !less.acts.is_empty()).then_some(less)
 }
 
 /// The request a question was about, read as if nothing were open.

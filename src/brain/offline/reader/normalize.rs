@@ -48,13 +48,27 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
     let mut clause = 0;
     let mut cur = String::new();
     let flush = |cur: &mut String, out: &mut Normalized, clause: usize| {
+        // "eggs x6" is "6 eggs": the count goes before what it counts.
+        let counts_before =
+            cur.starts_with('x') && cur.len() > 1 && cur[1..].chars().all(|c| c.is_ascii_digit());
+        if counts_before {
+            // Before what it counts, once its name is whole ("chick peas").
+            join_split_names(out, closed);
+        }
         for piece in split_digits(cur) {
             let word = correct(&piece, lex, closed).unwrap_or_else(|| piece.clone());
-            out.tokens.push(Token {
+            let token = Token {
                 word,
                 typed: piece,
                 clause,
-            });
+            };
+            match out.tokens.last() {
+                Some(last) if counts_before && last.clause == clause => {
+                    let at = out.tokens.len() - 1;
+                    out.tokens.insert(at, token);
+                }
+                _ => out.tokens.push(token),
+            }
         }
         cur.clear();
     };
@@ -96,7 +110,31 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
         }
     }
     flush(&mut cur, &mut out, clause);
+    join_split_names(&mut out, closed);
     out
+}
+
+/// "chick peas" for the kitchen's "chickpeas": two words said apart that
+/// make one of the kitchen's own words.
+fn join_split_names(out: &mut Normalized, closed: &HashSet<String>) {
+    let mut i = 0;
+    while i + 1 < out.tokens.len() {
+        let (a, b) = (&out.tokens[i], &out.tokens[i + 1]);
+        let joined = format!("{}{}", a.word, b.word);
+        let singular = crate::context::taxonomy::singular(&joined);
+        if a.clause == b.clause
+            && joined.len() >= 6
+            && a.word.chars().all(char::is_alphabetic)
+            && b.word.chars().all(char::is_alphabetic)
+            && (closed.contains(&joined) || closed.contains(&singular))
+        {
+            let typed = format!("{} {}", a.typed, b.typed);
+            out.tokens[i].word = joined;
+            out.tokens[i].typed = typed;
+            out.tokens.remove(i + 1);
+        }
+        i += 1;
+    }
 }
 
 /// "200g" → "200", "g"; "1.5kg" → "1.5", "kg"; "2x" → "2"; a word stays.
@@ -104,6 +142,13 @@ fn split_digits(word: &str) -> Vec<String> {
     let word = word.trim_matches('-');
     if word.is_empty() {
         return Vec::new();
+    }
+    // "eggs x6": six of them.
+    if let Some(n) = word
+        .strip_prefix('x')
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    {
+        return vec![n.to_string()];
     }
     let digits: String = word
         .chars()

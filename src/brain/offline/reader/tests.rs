@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::acts::Act;
+use super::acts::{Act, ItemSaid};
 use super::decide::Move;
 use super::link::Names;
 use super::{Scene, read};
@@ -283,11 +283,87 @@ fn clearing_everything_without_naming_the_list_is_not_a_clear_of_the_list() {
 #[test]
 fn a_two_word_verb_said_around_its_object_is_one_verb() {
     assert_eq!(
-        done("take the olive oil off"),
+        done("take the olive oil off the list"),
         vec![Act::ShoppingRemove {
             rows: vec!["olive oil".into()]
         }]
     );
+    // As loose as "take" without its place: the list, the plan, the stock?
+    let Move::Confirm { question, .. } = decide("take the olive oil off") else {
+        panic!("'take … off' names no place");
+    };
+    assert_eq!(question, "Take olive oil off the shopping list?");
+}
+
+#[test]
+fn two_requests_read_as_one_lose_to_their_parts() {
+    assert_eq!(
+        done("take the olive oil off my shopping list and put soy sauce on"),
+        vec![
+            Act::ShoppingRemove {
+                rows: vec!["olive oil".into()]
+            },
+            Act::ShoppingAdd {
+                items: vec![ItemSaid {
+                    name: "soy sauce".into(),
+                    quantity: None,
+                    unit: None
+                }]
+            }
+        ]
+    );
+}
+
+#[test]
+fn a_yes_that_leaves_one_out_carries_out_the_rest() {
+    use crate::context::{Dialogue, Question, QuestionKind};
+    let asked = "add milk, 6 eggs and rice";
+    let Move::Confirm { question, .. } = decide(asked) else {
+        panic!("no place said: asked");
+    };
+    let before = Before {
+        user: asked.into(),
+        dialogue: Dialogue {
+            question: Some(Question {
+                kind: QuestionKind::Confirm,
+                text: format!("Just to be sure — {question}"),
+                request: asked.into(),
+                candidates: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        ..Before::default()
+    };
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels: HashMap::new(),
+    };
+    let Move::Do(r) = read("yeah leave the rice, we have loads", &scene).decision else {
+        panic!("the rest is carried out");
+    };
+    let [Act::ShoppingAdd { items }] = r.acts.as_slice() else {
+        panic!("{:?}", r.acts);
+    };
+    let names: Vec<&str> = items.iter().map(|i| i.name.as_str()).collect();
+    assert_eq!(names, ["milk", "eggs"]);
+}
+
+#[test]
+fn a_state_word_alone_names_no_row_and_a_question_writes_nothing() {
+    let d = decide("the chicken is frozen right? how much do i need to get out");
+    assert!(!matches!(&d, Move::Do(r) if r.writes()), "{d:?}");
+    assert!(!matches!(&d, Move::Confirm { .. }), "{d:?}");
+}
+
+#[test]
+fn a_count_after_its_food_and_a_name_said_in_two_words_are_read() {
+    let acts = done("add chick peas x2 to the shopping list");
+    let [Act::ShoppingAdd { items }] = acts.as_slice() else {
+        panic!("{acts:?}");
+    };
+    assert_eq!(items[0].name, "chickpeas");
+    assert_eq!(items[0].quantity, Some(2.0));
 }
 
 #[test]

@@ -104,6 +104,30 @@ impl<'a> Slots<'a> {
     }
 }
 
+/// The meal a recipe's tags name ("breakfast", "brunch", "lunch"), when
+/// the recipe's row has been read.
+fn own_meal(c: &ActCtx<'_>, id: &str) -> Option<&'static str> {
+    let row = known_rows(c, Table::Recipes)
+        .into_iter()
+        .find(|r| r.get("id").and_then(Value::as_str) == Some(id))?;
+    let tags: Vec<String> = row
+        .get("tags")
+        .and_then(Value::as_array)
+        .map(|v| {
+            v.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_lowercase)
+                .collect()
+        })
+        .unwrap_or_default();
+    let has = |t: &str| tags.iter().any(|x| x == t);
+    if has("breakfast") || has("brunch") {
+        Some("breakfast")
+    } else {
+        None
+    }
+}
+
 /// One call: a tool and its parameters.
 fn update(id: &str, data: Value) -> (&'static str, Value) {
     (
@@ -122,13 +146,18 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             // One row per date and meal: "wednesday the 14th" is one day.
             let mut puts: Vec<(String, String, String)> = Vec::new();
             for s in asked {
-                // A meal unsaid is dinner: "the curry on the 15th" leaves
+                let r = recipe(c, &s.recipe, s.day)?;
+                // A meal unsaid is the recipe's own when its tags say one
+                // ("breakfast"), else dinner: "the curry on the 15th" leaves
                 // that day's lunch alone.
-                let (date, meal) = (slots.date_of(s.day), s.meal.as_deref().unwrap_or("dinner"));
+                let own = own_meal(c, &r);
+                let (date, meal) = (
+                    slots.date_of(s.day),
+                    s.meal.as_deref().or(own).unwrap_or("dinner"),
+                );
                 if puts.iter().any(|(d, m, _)| *d == date && m == meal) {
                     continue;
                 }
-                let r = recipe(c, &s.recipe, s.day)?;
                 puts.push((date, meal.to_string(), r));
             }
             Ok(put_calls(c, &slots, &puts))
