@@ -471,9 +471,22 @@ pub fn not_understood(words: &super::text::Words, turn: u32) -> String {
         .iter()
         .map(|e| format!("\"{e}\""))
         .collect();
+    // Say which words could not be read, then what is closest to them.
+    let said: Vec<&str> = words
+        .words
+        .iter()
+        .map(String::as_str)
+        .filter(|w| !super::vocab::is_chatter(w))
+        .take(8)
+        .collect();
+    let what = if said.is_empty() {
+        "that".to_string()
+    } else {
+        format!("“{}”", said.join(" "))
+    };
     format!(
-        "I'm the offline brain, so I follow simple rules, and I didn't catch that. The closest \
-         things I can do: try {}.",
+        "I didn't catch that: I couldn't read {what} as something I can do (I'm the offline \
+         brain: I know this kitchen's recipes, stock, list, plan and tasks). Closest to it: try {}.",
         join_list(&tries, "or")
     )
 }

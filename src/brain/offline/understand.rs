@@ -122,7 +122,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // rules is a guess: it is asked about first, naming what would change,
     // unless the message answers a question of theirs. A bulk change is
     // always asked about first.
-    let answering = reading.answer.is_some() || reading.confirmed;
+    // A "yes" to Alfred's offer ("want me to put what's missing on the
+    // list?") is the change asked for.
+    let said = Words::new(message);
+    let takes_offer = reading.before.dialogue.offer.is_some()
+        && (super::consent::is_bare_consent(&said) || super::consent::is_consent_to_do(&said));
+    let answering = reading.answer.is_some() || reading.confirmed || takes_offer;
     reading.unsure = !answering && concrete_write(&settled, shown) || bulk_write(&settled);
     out.reading = Carried::of(&reading, settled).to_value();
     out

@@ -505,6 +505,13 @@ fn take(
             }
             // A day is a slot of the plan's and the tasks' frames; "today"
             // only says when anything else happened.
+            // "nothing tmrw": a day ruled out is no slot.
+            Target::Day(_)
+                if (l.start.saturating_sub(2)..l.start)
+                    .any(|k| super::lexicon::lexicon().negation.contains(words[k])) =>
+            {
+                false
+            }
             Target::Day(d)
                 if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) =>
             {

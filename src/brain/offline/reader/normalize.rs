@@ -56,7 +56,11 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
             join_split_names(out, closed);
         }
         for piece in split_digits(cur) {
-            let word = correct(&piece, lex, closed).unwrap_or_else(|| piece.clone());
+            // "tues n weds": "n" is "and".
+            let word = match piece.as_str() {
+                "n" => "and".to_string(),
+                _ => correct(&piece, lex, closed).unwrap_or_else(|| piece.clone()),
+            };
             let token = Token {
                 word,
                 typed: piece,

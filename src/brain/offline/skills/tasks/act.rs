@@ -93,6 +93,21 @@ fn write(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
             };
         }
     };
+    // A task already ticked off stays as it is, said so.
+    let done_already = matches!(ask, Ask::Done { .. })
+        && candidates.iter().any(|row| {
+            row.get("id").and_then(Value::as_str) == Some(r.as_str())
+                && row
+                    .get("completed")
+                    .is_some_and(|v| v.as_bool() == Some(true) || v.as_i64() == Some(1))
+        });
+    if done_already {
+        return complete(
+            format!("No need: \"{}\" is already ticked off", c.world.label(&r)),
+            Value::Null,
+            None,
+        );
+    }
     let target = [filter("id", "=", json!(r))];
     match change {
         Some(data) => call(
@@ -127,10 +142,17 @@ fn category(title: &str) -> &'static str {
 /// title or category hold the most of the words.
 fn meant(c: &ActCtx<'_>, rows: &[&Value], about: &[String], open_only: bool) -> Vec<String> {
     let id = |r: &&Value| r.get("id").and_then(Value::as_str).map(String::from);
+    let done = |r: &Value| {
+        r.get("completed")
+            .is_some_and(|v| v.as_bool() == Some(true) || v.as_i64() == Some(1))
+    };
+    // Named in words, a task ticked off already is still the one meant
+    // (and is said to be done); otherwise only open tasks are counted.
+    let all: Vec<&Value> = rows.to_vec();
     let rows: Vec<&Value> = rows
         .iter()
         .copied()
-        .filter(|r| !open_only || r.get("completed").and_then(Value::as_bool) != Some(true))
+        .filter(|r| !open_only || !done(r))
         .collect();
     // "done the first one", "tick off the 2nd": counted in the tasks just
     // listed.
@@ -183,15 +205,18 @@ fn meant(c: &ActCtx<'_>, rows: &[&Value], about: &[String], open_only: bool) -> 
         words.extend(stems(text_field(r, "category").unwrap_or_default()));
         about.iter().filter(|a| words.contains(a)).count()
     };
-    let best = rows.iter().map(|r| score(r)).max().unwrap_or(0);
+    let best = all.iter().map(|r| score(r)).max().unwrap_or(0);
     if best == 0 {
         return Vec::new();
     }
-    let mut top: Vec<String> = rows
-        .iter()
-        .filter(|r| score(r) == best)
-        .filter_map(id)
-        .collect();
+    let at_best: Vec<&Value> = all.iter().copied().filter(|r| score(r) == best).collect();
+    let open: Vec<&Value> = at_best.iter().copied().filter(|r| !done(r)).collect();
+    let chosen = if open_only && !open.is_empty() {
+        open
+    } else {
+        at_best
+    };
+    let mut top: Vec<String> = chosen.iter().filter_map(id).collect();
     // Two rows of one task (loaded and read again) are one.
     top.dedup();
     top

@@ -95,6 +95,9 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
 /// Nothing was changed: say what the step found and what is open.
 fn unchanged(c: &ReplyCtx<'_>, read: &[&Value]) -> Said {
     let why = why_unchanged(c, "I couldn't tell which task you meant");
+    if why.contains("already ticked off") {
+        return Said::text(format!("{why}, so nothing changed."));
+    }
     let open: Vec<&Value> = read.iter().copied().filter(open).collect();
     let mut text = format!("{why}, so nothing changed.");
     if !open.is_empty() {
