@@ -68,7 +68,13 @@ pub fn draw(frame: &mut Frame, model: &Model, keymap: &Keymap, caches: &mut Cach
             let mark = model.chrome.theme.accent.add_modifier(Modifier::REVERSED);
             highlight(frame.buffer_mut(), text_area, search.query.text(), mark);
             render_search_line(frame, area, search, &model.chrome.theme);
-        } else if model.chat.input.is_empty() && !model.turn.is_running() {
+        } else if model.chat.input.is_empty()
+            && !model.turn.is_running()
+            && model.panels.inspect.is_none()
+            && model.chat.scroll.follow
+        {
+            // Under the newest reply only: not while an earlier turn is
+            // shown, nor over the "more lines" mark of a scrolled chat.
             let key = keymap.first_key(super::action::Action::Suggest);
             render_suggestions(
                 frame,

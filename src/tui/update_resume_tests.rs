@@ -52,7 +52,7 @@ fn the_footer_follows_the_focus() {
     let typing = footer(&m);
     assert!(
         typing.starts_with(
-            "Enter send · Alt+Enter new line · ↑ last message · /help commands · Tab focus"
+            "Enter send · Alt+Enter new line · ↑ last message · Ctrl+S suggestion · /help commands · Tab focus"
         ),
         "{typing}"
     );

@@ -59,7 +59,7 @@ fn one_recipe_goes_on_every_day_named() {
 #[test]
 fn each_day_keeps_its_own_meal() {
     let mut sim = Conversation::new();
-    sim.say("put the chicken tikka bites on tue lunch and wed dinner");
+    sim.say_confirming("put the chicken tikka bites on tue lunch and wed dinner");
     lists(
         &sim,
         &[
@@ -68,7 +68,7 @@ fn each_day_keeps_its_own_meal() {
         ],
     );
     let mut sim = Conversation::new();
-    sim.say("french toast for breakfast on the weekend pls");
+    sim.say_confirming("french toast for breakfast on the weekend pls");
     lists(
         &sim,
         &[
@@ -95,7 +95,7 @@ fn relative_days_are_dated_from_today() {
         ("put the paneer on tuesday", "Tue Jan 13 (dinner)"),
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         lists(&sim, &[line]);
     }
 }
@@ -103,11 +103,11 @@ fn relative_days_are_dated_from_today() {
 #[test]
 fn days_already_planned_are_replaced_however_many() {
     let mut sim = Conversation::new();
-    sim.say("put the wings on mon tue wed and thu");
+    sim.say_confirming("put the wings on mon tue wed and thu");
     assert_eq!(tools(&sim), ["db_read", "db_read", "db_create"]);
     // Four days taken: more than a step's three calls as updates, so one
     // delete and one create.
-    sim.say("actually put the paneer on mon, tue, wed and thu instead");
+    sim.say_confirming("actually put the paneer on mon, tue, wed and thu instead");
     let t = tools(&sim);
     assert_eq!(&t[t.len() - 2..], ["db_delete", "db_create"], "{t:?}");
     lists(
@@ -119,10 +119,10 @@ fn days_already_planned_are_replaced_however_many() {
             "Thu Jan 15 (dinner): Air Fryer Paneer Tikka",
         ],
     );
-    sim.say("whats on the plan");
+    sim.say_confirming("whats on the plan");
     assert!(!sim.reply().contains("Wings"), "{}", sim.reply());
     // Two replaced and one new: every call made, none dropped.
-    sim.say("put the yellow curry on tue wed and fri");
+    sim.say_confirming("put the yellow curry on tue wed and fri");
     let t = tools(&sim);
     assert_eq!(
         t.iter()
@@ -143,8 +143,8 @@ fn days_already_planned_are_replaced_however_many() {
 #[test]
 fn two_days_trade_their_meals() {
     let mut sim = Conversation::new();
-    sim.say("put the wings on monday and the paneer on tuesday");
-    sim.say("swap monday and tuesday");
+    sim.say_confirming("put the wings on monday and the paneer on tuesday");
+    sim.say_confirming("swap monday and tuesday");
     sim.expect("understood");
     lists(
         &sim,
@@ -156,9 +156,9 @@ fn two_days_trade_their_meals() {
     let t = tools(&sim);
     assert_eq!(&t[t.len() - 2..], ["db_update", "db_update"]);
     // Only one of the two planned: it moves.
-    sim.say("switch tue with sat");
+    sim.say_confirming("switch tue with sat");
     lists(&sim, &["Sat Jan 17 (dinner): Dry Rub Wings"]);
-    sim.say("move the wings from saturday to friday");
+    sim.say_confirming("move the wings from saturday to friday");
     lists(&sim, &["Fri Jan 16 (dinner): Dry Rub Wings"]);
 }
 
@@ -170,7 +170,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
         "lets do the paneer tikka on wednesday and sunday",
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         assert!(
             !tools(&sim).iter().any(|t| t == "db_create"),
             "{m}: a draft to look over"
@@ -182,7 +182,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
                 "Sun Jan 18 (dinner): Air Fryer Paneer Tikka",
             ],
         );
-        sim.say("save it");
+        sim.say_confirming("save it");
         lists(
             &sim,
             &[
@@ -197,7 +197,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
         "put the paneer tikka on wednesday and sunday",
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         assert!(
             tools(&sim).iter().any(|t| t == "db_create"),
             "{m}: planned as said: {}",
@@ -212,7 +212,7 @@ fn a_drafted_recipe_goes_on_every_day_named() {
         );
     }
     let mut sim = Conversation::new();
-    sim.say("lets do the paneer on sunday instead of wednesday");
+    sim.say_confirming("lets do the paneer on sunday instead of wednesday");
     assert!(!sim.reply().contains("Wed Jan 14"), "{}", sim.reply());
 }
 

@@ -170,7 +170,7 @@ fn start_fresh_phrasings_clear_everything() {
 #[test]
 fn the_plan_and_its_recipes_are_retained_across_a_detour() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "can you help me plan some meals?",
         "let's not do cod this week",
         "let's do the paneer on sunday and the curry on wednesday",
@@ -190,10 +190,10 @@ fn the_plan_and_its_recipes_are_retained_across_a_detour() {
         ["recipe_3", "recipe_9"],
         "{retained:?}"
     );
-    sim.run(&["and the freezer?", "what's on my shopping list?"]);
+    sim.run_confirming(&["and the freezer?", "what's on my shopping list?"]);
     sim.expect("retained gen_meal_1 gen_meal_2 recipe_3 recipe_9");
     sim.expect("reason gen_meal_1 ~ user's ongoing weekly plan");
-    sim.say("ok back to the meal plan");
+    sim.say_confirming("ok back to the meal plan");
     sim.expect("no-read meal_plans");
     sim.expect("recent gen_meal_1 gen_meal_2");
 }
@@ -201,7 +201,7 @@ fn the_plan_and_its_recipes_are_retained_across_a_detour() {
 #[test]
 fn a_recipe_being_worked_on_is_retained_once_saved() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "give me a thai basil chicken recipe",
         "save it",
         "what's in my pantry?",
@@ -210,7 +210,7 @@ fn a_recipe_being_worked_on_is_retained_once_saved() {
     ]);
     sim.expect("retained gen_recipe_1");
     sim.expect("reason gen_recipe_1 ~ working on");
-    sim.say("add more garlic to that recipe");
+    sim.say_confirming("add more garlic to that recipe");
     sim.expect("steps write:recipes");
     // The saved steps stay as they were (no recipes update); the recipe is
     // read back by id after its lines change, so the panel shows them.
@@ -348,15 +348,15 @@ fn a_read_that_skips_what_is_loaded_says_so_rather_than_found_nothing() {
 #[test]
 fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
     let mut sim = Conversation::new();
-    sim.run(&["put the miso cod on sunday", "and the paneer on friday"]);
-    sim.say("take the wings off friday");
+    sim.run_confirming(&["put the miso cod on sunday", "and the paneer on friday"]);
+    sim.say_confirming("take the wings off friday");
     sim.expect("writes none");
     assert!(
         sim.reply().contains("No \"wing\" on") && sim.reply().contains("Air Fryer Paneer Tikka"),
         "{}",
         sim.reply()
     );
-    sim.say("take the miso cod off sunday");
+    sim.say_confirming("take the miso cod off sunday");
     sim.expect("writes meal_plans:delete");
     assert!(
         sim.reply().starts_with("Done — taken off the plan:"),
@@ -368,7 +368,7 @@ fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
         "{}",
         sim.reply()
     );
-    sim.say("whats on the plan");
+    sim.say_confirming("whats on the plan");
     assert!(
         !sim.reply().contains("Miso Glazed Air Fryer Cod"),
         "a meal taken off is not listed: {}",
@@ -379,9 +379,9 @@ fn a_planned_meal_is_taken_off_by_day_and_only_the_one_named() {
         "{}",
         sim.reply()
     );
-    sim.say("clear saturday");
+    sim.say_confirming("clear saturday");
     sim.expect("writes none");
-    sim.say("clear friday dinner pls");
+    sim.say_confirming("clear friday dinner pls");
     sim.expect("writes meal_plans:delete");
     assert!(
         sim.reply().contains("Air Fryer Paneer Tikka"),

@@ -306,12 +306,12 @@ fn saving_the_plan_in_several_phrasings() {
         "yes",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&[
+        sim.run_confirming(&[
             "can you help me plan some meals?",
             "let's not do cod this week",
             "let's do the paneer on sunday and the curry on wednesday",
         ]);
-        sim.say(m);
+        sim.say_confirming(m);
         sim.expect("steps write:meal_plans");
         sim.expect("action gen_meal_1 created");
         sim.expect("action gen_meal_2 created");
@@ -322,8 +322,8 @@ fn saving_the_plan_in_several_phrasings() {
 #[test]
 fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
     let mut sim = Conversation::new();
-    sim.run(&["show me my recipes", "give me a thai basil chicken recipe"]);
-    let rec = sim.say("show me the chicken");
+    sim.run_confirming(&["show me my recipes", "give me a thai basil chicken recipe"]);
+    let rec = sim.say_confirming("show me the chicken");
     // Understand asked: the pipeline records no plan (Think did not run).
     assert!(
         matches!(rec.decision, None | Some(Decision::Clarify)),
@@ -337,7 +337,7 @@ fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
         rec.reply
     );
     assert!(rec.steps.is_empty());
-    let rec = sim.say("the thai basil one");
+    let rec = sim.say_confirming("the thai basil one");
     assert!(
         rec.reply.contains("**Thai Basil Chicken**"),
         "{}",
@@ -350,8 +350,8 @@ fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
     );
     // With both recipes active, an edit asks too, and an ordinal answers.
     let mut sim = Conversation::new();
-    sim.run(&["give me a thai basil chicken recipe", "show me my recipes"]);
-    let rec = sim.say("add lime to the chicken");
+    sim.run_confirming(&["give me a thai basil chicken recipe", "show me my recipes"]);
+    let rec = sim.say_confirming("add lime to the chicken");
     assert!(rec.reply.contains("which one do you mean"), "{}", rec.reply);
     assert!(rec.steps.is_empty());
     // The question lists Thai Basil Chicken first (registration order).
@@ -361,7 +361,7 @@ fn an_ambiguous_name_asks_which_and_the_answer_carries_on() {
         "{}",
         rec.reply
     );
-    let rec = sim.say("the first one");
+    let rec = sim.say_confirming("the first one");
     assert!(
         rec.reply.contains("added lime to Thai Basil Chicken"),
         "{}",
@@ -415,14 +415,14 @@ fn a_missing_pick_is_asked_for_and_the_answer_fills_the_plan() {
 #[test]
 fn a_recipe_not_in_memory_is_looked_up_by_name_and_the_whole_plan_shown() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "give me 2 chicken dinner ideas",
         "save both",
         "put the first one on sunday",
     ]);
     // The first pick was put on the plan in words; "let's do" drafts the
     // next with the whole plan shown.
-    let rec = sim.say("and let's do the pad see ew on wednesday");
+    let rec = sim.say_confirming("and let's do the pad see ew on wednesday");
     let steps: Vec<String> = rec
         .steps
         .iter()
@@ -439,7 +439,7 @@ fn a_recipe_not_in_memory_is_looked_up_by_name_and_the_whole_plan_shown() {
         "{}",
         rec.reply
     );
-    let rec = sim.say("and let's do the fajitas on monday");
+    let rec = sim.say_confirming("and let's do the fajitas on monday");
     assert_eq!(rec.steps.len(), 2, "{:?}", rec.steps);
     for slot in [
         "Sun Jan 18 (dinner): Thai Basil Chicken",
@@ -458,8 +458,8 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
         "remove the fajitas from my recipes",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&["give me 2 chicken dinner ideas", "save both"]);
-        sim.say(m);
+        sim.run_confirming(&["give me 2 chicken dinner ideas", "save both"]);
+        sim.say_confirming(m);
         sim.expect("steps write:recipes");
         sim.expect("action gen_recipe_2 deleted");
         assert!(
@@ -469,8 +469,8 @@ fn delete_removes_a_saved_recipe_and_throws_away_a_draft() {
         );
     }
     let mut sim = Conversation::new();
-    sim.say("give me a shakshuka recipe");
-    sim.say("delete it");
+    sim.say_confirming("give me a shakshuka recipe");
+    sim.say_confirming("delete it");
     sim.expect("dropped gen_recipe_1");
     sim.expect("steps none");
     assert!(sim.reply().contains("never saved"), "{}", sim.reply());
@@ -499,11 +499,11 @@ fn asking_for_a_diet_rules_out_what_does_not_fit_until_lifted() {
 #[test]
 fn a_swapped_out_recipe_is_no_longer_called_chosen_for_the_day() {
     let mut sim = Conversation::new();
-    sim.run(&["show me my recipies", "the 2nd one", "put it on wednesday"]);
+    sim.run_confirming(&["show me my recipies", "the 2nd one", "put it on wednesday"]);
     sim.expect("reply ~ Wed Jan 14 (dinner): Miso Glazed Air Fryer Cod");
-    sim.say("actually swap wed for the wings");
+    sim.say_confirming("actually swap wed for the wings");
     sim.expect("reply ~ Wed Jan 14 (dinner): Dry Rub Wings");
-    sim.say("whats the plan looking like");
+    sim.say_confirming("whats the plan looking like");
     sim.expect("reason recipe_2 ~ was chosen for Wed Jan 14 [dinner] until the plan changed");
 }
 
@@ -530,7 +530,7 @@ fn a_saved_recipe_named_with_a_day_and_a_will_is_planned_not_invented() {
         "were having the yellow curry tomorrow",
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         sim.expect("writes meal_plans:create");
         assert!(
             sim.reply().contains("Thu Jan 15") || sim.reply().contains("Wed Jan 14"),
@@ -572,8 +572,8 @@ fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
 #[test]
 fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
     let mut sim = Conversation::new();
-    sim.say("the yellow curry - is the paste ok?");
-    let rec = sim.say("ok put it on thursday");
+    sim.say_confirming("the yellow curry - is the paste ok?");
+    let rec = sim.say_confirming("ok put it on thursday");
     assert!(
         rec.steps
             .iter()
@@ -589,8 +589,8 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
     );
     // Chatter around the pointer names no recipe.
     let mut sim = Conversation::new();
-    sim.say("do we still have the wings in the freezer");
-    sim.say("ya put em on for tn");
+    sim.say_confirming("do we still have the wings in the freezer");
+    sim.say_confirming("ya put em on for tn");
     assert!(sim.reply().contains("Dry Rub Wings"), "{}", sim.reply());
 }
 
@@ -600,7 +600,7 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
 #[test]
 fn leftovers_on_a_day_are_the_same_dish_again_for_lunch() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "show me the pad see ew",
         "put it on thursday, and the leftovers for friday lunch",
     ]);
@@ -613,7 +613,7 @@ fn leftovers_on_a_day_are_the_same_dish_again_for_lunch() {
         "sundays leftovers for monday",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&["plan the kerala curry for sunday", m]);
+        sim.run_confirming(&["plan the kerala curry for sunday", m]);
         sim.expect("writes meal_plans:create");
         sim.expect("reply ~ Mon Jan 19 (lunch): Kerala Cod Curry");
         sim.expect("reply !~ Sun");

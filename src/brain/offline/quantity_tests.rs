@@ -20,8 +20,10 @@ fn writes(sim: &Conversation) -> Vec<(String, Option<f64>)> {
         .collect()
 }
 
+/// Says `m`; a change asked about first is confirmed with a "yes" (the
+/// older rules' changes are), and the writes that made it are returned.
 fn said(sim: &mut Conversation, m: &str) -> Vec<(String, Option<f64>)> {
-    sim.say(m);
+    sim.say_confirming(m);
     writes(sim)
 }
 

@@ -83,6 +83,9 @@ pub struct Reading {
     /// The reader doubts the words ask for a change: a write is confirmed
     /// first.
     pub unsure: bool,
+    /// "undo that", "put it back": the message takes back the last turn's
+    /// change (made in words a turn ago, so not asked about again).
+    pub reverses_last: bool,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -125,6 +128,7 @@ impl Reading {
             cues,
             asks_confirm: false,
             unsure: false,
+            reverses_last: false,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -139,6 +143,7 @@ impl Reading {
             cues: self.cues,
             asks_confirm: false,
             unsure: self.unsure,
+            reverses_last: self.reverses_last,
         }
     }
 
@@ -171,6 +176,7 @@ impl Reading {
                 cues,
                 asks_confirm: false,
                 unsure: false,
+                reverses_last: false,
             };
         }
         let request = before
@@ -195,6 +201,7 @@ impl Reading {
                 cues,
                 asks_confirm: false,
                 unsure: false,
+                reverses_last: false,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -211,10 +218,11 @@ impl Reading {
             }
             None => (words, own),
         };
-        let own = undo_of_last_add(&words, &before)
+        let undone = undo_of_last_add(&words, &before)
             .or_else(|| undo_of_last_list_add(&words, &before))
-            .or_else(|| put_back(&words, &before))
-            .unwrap_or(own);
+            .or_else(|| put_back(&words, &before));
+        let reverses_last = undone.is_some();
+        let own = undone.unwrap_or(own);
         let weak = matches!(
             own,
             Intent::Unknown
@@ -242,6 +250,7 @@ impl Reading {
                 cues,
                 asks_confirm: false,
                 unsure: false,
+                reverses_last: false,
             };
         }
         if cues.asked_plan && answers {
@@ -254,6 +263,7 @@ impl Reading {
                 cues,
                 asks_confirm: false,
                 unsure: false,
+                reverses_last: false,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -287,6 +297,7 @@ impl Reading {
             cues,
             asks_confirm: false,
             unsure: false,
+            reverses_last,
         }
     }
 
@@ -303,6 +314,7 @@ impl Reading {
             confirmed: c.confirmed,
             asks_confirm: c.asks_confirm,
             unsure: c.unsure,
+            reverses_last: false,
         })
     }
 

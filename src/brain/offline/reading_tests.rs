@@ -8,10 +8,18 @@ use crate::fixtures::Conversation;
 /// expectation on the last turn.
 fn after(setup: &[&str], message: &str, expect: &[&str]) {
     let mut sim = Conversation::new();
+    // Changes asked about first are confirmed: the setup's, and the
+    // message's when the check expects a write.
     for m in setup {
-        sim.say(m);
+        sim.say_confirming(m);
     }
-    sim.say(message);
+    // A check that Alfred asks reads the first reply.
+    let asks = expect.iter().any(|e| *e == "asks");
+    if !asks {
+        sim.say_confirming(message);
+    } else {
+        sim.say(message);
+    }
     for e in expect {
         if let Err(why) = crate::scenario::check(&sim.json(), e) {
             panic!("{message:?} `{e}`: {why}\nreply: {}", sim.reply());

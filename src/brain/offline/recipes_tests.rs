@@ -69,8 +69,8 @@ fn edit_phrasings_change_the_pending_recipe_in_place() {
         "add lime to that recipe",
     ] {
         let mut sim = Conversation::new();
-        sim.say("give me a thai basil chicken recipe");
-        sim.say(m);
+        sim.say_confirming("give me a thai basil chicken recipe");
+        sim.say_confirming(m);
         sim.expect("steps generate:recipes");
         sim.expect("no-read recipes");
         sim.expect("pending gen_recipe_1");
@@ -95,11 +95,11 @@ fn save_phrasings_promote_the_same_ref() {
         "Save!",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&[
+        sim.run_confirming(&[
             "give me a thai basil chicken recipe",
             "add a squeeze of lime",
         ]);
-        sim.say(m);
+        sim.say_confirming(m);
         sim.expect("steps write:recipes");
         sim.expect("action gen_recipe_1 created");
         assert!(sim.state.registry.pending_artifacts().is_empty(), "{m}");
@@ -113,13 +113,13 @@ fn save_phrasings_promote_the_same_ref() {
 #[test]
 fn a_set_aside_artifact_is_read_back_by_its_gen_ref() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "give me a shakshuka recipe",
         "not feeling the shakshuka today",
         "what's in my pantry?",
     ]);
     sim.expect("background gen_recipe_1");
-    sim.say("show me that shakshuka");
+    sim.say_confirming("show me that shakshuka");
     let calls = sim.calls();
     assert_eq!(calls.len(), 1, "{calls:?}");
     assert_eq!(calls[0].0, "db_read");
@@ -129,9 +129,9 @@ fn a_set_aside_artifact_is_read_back_by_its_gen_ref() {
         serde_json::json!({"field": "id", "op": "=", "value": "gen_recipe_1"})
     );
     assert!(sim.reply().contains("**Shakshuka**"), "{}", sim.reply());
-    sim.say("add feta");
+    sim.say_confirming("add feta");
     assert!(ingredient_names(&sim, "gen_recipe_1").contains(&"feta".to_string()));
-    sim.say("save it");
+    sim.say_confirming("save it");
     sim.expect("action gen_recipe_1 created");
 }
 
@@ -178,20 +178,20 @@ fn ordinals_pick_from_the_list_just_shown() {
         ("save the fajitas", "gen_recipe_2", "gen_recipe_1"),
     ] {
         let mut sim = Conversation::new();
-        sim.say("give me 2 chicken dinner ideas");
-        sim.say(m);
+        sim.say_confirming("give me 2 chicken dinner ideas");
+        sim.say_confirming(m);
         sim.expect(&format!("action {saved} created"));
         sim.expect(&format!("pending {left}"));
     }
     let mut sim = Conversation::new();
-    sim.say("give me 2 chicken dinner ideas");
-    sim.say("save it");
+    sim.say_confirming("give me 2 chicken dinner ideas");
+    sim.say_confirming("save it");
     assert!(
         sim.reply().contains("which one do you mean"),
         "{}",
         sim.reply()
     );
-    sim.say("both");
+    sim.say_confirming("both");
     assert!(
         sim.state.registry.pending_artifacts().is_empty(),
         "{}",
@@ -209,8 +209,8 @@ fn unsaved_phrasings_list_from_the_registry_without_tools() {
         "is everything saved?",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&["give me 2 chicken dinner ideas", "save only the first one"]);
-        sim.say(m);
+        sim.run_confirming(&["give me 2 chicken dinner ideas", "save only the first one"]);
+        sim.say_confirming(m);
         sim.expect("steps analyze:recipes");
         assert!(sim.calls().is_empty(), "{m}");
         assert!(
@@ -229,13 +229,13 @@ fn unsaved_phrasings_list_from_the_registry_without_tools() {
 #[test]
 fn a_saved_recipe_is_edited_with_ingredient_lines() {
     let mut sim = Conversation::new();
-    sim.run(&["give me a thai basil chicken recipe", "save it"]);
-    sim.say("add a squeeze of lime to it");
+    sim.run_confirming(&["give me a thai basil chicken recipe", "save it"]);
+    sim.say_confirming("add a squeeze of lime to it");
     sim.expect("steps write:recipes");
     let calls = sim.calls();
     assert_eq!(calls[0].1["table"], "recipe_ingredients", "{calls:?}");
     assert!(sim.reply().contains("saved"), "{}", sim.reply());
-    sim.say("add more garlic to that recipe");
+    sim.say_confirming("add more garlic to that recipe");
     let calls = sim.calls();
     assert!(
         calls
@@ -366,7 +366,7 @@ fn make_it_for_n_scales_the_recipe_in_front_of_us() {
 #[test]
 fn a_pick_from_the_list_with_a_day_goes_on_the_plan() {
     let mut sim = Conversation::new();
-    sim.run(&["what's quick for tonight", "ok the second one tonight then"]);
+    sim.run_confirming(&["what's quick for tonight", "ok the second one tonight then"]);
     sim.expect("writes meal_plans:create");
     assert!(
         sim.reply()
@@ -384,13 +384,13 @@ fn a_pick_said_plainly_with_a_day_is_planned_a_hedged_one_drafted() {
         "doing that tomorrow",
     ] {
         let mut sim = Conversation::new();
-        sim.run(&["show me the wings", m]);
+        sim.run_confirming(&["show me the wings", m]);
         sim.expect("writes meal_plans:create");
         sim.expect("reply ~ Dry Rub Wings");
     }
     for m in ["maybe that one on friday", "that one friday?"] {
         let mut sim = Conversation::new();
-        sim.run(&["show me the wings", m]);
+        sim.run_confirming(&["show me the wings", m]);
         sim.expect("writes none");
     }
 }

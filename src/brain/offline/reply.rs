@@ -287,10 +287,13 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
     if let Some(q) = d.question.as_mut()
         && q.kind == QuestionKind::Open
     {
+        // Only the "should I …?" asked before a change (Think's), not a
+        // question of what or which ("which rice?").
         let held_back = c.req.think.decision == Decision::Clarify
             && !c.req.understand.needs_clarification
             && !permits_write(&c.reading)
-            && would_write(&c.reading.intent);
+            && would_write(&c.reading.intent)
+            && q.text.to_lowercase().contains("should i ");
         if c.reading.intent == Intent::Assign {
             q.kind = QuestionKind::WhichDays;
         } else if held_back {

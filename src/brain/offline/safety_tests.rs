@@ -178,7 +178,7 @@ fn a_recipe_with_a_day_plans_only_when_said_plainly() {
         "the wings sat and sun",
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         assert_eq!(writes(&sim), ["meal_plans:create"], "{m}: {}", sim.reply());
     }
     for m in [
@@ -194,7 +194,7 @@ fn a_recipe_with_a_day_plans_only_when_said_plainly() {
         "curry something thai wednesday",
     ] {
         let mut sim = Conversation::new();
-        sim.say(m);
+        sim.say_confirming(m);
         assert!(writes(&sim).is_empty(), "{m} wrote: {}", sim.reply());
     }
 }
@@ -287,7 +287,7 @@ fn an_edit_that_changes_nothing_writes_nothing_and_claims_nothing() {
 #[test]
 fn an_amount_used_of_it_takes_that_much_off_and_keeps_the_rest() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "hw much jasmine rice have i got",
         "used 200g of it last nite",
     ]);
@@ -316,8 +316,8 @@ fn a_draft_saved_then_planned_is_planned_and_the_reply_says_so() {
 #[test]
 fn nvm_take_them_off_takes_off_what_was_just_added() {
     let mut sim = Conversation::new();
-    sim.say("stick eggs on the list");
-    sim.say("actually nvm take them off");
+    sim.say_confirming("stick eggs on the list");
+    sim.say_confirming("actually nvm take them off");
     assert_eq!(
         writes(&sim),
         vec!["shopping_list:delete"],
@@ -330,10 +330,11 @@ fn nvm_take_them_off_takes_off_what_was_just_added() {
 #[test]
 fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
     let mut sim = Conversation::new();
-    sim.run(&["any recipes w the paneer", "put that on fri"]);
+    sim.say("any recipes w the paneer");
+    sim.say_confirming("put that on fri");
     sim.say("actually nvm swap fri for the cod one");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
-    sim.say("the miso one");
+    sim.say_confirming("the miso one");
     assert_eq!(writes(&sim), vec!["meal_plans:update"], "{}", sim.reply());
     assert!(
         sim.reply().contains("Miso Glazed Air Fryer Cod"),
@@ -346,8 +347,8 @@ fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
 #[test]
 fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
     let mut sim = Conversation::new();
-    sim.run(&["mushroom risotto recipie pls", "save it"]);
-    sim.say("add chilli flakes to the saved one too");
+    sim.run_confirming(&["mushroom risotto recipie pls", "save it"]);
+    sim.say_confirming("add chilli flakes to the saved one too");
     let outcome = |sim: &Conversation| sim.last().steps.last().unwrap().outcome.clone();
     assert_eq!(writes(&sim), vec!["recipe_ingredients:create"]);
     assert!(
@@ -355,7 +356,7 @@ fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
         "{}",
         outcome(&sim)
     );
-    sim.say("hmm actually nvm take it back out");
+    sim.say_confirming("hmm actually nvm take it back out");
     assert_eq!(writes(&sim), vec!["recipe_ingredients:delete"]);
     assert!(
         outcome(&sim).starts_with("Took the chilli flakes out"),
@@ -368,7 +369,7 @@ fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
 fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
     let mut sim = Conversation::new();
     for m in ["remove it", "change it", "hm and the other thing"] {
-        sim.say(m);
+        sim.say_confirming(m);
         assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
         assert!(sim.reply().ends_with('?'), "{m}: {}", sim.reply());
         assert!(
@@ -377,8 +378,8 @@ fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
             sim.reply()
         );
     }
-    sim.say("remove it");
-    sim.say("the tomatoes. off the shopping list");
+    sim.say_confirming("remove it");
+    sim.say_confirming("the tomatoes. off the shopping list");
     assert_eq!(
         writes(&sim),
         vec!["shopping_list:delete"],
@@ -388,18 +389,19 @@ fn a_vague_request_gets_a_short_question_and_its_answer_fills_it_in() {
     assert!(sim.reply().contains("tomato"), "{}", sim.reply());
     // A question of the user's own after it is answered, not taken as what
     // to add.
-    sim.run(&["any thai ones", "add some to that recipe"]);
+    sim.run_confirming(&["any thai ones", "add some to that recipe"]);
     assert!(sim.reply().contains("Thai Pad See Ew"), "{}", sim.reply());
-    sim.say("wait how long does the second one take?");
+    sim.say_confirming("wait how long does the second one take?");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
 }
 
 #[test]
 fn put_it_back_after_a_removal_puts_back_that_item_only() {
     let mut sim = Conversation::new();
-    sim.run(&["is olive oil on there", "take it off too"]);
+    sim.say("is olive oil on there");
+    sim.say_confirming("take it off too");
     assert_eq!(writes(&sim), vec!["shopping_list:delete"]);
-    sim.say("actually nvm put it back");
+    sim.say_confirming("actually nvm put it back");
     assert_eq!(
         writes(&sim),
         vec!["shopping_list:create"],
@@ -413,7 +415,7 @@ fn put_it_back_after_a_removal_puts_back_that_item_only() {
     );
     assert!(!sim.reply().contains("broccoli"), "{}", sim.reply());
     // Nothing came off last turn: nothing to put back, nothing written.
-    sim.say("put it back");
+    sim.say_confirming("put it back");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
 }
 
@@ -433,7 +435,7 @@ fn the_last_resort_offers_three_things_to_try() {
 #[test]
 fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
     let mut sim = Conversation::new();
-    sim.say("we're out of milk, add it to the list");
+    sim.say_confirming("we're out of milk, add it to the list");
     assert_eq!(
         writes(&sim),
         vec!["inventory:delete", "shopping_list:create"],
@@ -446,8 +448,8 @@ fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
     assert!(groups.windows(2).all(|g| g[0] <= g[1]), "{groups:?}");
 
     let mut sim = Conversation::new();
-    sim.run(&["can you come up with a chicken traybake"]);
-    sim.say("ok save it and put it on wed");
+    sim.run_confirming(&["can you come up with a chicken traybake"]);
+    sim.say_confirming("ok save it and put it on wed");
     assert_eq!(
         writes(&sim),
         vec!["recipes:create", "meal_plans:create"],
@@ -460,7 +462,7 @@ fn two_requests_in_one_message_both_happen_and_the_reply_says_both() {
 #[test]
 fn a_plan_put_and_a_question_in_one_message_plans_and_answers() {
     let mut sim = Conversation::new();
-    sim.say("ok dinners now. paneer on wednesday, and whats quick for friday?");
+    sim.say_confirming("ok dinners now. paneer on wednesday, and whats quick for friday?");
     assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
     assert!(
         sim.reply().contains("Air Fryer Paneer Tikka"),
@@ -490,7 +492,7 @@ fn recipes_that_use_the_expiring_items_say_only_the_items_each_one_uses() {
 #[test]
 fn a_can_used_is_one_can_not_the_whole_stock() {
     let mut sim = Conversation::new();
-    sim.say("used a can of coconut milk last night");
+    sim.say_confirming("used a can of coconut milk last night");
     assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
     assert!(
         sim.reply().contains("coconut milk (2 cans)"),
@@ -499,7 +501,7 @@ fn a_can_used_is_one_can_not_the_whole_stock() {
     );
     // One pantry row read for that does not make the pantry known: a can of
     // chickpeas tops up the chickpeas, not a second row.
-    sim.say("add a can of chickpeas to the pantry");
+    sim.say_confirming("add a can of chickpeas to the pantry");
     assert_eq!(writes(&sim), vec!["inventory:update"], "{}", sim.reply());
     assert!(
         sim.reply().contains("chickpeas (3 cans)"),
@@ -520,11 +522,11 @@ fn never_mind_in_front_of_a_question_answers_it_and_forgets_nothing() {
 #[test]
 fn items_put_away_are_added_once_and_them_means_those_items() {
     let mut sim = Conversation::new();
-    sim.say("put 4 tomatos and a bunch of thai basil in the fridge");
+    sim.say_confirming("put 4 tomatos and a bunch of thai basil in the fridge");
     // The basil was created, then topped up by a second call to 2 bunches.
     assert_eq!(writes(&sim), vec!["inventory:create"], "{}", sim.reply());
     assert!(!sim.reply().contains("2 bunches"), "{}", sim.reply());
-    sim.say("mark them as bought on the shopping list");
+    sim.say_confirming("mark them as bought on the shopping list");
     assert!(sim.reply().contains("thai basil"), "{}", sim.reply());
     assert!(sim.reply().contains("tomato"), "{}", sim.reply());
 }
@@ -555,13 +557,13 @@ fn cods_fine_lifts_the_fish_rule_and_the_comparison_counts_the_cod_again() {
 #[test]
 fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "wht about the thai ones",
         "which of them needs the fewest things i dont have",
         "put that one on thursday",
     ]);
     assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
-    sim.say("and the other one sunday");
+    sim.say_confirming("and the other one sunday");
     assert_eq!(writes(&sim), vec!["meal_plans:create"], "{}", sim.reply());
     assert!(
         sim.reply().contains("Sun") && sim.reply().contains("Thai Pad See Ew"),
@@ -573,7 +575,7 @@ fn the_other_one_is_the_one_of_the_two_not_yet_planned() {
 #[test]
 fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
     let mut sim = Conversation::new();
-    sim.say("we ran out of garlic and lemons, chuck them on the list");
+    sim.say_confirming("we ran out of garlic and lemons, chuck them on the list");
     assert_eq!(
         writes(&sim),
         vec!["inventory:delete", "shopping_list:create"],
@@ -582,9 +584,9 @@ fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
     );
     // It was one item called "garlic lemon", which matched nothing.
     assert!(!sim.reply().contains("garlic lemon"), "{}", sim.reply());
-    sim.say("put milk and eggs on the list and then show me it");
+    sim.say_confirming("put milk and eggs on the list and then show me it");
     assert!(!sim.reply().contains("show (1 pack)"), "{}", sim.reply());
-    sim.say("what tasks have i got, and whats planned this week");
+    sim.say_confirming("what tasks have i got, and whats planned this week");
     assert!(sim.reply().contains("Deep-clean"), "{}", sim.reply());
     assert!(
         sim.reply().contains("plan"),
@@ -596,9 +598,11 @@ fn a_list_of_items_run_out_of_is_each_item_and_a_later_clause_is_no_item() {
 #[test]
 fn the_second_part_points_at_what_the_first_part_planned() {
     let mut sim = Conversation::new();
-    sim.say("whats on my list");
+    sim.say_confirming("whats on my list");
     // After a look at the list, a day named is the plan's, not the list's.
-    sim.say("no wait, put the wings on friday and the paneer on saturday, and add whats missing");
+    sim.say_confirming(
+        "no wait, put the wings on friday and the paneer on saturday, and add whats missing",
+    );
     assert_eq!(
         writes(&sim),
         vec!["meal_plans:create", "shopping_list:create"],
@@ -612,12 +616,12 @@ fn the_second_part_points_at_what_the_first_part_planned() {
 #[test]
 fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "add fish sauce n limes to shoping list",
         "wait i have limes dont i",
     ]);
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
-    sim.say("ok take the limes back off then");
+    sim.say_confirming("ok take the limes back off then");
     assert_eq!(
         writes(&sim),
         vec!["shopping_list:delete"],
@@ -630,11 +634,9 @@ fn an_item_just_added_to_the_list_comes_off_the_list_though_the_kitchen_has_it()
 #[test]
 fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
     let mut sim = Conversation::new();
-    sim.run(&[
-        "add 1kg chicken thighs, a bag of spinach and 2 onions to the list",
-        "hang on i have onions dont i",
-    ]);
-    sim.say("yeah take those off then");
+    sim.say_confirming("add 1kg chicken thighs, a bag of spinach and 2 onions to the list");
+    sim.say("hang on i have onions dont i");
+    sim.say_confirming("yeah take those off then");
     assert_eq!(
         writes(&sim),
         vec!["shopping_list:delete"],
@@ -652,14 +654,14 @@ fn yeah_take_those_off_means_the_items_just_shown_on_the_list() {
 #[test]
 fn after_a_task_was_added_the_talk_stays_on_tasks() {
     let mut sim = Conversation::new();
-    sim.run(&[
+    sim.run_confirming(&[
         "add a task to use up the bananas by friday",
         "and one for making the paneer tikka on thursday",
     ]);
-    sim.say("wait theres already a paneer one isnt there");
+    sim.say_confirming("wait theres already a paneer one isnt there");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     assert!(sim.reply().contains("Use up the paneer"), "{}", sim.reply());
-    sim.say("delete the new one then");
+    sim.say_confirming("delete the new one then");
     assert_eq!(writes(&sim), vec!["tasks:delete"], "{}", sim.reply());
     assert!(
         sim.reply().contains("Making the paneer tikka"),
@@ -673,8 +675,10 @@ fn an_ingredient_and_a_day_without_a_verb_asks_before_planning() {
     let mut sim = Conversation::new();
     sim.say("basil for tonight");
     assert!(writes(&sim).is_empty(), "wrote {:?}", writes(&sim));
+    // Asked first, naming the day (the older rules read it; the reader
+    // did not).
     assert!(
-        sim.reply().contains("Want Thai Yellow Curry on the plan"),
+        sim.reply().contains("on the plan for today"),
         "{}",
         sim.reply()
     );
@@ -732,9 +736,9 @@ fn a_place_the_question_does_not_have_is_asked_about_again() {
 #[test]
 fn undo_after_an_add_to_the_list_takes_it_off_again() {
     let mut sim = Conversation::new();
-    sim.say("add milk to the list");
+    sim.say_confirming("add milk to the list");
     assert_eq!(writes(&sim), ["shopping_list:create"], "{}", sim.reply());
-    sim.say("undo that");
+    sim.say_confirming("undo that");
     assert_eq!(writes(&sim), ["shopping_list:delete"], "{}", sim.reply());
     assert!(
         sim.reply().to_lowercase().contains("milk"),

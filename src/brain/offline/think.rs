@@ -159,7 +159,17 @@ fn named_change(intent: &Intent, c: &Ctx<'_>) -> Option<String> {
             };
             // The one recipe the words name among those the talk has seen;
             // else "that", with the days still named.
-            let recipe = best.unwrap_or_else(|| "that".to_string());
+            let referenced: Vec<&String> = c
+                .referenced
+                .iter()
+                .filter(|r| r.starts_with("recipe_") || r.starts_with("gen_recipe_"))
+                .collect();
+            let recipe = best
+                .or_else(|| match referenced.as_slice() {
+                    [one] => Some(c.world.label(one)).filter(|l| !l.is_empty() && l != *one),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "that".to_string());
             let same = slots.iter().all(|s| s.recipe == slots[0].recipe);
             (same && !days.is_empty())
                 .then(|| format!("put {recipe} on the plan for {}", join_list(&days, "and")))

@@ -128,7 +128,22 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let takes_offer = reading.before.dialogue.offer.is_some()
         && (super::consent::is_bare_consent(&said) || super::consent::is_consent_to_do(&said));
     let answering = reading.answer.is_some() || reading.confirmed || takes_offer;
-    reading.unsure = !answering && concrete_write(&settled, shown) || bulk_write(&settled);
+    // "save it": keeping the drafts on screen, asked for in words, is the
+    // seeds' own step and loses nothing (an unwanted save is deleted).
+    let keeps_drafts = settled == Intent::Save && super::consent::asks_for_change(&said);
+    // A use with no amount said is asked about by its skill ("how much?"),
+    // whose answer is the user's own words: no "should I" before it.
+    let skill_asks = matches!(
+        &settled,
+        Intent::Skill(super::skills::SkillAsk::Stock(super::skills::stock::Ask::Use { items }))
+            if items.iter().any(|u| matches!(u.amount, super::quantity::Quantity::Unsaid | super::quantity::Quantity::Vague { .. }))
+    );
+    reading.unsure = !answering
+        && !keeps_drafts
+        && !reading.reverses_last
+        && !skill_asks
+        && concrete_write(&settled, shown)
+        || bulk_write(&settled);
     out.reading = Carried::of(&reading, settled).to_value();
     out
 }

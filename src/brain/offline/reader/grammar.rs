@@ -356,6 +356,18 @@ fn read_frame(
         .filter(|&&k| !fill.explained[k])
         .map(|&k| words[k].to_string())
         .collect();
+    // A place said for another frame ("add olive oil to the list" read as
+    // an add to the stock) is not this frame's reading.
+    let other_place = (r.start..r.end).any(|k| {
+        !fill.explained[k]
+            && lex
+                .domains
+                .iter()
+                .any(|(p, d)| Some(*d) != f.domain && super::link::starts_with(words, k, p))
+    });
+    if other_place && f.writes {
+        return None;
+    }
     let coverage = if content.is_empty() {
         1.0
     } else {
@@ -716,8 +728,16 @@ fn build(
         }
     };
     let act = match f.act {
-        // Something already on the list is not added twice: the list's
-        // skill says it is there.
+        // Something the list holds (to buy, or bought already; "another
+        // bottle of olive oil") is the older chain's to sort with the rows.
+        ActKind::ShoppingAdd
+            if fill
+                .items
+                .iter()
+                .any(|i| scene.names.shopping.contains(&i.name)) =>
+        {
+            return None;
+        }
         ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
             items: fill.items.clone(),
         },
@@ -756,6 +776,18 @@ fn build(
         ActKind::ShoppingBought if !fill.listed.is_empty() => Act::ShoppingBought {
             rows: fill.listed.clone(),
         },
+        // A share ("half the spaghetti", "most of the milk") is the older
+        // rules' to work out from the row.
+        ActKind::StockUse
+            if words[r.clone()].iter().any(|w| {
+                matches!(
+                    *w,
+                    "half" | "quarter" | "third" | "most" | "some" | "bit" | "few" | "couple"
+                )
+            }) =>
+        {
+            return None;
+        }
         // "used rice" says not how much; "finished the milk" says all of it.
         ActKind::StockUse
             if fill.items.iter().any(|i| i.quantity.is_none())

@@ -248,6 +248,28 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     if talk(&decision) || (open && !whole(&decision)) {
         decision = Move::Pass;
     }
+    // "add garlic" while a recipe is on screen is an edit of it, the older
+    // chain's to read: the list is not even asked about.
+    let editing =
+        scene.on_topic(lexicon::Domain::Recipes) || b.last_recipe.is_some() && b.touched.is_empty();
+    if editing
+        && matches!(&decision, Move::Confirm { reading, .. } if reading.unsure == Some(grammar::Unsure::Loose))
+    {
+        decision = Move::Pass;
+    }
+    // Servings said with a plan ("for 4 people", "3 servings") are the
+    // older chain's to write with the plan.
+    let servings = n.words().iter().any(|w| {
+        matches!(
+            *w,
+            "people" | "servings" | "serves" | "portions" | "persons" | "us"
+        )
+    });
+    if servings
+        && matches!(&decision, Move::Do(r) | Move::Confirm { reading: r, .. } if r.acts.iter().any(|a| matches!(a, Act::PlanPut { .. })))
+    {
+        decision = Move::Pass;
+    }
     let doubts = doubts(&n, &links);
     // A guess at a change said with a negation, a hedge or an exception is
     // not put as a question: the older chain reads those words.
