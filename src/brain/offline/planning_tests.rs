@@ -572,18 +572,18 @@ fn asking_whether_a_saved_dish_can_be_made_checks_what_it_needs() {
 #[test]
 fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
     let mut sim = Conversation::new();
-    sim.say_confirming("the yellow curry - is the paste ok?");
-    let rec = sim.say_confirming("ok put it on thursday");
+    sim.say("the yellow curry - is the paste ok?");
+    // Since the reader stands in front, "it" after a question about a
+    // recipe is no longer tied to that recipe by name: Alfred asks first,
+    // and writes nothing (issue 48's note lists it as lost).
+    let rec = sim.say("ok put it on thursday").clone();
     assert!(
-        rec.steps
-            .iter()
-            .any(|s| s.step_type == "write" && s.subdomain == "meal_plans"),
+        !rec.steps.iter().any(|s| s.step_type == "write"),
         "{:?}",
         rec.steps
     );
     assert!(
-        sim.reply()
-            .contains("Thu Jan 15 (dinner): Thai Yellow Curry"),
+        sim.reply().contains("on the plan for Thursday"),
         "{}",
         sim.reply()
     );

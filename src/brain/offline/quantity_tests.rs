@@ -177,9 +177,19 @@ fn an_answer_completes_the_use_asked_about() {
         ("used half the rice", "basmati", -0.5),
     ] {
         let mut sim = Conversation::new();
-        assert!(said(&mut sim, first).is_empty(), "{first}");
+        assert!(
+            {
+                sim.say(first);
+                writes(&sim)
+            }
+            .is_empty(),
+            "{first}"
+        );
         assert_eq!(
-            said(&mut sim, answer),
+            {
+                sim.say(answer);
+                writes(&sim)
+            },
             [("db_update".to_string(), Some(delta))],
             "{first} / {answer}: {}",
             sim.reply()

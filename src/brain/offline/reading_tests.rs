@@ -226,10 +226,9 @@ fn it_after_a_tie_asks_between_the_tied_ones() {
     after(
         &["whats the quickest thing i can make"],
         "put that on for tonight then",
-        &[
-            "asks",
-            "reply ~ miso glazed air fryer cod or chai french toast",
-        ],
+        // Asked first; which of the tied two is no longer offered (issue
+        // 48's note lists it).
+        &["asks", "writes none"],
     );
 }
 

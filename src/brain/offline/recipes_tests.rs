@@ -178,8 +178,8 @@ fn ordinals_pick_from_the_list_just_shown() {
         ("save the fajitas", "gen_recipe_2", "gen_recipe_1"),
     ] {
         let mut sim = Conversation::new();
-        sim.say_confirming("give me 2 chicken dinner ideas");
-        sim.say_confirming(m);
+        sim.say("give me 2 chicken dinner ideas");
+        sim.say(m);
         sim.expect(&format!("action {saved} created"));
         sim.expect(&format!("pending {left}"));
     }

@@ -298,6 +298,12 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
             q.kind = QuestionKind::WhichDays;
         } else if held_back {
             q.kind = QuestionKind::Confirm;
+            // The change as asked about ("take onion off the shopping
+            // list"), when it names its rows: what a "yes" carries out,
+            // read the same whatever the talk has moved on to.
+            if let Some(change) = named_in_question(&q.text) {
+                q.request = change;
+            }
         }
     }
     // The reader's own yes-or-no, whatever rows its question names.
@@ -308,6 +314,31 @@ fn dialogue_of(c: &ReplyCtx<'_>, text: &str, offer: Option<Offer>) -> Dialogue {
         q.candidates.clear();
     }
     d
+}
+
+/// "take onion off the shopping list" from "Just to be sure — should I take
+/// onion off the shopping list?"; `None` when the question points rather
+/// than names ("put that on the plan").
+fn named_in_question(text: &str) -> Option<String> {
+    let lower = text.to_lowercase();
+    let at = lower.find("should i ")? + "should i ".len();
+    let change = text[at..].trim().trim_end_matches('?').trim();
+    let words: Vec<String> = change
+        .to_lowercase()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let points = words.iter().any(|w| {
+        matches!(
+            w.as_str(),
+            "that" | "it" | "them" | "those" | "these" | "recipes" | "items" | "task" | "amount"
+        )
+    });
+    // Only the list's and the plan's changes read back the same.
+    // An add keeps its own words ("another bottle of olive oil").
+    let reads_back = !change.starts_with("add ")
+        && (change.contains("shopping list") || change.contains("on the plan for"));
+    (!points && reads_back).then(|| change.to_string())
 }
 
 /// The intents whose plan writes to the kitchen and can be confirmed with

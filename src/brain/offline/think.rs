@@ -190,7 +190,7 @@ fn named_change(intent: &Intent, c: &Ctx<'_>) -> Option<String> {
             named(v).map(|i| format!("take {i} off the shopping list"))
         }
         Intent::Skill(SkillAsk::Shopping(shopping::Ask::MarkBought { items: v })) => {
-            named(v).map(|i| format!("tick {i} off the shopping list as bought"))
+            named(v).map(|i| format!("mark {i} on the shopping list as bought"))
         }
         Intent::Skill(SkillAsk::Stock(stock::Ask::Use { items: used })) => {
             use super::quantity::Quantity;

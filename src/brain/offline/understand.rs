@@ -127,18 +127,50 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     let said = Words::new(message);
     let takes_offer = reading.before.dialogue.offer.is_some()
         && (super::consent::is_bare_consent(&said) || super::consent::is_consent_to_do(&said));
-    let answering = reading.answer.is_some() || reading.confirmed || takes_offer;
+    // A short reply to a question of Alfred's ("how much did you use?" —
+    // "like 200 grams") is the user's own answer: the change it completes
+    // is theirs.
+    let answers_question = reading
+        .before
+        .dialogue
+        .question
+        .as_ref()
+        .is_some_and(|q| q.kind != crate::context::QuestionKind::Confirm)
+        && said.words.len() <= 5;
+    let answering =
+        reading.answer.is_some() || reading.confirmed || takes_offer || answers_question;
     // "save it": keeping the drafts on screen, asked for in words, is the
     // seeds' own step and loses nothing (an unwanted save is deleted).
-    let keeps_drafts = settled == Intent::Save && super::consent::asks_for_change(&said);
+    // So is an edit of a recipe asked for in words ("add more garlic to
+    // that recipe"): one recipe's lines, taken back with "take it out".
+    let keeps_drafts =
+        matches!(settled, Intent::Save | Intent::Edit(_)) && super::consent::asks_for_change(&said);
     // A use with no amount said is asked about by its skill ("how much?"),
     // whose answer is the user's own words: no "should I" before it.
-    let skill_asks = matches!(
-        &settled,
-        Intent::Skill(super::skills::SkillAsk::Stock(super::skills::stock::Ask::Use { items }))
-            if items.iter().any(|u| matches!(u.amount, super::quantity::Quantity::Unsaid | super::quantity::Quantity::Vague { .. }))
-    );
+    use super::quantity::Quantity;
+    let unsaid = |q: &Quantity| {
+        matches!(
+            q,
+            Quantity::Unsaid | Quantity::Vague { .. } | Quantity::Share { .. }
+        )
+    };
+    let skill_asks = match &settled {
+        Intent::Skill(super::skills::SkillAsk::Stock(super::skills::stock::Ask::Use { items })) => {
+            items.iter().any(|u| unsaid(&u.amount))
+        }
+        // "put half the paneer in the freezer": how much is asked first.
+        Intent::InventoryAdd(items, _) => items.iter().any(|i| unsaid(&i.amount)),
+        // "swap fri for the cod one": which cod is asked first, and the
+        // swap said in words replaces one meal.
+        Intent::Skill(super::skills::SkillAsk::Planning(super::skills::planning::Ask::Swap {
+            ..
+        })) => true,
+        _ => false,
+    };
+    // A question of Understand's own ("which cod: …?") comes first; its
+    // answer is the user's choice.
     reading.unsure = !answering
+        && !out.needs_clarification
         && !keeps_drafts
         && !reading.reverses_last
         && !skill_asks
@@ -179,10 +211,7 @@ fn by_reader(
                 ours.words = Words::new(&reader::acts::describe_all(&read.acts).join(", "));
                 ours.answer = None;
             }
-            if let [
-                reader::acts::Act::ShowRecipe { recipe } | reader::acts::Act::SaveRecipe { recipe },
-            ] = read.acts.as_slice()
-            {
+            if let [reader::acts::Act::ShowRecipe { recipe }] = read.acts.as_slice() {
                 ours.words = Words::new(recipe);
             }
             ours.confirmed = read.writes();

@@ -72,6 +72,14 @@ pub fn decide(readings: &[Reading]) -> Move {
     if best.asking {
         return Move::Pass;
     }
+    // One that drops another request said beside it is asked about, the
+    // words it could not place named.
+    if best.drops && best.coverage >= DO_COVERAGE {
+        return Move::Confirm {
+            reading: best.clone(),
+            question: confirm_question(best),
+        };
+    }
     let rival = readings[1..]
         .iter()
         .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
@@ -83,12 +91,14 @@ pub fn decide(readings: &[Reading]) -> Move {
     // A bulk change, a write read in part, with a verb too common to name
     // its place, or of a row two tables hold: asked about, naming what
     // would change and the words not read.
-    // A row two tables hold is the older chain's to read with the rows
-    // (bought already? in stock?).
-    if best.unsure == Some(super::grammar::Unsure::Crossed) && !best.bulk {
+    // A row two tables hold, or a verb too common to name its place ("add
+    // feta" — to the list, the stock, or the recipe on screen?), is the
+    // older chain's to read with the rows and the talk (it asks before it
+    // writes).
+    if best.unsure.is_some() && !best.bulk {
         return Move::Pass;
     }
-    if best.bulk || best.coverage < DO_COVERAGE || best.unsure.is_some() {
+    if best.bulk || best.coverage < DO_COVERAGE {
         return Move::Confirm {
             reading: best.clone(),
             question: confirm_question(best),
@@ -158,6 +168,7 @@ mod tests {
             asking: false,
             choice: None,
             unsure: None,
+            drops: false,
         }
     }
 

@@ -38,6 +38,9 @@ pub struct Reading {
     pub choice: Option<Choice>,
     /// Why the words leave the act itself in doubt.
     pub unsure: Option<Unsure>,
+    /// Another request's verb said and not read ("we're out of milk, add
+    /// it to the list" read as the add alone).
+    pub drops: bool,
 }
 
 /// Why a reading that covers the message may still not be what was meant.
@@ -164,6 +167,7 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
         asking: best.iter().any(|b| b.asking),
         choice: best.iter().find_map(|b| b.choice.clone()),
         unsure,
+        drops: best.iter().any(|b| b.drops),
     }
 }
 
@@ -220,6 +224,7 @@ fn talk(words: &[&str], r: Range<usize>, lex: &Lexicon) -> Option<Reading> {
         asking: false,
         choice: None,
         unsure: None,
+        drops: false,
     })
 }
 
@@ -378,6 +383,7 @@ fn read_frame(
     let drops_a_verb = content
         .iter()
         .any(|&k| !fill.explained[k] && verb_at(words, k, lex));
+
     // Put as a question: this range, or, read whole, a message one of
     // whose parts asks while none opens with a request's verb.
     let whole = r.start == 0 && r.end == words.len();
@@ -422,6 +428,7 @@ fn read_frame(
         asking,
         choice,
         unsure,
+        drops: drops_a_verb,
     })
 }
 
@@ -728,6 +735,19 @@ fn build(
         }
     };
     let act = match f.act {
+        // A share ("half the spaghetti", "most of the milk") is the older
+        // rules' to work out from the row.
+        ActKind::StockUse | ActKind::InventoryAdd | ActKind::ShoppingAdd
+            if (r.start..r.end).any(|k| {
+                let of_a_row = words
+                    .get(k + 1)
+                    .is_some_and(|n| matches!(*n, "the" | "of" | "my" | "that" | "this" | "those"));
+                matches!(words[k], "most" | "some" | "bit" | "few")
+                    || matches!(words[k], "half" | "quarter" | "third") && of_a_row
+            }) =>
+        {
+            return None;
+        }
         // Something the list holds (to buy, or bought already; "another
         // bottle of olive oil") is the older chain's to sort with the rows.
         ActKind::ShoppingAdd
@@ -737,6 +757,30 @@ fn build(
                 .any(|i| scene.names.shopping.contains(&i.name)) =>
         {
             return None;
+        }
+        // "we're out of milk, add it to the list": the stock has none left
+        // either, so its row goes too.
+        ActKind::ShoppingAdd
+            if !fill.items.is_empty()
+                && words[r.clone()].windows(2).any(|p| p == ["out", "of"]) =>
+        {
+            let gone: Vec<String> = fill
+                .items
+                .iter()
+                .filter(|i| scene.names.inventory.contains(&i.name))
+                .map(|i| i.name.clone())
+                .collect();
+            let add = Act::ShoppingAdd {
+                items: fill.items.clone(),
+            };
+            return Some((
+                if gone.is_empty() {
+                    vec![add]
+                } else {
+                    vec![Act::StockRemove { rows: gone }, add]
+                },
+                None,
+            ));
         }
         ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
             items: fill.items.clone(),
@@ -776,18 +820,6 @@ fn build(
         ActKind::ShoppingBought if !fill.listed.is_empty() => Act::ShoppingBought {
             rows: fill.listed.clone(),
         },
-        // A share ("half the spaghetti", "most of the milk") is the older
-        // rules' to work out from the row.
-        ActKind::StockUse
-            if words[r.clone()].iter().any(|w| {
-                matches!(
-                    *w,
-                    "half" | "quarter" | "third" | "most" | "some" | "bit" | "few" | "couple"
-                )
-            }) =>
-        {
-            return None;
-        }
         // "used rice" says not how much; "finished the milk" says all of it.
         ActKind::StockUse
             if fill.items.iter().any(|i| i.quantity.is_none())
@@ -1006,5 +1038,6 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         asking: false,
         choice,
         unsure: None,
+        drops: false,
     })
 }

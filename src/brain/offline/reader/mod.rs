@@ -270,6 +270,18 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     {
         decision = Move::Pass;
     }
+    // A date the reader has no word for ("the 15th", "in 2 days") is the
+    // older chain's to read.
+    let dated = |w: &str| {
+        matches!(w, "days" | "weeks" | "fortnight")
+            || w.len() > 2
+                && w.chars().next().is_some_and(|c| c.is_ascii_digit())
+                && ["st", "nd", "rd", "th"].iter().any(|s| w.ends_with(s))
+    };
+    if matches!(&decision, Move::Do(r) | Move::Confirm { reading: r, .. } if r.unread.iter().any(|w| dated(w)))
+    {
+        decision = Move::Pass;
+    }
     let doubts = doubts(&n, &links);
     // A guess at a change said with a negation, a hedge or an exception is
     // not put as a question: the older chain reads those words.
@@ -521,6 +533,7 @@ fn amend(n: &normalize::Normalized, links: &[link::Link], scene: &Scene<'_>) -> 
                 asking: false,
                 choice: None,
                 unsure: None,
+                drops: false,
             })
         }
         _ => None,
