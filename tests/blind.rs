@@ -44,17 +44,21 @@ const FLOOR: f64 = 0.95;
 /// the plain-plan rule lost one turn of conversation 09; set-i: graded 36.2%
 /// U+Q at its first run, a064cdc, the closed-world reader beside the old
 /// chain (issue 48), its checks 53 of 138 (38.4%) after that session's last
-/// change).
+/// change). Reset once, as issue 48 allows, to the rates at the commit that
+/// made every change the reader did not read a question first (A 66, B 64,
+/// C 77, D 73, E 81, F 67, G 78, H 48, I 44): a check that expects a write
+/// the older rules made in one turn now meets a question; wrong writes
+/// among the checks fell from 55 to 3 (`BENCHMARKS.md`).
 const MEASURED: &[(&str, f64)] = &[
-    ("set-a", 0.49),
-    ("set-b", 0.44),
-    ("set-c", 0.49),
-    ("set-d", 0.45),
-    ("set-e", 0.42),
-    ("set-f", 0.37),
-    ("set-g", 0.45),
-    ("set-h", 0.34),
-    ("set-i", 0.38),
+    ("set-a", 0.47),
+    ("set-b", 0.43),
+    ("set-c", 0.44),
+    ("set-d", 0.36),
+    ("set-e", 0.39),
+    ("set-f", 0.32),
+    ("set-g", 0.38),
+    ("set-h", 0.29),
+    ("set-i", 0.31),
 ];
 
 /// The floor of a set folder.

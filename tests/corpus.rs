@@ -22,8 +22,11 @@ mod turns;
 use conversations::Outcome;
 
 /// The share of turns that must meet their expected outcome: the last
-/// measured rate (358 of 367, 97.5%), raised when the rate goes up.
-const FLOOR: f64 = 0.97;
+/// measured rate, raised when the rate goes up. Reset once (issue 48) from
+/// 97% to 324 of 440 (73.6%) when every change the reader did not read
+/// became a question first: the corpus was written for the older rules'
+/// one-turn writes.
+const FLOOR: f64 = 0.73;
 /// The least the corpus must hold.
 const MIN_TURNS: usize = 200;
 const MIN_CONVERSATIONS: usize = 30;

@@ -15,7 +15,7 @@ pub mod run;
 pub mod runner;
 pub(crate) mod standing;
 pub mod suggest;
-pub use nodes::kitchen_names;
+pub use suggest::kitchen_names;
 pub mod summarize;
 pub mod support;
 pub mod templates;

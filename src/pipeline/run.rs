@@ -91,7 +91,7 @@ pub(super) async fn execute_turn(
     match result {
         Ok(state) => {
             let mut record = Box::new(run.record());
-            let names = super::nodes::kitchen_names(&kitchen);
+            let names = super::suggest::kitchen_names(&kitchen);
             record.suggestions = super::suggest::suggestions(&state, &names);
             TurnResult::Done {
                 record,

@@ -5,9 +5,13 @@
 //! (`tests/suggestions.rs` sends every one as the next message and checks
 //! it is done, not asked about).
 
+use std::sync::Mutex;
+
 use crate::context::{ContextState, Table};
+use crate::kitchen::Kitchen;
 
 use super::brain::KitchenNames;
+use super::support::lock;
 
 /// At most this many a turn.
 pub const MAX: usize = 3;
@@ -90,4 +94,30 @@ pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
         offer(s.into());
     }
     out
+}
+
+/// The names of what the kitchen holds, for the reader. A kitchen that
+/// cannot be read leaves them empty: the turn goes on, and the read that
+/// fails later says why.
+pub fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
+    let tables = [
+        Table::Recipes,
+        Table::Inventory,
+        Table::ShoppingList,
+        Table::Tasks,
+    ];
+    let read = lock(kitchen).labels(&tables);
+    match read.map(<[Vec<String>; 4]>::try_from) {
+        Ok(Ok([recipes, inventory, shopping, tasks])) => KitchenNames {
+            recipes,
+            inventory,
+            shopping,
+            tasks,
+        },
+        Ok(Err(_)) => KitchenNames::default(),
+        Err(e) => {
+            tracing::warn!(error = %e, "kitchen names not read");
+            KitchenNames::default()
+        }
+    }
 }

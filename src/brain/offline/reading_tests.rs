@@ -14,7 +14,7 @@ fn after(setup: &[&str], message: &str, expect: &[&str]) {
         sim.say_confirming(m);
     }
     // A check that Alfred asks reads the first reply.
-    let asks = expect.iter().any(|e| *e == "asks");
+    let asks = expect.contains(&"asks");
     if !asks {
         sim.say_confirming(message);
     } else {

@@ -143,8 +143,18 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // seeds' own step and loses nothing (an unwanted save is deleted).
     // So is an edit of a recipe asked for in words ("add more garlic to
     // that recipe"): one recipe's lines, taken back with "take it out".
-    let keeps_drafts =
-        matches!(settled, Intent::Save | Intent::Edit(_)) && super::consent::asks_for_change(&said);
+    // And an add to the list with the list named ("add zqcut to my
+    // shopping list"): a food the reader does not know, asked for plainly.
+    let list_named = said.words.iter().any(|w| w == "list" || w == "shopping");
+    let plain_list_add = list_named
+        && matches!(
+            settled,
+            Intent::Skill(super::skills::SkillAsk::Shopping(
+                super::skills::shopping::Ask::Add { .. }
+            ))
+        );
+    let keeps_drafts = (matches!(settled, Intent::Save | Intent::Edit(_)) || plain_list_add)
+        && super::consent::asks_for_change(&said);
     // A use with no amount said is asked about by its skill ("how much?"),
     // whose answer is the user's own words: no "should I" before it.
     use super::quantity::Quantity;

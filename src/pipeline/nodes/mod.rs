@@ -13,8 +13,6 @@ mod summarize;
 mod think;
 mod understand;
 
-pub use understand::kitchen_names;
-
 use crate::context::{
     ContextSnapshot, ContextState, ConversationPhase, RefAction, StepExecutionSummary,
 };

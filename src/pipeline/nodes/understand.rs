@@ -2,15 +2,13 @@
 //! what it curates, which standing constraints it sets or lifts) and applies
 //! that to the turn's copy of the context.
 
-use std::sync::Mutex;
-
-use crate::context::{ContextState, Table};
-use crate::kitchen::Kitchen;
-use crate::pipeline::brain::{KitchenNames, UnderstandRequest};
+use crate::context::ContextState;
+use crate::pipeline::brain::UnderstandRequest;
 use crate::pipeline::events::{Node, PipelineEvent};
 use crate::pipeline::run::{Called, Run};
 use crate::pipeline::standing;
-use crate::pipeline::support::{lock, usage_of};
+use crate::pipeline::suggest::kitchen_names;
+use crate::pipeline::support::usage_of;
 use crate::pipeline::types::{Decision, UnderstandOutput};
 use crate::prompt::understand::{UnderstandInput, build_understand};
 use crate::record::PromptRecord;
@@ -94,30 +92,4 @@ pub(in crate::pipeline) fn pending_question(state: &ContextState) -> Option<Stri
         .recent()
         .last()
         .map(|t| t.assistant.clone())
-}
-
-/// The names of what the kitchen holds, for the reader. A kitchen that
-/// cannot be read leaves them empty: the turn goes on, and the read that
-/// fails later says why.
-pub fn kitchen_names(kitchen: &Mutex<Kitchen>) -> KitchenNames {
-    let tables = [
-        Table::Recipes,
-        Table::Inventory,
-        Table::ShoppingList,
-        Table::Tasks,
-    ];
-    let read = lock(kitchen).labels(&tables);
-    match read.map(<[Vec<String>; 4]>::try_from) {
-        Ok(Ok([recipes, inventory, shopping, tasks])) => KitchenNames {
-            recipes,
-            inventory,
-            shopping,
-            tasks,
-        },
-        Ok(Err(_)) => KitchenNames::default(),
-        Err(e) => {
-            tracing::warn!(error = %e, "kitchen names not read");
-            KitchenNames::default()
-        }
-    }
 }
