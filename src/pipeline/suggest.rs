@@ -83,11 +83,6 @@ pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
             }
             offer("what's going off soon?".into());
         }
-        Some(Table::Tasks) => {
-            if let Some(task) = names.tasks.first() {
-                offer(format!("mark the task \"{}\" done", task.to_lowercase()));
-            }
-        }
         _ => {}
     }
     for s in OPENING {

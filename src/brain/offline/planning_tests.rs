@@ -594,7 +594,11 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
     sim.say("do we still have the wings in the freezer");
     sim.say("ya put em on for tn");
     sim.expect("writes none");
-    assert!(sim.reply().contains("which recipe"), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("on the plan for today"),
+        "{}",
+        sim.reply()
+    );
 }
 
 /// "the leftovers" on a day is the same dish again, for lunch unless a
