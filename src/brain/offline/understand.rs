@@ -115,79 +115,80 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         }
         other => other,
     };
-    // A change read in words the reader doubts is asked about first.
     let mut reading = reading;
+    reading.unsure = asked_first(&reading, &settled, &out, message);
+    out.reading = Carried::of(&reading, settled).to_value();
+    out
+}
+
+/// True when a change the older rules read is asked about before it is
+/// made. The reader did not read this message, so such a change is a
+/// guess: asked first, naming what would change. Not when the user's own
+/// words already settle it (an answer, a yes, a plain request of a kind
+/// that loses nothing), nor when a question of Alfred's comes first (which
+/// cod? how much?). A bulk change is always asked about first.
+fn asked_first(reading: &Reading, settled: &Intent, out: &UnderstandOutput, message: &str) -> bool {
     let shown = !reading.before.presented.is_empty() || reading.before.last_recipe.is_some();
-    // The reader did not read this message, so a change read by the older
-    // rules is a guess: it is asked about first, naming what would change,
-    // unless the message answers a question of theirs. A bulk change is
-    // always asked about first.
-    // A "yes" to Alfred's offer ("want me to put what's missing on the
-    // list?") is the change asked for.
     let said = Words::new(message);
-    let takes_offer = reading.before.dialogue.offer.is_some()
-        && (super::consent::is_bare_consent(&said) || super::consent::is_consent_to_do(&said));
-    // A short reply to a question of Alfred's ("how much did you use?" —
-    // "like 200 grams") is the user's own answer: the change it completes
-    // is theirs.
-    let answers_question = reading
-        .before
-        .dialogue
+    let settled_by_user = answering(reading, &said)
+        || said_plainly(settled, &said)
+        || reading.reverses_last
+        || out.needs_clarification
+        || skill_asks(settled);
+    !settled_by_user && concrete_write(settled, shown) || bulk_write(settled)
+}
+
+/// The message answers Alfred: a "yes" to an offer ("want me to put what's
+/// missing on the list?"), an answer to "which one?", or a short reply to
+/// a question of Alfred's ("how much did you use?" — "like 200 grams").
+fn answering(reading: &Reading, said: &Words) -> bool {
+    let before = &reading.before.dialogue;
+    let takes_offer = before.offer.is_some()
+        && (super::consent::is_bare_consent(said) || super::consent::is_consent_to_do(said));
+    let answers_question = before
         .question
         .as_ref()
         .is_some_and(|q| q.kind != crate::context::QuestionKind::Confirm)
         && said.words.len() <= 5;
-    let answering =
-        reading.answer.is_some() || reading.confirmed || takes_offer || answers_question;
-    // "save it": keeping the drafts on screen, asked for in words, is the
-    // seeds' own step and loses nothing (an unwanted save is deleted).
-    // So is an edit of a recipe asked for in words ("add more garlic to
-    // that recipe"): one recipe's lines, taken back with "take it out".
-    // And an add to the list with the list named ("add zqcut to my
-    // shopping list"): a food the reader does not know, asked for plainly.
+    reading.answer.is_some() || reading.confirmed || takes_offer || answers_question
+}
+
+/// A change asked for in words that loses nothing: "save it" (the seeds'
+/// own step; an unwanted save is deleted), an edit of a recipe ("add more
+/// garlic to that recipe", taken back with "take it out"), an add to the
+/// list with the list named ("add zqcut to my shopping list").
+fn said_plainly(settled: &Intent, said: &Words) -> bool {
+    use super::skills::{SkillAsk, shopping};
     let list_named = said.words.iter().any(|w| w == "list" || w == "shopping");
-    let plain_list_add = list_named
-        && matches!(
-            settled,
-            Intent::Skill(super::skills::SkillAsk::Shopping(
-                super::skills::shopping::Ask::Add { .. }
-            ))
-        );
-    let keeps_drafts = (matches!(settled, Intent::Save | Intent::Edit(_)) || plain_list_add)
-        && super::consent::asks_for_change(&said);
-    // A use with no amount said is asked about by its skill ("how much?"),
-    // whose answer is the user's own words: no "should I" before it.
+    let plain = match settled {
+        Intent::Save | Intent::Edit(_) => true,
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { .. })) => list_named,
+        _ => false,
+    };
+    plain && super::consent::asks_for_change(said)
+}
+
+/// The skill asks its own question before it writes, and the answer is
+/// the user's words: how much of a use or an add said without an amount
+/// ("put half the paneer in the freezer"), which recipe a swap said in
+/// words means ("swap fri for the cod one").
+fn skill_asks(settled: &Intent) -> bool {
     use super::quantity::Quantity;
+    use super::skills::{SkillAsk, planning, stock};
     let unsaid = |q: &Quantity| {
         matches!(
             q,
             Quantity::Unsaid | Quantity::Vague { .. } | Quantity::Share { .. }
         )
     };
-    let skill_asks = match &settled {
-        Intent::Skill(super::skills::SkillAsk::Stock(super::skills::stock::Ask::Use { items })) => {
+    match settled {
+        Intent::Skill(SkillAsk::Stock(stock::Ask::Use { items })) => {
             items.iter().any(|u| unsaid(&u.amount))
         }
-        // "put half the paneer in the freezer": how much is asked first.
         Intent::InventoryAdd(items, _) => items.iter().any(|i| unsaid(&i.amount)),
-        // "swap fri for the cod one": which cod is asked first, and the
-        // swap said in words replaces one meal.
-        Intent::Skill(super::skills::SkillAsk::Planning(super::skills::planning::Ask::Swap {
-            ..
-        })) => true,
+        Intent::Skill(SkillAsk::Planning(planning::Ask::Swap { .. })) => true,
         _ => false,
-    };
-    // A question of Understand's own ("which cod: …?") comes first; its
-    // answer is the user's choice.
-    reading.unsure = !answering
-        && !out.needs_clarification
-        && !keeps_drafts
-        && !reading.reverses_last
-        && !skill_asks
-        && concrete_write(&settled, shown)
-        || bulk_write(&settled);
-    out.reading = Carried::of(&reading, settled).to_value();
-    out
+    }
 }
 
 /// The reader's move, when it has one: a request it reads with confidence

@@ -258,6 +258,18 @@ struct Fill {
     link_score: f64,
 }
 
+impl Fill {
+    /// The recipes the words name, else those a pointer stands for, each
+    /// slot with its candidates.
+    fn recipes_named(&self) -> Vec<Vec<String>> {
+        if self.recipes.is_empty() {
+            self.pointed.iter().map(|p| vec![p.clone()]).collect()
+        } else {
+            self.recipes.clone()
+        }
+    }
+}
+
 fn read_frame(
     n: &Normalized,
     words: &[&str],
@@ -865,13 +877,7 @@ fn build(
         // Only a draft is saved; a saved recipe named is the older chain's
         // to answer ("it's saved already").
         ActKind::SaveRecipe => {
-            let pointed: Vec<Vec<String>> = fill.pointed.iter().map(|p| vec![p.clone()]).collect();
-            let pool = if fill.recipes.is_empty() {
-                &pointed
-            } else {
-                &fill.recipes
-            };
-            let (recipe, choice) = one_of(pool, "recipe")?;
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             if choice.is_some() || !scene.names.drafts.contains(&recipe) {
                 return None;
             }
@@ -925,13 +931,7 @@ fn build(
             return None;
         }
         ActKind::ShowRecipe => {
-            let pointed: Vec<Vec<String>> = fill.pointed.iter().map(|p| vec![p.clone()]).collect();
-            let pool = if fill.recipes.is_empty() {
-                &pointed
-            } else {
-                &fill.recipes
-            };
-            let (recipe, choice) = one_of(pool, "recipe")?;
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             return Some((vec![Act::ShowRecipe { recipe }], choice));
         }
         ActKind::ListRecipes => Act::ListRecipes,
@@ -952,11 +952,7 @@ type DaySaid = (String, Option<String>);
 /// day's. `None` for counts that do not pair ("the curry and the wings on
 /// friday, saturday and sunday").
 fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
-    let recipes: Vec<Vec<String>> = if fill.recipes.is_empty() {
-        fill.pointed.iter().map(|p| vec![p.clone()]).collect()
-    } else {
-        fill.recipes.clone()
-    };
+    let recipes = fill.recipes_named();
     let meal_of = |k: usize| {
         fill.meals
             .iter()

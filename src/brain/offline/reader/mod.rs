@@ -168,64 +168,53 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
         readings.extend(grammar::bare_recipe(&n.words(), &links, lex));
     }
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
-    // A yes to the reader's own question carries out the request it asked
-    // about; a no, or anything else, is read as it is.
-    if b.asked(QuestionKind::Confirm)
-        && readings.first().is_some_and(|r| r.acts == [Act::Yes])
-        && let Some(q) = &b.dialogue.question
+    // The reader's own question, if the last reply asked one: the move it
+    // made for that request, read once (only when the question's words
+    // are the reader's own for that move).
+    let own_question = b
+        .dialogue
+        .question
+        .as_ref()
+        .filter(|q| !q.request.trim().is_empty())
+        .map(|q| read_fresh(&q.request, scene).decision)
+        .filter(|asked| match (asked, &b.dialogue.question) {
+            (Move::Confirm { question, .. } | Move::Choose { question, .. }, Some(q)) => {
+                q.text.contains(question.as_str())
+            }
+            _ => false,
+        });
+    let carried_out = |reading: Reading| Outcome {
+        readings: readings.clone(),
+        decision: Move::Do(reading),
+        confirmed: true,
+        doubts: Vec::new(),
+    };
+    if let Some(Move::Confirm { reading, .. }) = &own_question
+        && b.asked(QuestionKind::Confirm)
     {
-        // Only the reader's own question: the words it asks for that
-        // request.
-        let asked = read_fresh(&q.request, scene);
-        if let Move::Confirm { reading, question } = asked.decision
-            && q.text.contains(question.as_str())
-        {
-            return Outcome {
-                readings,
-                decision: Move::Do(reading),
-                confirmed: true,
-                doubts: Vec::new(),
-            };
+        // A yes carries out the request it asked about; "yes but leave the
+        // rice", that request without what is left out; a no, or anything
+        // else, is read as it is.
+        if readings.first().is_some_and(|r| r.acts == [Act::Yes]) {
+            return carried_out(reading.clone());
+        }
+        if let Some(less) = left_out(&n, &links, reading) {
+            return carried_out(less);
         }
     }
-    // "yes but leave the rice" to the reader's own question: the change it
-    // asked about, without what is left out.
-    if b.asked(QuestionKind::Confirm)
-        && let Some(q) = &b.dialogue.question
-        && let Move::Confirm { reading, question } = read_fresh(&q.request, scene).decision
-        && q.text.contains(question.as_str())
-        && let Some(less) = left_out(&n, &links, &reading)
-    {
-        return Outcome {
-            readings,
-            decision: Move::Do(less),
-            confirmed: true,
-            doubts: Vec::new(),
-        };
-    }
-    // An answer is short, asks nothing and makes no request of its own.
+    // An answer to its own choice is short, asks nothing and makes no
+    // request of its own.
     let answers = !n.question
         && n.words().iter().filter(|w| !lex.glue.contains(**w)).count() <= 4
         && !readings.iter().any(|r| {
             r.coverage >= decide::DO_COVERAGE
                 && !r.acts.iter().all(|a| matches!(a, Act::ShowRecipe { .. }))
         });
-    // Only the reader's own question: its words are the ones the reader
-    // asks for that request.
-    let own = |q: &crate::context::Question, m: &Move| matches!(m, Move::Choose { question, .. } if q.text.contains(question.as_str()));
-    if let Some(q) = &b.dialogue.question
+    if let Some(asked @ Move::Choose { .. }) = &own_question
         && answers
-        && !q.request.trim().is_empty()
-        && let asked = read_fresh(&q.request, scene).decision
-        && own(q, &asked)
-        && let Some(chosen) = chosen(&n, &links, &asked)
+        && let Some(chosen) = chosen(&n, &links, asked)
     {
-        return Outcome {
-            readings,
-            decision: Move::Do(chosen),
-            confirmed: true,
-            doubts: Vec::new(),
-        };
+        return carried_out(chosen);
     }
     if let Some(amended) = amend(&n, &links, scene) {
         return Outcome {

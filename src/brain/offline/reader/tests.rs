@@ -43,14 +43,18 @@ fn names() -> Names {
     }
 }
 
-fn decide(m: &str) -> Move {
-    let before = Before::default();
+/// The reader's outcome for `m` after the exchange `before`.
+fn read_after(m: &str, before: &Before) -> super::Outcome {
     let scene = Scene {
         names: names(),
-        before: &before,
+        before,
         labels: HashMap::new(),
     };
-    read(m, &scene).decision
+    read(m, &scene)
+}
+
+fn decide(m: &str) -> Move {
+    read_after(m, &Before::default()).decision
 }
 
 fn done(m: &str) -> Vec<Act> {
@@ -240,19 +244,18 @@ fn an_amount_after_its_food_is_that_foods() {
 #[test]
 fn taking_back_or_hedging_is_a_doubt() {
     let before = Before::default();
-    let scene = Scene {
-        names: names(),
-        before: &before,
-        labels: HashMap::new(),
-    };
     for m in [
         "take everything off the list apart from the milk",
         "i cant decide between the paneer tikka and the kerala cod curry for tonight",
         "dont add the milk",
     ] {
-        assert!(!read(m, &scene).doubts.is_empty(), "{m:?}");
+        assert!(!read_after(m, &before).doubts.is_empty(), "{m:?}");
     }
-    assert!(read("add milk to the list", &scene).doubts.is_empty());
+    assert!(
+        read_after("add milk to the list", &before)
+            .doubts
+            .is_empty()
+    );
 }
 
 #[test]
@@ -264,12 +267,7 @@ fn a_bulk_change_is_asked_about_by_name_while_another_question_is_open() {
         candidates: Vec::new(),
         request: "ad 2 tins of chikpeas to the list".into(),
     });
-    let scene = Scene {
-        names: names(),
-        before: &before,
-        labels: HashMap::new(),
-    };
-    let Move::Confirm { question, .. } = read("clear the list", &scene).decision else {
+    let Move::Confirm { question, .. } = read_after("clear the list", &before).decision else {
         panic!("a bulk change must be asked about by the reader");
     };
     assert!(question.starts_with("Clear all 5 items"), "{question}");
@@ -331,12 +329,7 @@ fn a_yes_that_leaves_one_out_carries_out_the_rest() {
         },
         ..Before::default()
     };
-    let scene = Scene {
-        names: names(),
-        before: &before,
-        labels: HashMap::new(),
-    };
-    let Move::Do(r) = read("yeah leave the rice, we have loads", &scene).decision else {
+    let Move::Do(r) = read_after("yeah leave the rice, we have loads", &before).decision else {
         panic!("the rest is carried out");
     };
     let [Act::ShoppingAdd { items }] = r.acts.as_slice() else {

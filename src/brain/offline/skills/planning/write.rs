@@ -11,7 +11,7 @@ use crate::pipeline::ActAction;
 
 use super::super::super::act_ctx::{ActCtx, complete, filter};
 use super::super::super::text::{join_list, near, stems};
-use super::super::super::world::text_field;
+use super::super::super::world::{text_field, texts};
 use super::super::known_rows;
 use super::super::when::{Day, short_date};
 use super::Ask;
@@ -110,17 +110,8 @@ fn own_meal(c: &ActCtx<'_>, id: &str) -> Option<&'static str> {
     let row = known_rows(c, Table::Recipes)
         .into_iter()
         .find(|r| r.get("id").and_then(Value::as_str) == Some(id))?;
-    let tags: Vec<String> = row
-        .get("tags")
-        .and_then(Value::as_array)
-        .map(|v| {
-            v.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_lowercase)
-                .collect()
-        })
-        .unwrap_or_default();
-    let has = |t: &str| tags.iter().any(|x| x == t);
+    let tags = texts(row.get("tags"));
+    let has = |t: &str| tags.iter().any(|x| x.eq_ignore_ascii_case(t));
     if has("breakfast") || has("brunch") {
         Some("breakfast")
     } else {
