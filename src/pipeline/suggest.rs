@@ -51,9 +51,16 @@ pub fn suggestions(state: &ContextState, names: &KitchenNames) -> Vec<String> {
     if waiting {
         return out;
     }
+    // A recipe the turn just planned is not offered for the plan again.
+    let planned = last.is_some_and(|t| {
+        t.steps.iter().any(|s| {
+            s.subdomain == "meal_plans" && s.step_type == Some(crate::pipeline::StepType::Write)
+        })
+    });
     match recipes.as_slice() {
         [] => {}
         [one] if one.is_pending() => offer(format!("save {}", one.label.to_lowercase())),
+        [_] if planned => {}
         [one] => {
             offer(format!(
                 "put {} on the plan for tomorrow",
