@@ -44,6 +44,10 @@ pub struct Carried {
     /// a question): a write is confirmed first.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unsure: bool,
+    /// No reading accounts for the message: what it left unread and what
+    /// can be done instead (the reply declines with options).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declined: Option<super::reader::decline::Declined>,
 }
 
 impl Carried {
@@ -56,6 +60,7 @@ impl Carried {
             confirmed: reading.confirmed,
             asks_confirm: reading.asks_confirm,
             unsure: reading.unsure,
+            declined: reading.declined.clone(),
         }
     }
 
@@ -86,6 +91,9 @@ pub struct Reading {
     /// "undo that", "put it back": the message takes back the last turn's
     /// change (made in words a turn ago, so not asked about again).
     pub reverses_last: bool,
+    /// No reading accounts for the message: the reply declines with
+    /// options.
+    pub declined: Option<super::reader::decline::Declined>,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -129,6 +137,7 @@ impl Reading {
             asks_confirm: false,
             unsure: false,
             reverses_last: false,
+            declined: None,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -144,6 +153,7 @@ impl Reading {
             asks_confirm: false,
             unsure: self.unsure,
             reverses_last: self.reverses_last,
+            declined: self.declined.clone(),
         }
     }
 
@@ -177,6 +187,7 @@ impl Reading {
                 asks_confirm: false,
                 unsure: false,
                 reverses_last: false,
+                declined: None,
             };
         }
         let request = before
@@ -202,6 +213,7 @@ impl Reading {
                 asks_confirm: false,
                 unsure: false,
                 reverses_last: false,
+                declined: None,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -251,6 +263,7 @@ impl Reading {
                 asks_confirm: false,
                 unsure: false,
                 reverses_last: false,
+                declined: None,
             };
         }
         if cues.asked_plan && answers {
@@ -264,6 +277,7 @@ impl Reading {
                 asks_confirm: false,
                 unsure: false,
                 reverses_last: false,
+                declined: None,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -298,6 +312,7 @@ impl Reading {
             asks_confirm: false,
             unsure: false,
             reverses_last,
+            declined: None,
         }
     }
 
@@ -315,6 +330,7 @@ impl Reading {
             asks_confirm: c.asks_confirm,
             unsure: c.unsure,
             reverses_last: false,
+            declined: c.declined,
         })
     }
 

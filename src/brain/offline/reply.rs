@@ -72,6 +72,12 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         ReplyPath::Clarify { questions } => clarify(&c, questions),
         ReplyPath::Blocked { reason } => blocked(&c, reason),
         ReplyPath::Normal => match &c.reading.intent {
+            _ if c.reading.declined.is_some() => c
+                .reading
+                .declined
+                .as_ref()
+                .map(|d| d.reply())
+                .unwrap_or_default(),
             Intent::Skill(ask) => {
                 let said = super::skills::reply(ask, &c);
                 offer = said.offer;
@@ -98,6 +104,22 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         dialogue.presented = shown;
     }
     dialogue.listed = still_listed(&c, &dialogue);
+    // A decline waits on a new request; a plain "yes" to its one option
+    // asks for that option.
+    if let Some(d) = &c.reading.declined {
+        dialogue.offer = None;
+        let one = (d.options.len() == 1).then(|| d.options[0].clone());
+        dialogue.question = Some(Question {
+            kind: if one.is_some() {
+                QuestionKind::Confirm
+            } else {
+                QuestionKind::Open
+            },
+            text: text.clone(),
+            candidates: Vec::new(),
+            request: one.unwrap_or_default(),
+        });
+    }
     if let Some(c) = confirm {
         dialogue.question = Some(Question {
             kind: QuestionKind::Confirm,

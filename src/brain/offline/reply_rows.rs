@@ -357,6 +357,15 @@ pub(super) fn is_ruled_out(c: &ReplyCtx<'_>, r: &str) -> bool {
 fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
     if rows.is_empty() {
         if let Intent::FindByIngredient(x) = &c.reading.intent {
+            // Words that name no food ("use up soon"): not read, not
+            // searched for.
+            if super::vocab::food_mentions(&super::text::Words::new(x).words).is_empty() {
+                return super::reader::decline::Declined {
+                    unread: c.req.input.user_message.trim().to_string(),
+                    ..Default::default()
+                }
+                .reply();
+            }
             return format!(
                 "None of your saved recipes use {} — want me to come up with one?",
                 super::text::plural_noun(x)

@@ -747,3 +747,29 @@ fn undo_after_an_add_to_the_list_takes_it_off_again() {
     );
     assert!(!sim.reply().contains("put back"), "{}", sim.reply());
 }
+
+/// A change said beside a lookup the older rules would answer ("take 2
+/// of the cod out" after naming the dish) is not lost behind the answer:
+/// the reply says which words it could not read, that nothing changed,
+/// and offers looks this reader carries out; a plain yes takes its one
+/// offer.
+#[test]
+fn a_change_the_answer_would_leave_unread_is_declined_with_options() {
+    let mut sim = Conversation::new();
+    sim.say("ok doing the miso cod. take 2 of the cod out");
+    let reply = sim.reply();
+    assert!(writes(&sim).is_empty(), "{reply}");
+    assert!(reply.contains("“take 2 of the cod out”"), "{reply}");
+    assert!(reply.contains("changed nothing"), "{reply}");
+    assert!(
+        reply.contains("“how much cod fillet have i got”"),
+        "{reply}"
+    );
+    let mut sim = Conversation::new();
+    sim.say("keep only the olive oil");
+    let reply = sim.reply();
+    assert!(writes(&sim).is_empty(), "{reply}");
+    assert!(reply.contains("“what's on the shopping list”"), "{reply}");
+    sim.say("yes");
+    assert!(sim.reply().contains("chinese broccoli"), "{}", sim.reply());
+}

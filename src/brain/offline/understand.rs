@@ -117,8 +117,75 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     };
     let mut reading = reading;
     reading.unsure = asked_first(&reading, &settled, &out, message);
+    let settled = match (
+        &out.needs_clarification,
+        declined(&settled, &reading, &world, req),
+    ) {
+        (false, Some(declined)) => {
+            tracing::debug!(unread = %declined.unread, intent = settled.name(), "declined");
+            reading.declined = Some(declined);
+            reading.unsure = false;
+            Intent::Unknown
+        }
+        _ => settled,
+    };
     out.reading = Carried::of(&reading, settled).to_value();
     out
+}
+
+/// The decline for a message whose answer, as the older rules settled it,
+/// would leave it unread: a lookup over a request for a change, a stock
+/// lookup for a remark that asks nothing, a "yes" with more said than it
+/// accounts for. `None` when the answer accounts for the message.
+fn declined(
+    settled: &Intent,
+    reading: &Reading,
+    world: &World<'_>,
+    req: &UnderstandRequest<'_>,
+) -> Option<super::reader::decline::Declined> {
+    use super::reader::decline::{Answered, decline};
+    use super::skills::talk::Ask as Talk;
+    use super::skills::{SkillAsk, planning, shopping, stock, tasks};
+    if reading.answer.is_some() || reading.confirmed {
+        return None;
+    }
+    let message = req.input.user_message.trim();
+    let scene = scene(&reading.before, world, req.kitchen);
+    let item = matches!(
+        settled,
+        Intent::HaveItem(_) | Intent::Skill(SkillAsk::Stock(stock::Ask::HowMuch { .. }))
+    );
+    let lookup = item
+        || match settled {
+            Intent::Pantry(_)
+            | Intent::ShowPlan
+            | Intent::WhatCanIMake
+            | Intent::FindByIngredient(_)
+            | Intent::ListRecipes
+            | Intent::Show => true,
+            Intent::Skill(ask) => match ask {
+                SkillAsk::Recipes(_) => true,
+                SkillAsk::Stock(a) => {
+                    matches!(a, stock::Ask::Expiring { .. } | stock::Ask::ExpiryOf { .. })
+                }
+                SkillAsk::Shopping(a) => matches!(
+                    a,
+                    shopping::Ask::Show | shopping::Ask::Has { .. } | shopping::Ask::WhatFor { .. }
+                ),
+                SkillAsk::Planning(a) => matches!(a, planning::Ask::Look { .. }),
+                SkillAsk::Tasks(a) => matches!(a, tasks::Ask::List { .. }),
+                _ => false,
+            },
+            _ => false,
+        };
+    let talk = matches!(settled, Intent::Talk(Talk::Thanks | Talk::Affirm));
+    let answered = match (item, lookup, talk) {
+        (true, _, _) => Answered::Item,
+        (_, true, _) => Answered::Lookup,
+        (_, _, true) => Answered::Talk,
+        _ => return None,
+    };
+    decline(message, &scene, answered)
 }
 
 /// True when a change the older rules read is asked about before it is

@@ -469,7 +469,7 @@ fn split_verb<'p>(
 
 /// True when a part of the message asks and no part opens with a
 /// request's verb ("the chicken is frozen right? how much do i need").
-fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
+pub fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
     let parts = parts(words, n, lex);
     let bids = parts.iter().any(|r| {
         (r.start..r.end)
@@ -477,6 +477,51 @@ fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
             .is_some_and(|k| verb_at(words, k, lex) && phrase_at(words, k, &lex.asking).is_none())
     });
     !bids && parts.iter().any(|r| asks(words, r.clone(), n, lex))
+}
+
+/// The first part of the message that asks for a change outright: it holds
+/// a verb only a frame that writes has and something it could change, and
+/// is neither put as a question, nor turned by a negation, nor opened with
+/// a verb that only reads ("show me what to buy"). `None` when no part
+/// does.
+pub fn bid(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Option<Range<usize>> {
+    let writes_at = |k: usize| {
+        lex.frames.iter().filter(|f| f.writes).any(|f| {
+            phrase_at(words, k, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
+        })
+    };
+    let reads_at = |k: usize| {
+        lex.frames.iter().filter(|f| !f.writes).any(|f| {
+            phrase_at(words, k, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
+        })
+    };
+    parts(words, n, lex).into_iter().find(|r| {
+        let first = (r.start..r.end)
+            .find(|&k| !lex.openers.contains(words[k]) && !lex.glue.contains(words[k]));
+        let names = links.iter().any(|l| {
+            r.start <= l.start
+                && l.end <= r.end
+                && l.targets.iter().any(|t| {
+                    matches!(
+                        t,
+                        Target::Recipe(_)
+                            | Target::Stocked(_)
+                            | Target::Listed(_)
+                            | Target::Task(_)
+                            | Target::Food(_)
+                            | Target::Amount(..)
+                            | Target::AmountAfter(..)
+                            | Target::Day(_)
+                    )
+                })
+        });
+        !asks(words, r.clone(), n, lex)
+            && names
+            && !first.is_some_and(|k| reads_at(k) && !writes_at(k))
+            && !(r.start..r.end).any(|k| lex.negation.contains(words[k]))
+            && (r.start..r.end)
+                .any(|k| writes_at(k) && !reads_at(k) && (k == 0 || words[k - 1] != "to"))
+    })
 }
 
 /// True when the message opens with a question ("wings tn?? do we even

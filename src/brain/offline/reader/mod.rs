@@ -12,6 +12,9 @@
 //!    confirm, choose, pass);
 //! 5. [`bridge`]: a reading handed to the skills that carry it out.
 //!
+//! [`decline`] says what an answer of the older chain would leave unread,
+//! with options this reader carries out.
+//!
 //! The reader is built beside the older rule chain and takes a message
 //! first: what it reads with confidence it decides; what it passes on the
 //! older chain still reads, and a write from there that this reader cannot
@@ -22,6 +25,7 @@
 pub mod acts;
 pub mod bridge;
 pub mod decide;
+pub mod decline;
 pub mod grammar;
 pub mod lexicon;
 pub mod link;

@@ -421,3 +421,75 @@ fn out_of_a_food_takes_its_row_off_the_stock_as_it_goes_on_the_list() {
         "{acts:?}"
     );
 }
+
+/// The decline for `m` when the older rules answered it as `answered`.
+fn declined(m: &str, answered: super::decline::Answered) -> Option<super::decline::Declined> {
+    let before = Before::default();
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels: HashMap::new(),
+    };
+    super::decline::decline(m, &scene, answered)
+}
+
+#[test]
+fn a_lookup_over_a_request_for_a_change_declines_naming_the_request() {
+    use super::decline::Answered;
+    let d = declined(
+        "ok doing the paneer tikka. take 2 of the paneer out",
+        Answered::Lookup,
+    )
+    .expect("declined");
+    assert_eq!(d.unread, "take 2 of the paneer out");
+    assert!(d.bid);
+    assert!(
+        d.options
+            .contains(&"how much paneer have i got".to_string()),
+        "{:?}",
+        d.options
+    );
+    let reply = d.reply();
+    assert!(reply.contains("changed nothing"), "{reply}");
+    assert!(reply.ends_with('?'), "{reply}");
+}
+
+#[test]
+fn a_lookup_that_only_reads_or_asks_is_not_declined() {
+    use super::decline::Answered;
+    for m in [
+        "show me what i need to buy",
+        "how much rice should i use?",
+        "which recipes use paneer",
+        "gonna plan the week, what recipes have i got",
+        "the paneer one is not done, dont touch it",
+        "morning! whats expiring soon, wanna plan around it",
+    ] {
+        assert_eq!(declined(m, Answered::Lookup), None, "{m}");
+    }
+}
+
+#[test]
+fn a_yes_with_more_said_than_it_ties_declines_and_a_plain_one_does_not() {
+    use super::decline::Answered;
+    for m in ["yes both", "ok paneer", "yes its gone"] {
+        assert!(declined(m, Answered::Talk).is_some(), "{m}");
+    }
+    for m in ["thanks!", "yeah go on", "yes please", "k", "cheers mate"] {
+        assert_eq!(declined(m, Answered::Talk), None, "{m}");
+    }
+}
+
+#[test]
+fn a_remark_about_a_food_not_held_is_no_stock_question() {
+    use super::decline::Answered;
+    let d = declined("ugh the kid tipped juice all over the sofa", Answered::Item);
+    assert!(d.is_some_and(|d| !d.bid));
+    for m in [
+        "any juice left",
+        "how much juice have we got",
+        "do we have juice?",
+    ] {
+        assert_eq!(declined(m, Answered::Item), None, "{m}");
+    }
+}

@@ -1,0 +1,258 @@
+//! Decline with options: when the older rules' answer would not account
+//! for the message — a request left unread behind a lookup, a remark
+//! taken for a stock question, a "yes" with more said than it ties —
+//! the reply says which words it could not read and offers two or three
+//! things it can do here, each one this reader carries out as it stands.
+
+use serde::{Deserialize, Serialize};
+
+use super::Scene;
+use super::decide::Move;
+use super::grammar;
+use super::lexicon::{self, Lexicon};
+use super::link::{self, Link, Target};
+use super::normalize::{self, Normalized};
+
+/// What a declined message left unread, and what can be done instead.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Declined {
+    /// The words, as typed, that could not be read as something to do.
+    pub unread: String,
+    /// The question or offer of Alfred's the message did not answer in a
+    /// way it could tie ("yes both" to "open one, or plan a couple?").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<String>,
+    /// Messages this reader carries out as they stand, from what the
+    /// message named and what the last reply showed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// The unread words ask for a change (none was made).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bid: bool,
+}
+
+impl Declined {
+    /// The reply: what could not be read, what Alfred had asked, and what
+    /// can be done here, ending with a question.
+    pub fn reply(&self) -> String {
+        let quote = |s: &str| format!("“{s}”");
+        let mut out = match &self.asked {
+            Some(q) => format!(
+                "I couldn't tell what {} answers — I asked: {}",
+                quote(&self.unread),
+                quote(q)
+            ),
+            None if self.bid => format!(
+                "I couldn't read {} as a change I can make, so I've changed nothing.",
+                quote(&self.unread)
+            ),
+            None => format!(
+                "I couldn't read {} as something I can do here.",
+                quote(&self.unread)
+            ),
+        };
+        let options: Vec<String> = self
+            .options
+            .iter()
+            .map(|o| quote(o.trim_end_matches('?')))
+            .collect();
+        match options.as_slice() {
+            [] => out.push_str(" Could you say it another way?"),
+            [one] => out.push_str(&format!(" I can do {one} — want that?")),
+            more => out.push_str(&format!(
+                " I can do {} — want one of those?",
+                crate::brain::offline::text::join_list(more, "or")
+            )),
+        }
+        out
+    }
+}
+
+/// The kind of answer the older rules settled on for a message the reader
+/// passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    /// A lookup that writes nothing (recipes, plan, list, tasks, what
+    /// goes off).
+    Lookup,
+    /// How much there is of a food, or whether there is any.
+    Item,
+    /// Thanks or a plain yes.
+    Talk,
+}
+
+/// The decline for `message` when the older rules' `answered` would leave
+/// it unread; `None` when that answer accounts for it.
+pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<Declined> {
+    let lex = lexicon::lexicon();
+    let n = normalize::normalize(message, lex, &scene.names.words());
+    let links = link::link(&n, lex, &scene.names);
+    let words = n.words();
+    let typed = |r: std::ops::Range<usize>| {
+        n.tokens[r]
+            .iter()
+            .map(|t| t.typed.as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let (unread, asked) = match answered {
+        // A lookup answers a message that also asks for a change: the
+        // change would be lost behind the answer.
+        Answered::Lookup | Answered::Item => match grammar::bid(&words, &n, &links, lex) {
+            Some(part) => (typed(part), None),
+            // A remark that asks nothing, about a food the kitchen does
+            // not hold ("dont tell mum about the crisps"): no stock lookup
+            // answers it.
+            None if answered == Answered::Item
+                && !n.question
+                && !grammar::any_part_asks(&words, &n, lex)
+                && !(0..words.len()).any(|k| grammar::verb_at(&words, k, lex))
+                && links
+                    .iter()
+                    .any(|l| matches!(l.targets.first(), Some(Target::Food(_))))
+                && !links.iter().any(|l| {
+                    l.targets
+                        .iter()
+                        .any(|t| names_something(t) && !matches!(t, Target::Food(_)))
+                }) =>
+            {
+                (typed(0..n.tokens.len()), None)
+            }
+            None => return None,
+        },
+        // Thanks or a yes with more said than it accounts for ("yes both",
+        // "ok paneer"): the rest was not read.
+        Answered::Talk => {
+            let extra = !unread_words(&n, &links, lex).is_empty()
+                || links.iter().any(|l| l.targets.iter().any(names_something));
+            if !extra {
+                return None;
+            }
+            (typed(0..n.tokens.len()), open_ask(scene))
+        }
+    };
+    Some(Declined {
+        unread,
+        asked,
+        options: options(&n, &links, scene),
+        bid: answered != Answered::Talk && grammar::bid(&words, &n, &links, lex).is_some(),
+    })
+}
+
+/// True for a target that names a row, a recipe or a food.
+fn names_something(t: &Target) -> bool {
+    matches!(
+        t,
+        Target::Recipe(_)
+            | Target::Stocked(_)
+            | Target::Listed(_)
+            | Target::Task(_)
+            | Target::Food(_)
+    )
+}
+
+/// The words, as typed, that no link, verb or small word of the grammar
+/// accounts for.
+fn unread_words(n: &Normalized, links: &[Link], lex: &Lexicon) -> String {
+    let words = n.words();
+    let linked = |k: usize| links.iter().any(|l| l.start <= k && k < l.end);
+    let said = |k: usize, list: &[lexicon::Phrase]| {
+        (k.saturating_sub(3)..=k)
+            .any(|s| link::phrase_at(&words, s, list).is_some_and(|p| s + p.len() > k))
+    };
+    let verb = |k: usize| lex.frames.iter().any(|f| said(k, &f.verbs));
+    (0..words.len())
+        .filter(|&k| {
+            let w = words[k];
+            !lex.glue.contains(w)
+                && !linked(k)
+                && !verb(k)
+                && !said(k, &lex.yes)
+                && !said(k, &lex.no)
+                && !said(k, &lex.thanks)
+                && !said(k, &lex.greeting)
+                && !crate::brain::offline::vocab::is_chatter(w)
+        })
+        .map(|k| n.tokens[k].typed.clone())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Alfred's question or offer the last reply left open, in words.
+fn open_ask(scene: &Scene<'_>) -> Option<String> {
+    use crate::context::OfferKind;
+    let d = &scene.before.dialogue;
+    if let Some(q) = &d.question {
+        return Some(q.text.clone());
+    }
+    let offer = match d.offer.as_ref()?.kind {
+        OfferKind::SaveDraft => "save it",
+        OfferKind::AddMissing => "put what's missing on the shopping list",
+        OfferKind::PutOnPlan => "put it on the plan",
+        OfferKind::ShowRecipe => "show you the recipe",
+        OfferKind::PlanFromSaved => "plan from your saved recipes",
+        OfferKind::FindRecipes => "find you recipes",
+    };
+    Some(format!("I offered to {offer}"))
+}
+
+/// Up to three messages this reader carries out as they stand, each only
+/// a look (an option never changes the kitchen): about what the message
+/// named, then about what the last reply showed.
+fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
+    use crate::context::Table;
+    let said: Vec<String> = n
+        .words()
+        .iter()
+        .map(|w| crate::context::taxonomy::singular(w))
+        .collect();
+    let mut tries: Vec<String> = Vec::new();
+    for (l, t) in links
+        .iter()
+        .flat_map(|l| l.targets.iter().map(move |t| (l, t)))
+    {
+        match Some(t) {
+            // A recipe by its own name, not by an ingredient it uses.
+            Some(Target::Recipe(r))
+                if r.len() == 1
+                    && link::name_words(&r[0])
+                        .iter()
+                        .any(|w| said[l.start..l.end].contains(w)) =>
+            {
+                tries.push(format!("show me {}", r[0].to_lowercase()))
+            }
+            Some(Target::Stocked(rows)) if !rows.is_empty() => {
+                tries.push(format!("how much {} have i got", rows[0]))
+            }
+            Some(Target::Listed(_)) => tries.push("what's on the shopping list?".to_string()),
+            Some(Target::Day(d)) => {
+                let day = match d.strip_prefix("next_") {
+                    Some(rest) => format!("next {rest}"),
+                    None if d == "weekend" => "the weekend".to_string(),
+                    None => d.clone(),
+                };
+                tries.push(format!("what's on the plan for {day}"))
+            }
+            _ => {}
+        }
+    }
+    for r in scene.before.presented.iter().chain(&scene.before.listed) {
+        if let Some((table, label)) = scene.labels.get(r) {
+            match table {
+                Table::Recipes => tries.push(format!("show me {}", label.to_lowercase())),
+                Table::Inventory => tries.push(format!("how much {label} have i got")),
+                _ => {}
+            }
+        }
+    }
+    let mut out: Vec<String> = Vec::new();
+    for t in tries {
+        if out.len() < 3
+            && !out.contains(&t)
+            && matches!(super::read_fresh(&t, scene).decision, Move::Do(_))
+        {
+            out.push(t);
+        }
+    }
+    out
+}
