@@ -105,6 +105,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // answers it.
             None if answered == Answered::Item
                 && !n.question
+                && !asks_after_all(&words, lex)
                 && !grammar::any_part_asks(&words, &n, lex)
                 && !(0..words.len()).any(|k| grammar::verb_at(&words, k, lex))
                 && links
@@ -125,7 +126,11 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
         Answered::Talk => {
             let extra = !unread_words(&n, &links, lex).is_empty()
                 || links.iter().any(|l| l.targets.iter().any(names_something));
-            if !extra {
+            let said = |list: &[lexicon::Phrase]| {
+                (0..words.len()).any(|k| link::phrase_at(&words, k, list).is_some())
+            };
+            // A thanks is a thanks, whatever else it says.
+            if !extra || !said(&lex.yes) || said(&lex.thanks) {
                 return None;
             }
             (typed(0..n.tokens.len()), open_ask(scene))
@@ -136,6 +141,20 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
         asked,
         options: options(&n, &links, scene),
         bid: answered != Answered::Talk && grammar::bid(&words, &n, &links, lex).is_some(),
+    })
+}
+
+/// True when a word of a frame that only reads, or one that asks inside a
+/// sentence ("i want know if we have curd"), is said.
+fn asks_after_all(words: &[&str], lex: &Lexicon) -> bool {
+    words.iter().any(|w| {
+        matches!(*w, "if" | "whether" | "have" | "got" | "any")
+            || !lex.glue.contains(*w)
+                && lex
+                    .frames
+                    .iter()
+                    .filter(|f| !f.writes)
+                    .any(|f| f.verbs.iter().any(|p| p.len() == 1 && p[0] == *w))
     })
 }
 
@@ -207,8 +226,11 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
         .map(|w| crate::context::taxonomy::singular(w))
         .collect();
     let mut tries: Vec<String> = Vec::new();
+    // A name read from a word as typed, not one spelling made of another.
+    let as_typed = |l: &Link| n.tokens[l.start..l.end].iter().all(|t| t.word == t.typed);
     for (l, t) in links
         .iter()
+        .filter(|l| as_typed(l))
         .flat_map(|l| l.targets.iter().map(move |t| (l, t)))
     {
         match Some(t) {

@@ -199,7 +199,16 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
         // A yes carries out the request it asked about; "yes but leave the
         // rice", that request without what is left out; a no, or anything
         // else, is read as it is.
-        if readings.first().is_some_and(|r| r.acts == [Act::Yes]) {
+        if readings.first().is_some_and(|r| r.acts == [Act::Yes])
+            || restates(
+                &n,
+                &b.dialogue
+                    .question
+                    .as_ref()
+                    .map(|q| q.request.clone())
+                    .unwrap_or_default(),
+            )
+        {
             return carried_out(reading.clone());
         }
         if let Some(less) = left_out(&n, &links, reading) {
@@ -408,6 +417,30 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
 }
 
 /// The reading asked about without the things the message leaves out
+/// True when the message opens with a yes and says nothing more than the
+/// request it confirms already did ("yes clear it", "yep do it now" to
+/// "clear all 5 items from the shopping list?"): every other word is a
+/// small word, a yes, or a word of the request.
+fn restates(n: &normalize::Normalized, request: &str) -> bool {
+    let lex = lexicon::lexicon();
+    let words = n.words();
+    let Some(yes) = link::phrase_at(&words, 0, &lex.yes) else {
+        return false;
+    };
+    let asked: Vec<String> = normalize::normalize(request, lex, &Default::default())
+        .words()
+        .iter()
+        .map(|w| w.to_string())
+        .collect();
+    let rest = &words[yes.len()..];
+    !rest.iter().any(|w| lex.negation.contains(*w))
+        && rest.iter().all(|w| {
+            lex.glue.contains(*w)
+                || lex.yes.iter().any(|p| p.len() == 1 && p[0] == *w)
+                || asked.iter().any(|a| a == w)
+        })
+}
+
 /// ("yeah leave the rice"): the message opens with a yes, says only what
 /// goes, and each thing named is one of the reading's items. `None`
 /// otherwise, or when nothing would be left.

@@ -493,3 +493,40 @@ fn a_remark_about_a_food_not_held_is_no_stock_question() {
         assert_eq!(declined(m, Answered::Item), None, "{m}");
     }
 }
+
+#[test]
+fn a_yes_that_says_the_request_again_carries_it_out() {
+    use crate::context::{Dialogue, Question, QuestionKind};
+    let asked = "clear the whole shopping list";
+    let Move::Confirm { question, .. } = decide(asked) else {
+        panic!("a bulk change is asked: {asked}");
+    };
+    let before = Before {
+        user: asked.into(),
+        dialogue: Dialogue {
+            question: Some(Question {
+                kind: QuestionKind::Confirm,
+                text: format!("Just to be sure — {question}"),
+                request: asked.into(),
+                candidates: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        ..Before::default()
+    };
+    for m in ["yes clear it", "yep do it", "ok clear the list"] {
+        let out = read_after(m, &before);
+        assert!(
+            out.confirmed && matches!(&out.decision, Move::Do(r) if r.writes()),
+            "{m}: {:?}",
+            out.decision
+        );
+    }
+    for m in [
+        "yes but not the tomato",
+        "yes and add milk",
+        "no dont clear it",
+    ] {
+        assert!(!read_after(m, &before).confirmed, "{m}");
+    }
+}
