@@ -397,6 +397,12 @@ const DISH_KINDS: &[&str] = &[
 /// The dish kind a word names ("curries" → "curry").
 pub fn dish_kind(word: &str) -> Option<&'static str> {
     let key = words(word).join(" ");
+    // "no spice": what a spicy dish has.
+    let key = if key == "spice" {
+        "spicy".to_string()
+    } else {
+        key
+    };
     DISH_KINDS.iter().copied().find(|k| *k == key)
 }
 

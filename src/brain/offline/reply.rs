@@ -104,21 +104,19 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         dialogue.presented = shown;
     }
     dialogue.listed = still_listed(&c, &dialogue);
-    // A decline waits on a new request; a plain "yes" to its one option
-    // asks for that option.
+    // A decline waits on a new request, not an answer; a plain "yes" to
+    // its one option asks for that option.
     if let Some(d) = &c.reading.declined {
         dialogue.offer = None;
-        let one = (d.options.len() == 1).then(|| d.options[0].clone());
-        dialogue.question = Some(Question {
-            kind: if one.is_some() {
-                QuestionKind::Confirm
-            } else {
-                QuestionKind::Open
-            },
-            text: text.clone(),
-            candidates: Vec::new(),
-            request: one.unwrap_or_default(),
-        });
+        dialogue.question = match d.options.as_slice() {
+            [one] if d.rule.is_empty() => Some(Question {
+                kind: QuestionKind::Confirm,
+                text: text.clone(),
+                candidates: Vec::new(),
+                request: one.clone(),
+            }),
+            _ => None,
+        };
     }
     if let Some(c) = confirm {
         dialogue.question = Some(Question {

@@ -773,3 +773,25 @@ fn a_change_the_answer_would_leave_unread_is_declined_with_options() {
     sim.say("yes");
     assert!(sim.reply().contains("chinese broccoli"), "{}", sim.reply());
 }
+
+/// A rule read in a message that asks something is not kept, and demotes
+/// nothing: the reply says how to state it.
+#[test]
+fn a_question_is_not_taken_for_a_rule() {
+    let mut sim = Conversation::new();
+    sim.say("will the wings be too hot for her? she's not great with spice");
+    let standing = |sim: &Conversation| {
+        sim.json()["constraints"]
+            .to_string()
+            .matches("spic")
+            .count()
+    };
+    assert_eq!(standing(&sim), 0, "{}", sim.reply());
+    assert!(
+        sim.reply().contains("“no spice this week”"),
+        "{}",
+        sim.reply()
+    );
+    sim.say("no spice this week");
+    assert!(standing(&sim) > 0, "{}", sim.reply());
+}

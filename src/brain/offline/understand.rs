@@ -123,6 +123,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     ) {
         (false, Some(declined)) => {
             tracing::debug!(unread = %declined.unread, intent = settled.name(), "declined");
+            // A rule not kept demotes nothing.
+            if !declined.rule.is_empty() {
+                out.entity_curation.demote.clear();
+                out.entity_curation.curation_summary = None;
+                out.constraints = Default::default();
+            }
             reading.declined = Some(declined);
             reading.unsure = false;
             Intent::Unknown
@@ -179,13 +185,26 @@ fn declined(
             _ => false,
         };
     let talk = matches!(settled, Intent::Talk(Talk::Thanks | Talk::Affirm));
-    let answered = match (item, lookup, talk) {
-        (true, _, _) => Answered::Item,
-        (_, true, _) => Answered::Lookup,
-        (_, _, true) => Answered::Talk,
+    let answered = match (item, lookup, talk, settled) {
+        (true, ..) => Answered::Item,
+        (_, true, ..) => Answered::Lookup,
+        (_, _, true, _) => Answered::Talk,
+        (.., Intent::Exclude(ex))
+            if ex.iter().any(|e| e.how != super::items::Refusal::Requires) =>
+        {
+            Answered::Rule
+        }
         _ => return None,
     };
-    decline(message, &scene, answered)
+    let mut declined = decline(message, &scene, answered)?;
+    if let Intent::Exclude(ex) = settled {
+        declined.rule = ex
+            .iter()
+            .filter(|e| e.how != super::items::Refusal::Requires)
+            .map(|e| e.term.clone())
+            .collect();
+    }
+    Some(declined)
 }
 
 /// True when a change the older rules read is asked about before it is

@@ -29,6 +29,10 @@ pub struct Declined {
     /// The unread words ask for a change (none was made).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bid: bool,
+    /// What a rule the message may state would rule out, had it been one:
+    /// a question or remark is not taken for a rule to keep.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule: Vec<String>,
 }
 
 impl Declined {
@@ -36,6 +40,25 @@ impl Declined {
     /// can be done here, ending with a question.
     pub fn reply(&self) -> String {
         let quote = |s: &str| format!("“{s}”");
+        if let Some(first) = self.rule.first() {
+            let mut out = format!(
+                "I couldn't tell whether {} sets a rule, so I've kept none — say “no {first} this week” and I'll keep to it.",
+                quote(&self.unread)
+            );
+            if !self.options.is_empty() {
+                let options: Vec<String> = self.options.iter().map(|o| quote(o)).collect();
+                out.push_str(&format!(
+                    " Or I can do {} — want {}?",
+                    crate::brain::offline::text::join_list(&options, "or"),
+                    if options.len() == 1 {
+                        "that"
+                    } else {
+                        "one of those"
+                    }
+                ));
+            }
+            return out;
+        }
         let mut out = match &self.asked {
             Some(q) => format!(
                 "I couldn't tell what {} answers — I asked: {}",
@@ -79,6 +102,8 @@ pub enum Answered {
     Item,
     /// Thanks or a plain yes.
     Talk,
+    /// A rule ruling these out, read in words that may not state one.
+    Rule,
 }
 
 /// The decline for `message` when the older rules' `answered` would leave
@@ -121,6 +146,37 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             }
             None => return None,
         },
+        // A rule read in a message that asks something ("will the wings
+        // be too hot for her? she's not great with spice"): a question is
+        // not a rule to keep.
+        Answered::Rule => {
+            // A clause that opens with the refusal and asks nothing states
+            // the rule ("no wings tho. which ones are left").
+            let stated = (0..words.len()).any(|k| {
+                let clause = n.tokens[k].clause;
+                let opens = k == 0 || n.tokens[k - 1].clause != clause;
+                opens
+                    && !n.asked.contains(&clause)
+                    && (k..words.len())
+                        .take_while(|&j| n.tokens[j].clause == clause)
+                        .find(|&j| !lex.glue.contains(words[j]))
+                        .is_some_and(|j| {
+                            matches!(
+                                words[j],
+                                "no" | "not" | "nothing" | "skip" | "without" | "avoid" | "never"
+                            )
+                        })
+            });
+            // "for people who dont eat meat": a refusal that says who a
+            // search is for is the question's own filter.
+            let describes = words
+                .windows(2)
+                .any(|w| matches!(w[0], "who" | "that") && lex.negation.contains(w[1]));
+            if stated || describes || !n.question && !grammar::any_part_asks(&words, &n, lex) {
+                return None;
+            }
+            (typed(0..n.tokens.len()), None)
+        }
         // Thanks or a yes with more said than it accounts for ("yes both",
         // "ok paneer"): the rest was not read.
         Answered::Talk => {
@@ -140,7 +196,9 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
         unread,
         asked,
         options: options(&n, &links, scene),
-        bid: answered != Answered::Talk && grammar::bid(&words, &n, &links, lex).is_some(),
+        bid: matches!(answered, Answered::Lookup | Answered::Item)
+            && grammar::bid(&words, &n, &links, lex).is_some(),
+        rule: Vec::new(),
     })
 }
 

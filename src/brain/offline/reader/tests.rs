@@ -530,3 +530,21 @@ fn a_yes_that_says_the_request_again_carries_it_out() {
         assert!(!read_after(m, &before).confirmed, "{m}");
     }
 }
+
+#[test]
+fn a_rule_read_in_a_question_is_declined_and_a_stated_one_is_not() {
+    use super::decline::Answered;
+    let d = declined(
+        "will the wings be too hot for her? she's not great with spice",
+        Answered::Rule,
+    );
+    assert!(d.is_some(), "a question is not a rule to keep");
+    for m in [
+        "no cod this week",
+        "no wings tho thats a game day thing. which ones are left",
+        "what can we make for people who dont eat meat?",
+        "not the paneer tonight",
+    ] {
+        assert_eq!(declined(m, Answered::Rule), None, "{m}");
+    }
+}
