@@ -128,6 +128,21 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // A remark that asks nothing, about a food the kitchen does
             // not hold ("dont tell mum about the crisps"): no stock lookup
             // answers it.
+            // An amount said beside a food, asking nothing ("and a splash
+            // of soy sauce, like 15ml"): no stock lookup accounts for it.
+            None if answered == Answered::Item
+                && !n.question
+                && !grammar::any_part_asks(&words, &n, lex)
+                && !asks_after_all(&words, lex)
+                && links.iter().any(|l| {
+                    matches!(
+                        l.targets.first(),
+                        Some(Target::Amount(..) | Target::AmountAfter(..))
+                    )
+                }) =>
+            {
+                (typed(0..n.tokens.len()), None)
+            }
             None if answered == Answered::Item
                 && !n.question
                 && !asks_after_all(&words, lex)
@@ -180,8 +195,9 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
         // Thanks or a yes with more said than it accounts for ("yes both",
         // "ok paneer"): the rest was not read.
         Answered::Talk => {
-            let extra = !unread_words(&n, &links, lex).is_empty()
-                || links.iter().any(|l| l.targets.iter().any(names_something));
+            // Anything named or counted is more than a yes ("yes 2",
+            // "yes thursday").
+            let extra = !unread_words(&n, &links, lex).is_empty() || !links.is_empty();
             let said = |list: &[lexicon::Phrase]| {
                 (0..words.len()).any(|k| link::phrase_at(&words, k, list).is_some())
             };

@@ -548,3 +548,13 @@ fn a_rule_read_in_a_question_is_declined_and_a_stated_one_is_not() {
         assert_eq!(declined(m, Answered::Rule), None, "{m}");
     }
 }
+
+#[test]
+fn an_amount_beside_a_food_that_asks_nothing_is_no_stock_question() {
+    use super::decline::Answered;
+    assert!(declined("and a splash of soy sauce, like 15ml", Answered::Item).is_some());
+    assert!(declined("yes 2", Answered::Talk).is_some());
+    for m in ["2 lemons left?", "have i got 500g of rice", "how much rice"] {
+        assert_eq!(declined(m, Answered::Item), None, "{m}");
+    }
+}
