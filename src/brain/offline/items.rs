@@ -615,6 +615,17 @@ pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
     let mut out: Vec<Exclusion> = Vec::new();
     let mut carried: Option<Refusal> = None;
     for seg in segments {
+        // "no wait, the yellow curry": a self-correction, not a refusal.
+        let corrects = seg.len() >= 2
+            && matches!(seg[0].as_str(), "no" | "nah" | "oh")
+            && matches!(
+                seg[1].as_str(),
+                "wait" | "actually" | "sorry" | "hang" | "hold" | "scratch"
+            );
+        if corrects {
+            carried = None;
+            continue;
+        }
         let (how, term) = segment_exclusion(seg);
         // "not the cod, do the yellow curry": a clause that asks for
         // something, keeps to something ("just the paneer") or says what

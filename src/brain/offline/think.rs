@@ -40,7 +40,10 @@ pub fn decide(req: &ThinkRequest<'_>) -> ThinkOutput {
     out.steps.truncate(req.input.max_steps.clamp(1, 8));
     let writes = out.decision == Decision::PlanDirect
         && out.steps.iter().any(|s| s.step_type == StepType::Write);
-    if writes && !permits_write(&ctx.reading) && !parts_permit(&ctx.reading, &out) {
+    // A name taken with the small words around it ("small one") is asked
+    // about whatever consented to the change.
+    let guessed = super::understand::guessed_names(&intent);
+    if writes && (guessed || !permits_write(&ctx.reading) && !parts_permit(&ctx.reading, &out)) {
         return confirm_first(&intent, &out, &ctx);
     }
     out

@@ -117,6 +117,10 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     };
     let mut reading = reading;
     reading.unsure = asked_first(&reading, &settled, &out, message);
+    // A yes does not make a guessed name plain.
+    if guessed_names(&settled) {
+        reading.confirmed = false;
+    }
     let settled = match (
         &out.needs_clarification,
         declined(&settled, &reading, &world, req),
@@ -221,7 +225,36 @@ fn asked_first(reading: &Reading, settled: &Intent, out: &UnderstandOutput, mess
         || reading.reverses_last
         || out.needs_clarification
         || skill_asks(settled);
-    !settled_by_user && concrete_write(settled, shown) || bulk_write(settled)
+    !settled_by_user && concrete_write(settled, shown) || bulk_write(settled) || guessed_names(settled)
+}
+
+/// True when what a change adds is named with the small words around it
+/// ("eggs i", "ours has sesame") or by a state or size alone ("small"):
+/// the name is a guess, asked about first whoever asked for the change.
+pub(super) fn guessed_names(settled: &Intent) -> bool {
+    use super::edits::EditOp;
+    use super::skills::{SkillAsk, shopping};
+    let lex = super::reader::lexicon::lexicon();
+    let guessed = |items: &[super::items::Item]| {
+        items.iter().any(|i| {
+            let words = Words::new(&i.name).words;
+            // A small word in it, or only a state or size ("small").
+            words
+                .iter()
+                .any(|w| w != "of" && lex.glue.contains(w.as_str()))
+                || words.iter().all(|w| lex.modifiers.contains(w.as_str()))
+        })
+    };
+    match settled {
+        Intent::Several(parts) => parts.iter().any(|p| guessed_names(&p.intent)),
+        Intent::Edit(EditOp::Add(items))
+        | Intent::InventoryAdd(items, _)
+        | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { items, .. })) => guessed(items),
+        Intent::Edit(EditOp::Several(ops)) => ops
+            .iter()
+            .any(|op| matches!(op, EditOp::Add(items) if guessed(items))),
+        _ => false,
+    }
 }
 
 /// The message answers Alfred: a "yes" to an offer ("want me to put what's
