@@ -795,3 +795,17 @@ fn a_question_is_not_taken_for_a_rule() {
     sim.say("no spice this week");
     assert!(standing(&sim) > 0, "{}", sim.reply());
 }
+
+/// A name taken with the small words around it, or a size alone, is not
+/// written on a yes; "no wait" corrects, it rules nothing out.
+#[test]
+fn guessed_names_and_self_corrections_write_nothing() {
+    let mut sim = Conversation::new();
+    sim.say("what do i need to buy for the paneer tikka");
+    sim.say("Yes add please, small one");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let mut sim = Conversation::new();
+    sim.say("ok miso cod. no wait, the yellow curry. put that in");
+    let standing = sim.json()["constraints"].to_string();
+    assert!(!standing.contains("urry"), "{standing}: {}", sim.reply());
+}

@@ -225,7 +225,9 @@ fn asked_first(reading: &Reading, settled: &Intent, out: &UnderstandOutput, mess
         || reading.reverses_last
         || out.needs_clarification
         || skill_asks(settled);
-    !settled_by_user && concrete_write(settled, shown) || bulk_write(settled) || guessed_names(settled)
+    !settled_by_user && concrete_write(settled, shown)
+        || bulk_write(settled)
+        || guessed_names(settled)
 }
 
 /// True when what a change adds is named with the small words around it
