@@ -485,10 +485,16 @@ pub fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
 /// a verb that only reads ("show me what to buy"). `None` when no part
 /// does.
 pub fn bid(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Option<Range<usize>> {
+    // A correction ("i mean the date") amends the last request; it asks
+    // for no change of its own here.
     let writes_at = |k: usize| {
-        lex.frames.iter().filter(|f| f.writes).any(|f| {
-            phrase_at(words, k, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
-        })
+        lex.frames
+            .iter()
+            .filter(|f| f.writes && f.act != ActKind::Amend)
+            .any(|f| {
+                phrase_at(words, k, &f.verbs)
+                    .is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
+            })
     };
     let reads_at = |k: usize| {
         lex.frames.iter().filter(|f| !f.writes).any(|f| {

@@ -464,6 +464,7 @@ fn a_lookup_that_only_reads_or_asks_is_not_declined() {
         "gonna plan the week, what recipes have i got",
         "the paneer one is not done, dont touch it",
         "morning! whats expiring soon, wanna plan around it",
+        "the paneer, when is finish? i mean the date",
     ] {
         assert_eq!(declined(m, Answered::Lookup), None, "{m}");
     }
