@@ -765,6 +765,11 @@ fn a_change_the_answer_would_leave_unread_is_declined_with_options() {
         reply.contains("“how much cod fillet have i got”"),
         "{reply}"
     );
+    let goal = sim.json()["goal"].to_string();
+    assert!(
+        goal.contains("could not be read"),
+        "the Narrative says so: {goal}"
+    );
     let mut sim = Conversation::new();
     sim.say("keep only the olive oil");
     let reply = sim.reply();

@@ -259,6 +259,22 @@ fn several_plan(parts: &[super::several::Part], c: &Ctx<'_>) -> ThinkOutput {
 
 fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
     match intent {
+        // A decline: the goal the Narrative panel shows says so.
+        Intent::Unknown
+            if c.reading
+                .declined
+                .as_ref()
+                .is_some_and(|d| !d.rule.is_empty()) =>
+        {
+            plan(
+                "Keep no rule the message may not state; say how to state one",
+                vec![],
+            )
+        }
+        Intent::Unknown if c.reading.declined.is_some() => plan(
+            "Say which words could not be read, change nothing, offer what can be done here",
+            vec![],
+        ),
         Intent::Empty | Intent::Unknown => {
             plan("Tell the user what the offline brain can do", vec![])
         }
