@@ -121,11 +121,12 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     if guessed_names(&settled) {
         reading.confirmed = false;
     }
-    let settled = match (
-        &out.needs_clarification,
-        declined(&settled, &reading, &world, req),
-    ) {
-        (false, Some(declined)) => {
+    // A question of Alfred's own comes first; nothing is declined then.
+    let declined = (!out.needs_clarification)
+        .then(|| declined(&settled, &reading, &world, req))
+        .flatten();
+    let settled = match declined {
+        Some(declined) => {
             tracing::debug!(unread = %declined.unread, intent = settled.name(), "declined");
             // A rule not kept demotes nothing.
             if !declined.rule.is_empty() {

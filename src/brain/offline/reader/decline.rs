@@ -120,10 +120,13 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             .collect::<Vec<_>>()
             .join(" ")
     };
+    let bid = matches!(answered, Answered::Lookup | Answered::Item)
+        .then(|| grammar::bid(&words, &n, &links, lex))
+        .flatten();
     let (unread, asked) = match answered {
         // A lookup answers a message that also asks for a change: the
         // change would be lost behind the answer.
-        Answered::Lookup | Answered::Item => match grammar::bid(&words, &n, &links, lex) {
+        Answered::Lookup | Answered::Item => match bid.clone() {
             Some(part) => (typed(part), None),
             // A remark that asks nothing, about a food the kitchen does
             // not hold ("dont tell mum about the crisps"): no stock lookup
@@ -154,7 +157,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
                 && !links.iter().any(|l| {
                     l.targets
                         .iter()
-                        .any(|t| names_something(t) && !matches!(t, Target::Food(_)))
+                        .any(|t| t.names() && !matches!(t, Target::Food(_)))
                 }) =>
             {
                 (typed(0..n.tokens.len()), None)
@@ -212,8 +215,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
         unread,
         asked,
         options: options(&n, &links, scene),
-        bid: matches!(answered, Answered::Lookup | Answered::Item)
-            && grammar::bid(&words, &n, &links, lex).is_some(),
+        bid: bid.is_some(),
         rule: Vec::new(),
     })
 }
@@ -230,18 +232,6 @@ fn asks_after_all(words: &[&str], lex: &Lexicon) -> bool {
                     .filter(|f| !f.writes)
                     .any(|f| f.verbs.iter().any(|p| p.len() == 1 && p[0] == *w))
     })
-}
-
-/// True for a target that names a row, a recipe or a food.
-fn names_something(t: &Target) -> bool {
-    matches!(
-        t,
-        Target::Recipe(_)
-            | Target::Stocked(_)
-            | Target::Listed(_)
-            | Target::Task(_)
-            | Target::Food(_)
-    )
 }
 
 /// The words, as typed, that no link, verb or small word of the grammar

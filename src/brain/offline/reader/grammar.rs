@@ -124,7 +124,13 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
 }
 
 pub fn verb_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
-    lex.frames.iter().any(|f| {
+    verb_of_at(words, i, lex, |_| true)
+}
+
+/// True when a verb of a frame `keep` takes starts at `i` (a verb of small
+/// words only is none).
+fn verb_of_at(words: &[&str], i: usize, lex: &Lexicon, keep: impl Fn(&Frame) -> bool) -> bool {
+    lex.frames.iter().filter(|f| keep(f)).any(|f| {
         phrase_at(words, i, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
     })
 }
@@ -487,20 +493,8 @@ pub fn any_part_asks(words: &[&str], n: &Normalized, lex: &Lexicon) -> bool {
 pub fn bid(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Option<Range<usize>> {
     // A correction ("i mean the date") amends the last request; it asks
     // for no change of its own here.
-    let writes_at = |k: usize| {
-        lex.frames
-            .iter()
-            .filter(|f| f.writes && f.act != ActKind::Amend)
-            .any(|f| {
-                phrase_at(words, k, &f.verbs)
-                    .is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
-            })
-    };
-    let reads_at = |k: usize| {
-        lex.frames.iter().filter(|f| !f.writes).any(|f| {
-            phrase_at(words, k, &f.verbs).is_some_and(|p| p.iter().any(|w| !lex.glue.contains(w)))
-        })
-    };
+    let writes_at = |k: usize| verb_of_at(words, k, lex, |f| f.writes && f.act != ActKind::Amend);
+    let reads_at = |k: usize| verb_of_at(words, k, lex, |f| !f.writes);
     parts(words, n, lex).into_iter().find(|r| {
         let first = (r.start..r.end)
             .find(|&k| !lex.openers.contains(words[k]) && !lex.glue.contains(words[k]));
@@ -508,17 +502,11 @@ pub fn bid(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Opt
             r.start <= l.start
                 && l.end <= r.end
                 && l.targets.iter().any(|t| {
-                    matches!(
-                        t,
-                        Target::Recipe(_)
-                            | Target::Stocked(_)
-                            | Target::Listed(_)
-                            | Target::Task(_)
-                            | Target::Food(_)
-                            | Target::Amount(..)
-                            | Target::AmountAfter(..)
-                            | Target::Day(_)
-                    )
+                    t.names()
+                        || matches!(
+                            t,
+                            Target::Amount(..) | Target::AmountAfter(..) | Target::Day(_)
+                        )
                 })
         });
         !asks(words, r.clone(), n, lex)

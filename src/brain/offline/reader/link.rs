@@ -53,6 +53,20 @@ pub enum Target {
     Reason,
 }
 
+impl Target {
+    /// True for a target that names a recipe, a row or a food.
+    pub fn names(&self) -> bool {
+        matches!(
+            self,
+            Target::Recipe(_)
+                | Target::Stocked(_)
+                | Target::Listed(_)
+                | Target::Task(_)
+                | Target::Food(_)
+        )
+    }
+}
+
 /// A span and what it can name.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Link {

@@ -43,6 +43,25 @@ fn names() -> Names {
     }
 }
 
+/// The last exchange after the reader asked "Just to be sure — QUESTION"
+/// about the request `asked`.
+fn confirm_asked(asked: &str, question: &str) -> Before {
+    use crate::context::{Dialogue, Question, QuestionKind};
+    Before {
+        user: asked.into(),
+        dialogue: Dialogue {
+            question: Some(Question {
+                kind: QuestionKind::Confirm,
+                text: format!("Just to be sure — {question}"),
+                request: asked.into(),
+                candidates: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        ..Before::default()
+    }
+}
+
 /// The reader's outcome for `m` after the exchange `before`.
 fn read_after(m: &str, before: &Before) -> super::Outcome {
     let scene = Scene {
@@ -311,24 +330,11 @@ fn two_requests_read_as_one_lose_to_their_parts() {
 
 #[test]
 fn a_yes_that_leaves_one_out_carries_out_the_rest() {
-    use crate::context::{Dialogue, Question, QuestionKind};
     let asked = "add milk, 6 eggs and rice to the list for the wedding bake";
     let Move::Confirm { question, .. } = decide(asked) else {
         panic!("no place said: asked");
     };
-    let before = Before {
-        user: asked.into(),
-        dialogue: Dialogue {
-            question: Some(Question {
-                kind: QuestionKind::Confirm,
-                text: format!("Just to be sure — {question}"),
-                request: asked.into(),
-                candidates: Vec::new(),
-            }),
-            ..Dialogue::default()
-        },
-        ..Before::default()
-    };
+    let before = confirm_asked(asked, &question);
     let Move::Do(r) = read_after("yeah leave the rice, we have loads", &before).decision else {
         panic!("the rest is carried out");
     };
@@ -497,24 +503,11 @@ fn a_remark_about_a_food_not_held_is_no_stock_question() {
 
 #[test]
 fn a_yes_that_says_the_request_again_carries_it_out() {
-    use crate::context::{Dialogue, Question, QuestionKind};
     let asked = "clear the whole shopping list";
     let Move::Confirm { question, .. } = decide(asked) else {
         panic!("a bulk change is asked: {asked}");
     };
-    let before = Before {
-        user: asked.into(),
-        dialogue: Dialogue {
-            question: Some(Question {
-                kind: QuestionKind::Confirm,
-                text: format!("Just to be sure — {question}"),
-                request: asked.into(),
-                candidates: Vec::new(),
-            }),
-            ..Dialogue::default()
-        },
-        ..Before::default()
-    };
+    let before = confirm_asked(asked, &question);
     for m in ["yes clear it", "yep do it", "ok clear the list"] {
         let out = read_after(m, &before);
         assert!(
