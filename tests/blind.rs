@@ -71,6 +71,24 @@ fn floor_of(set: &Path) -> f64 {
 }
 
 /// One turn as a grader reads it.
+/// Which part of the offline brain settled the turn, from the reading
+/// Understand carried: the reader carried it out, the reader asked, the
+/// message was declined, or the older rules read it. Empty for others.
+fn path_of(record: &serde_json::Value) -> &'static str {
+    let text = record.to_string();
+    if text.contains(r#"\"by_reader\":true"#) {
+        "reader"
+    } else if text.contains("asked before acting") {
+        "reader asks"
+    } else if text.contains(r#"\"declined\":{"#) {
+        "declined"
+    } else if text.contains(r#"\"reading\":{"#) {
+        "older rules"
+    } else {
+        "-"
+    }
+}
+
 fn transcript_turn(o: &Outcome, out: &mut String) {
     let _ = writeln!(out, "### {} · turn {}\n", o.file, o.turn);
     let _ = writeln!(out, "> {}\n", o.message);
@@ -78,6 +96,7 @@ fn transcript_turn(o: &Outcome, out: &mut String) {
         let _ = writeln!(out, "expected: {e}\n");
     }
     let _ = writeln!(out, "status: {}\n", o.status);
+    let _ = writeln!(out, "path: {}\n", path_of(&o.record));
     for line in o.reply.lines() {
         let _ = writeln!(out, "    {line}");
     }

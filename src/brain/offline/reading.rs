@@ -48,6 +48,10 @@ pub struct Carried {
     /// can be done instead (the reply declines with options).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declined: Option<super::reader::decline::Declined>,
+    /// The reader read the message and carried it out as read (not the
+    /// older rules).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub by_reader: bool,
 }
 
 impl Carried {
@@ -61,6 +65,7 @@ impl Carried {
             asks_confirm: reading.asks_confirm,
             unsure: reading.unsure,
             declined: reading.declined.clone(),
+            by_reader: false,
         }
     }
 

@@ -356,7 +356,9 @@ fn by_reader(
             let expressed = expressed(&intent, world, &d);
             let summary = summary(&d);
             let mut out = finish(d, &expressed, summary);
-            out.reading = Carried::of(&ours, intent).to_value();
+            let mut carried = Carried::of(&ours, intent);
+            carried.by_reader = true;
+            out.reading = carried.to_value();
             Some(out)
         }
         Move::Confirm {

@@ -18,6 +18,7 @@ pub enum ActKind {
     ShoppingBought,
     StockUse,
     StockRemove,
+    StockMove,
     SaveRecipe,
     Amend,
     PlanPut,
@@ -83,6 +84,11 @@ pub enum Act {
     StockRemove {
         rows: Vec<String>,
     },
+    /// Rows moved whole to another place in the kitchen.
+    StockMove {
+        rows: Vec<String>,
+        to: String,
+    },
     /// A draft recipe kept among the saved ones.
     SaveRecipe {
         recipe: String,
@@ -143,6 +149,7 @@ impl Act {
                 | Act::ShoppingBought { .. }
                 | Act::StockUse { .. }
                 | Act::StockRemove { .. }
+                | Act::StockMove { .. }
                 | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
@@ -182,6 +189,7 @@ impl Act {
             Act::ShoppingBought { rows } => format!("tick {} off as bought", names(rows)),
             Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
             Act::StockRemove { rows } => format!("take {} off the stock", names(rows)),
+            Act::StockMove { rows, to } => format!("move {} to the {to}", names(rows)),
             Act::SaveRecipe { recipe } => format!("save {recipe} to your recipes"),
             Act::PlanPut { recipe, days, meal } => format!(
                 "put {recipe} on the plan for {}{}",
@@ -227,6 +235,20 @@ pub fn day_words(key: &str) -> String {
     match key.strip_prefix("next_") {
         Some(d) => format!("next {d}"),
         None if key == "weekend" => "the weekend".into(),
+        None if key.starts_with("dated_") => match key["dated_".len()..].split_once('_') {
+            Some((w, d)) => format!("{w} {}", day_words(&format!("of_month_{d}"))),
+            None => key.to_string(),
+        },
+        None if key.starts_with("of_month_") => {
+            let d = &key["of_month_".len()..];
+            let th = match d {
+                "1" | "21" | "31" => "st",
+                "2" | "22" => "nd",
+                "3" | "23" => "rd",
+                _ => "th",
+            };
+            format!("the {d}{th}")
+        }
         None => key.to_string(),
     }
 }

@@ -85,6 +85,11 @@ pub fn day(key: &str) -> Option<Day> {
     match key {
         "today" => Some(Day::Today),
         "tomorrow" => Some(Day::Tomorrow),
+        k if k.starts_with("of_month_") => k["of_month_".len()..].parse().ok().map(Day::OfMonth),
+        k if k.starts_with("dated_") => {
+            let (w, n) = k["dated_".len()..].split_once('_')?;
+            Some(Day::Dated(weekday_index(w)?, n.parse().ok()?))
+        }
         k => match k.strip_prefix("next_") {
             Some(d) => weekday_index(d).map(Day::NextWeek),
             None => weekday_index(k).map(Day::Weekday),
@@ -130,6 +135,10 @@ fn intent_of_act(a: &Act) -> Intent {
             };
             Intent::InventoryRemove(rows.iter().map(|r| item(&whole(r))).collect())
         }
+        Act::StockMove { rows, to } => Skill(SkillAsk::Stock(StockAsk::Move {
+            items: named(rows),
+            to: to.clone(),
+        })),
         Act::SaveRecipe { .. } => Intent::Save,
         Act::PlanPut { recipe, days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Put {
             slots: days

@@ -311,14 +311,10 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
                 tries.push(format!("how much {} have i got", rows[0]))
             }
             Some(Target::Listed(_)) => tries.push("what's on the shopping list?".to_string()),
-            Some(Target::Day(d)) => {
-                let day = match d.strip_prefix("next_") {
-                    Some(rest) => format!("next {rest}"),
-                    None if d == "weekend" => "the weekend".to_string(),
-                    None => d.clone(),
-                };
-                tries.push(format!("what's on the plan for {day}"))
-            }
+            Some(Target::Day(d)) => tries.push(format!(
+                "what's on the plan for {}",
+                super::acts::day_words(d)
+            )),
             _ => {}
         }
     }

@@ -164,8 +164,16 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
     } else {
         best.iter().find_map(|b| b.unsure)
     };
+    // The same request said twice ("the wings are for saturday, dry rub
+    // wings for the match") is one.
+    let mut acts: Vec<Act> = Vec::new();
+    for a in best.iter().flat_map(|b| b.acts.iter()) {
+        if !acts.contains(a) {
+            acts.push(a.clone());
+        }
+    }
     Reading {
-        acts: best.iter().flat_map(|b| b.acts.clone()).collect(),
+        acts,
         coverage,
         score,
         unread: best.iter().flat_map(|b| b.unread.clone()).collect(),
@@ -416,7 +424,12 @@ fn read_frame(
     // the stock?
     let loose = f.loose.contains(verb)
         || particle.is_some() && f.loose.iter().any(|l| l.len() == 1 && l[0] == verb[0]);
-    let unsure = if loose && !domain_said && !listed_topic {
+    // "ate 2 bananas": a use with its amount said is a use of the stock,
+    // however common its verb.
+    let counted = f.act == ActKind::StockUse
+        && !fill.items.is_empty()
+        && fill.items.iter().all(|i| i.quantity.is_some());
+    let unsure = if loose && !domain_said && !listed_topic && !counted {
         Some(Unsure::Loose)
     } else if fill.crossed && !domain_said {
         Some(Unsure::Crossed)
@@ -594,9 +607,18 @@ fn take(
             }
             Target::Domain(d) if Some(*d) == f.domain => {
                 fill.domain = true;
+                // "in the pantry not the cabinet": the place ruled out is
+                // not where it goes.
+                let lex = super::lexicon::lexicon();
+                if let Some(k) =
+                    (l.start.saturating_sub(2)..l.start).find(|&k| lex.negation.contains(words[k]))
+                {
+                    fill.explained[k] = true;
+                    return Some(ti);
+                }
                 // "in the fridge": the place in the kitchen, when it is one.
                 fill.place = words[l.start..l.end].iter().find_map(|w| match *w {
-                    "fridge" | "freezer" | "pantry" | "counter" => Some(w.to_string()),
+                    "fridge" | "freezer" | "pantry" | "counter" | "cabinet" => Some(w.to_string()),
                     "cupboard" | "cupboards" => Some("pantry".to_string()),
                     _ => None,
                 });
@@ -836,6 +858,22 @@ fn build(
         ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
             items: fill.items.clone(),
         },
+        // "put the brioche in the freezer": rows the stock holds already,
+        // put somewhere, are moved there, not added again.
+        ActKind::InventoryAdd
+            if verb.iter().any(|w| w == "put")
+                && fill.place.is_some()
+                && !fill.items.is_empty()
+                && fill
+                    .items
+                    .iter()
+                    .all(|i| i.quantity.is_none() && scene.names.inventory.contains(&i.name)) =>
+        {
+            Act::StockMove {
+                rows: fill.items.iter().map(|i| i.name.clone()).collect(),
+                to: fill.place.clone()?,
+            }
+        }
         ActKind::InventoryAdd if !fill.items.is_empty() => Act::InventoryAdd {
             items: fill.items.clone(),
             place: fill.place.clone(),
@@ -912,6 +950,19 @@ fn build(
                 .chain(fill.stocked[1..].iter().filter_map(|s| s.first().cloned()))
                 .collect();
             return Some((vec![Act::StockRemove { rows }], choice));
+        }
+        // Whole rows to a place said, none there already; an amount said
+        // ("1 pack of the chicken") splits a row, the older rules' to do.
+        ActKind::StockMove
+            if !fill.stocked.is_empty()
+                && fill.items.iter().all(|i| i.quantity.is_none())
+                && fill.stocked.iter().all(|s| s.len() == 1) =>
+        {
+            let to = fill.place.clone()?;
+            Act::StockMove {
+                rows: fill.stocked.iter().map(|s| s[0].clone()).collect(),
+                to,
+            }
         }
         // Only a draft is saved; a saved recipe named is the older chain's
         // to answer ("it's saved already").

@@ -35,7 +35,8 @@ pub enum Target {
     Task(Vec<String>),
     /// A food the kitchen may not hold (the catalog's words).
     Food(String),
-    /// A day's key: "today", "tomorrow", "friday", "next_friday", "weekend".
+    /// A day's key: "today", "tomorrow", "friday", "next_friday", "weekend",
+    /// "of_month_18" (the 18th), "dated_sunday_18" (Sunday the 18th).
     Day(String),
     Meal(String),
     Amount(f64, Option<String>),
@@ -297,6 +298,10 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     if matches!(w, "weekend" | "wknd") {
         return one(i, i + 1, Target::Day("weekend".into()));
     }
+    // "the 18th": that day of the month.
+    if let Some(d) = of_month(w) {
+        return one(i, i + 1, Target::Day(format!("of_month_{d}")));
+    }
     let next = w == "next" && i + 1 < words.len();
     let at = if next { i + 1 } else { i };
     let (p, d) = lex.days.iter().find(|(p, _)| starts_with(words, at, p))?;
@@ -310,7 +315,26 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     } else {
         d.clone()
     };
-    one(i, at + p.len(), Target::Day(key))
+    // "sunday 18th", "wednesday the 21st": the date says which one.
+    let end = at + p.len();
+    let the = usize::from(words.get(end) == Some(&"the"));
+    if is_weekday
+        && !next
+        && let Some(d) = words.get(end + the).and_then(|w| of_month(w))
+    {
+        return one(i, end + the + 1, Target::Day(format!("dated_{key}_{d}")));
+    }
+    one(i, end, Target::Day(key))
+}
+
+/// The day of the month an ordinal names ("18th", "1st", "22nd").
+fn of_month(w: &str) -> Option<u8> {
+    let digits = w
+        .strip_suffix("th")
+        .or_else(|| w.strip_suffix("st"))
+        .or_else(|| w.strip_suffix("nd"))
+        .or_else(|| w.strip_suffix("rd"))?;
+    digits.parse::<u8>().ok().filter(|d| (1..=31).contains(d))
 }
 
 fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {

@@ -483,7 +483,8 @@ fn left_out(n: &normalize::Normalized, links: &[link::Link], asked: &Reading) ->
             }
             Act::ShoppingRemove { rows }
             | Act::ShoppingBought { rows }
-            | Act::StockRemove { rows } => {
+            | Act::StockRemove { rows }
+            | Act::StockMove { rows, .. } => {
                 let before = rows.len();
                 rows.retain(|r| !said(r));
                 dropped += before - rows.len();
@@ -495,9 +496,10 @@ fn left_out(n: &normalize::Normalized, links: &[link::Link], asked: &Reading) ->
         Act::ShoppingAdd { items } | Act::InventoryAdd { items, .. } | Act::StockUse { items } => {
             !items.is_empty()
         }
-        Act::ShoppingRemove { rows } | Act::ShoppingBought { rows } | Act::StockRemove { rows } => {
-            !rows.is_empty()
-        }
+        Act::ShoppingRemove { rows }
+        | Act::ShoppingBought { rows }
+        | Act::StockRemove { rows }
+        | Act::StockMove { rows, .. } => !rows.is_empty(),
         _ => true,
     });
     (dropped == named.len() && !less.acts.is_empty()).then_some(less)

@@ -26,6 +26,9 @@ pub enum Day {
     InDays(u8),
     /// "the 15th": that day of this month, or of next month once passed.
     OfMonth(u8),
+    /// "sunday the 18th": the next 18th that is a Sunday (0 = Monday);
+    /// none when no month ahead has one soon.
+    Dated(u8, u8),
 }
 
 /// Words that qualify a day without being the thing itself.
@@ -61,6 +64,7 @@ impl Day {
             Day::NextWeek(i) => format!("next {}", weekday_name(i)),
             Day::InDays(n) => format!("in {n} days"),
             Day::OfMonth(n) => format!("on the {}", ordinal_suffix(n)),
+            Day::Dated(w, n) => format!("on {} the {}", weekday_name(w), ordinal_suffix(n)),
         }
     }
 
@@ -77,6 +81,14 @@ impl Day {
                 days_after(today, ahead)
             }
             Day::InDays(n) => days_after(today, i64::from(n)),
+            Day::Dated(w, n) => {
+                let first = jiff::civil::Date::new(d.year(), d.month(), 1).ok()?;
+                (0..3i32)
+                    .filter_map(|m| first.checked_add(jiff::Span::new().months(m)).ok())
+                    .filter_map(|m| jiff::civil::Date::new(m.year(), m.month(), n as i8).ok())
+                    .find(|x| *x >= d && x.weekday().to_monday_zero_offset() == w as i8)
+                    .map(|x| x.to_string())
+            }
             Day::OfMonth(n) => {
                 let this = jiff::civil::Date::new(d.year(), d.month(), n as i8).ok();
                 match this.filter(|x| *x >= d) {

@@ -71,9 +71,16 @@ impl<'a> Slots<'a> {
         }
     }
 
-    /// The date of a day said.
-    fn date_of(&self, d: Day) -> String {
-        d.date(self.today).unwrap_or_else(|| self.today.to_string())
+    /// The date of a day said; a day no date matches soon ("sunday the
+    /// 18th" in a month whose 18th is a Friday) is asked about, never put
+    /// on today.
+    fn date_of(&self, d: Day) -> Result<String, ActAction> {
+        d.date(self.today).ok_or_else(|| ActAction::AskUser {
+            question: format!(
+                "Which date do you mean? No date in the next few months falls {}.",
+                d.word()
+            ),
+        })
     }
 
     /// The slot planned on `date` for `meal` (dinner, else the day's
@@ -143,7 +150,7 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
                 // that day's lunch alone.
                 let own = own_meal(c, &r);
                 let (date, meal) = (
-                    slots.date_of(s.day),
+                    slots.date_of(s.day)?,
                     s.meal.as_deref().or(own).unwrap_or("dinner"),
                 );
                 if puts.iter().any(|(d, m, _)| *d == date && m == meal) {
@@ -159,7 +166,7 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             recipe: pick,
         } => {
             let r = recipe(c, pick, *day)?;
-            let date = slots.date_of(*day);
+            let date = slots.date_of(*day)?;
             // The day's meal said, else its dinner (or its only meal).
             let meal = slots
                 .on(&date, meal.as_deref())
@@ -170,25 +177,26 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             Ok(put_calls(c, &slots, &[(date, meal, r)]))
         }
         Ask::Exchange { days: (a, b), meal } => {
-            exchange(&slots, *a, *b, meal.as_deref()).map_err(stop)
+            let dates = (slots.date_of(*a)?, slots.date_of(*b)?);
+            exchange(&slots, dates, meal.as_deref()).map_err(stop)
         }
         Ask::Move { from, to, recipe } => {
             let from_slot = match (from, recipe) {
-                (Some(d), _) => slots.id_on(&slots.date_of(*d), None),
+                (Some(d), _) => slots.id_on(&slots.date_of(*d)?, None),
                 // "move the wings to friday": the slot holding them.
                 (None, Some(words)) => slot_of_recipe(c, &slots.rows, words),
                 (None, None) => shown_slot(c),
             };
             let slot =
                 from_slot.ok_or_else(|| stop("No planned meal to move on that day".into()))?;
-            Ok(vec![update(&slot, json!({"date": slots.date_of(*to)}))])
+            Ok(vec![update(&slot, json!({"date": slots.date_of(*to)?}))])
         }
         Ask::Look { .. } => Ok(Vec::new()),
         Ask::Remove { days, meal, recipe } => {
             let mut ids: Vec<&str> = Vec::new();
             let mut misses: Vec<String> = Vec::new();
             for day in days {
-                let date = slots.date_of(*day);
+                let date = slots.date_of(*day)?;
                 match meant_on(c, &slots.rows, &date, meal.as_deref(), recipe.as_deref()) {
                     Ok(found) => ids.extend(found),
                     Err(miss) => misses.push(miss),
@@ -245,8 +253,11 @@ fn put_calls(c: &ActCtx<'_>, slots: &Slots<'_>, puts: &[(String, String, String)
 
 /// "swap monday and tuesday": both planned, the recipes trade places; one
 /// planned, it moves to the other day.
-fn exchange(slots: &Slots<'_>, a: Day, b: Day, meal: Option<&str>) -> Result<Calls, String> {
-    let (da, db) = (slots.date_of(a), slots.date_of(b));
+fn exchange(
+    slots: &Slots<'_>,
+    (da, db): (String, String),
+    meal: Option<&str>,
+) -> Result<Calls, String> {
     let row = |date: &str| {
         let r = slots.on(date, meal)?;
         let id = r.get("id")?.as_str()?.to_string();
