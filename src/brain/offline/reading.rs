@@ -48,6 +48,12 @@ pub struct Carried {
     /// can be done instead (the reply declines with options).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declined: Option<super::reader::decline::Declined>,
+    /// What the reply says when no rule reads the message after all: which
+    /// words were not read and the looks that can be done here (computed
+    /// for a message the older rules read as nothing; Think may still
+    /// draft from its words).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<super::reader::decline::Declined>,
     /// The reader read the message and carried it out as read (not the
     /// older rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -65,6 +71,7 @@ impl Carried {
             asks_confirm: reading.asks_confirm,
             unsure: reading.unsure,
             declined: reading.declined.clone(),
+            fallback: None,
             by_reader: false,
         }
     }
@@ -99,6 +106,9 @@ pub struct Reading {
     /// No reading accounts for the message: the reply declines with
     /// options.
     pub declined: Option<super::reader::decline::Declined>,
+    /// The reply's last resort when nothing reads the message: a decline
+    /// with options (see [`Carried::fallback`]).
+    pub fallback: Option<super::reader::decline::Declined>,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -143,6 +153,7 @@ impl Reading {
             unsure: false,
             reverses_last: false,
             declined: None,
+            fallback: None,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -159,6 +170,7 @@ impl Reading {
             unsure: self.unsure,
             reverses_last: self.reverses_last,
             declined: self.declined.clone(),
+            fallback: self.fallback.clone(),
         }
     }
 
@@ -193,6 +205,7 @@ impl Reading {
                 unsure: false,
                 reverses_last: false,
                 declined: None,
+                fallback: None,
             };
         }
         let request = before
@@ -219,6 +232,7 @@ impl Reading {
                 unsure: false,
                 reverses_last: false,
                 declined: None,
+                fallback: None,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -269,6 +283,7 @@ impl Reading {
                 unsure: false,
                 reverses_last: false,
                 declined: None,
+                fallback: None,
             };
         }
         if cues.asked_plan && answers {
@@ -283,6 +298,7 @@ impl Reading {
                 unsure: false,
                 reverses_last: false,
                 declined: None,
+                fallback: None,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -318,6 +334,7 @@ impl Reading {
             unsure: false,
             reverses_last,
             declined: None,
+            fallback: None,
         }
     }
 
@@ -336,6 +353,7 @@ impl Reading {
             unsure: c.unsure,
             reverses_last: false,
             declined: c.declined,
+            fallback: c.fallback,
         })
     }
 

@@ -106,7 +106,12 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
     dialogue.listed = still_listed(&c, &dialogue);
     // A decline waits on a new request, not an answer; a plain "yes" to
     // its one option asks for that option.
-    if let Some(d) = &c.reading.declined {
+    let fallback = c
+        .reading
+        .fallback
+        .as_ref()
+        .filter(|d| d.reply().trim() == text);
+    if let Some(d) = c.reading.declined.as_ref().or(fallback) {
         dialogue.offer = None;
         dialogue.question = match d.options.as_slice() {
             [one] if d.rule.is_empty() => Some(Question {
@@ -494,6 +499,16 @@ fn blocked(c: &ReplyCtx<'_>, reason: &str) -> String {
     )
 }
 
+/// What to say when nothing reads the message: the decline Understand
+/// worked out (the words not read, looks that can be done here) when it
+/// has options to offer, else [`not_understood`].
+pub fn last_resort(c: &ReplyCtx<'_>) -> String {
+    match &c.reading.fallback {
+        Some(d) if !d.options.is_empty() => d.reply(),
+        _ => not_understood(&c.reading.words, c.turn),
+    }
+}
+
 /// The last resort. When the message names food, the things Alfred can do
 /// with it, offered as a question; else what the offline brain can do that
 /// is closest to the message's words, as messages to try.
@@ -700,11 +715,11 @@ fn talk(c: &ReplyCtx<'_>) -> String {
             )
             .to_string()
         }
-        Intent::Unknown | Intent::Empty => not_understood(&c.reading.words, c.turn),
+        Intent::Unknown | Intent::Empty => last_resort(c),
         _ => {
             let goal = c.req.think.goal.trim();
             if goal.is_empty() {
-                not_understood(&c.reading.words, c.turn)
+                last_resort(c)
             } else {
                 format!("Done — {}.", goal.trim_end_matches('.').to_lowercase())
             }

@@ -375,7 +375,7 @@ fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
         // Words that name food, not a recipe ("the tomatoes can go too"):
         // say what it could not tell, and what it can do with them.
         if !super::vocab::food_mentions(&said).is_empty() {
-            return super::reply::not_understood(&c.reading.words, c.turn);
+            return super::reply::last_resort(c);
         }
         if said.is_empty() {
             return "I couldn't find that in your saved recipes — want me to create one?"

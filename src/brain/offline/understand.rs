@@ -140,7 +140,26 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         }
         _ => settled,
     };
-    out.reading = Carried::of(&reading, settled).to_value();
+    // Read as nothing: the reply's last resort, should nothing later make
+    // sense of the words, names what it could not read and what can be
+    // looked at here.
+    let nothing = match &settled {
+        Intent::Unknown => true,
+        Intent::Assign | Intent::FindByIngredient(_) => out.referenced_entities.is_empty(),
+        _ => false,
+    };
+    let fallback = (nothing && !out.needs_clarification)
+        .then(|| {
+            super::reader::decline::decline(
+                message,
+                &scene(&reading.before, &world, req.kitchen),
+                super::reader::decline::Answered::Nothing,
+            )
+        })
+        .flatten();
+    let mut carried = Carried::of(&reading, settled);
+    carried.fallback = fallback;
+    out.reading = carried.to_value();
     out
 }
 

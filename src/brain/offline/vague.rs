@@ -200,6 +200,24 @@ const CAN: &[Can] = &[
 /// shares with each; three everyday ones when it shares none. `turn` turns
 /// the everyday ones so the reply does not repeat itself.
 pub fn closest(w: &Words, turn: u32) -> Vec<&'static str> {
+    let scored = sharing(w);
+    let mut out: Vec<&str> = scored.clone();
+    let start = turn as usize % CAN.len();
+    for k in 0..CAN.len() {
+        if out.len() >= 3 || (out.len() >= 2 && !scored.is_empty()) {
+            break;
+        }
+        let e = CAN[(start + k) % CAN.len()].example;
+        if !out.contains(&e) {
+            out.push(e);
+        }
+    }
+    out
+}
+
+/// Up to three things the offline brain does that share a word with `w`,
+/// most words shared first; none when it shares none.
+pub fn sharing(w: &Words) -> Vec<&'static str> {
     let said: Vec<String> = w.words.iter().map(|x| stem(x)).collect();
     let mut scored: Vec<(usize, usize)> = CAN
         .iter()
@@ -215,22 +233,11 @@ pub fn closest(w: &Words, turn: u32) -> Vec<&'static str> {
         .filter(|(hits, _)| *hits > 0)
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut out: Vec<&str> = scored
+    scored
         .iter()
         .take(3)
         .map(|(_, i)| CAN[*i].example)
-        .collect();
-    let start = turn as usize % CAN.len();
-    for k in 0..CAN.len() {
-        if out.len() >= 3 || (out.len() >= 2 && !scored.is_empty()) {
-            break;
-        }
-        let e = CAN[(start + k) % CAN.len()].example;
-        if !out.contains(&e) {
-            out.push(e);
-        }
-    }
-    out
+        .collect()
 }
 
 #[cfg(test)]

@@ -104,6 +104,8 @@ pub enum Answered {
     Talk,
     /// A rule ruling these out, read in words that may not state one.
     Rule,
+    /// Nothing: the older rules read no request at all.
+    Nothing,
 }
 
 /// The decline for `message` when the older rules' `answered` would leave
@@ -194,6 +196,13 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
                 return None;
             }
             (typed(0..n.tokens.len()), None)
+        }
+        // Nothing read: the message as typed (its first dozen words), and
+        // the question it may have meant to answer.
+        Answered::Nothing => {
+            let shown = n.tokens.len().min(12);
+            let more = if shown < n.tokens.len() { " …" } else { "" };
+            (format!("{}{more}", typed(0..shown)), open_ask(scene))
         }
         // Thanks or a yes with more said than it accounts for ("yes both",
         // "ok paneer"): the rest was not read.
@@ -290,6 +299,7 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
         .map(|w| crate::context::taxonomy::singular(w))
         .collect();
     let mut tries: Vec<String> = Vec::new();
+    let mut foods: Vec<String> = Vec::new();
     // A name read from a word as typed, not one spelling made of another.
     let as_typed = |l: &Link| n.tokens[l.start..l.end].iter().all(|t| t.word == t.typed);
     for (l, t) in links
@@ -315,6 +325,15 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
                 "what's on the plan for {}",
                 super::acts::day_words(d)
             )),
+            // A food no row of the kitchen's is named by.
+            Some(Target::Food(food))
+                if !l
+                    .targets
+                    .iter()
+                    .any(|t| t.names() && !matches!(t, Target::Food(_))) =>
+            {
+                foods.push(format!("which recipes use {food}?"))
+            }
             _ => {}
         }
     }
@@ -327,11 +346,23 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
             }
         }
     }
+    // Foods named come after rows named or shown.
+    tries.extend(foods);
+    // Nothing named or shown: what the brain does that shares a word
+    // with the message, never a menu that ignores it.
+    if tries.is_empty() {
+        let said = crate::brain::offline::text::Words::new(&n.words().join(" "));
+        tries.extend(
+            crate::brain::offline::vague::sharing(&said)
+                .into_iter()
+                .map(str::to_string),
+        );
+    }
     let mut out: Vec<String> = Vec::new();
     for t in tries {
         if out.len() < 3
             && !out.contains(&t)
-            && matches!(super::read_fresh(&t, scene).decision, Move::Do(_))
+            && matches!(super::read_fresh(&t, scene).decision, Move::Do(r) if !r.writes())
         {
             out.push(t);
         }
