@@ -112,6 +112,9 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         .as_ref()
         .filter(|d| d.reply().trim() == text);
     if let Some(d) = c.reading.declined.as_ref().or(fallback) {
+        // The options name things, but show none: "it" still means what
+        // was shown before.
+        dialogue.presented.clear();
         dialogue.offer = None;
         dialogue.question = match d.options.as_slice() {
             [one] if d.rule.is_empty() => Some(Question {

@@ -60,6 +60,11 @@ impl Declined {
             return out;
         }
         let mut out = match &self.asked {
+            Some(q) if q.starts_with("I offered to ") => format!(
+                "I couldn't tell what {} says to my offer to {}.",
+                quote(&self.unread),
+                &q["I offered to ".len()..]
+            ),
             Some(q) => format!(
                 "I couldn't tell what {} answers — I asked: {}",
                 quote(&self.unread),

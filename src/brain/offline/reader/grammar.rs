@@ -323,12 +323,19 @@ fn read_frame(
         fill.explained[k] = true;
     }
     // The frame's own verb said again as the state it leaves ("tick off
-    // the basil as bought"); a verb said again elsewhere is another request.
+    // the basil as bought", "mark the pickup task done as well"); a verb
+    // said again elsewhere is another request.
+    let last_content = (r.start..r.end)
+        .rev()
+        .find(|&k| !lex.glue.contains(words[k]));
     let mut k = ve;
     while k < r.end {
         match phrase_at(&words[..r.end], k, &f.verbs) {
             Some(p)
-                if !fill.explained[k] && k > 0 && matches!(words[k - 1], "as" | "is" | "are") =>
+                if !fill.explained[k]
+                    && k > 0
+                    && (matches!(words[k - 1], "as" | "is" | "are")
+                        || last_content == Some(k + p.len() - 1)) =>
             {
                 for j in k..k + p.len() {
                     fill.explained[j] = true;

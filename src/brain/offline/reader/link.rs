@@ -407,8 +407,18 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
         for (row, nw) in rows {
             let mut end = i;
             // A long title may hold "the" or "up"; no name spans an "and".
+            // "veg oil", "chinese broc": a word cut short, beside a word of
+            // the same name, is that name's word.
+            let whole = |k: usize| {
+                words
+                    .get(k)
+                    .is_some_and(|w| nw.contains(&singular(w)) || spelt_like(nw, w))
+            };
+            let cut_short = |k: usize| {
+                cut_from(nw, words[k]) && (k > i && whole(k - 1) || k == i && whole(k + 1))
+            };
             while end < words.len()
-                && (nw.contains(&singular(words[end])) || spelt_like(nw, words[end]))
+                && (whole(end) || cut_short(end))
                 && (end == i || !lex.glue.contains(words[end]) || nw.len() > 3)
                 && !matches!(words[end], "and" | "or")
             {
@@ -418,8 +428,19 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             // a state said alone ("frozen") names no row.
             let content = (i..end).any(|k| !lex.glue.contains(words[k]));
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
-            if end > i && content && !state_only {
-                hits.push((end, (end - i) as f64 / nw.len() as f64, row.to_string()));
+            // "veg oil" is not the olive oil: a word said before part of a
+            // name, not of it and not a small word, a state or the
+            // grammar's, says another thing of that kind.
+            let share = (end - i) as f64 / nw.len() as f64;
+            let other_kind = share < 1.0
+                && i > 0
+                && !nw.contains(&singular(words[i - 1]))
+                && !lex.glue.contains(words[i - 1])
+                && !lex.modifiers.contains(words[i - 1])
+                && !lex.vocabulary.contains(words[i - 1])
+                && words[i - 1].chars().all(char::is_alphabetic);
+            if end > i && content && !state_only && !other_kind {
+                hits.push((end, share, row.to_string()));
             }
         }
         let Some(len) = hits.iter().map(|h| h.0).max() else {
@@ -472,6 +493,16 @@ fn spelt_like(name: &[String], w: &str) -> bool {
         && name
             .iter()
             .any(|x| x.len() >= 5 && strsim::damerau_levenshtein(x, w) == 1)
+}
+
+/// "veg" for a name's "vegetable", "broc" for "broccoli": three letters
+/// or more that begin a word of six or more.
+fn cut_from(name: &[String], w: &str) -> bool {
+    w.len() >= 3
+        && w.chars().all(char::is_alphabetic)
+        && name
+            .iter()
+            .any(|x| x.len() >= 6 && x.len() > w.len() && x.starts_with(w))
 }
 
 fn is_food_phrase(words: &[&str]) -> bool {
