@@ -34,6 +34,8 @@ pub enum ActKind {
     ListRecipes,
     RecipesWith,
     WhatCanIMake,
+    RecipeMissing,
+    RecipeTime,
 }
 
 /// A food as said: its name (a row's, or the user's words), and how much.
@@ -130,6 +132,14 @@ pub enum Act {
         food: String,
     },
     WhatCanIMake,
+    /// What a saved recipe needs that the kitchen lacks.
+    RecipeMissing {
+        recipe: String,
+    },
+    /// How long a saved recipe takes.
+    RecipeTime {
+        recipe: String,
+    },
     Greeting,
     Thanks,
     Yes,
@@ -216,6 +226,8 @@ impl Act {
             Act::ListRecipes => "list your saved recipes".into(),
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),
             Act::WhatCanIMake => "find what you can make with what's in".into(),
+            Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),
+            Act::RecipeTime { recipe } => format!("say how long {recipe} takes"),
             Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
         }
     }

@@ -7,6 +7,9 @@ use crate::brain::offline::lexicon::Intent;
 use crate::brain::offline::quantity::Quantity;
 use crate::brain::offline::several::Part;
 use crate::brain::offline::skills::planning::{Ask as PlanningAsk, Slot};
+use crate::brain::offline::skills::recipes::{
+    Ask as RecipesAsk, Detail as RecipeDetail, Which as RecipeWhich,
+};
 use crate::brain::offline::skills::shopping::Ask as ShoppingAsk;
 use crate::brain::offline::skills::stock::{Ask as StockAsk, Used};
 use crate::brain::offline::skills::tasks::Ask as TasksAsk;
@@ -95,6 +98,14 @@ pub fn day(key: &str) -> Option<Day> {
             None => weekday_index(k).map(Day::Weekday),
         },
     }
+}
+
+/// A question about one saved recipe, named whole.
+fn about(recipe: &str, what: RecipeDetail) -> Intent {
+    Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
+        which: RecipeWhich::Titled(recipe.to_string()),
+        what,
+    }))
 }
 
 fn named(rows: &[String]) -> Vec<Named> {
@@ -191,6 +202,8 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::ListRecipes => Intent::ListRecipes,
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
         Act::WhatCanIMake => Intent::WhatCanIMake,
+        Act::RecipeMissing { recipe } => about(recipe, RecipeDetail::Missing),
+        Act::RecipeTime { recipe } => about(recipe, RecipeDetail::Time),
         Act::Greeting => Intent::Talk(crate::brain::offline::skills::talk::Ask::Greeting),
         Act::Thanks => Intent::Talk(crate::brain::offline::skills::talk::Ask::Thanks),
         Act::Yes => Intent::Talk(crate::brain::offline::skills::talk::Ask::Affirm),

@@ -328,6 +328,14 @@ fn read_frame(
     let last_content = (r.start..r.end)
         .rev()
         .find(|&k| !lex.glue.contains(words[k]));
+    // The words that close the verb after its object ("… take").
+    for k in ve..r.end {
+        if let Some(p) = phrase_at(&words[..r.end], k, &f.tails) {
+            for j in k..k + p.len() {
+                fill.explained[j] = true;
+            }
+        }
+    }
     let mut k = ve;
     while k < r.end {
         match phrase_at(&words[..r.end], k, &f.verbs) {
@@ -1036,6 +1044,15 @@ fn build(
             food: fill.foods[0].clone(),
         },
         ActKind::WhatCanIMake => Act::WhatCanIMake,
+        ActKind::RecipeMissing | ActKind::RecipeTime => {
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
+            let act = if f.act == ActKind::RecipeMissing {
+                Act::RecipeMissing { recipe }
+            } else {
+                Act::RecipeTime { recipe }
+            };
+            return Some((vec![act], choice));
+        }
         _ => return None,
     };
     Some((vec![act], None))

@@ -65,6 +65,10 @@ pub struct FrameSpec {
     /// Verbs too common to name the act without its domain word.
     #[serde(default)]
     pub loose: Vec<String>,
+    /// Words that close the verb after its object ("how long does the
+    /// curry take").
+    #[serde(default)]
+    pub tails: Vec<String>,
     #[serde(default)]
     pub writes: bool,
     #[serde(default)]
@@ -80,6 +84,7 @@ pub struct Frame {
     pub domain: Option<Domain>,
     pub needs: Vec<Need>,
     pub loose: Vec<Phrase>,
+    pub tails: Vec<Phrase>,
     pub writes: bool,
     pub bulk: bool,
     pub prior: f64,
@@ -225,6 +230,7 @@ impl Lexicon {
                 domain: s.domain,
                 needs: s.needs,
                 loose: phrases(&s.loose),
+                tails: phrases(&s.tails),
                 writes: s.writes,
                 bulk: s.bulk,
                 prior: s.prior,

@@ -403,6 +403,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
     // kind names a recipe.
     let mut best: Option<(usize, Vec<(Target, f64)>)> = None;
     for (rows, make) in &names.tables {
+        let foods = matches!(make(Vec::new()), Target::Stocked(_) | Target::Listed(_));
         let mut hits: Vec<(usize, f64, String)> = Vec::new();
         for (row, nw) in rows {
             let mut end = i;
@@ -429,10 +430,11 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             let content = (i..end).any(|k| !lex.glue.contains(words[k]));
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
             // "veg oil" is not the olive oil: a word said before part of a
-            // name, not of it and not a small word, a state or the
-            // grammar's, says another thing of that kind.
+            // food's name, not of it and not a small word, a state or the
+            // grammar's, says another food of that kind.
             let share = (end - i) as f64 / nw.len() as f64;
-            let other_kind = share < 1.0
+            let other_kind = foods
+                && share < 1.0
                 && i > 0
                 && !nw.contains(&singular(words[i - 1]))
                 && !lex.glue.contains(words[i - 1])

@@ -552,3 +552,109 @@ fn an_amount_beside_a_food_that_asks_nothing_is_no_stock_question() {
         assert_eq!(declined(m, Answered::Item), None, "{m}");
     }
 }
+
+#[test]
+fn whole_rows_move_to_the_place_said_and_a_part_is_left_to_ask() {
+    let stock_move = |rows: &[&str], to: &str| Act::StockMove {
+        rows: rows.iter().map(|r| r.to_string()).collect(),
+        to: to.into(),
+    };
+    assert_eq!(
+        done("move the coconut milk to the fridge"),
+        [stock_move(&["coconut milk"], "fridge")]
+    );
+    // Put somewhere, a row the stock holds is moved, not added again.
+    assert_eq!(
+        done("put the paneer in the freezer"),
+        [stock_move(&["paneer"], "freezer")]
+    );
+    // The place ruled out is not where it goes.
+    assert_eq!(
+        done("the butter is in the fridge not the pantry now, moved it"),
+        [stock_move(&["butter"], "fridge")]
+    );
+    // An amount splits a row: not this reader's to do.
+    assert!(!matches!(
+        decide("move 200g of the paneer to the freezer"),
+        Move::Do(_)
+    ));
+}
+
+#[test]
+fn a_date_said_with_its_weekday_is_one_day() {
+    let acts = done("put the thai yellow curry on sunday the 18th");
+    assert_eq!(
+        acts,
+        [Act::PlanPut {
+            recipe: "Thai Yellow Curry".into(),
+            days: vec!["dated_sunday_18".into()],
+            meal: None,
+        }]
+    );
+    assert_eq!(super::acts::day_words("dated_sunday_18"), "sunday the 18th");
+    assert_eq!(super::acts::day_words("of_month_21"), "the 21st");
+}
+
+#[test]
+fn a_use_with_its_amount_is_sure_however_common_its_verb() {
+    assert_eq!(
+        done("ate 2 limes btw"),
+        [Act::StockUse {
+            items: vec![ItemSaid {
+                name: "lime".into(),
+                quantity: Some(2.0),
+                unit: None,
+            }]
+        }]
+    );
+    // Without an amount "ate" could be anything.
+    assert!(!matches!(decide("ate the lime"), Move::Do(r) if r.writes()));
+}
+
+#[test]
+fn a_recipe_is_asked_what_it_lacks_and_how_long_it_takes() {
+    assert_eq!(
+        done("what am i missing for the pad see ew"),
+        [Act::RecipeMissing {
+            recipe: "Thai Pad See Ew".into()
+        }]
+    );
+    assert_eq!(
+        done("how long does the kerala curry take"),
+        [Act::RecipeTime {
+            recipe: "Kerala Cod Curry".into()
+        }]
+    );
+    // How long a food keeps is not how long a recipe takes.
+    assert!(!matches!(
+        decide("how long does the miso keep"),
+        Move::Do(_)
+    ));
+}
+
+#[test]
+fn a_word_before_part_of_a_foods_name_says_another_food() {
+    // "veg oil" is not the olive oil on the list.
+    let d = decide("take the veg oil off the list");
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::ShoppingRemove { .. }))),
+        "{d:?}"
+    );
+    // A state before it is the same food.
+    assert_eq!(
+        done("take the fresh olive oil off the list"),
+        [Act::ShoppingRemove {
+            rows: vec!["olive oil".into()]
+        }]
+    );
+}
+
+#[test]
+fn marking_a_task_done_says_done_once() {
+    assert_eq!(
+        done("mark the air fryer task done as well"),
+        [Act::TaskDone {
+            tasks: vec!["Deep-clean the air fryer basket".into()]
+        }]
+    );
+}

@@ -586,6 +586,11 @@ fn about(
                 .map(|r| vec![r.clone()])
                 .ok_or_else(|| "that was the last one".to_string())
         }
+        Which::Titled(name) => all
+            .iter()
+            .find(|x| text_field(x.row, "name").is_some_and(|n| n.eq_ignore_ascii_case(name)))
+            .map(|x| vec![x.r.clone()])
+            .ok_or_else(|| format!("no saved recipe is called “{name}”")),
         Which::Named(word) => {
             let hits: Vec<String> = all
                 .iter()

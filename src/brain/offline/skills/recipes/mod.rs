@@ -93,6 +93,8 @@ pub enum Which {
     Next,
     /// "the kerala one", "the wings one".
     Named(String),
+    /// A saved recipe by its whole name, as the reader linked it.
+    Titled(String),
     /// "it", "that one", "those": what was just shown.
     Shown,
     /// "the other one", "the one that isnt": of two just shown, the one
