@@ -75,7 +75,8 @@ fn floor_of(set: &Path) -> f64 {
 /// Understand carried: the reader carried it out, the reader asked, the
 /// message was declined, or the older rules read it. Empty for others.
 fn path_of(record: &serde_json::Value) -> &'static str {
-    let text = record.to_string();
+    // This turn's Understand answer only (the prompts hold earlier turns).
+    let text = record["prompts"]["understand"]["response"].to_string();
     if text.contains(r#"\"by_reader\":true"#) {
         "reader"
     } else if text.contains("asked before acting") {

@@ -99,8 +99,67 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
             }
         }
     }
+    // "and another 100g": amounts of one food said apart add up;
+    // otherwise the last one said stands ("2 limes … 3 limes").
+    let adds_up = words
+        .iter()
+        .any(|w| matches!(*w, "another" | "more" | "extra" | "plus" | "again"));
+    for r in &mut out {
+        said_once(&mut r.acts, adds_up);
+    }
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
+}
+
+/// "milk. we need milk. and bread": a food said twice for one kind of
+/// change is one item (the amount said, when one of them says it; two
+/// amounts in one unit summed when `adds_up`, else the later); an act left
+/// with no item goes.
+fn said_once(acts: &mut Vec<Act>, adds_up: bool) {
+    let mut seen: Vec<(std::mem::Discriminant<Act>, String)> = Vec::new();
+    for act in acts.iter_mut() {
+        let kind = std::mem::discriminant(&*act);
+        let (Act::ShoppingAdd { items }
+        | Act::InventoryAdd { items, .. }
+        | Act::StockUse { items }) = act
+        else {
+            continue;
+        };
+        let mut kept: Vec<ItemSaid> = Vec::new();
+        for i in items.drain(..) {
+            let key = (
+                kind,
+                crate::context::taxonomy::singular(&i.name.to_lowercase()),
+            );
+            // Two amounts in two units stay two.
+            let same = |k: &ItemSaid| {
+                crate::context::taxonomy::singular(&k.name.to_lowercase()) == key.1
+                    && (k.quantity.is_none() || i.quantity.is_none() || k.unit == i.unit)
+            };
+            if let Some(k) = kept.iter_mut().find(|k| same(k)) {
+                match (k.quantity, i.quantity) {
+                    (None, _) => {
+                        k.quantity = i.quantity;
+                        k.unit = i.unit;
+                    }
+                    (Some(a), Some(b)) => k.quantity = Some(if adds_up { a + b } else { b }),
+                    (Some(_), None) => {}
+                }
+            } else if !seen.contains(&key) || i.quantity.is_some() {
+                if !seen.contains(&key) {
+                    seen.push(key);
+                }
+                kept.push(i);
+            }
+        }
+        *items = kept;
+    }
+    acts.retain(|a| match a {
+        Act::ShoppingAdd { items } | Act::InventoryAdd { items, .. } | Act::StockUse { items } => {
+            !items.is_empty()
+        }
+        _ => true,
+    });
 }
 
 /// The parts of a message that makes several requests: clauses, and

@@ -658,3 +658,36 @@ fn marking_a_task_done_says_done_once() {
         }]
     );
 }
+
+#[test]
+fn a_food_said_twice_for_one_change_is_one_item() {
+    let item = |name: &str, quantity: Option<f64>, unit: Option<&str>| ItemSaid {
+        name: name.into(),
+        quantity,
+        unit: unit.map(str::to_string),
+    };
+    let adds = |m: &str| match done(m).as_slice() {
+        [Act::ShoppingAdd { items }] => items.clone(),
+        other => panic!("{m:?}: {other:?}"),
+    };
+    assert_eq!(
+        adds("milk. we need milk. and bread"),
+        [item("milk", None, None), item("bread", None, None)]
+    );
+    // The later amount stands; "another" adds up.
+    assert_eq!(
+        adds("add 2 limes to the list, 3 limes actually"),
+        [item("lime", Some(3.0), None)]
+    );
+    let acts = read_after(
+        "i used 200g of the jasmine rice and another 100g of jasmine rice",
+        &Before::default(),
+    )
+    .readings;
+    assert_eq!(
+        acts[0].acts,
+        [Act::StockUse {
+            items: vec![item("jasmine rice", Some(300.0), Some("g"))]
+        }]
+    );
+}
