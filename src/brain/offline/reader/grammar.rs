@@ -402,7 +402,11 @@ fn read_frame(
                 if !fill.explained[k]
                     && k > 0
                     && (matches!(words[k - 1], "as" | "is" | "are")
-                        || last_content == Some(k + p.len() - 1)) =>
+                        // Another of its verbs, closing the same clause
+                        // ("mark … done"; not "remove it. the oil i take").
+                        || last_content == Some(k + p.len() - 1)
+                            && p != verb
+                            && n.tokens[k].clause == n.tokens[vs].clause) =>
             {
                 for j in k..k + p.len() {
                     fill.explained[j] = true;

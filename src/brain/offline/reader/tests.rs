@@ -691,3 +691,10 @@ fn a_food_said_twice_for_one_change_is_one_item() {
         }]
     );
 }
+
+#[test]
+fn a_verb_closing_another_clause_is_another_request() {
+    // "the olive oil I take" is bought, not taken off.
+    let d = decide("ok remove it. the olive oil I take");
+    assert!(!matches!(&d, Move::Do(r) if r.writes()), "{d:?}");
+}
