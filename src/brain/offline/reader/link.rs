@@ -124,7 +124,7 @@ pub fn phrase_at<'p>(words: &[&str], i: usize, phrases: &'p [Phrase]) -> Option<
 /// Links every span of the message, left to right, longest first.
 pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
     let words = n.words();
-    let index = NameIndex::of(names);
+    let index = NameIndex::of(names, &words);
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
     while i < words.len() {
@@ -376,12 +376,15 @@ type NamedRows<'n> = Vec<(&'n str, Vec<String>)>;
 /// Each table's rows with their names' words, split once per message.
 struct NameIndex<'n> {
     tables: [(NamedRows<'n>, MakeTarget); 4],
+    /// Each word of the message, singular, made once.
+    singular: Vec<String>,
 }
 
 impl<'n> NameIndex<'n> {
-    fn of(names: &'n Names) -> Self {
+    fn of(names: &'n Names, words: &[&str]) -> Self {
         let rows = |v: &'n [String]| v.iter().map(|r| (r.as_str(), name_words(r))).collect();
         Self {
+            singular: words.iter().map(|w| singular(w)).collect(),
             tables: [
                 (rows(&names.recipes), Target::Recipe),
                 (rows(&names.inventory), Target::Stocked),
@@ -413,7 +416,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             let whole = |k: usize| {
                 words
                     .get(k)
-                    .is_some_and(|w| nw.contains(&singular(w)) || spelt_like(nw, w))
+                    .is_some_and(|w| nw.contains(&names.singular[k]) || spelt_like(nw, w))
             };
             let cut_short = |k: usize| {
                 cut_from(nw, words[k]) && (k > i && whole(k - 1) || k == i && whole(k + 1))
@@ -436,7 +439,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             let other_kind = foods
                 && share < 1.0
                 && i > 0
-                && !nw.contains(&singular(words[i - 1]))
+                && !nw.contains(&names.singular[i - 1])
                 && !lex.glue.contains(words[i - 1])
                 && !lex.modifiers.contains(words[i - 1])
                 && !lex.vocabulary.contains(words[i - 1])
