@@ -455,6 +455,24 @@ fn read_frame(
     if fill.negated && f.writes {
         return None;
     }
+    // A task to add that names one the list holds ("remind me to pick up
+    // the broccoli tomorrow" beside "Pick up Chinese broccoli and Thai
+    // basil") may mean that one, moved: not this frame's to add again.
+    let said: Vec<String> = words[ve..r.end]
+        .iter()
+        .map(|w| crate::context::taxonomy::singular(w))
+        .collect();
+    let names_a_task = scene.names.tasks.iter().any(|t| {
+        let content: Vec<String> = super::link::name_words(t)
+            .into_iter()
+            .filter(|w| !lex.glue.contains(w.as_str()))
+            .collect();
+        let hits = content.iter().filter(|w| said.contains(w)).count();
+        hits >= 2 && hits * 5 >= content.len() * 3
+    });
+    if f.act == ActKind::TaskAdd && names_a_task {
+        return None;
+    }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
     let content: Vec<usize> = r
         .clone()

@@ -698,3 +698,16 @@ fn a_verb_closing_another_clause_is_another_request() {
     let d = decide("ok remove it. the olive oil I take");
     assert!(!matches!(&d, Move::Do(r) if r.writes()), "{d:?}");
 }
+
+#[test]
+fn a_task_the_list_holds_is_not_added_again() {
+    let d = decide("remind me to deep clean the air fryer basket on friday");
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskAdd { .. }))),
+        "{d:?}"
+    );
+    assert!(matches!(
+        done("remind me to defrost the chicken thursday").as_slice(),
+        [Act::TaskAdd { .. }]
+    ));
+}
