@@ -247,20 +247,23 @@ pub fn day_words(key: &str) -> String {
     match key.strip_prefix("next_") {
         Some(d) => format!("next {d}"),
         None if key == "weekend" => "the weekend".into(),
-        None if key.starts_with("dated_") => match key["dated_".len()..].split_once('_') {
-            Some((w, d)) => format!("{w} {}", day_words(&format!("of_month_{d}"))),
-            None => key.to_string(),
-        },
-        None if key.starts_with("of_month_") => {
-            let d = &key["of_month_".len()..];
-            let th = match d {
-                "1" | "21" | "31" => "st",
-                "2" | "22" => "nd",
-                "3" | "23" => "rd",
-                _ => "th",
+        None => {
+            let the = |d: &str| {
+                d.parse().map(|n| {
+                    format!(
+                        "the {}",
+                        crate::brain::offline::skills::when::ordinal_suffix(n)
+                    )
+                })
             };
-            format!("the {d}{th}")
+            let said = match key.split_once('_') {
+                Some(("of", rest)) => rest.strip_prefix("month_").and_then(|d| the(d).ok()),
+                Some(("dated", rest)) => rest
+                    .split_once('_')
+                    .and_then(|(w, d)| the(d).ok().map(|t| format!("{w} {t}"))),
+                _ => None,
+            };
+            said.unwrap_or_else(|| key.to_string())
         }
-        None => key.to_string(),
     }
 }

@@ -111,6 +111,23 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
     out
 }
 
+/// True when `said` holds three in five of the content words (two at
+/// least) of a task the list already has.
+fn names_a_task(said: &[&str], scene: &Scene, lex: &Lexicon) -> bool {
+    let said: Vec<String> = said
+        .iter()
+        .map(|w| crate::context::taxonomy::singular(w))
+        .collect();
+    scene.names.tasks.iter().any(|t| {
+        let content: Vec<String> = super::link::name_words(t)
+            .into_iter()
+            .filter(|w| !lex.glue.contains(w.as_str()))
+            .collect();
+        let hits = content.iter().filter(|w| said.contains(w)).count();
+        hits >= 2 && hits * 5 >= content.len() * 3
+    })
+}
+
 /// "milk. we need milk. and bread": a food said twice for one kind of
 /// change is one item (the amount said, when one of them says it; two
 /// amounts in one unit summed when `adds_up`, else the later); an act left
@@ -458,19 +475,7 @@ fn read_frame(
     // A task to add that names one the list holds ("remind me to pick up
     // the broccoli tomorrow" beside "Pick up Chinese broccoli and Thai
     // basil") may mean that one, moved: not this frame's to add again.
-    let said: Vec<String> = words[ve..r.end]
-        .iter()
-        .map(|w| crate::context::taxonomy::singular(w))
-        .collect();
-    let names_a_task = scene.names.tasks.iter().any(|t| {
-        let content: Vec<String> = super::link::name_words(t)
-            .into_iter()
-            .filter(|w| !lex.glue.contains(w.as_str()))
-            .collect();
-        let hits = content.iter().filter(|w| said.contains(w)).count();
-        hits >= 2 && hits * 5 >= content.len() * 3
-    });
-    if f.act == ActKind::TaskAdd && names_a_task {
+    if f.act == ActKind::TaskAdd && names_a_task(&words[ve..r.end], scene, lex) {
         return None;
     }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;

@@ -110,7 +110,7 @@ impl Day {
 }
 
 /// "15th" for 15.
-fn ordinal_suffix(n: u8) -> String {
+pub fn ordinal_suffix(n: u8) -> String {
     let suffix = match (n % 10, n % 100) {
         (_, 11..=13) => "th",
         (1, _) => "st",
