@@ -65,13 +65,22 @@ impl Reading {
 pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) -> Vec<Reading> {
     let words = n.words();
     let whole = 0..words.len();
-    let mut out = read_range(n, &words, whole.clone(), links, lex, scene);
-    let parts = parts(&words, n, lex);
+    let aside = asides(&words, n, links, lex);
+    let at = At {
+        n,
+        words: &words,
+        links,
+        lex,
+        scene,
+        aside: &aside,
+    };
+    let mut out = read_range(&at, whole.clone());
+    let parts: Vec<Range<usize>> = parts(&words, n, lex)
+        .into_iter()
+        .filter(|r| !aside[r.start])
+        .collect();
     if parts.len() > 1 {
-        let each: Vec<Vec<Reading>> = parts
-            .iter()
-            .map(|r| read_range(n, &words, r.clone(), links, lex, scene))
-            .collect();
+        let each: Vec<Vec<Reading>> = parts.iter().map(|r| read_range(&at, r.clone())).collect();
         if each.iter().all(|v| !v.is_empty()) {
             out.push(joined(
                 &each.iter().map(|v| &v[0]).collect::<Vec<_>>(),
@@ -108,6 +117,53 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         said_once(&mut r.acts, adds_up);
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
+    out
+}
+
+/// What every frame reads a range against: the message, its links, the
+/// lexicon, the scene, and which words are asides.
+struct At<'a> {
+    n: &'a Normalized,
+    words: &'a [&'a str],
+    links: &'a [Link],
+    lex: &'a Lexicon,
+    scene: &'a Scene<'a>,
+    aside: &'a [bool],
+}
+
+/// The words of the message's asides: a clause beside a request that names
+/// nothing the kitchen or the talk holds, has no request's verb, no
+/// negation, hedge or correction, asks nothing and opens with no joiner
+/// ("doing a big reshuffle. move the ginger …", "… mum said i could"). An
+/// aside is neither read nor counted against a reading's coverage.
+fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<bool> {
+    let mut out = vec![false; words.len()];
+    let parts = parts(words, n, lex);
+    if parts.len() < 2 {
+        return out;
+    }
+    for r in &parts {
+        let linked = links.iter().any(|l| l.start < r.end && l.end > r.start);
+        let opens_joined = matches!(
+            words[r.start],
+            "and" | "also" | "plus" | "then" | "can" | "could" | "would" | "please" | "pls"
+        );
+        let marked = (r.start..r.end).any(|k| {
+            verb_at(words, k, lex)
+                || lex.negation.contains(words[k])
+                || lex.hedge.contains(words[k])
+                || phrase_at(words, k, &lex.correction).is_some()
+                || phrase_at(words, k, &lex.polite).is_some()
+                || words[k].chars().any(|c| c.is_ascii_digit())
+        });
+        if !linked && !opens_joined && !marked && !asks(words, r.clone(), n, lex) {
+            out[r.clone()].fill(true);
+        }
+    }
+    // A message that is all asides has none: it is read as it is.
+    if out.iter().all(|a| *a) {
+        out.fill(false);
+    }
     out
 }
 
@@ -263,20 +319,14 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
 
 /// Every reading of one range: each frame whose verb is there, and the
 /// talk that needs no frame.
-fn read_range(
-    n: &Normalized,
-    words: &[&str],
-    r: Range<usize>,
-    links: &[Link],
-    lex: &Lexicon,
-    scene: &Scene,
-) -> Vec<Reading> {
-    let mut out: Vec<Reading> = lex
+fn read_range(at: &At, r: Range<usize>) -> Vec<Reading> {
+    let mut out: Vec<Reading> = at
+        .lex
         .frames
         .iter()
-        .filter_map(|f| read_frame(n, words, r.clone(), links, lex, scene, f))
+        .filter_map(|f| read_frame(at, r.clone(), f))
         .collect();
-    out.extend(talk(words, r.clone(), lex));
+    out.extend(talk(at.words, r.clone(), at.lex));
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
 }
@@ -360,20 +410,40 @@ impl Fill {
     }
 }
 
-fn read_frame(
-    n: &Normalized,
-    words: &[&str],
+/// Where a frame's verb is said: its start and end, its words, and where
+/// its particle is when it is said around its object.
+type VerbAt<'f> = (usize, usize, &'f Vec<String>, Option<usize>);
+
+/// The frame read over the range at each place its verb is said ("i buy
+/// eggs. put them on the list"): the best of those readings.
+fn read_frame(at: &At, r: Range<usize>, f: &Frame) -> Option<Reading> {
+    let words = at.words;
+    (r.start..r.end)
+        .filter_map(|i| {
+            split_verb(&words[..r.end], i, &f.verbs)
+                .map(|(p, k)| (i, i + 1, p, Some(k)))
+                .or_else(|| {
+                    phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p, None))
+                })
+        })
+        .filter_map(|v| read_frame_at(at, r.clone(), f, v))
+        .max_by(|a, b| a.score.total_cmp(&b.score))
+}
+
+fn read_frame_at(
+    at: &At,
     r: Range<usize>,
-    links: &[Link],
-    lex: &Lexicon,
-    scene: &Scene,
     f: &Frame,
+    (vs, ve, verb, particle): VerbAt,
 ) -> Option<Reading> {
-    let (vs, ve, verb, particle) = (r.start..r.end).find_map(|i| {
-        split_verb(&words[..r.end], i, &f.verbs)
-            .map(|(p, at)| (i, i + 1, p, Some(at)))
-            .or_else(|| phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p, None)))
-    })?;
+    let At {
+        n,
+        words,
+        links,
+        lex,
+        scene,
+        aside,
+    } = *at;
     let mut fill = Fill {
         explained: vec![false; words.len()],
         items: Vec::new(),
@@ -464,6 +534,15 @@ fn read_frame(
                     .any(|(o, s)| *s >= 1.0 && table(o) != 0 && table(o) != used);
         }
     }
+    // "the spring onions are slimy, bin them": what is said of a thing
+    // named, after it, describes it.
+    if f.writes {
+        described(words, n, links, lex, &r, &mut fill.explained);
+    }
+    // "6 servings", "for 4 people", "serves 4": how many the meal is for.
+    if f.act == ActKind::PlanPut {
+        servings_said(words, links, lex, &r, &mut fill.explained);
+    }
     if needs(Need::Title) {
         for k in ve..title_end(words, ve, r.end) {
             fill.explained[k] = true;
@@ -481,7 +560,7 @@ fn read_frame(
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
     let content: Vec<usize> = r
         .clone()
-        .filter(|&k| !lex.glue.contains(words[k]))
+        .filter(|&k| !lex.glue.contains(words[k]) && !aside[k])
         .collect();
     let unread: Vec<String> = content
         .iter()
@@ -717,6 +796,11 @@ fn take(
                     fill.explained[k] = true;
                     return Some(ti);
                 }
+                // "from the counter into the fridge": where it is now is
+                // not where it goes.
+                if (l.start.saturating_sub(2)..l.start).any(|k| words[k] == "from") {
+                    return Some(ti);
+                }
                 // "in the fridge": the place in the kitchen, when it is one.
                 fill.place = words[l.start..l.end].iter().find_map(|w| match *w {
                     "fridge" | "freezer" | "pantry" | "counter" | "cabinet" => Some(w.to_string()),
@@ -859,6 +943,81 @@ fn dated(act: ActKind) -> bool {
         act,
         ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove
     )
+}
+
+/// Marks what is said of a thing after its name: a copula right after a
+/// linked span the frame took, and the words after it to the clause's
+/// end, up to a name, a verb or a negation.
+fn described(
+    words: &[&str],
+    n: &Normalized,
+    links: &[Link],
+    lex: &Lexicon,
+    r: &Range<usize>,
+    explained: &mut [bool],
+) {
+    let starts = |k: usize| links.iter().any(|l| l.start == k);
+    for l in links
+        .iter()
+        .filter(|l| r.start <= l.start && l.end <= r.end)
+    {
+        if !explained[l.start] || l.end >= r.end {
+            continue;
+        }
+        let Some(c) = phrase_at(&words[..r.end], l.end, &lex.copula) else {
+            continue;
+        };
+        let clause = n.tokens[l.end].clause;
+        let mut k = l.end + c.len();
+        let from = k;
+        while k < r.end
+            && n.tokens[k].clause == clause
+            && !starts(k)
+            && !verb_at(words, k, lex)
+            && !lex.negation.contains(words[k])
+        {
+            k += 1;
+        }
+        if k > from {
+            explained[l.end..k].fill(true);
+        }
+    }
+}
+
+/// Marks the servings said with a plan: a number before "people",
+/// "servings", "of us"; after "serves"; or "for 4" closing a clause.
+fn servings_said(
+    words: &[&str],
+    links: &[Link],
+    lex: &Lexicon,
+    r: &Range<usize>,
+    explained: &mut [bool],
+) {
+    for l in links
+        .iter()
+        .filter(|l| r.start <= l.start && l.end <= r.end)
+    {
+        let Some(Target::Amount(q, None)) = l.targets.first() else {
+            continue;
+        };
+        if !(1.0..=24.0).contains(q) {
+            continue;
+        }
+        let after = phrase_at(&words[..r.end], l.end, &lex.servings).map(Vec::len);
+        let before = (l.start.saturating_sub(2)..l.start).find(|&k| {
+            phrase_at(&words[..l.start], k, &lex.serves).is_some_and(|p| k + p.len() == l.start)
+        });
+        let closing_for = l.start > r.start
+            && words[l.start - 1] == "for"
+            && (l.end..r.end).all(|k| lex.glue.contains(words[k]));
+        if let Some(len) = after {
+            explained[l.start..l.end + len].fill(true);
+        } else if let Some(k) = before {
+            explained[k..l.end].fill(true);
+        } else if closing_for {
+            explained[l.start - 1..l.end].fill(true);
+        }
+    }
 }
 
 /// True when only glue (or nothing) lies between two spans.
@@ -1059,7 +1218,9 @@ fn build(
                 && fill.items.iter().all(|i| i.quantity.is_none())
                 && fill.stocked.iter().all(|s| s.len() == 1) =>
         {
-            let to = fill.place.clone()?;
+            // "the brioche on the counter, freeze it": the verb's own place
+            // is where it goes; the one said is where it is.
+            let to = f.place.clone().or_else(|| fill.place.clone())?;
             Act::StockMove {
                 rows: fill.stocked.iter().map(|s| s[0].clone()).collect(),
                 to,

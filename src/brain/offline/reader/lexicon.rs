@@ -69,6 +69,9 @@ pub struct FrameSpec {
     /// curry take").
     #[serde(default)]
     pub tails: Vec<String>,
+    /// The place the verb itself names ("freeze" → the freezer).
+    #[serde(default)]
+    pub place: Option<String>,
     #[serde(default)]
     pub writes: bool,
     #[serde(default)]
@@ -85,6 +88,7 @@ pub struct Frame {
     pub needs: Vec<Need>,
     pub loose: Vec<Phrase>,
     pub tails: Vec<Phrase>,
+    pub place: Option<String>,
     pub writes: bool,
     pub bulk: bool,
     pub prior: f64,
@@ -112,6 +116,9 @@ struct Words {
     leave_out: Vec<String>,
     pointer: Vec<String>,
     rest: Vec<String>,
+    servings: Vec<String>,
+    serves: Vec<String>,
+    copula: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -160,6 +167,12 @@ pub struct Lexicon {
     pub leave_out: Vec<Phrase>,
     pub pointer: Vec<Phrase>,
     pub rest: Vec<Phrase>,
+    /// Words after a number that make it the servings ("6 servings").
+    pub servings: Vec<Phrase>,
+    /// Words before a number that make it the servings ("serves 4").
+    pub serves: Vec<Phrase>,
+    /// Words after a thing's name that say what state it is in.
+    pub copula: Vec<Phrase>,
     /// Number phrases, longest first.
     pub numbers: Vec<(Phrase, f64)>,
     /// A unit word → the unit.
@@ -231,6 +244,7 @@ impl Lexicon {
                 needs: s.needs,
                 loose: phrases(&s.loose),
                 tails: phrases(&s.tails),
+                place: s.place,
                 writes: s.writes,
                 bulk: s.bulk,
                 prior: s.prior,
@@ -258,6 +272,9 @@ impl Lexicon {
             leave_out: phrases(&w.leave_out),
             pointer: phrases(&w.pointer),
             rest: phrases(&w.rest),
+            servings: phrases(&w.servings),
+            serves: phrases(&w.serves),
+            copula: phrases(&w.copula),
             numbers,
             units,
             days,
@@ -295,6 +312,9 @@ impl Lexicon {
             &self.tags,
             &self.pointer,
             &self.rest,
+            &self.servings,
+            &self.serves,
+            &self.copula,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

@@ -259,19 +259,6 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     {
         decision = Move::Pass;
     }
-    // Servings said with a plan ("for 4 people", "3 servings") are the
-    // older chain's to write with the plan.
-    let servings = n.words().iter().any(|w| {
-        matches!(
-            *w,
-            "people" | "servings" | "serves" | "portions" | "persons" | "us"
-        )
-    });
-    if servings
-        && matches!(&decision, Move::Do(r) | Move::Confirm { reading: r, .. } if r.acts.iter().any(|a| matches!(a, Act::PlanPut { .. })))
-    {
-        decision = Move::Pass;
-    }
     // A date the reader has no word for ("the 15th", "in 2 days") is the
     // older chain's to read.
     let dated = |w: &str| {

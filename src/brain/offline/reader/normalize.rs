@@ -95,7 +95,9 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
                     clause,
                 });
             }
-            ',' | '.' | ';' | '!' | '?' | ':' | '(' | ')' | '\n' | '|' => {
+            // A dash said between words ("saturday lunch - no, dinner")
+            // ends a clause as a comma does.
+            ',' | '.' | ';' | '!' | '?' | ':' | '(' | ')' | '\n' | '|' | '—' | '–' => {
                 flush(&mut cur, &mut out, clause);
                 if c == '?' {
                     out.question = true;
@@ -109,6 +111,12 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
             }
             c if c.is_alphanumeric() || c == '-' && !cur.is_empty() => {
                 cur.extend(c.to_lowercase());
+            }
+            '-' if chars.get(i + 1).is_none_or(|n| n.is_whitespace()) => {
+                flush(&mut cur, &mut out, clause);
+                if out.tokens.last().is_some_and(|t| t.clause == clause) {
+                    clause += 1;
+                }
             }
             _ => flush(&mut cur, &mut out, clause),
         }

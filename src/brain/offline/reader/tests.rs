@@ -27,6 +27,9 @@ fn names() -> Names {
             "coconut milk",
             "onion",
             "garlic",
+            "spring onion",
+            "brioche",
+            "ginger",
         ]),
         shopping: s(&[
             "chinese broccoli",
@@ -718,4 +721,74 @@ fn a_task_the_list_holds_is_not_added_again() {
         done("remind me to defrost the chicken thursday").as_slice(),
         [Act::TaskAdd { .. }]
     ));
+}
+
+#[test]
+fn an_aside_beside_a_request_is_neither_read_nor_counted() {
+    assert_eq!(
+        done("doing a big reshuffle. move the ginger from the counter into the fridge"),
+        [Act::StockMove {
+            rows: vec!["ginger".into()],
+            to: "fridge".into()
+        }]
+    );
+    // An aside alone is no request; one that asks, negates or hedges is no
+    // aside.
+    writes_nothing("doing a big reshuffle");
+    not_done("add milk to the list, is that enough?");
+    not_done("add milk to the list, no wait");
+}
+
+#[test]
+fn what_is_said_of_a_thing_after_its_name_describes_it() {
+    assert_eq!(
+        done("the spring onions are slimy, bin them. the coriander as well"),
+        [Act::StockRemove {
+            rows: vec!["spring onion".into(), "coriander".into()]
+        }]
+    );
+}
+
+#[test]
+fn a_verb_that_names_a_place_moves_there_from_where_it_is() {
+    for m in [
+        "freeze the brioche",
+        "the brioche on the counter, freeze it",
+    ] {
+        assert_eq!(
+            done(m),
+            [Act::StockMove {
+                rows: vec!["brioche".into()],
+                to: "freezer".into()
+            }],
+            "{m:?}"
+        );
+    }
+}
+
+#[test]
+fn servings_said_with_a_plan_are_read_with_it() {
+    for m in [
+        "put the miso cod on sunday dinner, 6 servings",
+        "put the miso cod on sunday dinner for 4 people",
+        "put the miso cod on sunday dinner for 4",
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(acts.as_slice(), [Act::PlanPut { recipe, .. }] if recipe == "Miso Glazed Air Fryer Cod"),
+            "{m:?}: {acts:?}"
+        );
+    }
+}
+
+#[test]
+fn a_frame_is_read_at_the_verb_that_explains_most() {
+    // "put" and "throw" are the list's verbs too; the one read is the one
+    // whose reading explains the message.
+    assert_eq!(
+        done("the coriander is bad, throw it away"),
+        [Act::StockRemove {
+            rows: vec!["coriander".into()]
+        }]
+    );
 }
