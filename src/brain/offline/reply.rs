@@ -604,6 +604,13 @@ fn still_in_kitchen(c: &ReplyCtx<'_>) -> String {
     )
 }
 
+/// True when the words close the talk ("no thats all", "good night").
+fn says_goodbye(words: &[String]) -> bool {
+    let lex = super::reader::lexicon::lexicon();
+    let words: Vec<&str> = words.iter().map(String::as_str).collect();
+    (0..words.len()).any(|k| super::reader::link::phrase_at(&words, k, &lex.bye).is_some())
+}
+
 fn talk(c: &ReplyCtx<'_>) -> String {
     let u = c.req.understand;
     // What Understand let go this turn (forgotten, or drafts thrown away).
@@ -621,6 +628,9 @@ fn talk(c: &ReplyCtx<'_>) -> String {
         }
         Intent::Talk(TalkAsk::Greeting) => {
             "Hey! Want to pick up where we left off, or start something new?".to_string()
+        }
+        Intent::Talk(TalkAsk::Thanks) if says_goodbye(&c.reading.words.words) => {
+            "Okay — talk soon! Everything's kept for next time.".to_string()
         }
         Intent::Talk(TalkAsk::Thanks) | Intent::Talk(TalkAsk::Affirm) => format!(
             "{} {}",

@@ -25,6 +25,8 @@ pub enum ActKind {
     PlanRemove,
     TaskAdd,
     TaskDone,
+    TaskRemove,
+    ShowTasks,
     ShowShopping,
     ShowPlan,
     ShowStock,
@@ -99,6 +101,9 @@ pub enum Act {
         recipe: String,
         days: Vec<String>,
         meal: Option<String>,
+        /// "for 6 people", when said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
     },
     PlanRemove {
         days: Vec<String>,
@@ -111,6 +116,12 @@ pub enum Act {
     TaskDone {
         tasks: Vec<String>,
     },
+    /// A task deleted, not done.
+    TaskRemove {
+        tasks: Vec<String>,
+    },
+    /// The open tasks.
+    ShowTasks,
     ShowShopping,
     ShowPlan {
         days: Vec<String>,
@@ -165,6 +176,7 @@ impl Act {
                 | Act::PlanRemove { .. }
                 | Act::TaskAdd { .. }
                 | Act::TaskDone { .. }
+                | Act::TaskRemove { .. }
         )
     }
 
@@ -201,10 +213,18 @@ impl Act {
             Act::StockRemove { rows } => format!("take {} off the stock", names(rows)),
             Act::StockMove { rows, to } => format!("move {} to the {to}", names(rows)),
             Act::SaveRecipe { recipe } => format!("save {recipe} to your recipes"),
-            Act::PlanPut { recipe, days, meal } => format!(
-                "put {recipe} on the plan for {}{}",
+            Act::PlanPut {
+                recipe,
+                days,
+                meal,
+                servings,
+            } => format!(
+                "put {recipe} on the plan for {}{}{}",
                 names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>()),
-                meal.as_ref().map(|m| format!(" ({m})")).unwrap_or_default()
+                meal.as_ref().map(|m| format!(" ({m})")).unwrap_or_default(),
+                servings
+                    .map(|n| format!(" for {n} people"))
+                    .unwrap_or_default()
             ),
             Act::PlanRemove { days, .. } => format!(
                 "take {} off the plan",
@@ -212,6 +232,8 @@ impl Act {
             ),
             Act::TaskAdd { title, .. } => format!("add the task \"{title}\""),
             Act::TaskDone { tasks } => format!("tick off {}", names(tasks)),
+            Act::TaskRemove { tasks } => format!("delete the task {}", names(tasks)),
+            Act::ShowTasks => "show your open tasks".into(),
             Act::ShowShopping => "show the shopping list".into(),
             Act::ShowPlan { .. } => "show the meal plan".into(),
             Act::ShowStock { place } => format!(

@@ -112,6 +112,19 @@ fn named(rows: &[String]) -> Vec<Named> {
     rows.iter().map(|r| Named::item(r)).collect()
 }
 
+/// A task's words, as the tasks skill finds one by them.
+fn task_words(tasks: &[String]) -> Vec<String> {
+    tasks
+        .iter()
+        .flat_map(|t| {
+            t.to_lowercase()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
 fn intent_of_act(a: &Act) -> Intent {
     use Intent::Skill;
     match a {
@@ -151,7 +164,9 @@ fn intent_of_act(a: &Act) -> Intent {
             to: to.clone(),
         })),
         Act::SaveRecipe { .. } => Intent::Save,
-        Act::PlanPut { recipe, days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Put {
+        Act::PlanPut {
+            recipe, days, meal, ..
+        } => Skill(SkillAsk::Planning(PlanningAsk::Put {
             slots: days
                 .iter()
                 .filter_map(|d| day(d))
@@ -172,15 +187,14 @@ fn intent_of_act(a: &Act) -> Intent {
             due: due.as_deref().and_then(day),
         })),
         Act::TaskDone { tasks } => Skill(SkillAsk::Tasks(TasksAsk::Done {
-            about: tasks
-                .iter()
-                .flat_map(|t| {
-                    t.to_lowercase()
-                        .split_whitespace()
-                        .map(str::to_string)
-                        .collect::<Vec<_>>()
-                })
-                .collect(),
+            about: task_words(tasks),
+        })),
+        Act::TaskRemove { tasks } => Skill(SkillAsk::Tasks(TasksAsk::Delete {
+            about: task_words(tasks),
+        })),
+        Act::ShowTasks => Skill(SkillAsk::Tasks(TasksAsk::List {
+            window: crate::brain::offline::skills::tasks::Window::All,
+            about: Vec::new(),
         })),
         Act::ShowShopping => Skill(SkillAsk::Shopping(ShoppingAsk::Show)),
         Act::ShowPlan { days } if !days.is_empty() => {

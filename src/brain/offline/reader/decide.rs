@@ -246,6 +246,7 @@ mod tests {
             recipe: "A".into(),
             days: vec!["friday".into()],
             meal: None,
+            servings: None,
         };
         let mut r = reading(vec![plan], 1.0, 0.9);
         r.choice = Some(Choice {

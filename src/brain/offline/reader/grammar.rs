@@ -334,6 +334,7 @@ fn read_range(at: &At, r: Range<usize>) -> Vec<Reading> {
 /// Yes, no, hello, thanks, help: the whole range is that and glue.
 fn talk(words: &[&str], r: Range<usize>, lex: &Lexicon) -> Option<Reading> {
     let kinds = [
+        (&lex.bye, Act::Thanks),
         (&lex.no, Act::No),
         (&lex.yes, Act::Yes),
         (&lex.thanks, Act::Thanks),
@@ -347,6 +348,10 @@ fn talk(words: &[&str], r: Range<usize>, lex: &Lexicon) -> Option<Reading> {
             .iter()
             .find_map(|(l, a)| phrase_at(&words[..r.end], i, l).map(|p| (p, a)))
         {
+            // "no thats it": a no that closes the talk is a goodbye.
+            if act == Some(Act::No) && lex.bye.iter().any(|b| b == p) {
+                act = Some(Act::Thanks);
+            }
             act.get_or_insert_with(|| a.clone());
             i += p.len();
         } else if lex.glue.contains(words[i]) {
@@ -395,6 +400,8 @@ struct Fill {
     /// A row named whole in another table too, with no domain word said
     /// ("take yogurt off": the list's or the stock's?).
     crossed: bool,
+    /// How many a planned meal is for, when said.
+    servings: Option<u32>,
     link_score: f64,
 }
 
@@ -463,6 +470,7 @@ fn read_frame_at(
         pointed: Vec::new(),
         last_recipe_end: usize::MAX,
         meals: Vec::new(),
+        servings: None,
         link_score: 1.0,
     };
     for k in (vs..ve).chain(particle) {
@@ -539,9 +547,23 @@ fn read_frame_at(
     if f.writes {
         described(words, n, links, lex, &r, &mut fill.explained);
     }
+    // "did it last night", "used 2 yesterday": when what is reported
+    // happened.
+    if happened(f.act) || matches!(f.act, ActKind::TaskDone | ActKind::StockRemove) {
+        let mut k = r.start;
+        while k < r.end {
+            match phrase_at(&words[..r.end], k, &lex.past) {
+                Some(p) => {
+                    fill.explained[k..k + p.len()].fill(true);
+                    k += p.len();
+                }
+                None => k += 1,
+            }
+        }
+    }
     // "6 servings", "for 4 people", "serves 4": how many the meal is for.
     if f.act == ActKind::PlanPut {
-        servings_said(words, links, lex, &r, &mut fill.explained);
+        fill.servings = servings_said(words, links, lex, &r, &mut fill.explained);
     }
     if needs(Need::Title) {
         for k in ve..title_end(words, ve, r.end) {
@@ -984,26 +1006,31 @@ fn described(
     }
 }
 
-/// Marks the servings said with a plan: a number before "people",
-/// "servings", "of us"; after "serves"; or "for 4" closing a clause.
+/// The servings said with a plan, their words marked: a number before
+/// "people", "servings", "of us"; after "serves"; or "for 4" closing a
+/// clause.
 fn servings_said(
     words: &[&str],
     links: &[Link],
     lex: &Lexicon,
     r: &Range<usize>,
     explained: &mut [bool],
-) {
+) -> Option<u32> {
+    let mut said = None;
     for l in links
         .iter()
         .filter(|l| r.start <= l.start && l.end <= r.end)
     {
-        let Some(Target::Amount(q, None)) = l.targets.first() else {
+        let Some(Target::Amount(q, None) | Target::AmountAfter(q, None)) = l.targets.first() else {
             continue;
         };
-        if !(1.0..=24.0).contains(q) {
+        if !(1.0..=24.0).contains(q) || q.fract() != 0.0 {
             continue;
         }
-        let after = phrase_at(&words[..r.end], l.end, &lex.servings).map(Vec::len);
+        // The number's own word, then what follows it ("6 of us", though
+        // the amount took the "of").
+        let after = phrase_at(&words[..r.end], l.start + 1, &lex.servings)
+            .map(|p| (l.start + 1 + p.len()).max(l.end) - l.end);
         let before = (l.start.saturating_sub(2)..l.start).find(|&k| {
             phrase_at(&words[..l.start], k, &lex.serves).is_some_and(|p| k + p.len() == l.start)
         });
@@ -1016,8 +1043,12 @@ fn servings_said(
             explained[k..l.end].fill(true);
         } else if closing_for {
             explained[l.start - 1..l.end].fill(true);
+        } else {
+            continue;
         }
+        said = Some(*q as u32);
     }
+    said
 }
 
 /// True when only glue (or nothing) lies between two spans.
@@ -1262,6 +1293,11 @@ fn build(
             let (task, choice) = one_of(&fill.tasks, "task")?;
             return Some((vec![Act::TaskDone { tasks: vec![task] }], choice));
         }
+        ActKind::TaskRemove if !fill.tasks.is_empty() => {
+            let (task, choice) = one_of(&fill.tasks, "task")?;
+            return Some((vec![Act::TaskRemove { tasks: vec![task] }], choice));
+        }
+        ActKind::ShowTasks => Act::ShowTasks,
         ActKind::ShowShopping => Act::ShowShopping,
         ActKind::ShowPlan if fill.domain || !fill.days.is_empty() => Act::ShowPlan {
             days: fill.days.clone(),
@@ -1354,10 +1390,52 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
                 recipe: r.first()?.clone(),
                 days: vec![d.clone()],
                 meal: m.clone(),
+                servings: fill.servings,
             })
         })
         .collect();
     Some((acts, choice))
+}
+
+/// "the list please", "my to-dos?": a domain's word and nothing else but
+/// small words shows what it holds.
+pub fn bare_domain(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Reading> {
+    use super::lexicon::Domain;
+    let [l] = links else {
+        return None;
+    };
+    let Some(Target::Domain(d)) = l.targets.first() else {
+        return None;
+    };
+    let rest_glue = (0..words.len())
+        .filter(|k| !(l.start..l.end).contains(k))
+        .all(|k| lex.glue.contains(words[k]));
+    if !rest_glue {
+        return None;
+    }
+    let place = words[l.start..l.end].iter().find_map(|w| match *w {
+        "fridge" | "freezer" | "pantry" | "counter" | "cabinet" => Some(w.to_string()),
+        _ => None,
+    });
+    let act = match d {
+        Domain::Shopping => Act::ShowShopping,
+        // "meal plan please" asks for a plan to be made.
+        Domain::Plan => return None,
+        Domain::Stock => Act::ShowStock { place },
+        Domain::Tasks => Act::ShowTasks,
+        Domain::Recipes => Act::ListRecipes,
+    };
+    Some(Reading {
+        acts: vec![act],
+        coverage: 1.0,
+        score: 0.8,
+        unread: Vec::new(),
+        bulk: false,
+        asking: false,
+        choice: None,
+        unsure: None,
+        drops: false,
+    })
 }
 
 /// "the curry one" on its own, or just a recipe's name: that recipe, shown.

@@ -105,6 +105,7 @@ struct Words {
     no: Vec<String>,
     greeting: Vec<String>,
     thanks: Vec<String>,
+    bye: Vec<String>,
     help: Vec<String>,
     correction: Vec<String>,
     asking: Vec<String>,
@@ -119,11 +120,14 @@ struct Words {
     servings: Vec<String>,
     serves: Vec<String>,
     copula: Vec<String>,
+    past: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
 struct File {
     words: Words,
+    #[serde(default)]
+    shorthand: HashMap<String, String>,
     numbers: HashMap<String, f64>,
     units: HashMap<String, Vec<String>>,
     days: HashMap<String, Vec<String>>,
@@ -149,6 +153,8 @@ pub struct Lexicon {
     pub no: Vec<Phrase>,
     pub greeting: Vec<Phrase>,
     pub thanks: Vec<Phrase>,
+    /// A conversation closed ("thats all", "night").
+    pub bye: Vec<Phrase>,
     pub help: Vec<Phrase>,
     pub correction: Vec<Phrase>,
     /// Words that open a question.
@@ -173,6 +179,10 @@ pub struct Lexicon {
     pub serves: Vec<Phrase>,
     /// Words after a thing's name that say what state it is in.
     pub copula: Vec<Phrase>,
+    /// Words that say something already happened ("last night").
+    pub past: Vec<Phrase>,
+    /// Shorthand typed for a word ("abt" → "about").
+    pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
     pub numbers: Vec<(Phrase, f64)>,
     /// A unit word → the unit.
@@ -261,6 +271,7 @@ impl Lexicon {
             no: phrases(&w.no),
             greeting: phrases(&w.greeting),
             thanks: phrases(&w.thanks),
+            bye: phrases(&w.bye),
             help: phrases(&w.help),
             correction: phrases(&w.correction),
             asking: phrases(&w.asking),
@@ -275,6 +286,8 @@ impl Lexicon {
             servings: phrases(&w.servings),
             serves: phrases(&w.serves),
             copula: phrases(&w.copula),
+            past: phrases(&w.past),
+            shorthand: f.shorthand.clone(),
             numbers,
             units,
             days,
@@ -303,6 +316,7 @@ impl Lexicon {
             &self.no,
             &self.greeting,
             &self.thanks,
+            &self.bye,
             &self.help,
             &self.correction,
             &self.reason,
@@ -315,6 +329,7 @@ impl Lexicon {
             &self.servings,
             &self.serves,
             &self.copula,
+            &self.past,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

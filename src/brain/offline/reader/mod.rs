@@ -170,6 +170,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     let mut readings = grammar::readings(&n, &links, lex, scene);
     if !open {
         readings.extend(grammar::bare_recipe(&n.words(), &links, lex));
+        readings.extend(grammar::bare_domain(&n.words(), &links, lex));
     }
     readings.sort_by(|a, b| b.score.total_cmp(&a.score));
     // The reader's own question, if the last reply asked one: the move it
@@ -242,7 +243,9 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     // plain request of its own is the reader's; an answer is the older
     // chain's to read.
     let open = b.dialogue.question.is_some() || b.dialogue.offer.is_some();
-    let talk = |m: &Move| matches!(m, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)));
+    // A yes or a no answers what the older chain offered; thanks or a
+    // goodbye closes the talk whatever was open.
+    let talk = |m: &Move| matches!(m, Move::Do(r) if r.acts != [Act::Thanks] && r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)));
     // A bulk change said whole is asked about by the reader, naming what
     // goes, whatever was open.
     let whole =

@@ -56,10 +56,10 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
             join_split_names(out, closed);
         }
         for piece in split_digits(cur) {
-            // "tues n weds": "n" is "and".
-            let word = match piece.as_str() {
-                "n" => "and".to_string(),
-                _ => correct(&piece, lex, closed).unwrap_or_else(|| piece.clone()),
+            // "tues n weds": "n" is "and"; shorthand reads as its word.
+            let word = match lex.shorthand.get(piece.as_str()) {
+                Some(w) => w.clone(),
+                None => correct(&piece, lex, closed).unwrap_or_else(|| piece.clone()),
             };
             let token = Token {
                 word,

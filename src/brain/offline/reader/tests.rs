@@ -199,9 +199,9 @@ fn recipes_and_days_pair_in_the_order_said() {
     let plan: Vec<(String, Vec<String>, Option<String>)> = acts
         .iter()
         .filter_map(|a| match a {
-            Act::PlanPut { recipe, days, meal } => {
-                Some((recipe.clone(), days.clone(), meal.clone()))
-            }
+            Act::PlanPut {
+                recipe, days, meal, ..
+            } => Some((recipe.clone(), days.clone(), meal.clone())),
             _ => None,
         })
         .collect();
@@ -604,6 +604,7 @@ fn a_date_said_with_its_weekday_is_one_day() {
             recipe: "Thai Yellow Curry".into(),
             days: vec!["dated_sunday_18".into()],
             meal: None,
+            servings: None,
         }]
     );
     assert_eq!(super::acts::day_words("dated_sunday_18"), "sunday the 18th");
@@ -768,14 +769,15 @@ fn a_verb_that_names_a_place_moves_there_from_where_it_is() {
 
 #[test]
 fn servings_said_with_a_plan_are_read_with_it() {
-    for m in [
-        "put the miso cod on sunday dinner, 6 servings",
-        "put the miso cod on sunday dinner for 4 people",
-        "put the miso cod on sunday dinner for 4",
+    for (m, n) in [
+        ("put the miso cod on sunday dinner, 6 servings", 6),
+        ("put the miso cod on sunday dinner for 4 people", 4),
+        ("put the miso cod on sunday dinner for 4", 4),
+        ("plan the miso cod for saturday, therell be 5 of us", 5),
     ] {
         let acts = done(m);
         assert!(
-            matches!(acts.as_slice(), [Act::PlanPut { recipe, .. }] if recipe == "Miso Glazed Air Fryer Cod"),
+            matches!(acts.as_slice(), [Act::PlanPut { recipe, servings, .. }] if recipe == "Miso Glazed Air Fryer Cod" && *servings == Some(n)),
             "{m:?}: {acts:?}"
         );
     }
@@ -791,4 +793,51 @@ fn a_frame_is_read_at_the_verb_that_explains_most() {
             rows: vec!["coriander".into()]
         }]
     );
+}
+
+#[test]
+fn a_goodbye_closes_the_talk_even_after_a_no() {
+    for m in ["no thats all thanks", "good night", "thats it"] {
+        assert_eq!(done(m), [Act::Thanks], "{m:?}");
+    }
+    // A "night" that says when is no goodbye.
+    assert_eq!(
+        done("the air fryer one is done, did it last night"),
+        [Act::TaskDone {
+            tasks: vec!["Deep-clean the air fryer basket".into()]
+        }]
+    );
+}
+
+#[test]
+fn a_place_named_alone_shows_what_it_holds() {
+    assert_eq!(done("the list please"), [Act::ShowShopping]);
+    assert_eq!(done("my to-dos?"), [Act::ShowTasks]);
+    assert_eq!(done("whats still open"), [Act::ShowTasks]);
+    assert_eq!(
+        done("whats the oldest thing in the fridge"),
+        [Act::Expiring {
+            place: Some("fridge".into())
+        }]
+    );
+}
+
+#[test]
+fn a_task_named_with_the_word_task_is_deleted_and_shorthand_is_read() {
+    assert_eq!(
+        done("nd delte the task abt paneer"),
+        [Act::TaskRemove {
+            tasks: vec!["Use up the paneer before it expires".into()]
+        }]
+    );
+    // "delete the paneer" names no task: not the task's to delete.
+    assert!(
+        !matches!(decide("delete the paneer").clone(), Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskRemove { .. })))
+    );
+}
+
+#[test]
+fn a_question_about_freezing_moves_nothing() {
+    writes_nothing("does paneer freeze ok");
+    writes_nothing("freeze it then?");
 }
