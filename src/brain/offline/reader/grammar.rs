@@ -81,7 +81,14 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         .collect();
     if parts.len() > 1 {
         let each: Vec<Vec<Reading>> = parts.iter().map(|r| read_range(&at, r.clone())).collect();
-        if each.iter().all(|v| !v.is_empty()) {
+        // "saturday lunch - no, dinner": what is taken back is not read,
+        // and no reading that still holds it stands beside this one.
+        if let Some(amended) = taken_back(&at, &parts, &each) {
+            for r in &mut out {
+                r.score *= 0.5;
+            }
+            out.push(amended);
+        } else if each.iter().all(|v| !v.is_empty()) {
             out.push(joined(
                 &each.iter().map(|v| &v[0]).collect::<Vec<_>>(),
                 &words,
@@ -165,6 +172,280 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         out.fill(false);
     }
     out
+}
+
+/// The words a part that takes back what came before opens with ("no
+/// wait", "actually", "sorry"), after any "hmm" or "oh": how many.
+fn retract_marker(words: &[&str], r: &Range<usize>, lex: &Lexicon) -> Option<usize> {
+    let mut k = r.start;
+    while k < r.end
+        && matches!(
+            words[k],
+            "hmm" | "oh" | "um" | "uh" | "ok" | "okay" | "well"
+        )
+    {
+        k += 1;
+    }
+    let p = phrase_at(&words[..r.end], k, &lex.retract)?;
+    // "no eggs" rules a thing out; only a "no" on its own takes back.
+    let bare_no = matches!(p.as_slice(), [w] if matches!(w.as_str(), "no" | "nah" | "nope"));
+    let alone = (k + p.len()..r.end).all(|j| lex.glue.contains(words[j]) || drop_word(words[j]));
+    (!bare_no || alone).then(|| k + p.len() - r.start)
+}
+
+/// "leave it", "forget that": a word that drops what was just said.
+fn drop_word(w: &str) -> bool {
+    matches!(w, "leave" | "forget" | "scrap" | "cancel" | "ignore")
+}
+
+/// The kind of request an act is, for a later part of the same kind to
+/// take its place.
+fn kind_of(a: &Act) -> Option<ActKind> {
+    Some(match a {
+        Act::ShoppingAdd { .. } => ActKind::ShoppingAdd,
+        Act::InventoryAdd { .. } => ActKind::InventoryAdd,
+        Act::ShoppingRemove { .. } => ActKind::ShoppingRemove,
+        Act::StockUse { .. } => ActKind::StockUse,
+        Act::StockRemove { .. } => ActKind::StockRemove,
+        Act::StockMove { .. } => ActKind::StockMove,
+        Act::PlanPut { .. } => ActKind::PlanPut,
+        Act::TaskAdd { .. } => ActKind::TaskAdd,
+        _ => return None,
+    })
+}
+
+/// A message that takes back part of itself, read without what it takes
+/// back: "put the wings on saturday lunch - no, dinner" (the meal
+/// amended), "add 2 limes, wait we have limes. 2 lemons instead" (the
+/// items), "move the peas to the fridge. hmm no leave them, move the naan
+/// to the fridge instead" (the first request dropped, the second read).
+/// `None` when no part takes anything back, or one that does cannot be
+/// read.
+fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<Reading> {
+    let (words, lex) = (at.words, at.lex);
+    let content = |r: &Range<usize>| {
+        r.clone()
+            .filter(|&k| !lex.glue.contains(words[k]) && !at.aside[k])
+            .count()
+    };
+    let has = |r: &Range<usize>, list: &[&str]| r.clone().any(|k| list.contains(&words[k]));
+    let mut kept: Vec<(Range<usize>, Reading)> = Vec::new();
+    let mut absorbed = 0usize;
+    let mut retracting = false;
+    // A "no wait" with nothing yet said in place of what it takes back.
+    let mut waiting = false;
+    let mut any = false;
+    for (p, readings) in parts.iter().zip(each) {
+        let marker = retract_marker(words, p, lex);
+        let instead = has(p, &["instead", "rather"]);
+        let adds = has(p, &["too", "also", "as", "another", "plus", "more"]);
+        let rest = p.start + marker.unwrap_or(0)..p.end;
+        let request = readings
+            .first()
+            .filter(|r| r.coverage >= 0.8 && r.acts.iter().all(|a| kind_of(a).is_some()));
+        if marker.is_some() && request.is_none() {
+            // "no", "sorry", "hmm no leave them": nothing but the taking
+            // back; a "leave it" drops what came before.
+            let said: Vec<&str> = words[rest.clone()]
+                .iter()
+                .copied()
+                .filter(|w| !lex.glue.contains(*w))
+                .collect();
+            let drops = said.iter().all(|w| drop_word(w)) && !said.is_empty();
+            if said.is_empty() || drops {
+                if drops {
+                    let (gone, _) = kept.pop()?;
+                    absorbed += content(&gone);
+                } else {
+                    retracting = true;
+                    waiting = true;
+                }
+                absorbed += content(p);
+                any = true;
+                continue;
+            }
+        }
+        waiting = false;
+        let takes_back = (retracting || marker.is_some() || instead) && !adds;
+        if takes_back {
+            if let Some(best) = request {
+                let kinds: Vec<ActKind> = best.acts.iter().filter_map(kind_of).collect();
+                if let Some(pos) = kept.iter().rposition(|(_, r)| {
+                    r.acts
+                        .iter()
+                        .any(|a| kind_of(a).is_some_and(|k| kinds.contains(&k)))
+                }) {
+                    let (gone, _) = kept.remove(pos);
+                    absorbed += content(&gone);
+                }
+                kept.push((p.clone(), best.clone()));
+                any = true;
+                retracting = false;
+                continue;
+            }
+            let (_, last) = kept.last_mut()?;
+            if amend_with(at, &rest, last) {
+                absorbed += content(p);
+                any = true;
+                retracting = true;
+                continue;
+            }
+            // "wait we have limes": a remark about what is being taken
+            // back, before what replaces it.
+            if marker.is_some() && speaks_of(at, &rest, last) {
+                absorbed += content(p);
+                retracting = true;
+                any = true;
+                continue;
+            }
+            return None;
+        }
+        match readings.first() {
+            Some(b) => kept.push((p.clone(), b.clone())),
+            None => return None,
+        }
+    }
+    if !any || waiting || kept.is_empty() {
+        return None;
+    }
+    let ranges: Vec<Range<usize>> = kept.iter().map(|(r, _)| r.clone()).collect();
+    let best: Vec<&Reading> = kept.iter().map(|(_, r)| r).collect();
+    let mut out = joined(&best, words, &ranges, lex);
+    let kept_content: usize = ranges.iter().map(content).sum();
+    let total: usize = parts.iter().map(content).sum();
+    out.coverage = (out.coverage * kept_content as f64 + absorbed as f64) / total.max(1) as f64;
+    Some(out)
+}
+
+/// True when every name said in the range is one the reading names
+/// ("wait we have limes" after "add 2 limes").
+fn speaks_of(at: &At, r: &Range<usize>, reading: &Reading) -> bool {
+    let named: Vec<String> = reading
+        .acts
+        .iter()
+        .flat_map(|a| match a {
+            Act::ShoppingAdd { items }
+            | Act::InventoryAdd { items, .. }
+            | Act::StockUse { items } => items.iter().map(|i| i.name.to_lowercase()).collect(),
+            Act::StockMove { rows, .. }
+            | Act::StockRemove { rows }
+            | Act::ShoppingRemove { rows } => rows.iter().map(|x| x.to_lowercase()).collect(),
+            Act::PlanPut { recipe, .. } => vec![recipe.to_lowercase()],
+            _ => Vec::new(),
+        })
+        .collect();
+    let links: Vec<&Link> = at
+        .links
+        .iter()
+        .filter(|l| r.start <= l.start && l.end <= r.end && l.targets.iter().any(Target::names))
+        .collect();
+    !links.is_empty()
+        && links.iter().all(|l| {
+            let said = crate::context::taxonomy::singular(&at.words[l.start..l.end].join(" "));
+            named
+                .iter()
+                .any(|n| crate::context::taxonomy::singular(n).contains(&said))
+        })
+}
+
+/// Amends the reading's one act with what a fragment says in its place
+/// ("dinner", "sunday", "2 lemons", "the kerala one"): true when the
+/// fragment says nothing else and something was amended.
+fn amend_with(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
+    let [act] = reading.acts.as_mut_slice() else {
+        return false;
+    };
+    let Some(kind) = kind_of(act) else {
+        return false;
+    };
+    let Some(f) = at.lex.frames.iter().find(|f| f.act == kind) else {
+        return false;
+    };
+    let mut fill = Fill::new(at.words.len());
+    let mut pending = None;
+    let needs = |n: Need| f.needs.contains(&n) || n == Need::Day && kind == ActKind::TaskAdd;
+    for l in at
+        .links
+        .iter()
+        .filter(|l| r.start <= l.start && l.end <= r.end)
+    {
+        if take(l, f, at, &mut fill, &mut pending, &needs).is_some() {
+            fill.explained[l.start..l.end].fill(true);
+        }
+    }
+    // Only the fragment's names and small words: "2 lemons instead".
+    let small = |w: &str| {
+        matches!(
+            w,
+            "the"
+                | "a"
+                | "an"
+                | "some"
+                | "for"
+                | "on"
+                | "at"
+                | "in"
+                | "of"
+                | "to"
+                | "instead"
+                | "rather"
+                | "then"
+                | "just"
+                | "only"
+                | "one"
+                | "make"
+                | "it"
+                | "that"
+                | "please"
+        )
+    };
+    if (r.start..r.end).any(|k| !fill.explained[k] && !small(at.words[k])) {
+        return false;
+    }
+    let meal = fill.meals.last().map(|(_, m)| m.clone());
+    let mut changed = false;
+    match act {
+        Act::PlanPut {
+            recipe,
+            days,
+            meal: m,
+            ..
+        } => {
+            if let Some(x) = meal {
+                *m = Some(x);
+                changed = true;
+            }
+            if let [d] = fill.days.as_slice() {
+                *days = vec![d.clone()];
+                changed = true;
+            }
+            if let Some([one]) = fill.recipes.first().map(Vec::as_slice) {
+                *recipe = one.clone();
+                changed = true;
+            }
+        }
+        Act::TaskAdd { day, .. } => {
+            if let [d] = fill.days.as_slice() {
+                *day = Some(d.clone());
+                changed = true;
+            }
+        }
+        Act::ShoppingAdd { items } | Act::InventoryAdd { items, .. } => {
+            if !fill.items.is_empty() {
+                *items = fill.items.clone();
+                changed = true;
+            } else if let (Some((q, u)), [one]) = (pending, items.as_mut_slice()) {
+                one.quantity = Some(q);
+                one.unit = u;
+                changed = true;
+            }
+        }
+        _ => {}
+    }
+    if changed {
+        reading.unread.clear();
+    }
+    changed
 }
 
 /// True when `said` holds three in five of the content words (two at
@@ -406,6 +687,31 @@ struct Fill {
 }
 
 impl Fill {
+    fn new(len: usize) -> Fill {
+        Fill {
+            explained: vec![false; len],
+            items: Vec::new(),
+            listed: Vec::new(),
+            stocked: Vec::new(),
+            recipes: Vec::new(),
+            days: Vec::new(),
+            tasks: Vec::new(),
+            foods: Vec::new(),
+            domain: false,
+            rest: false,
+            bulk: false,
+            negated: false,
+            crossed: false,
+            place: None,
+            except: false,
+            pointed: Vec::new(),
+            last_recipe_end: usize::MAX,
+            meals: Vec::new(),
+            servings: None,
+            link_score: 1.0,
+        }
+    }
+
     /// The recipes the words name, else those a pointer stands for, each
     /// slot with its candidates.
     fn recipes_named(&self) -> Vec<Vec<String>> {
@@ -451,28 +757,7 @@ fn read_frame_at(
         scene,
         aside,
     } = *at;
-    let mut fill = Fill {
-        explained: vec![false; words.len()],
-        items: Vec::new(),
-        listed: Vec::new(),
-        stocked: Vec::new(),
-        recipes: Vec::new(),
-        days: Vec::new(),
-        tasks: Vec::new(),
-        foods: Vec::new(),
-        domain: false,
-        rest: false,
-        bulk: false,
-        negated: false,
-        crossed: false,
-        place: None,
-        except: false,
-        pointed: Vec::new(),
-        last_recipe_end: usize::MAX,
-        meals: Vec::new(),
-        servings: None,
-        link_score: 1.0,
-    };
+    let mut fill = Fill::new(words.len());
     for k in (vs..ve).chain(particle) {
         fill.explained[k] = true;
     }
@@ -524,7 +809,7 @@ fn read_frame_at(
         if l.end > vs && l.start < ve {
             continue;
         }
-        if let Some(t) = take(l, f, scene, &mut fill, &mut pending, &needs, words) {
+        if let Some(t) = take(l, f, at, &mut fill, &mut pending, &needs) {
             for k in l.start..l.end {
                 fill.explained[k] = true;
             }
@@ -774,12 +1059,13 @@ fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool 
 fn take(
     l: &Link,
     f: &Frame,
-    scene: &Scene,
+    at: &At,
     fill: &mut Fill,
     pending: &mut Option<(f64, Option<String>)>,
     needs: &dyn Fn(Need) -> bool,
-    words: &[&str],
 ) -> Option<usize> {
+    let (scene, words) = (at.scene, at.words);
+    let clause = |k: usize| at.n.tokens[k].clause;
     for (ti, t) in l.targets.iter().enumerate() {
         let used = match t {
             Target::Amount(q, u)
@@ -792,8 +1078,9 @@ fn take(
             // only says when anything else happened.
             // "nothing tmrw": a day ruled out is no slot.
             Target::Day(_)
-                if (l.start.saturating_sub(2)..l.start)
-                    .any(|k| super::lexicon::lexicon().negation.contains(words[k])) =>
+                if (l.start.saturating_sub(2)..l.start).any(|k| {
+                    clause(k) == clause(l.start) && at.lex.negation.contains(words[k])
+                }) =>
             {
                 false
             }
@@ -1451,6 +1738,13 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         }
     }
     let names = recipe?;
+    // "what about chicken ones": recipes, many, asked after.
+    if words
+        .iter()
+        .any(|w| matches!(*w, "recipes" | "ones" | "dishes" | "meals"))
+    {
+        return None;
+    }
     let unread: Vec<String> = (0..words.len())
         .filter(|&k| !explained[k] && !lex.glue.contains(words[k]))
         .map(|k| words[k].to_string())

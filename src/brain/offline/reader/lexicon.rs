@@ -121,6 +121,7 @@ struct Words {
     serves: Vec<String>,
     copula: Vec<String>,
     past: Vec<String>,
+    retract: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -181,6 +182,8 @@ pub struct Lexicon {
     pub copula: Vec<Phrase>,
     /// Words that say something already happened ("last night").
     pub past: Vec<Phrase>,
+    /// Words that open a part taking back what came before it.
+    pub retract: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
@@ -287,6 +290,7 @@ impl Lexicon {
             serves: phrases(&w.serves),
             copula: phrases(&w.copula),
             past: phrases(&w.past),
+            retract: phrases(&w.retract),
             shorthand: f.shorthand.clone(),
             numbers,
             units,
@@ -330,6 +334,7 @@ impl Lexicon {
             &self.serves,
             &self.copula,
             &self.past,
+            &self.retract,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

@@ -841,3 +841,66 @@ fn a_question_about_freezing_moves_nothing() {
     writes_nothing("does paneer freeze ok");
     writes_nothing("freeze it then?");
 }
+
+#[test]
+fn a_part_that_takes_back_what_came_before_is_read_in_its_place() {
+    let plan = |recipe: &str, day: &str, meal: Option<&str>| Act::PlanPut {
+        recipe: recipe.into(),
+        days: vec![day.into()],
+        meal: meal.map(str::to_string),
+        servings: None,
+    };
+    assert_eq!(
+        done("put the miso cod on saturday lunch - no, dinner"),
+        [plan(
+            "Miso Glazed Air Fryer Cod",
+            "saturday",
+            Some("dinner")
+        )]
+    );
+    assert_eq!(
+        done("put dry rub wings on saturday lunch - no, dinner. saturday dinner"),
+        [plan("Dry Rub Wings", "saturday", Some("dinner"))]
+    );
+    assert_eq!(
+        done("put the paneer tikka on thursday. wait, friday"),
+        [plan("Air Fryer Paneer Tikka", "friday", None)]
+    );
+    assert_eq!(
+        done("add 2 limes to the list, wait we have limes. 2 lemons instead"),
+        [Act::ShoppingAdd {
+            items: vec![ItemSaid {
+                name: "lemon".into(),
+                quantity: Some(2.0),
+                unit: None
+            }]
+        }]
+    );
+    assert_eq!(
+        done(
+            "move the coriander to the fridge. hmm no leave it, move the ginger to the fridge instead"
+        ),
+        [Act::StockMove {
+            rows: vec!["ginger".into()],
+            to: "fridge".into()
+        }]
+    );
+    // Said as more, not instead: both stand.
+    assert_eq!(
+        done("add eggs to the list. actually add bread too").len(),
+        2
+    );
+    // "no fish" rules a thing out; it takes nothing back.
+    writes_nothing("put the curry on friday. no fish though");
+}
+
+#[test]
+fn recipes_asked_after_as_ones_are_no_one_recipe_to_show() {
+    not_done("ok what abt chicken ones");
+    assert_eq!(
+        done("the miso cod"),
+        [Act::ShowRecipe {
+            recipe: "Miso Glazed Air Fryer Cod".into()
+        }]
+    );
+}
