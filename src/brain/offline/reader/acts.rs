@@ -38,6 +38,9 @@ pub enum ActKind {
     WhatCanIMake,
     RecipeMissing,
     RecipeTime,
+    RecipeAmount,
+    RecipeSpicy,
+    RecipeServes,
 }
 
 /// A food as said: its name (a row's, or the user's words), and how much.
@@ -151,6 +154,19 @@ pub enum Act {
     RecipeTime {
         recipe: String,
     },
+    /// How much of a food a saved recipe takes (none, when it does not).
+    RecipeAmount {
+        recipe: String,
+        food: String,
+    },
+    /// How hot a saved recipe is.
+    RecipeSpicy {
+        recipe: String,
+    },
+    /// How many a saved recipe serves.
+    RecipeServes {
+        recipe: String,
+    },
     Greeting,
     Thanks,
     Yes,
@@ -250,6 +266,11 @@ impl Act {
             Act::WhatCanIMake => "find what you can make with what's in".into(),
             Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),
             Act::RecipeTime { recipe } => format!("say how long {recipe} takes"),
+            Act::RecipeAmount { recipe, food } => {
+                format!("look up how much {food} {recipe} takes")
+            }
+            Act::RecipeSpicy { recipe } => format!("say how hot {recipe} is"),
+            Act::RecipeServes { recipe } => format!("say how many {recipe} serves"),
             Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
         }
     }

@@ -1614,12 +1614,21 @@ fn build(
             food: fill.foods[0].clone(),
         },
         ActKind::WhatCanIMake => Act::WhatCanIMake,
-        ActKind::RecipeMissing | ActKind::RecipeTime => {
+        ActKind::RecipeAmount if !fill.foods.is_empty() => {
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
-            let act = if f.act == ActKind::RecipeMissing {
-                Act::RecipeMissing { recipe }
-            } else {
-                Act::RecipeTime { recipe }
+            let food = fill.foods[0].clone();
+            return Some((vec![Act::RecipeAmount { recipe, food }], choice));
+        }
+        ActKind::RecipeMissing
+        | ActKind::RecipeTime
+        | ActKind::RecipeSpicy
+        | ActKind::RecipeServes => {
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
+            let act = match f.act {
+                ActKind::RecipeMissing => Act::RecipeMissing { recipe },
+                ActKind::RecipeTime => Act::RecipeTime { recipe },
+                ActKind::RecipeSpicy => Act::RecipeSpicy { recipe },
+                _ => Act::RecipeServes { recipe },
             };
             return Some((vec![act], choice));
         }

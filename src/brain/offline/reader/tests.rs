@@ -904,3 +904,40 @@ fn recipes_asked_after_as_ones_are_no_one_recipe_to_show() {
         }]
     );
 }
+
+#[test]
+fn a_recipe_is_asked_how_much_of_a_food_it_takes_how_hot_and_for_how_many() {
+    assert_eq!(
+        done("do i need eggs for the pad see ew"),
+        [Act::RecipeAmount {
+            recipe: "Thai Pad See Ew".into(),
+            food: "eggs".into()
+        }]
+    );
+    assert_eq!(
+        done("how much coconut milk does the yellow curry take"),
+        [Act::RecipeAmount {
+            recipe: "Thai Yellow Curry".into(),
+            food: "coconut milk".into()
+        }]
+    );
+    assert_eq!(
+        done("is the kerala curry spicy"),
+        [Act::RecipeSpicy {
+            recipe: "Kerala Cod Curry".into()
+        }]
+    );
+    assert_eq!(
+        done("how many does the paneer tikka serve"),
+        [Act::RecipeServes {
+            recipe: "Air Fryer Paneer Tikka".into()
+        }]
+    );
+    // No recipe named: the stock is asked about.
+    assert_eq!(
+        done("how much coconut milk have i got"),
+        [Act::HowMuch {
+            items: vec!["coconut milk".into()]
+        }]
+    );
+}
