@@ -73,10 +73,16 @@ fn what_is_already_on_the_list_is_not_added_again() {
     ] {
         after(&[], m, &["writes none", "reply ~ already on the list"]);
     }
-    // Told without a verb, it is asked first, never written.
-    for m in ["limes on the list pls", "2 limes to my list"] {
+    // Told without a verb or a "please", it is asked first, never written.
+    for m in ["limes on the list", "2 limes to my list"] {
         after(&[], m, &["asks", "reply ~ lime"]);
     }
+    // Asked for in so many words, it is a request.
+    after(
+        &[],
+        "limes on the list pls",
+        &["writes shopping_list:create", "reply ~ lime"],
+    );
     // With something new beside it, only the new thing is added.
     after(
         &[],

@@ -865,6 +865,20 @@ fn read_frame_at(
         return None;
     }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
+    // "the broccoli one is done, picked them up": words of the task itself
+    // said again tell which it is.
+    if let [Act::TaskDone { tasks } | Act::TaskRemove { tasks }] = acts.as_slice() {
+        let stems: Vec<String> = tasks
+            .iter()
+            .flat_map(|t| super::link::name_words(t))
+            .map(|w| stem(&w))
+            .collect();
+        for k in r.clone() {
+            if !fill.explained[k] && stems.contains(&stem(words[k])) {
+                fill.explained[k] = true;
+            }
+        }
+    }
     let content: Vec<usize> = r
         .clone()
         .filter(|&k| !lex.glue.contains(words[k]) && !aside[k])
@@ -1338,6 +1352,19 @@ fn servings_said(
     said
 }
 
+/// A word without its ending: "picked" → "pick", "cleaning" → "clean".
+fn stem(w: &str) -> String {
+    let w = crate::context::taxonomy::singular(w);
+    for end in ["ing", "ed"] {
+        if let Some(s) = w.strip_suffix(end)
+            && s.len() >= 3
+        {
+            return s.to_string();
+        }
+    }
+    w
+}
+
 /// True when only glue (or nothing) lies between two spans.
 fn only_glue(words: &[&str], from: usize, to: usize) -> bool {
     let glue = &super::lexicon::lexicon().glue;
@@ -1432,6 +1459,20 @@ fn build(
                 },
                 None,
             ));
+        }
+        // "spinach on the list pls": with no verb, only a whole request
+        // asked for in so many words ("please", "can you") is one.
+        ActKind::ShoppingAdd
+            if matches!(verb[0].as_str(), "on" | "onto" | "to")
+                && !(fill.explained[r.start..verb_end]
+                    .iter()
+                    .zip(&words[r.start..verb_end])
+                    .all(|(e, w)| *e || super::lexicon::lexicon().glue.contains(*w))
+                    && words[r.clone()]
+                        .iter()
+                        .any(|w| matches!(*w, "please" | "pls" | "plz" | "can" | "could"))) =>
+        {
+            return None;
         }
         ActKind::ShoppingAdd if !fill.items.is_empty() => Act::ShoppingAdd {
             items: fill.items.clone(),

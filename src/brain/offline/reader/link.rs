@@ -105,7 +105,7 @@ impl Names {
 /// A name's words, lowercase and singular.
 pub fn name_words(name: &str) -> Vec<String> {
     name.to_lowercase()
-        .split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '(' | ')' | '-'))
         .filter(|w| !w.is_empty())
         .map(|w| singular(&w.replace('\'', "")))
         .collect()

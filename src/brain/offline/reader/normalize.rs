@@ -194,7 +194,8 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
     }
     let limit = if n >= 7 { 2 } else { 1 };
     // A three-letter word is corrected only to a grammar word ("wat").
-    let names_too = n >= 4;
+    // A three-letter one to a name only with a letter dropped ("mlk").
+    let names_too = n >= 3;
     let mut best: Option<(usize, bool, &str)> = None;
     let mut tied = false;
     let grammar = lex.vocabulary.iter().map(|w| (w.as_str(), true));
@@ -207,7 +208,7 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
             continue;
         }
         let mut d = strsim::damerau_levenshtein(word, cand);
-        if d > limit {
+        if d > limit || n == 3 && !is_grammar && cand.chars().count() != 4 {
             continue;
         }
         // Two letters swapped ("waht") is the likeliest slip of all.

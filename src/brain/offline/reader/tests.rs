@@ -41,6 +41,8 @@ fn names() -> Names {
         tasks: s(&[
             "Use up the paneer before it expires",
             "Deep-clean the air fryer basket",
+            "Pick up Chinese broccoli and Thai basil",
+            "Clear out old leftovers from the fridge",
         ]),
         drafts: Vec::new(),
     }
@@ -938,6 +940,56 @@ fn a_recipe_is_asked_how_much_of_a_food_it_takes_how_hot_and_for_how_many() {
         done("how much coconut milk have i got"),
         [Act::HowMuch {
             items: vec!["coconut milk".into()]
+        }]
+    );
+}
+
+#[test]
+fn a_task_is_found_by_its_own_words_typed_or_said_again() {
+    let task = |t: &str| {
+        [Act::TaskDone {
+            tasks: vec![t.into()],
+        }]
+    };
+    assert_eq!(
+        done("adn mark the claen air fryr task done did it this mornign"),
+        task("Deep-clean the air fryer basket")
+    );
+    assert_eq!(
+        done("the broccoli + basil one is done, picked them up on the way home"),
+        task("Pick up Chinese broccoli and Thai basil")
+    );
+    assert_eq!(
+        done("the paneer task can go too"),
+        task("Use up the paneer before it expires")
+    );
+    // Without the word "task", "the paneer can go" is no task's.
+    assert!(
+        !matches!(decide("the paneer can go"), Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskDone { .. })))
+    );
+}
+
+#[test]
+fn a_food_put_on_the_list_needs_no_verb_and_a_short_typo_is_read() {
+    assert_eq!(
+        done("spinach on the list pls"),
+        [Act::ShoppingAdd {
+            items: vec![ItemSaid {
+                name: "spinach".into(),
+                quantity: None,
+                unit: None
+            }]
+        }]
+    );
+    writes_nothing("is spinach on the list");
+    assert_eq!(
+        done("also teh coconut mlk i used 1 can"),
+        [Act::StockUse {
+            items: vec![ItemSaid {
+                name: "coconut milk".into(),
+                quantity: Some(1.0),
+                unit: Some("can".into())
+            }]
         }]
     );
 }
