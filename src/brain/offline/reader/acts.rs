@@ -22,6 +22,8 @@ pub enum ActKind {
     SaveRecipe,
     Amend,
     PlanPut,
+    PlanMove,
+    PlanExchange,
     PlanRemove,
     TaskAdd,
     TaskDone,
@@ -108,6 +110,18 @@ pub enum Act {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         servings: Option<u32>,
     },
+    /// A planned meal moved to another day: named by its recipe's words
+    /// or the day it is on.
+    PlanMove {
+        recipe: Option<Vec<String>>,
+        from: Option<String>,
+        to: String,
+    },
+    /// Two days trade their planned meals.
+    PlanExchange {
+        days: Vec<String>,
+        meal: Option<String>,
+    },
     PlanRemove {
         days: Vec<String>,
         meal: Option<String>,
@@ -190,6 +204,8 @@ impl Act {
                 | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
+                | Act::PlanMove { .. }
+                | Act::PlanExchange { .. }
                 | Act::TaskAdd { .. }
                 | Act::TaskDone { .. }
                 | Act::TaskRemove { .. }
@@ -241,6 +257,19 @@ impl Act {
                 servings
                     .map(|n| format!(" for {n} people"))
                     .unwrap_or_default()
+            ),
+            Act::PlanMove { recipe, from, to } => format!(
+                "move {} to {}",
+                match (recipe, from) {
+                    (Some(r), _) => format!("the {}", r.join(" ")),
+                    (None, Some(f)) => format!("{}'s meal", day_words(f)),
+                    (None, None) => "the planned meal".into(),
+                },
+                day_words(to)
+            ),
+            Act::PlanExchange { days, .. } => format!(
+                "swap the meals on {}",
+                names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>())
             ),
             Act::PlanRemove { days, .. } => format!(
                 "take {} off the plan",

@@ -177,6 +177,24 @@ fn intent_of_act(a: &Act) -> Intent {
                 })
                 .collect(),
         })),
+        Act::PlanMove { recipe, from, to } => match day(to) {
+            Some(to) => Skill(SkillAsk::Planning(PlanningAsk::Move {
+                from: from.as_deref().and_then(day),
+                to,
+                recipe: recipe.clone(),
+            })),
+            None => Intent::Unknown,
+        },
+        Act::PlanExchange { days, meal } => match days.as_slice() {
+            [a, b] => match (day(a), day(b)) {
+                (Some(a), Some(b)) => Skill(SkillAsk::Planning(PlanningAsk::Exchange {
+                    days: (a, b),
+                    meal: meal.clone(),
+                })),
+                _ => Intent::Unknown,
+            },
+            _ => Intent::Unknown,
+        },
         Act::PlanRemove { days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Remove {
             days: days.iter().filter_map(|d| day(d)).collect(),
             meal: meal.clone(),

@@ -197,7 +197,23 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             let describes = words
                 .windows(2)
                 .any(|w| matches!(w[0], "who" | "that") && lex.negation.contains(w[1]));
-            if stated || describes || !n.question && !grammar::any_part_asks(&words, &n, lex) {
+            // A rule said as one: "from now on", "this week", "allergic",
+            // "dairy-free" — not a remark in passing ("one guy doesnt do
+            // spicy", "wings but make them not spicy").
+            let ruled = (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.rule).is_some())
+                || words.iter().any(|w| w.ends_with("-free"));
+            let asks = n.question || grammar::any_part_asks(&words, &n, lex);
+            // Said of someone else ("one guy doesnt do spicy", "my partner
+            // isnt great with spice"), or of the thing itself to be
+            // changed ("make them not spicy"): a remark, not a rule.
+            let third = words
+                .iter()
+                .any(|w| matches!(*w, "doesnt" | "isnt" | "hes" | "shes"));
+            let changed = words
+                .windows(2)
+                .any(|p| matches!(p[0], "them" | "it") && lex.negation.contains(p[1]));
+            let remark = (third || changed) && !ruled;
+            if describes || !remark && (stated || !asks) {
                 return None;
             }
             (typed(0..n.tokens.len()), None)

@@ -683,6 +683,8 @@ struct Fill {
     crossed: bool,
     /// How many a planned meal is for, when said.
     servings: Option<u32>,
+    /// The words of the first recipe named, as said ("the curry").
+    recipe_said: Vec<String>,
     link_score: f64,
 }
 
@@ -708,6 +710,7 @@ impl Fill {
             last_recipe_end: usize::MAX,
             meals: Vec::new(),
             servings: None,
+            recipe_said: Vec::new(),
             link_score: 1.0,
         }
     }
@@ -1217,6 +1220,13 @@ fn take(
                     _ => fill.recipes.push(names),
                 }
                 fill.last_recipe_end = l.end;
+                if fill.recipe_said.is_empty() {
+                    fill.recipe_said = words[l.start..l.end]
+                        .iter()
+                        .filter(|w| !at.lex.glue.contains(**w))
+                        .map(|w| w.to_string())
+                        .collect();
+                }
                 true
             }
             // "it" beside a recipe the message names is that recipe.
@@ -1595,6 +1605,30 @@ fn build(
             Act::SaveRecipe { recipe }
         }
         ActKind::PlanPut if !fill.days.is_empty() => return plan_put(fill),
+        // "move the curry to friday", "move wednesday's to friday": a
+        // planned meal named by its recipe or its day; "move it" is the
+        // older chain's to resolve with the plan.
+        ActKind::PlanMove
+            if fill.days.len() == 2 || fill.days.len() == 1 && !fill.recipes.is_empty() =>
+        {
+            let (from, to) = match fill.days.as_slice() {
+                [a, b] => (Some(a.clone()), b.clone()),
+                [to] => (None, to.clone()),
+                _ => return None,
+            };
+            Act::PlanMove {
+                recipe: (!fill.recipe_said.is_empty()).then(|| fill.recipe_said.clone()),
+                from,
+                to,
+            }
+        }
+        // "swap sunday and wednesday": two days trade their meals.
+        ActKind::PlanExchange if fill.days.len() == 2 && fill.recipes.is_empty() => {
+            Act::PlanExchange {
+                days: fill.days.clone(),
+                meal: fill.meals.last().map(|(_, m)| m.clone()),
+            }
+        }
         ActKind::PlanRemove if !fill.days.is_empty() && fill.recipes.is_empty() => {
             Act::PlanRemove {
                 days: fill.days.clone(),

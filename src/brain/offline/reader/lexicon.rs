@@ -122,6 +122,7 @@ struct Words {
     copula: Vec<String>,
     past: Vec<String>,
     retract: Vec<String>,
+    rule: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -184,6 +185,8 @@ pub struct Lexicon {
     pub past: Vec<Phrase>,
     /// Words that open a part taking back what came before it.
     pub retract: Vec<Phrase>,
+    /// Words that say a refusal is meant as a standing rule.
+    pub rule: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
@@ -291,6 +294,7 @@ impl Lexicon {
             copula: phrases(&w.copula),
             past: phrases(&w.past),
             retract: phrases(&w.retract),
+            rule: phrases(&w.rule),
             shorthand: f.shorthand.clone(),
             numbers,
             units,
@@ -335,6 +339,7 @@ impl Lexicon {
             &self.copula,
             &self.past,
             &self.retract,
+            &self.rule,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

@@ -993,3 +993,62 @@ fn a_food_put_on_the_list_needs_no_verb_and_a_short_typo_is_read() {
         }]
     );
 }
+
+#[test]
+fn a_planned_meal_moves_by_its_name_or_day_and_two_days_trade() {
+    assert_eq!(
+        done("move the curry to friday"),
+        [Act::PlanMove {
+            recipe: Some(vec!["curry".into()]),
+            from: None,
+            to: "friday".into()
+        }]
+    );
+    assert_eq!(
+        done("move wednesday to friday"),
+        [Act::PlanMove {
+            recipe: None,
+            from: Some("wednesday".into()),
+            to: "friday".into()
+        }]
+    );
+    assert_eq!(
+        done("swap sunday and wednesday"),
+        [Act::PlanExchange {
+            days: vec!["sunday".into(), "wednesday".into()],
+            meal: None
+        }]
+    );
+    // "it" is the older chain's to resolve against the plan.
+    not_done("move it to thursday");
+    // A row of the stock moved is no plan's.
+    assert_eq!(
+        done("move the ginger to the fridge"),
+        [Act::StockMove {
+            rows: vec!["ginger".into()],
+            to: "fridge".into()
+        }]
+    );
+}
+
+#[test]
+fn a_refusal_said_in_passing_is_no_rule_to_keep() {
+    use super::decline::Answered;
+    for m in [
+        "also one guy doesnt do spicy",
+        "wings but make them not spicy can you",
+    ] {
+        assert!(declined(m, Answered::Rule).is_some(), "{m}");
+    }
+    for m in [
+        "no peanuts this week",
+        "nothing spicy for the kids from now on",
+        "she's allergic to peanuts",
+        "no cod",
+        "keep it dairy-free",
+        "drop the toast and the wings",
+        "i dont want cod",
+    ] {
+        assert_eq!(declined(m, Answered::Rule), None, "{m}");
+    }
+}
