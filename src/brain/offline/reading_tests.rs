@@ -403,3 +403,26 @@ fn it_and_amounts_come_from_the_message_that_says_them() {
         &["writes meal_plans:create", "reply ~ Air Fryer Paneer Tikka"],
     );
 }
+
+#[test]
+fn what_the_household_is_allergic_to_is_left_off_the_list_unless_said_anyway() {
+    after(
+        &[],
+        "add prawns and limes to the shopping list",
+        &[
+            "writes shopping_list:create",
+            "reply ~ lime",
+            "reply ~ allergic to shellfish",
+        ],
+    );
+    after(
+        &[],
+        "add prawns to the shopping list",
+        &["writes none", "reply ~ Left off: prawns"],
+    );
+    after(
+        &[],
+        "add prawns to the list anyway",
+        &["writes shopping_list:create", "reply ~ prawns"],
+    );
+}

@@ -154,7 +154,9 @@ pub fn plan(ask: &SkillAsk, c: &Ctx<'_>) -> ThinkOutput {
         SkillAsk::Tasks(a) => tasks::plan::plan(a),
         SkillAsk::Stock(a) => stock::plan::plan(a, c),
         SkillAsk::Planning(a) => planning::plan::plan(a, c),
-        SkillAsk::Shopping(a) => shopping::plan(a),
+        SkillAsk::Shopping(a) => {
+            shopping::plan(a, &super::hints::allergy_words(c.session), &c.reading.words)
+        }
         SkillAsk::Recipes(a) => recipes::plan(a),
         SkillAsk::Cook(cook::Ask::Pairing(_)) => cook::pairing::plan(c),
         SkillAsk::Amend(a) => amend::plan(a),

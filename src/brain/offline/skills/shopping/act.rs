@@ -224,8 +224,11 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
         // again.
         let more = (c.reading.words).has_any(&["more", "another", "extra", "again", "second"]);
         let rows = known_rows(c, Table::ShoppingList);
+        // Think left off what the household is allergic to.
+        let off = super::left_off(&c.req.step.description);
         return items
             .iter()
+            .filter(|i| !off.iter().any(|(name, _)| *name == i.name))
             .filter(|i| more || waiting_row(&i.name, &rows).is_none())
             .map(|i| {
                 row(

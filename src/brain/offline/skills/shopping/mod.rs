@@ -569,8 +569,50 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     None
 }
 
+/// What the write step leaves off the list, as its description says it:
+/// each item with the allergy it falls under ("prawn", "shellfish").
+pub fn left_off(description: &str) -> Vec<(String, String)> {
+    let Some((_, rest)) = description.split_once(LEAVE_OFF) else {
+        return Vec::new();
+    };
+    rest.split("; ")
+        .filter_map(|p| {
+            let (item, why) = p.split_once(" (allergic to ")?;
+            Some((item.to_string(), why.trim_end_matches(')').to_string()))
+        })
+        .collect()
+}
+
+/// How the write step's description names what it leaves off.
+const LEAVE_OFF: &str = " — leave off: ";
+
+/// Items to add that fall under an allergy of the household's, unless the
+/// words say to add them all the same ("add the prawns anyway").
+fn allergens(items: &[Item], allergies: &[String], w: &Words) -> Vec<(String, String)> {
+    if w.has_any(&[
+        "anyway",
+        "regardless",
+        "all the same",
+        "still add",
+        "i know",
+    ]) {
+        return Vec::new();
+    }
+    items
+        .iter()
+        .filter_map(|i| {
+            allergies
+                .iter()
+                .find(|a| crate::context::taxonomy::ingredient_matches(&i.name, a))
+                .map(|a| (i.name.clone(), a.clone()))
+        })
+        .collect()
+}
+
 /// Think for the shopping list: read it, then take off what was asked.
-pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
+/// Items the household is allergic to are left off an add, said in the
+/// write step's description.
+pub fn plan(ask: &Ask, allergies: &[String], w: &Words) -> crate::pipeline::ThinkOutput {
     use super::super::think_ctx::{self, step};
     use crate::pipeline::StepType;
     let read = step(
@@ -600,12 +642,20 @@ pub fn plan(ask: &Ask) -> crate::pipeline::ThinkOutput {
                 "Add {} to the shopping list",
                 super::super::text::join_list(&names, "and")
             );
+            let off = allergens(items, allergies, w);
+            let mut what = "Add the items named".to_string();
+            if !off.is_empty() {
+                what.push_str(LEAVE_OFF);
+                what.push_str(
+                    &off.iter()
+                        .map(|(i, a)| format!("{i} (allergic to {a})"))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                );
+            }
             return think_ctx::plan(
                 &goal,
-                vec![
-                    read,
-                    step("Add the items named".into(), StepType::Write, "shopping", 1),
-                ],
+                vec![read, step(what, StepType::Write, "shopping", 1)],
             );
         }
         Ask::Add { .. } => ("Add to the shopping list", "Add the items named"),

@@ -75,6 +75,39 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                     .collect(),
                 _ => Vec::new(),
             };
+            // What Think left off: the household is allergic to it.
+            let off: Vec<(String, String)> = c
+                .req
+                .think
+                .steps
+                .iter()
+                .flat_map(|s| super::left_off(&s.description))
+                .collect();
+            let allergic = if off.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "Left off: {} — the household is allergic to {}. Say “add {} anyway” if you still want {}.",
+                    join_list(
+                        &off.iter().map(|(i, _)| i.clone()).collect::<Vec<_>>(),
+                        "and"
+                    ),
+                    join_list(
+                        &{
+                            let mut a: Vec<String> = off.iter().map(|(_, a)| a.clone()).collect();
+                            a.dedup();
+                            a
+                        },
+                        "and"
+                    ),
+                    off[0].0,
+                    if off.len() == 1 && !off[0].0.ends_with('s') {
+                        "it"
+                    } else {
+                        "them"
+                    },
+                )
+            };
             let already = if waiting.is_empty() {
                 String::new()
             } else {
@@ -87,6 +120,9 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                         .join("\n")
                 )
             };
+            if made.is_empty() && !allergic.is_empty() {
+                return Said::text(allergic);
+            }
             if made.is_empty() && !waiting.is_empty() {
                 return Said {
                     presented: shown(&waiting),
@@ -127,6 +163,11 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 already
             } else {
                 format!("\n\n{already}")
+            };
+            let already = if allergic.is_empty() {
+                already
+            } else {
+                format!("{already}\n\n{allergic}")
             };
             Said {
                 text: format!(
