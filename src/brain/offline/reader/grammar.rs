@@ -1616,11 +1616,21 @@ fn build(
                 [to] => (None, to.clone()),
                 _ => return None,
             };
-            Act::PlanMove {
+            let act = Act::PlanMove {
                 recipe: (!fill.recipe_said.is_empty()).then(|| fill.recipe_said.clone()),
                 from,
                 to,
-            }
+            };
+            // "move the curry": which of the curries, asked.
+            let choice = fill
+                .recipes
+                .first()
+                .filter(|c| c.len() > 1)
+                .map(|c| Choice {
+                    what: "recipe",
+                    options: c.clone(),
+                });
+            return Some((vec![act], choice));
         }
         // "swap sunday and wednesday": two days trade their meals.
         ActKind::PlanExchange if fill.days.len() == 2 && fill.recipes.is_empty() => {

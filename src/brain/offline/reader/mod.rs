@@ -248,8 +248,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     let talk = |m: &Move| matches!(m, Move::Do(r) if r.acts != [Act::Thanks] && r.acts.iter().any(|a| matches!(a, Act::Yes | Act::No | Act::Thanks | Act::Greeting | Act::Help)));
     // A bulk change said whole is asked about by the reader, naming what
     // goes, whatever was open.
-    let whole =
-        |m: &Move| matches!(m, Move::Do(r) | Move::Confirm { reading: r, .. } if r.coverage >= 1.0);
+    let whole = |m: &Move| matches!(m, Move::Do(r) | Move::Confirm { reading: r, .. } | Move::Choose { reading: r, .. } if r.coverage >= 1.0);
     if talk(&decision) || (open && !whole(&decision)) {
         decision = Move::Pass;
     }
@@ -352,20 +351,19 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
         Some(Target::Pointer(Pointer::Last)) => choice.options.last(),
         _ => None,
     });
+    // A word of its name, or a kind its name falls under ("the fish one"
+    // for Kerala Cod Curry).
+    let names = |o: &str, w: &str| {
+        link::name_words(o).iter().any(|x| x == w)
+            || crate::context::taxonomy::is_family(w)
+                && crate::context::taxonomy::ingredient_matches(o, w)
+    };
     let by_words: Vec<&String> = choice
         .options
         .iter()
         .filter(|o| {
-            let mine = link::name_words(o);
-            said.iter().any(|w| {
-                mine.contains(w)
-                    && choice
-                        .options
-                        .iter()
-                        .filter(|x| link::name_words(x).contains(w))
-                        .count()
-                        == 1
-            })
+            said.iter()
+                .any(|w| names(o, w) && choice.options.iter().filter(|x| names(x, w)).count() == 1)
         })
         .collect();
     let pick = match (place, by_words.as_slice()) {
@@ -381,6 +379,7 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
             ("recipe", Act::PlanPut { recipe, .. } | Act::ShowRecipe { recipe }) => {
                 *recipe = pick.clone()
             }
+            ("recipe", Act::PlanMove { recipe, .. }) => *recipe = Some(link::name_words(&pick)),
             ("day", Act::PlanPut { days, .. }) => *days = vec![pick.clone()],
             ("item", Act::StockUse { items }) => {
                 // "basmati, like 200g": the answer's amount is the use's.

@@ -996,10 +996,14 @@ fn a_food_put_on_the_list_needs_no_verb_and_a_short_typo_is_read() {
 
 #[test]
 fn a_planned_meal_moves_by_its_name_or_day_and_two_days_trade() {
+    assert!(
+        matches!(decide("move the curry to friday"), Move::Choose { question, .. } if question.contains("Kerala Cod Curry or Thai Yellow Curry")),
+        "two curries: which one is asked"
+    );
     assert_eq!(
-        done("move the curry to friday"),
+        done("move the wings to friday"),
         [Act::PlanMove {
-            recipe: Some(vec!["curry".into()]),
+            recipe: Some(vec!["wings".into()]),
             from: None,
             to: "friday".into()
         }]
@@ -1051,4 +1055,24 @@ fn a_refusal_said_in_passing_is_no_rule_to_keep() {
     ] {
         assert_eq!(declined(m, Answered::Rule), None, "{m}");
     }
+}
+
+#[test]
+fn a_choice_is_answered_by_a_kind_its_option_falls_under() {
+    let asked = decide("move the curry to friday");
+    let Move::Choose { question, .. } = &asked else {
+        panic!("{asked:?}");
+    };
+    let before = confirm_asked("move the curry to friday", question);
+    let mut before = before;
+    if let Some(q) = before.dialogue.question.as_mut() {
+        q.kind = crate::context::QuestionKind::WhichOne;
+        q.text = format!("One question first — {question}");
+    }
+    let o = read_after("the fish one", &before);
+    assert!(
+        matches!(&o.decision, Move::Do(r) if r.acts == [Act::PlanMove { recipe: Some(vec!["kerala".into(), "cod".into(), "curry".into()]), from: None, to: "friday".into() }]),
+        "{:?}",
+        o.decision
+    );
 }
