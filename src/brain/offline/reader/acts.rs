@@ -28,6 +28,7 @@ pub enum ActKind {
     TaskAdd,
     TaskDone,
     TaskRemove,
+    TaskMove,
     ShowTasks,
     ShowShopping,
     ShowPlan,
@@ -137,6 +138,11 @@ pub enum Act {
     TaskRemove {
         tasks: Vec<String>,
     },
+    /// A task given another day.
+    TaskMove {
+        task: String,
+        day: String,
+    },
     /// The open tasks.
     ShowTasks,
     ShowShopping,
@@ -209,6 +215,7 @@ impl Act {
                 | Act::TaskAdd { .. }
                 | Act::TaskDone { .. }
                 | Act::TaskRemove { .. }
+                | Act::TaskMove { .. }
         )
     }
 
@@ -278,6 +285,9 @@ impl Act {
             Act::TaskAdd { title, .. } => format!("add the task \"{title}\""),
             Act::TaskDone { tasks } => format!("tick off {}", names(tasks)),
             Act::TaskRemove { tasks } => format!("delete the task {}", names(tasks)),
+            Act::TaskMove { task, day } => {
+                format!("move the task {task} to {}", day_words(day))
+            }
             Act::ShowTasks => "show your open tasks".into(),
             Act::ShowShopping => "show the shopping list".into(),
             Act::ShowPlan { .. } => "show the meal plan".into(),

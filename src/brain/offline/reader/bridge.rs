@@ -210,6 +210,13 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::TaskRemove { tasks } => Skill(SkillAsk::Tasks(TasksAsk::Delete {
             about: task_words(tasks),
         })),
+        Act::TaskMove { task, day: due } => match day(due) {
+            Some(due) => Skill(SkillAsk::Tasks(TasksAsk::Move {
+                about: task_words(std::slice::from_ref(task)),
+                due,
+            })),
+            None => Intent::Unknown,
+        },
         Act::ShowTasks => Skill(SkillAsk::Tasks(TasksAsk::List {
             window: crate::brain::offline::skills::tasks::Window::All,
             about: Vec::new(),

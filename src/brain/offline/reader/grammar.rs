@@ -835,6 +835,17 @@ fn read_frame_at(
     if f.writes {
         described(words, n, links, lex, &r, &mut fill.explained);
     }
+    // "just in case", "no rush": nothing asked.
+    let mut k = r.start;
+    while k < r.end {
+        match phrase_at(&words[..r.end], k, &lex.filler) {
+            Some(p) => {
+                fill.explained[k..k + p.len()].fill(true);
+                k += p.len();
+            }
+            None => k += 1,
+        }
+    }
     // "did it last night", "used 2 yesterday": when what is reported
     // happened.
     if happened(f.act) || matches!(f.act, ActKind::TaskDone | ActKind::StockRemove) {
@@ -1668,6 +1679,16 @@ fn build(
         ActKind::TaskRemove if !fill.tasks.is_empty() => {
             let (task, choice) = one_of(&fill.tasks, "task")?;
             return Some((vec![Act::TaskRemove { tasks: vec![task] }], choice));
+        }
+        ActKind::TaskMove if fill.days.len() == 1 && !fill.tasks.is_empty() => {
+            let (task, choice) = one_of(&fill.tasks, "task")?;
+            return Some((
+                vec![Act::TaskMove {
+                    task,
+                    day: fill.days[0].clone(),
+                }],
+                choice,
+            ));
         }
         ActKind::ShowTasks => Act::ShowTasks,
         ActKind::ShowShopping => Act::ShowShopping,

@@ -123,6 +123,7 @@ struct Words {
     past: Vec<String>,
     retract: Vec<String>,
     rule: Vec<String>,
+    filler: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -187,6 +188,8 @@ pub struct Lexicon {
     pub retract: Vec<Phrase>,
     /// Words that say a refusal is meant as a standing rule.
     pub rule: Vec<Phrase>,
+    /// Phrases that add nothing to a request ("just in case").
+    pub filler: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
@@ -295,6 +298,7 @@ impl Lexicon {
             past: phrases(&w.past),
             retract: phrases(&w.retract),
             rule: phrases(&w.rule),
+            filler: phrases(&w.filler),
             shorthand: f.shorthand.clone(),
             numbers,
             units,
@@ -340,6 +344,7 @@ impl Lexicon {
             &self.past,
             &self.retract,
             &self.rule,
+            &self.filler,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

@@ -1076,3 +1076,24 @@ fn a_choice_is_answered_by_a_kind_its_option_falls_under() {
         o.decision
     );
 }
+
+#[test]
+fn a_task_moves_to_a_day_and_filler_is_explained() {
+    assert_eq!(
+        done("move the air fryer task to friday"),
+        [Act::TaskMove {
+            task: "Deep-clean the air fryer basket".into(),
+            day: "friday".into()
+        }]
+    );
+    let acts = done("ok last one, put shallots and lemongrass on the list just in case");
+    assert!(
+        matches!(acts.as_slice(), [Act::ShoppingAdd { items }] if items.len() == 2),
+        "{acts:?}"
+    );
+    let acts = done("ok ad basmtai to list 1kg, nad remoev tomatos from lsit");
+    assert!(
+        matches!(acts.as_slice(), [Act::ShoppingAdd { .. }, Act::ShoppingRemove { rows }] if rows == &["tomato"]),
+        "{acts:?}"
+    );
+}
