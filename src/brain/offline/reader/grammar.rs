@@ -75,6 +75,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         aside: &aside,
     };
     let mut out = read_range(&at, whole.clone());
+    out.extend(task_list(&at));
     let parts: Vec<Range<usize>> = parts(&words, n, lex)
         .into_iter()
         .filter(|r| !aside[r.start])
@@ -172,6 +173,108 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         out.fill(false);
     }
     out
+}
+
+/// "add: defrost cod thurs night, descale kettle sat, buy eggs": after an
+/// opening that asks to add (and names nothing), a list of things to do,
+/// each a task with its day. `None` when the list names foods (a shopping
+/// list's) or the opening is anything else.
+fn task_list(at: &At) -> Option<Reading> {
+    let (words, n, lex) = (at.words, at.n, at.lex);
+    let opening: Vec<usize> = (0..words.len())
+        .filter(|&k| n.tokens[k].clause == 0)
+        .collect();
+    if !n.listed.contains(&0) || opening.is_empty() {
+        return None;
+    }
+    let said: Vec<&str> = opening
+        .iter()
+        .map(|&k| words[k])
+        .filter(|w| !lex.glue.contains(*w) || *w == "to")
+        .collect();
+    let tasks_said = opening.iter().any(|&k| {
+        at.links.iter().any(|l| {
+            l.start == k
+                && l.targets.first() == Some(&Target::Domain(super::lexicon::Domain::Tasks))
+        })
+    });
+    let asks_to_add = said.first() == Some(&"add") || said.first() == Some(&"remind") || tasks_said;
+    let names_something = at
+        .links
+        .iter()
+        .any(|l| l.start < opening.len() && l.targets.iter().any(Target::names));
+    if !asks_to_add || names_something {
+        return None;
+    }
+    let last = n.tokens.last()?.clause;
+    let mut acts = Vec::new();
+    for c in 1..=last {
+        let span: Vec<usize> = (0..words.len())
+            .filter(|&k| n.tokens[k].clause == c)
+            .collect();
+        let (&first, &end) = (span.first()?, span.last()?);
+        let in_span = |l: &&Link| first <= l.start && l.end <= end + 1;
+        // A food first: a shopping list's, not a task list.
+        let food_first = at
+            .links
+            .iter()
+            .filter(in_span)
+            .any(|l| l.start == first && l.targets.iter().any(Target::names) && !tasks_said);
+        if food_first {
+            return None;
+        }
+        let day_span = at
+            .links
+            .iter()
+            .filter(in_span)
+            .find(|l| matches!(l.targets.first(), Some(Target::Day(_))));
+        let day = day_span.and_then(|l| match l.targets.first() {
+            Some(Target::Day(d)) => Some(d.clone()),
+            _ => None,
+        });
+        let title: Vec<&str> = span
+            .iter()
+            .filter(|&&k| !day_span.is_some_and(|l| l.start <= k && k < l.end))
+            .map(|&k| words[k])
+            .filter(|w| {
+                !matches!(
+                    *w,
+                    "night"
+                        | "morning"
+                        | "evening"
+                        | "afternoon"
+                        | "by"
+                        | "on"
+                        | "sometime"
+                        | "someday"
+                        | "asap"
+                        | "soon"
+                )
+            })
+            .collect();
+        let title: Vec<&str> = title
+            .into_iter()
+            .skip_while(|w| matches!(*w, "and" | "to" | "a" | "the"))
+            .collect();
+        if title.is_empty() || title.len() > 10 {
+            return None;
+        }
+        acts.push(Act::TaskAdd {
+            title: crate::brain::offline::text::capitalise_first(&title.join(" ")),
+            day,
+        });
+    }
+    (!acts.is_empty()).then(|| Reading {
+        acts,
+        coverage: 1.0,
+        score: 0.85,
+        unread: Vec::new(),
+        bulk: false,
+        asking: false,
+        choice: None,
+        unsure: None,
+        drops: false,
+    })
 }
 
 /// The words a part that takes back what came before opens with ("no

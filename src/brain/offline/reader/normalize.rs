@@ -31,6 +31,8 @@ pub struct Normalized {
     pub question: bool,
     /// The clauses that end with "?".
     pub asked: Vec<usize>,
+    /// The clauses that end with ":" (what follows lists things).
+    pub listed: Vec<usize>,
 }
 
 impl Normalized {
@@ -104,6 +106,9 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
                     if out.tokens.last().is_some_and(|t| t.clause == clause) {
                         out.asked.push(clause);
                     }
+                }
+                if c == ':' && out.tokens.last().is_some_and(|t| t.clause == clause) {
+                    out.listed.push(clause);
                 }
                 if out.tokens.last().is_some_and(|t| t.clause == clause) {
                     clause += 1;

@@ -1097,3 +1097,29 @@ fn a_task_moves_to_a_day_and_filler_is_explained() {
         "{acts:?}"
     );
 }
+
+#[test]
+fn a_list_after_add_colon_is_tasks_unless_it_names_foods() {
+    let acts = done("add: defrost cod thurs night, descale kettle sat, buy eggs");
+    assert_eq!(
+        acts,
+        [
+            Act::TaskAdd {
+                title: "Defrost cod".into(),
+                day: Some("thursday".into())
+            },
+            Act::TaskAdd {
+                title: "Descale kettle".into(),
+                day: Some("saturday".into())
+            },
+            Act::TaskAdd {
+                title: "Buy eggs".into(),
+                day: None
+            },
+        ]
+    );
+    // Foods listed are the shopping list's, never tasks.
+    assert!(
+        !matches!(decide("add: eggs, milk, bread"), Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskAdd { .. })))
+    );
+}
