@@ -163,6 +163,11 @@ pub fn is_food_word(word: &str) -> bool {
     KNOWN.food_words.contains(&singular(word))
 }
 
+/// True when `phrase` is a food of the catalog said whole ("oat milk").
+pub fn is_food_phrase(phrase: &str) -> bool {
+    KNOWN.food_phrases.contains(&phrase_key(phrase))
+}
+
 /// True when `phrase` reads as something to eat or cook with: it is a
 /// known food phrase, or one of its words is a food word ("a bag of
 /// shallots", "greek yogurt", "frozen peas").

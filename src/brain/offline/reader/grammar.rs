@@ -10,7 +10,7 @@ use std::ops::Range;
 use super::Scene;
 use super::acts::{Act, ActKind, ItemSaid};
 use super::lexicon::{Frame, Lexicon, Need};
-use super::link::{Link, Target, phrase_at};
+use super::link::{Link, Pointer, Target, phrase_at};
 use super::normalize::Normalized;
 
 /// A slot the message fills with more than one thing.
@@ -84,11 +84,22 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         let each: Vec<Vec<Reading>> = parts.iter().map(|r| read_range(&at, r.clone())).collect();
         // "saturday lunch - no, dinner": what is taken back is not read,
         // and no reading that still holds it stands beside this one.
+        let takes_back = parts.iter().skip(1).any(|p| {
+            retract_marker(&words, p, lex).is_some() && !p.clone().any(|k| ADDS.contains(&words[k]))
+        });
         if let Some(amended) = taken_back(&at, &parts, &each) {
             for r in &mut out {
                 r.score *= 0.5;
             }
             out.push(amended);
+        } else if takes_back {
+            // A message that takes back part of itself in a way not read
+            // is never carried out whole: what it took back would be done
+            // too ("saturday lunch - no, dinner" planned twice).
+            for r in &mut out {
+                r.coverage = r.coverage.min(0.7);
+                r.score = r.score.min(0.5);
+            }
         } else if each.iter().all(|v| !v.is_empty()) {
             out.push(joined(
                 &each.iter().map(|v| &v[0]).collect::<Vec<_>>(),
@@ -151,13 +162,25 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         return out;
     }
     for r in &parts {
-        let linked = links.iter().any(|l| l.start < r.end && l.end > r.start);
+        // "it slapped": a word standing for what was said names nothing new.
+        let linked = links.iter().any(|l| {
+            l.start < r.end
+                && l.end > r.start
+                && !matches!(l.targets.first(), Some(Target::Pointer(Pointer::It)))
+        });
+        // "done." said on its own before the request: a remark.
+        let content: Vec<usize> = (r.start..r.end)
+            .filter(|&k| !lex.glue.contains(words[k]))
+            .collect();
+        let any_link = links.iter().any(|l| l.start < r.end && l.end > r.start);
+        let lone_verb =
+            r.start == 0 && content.len() == 1 && verb_at(words, content[0], lex) && !any_link;
         let opens_joined = matches!(
             words[r.start],
             "and" | "also" | "plus" | "then" | "can" | "could" | "would" | "please" | "pls"
         );
         let marked = (r.start..r.end).any(|k| {
-            verb_at(words, k, lex)
+            verb_at(words, k, lex) && !lone_verb
                 || lex.negation.contains(words[k])
                 || lex.hedge.contains(words[k])
                 || phrase_at(words, k, &lex.correction).is_some()
@@ -252,10 +275,36 @@ fn task_list(at: &At) -> Option<Reading> {
                 )
             })
             .collect();
-        let title: Vec<&str> = title
+        let mut title: Vec<&str> = title
             .into_iter()
             .skip_while(|w| matches!(*w, "and" | "to" | "a" | "the"))
             .collect();
+        // "… for thursday": the day's small words go with it.
+        while title.last().is_some_and(|w| {
+            matches!(
+                *w,
+                "for" | "at" | "in" | "the" | "this" | "next" | "before" | "until" | "due"
+            )
+        }) {
+            title.pop();
+        }
+        // "(no date)": said of the task before, no task of its own.
+        let undated = |w: &&str| {
+            matches!(
+                *w,
+                "no" | "date"
+                    | "due"
+                    | "whenever"
+                    | "anytime"
+                    | "any"
+                    | "time"
+                    | "someday"
+                    | "undated"
+            )
+        };
+        if !acts.is_empty() && title.iter().all(undated) {
+            continue;
+        }
         if title.is_empty() || title.len() > 10 {
             return None;
         }
@@ -295,6 +344,10 @@ fn retract_marker(words: &[&str], r: &Range<usize>, lex: &Lexicon) -> Option<usi
     let alone = (k + p.len()..r.end).all(|j| lex.glue.contains(words[j]) || drop_word(words[j]));
     (!bare_no || alone).then(|| k + p.len() - r.start)
 }
+
+/// Words that say a part adds to what came before rather than taking it
+/// back ("actually add bread too").
+const ADDS: [&str; 6] = ["too", "also", "as", "another", "plus", "more"];
 
 /// "leave it", "forget that": a word that drops what was just said.
 fn drop_word(w: &str) -> bool {
@@ -341,7 +394,7 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
     for (p, readings) in parts.iter().zip(each) {
         let marker = retract_marker(words, p, lex);
         let instead = has(p, &["instead", "rather"]);
-        let adds = has(p, &["too", "also", "as", "another", "plus", "more"]);
+        let adds = has(p, &ADDS);
         let rest = p.start + marker.unwrap_or(0)..p.end;
         let request = readings
             .first()
@@ -476,6 +529,12 @@ fn amend_with(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
             fill.explained[l.start..l.end].fill(true);
         }
     }
+    // "…, 6 servings" after a plan: how many it is for.
+    let servings = if kind == ActKind::PlanPut {
+        servings_said(at.words, at.links, at.lex, r, &mut fill.explained)
+    } else {
+        None
+    };
     // Only the fragment's names and small words: "2 lemons instead".
     let small = |w: &str| {
         matches!(
@@ -512,8 +571,12 @@ fn amend_with(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
             recipe,
             days,
             meal: m,
-            ..
+            servings: n,
         } => {
+            if servings.is_some() {
+                *n = servings;
+                changed = true;
+            }
             if let Some(x) = meal {
                 *m = Some(x);
                 changed = true;
@@ -788,6 +851,11 @@ struct Fill {
     servings: Option<u32>,
     /// The words of the first recipe named, as said ("the curry").
     recipe_said: Vec<String>,
+    /// Where the link being taken starts, and where the last item ended.
+    item_start: usize,
+    last_item_end: Option<usize>,
+    /// Two foods said side by side that the catalog does not know as one.
+    run_on: bool,
     link_score: f64,
 }
 
@@ -814,6 +882,9 @@ impl Fill {
             meals: Vec::new(),
             servings: None,
             recipe_said: Vec::new(),
+            item_start: 0,
+            last_item_end: None,
+            run_on: false,
             link_score: 1.0,
         }
     }
@@ -902,6 +973,22 @@ fn read_frame_at(
             _ => k += 1,
         }
     }
+    // "i bought stuff, put it in: 6 eggs …": the frame's verb said again in
+    // a clause that names nothing says the same request again.
+    for k in r.start..r.end {
+        if fill.explained[k] || n.tokens[k].clause == n.tokens[vs].clause {
+            continue;
+        }
+        if let Some(p) = phrase_at(&words[..r.end], k, &f.verbs) {
+            let clause = n.tokens[k].clause;
+            let bare = !links.iter().any(|l| {
+                l.start >= r.start && l.end <= r.end && n.tokens[l.start].clause == clause
+            });
+            if bare && p.iter().any(|w| !lex.glue.contains(w.as_str())) {
+                fill.explained[k..k + p.len()].fill(true);
+            }
+        }
+    }
     // A negation just before the verb turns it around: "never used",
     // "dont add".
     fill.negated = (vs.saturating_sub(2).max(r.start)..vs)
@@ -915,7 +1002,16 @@ fn read_frame_at(
         if l.end > vs && l.start < ve {
             continue;
         }
-        if let Some(t) = take(l, f, at, &mut fill, &mut pending, &needs) {
+        fill.item_start = l.start;
+        let taken = take(l, f, at, &mut fill, &mut pending, &needs);
+        if let Some(t) = taken {
+            fill.last_item_end = matches!(
+                l.targets[t],
+                Target::Food(_) | Target::Stocked(_) | Target::Listed(_)
+            )
+            .then_some(l.end);
+        }
+        if let Some(t) = taken {
             for k in l.start..l.end {
                 fill.explained[k] = true;
             }
@@ -1021,6 +1117,12 @@ fn read_frame_at(
         1.0
     } else {
         1.0 - unread.len() as f64 / content.len() as f64
+    };
+    // Foods run together that the catalog does not know as one: asked.
+    let coverage = if fill.run_on && f.writes {
+        coverage.min(0.75)
+    } else {
+        coverage
     };
     // A request's verb left unread is a request this reading drops ("take
     // the oil off … and put soy sauce on" read as one add).
@@ -1404,15 +1506,28 @@ fn described(
     explained: &mut [bool],
 ) {
     let starts = |k: usize| links.iter().any(|l| l.start == k);
-    for l in links
+    // After a name the frame took, or a word standing for one ("its gone
+    // slimy", "theyre past it").
+    let named = links
         .iter()
-        .filter(|l| r.start <= l.start && l.end <= r.end)
-    {
-        if !explained[l.start] || l.end >= r.end {
+        .filter(|l| r.start <= l.start && l.end <= r.end && explained[l.start])
+        .map(|l| l.end);
+    let pointed = (r.start..r.end)
+        .filter(|&k| matches!(words[k], "its" | "theyre" | "it" | "they" | "thats"))
+        .map(|k| k + 1);
+    let ends: Vec<usize> = named.chain(pointed).collect();
+    for end in ends {
+        if end >= r.end {
             continue;
         }
-        let Some(c) = phrase_at(&words[..r.end], l.end, &lex.copula) else {
+        let Some(c) = phrase_at(&words[..r.end], end, &lex.copula) else {
             continue;
+        };
+        let l = Link {
+            start: end,
+            end,
+            targets: Vec::new(),
+            scores: Vec::new(),
         };
         let clause = n.tokens[l.end].clause;
         let mut k = l.end + c.len();
@@ -1500,6 +1615,20 @@ fn span(l: &Link, words: &[&str]) -> String {
 }
 
 fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name: &str) {
+    // "oat milk": a food said right after another, with nothing between,
+    // is one food when the catalog knows the two words together, and
+    // leaves the reading in doubt when it does not ("eggs milk").
+    if pending.is_none()
+        && let Some(last) = fill.items.last_mut()
+        && fill.last_item_end == Some(fill.item_start)
+    {
+        let joined = format!("{} {name}", last.name);
+        if crate::brain::offline::vocab::is_food_phrase(&joined) {
+            last.name = joined;
+            return;
+        }
+        fill.run_on = true;
+    }
     let (quantity, unit) = pending.take().map_or((None, None), |(q, u)| (Some(q), u));
     fill.items.push(ItemSaid {
         name: name.to_string(),

@@ -894,6 +894,15 @@ fn a_part_that_takes_back_what_came_before_is_read_in_its_place() {
     );
     // "no fish" rules a thing out; it takes nothing back.
     writes_nothing("put the curry on friday. no fish though");
+    // The servings said after what it takes back are the plan's.
+    let acts =
+        done("put dry rub wings on saturday lunch - no, dinner. saturday dinner, 6 servings");
+    assert!(
+        matches!(acts.as_slice(), [Act::PlanPut { meal: Some(m), servings: Some(6), .. }] if m == "dinner"),
+        "{acts:?}"
+    );
+    // Taken back in words not read: never carried out whole.
+    not_done("put the wings on saturday lunch - no, the other day i said");
 }
 
 #[test]
@@ -1118,8 +1127,48 @@ fn a_list_after_add_colon_is_tasks_unless_it_names_foods() {
             },
         ]
     );
+    assert_eq!(
+        done(
+            "Add: defrost cod Saturday morning; descale kettle (no date); buy birthday candles for Thursday."
+        ),
+        [
+            Act::TaskAdd {
+                title: "Defrost cod".into(),
+                day: Some("saturday".into())
+            },
+            Act::TaskAdd {
+                title: "Descale kettle".into(),
+                day: None
+            },
+            Act::TaskAdd {
+                title: "Buy birthday candles".into(),
+                day: Some("thursday".into())
+            },
+        ]
+    );
     // Foods listed are the shopping list's, never tasks.
     assert!(
         !matches!(decide("add: eggs, milk, bread"), Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskAdd { .. })))
     );
+}
+
+#[test]
+fn remarks_beside_a_clear_request_do_not_make_it_a_question() {
+    let acts = done("done, it slapped. used about 250g of the jasmine rice and 1 onion");
+    assert!(
+        matches!(acts.as_slice(), [Act::StockUse { items }] if items.len() == 2),
+        "{acts:?}"
+    );
+    assert_eq!(
+        done("also thorwn out teh coriandr its gone slimy"),
+        [Act::StockRemove {
+            rows: vec!["coriander".into()]
+        }]
+    );
+    // Two foods run together that no catalog name joins: asked, never
+    // written as two rows.
+    not_done("add oat milk to the list");
+    // The frame's verb again in a clause naming something is another
+    // request, not a restatement.
+    writes_nothing("ok remove it. the olive oil I take");
 }

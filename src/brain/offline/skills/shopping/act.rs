@@ -44,6 +44,15 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 Ask::Missing { which } => missing_items(which, c),
                 _ => Vec::new(),
             };
+            let off = super::left_off(&c.req.step.description);
+            if items.is_empty() && !off.is_empty() {
+                let why = off
+                    .iter()
+                    .map(|(i, a)| format!("{i} (allergic to {a})"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return complete(format!("Left off {why}"), Value::Null, None);
+            }
             if items.is_empty() {
                 let why = match ask {
                     Ask::Missing { .. } => "No missing ingredients to add",
