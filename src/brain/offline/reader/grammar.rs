@@ -1301,6 +1301,25 @@ fn take(
     let clause = |k: usize| at.n.tokens[k].clause;
     for (ti, t) in l.targets.iter().enumerate() {
         let used = match t {
+            // "add green chilies to the list, 2 pcs", "curry leaves as
+            // well, 10 of them": an amount closing its clause, or said of
+            // "them", is the amount of the food before it.
+            Target::Amount(q, u)
+                if (needs(Need::Items) || needs(Need::Stocked))
+                    && fill.items.last().is_some_and(|i| i.quantity.is_none())
+                    && !(l.start > 0 && matches!(words[l.start - 1], "and" | "plus"))
+                    && (words
+                        .get(l.end)
+                        .is_some_and(|w| matches!(*w, "them" | "those" | "each"))
+                        || l.end < words.len() && clause(l.end) != clause(l.start)
+                        || l.end == words.len()) =>
+            {
+                if let Some(last) = fill.items.last_mut() {
+                    last.quantity = Some(*q);
+                    last.unit = u.clone();
+                }
+                true
+            }
             Target::Amount(q, u)
                 if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) =>
             {

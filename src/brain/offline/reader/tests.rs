@@ -1172,3 +1172,22 @@ fn remarks_beside_a_clear_request_do_not_make_it_a_question() {
     // request, not a restatement.
     writes_nothing("ok remove it. the olive oil I take");
 }
+
+#[test]
+fn an_amount_closing_its_clause_or_said_of_them_is_the_food_befores() {
+    let acts =
+        done("Add green chilies to the shopping list, 2 pcs. Curry leaves as well, 10 of them.");
+    let Act::ShoppingAdd { items } = &acts[0] else {
+        panic!("{acts:?}");
+    };
+    let said: Vec<(String, Option<f64>)> =
+        items.iter().map(|i| (i.name.clone(), i.quantity)).collect();
+    assert_eq!(
+        said,
+        [
+            ("green chilies".to_string(), Some(2.0)),
+            ("curry leaves".to_string(), Some(10.0))
+        ],
+        "{acts:?}"
+    );
+}
