@@ -426,3 +426,14 @@ fn what_the_household_is_allergic_to_is_left_off_the_list_unless_said_anyway() {
         &["writes shopping_list:create", "reply ~ prawns"],
     );
 }
+
+#[test]
+fn tasks_added_from_one_list_are_said_under_one_heading() {
+    let mut sim = Conversation::new();
+    sim.say("add: defrost cod thurs night, descale kettle sat, buy eggs");
+    let reply = sim.reply();
+    assert_eq!(reply.matches("Added to your tasks:").count(), 1, "{reply}");
+    for t in ["Defrost cod", "Descale kettle", "Buy eggs"] {
+        assert!(reply.contains(t), "{t}: {reply}");
+    }
+}

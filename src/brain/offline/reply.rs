@@ -206,7 +206,14 @@ fn compose_several(
         } else {
             text
         };
-        texts.push(text);
+        match texts.last_mut().and_then(|prev| same_heading(prev, &text)) {
+            Some(joined) => {
+                if let Some(prev) = texts.last_mut() {
+                    *prev = joined;
+                }
+            }
+            None => texts.push(text),
+        }
         if !d.presented.is_empty() {
             dialogue.presented = d.presented;
             dialogue.listed = d.listed;
@@ -215,6 +222,19 @@ fn compose_several(
         dialogue.question = d.question;
     }
     (texts.join("\n\n"), dialogue)
+}
+
+/// Two parts' replies under one heading ("Added to your tasks:"), the
+/// second's lines after the first's: `None` unless the headings are the
+/// same and the first holds only its lines.
+fn same_heading(prev: &str, next: &str) -> Option<String> {
+    let (h1, b1) = prev.split_once('\n')?;
+    let (h2, b2) = next.split_once('\n')?;
+    let lines_only = b1
+        .lines()
+        .all(|l| l.trim().is_empty() || l.trim_start().starts_with("- "));
+    (h1 == h2 && h1.ends_with(':') && lines_only)
+        .then(|| format!("{h1}\n{}\n{}", b1.trim_end(), b2.trim_start_matches('\n')))
 }
 
 /// `text` without its last paragraph when that is a one-line question
