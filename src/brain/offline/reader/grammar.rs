@@ -229,6 +229,12 @@ fn task_list(at: &At) -> Option<Reading> {
     if !asks_to_add || names_something {
         return None;
     }
+    // "add a task for tomorrow: …": the opening's day is each task's
+    // that names none.
+    let opening_day = at.links.iter().find_map(|l| match l.targets.first() {
+        Some(Target::Day(d)) if l.start < opening.len() => Some(d.clone()),
+        _ => None,
+    });
     let last = n.tokens.last()?.clause;
     let mut acts = Vec::new();
     for c in 1..=last {
@@ -310,13 +316,15 @@ fn task_list(at: &At) -> Option<Reading> {
         }
         acts.push(Act::TaskAdd {
             title: crate::brain::offline::text::capitalise_first(&title.join(" ")),
-            day,
+            day: day.or_else(|| opening_day.clone()),
         });
     }
+    // A list said after its own opening is read as that list, over a
+    // reading of the whole as one request.
     (!acts.is_empty()).then(|| Reading {
         acts,
         coverage: 1.0,
-        score: 0.85,
+        score: 0.95,
         unread: Vec::new(),
         bulk: false,
         asking: false,

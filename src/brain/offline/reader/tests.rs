@@ -1146,6 +1146,13 @@ fn a_list_after_add_colon_is_tasks_unless_it_names_foods() {
             },
         ]
     );
+    assert_eq!(
+        done("Please add a task for tomorrow: \"Move cod fillets to the fridge to thaw\"."),
+        [Act::TaskAdd {
+            title: "Move cod fillets to the fridge to thaw".into(),
+            day: Some("tomorrow".into())
+        }]
+    );
     // Foods listed are the shopping list's, never tasks.
     assert!(
         !matches!(decide("add: eggs, milk, bread"), Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::TaskAdd { .. })))
