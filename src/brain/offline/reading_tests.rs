@@ -437,3 +437,17 @@ fn tasks_added_from_one_list_are_said_under_one_heading() {
         assert!(reply.contains(t), "{t}: {reply}");
     }
 }
+
+#[test]
+fn how_much_of_a_food_a_recipe_takes_is_said_in_counted_words() {
+    after(
+        &[],
+        "do i need eggs for the pad see ew",
+        &["writes none", "reply ~ Thai Pad See Ew takes 1 egg"],
+    );
+    after(
+        &[],
+        "how much coconut milk does the yellow curry take",
+        &["writes none", "reply ~ 3 cans in the pantry"],
+    );
+}

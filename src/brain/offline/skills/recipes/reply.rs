@@ -301,14 +301,15 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
             Detail::AmountOf(item) => match line_of(k, item) {
                 Some(l) => {
                     let double = words.iter().any(|w| w.starts_with("doubl"));
-                    let mut s = format!("{} takes {} {}", k.name, l.amount, l.name);
+                    let mut s = format!("{} takes {} {}", k.name, counted(&l.amount), l.name);
                     if double
                         && let Some((n, unit)) = l.amount.split_once(' ')
                         && let Ok(n) = n.parse::<f64>()
                     {
                         s.push_str(&format!(" ({} {unit} if you double it)", fmt_number(n * 2.0)));
                     }
-                    match (&l.have, f.kitchen) {
+                    let have = l.have.as_deref().map(counted);
+                    match (&have, f.kitchen) {
                         (Some(h), _) => s.push_str(&match l.enough {
                             Some(true) => format!(" — you have {h}, so that's enough."),
                             Some(false) => format!(" — you have only {h}, not enough."),
@@ -390,4 +391,28 @@ fn missing_line(k: &Card, kitchen: bool) -> String {
     } else {
         format!("\n\nYou'd need to buy: {}.", join_list(&k.missing, "and"))
     }
+}
+
+/// An amount as said: "1 pcs" is "1", "3 can in the pantry" is "3 cans in
+/// the pantry".
+fn counted(amount: &str) -> String {
+    let mut words: Vec<String> = amount.split(' ').map(str::to_string).collect();
+    let n = words.first().and_then(|w| w.parse::<f64>().ok());
+    match (n, words.get(1).map(String::as_str)) {
+        (Some(_), Some("pcs" | "pc")) => {
+            words.remove(1);
+        }
+        (Some(n), Some(u)) if n != 1.0 => {
+            let plural = match u {
+                "can" | "jar" | "pack" | "bag" | "bottle" | "clove" | "tin" | "slice" | "tub"
+                | "block" => format!("{u}s"),
+                "bunch" | "box" => format!("{u}es"),
+                "loaf" => "loaves".to_string(),
+                _ => u.to_string(),
+            };
+            words[1] = plural;
+        }
+        _ => {}
+    }
+    words.join(" ")
 }
