@@ -200,8 +200,10 @@ fn the_demo_conversation_shows_the_excluded_refs_on_screen() {
     let screen = tui.contents();
     assert!(screen.to_lowercase().contains("french toast"), "{screen}");
     // Quit cleanly: the terminal is restored and the process exits 0.
-    // Esc leaves zoom.
+    // Esc leaves zoom; q is pressed once the panels are back (on a busy
+    // machine an Esc and a q read together are Alt+q).
     tui.escape();
+    tui.wait_for(&["Chat"]);
     tui.keys(b"q");
     let status = tui.wait_exit();
     assert!(status.success(), "exit status {status:?}");
