@@ -160,15 +160,8 @@ mod tests {
 
     fn reading(acts: Vec<Act>, coverage: f64, score: f64) -> Reading {
         Reading {
-            acts,
             coverage,
-            score,
-            unread: Vec::new(),
-            bulk: false,
-            asking: false,
-            choice: None,
-            unsure: None,
-            drops: false,
+            ..Reading::whole(acts, score)
         }
     }
 

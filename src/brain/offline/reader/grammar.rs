@@ -9,7 +9,7 @@ use std::ops::Range;
 
 use super::Scene;
 use super::acts::{Act, ActKind, ItemSaid};
-use super::lexicon::{Frame, Lexicon, Need};
+use super::lexicon::{Frame, Lexicon, Need, Phrase};
 use super::link::{Link, Pointer, Target, phrase_at};
 use super::normalize::Normalized;
 
@@ -55,6 +55,21 @@ pub enum Unsure {
 }
 
 impl Reading {
+    /// A reading that explains every word: these acts, at this score.
+    pub fn whole(acts: Vec<Act>, score: f64) -> Reading {
+        Reading {
+            acts,
+            coverage: 1.0,
+            score,
+            unread: Vec::new(),
+            bulk: false,
+            asking: false,
+            choice: None,
+            unsure: None,
+            drops: false,
+        }
+    }
+
     /// True when any act writes.
     pub fn writes(&self) -> bool {
         self.acts.iter().any(Act::writes)
@@ -321,17 +336,7 @@ fn task_list(at: &At) -> Option<Reading> {
     }
     // A list said after its own opening is read as that list, over a
     // reading of the whole as one request.
-    (!acts.is_empty()).then(|| Reading {
-        acts,
-        coverage: 1.0,
-        score: 0.95,
-        unread: Vec::new(),
-        bulk: false,
-        asking: false,
-        choice: None,
-        unsure: None,
-        drops: false,
-    })
+    (!acts.is_empty()).then(|| Reading::whole(acts, 0.95))
 }
 
 /// The words a part that takes back what came before opens with ("no
@@ -815,17 +820,7 @@ fn talk(words: &[&str], r: Range<usize>, lex: &Lexicon) -> Option<Reading> {
             return None;
         }
     }
-    Some(Reading {
-        acts: vec![act?],
-        coverage: 1.0,
-        score: 0.9,
-        unread: Vec::new(),
-        bulk: false,
-        asking: false,
-        choice: None,
-        unsure: None,
-        drops: false,
-    })
+    Some(Reading::whole(vec![act?], 0.9))
 }
 
 /// What a frame found in a range.
@@ -953,13 +948,7 @@ fn read_frame_at(
         .rev()
         .find(|&k| !lex.glue.contains(words[k]));
     // The words that close the verb after its object ("… take").
-    for k in ve..r.end {
-        if let Some(p) = phrase_at(&words[..r.end], k, &f.tails) {
-            for j in k..k + p.len() {
-                fill.explained[j] = true;
-            }
-        }
-    }
+    mark_phrases(words, ve..r.end, &f.tails, &mut fill.explained);
     let mut k = ve;
     while k < r.end {
         match phrase_at(&words[..r.end], k, &f.verbs) {
@@ -1043,29 +1032,11 @@ fn read_frame_at(
         described(words, n, links, lex, &r, &mut fill.explained);
     }
     // "just in case", "no rush": nothing asked.
-    let mut k = r.start;
-    while k < r.end {
-        match phrase_at(&words[..r.end], k, &lex.filler) {
-            Some(p) => {
-                fill.explained[k..k + p.len()].fill(true);
-                k += p.len();
-            }
-            None => k += 1,
-        }
-    }
+    mark_phrases(words, r.clone(), &lex.filler, &mut fill.explained);
     // "did it last night", "used 2 yesterday": when what is reported
     // happened.
     if happened(f.act) || matches!(f.act, ActKind::TaskDone | ActKind::StockRemove) {
-        let mut k = r.start;
-        while k < r.end {
-            match phrase_at(&words[..r.end], k, &lex.past) {
-                Some(p) => {
-                    fill.explained[k..k + p.len()].fill(true);
-                    k += p.len();
-                }
-                None => k += 1,
-            }
-        }
+        mark_phrases(words, r.clone(), &lex.past, &mut fill.explained);
     }
     // "6 servings", "for 4 people", "serves 4": how many the meal is for.
     if f.act == ActKind::PlanPut {
@@ -1618,6 +1589,20 @@ fn servings_said(
     said
 }
 
+/// Marks every phrase of `list` said in the range as explained.
+fn mark_phrases(words: &[&str], r: Range<usize>, list: &[Phrase], explained: &mut [bool]) {
+    let mut k = r.start;
+    while k < r.end {
+        match phrase_at(&words[..r.end], k, list) {
+            Some(p) => {
+                explained[k..k + p.len()].fill(true);
+                k += p.len();
+            }
+            None => k += 1,
+        }
+    }
+}
+
 /// A word without its ending: "picked" → "pick", "cleaning" → "clean".
 fn stem(w: &str) -> String {
     let w = crate::context::taxonomy::singular(w);
@@ -2086,17 +2071,7 @@ pub fn bare_domain(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         Domain::Tasks => Act::ShowTasks,
         Domain::Recipes => Act::ListRecipes,
     };
-    Some(Reading {
-        acts: vec![act],
-        coverage: 1.0,
-        score: 0.8,
-        unread: Vec::new(),
-        bulk: false,
-        asking: false,
-        choice: None,
-        unsure: None,
-        drops: false,
-    })
+    Some(Reading::whole(vec![act], 0.8))
 }
 
 /// "the curry one" on its own, or just a recipe's name: that recipe, shown.

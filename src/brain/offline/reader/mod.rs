@@ -535,23 +535,16 @@ fn amend(n: &normalize::Normalized, links: &[link::Link], scene: &Scene<'_>) -> 
             if said != was.unit || more <= 0.0 {
                 return None;
             }
-            Some(Reading {
-                acts: vec![Act::StockUse {
+            Some(Reading::whole(
+                vec![Act::StockUse {
                     items: vec![ItemSaid {
                         name: was.name.clone(),
                         quantity: Some(more),
                         unit: said,
                     }],
                 }],
-                coverage: 1.0,
-                score: 1.0,
-                unread: Vec::new(),
-                bulk: false,
-                asking: false,
-                choice: None,
-                unsure: None,
-                drops: false,
-            })
+                1.0,
+            ))
         }
         _ => None,
     }
