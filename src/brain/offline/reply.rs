@@ -117,7 +117,14 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         dialogue.presented.clear();
         dialogue.offer = None;
         dialogue.question = match d.options.as_slice() {
-            [one] if d.rule.is_empty() => Some(Question {
+            // "yes" keeps the rule asked about.
+            _ if !d.rule.is_empty() => Some(Question {
+                kind: QuestionKind::Confirm,
+                text: text.clone(),
+                candidates: Vec::new(),
+                request: format!("{} from now on", d.rule_said()),
+            }),
+            [one] => Some(Question {
                 kind: QuestionKind::Confirm,
                 text: text.clone(),
                 candidates: Vec::new(),

@@ -780,7 +780,7 @@ fn a_change_the_answer_would_leave_unread_is_declined_with_options() {
 }
 
 /// A rule read in a message that asks something is not kept, and demotes
-/// nothing: the reply says how to state it.
+/// nothing: the reply asks whether to keep it, and a yes keeps it.
 #[test]
 fn a_question_is_not_taken_for_a_rule() {
     let mut sim = Conversation::new();
@@ -793,12 +793,42 @@ fn a_question_is_not_taken_for_a_rule() {
     };
     assert_eq!(standing(&sim), 0, "{}", sim.reply());
     assert!(
-        sim.reply().contains("“no spice this week”"),
+        sim.reply()
+            .contains("Should I keep “no spice” as a rule from now on?"),
         "{}",
         sim.reply()
     );
-    sim.say("no spice this week");
+    sim.say("yes");
     assert!(standing(&sim) > 0, "{}", sim.reply());
+}
+
+/// A refusal that answers, picks or gives a reason ("ok no fish",
+/// "mum says no ice cream. take it off") keeps no rule; one said as a rule
+/// ("from now on", "allergic", alone) is kept.
+#[test]
+fn a_refusal_in_passing_is_asked_about_and_one_said_as_a_rule_is_kept() {
+    let standing = |sim: &Conversation| sim.json()["constraints"].to_string();
+    let mut sim = Conversation::new();
+    sim.say("add milk and ice cream to the list");
+    sim.say("mum says no ice cream. take it off");
+    assert!(!standing(&sim).contains("cream"), "{}", sim.reply());
+    assert_eq!(writes(&sim), ["shopping_list:delete"], "{}", sim.reply());
+    let mut sim = Conversation::new();
+    sim.say("Ok. And for tonight, it rests some chicken? Not the wings.");
+    assert!(!standing(&sim).contains("wing"), "{}", sim.reply());
+    for m in [
+        "my sister is allergic to nuts",
+        "no fish",
+        "nothing spicy from now on",
+    ] {
+        let mut sim = Conversation::new();
+        sim.say(m);
+        assert!(
+            standing(&sim).contains("\"clause\""),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
 }
 
 /// A name taken with the small words around it, or a size alone, is not

@@ -66,6 +66,7 @@ fn record(
     assistant: &str,
     decision: &str,
     refs: Vec<String>,
+    presented: Vec<crate::context::Shown>,
 ) {
     let turn = state.turn;
     state.understand_turns.push_back(AnnotatedTurn {
@@ -86,6 +87,8 @@ fn record(
         decision: crate::context::plan::Decision::from_word(decision),
         ..TurnExecutionSummary::default()
     };
+    let mut summary = summary;
+    summary.dialogue.presented = presented;
     let exchange = ConversationTurn {
         turn,
         user: user.into(),
@@ -107,6 +110,7 @@ pub fn turn_three() -> ContextState {
         "can you help me plan some meals?",
         PROPOSAL,
         "propose",
+        Vec::new(),
         Vec::new(),
     );
     s.begin_turn();
@@ -156,12 +160,24 @@ pub fn turn_three() -> ContextState {
     s.prune_rows();
     let reply = "Got it — no cod this week. Here are the 6 options left:\n- Air Fryer Paneer Tikka\n\
                  - Chicken Tikka Bites\n- Chai French Toast\n- Dry Rub Wings\n- Thai Pad See Ew\n- Thai Yellow Curry";
+    // The six options the reply shows, as the pipeline records them.
+    let shown: Vec<crate::context::Shown> = recipes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, row)| {
+            let name = row["name"].as_str().unwrap_or_default();
+            reply
+                .contains(name)
+                .then(|| crate::context::Shown::new(refs[i].clone(), name))
+        })
+        .collect();
     record(
         &mut s,
         "let's not do cod this week",
         reply,
         "plan_direct",
         refs,
+        shown,
     );
     s.begin_turn();
     s

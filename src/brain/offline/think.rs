@@ -267,7 +267,7 @@ fn plan_for(intent: &Intent, c: &Ctx<'_>) -> ThinkOutput {
                 .is_some_and(|d| !d.rule.is_empty()) =>
         {
             plan(
-                "Keep no rule the message may not state; say how to state one",
+                "Keep no rule the message may not state; ask whether to keep it",
                 vec![],
             )
         }

@@ -213,19 +213,32 @@ fn declined(
         (true, ..) => Answered::Item,
         (_, true, ..) => Answered::Lookup,
         (_, _, true, _) => Answered::Talk,
-        (.., Intent::Exclude(ex))
-            if ex.iter().any(|e| e.how != super::items::Refusal::Requires) =>
-        {
-            Answered::Rule
-        }
+        (.., Intent::Exclude(ex)) if !ex.is_empty() => Answered::Rule,
         _ => return None,
     };
+    // Narrowing the recipes just listed ("skip the french toast, which of
+    // the rest is quickest", "one of them is veggie. nothing for him?"):
+    // what it rules out among them is demoted, as the seeds do.
+    if let Intent::Exclude(ex) = settled {
+        let before = &reading.before;
+        let narrows = ex.iter().any(|e| {
+            super::resolve::matching_recipes(world, &e.term)
+                .iter()
+                .any(|r| before.listed.contains(r) || before.presented.contains(r))
+        });
+        if narrows {
+            return None;
+        }
+    }
     let mut declined = decline(message, &scene, answered)?;
     if let Intent::Exclude(ex) = settled {
+        // Each as a request that keeps it: "no fish", "vegetarian".
         declined.rule = ex
             .iter()
-            .filter(|e| e.how != super::items::Refusal::Requires)
-            .map(|e| e.term.clone())
+            .map(|e| match e.how {
+                super::items::Refusal::Requires => e.term.clone(),
+                _ => format!("no {}", e.term),
+            })
             .collect();
     }
     Some(declined)

@@ -13,7 +13,7 @@
 //!   question, or close in score to another write.
 
 use super::acts::{Act, day_words};
-use super::grammar::{Choice, Reading};
+use super::grammar::{Choice, Reading, Unsure};
 
 /// A reading explaining at least this share of the content words is done.
 pub const DO_COVERAGE: f64 = 0.8;
@@ -95,6 +95,30 @@ pub fn decide(readings: &[Reading]) -> Move {
     // feta" — to the list, the stock, or the recipe on screen?), is the
     // older chain's to read with the rows and the talk (it asks before it
     // writes).
+    // Bought, of foods the list holds: the stock add is asked about, the
+    // tick off the list named.
+    if best.unsure == Some(Unsure::OnList) && best.coverage >= DO_COVERAGE {
+        let rows: Vec<String> = readings[1..]
+            .iter()
+            .flat_map(|r| r.acts.iter())
+            .find_map(|a| match a {
+                Act::ShoppingBought { rows } => Some(rows.clone()),
+                _ => None,
+            })
+            .unwrap_or_default();
+        let tick = if rows.is_empty() {
+            "them".to_string()
+        } else {
+            crate::brain::offline::text::join_list(&rows, "and")
+        };
+        return Move::Confirm {
+            reading: best.clone(),
+            question: format!(
+                "{} (The shopping list has {tick} — say “tick {tick} off the list” for that instead.)",
+                confirm_question(best)
+            ),
+        };
+    }
     if best.unsure.is_some() && !best.bulk {
         return Move::Pass;
     }
@@ -156,7 +180,6 @@ fn choice_question(c: &Choice) -> Option<String> {
 mod tests {
     use super::*;
     use crate::brain::offline::reader::acts::ItemSaid;
-    use crate::brain::offline::reader::grammar::Unsure;
 
     fn reading(acts: Vec<Act>, coverage: f64, score: f64) -> Reading {
         Reading {

@@ -29,21 +29,28 @@ pub struct Declined {
     /// The unread words ask for a change (none was made).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bid: bool,
-    /// What a rule the message may state would rule out, had it been one:
-    /// a question or remark is not taken for a rule to keep.
+    /// The rule the message may state, each part as a request that keeps
+    /// it ("no fish", "vegetarian"): a question or remark is not taken
+    /// for a rule to keep.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rule: Vec<String>,
 }
 
 impl Declined {
+    /// The rule the message may state, as a request that keeps it: "no
+    /// fish and no wings", "vegetarian".
+    pub fn rule_said(&self) -> String {
+        crate::brain::offline::text::join_list(&self.rule, "and")
+    }
+
     /// The reply: what could not be read, what Alfred had asked, and what
     /// can be done here, ending with a question.
     pub fn reply(&self) -> String {
         let quote = |s: &str| format!("“{s}”");
-        if let Some(first) = self.rule.first() {
+        if !self.rule.is_empty() {
             let mut out = format!(
-                "I couldn't tell whether {} sets a rule, so I've kept none — say “no {first} this week” and I'll keep to it.",
-                quote(&self.unread)
+                "Should I keep {} as a rule from now on? I haven't yet — say yes and I'll keep to it.",
+                quote(&self.rule_said())
             );
             if !self.options.is_empty() {
                 let options: Vec<String> = self.options.iter().map(|o| quote(o)).collect();
@@ -200,8 +207,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // A rule said as one: "from now on", "this week", "allergic",
             // "dairy-free" — not a remark in passing ("one guy doesnt do
             // spicy", "wings but make them not spicy").
-            let ruled = (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.rule).is_some())
-                || words.iter().any(|w| w.ends_with("-free"));
+            let ruled = (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.rule).is_some());
             let asks = n.question || grammar::any_part_asks(&words, &n, lex);
             // Said of someone else ("one guy doesnt do spicy", "my partner
             // isnt great with spice"), or of the thing itself to be
@@ -213,7 +219,45 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
                 .windows(2)
                 .any(|p| matches!(p[0], "them" | "it") && lex.negation.contains(p[1]));
             let remark = (third || changed) && !ruled;
-            if describes || !remark && (stated || !asks) {
+            // A refusal said without a word that keeps it ("ok no fish",
+            // "skip the rice", "not the wings") may answer an offer, pick
+            // among options or give a reason: a rule changes every later
+            // turn, so it is asked about, not kept on a guess — unless it
+            // is said alone, asked for politely, or narrows a search.
+            //
+            // Open: a question of Alfred's, or an offer to add to the list
+            // ("want it on the shopping list?" — "ok no fish").
+            let open = scene.before.dialogue.question.is_some()
+                || scene
+                    .before
+                    .dialogue
+                    .offer
+                    .as_ref()
+                    .is_some_and(|o| o.kind == crate::context::OfferKind::AddMissing);
+            // Alone: nothing else said ("no fish").
+            let one_clause = n.tokens.iter().all(|t| t.clause == n.tokens[0].clause);
+            let alone =
+                stated && !asks && !open && one_clause && unread_words(&n, &links, lex).is_empty();
+            // Asked for politely, nothing of Alfred's open ("no seafood
+            // pls, and nothing too spicy"): a rule asked for.
+            let polite = !open
+                && (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.polite).is_some());
+            // Said to narrow what is left or to ask for options ("no wings
+            // tho. which ones are left", "one of them is veggie. nothing
+            // for him?"): the search's own filter, kept.
+            let narrows = words.iter().any(|w| {
+                matches!(
+                    *w,
+                    "left" | "rest" | "remaining" | "others" | "ideas" | "options"
+                )
+            }) || words
+                .windows(2)
+                .any(|p| matches!(p[0], "anything" | "nothing" | "something") && p[1] == "for");
+            if narrows && !remark {
+                return None;
+            }
+            let ruled = ruled || polite;
+            if describes || !remark && (ruled || alone) && (stated || !asks) {
                 return None;
             }
             (typed(0..n.tokens.len()), None)

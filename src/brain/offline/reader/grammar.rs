@@ -52,6 +52,9 @@ pub enum Unsure {
     /// A row named whole in two places and no domain word ("take yogurt
     /// off": the list's or the stock's?).
     Crossed,
+    /// Foods said as bought that the shopping list holds ("got the basil
+    /// and 4 tomatoes"): into the stock, or ticked off the list?
+    OnList,
 }
 
 impl Reading {
@@ -379,6 +382,10 @@ fn kind_of(a: &Act) -> Option<ActKind> {
         Act::StockMove { .. } => ActKind::StockMove,
         Act::PlanPut { .. } => ActKind::PlanPut,
         Act::TaskAdd { .. } => ActKind::TaskAdd,
+        Act::PlanRemove { .. } => ActKind::PlanRemove,
+        Act::ShoppingBought { .. } => ActKind::ShoppingBought,
+        Act::TaskDone { .. } => ActKind::TaskDone,
+        Act::TaskRemove { .. } => ActKind::TaskRemove,
         _ => return None,
     })
 }
@@ -404,6 +411,10 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
     // A "no wait" with nothing yet said in place of what it takes back.
     let mut waiting = false;
     let mut any = false;
+    // A part read as nothing, which only a take-back right after it may
+    // drop ("make thursday lunch the tikka bites then … no hang on, just
+    // leave thursday lunch blank").
+    let mut unread: Option<Range<usize>> = None;
     for (p, readings) in parts.iter().zip(each) {
         let marker = retract_marker(words, p, lex);
         let instead = has(p, &["instead", "rather"]);
@@ -439,7 +450,9 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
         if takes_back {
             if let Some(best) = request {
                 let kinds: Vec<ActKind> = best.acts.iter().filter_map(kind_of).collect();
-                if let Some(pos) = kept.iter().rposition(|(_, r)| {
+                if let Some(gone) = unread.take() {
+                    absorbed += content(&gone);
+                } else if let Some(pos) = kept.iter().rposition(|(_, r)| {
                     r.acts
                         .iter()
                         .any(|a| kind_of(a).is_some_and(|k| kinds.contains(&k)))
@@ -469,12 +482,15 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
             }
             return None;
         }
+        if unread.is_some() {
+            return None;
+        }
         match readings.first() {
             Some(b) => kept.push((p.clone(), b.clone())),
-            None => return None,
+            None => unread = Some(p.clone()),
         }
     }
-    if !any || waiting || kept.is_empty() {
+    if !any || waiting || kept.is_empty() || unread.is_some() {
         return None;
     }
     let ranges: Vec<Range<usize>> = kept.iter().map(|(r, _)| r.clone()).collect();
@@ -1031,6 +1047,11 @@ fn read_frame_at(
     if f.writes {
         described(words, n, links, lex, &r, &mut fill.explained);
     }
+    // "mum says no ice cream. take it off": a refusal, in a clause of its
+    // own, of what a removal takes off says why.
+    if removes(f.act) {
+        refusal_as_reason(words, n, lex, &r, n.tokens[vs].clause, &mut fill.explained);
+    }
     // "just in case", "no rush": nothing asked.
     mark_phrases(words, r.clone(), &lex.filler, &mut fill.explained);
     // "did it last night", "used 2 yesterday": when what is reported
@@ -1128,7 +1149,23 @@ fn read_frame_at(
     let counted = f.act == ActKind::StockUse
         && !fill.items.is_empty()
         && fill.items.iter().all(|i| i.quantity.is_some());
-    let unsure = if loose && !domain_said && !listed_topic && !counted {
+    // "got the basil": bought, said with a verb a tick off the list shares,
+    // of a food the list holds.
+    let on_list = f.act == ActKind::InventoryAdd
+        && !fill.domain
+        && lex
+            .frames
+            .iter()
+            .any(|g| g.act == ActKind::ShoppingBought && g.verbs.contains(verb))
+        && links.iter().any(|l| {
+            l.start >= r.start
+                && l.end <= r.end
+                && fill.explained[l.start]
+                && l.targets.iter().any(|t| matches!(t, Target::Listed(_)))
+        });
+    let unsure = if on_list {
+        Some(Unsure::OnList)
+    } else if loose && !domain_said && !listed_topic && !counted {
         Some(Unsure::Loose)
     } else if fill.crossed && !domain_said {
         Some(Unsure::Crossed)
@@ -1170,7 +1207,9 @@ fn split_verb<'p>(
     i: usize,
     verbs: &'p [Vec<String>],
 ) -> Option<(&'p Vec<String>, usize)> {
-    const PARTICLES: [&str; 5] = ["off", "out", "back", "away", "in"];
+    const PARTICLES: [&str; 9] = [
+        "off", "out", "back", "away", "in", "blank", "empty", "free", "open",
+    ];
     verbs.iter().find_map(|v| {
         let [first, particle] = v.as_slice() else {
             return None;
@@ -1482,6 +1521,56 @@ fn happened(act: ActKind) -> bool {
         act,
         ActKind::InventoryAdd | ActKind::StockUse | ActKind::ShoppingBought | ActKind::ShoppingAdd
     )
+}
+
+/// The acts that take rows away.
+fn removes(act: ActKind) -> bool {
+    matches!(
+        act,
+        ActKind::ShoppingRemove | ActKind::StockRemove | ActKind::PlanRemove | ActKind::TaskRemove
+    )
+}
+
+/// Marks a clause other than the verb's that only refuses what the frame
+/// took ("no ice cream", "mum says no ice cream"): the negation, and who
+/// said it ("mum says", "she said").
+fn refusal_as_reason(
+    words: &[&str],
+    n: &Normalized,
+    lex: &Lexicon,
+    r: &Range<usize>,
+    verb_clause: usize,
+    explained: &mut [bool],
+) {
+    let clauses: Vec<usize> = r
+        .clone()
+        .map(|k| n.tokens[k].clause)
+        .filter(|c| *c != verb_clause)
+        .collect();
+    for c in clauses {
+        let ks: Vec<usize> = r.clone().filter(|&k| n.tokens[k].clause == c).collect();
+        let took = ks
+            .iter()
+            .any(|&k| explained[k] && !lex.glue.contains(words[k]));
+        let Some(&neg) = ks.iter().find(|&&k| lex.negation.contains(words[k])) else {
+            continue;
+        };
+        let before: Vec<usize> = ks.iter().copied().filter(|&k| k < neg).collect();
+        let reported = match before.as_slice() {
+            [] => true,
+            [.., _, said] => matches!(words[*said], "says" | "said" | "say" | "wants"),
+            [_] => false,
+        };
+        let rest_taken = ks
+            .iter()
+            .filter(|&&k| k > neg)
+            .all(|&k| explained[k] || lex.glue.contains(words[k]));
+        if took && reported && rest_taken {
+            for &k in ks.iter().filter(|&&k| k <= neg) {
+                explained[k] = true;
+            }
+        }
+    }
 }
 
 /// The acts a day belongs to without being needed.

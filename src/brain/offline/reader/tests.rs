@@ -1050,6 +1050,10 @@ fn a_refusal_said_in_passing_is_no_rule_to_keep() {
     for m in [
         "also one guy doesnt do spicy",
         "wings but make them not spicy can you",
+        // Nothing listed to narrow and no word that keeps it: asked.
+        "drop the toast and the wings",
+        "ok no fish. kinda fancy the assam pedas tho",
+        "something veggie as well",
     ] {
         assert!(declined(m, Answered::Rule).is_some(), "{m}");
     }
@@ -1059,8 +1063,9 @@ fn a_refusal_said_in_passing_is_no_rule_to_keep() {
         "she's allergic to peanuts",
         "no cod",
         "keep it dairy-free",
-        "drop the toast and the wings",
         "i dont want cod",
+        "no seafood pls, and nothing too spicy",
+        "no wings tho. which ones are left",
     ] {
         assert_eq!(declined(m, Answered::Rule), None, "{m}");
     }
@@ -1196,5 +1201,34 @@ fn an_amount_closing_its_clause_or_said_of_them_is_the_food_befores() {
             ("curry leaves".to_string(), Some(10.0))
         ],
         "{acts:?}"
+    );
+}
+
+#[test]
+fn bought_of_foods_the_list_holds_is_asked_not_stocked() {
+    let m = decide("got 200g broccolini, the basil and 4 tomatos");
+    assert!(
+        matches!(&m, Move::Confirm { question, .. } if question.contains("shopping list")),
+        "{m:?}"
+    );
+    // Nothing the list holds: stocked.
+    assert!(matches!(decide("i bought a dozen eggs"), Move::Do(_)));
+}
+#[test]
+fn a_part_taken_back_is_dropped_though_it_reads_as_nothing() {
+    let removed = vec![Act::PlanRemove {
+        days: vec!["thursday".into()],
+        meal: Some("lunch".into()),
+    }];
+    assert_eq!(done("just leave thursday lunch blank"), removed);
+    assert_eq!(
+        done(
+            "make thursday lunch the tikka bites then and I'll cook them tue.. no hang on, just leave thursday lunch blank"
+        ),
+        removed
+    );
+    // Nothing taken back: the part read as nothing keeps it from being done.
+    not_done(
+        "make thursday lunch the tikka bites then and I'll cook them tue. leave thursday lunch blank",
     );
 }
