@@ -252,13 +252,11 @@ fn planned(sim: &Conversation) -> Vec<(String, String)> {
 
 #[test]
 fn assigning_days_drafts_one_slot_per_recipe() {
-    // Weighed aloud, or with a recipe only the talk so far makes clear
-    // ("the curry" once the cod is ruled out): a draft to look over.
+    // Weighed aloud: a draft to look over.
     for m in [
         "how about the paneer on sunday and the curry on wednesday",
         "maybe paneer on Sunday, Thai curry on Wednesday",
         "what about sunday: paneer tikka. wednesday: yellow curry",
-        "curry wednesday and paneer sunday",
     ] {
         let mut sim = Conversation::new();
         sim.run(&[
@@ -276,6 +274,21 @@ fn assigning_days_drafts_one_slot_per_recipe() {
         assert_eq!(planned(&sim), want, "{m}: {}", sim.reply());
         assert!(sim.reply().contains("not saved yet"), "{}", sim.reply());
     }
+    // Said plainly, with no verb and the curry the options leave clear:
+    // planned, as a person who names the dish and the day means it.
+    let mut sim = Conversation::new();
+    sim.run(&[
+        "can you help me plan some meals?",
+        "let's not do cod this week",
+        "no french toast or wings",
+    ]);
+    sim.say("curry wednesday and paneer sunday");
+    sim.expect("writes meal_plans:create");
+    assert!(
+        sim.reply().contains("Thai Yellow Curry") && sim.reply().contains("Air Fryer Paneer Tikka"),
+        "{}",
+        sim.reply()
+    );
 }
 
 #[test]

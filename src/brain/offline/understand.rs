@@ -180,7 +180,6 @@ fn declined(
         return None;
     }
     let message = req.input.user_message.trim();
-    let scene = scene(&reading.before, world, req.kitchen);
     let item = matches!(
         settled,
         Intent::HaveItem(_) | Intent::Skill(SkillAsk::Stock(stock::Ask::HowMuch { .. }))
@@ -216,10 +215,13 @@ fn declined(
         (.., Intent::Exclude(ex)) if !ex.is_empty() => Answered::Rule,
         _ => return None,
     };
-    // Narrowing the recipes just listed ("skip the french toast, which of
-    // the rest is quickest", "one of them is veggie. nothing for him?"):
-    // what it rules out among them is demoted, as the seeds do.
-    if let Intent::Exclude(ex) = settled {
+    // Narrowing the recipes just listed ("let's not do the french toast or
+    // wings"): what it rules out among them is demoted, as the seeds do —
+    // not when it asks ("he not like the pepper, we can remove it?").
+    let scene = scene(&reading.before, world, req.kitchen);
+    if let Intent::Exclude(ex) = settled
+        && !super::reader::decline::asks(message, &scene)
+    {
         let before = &reading.before;
         let narrows = ex.iter().any(|e| {
             super::resolve::matching_recipes(world, &e.term)

@@ -126,6 +126,9 @@ pub enum Act {
     PlanRemove {
         days: Vec<String>,
         meal: Option<String>,
+        /// The words of the recipe said with the slot, if any: the slot
+        /// must hold it.
+        recipe: Vec<String>,
     },
     TaskAdd {
         title: String,
@@ -276,6 +279,11 @@ impl Act {
             ),
             Act::PlanExchange { days, .. } => format!(
                 "swap the meals on {}",
+                names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>())
+            ),
+            Act::PlanRemove { days, recipe, .. } if !recipe.is_empty() => format!(
+                "take the {} off {}",
+                recipe.join(" "),
                 names(&days.iter().map(|d| day_words(d)).collect::<Vec<_>>())
             ),
             Act::PlanRemove { days, .. } => format!(

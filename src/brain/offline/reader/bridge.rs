@@ -195,10 +195,10 @@ fn intent_of_act(a: &Act) -> Intent {
             },
             _ => Intent::Unknown,
         },
-        Act::PlanRemove { days, meal } => Skill(SkillAsk::Planning(PlanningAsk::Remove {
+        Act::PlanRemove { days, meal, recipe } => Skill(SkillAsk::Planning(PlanningAsk::Remove {
             days: days.iter().filter_map(|d| day(d)).collect(),
             meal: meal.clone(),
-            recipe: None,
+            recipe: (!recipe.is_empty()).then(|| recipe.clone()),
         })),
         Act::TaskAdd { title, day: due } => Skill(SkillAsk::Tasks(TasksAsk::Add {
             title: title.clone(),

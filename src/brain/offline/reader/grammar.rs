@@ -208,12 +208,33 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         if !linked && !opens_joined && !marked && !asks(words, r.clone(), n, lex) {
             out[r.clone()].fill(true);
         }
+        // "ill marinate it tonight": what the user will do themselves,
+        // with a verb no request has, asks nothing of Alfred.
+        if intends(words, r.clone(), lex) && !asks(words, r.clone(), n, lex) {
+            out[r.clone()].fill(true);
+        }
     }
     // A message that is all asides has none: it is read as it is.
     if out.iter().all(|a| *a) {
         out.fill(false);
     }
     out
+}
+
+/// True when the range opens with the user saying what they will do
+/// ("ill marinate it tonight", "im going to cook it sunday") and no word
+/// in it is a request's verb.
+fn intends(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
+    let said: Vec<&str> = words[r.clone()]
+        .iter()
+        .copied()
+        .skip_while(|w| lex.openers.contains(*w))
+        .collect();
+    let opens = matches!(
+        said.as_slice(),
+        ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
+    );
+    opens && !r.clone().any(|k| verb_at(words, k, lex))
 }
 
 /// "add: defrost cod thurs night, descale kettle sat, buy eggs": after an
@@ -803,8 +824,69 @@ fn read_range(at: &At, r: Range<usize>) -> Vec<Reading> {
         .filter_map(|f| read_frame(at, r.clone(), f))
         .collect();
     out.extend(talk(at.words, r.clone(), at.lex));
+    out.extend(verbless_plan(at, r));
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
+}
+
+/// True when the words weigh a plan aloud rather than ask for it: "lets",
+/// "maybe", "how about", "we could", a hedge.
+fn weighed(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
+    r.clone().any(|k| {
+        matches!(
+            words[k],
+            "lets" | "let" | "maybe" | "how" | "about" | "could" | "should" | "thinking"
+        ) || lex.hedge.contains(words[k])
+    })
+}
+
+/// "ok yellow curry. wednesday dinner", "kerala wednesday": a recipe and a
+/// day said with no verb at all, asking nothing, are a plan — the plan's
+/// frame read with its verb unsaid. Not one weighed in talk ("maybe the
+/// paneer on sunday", "let's do the curry on wednesday": a draft to look
+/// over, as the seeds plan), nor a span of days ("the weekend").
+fn verbless_plan(at: &At, r: Range<usize>) -> Option<Reading> {
+    static UNSAID: Vec<String> = Vec::new();
+    let words = at.words;
+    let refused = r.clone().any(|k| at.lex.negation.contains(words[k]));
+    if weighed(words, r.clone(), at.lex)
+        || refused
+        || r.clone().any(|k| verb_at(words, k, at.lex))
+        || asks(words, r.clone(), at.n, at.lex)
+    {
+        return None;
+    }
+    let span = at.links.iter().any(|l| {
+        r.start <= l.start
+            && l.end <= r.end
+            && matches!(l.targets.first(), Some(Target::Day(d)) if d == "weekend" || d == "week")
+    });
+    if span {
+        return None;
+    }
+    let inside = |l: &&Link| r.start <= l.start && l.end <= r.end;
+    let day = at
+        .links
+        .iter()
+        .filter(inside)
+        .any(|l| matches!(l.targets.first(), Some(Target::Day(_))));
+    let recipe = at.links.iter().filter(inside).any(|l| {
+        l.targets
+            .iter()
+            .any(|t| matches!(t, Target::Recipe(_) | Target::Pointer(_)))
+    });
+    if !day || !recipe {
+        return None;
+    }
+    let f = at.lex.frames.iter().find(|f| f.act == ActKind::PlanPut)?;
+    let mut reading = read_frame_at(at, r.clone(), f, (r.start, r.start, &UNSAID, None))?;
+    // Every word read: with no verb, nothing else may be meant. A name
+    // several recipes share is asked about ("curry thu": which curry?).
+    if reading.coverage < 1.0 {
+        return None;
+    }
+    reading.score *= 0.9;
+    Some(reading)
 }
 
 /// Yes, no, hello, thanks, help: the whole range is that and glue.
@@ -859,6 +941,9 @@ struct Fill {
     place: Option<String>,
     /// Recipes only a pointer names ("put it on friday").
     pointed: Vec<String>,
+    /// The words of a recipe said to tell which slot is meant ("take the
+    /// miso cod off sunday").
+    slot_recipe: Vec<String>,
     /// Where the last recipe span ended.
     last_recipe_end: usize,
     /// Each meal said, with the day it follows.
@@ -897,6 +982,7 @@ impl Fill {
             place: None,
             except: false,
             pointed: Vec::new(),
+            slot_recipe: Vec::new(),
             last_recipe_end: usize::MAX,
             meals: Vec::new(),
             servings: None,
@@ -1006,11 +1092,21 @@ fn read_frame_at(
     // "dont add".
     fill.negated = (vs.saturating_sub(2).max(r.start)..vs)
         .any(|k| lex.negation.contains(words[k]) || words[k].ends_with("nt"));
+    // "sweet, put it on tomorrow": the words the message opens with that
+    // say nothing of what it asks name nothing either.
+    let opening = (0..words.len())
+        .take_while(|&k| {
+            let w = words[k];
+            (lex.openers.contains(w) || lex.glue.contains(w))
+                && !lex.negation.contains(w)
+                && !matches!(w, "no" | "nah" | "wait" | "but" | "actually")
+        })
+        .count();
     let mut pending: Option<(f64, Option<String>)> = None;
     let needs = |n: Need| f.needs.contains(&n);
     for l in links
         .iter()
-        .filter(|l| l.start >= r.start && l.end <= r.end)
+        .filter(|l| l.start >= r.start && l.end <= r.end && !aside[l.start] && l.end > opening)
     {
         if l.end > vs && l.start < ve {
             continue;
@@ -1052,8 +1148,24 @@ fn read_frame_at(
     if removes(f.act) {
         refusal_as_reason(words, n, lex, &r, n.tokens[vs].clause, &mut fill.explained);
     }
+    // "basmati or the jasmine": in a lookup, an "or" between two things
+    // taken joins them as an "and" does (in a change it is a choice).
+    for k in r.start + 1..r.end.saturating_sub(1) {
+        if words[k] == "or" && !f.writes {
+            let before = (r.start..k).rev().find(|&j| !lex.glue.contains(words[j]));
+            let after = (k + 1..r.end).find(|&j| !lex.glue.contains(words[j]));
+            if before.is_some_and(|j| fill.explained[j]) && after.is_some_and(|j| fill.explained[j])
+            {
+                fill.explained[k] = true;
+            }
+        }
+    }
     // "just in case", "no rush": nothing asked.
     mark_phrases(words, r.clone(), &lex.filler, &mut fill.explained);
+    // "this week": the span a look at the plan or the tasks covers.
+    if matches!(f.act, ActKind::ShowTasks | ActKind::ShowPlan) {
+        mark_phrases(words, r.clone(), &lex.spans, &mut fill.explained);
+    }
     // "did it last night", "used 2 yesterday": when what is reported
     // happened.
     if happened(f.act) || matches!(f.act, ActKind::TaskDone | ActKind::StockRemove) {
@@ -1070,6 +1182,26 @@ fn read_frame_at(
     }
     if fill.negated && f.writes {
         return None;
+    }
+    // "lets do the paneer on sunday", "maybe put it on friday": a plan
+    // weighed aloud is a draft to look over (the seeds' way), the older
+    // chain's to draft.
+    if f.act == ActKind::PlanPut && weighed(words, r.start..vs, lex) {
+        return None;
+    }
+    // "yesterday i was buy 1 kilo of wings": a buy said as done is stock
+    // bought, not a list to shop; "buy" said as nothing done is the list's.
+    let past_in_clause = (r.start..r.end).any(|k| {
+        n.tokens[k].clause == n.tokens[vs].clause && phrase_at(words, k, &lex.past).is_some()
+    });
+    let buys = matches!(verb.as_slice(), [v] if v == "buy" || v == "get" || v == "grab")
+        || verb.len() == 2 && verb[0] == "pick";
+    match f.act {
+        ActKind::ShoppingAdd if buys && past_in_clause => return None,
+        ActKind::InventoryAdd if verb.len() == 1 && verb[0] == "buy" && !past_in_clause => {
+            return None;
+        }
+        _ => {}
     }
     // A task to add that names one the list holds ("remind me to pick up
     // the broccoli tomorrow" beside "Pick up Chinese broccoli and Thai
@@ -1094,7 +1226,7 @@ fn read_frame_at(
     }
     let content: Vec<usize> = r
         .clone()
-        .filter(|&k| !lex.glue.contains(words[k]) && !aside[k])
+        .filter(|&k| !lex.glue.contains(words[k]) && !aside[k] && k >= opening)
         .collect();
     let unread: Vec<String> = content
         .iter()
@@ -1317,6 +1449,21 @@ fn take(
 ) -> Option<usize> {
     let (scene, words) = (at.scene, at.words);
     let clause = |k: usize| at.n.tokens[k].clause;
+    // "add 2 green chillies; skip the curry leaves": after what is added, a
+    // food said with a word that leaves it out is left out, and read.
+    if matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd)
+        && !fill.items.is_empty()
+        && l.targets.iter().any(Target::names)
+    {
+        let left_out = (l.start.saturating_sub(2)..l.start).find(|&k| {
+            clause(k) == clause(l.start)
+                && (at.lex.negation.contains(words[k]) || matches!(words[k], "skip" | "minus"))
+        });
+        if let Some(k) = left_out {
+            fill.explained[k..l.end].fill(true);
+            return None;
+        }
+    }
     for (ti, t) in l.targets.iter().enumerate() {
         let used = match t {
             // "add green chilies to the list, 2 pcs", "curry leaves as
@@ -1358,6 +1505,13 @@ fn take(
                 if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) =>
             {
                 fill.days.push(d.clone());
+                // "tonight": the day's dinner, unless a meal is said.
+                let night = words[l.start..l.end]
+                    .iter()
+                    .any(|w| matches!(*w, "tonight" | "tonite" | "tn" | "2nite" | "2night"));
+                if night && needs(Need::Day) {
+                    fill.meals.push((fill.days.len(), "dinner".into()));
+                }
                 true
             }
             Target::Meal(m) if needs(Need::Day) || f.act == ActKind::ShowPlan => {
@@ -1377,7 +1531,9 @@ fn take(
                 }
                 // "from the counter into the fridge": where it is now is
                 // not where it goes.
-                if (l.start.saturating_sub(2)..l.start).any(|k| words[k] == "from") {
+                if (l.start.saturating_sub(2)..l.start).any(|k| {
+                    words[k] == "from" || words[k] == "of" && k > 0 && words[k - 1] == "out"
+                }) {
                     return Some(ti);
                 }
                 // "in the fridge": the place in the kitchen, when it is one.
@@ -1455,6 +1611,15 @@ fn take(
                 } else {
                     span(l, words)
                 });
+                true
+            }
+            // "take the miso cod off sunday": the recipe tells which slot.
+            Target::Recipe(_) if f.act == ActKind::PlanRemove && fill.slot_recipe.is_empty() => {
+                fill.slot_recipe = words[l.start..l.end]
+                    .iter()
+                    .filter(|w| !at.lex.glue.contains(**w))
+                    .map(|w| w.to_string())
+                    .collect();
                 true
             }
             Target::Recipe(names) if needs(Need::Recipe) => {
@@ -1577,7 +1742,7 @@ fn refusal_as_reason(
 fn dated(act: ActKind) -> bool {
     matches!(
         act,
-        ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove
+        ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove | ActKind::ShowTasks
     )
 }
 
@@ -1987,6 +2152,7 @@ fn build(
             Act::PlanRemove {
                 days: fill.days.clone(),
                 meal: fill.meals.last().map(|(_, m)| m.clone()),
+                recipe: fill.slot_recipe.clone(),
             }
         }
         ActKind::TaskAdd => {
@@ -2031,9 +2197,23 @@ fn build(
         ActKind::ShowStock => Act::ShowStock {
             place: fill.place.clone(),
         },
-        ActKind::HowMuch if !fill.stocked.is_empty() => Act::HowMuch {
-            items: fill.stocked.iter().flatten().cloned().collect(),
-        },
+        // "the rice which one is more, basmati or the jasmine": a name said
+        // more closely later stands for the vaguer one.
+        ActKind::HowMuch if !fill.stocked.is_empty() => {
+            let groups = &fill.stocked;
+            let mut items: Vec<String> = Vec::new();
+            for g in groups {
+                let vaguer = groups
+                    .iter()
+                    .any(|o| o.len() < g.len() && o.iter().all(|x| g.contains(x)));
+                for x in g {
+                    if !vaguer && !items.contains(x) {
+                        items.push(x.clone());
+                    }
+                }
+            }
+            Act::HowMuch { items }
+        }
         ActKind::Expiring => Act::Expiring {
             place: fill.place.clone(),
         },

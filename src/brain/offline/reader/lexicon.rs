@@ -124,6 +124,7 @@ struct Words {
     retract: Vec<String>,
     rule: Vec<String>,
     filler: Vec<String>,
+    spans: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -190,6 +191,9 @@ pub struct Lexicon {
     pub rule: Vec<Phrase>,
     /// Phrases that add nothing to a request ("just in case").
     pub filler: Vec<Phrase>,
+    /// The span of days a look at the plan or the tasks covers ("this
+    /// week").
+    pub spans: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
@@ -299,6 +303,7 @@ impl Lexicon {
             retract: phrases(&w.retract),
             rule: phrases(&w.rule),
             filler: phrases(&w.filler),
+            spans: phrases(&w.spans),
             shorthand: f.shorthand.clone(),
             numbers,
             units,
@@ -345,6 +350,7 @@ impl Lexicon {
             &self.retract,
             &self.rule,
             &self.filler,
+            &self.spans,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

@@ -205,7 +205,25 @@ fn link_at(
     if lex.hedge.contains(w) {
         return one(i, i + 1, Target::Hedge);
     }
-    food_at(words, i, lex)
+    let mut l = food_at(words, i, lex)?;
+    // "any fish in the house?": a family names the stock's and the list's
+    // rows of that family (the cod fillets), after the food itself.
+    let said = words[l.start..l.end].join(" ");
+    if crate::context::taxonomy::is_family(&said) {
+        for (rows, make) in &names.tables {
+            let matched: Vec<String> = rows
+                .iter()
+                .filter(|(r, _)| crate::context::taxonomy::ingredient_matches(r, &said))
+                .map(|(r, _)| r.to_string())
+                .collect();
+            let table = make(Vec::new());
+            if !matched.is_empty() && matches!(table, Target::Stocked(_) | Target::Listed(_)) {
+                l.targets.push(make(matched));
+                l.scores.push(0.9);
+            }
+        }
+    }
+    Some(l)
 }
 
 fn is_food_word(w: &str) -> bool {

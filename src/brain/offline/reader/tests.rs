@@ -30,6 +30,8 @@ fn names() -> Names {
             "spring onion",
             "brioche",
             "ginger",
+            "cod fillet",
+            "naan",
         ]),
         shopping: s(&[
             "chinese broccoli",
@@ -1219,6 +1221,7 @@ fn a_part_taken_back_is_dropped_though_it_reads_as_nothing() {
     let removed = vec![Act::PlanRemove {
         days: vec!["thursday".into()],
         meal: Some("lunch".into()),
+        recipe: Vec::new(),
     }];
     assert_eq!(done("just leave thursday lunch blank"), removed);
     assert_eq!(
@@ -1230,5 +1233,135 @@ fn a_part_taken_back_is_dropped_though_it_reads_as_nothing() {
     // Nothing taken back: the part read as nothing keeps it from being done.
     not_done(
         "make thursday lunch the tikka bites then and I'll cook them tue. leave thursday lunch blank",
+    );
+}
+
+#[test]
+fn a_recipe_and_a_day_said_plainly_with_no_verb_are_planned() {
+    assert_eq!(
+        done("ok yellow curry. wednesday dinner"),
+        [Act::PlanPut {
+            recipe: "Thai Yellow Curry".into(),
+            days: vec!["wednesday".into()],
+            meal: Some("dinner".into()),
+            servings: None,
+        }]
+    );
+    assert_eq!(done("kerala wednesday, assam pedas sunday").len(), 2);
+    // Weighed, asked, refused, a span of days, or a word not read: not done.
+    for m in [
+        "maybe yellow curry wednesday",
+        "yellow curry wednesday?",
+        "not the wings on friday",
+        "french toast on the weekend",
+        "one for making the paneer tikka on thursday",
+    ] {
+        not_done(m);
+    }
+}
+
+#[test]
+fn what_the_user_will_do_and_an_opening_word_are_not_read_as_requests() {
+    assert_eq!(
+        done("sweet put the yellow curry on tomorow dinner, ill marinate it tonight"),
+        [Act::PlanPut {
+            recipe: "Thai Yellow Curry".into(),
+            days: vec!["tomorrow".into()],
+            meal: Some("dinner".into()),
+            servings: None,
+        }]
+    );
+    assert_eq!(
+        done("sweet, add milk to the list"),
+        [Act::ShoppingAdd {
+            items: vec![ItemSaid {
+                name: "milk".into(),
+                quantity: None,
+                unit: None
+            }]
+        }]
+    );
+}
+
+#[test]
+fn a_food_left_out_after_an_add_is_not_added() {
+    let Act::ShoppingAdd { items } =
+        &done("add 2 green chillies to the list; skip the curry leaves")[0]
+    else {
+        panic!("not an add");
+    };
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].name, "green chillies");
+    // "tonight" is the day's dinner.
+    assert_eq!(
+        done("put the wings on tonight"),
+        [Act::PlanPut {
+            recipe: "Dry Rub Wings".into(),
+            days: vec!["today".into()],
+            meal: Some("dinner".into()),
+            servings: None,
+        }]
+    );
+}
+
+#[test]
+fn a_recipe_said_with_the_slot_to_clear_is_the_slot_it_must_hold() {
+    assert_eq!(
+        done("actually take the miso cod off sunday"),
+        [Act::PlanRemove {
+            days: vec!["sunday".into()],
+            meal: None,
+            recipe: vec!["miso".into(), "cod".into()],
+        }]
+    );
+}
+
+#[test]
+fn which_of_two_there_is_more_of_looks_both_up() {
+    assert_eq!(
+        done("the rice which one is more, basmati or the jasmin?"),
+        [Act::HowMuch {
+            items: vec!["basmati rice".into(), "jasmine rice".into()]
+        }]
+    );
+    // In a change, an "or" is a choice: not done as both.
+    not_done("add milk or eggs");
+}
+
+#[test]
+fn a_buy_said_as_done_is_stock_and_one_to_do_is_the_lists() {
+    assert!(matches!(
+        done("and yesterday i was buy 1 kilo of chicken wings and 6 egg")[..],
+        [Act::InventoryAdd { .. }]
+    ));
+    assert!(matches!(done("buy eggs")[..], [Act::ShoppingAdd { .. }]));
+}
+
+#[test]
+fn a_family_names_the_stock_of_that_family() {
+    assert_eq!(
+        done("Would you kindly tell me whether we have any fish in the house at present?"),
+        [Act::HowMuch {
+            items: vec!["cod fillet".into()]
+        }]
+    );
+}
+
+#[test]
+fn where_a_thing_comes_out_of_is_not_where_it_goes() {
+    assert_eq!(
+        done("take the cod out of the freezer into the fridge"),
+        [Act::StockMove {
+            rows: vec!["cod fillet".into()],
+            to: "fridge".into()
+        }]
+    );
+    not_done("take the naan out of the freezer");
+    // In the basket: bought.
+    assert_eq!(
+        done("thai basil n tomatoes in the basket too"),
+        [Act::ShoppingBought {
+            rows: vec!["thai basil".into(), "tomato".into()]
+        }]
     );
 }
