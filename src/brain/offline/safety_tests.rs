@@ -844,3 +844,23 @@ fn guessed_names_and_self_corrections_write_nothing() {
     let standing = sim.json()["constraints"].to_string();
     assert!(!standing.contains("urry"), "{standing}: {}", sim.reply());
 }
+
+/// A change to a recipe with no recipe in the talk is declined, the add
+/// to the list the words would make offered first — not a question about
+/// which recipe to change.
+#[test]
+fn a_recipe_change_with_no_recipe_in_the_talk_offers_the_list_add() {
+    let mut sim = Conversation::new();
+    sim.say("add more garlic");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("“add garlic to the shopping list”"),
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        !sim.reply().contains("which one should I change"),
+        "{}",
+        sim.reply()
+    );
+}

@@ -115,6 +115,19 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         }
         other => other,
     };
+    // A change to a recipe with no recipe in the talk at all ("more rice
+    // than that", "without the pepper") is read as nothing: the decline
+    // says what it could not read and what can be done here.
+    let no_recipe = world.active_of(crate::context::Table::Recipes).is_empty()
+        && !out.referenced_entities.iter().any(|r| {
+            world
+                .get(r)
+                .is_some_and(|e| e.e.table == crate::context::Table::Recipes)
+        });
+    let settled = match settled {
+        Intent::Edit(_) if no_recipe && !out.needs_clarification => Intent::Unknown,
+        other => other,
+    };
     let mut reading = reading;
     reading.unsure = asked_first(&reading, &settled, &out, message);
     // A yes does not make a guessed name plain.

@@ -296,7 +296,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
     Some(Declined {
         unread,
         asked,
-        options: options(&n, &links, scene),
+        options: with_list_add(&n, &links, scene, options(&n, &links, scene)),
         bid: bid.is_some(),
         rule: Vec::new(),
     })
@@ -364,6 +364,35 @@ fn open_ask(scene: &Scene<'_>) -> Option<String> {
 /// Up to three messages this reader carries out as they stand, each only
 /// a look (an option never changes the kitchen): about what the message
 /// named, then about what the last reply showed.
+/// "add more garlic" with nothing to change: the add the words would be
+/// on the shopping list comes first among the options.
+fn with_list_add(
+    n: &Normalized,
+    links: &[Link],
+    scene: &Scene<'_>,
+    mut options: Vec<String>,
+) -> Vec<String> {
+    let lex = lexicon::lexicon();
+    let readings = grammar::readings(n, links, lex, scene);
+    let add = readings.iter().find_map(|r| match r.acts.as_slice() {
+        [super::acts::Act::ShoppingAdd { items }] if r.coverage >= 0.8 && !r.asking => {
+            Some(items.iter().map(|i| i.name.clone()).collect::<Vec<_>>())
+        }
+        _ => None,
+    });
+    if let Some(items) = add {
+        options.insert(
+            0,
+            format!(
+                "add {} to the shopping list",
+                crate::brain::offline::text::join_list(&items, "and")
+            ),
+        );
+        options.truncate(3);
+    }
+    options
+}
+
 fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
     use crate::context::Table;
     let said: Vec<String> = n

@@ -221,8 +221,8 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
     out
 }
 
-/// True when the range opens with the user saying what they will do
-/// ("ill marinate it tonight", "im going to cook it sunday") and no word
+/// True when the range opens with the user saying what they will do or
+/// did ("ill marinate it tonight", "i cooked it last night") and no word
 /// in it is a request's verb.
 fn intends(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
     let said: Vec<&str> = words[r.clone()]
@@ -234,7 +234,9 @@ fn intends(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
         said.as_slice(),
         ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
     );
-    opens && !r.clone().any(|k| verb_at(words, k, lex))
+    // "i cooked it last night": what the user did, beside the request.
+    let did = matches!(said.as_slice(), ["i", w, ..] if w.len() > 4 && w.ends_with("ed"));
+    (opens || did) && !r.clone().any(|k| verb_at(words, k, lex))
 }
 
 /// "add: defrost cod thurs night, descale kettle sat, buy eggs": after an
@@ -1574,6 +1576,18 @@ fn take(
             }
             Target::Listed(rows) if needs(Need::Listed) => {
                 fill.listed.extend(rows.iter().cloned());
+                true
+            }
+            // "are we out of eggs": a food the stock does not hold is asked
+            // after all the same (there is none).
+            Target::Food(x)
+                if f.act == ActKind::HowMuch
+                    && !l
+                        .targets
+                        .iter()
+                        .any(|t| t.names() && !matches!(t, Target::Food(_))) =>
+            {
+                fill.stocked.push(vec![x.clone()]);
                 true
             }
             Target::Stocked(rows) if needs(Need::Stocked) => {

@@ -1365,3 +1365,13 @@ fn where_a_thing_comes_out_of_is_not_where_it_goes() {
         }]
     );
 }
+
+#[test]
+fn whether_a_food_has_run_out_is_looked_up_not_removed() {
+    assert_eq!(
+        done("hang on are we out of eggs?? like zero?"),
+        [Act::HowMuch {
+            items: vec!["eggs".into()]
+        }]
+    );
+}
