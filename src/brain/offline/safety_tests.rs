@@ -864,3 +864,18 @@ fn a_recipe_change_with_no_recipe_in_the_talk_offers_the_list_add() {
         sim.reply()
     );
 }
+
+/// A refusal after one recipe's card, while Alfred's offer is open, is no
+/// narrowing of a list and keeps no rule; a food the stock holds under
+/// another name is still found.
+#[test]
+fn skipping_one_thing_after_a_recipe_card_keeps_no_rule() {
+    let mut sim = Conversation::new();
+    sim.say("what am i missing for the assam pedas");
+    sim.say("omg yes skip the shallots");
+    let standing = sim.json()["constraints"].to_string();
+    assert!(!standing.contains("shallot"), "{standing}: {}", sim.reply());
+    let mut sim = Conversation::new();
+    sim.say("how many tea bags have i got left");
+    assert!(sim.reply().contains("black tea"), "{}", sim.reply());
+}

@@ -235,11 +235,21 @@ fn declined(
     if let Intent::Exclude(ex) = settled
         && !super::reader::decline::asks(message, &scene)
     {
+        // A list: two or more recipes shown, not one recipe's card.
         let before = &reading.before;
+        let shown = before
+            .presented
+            .iter()
+            .filter(|r| {
+                world
+                    .get(r)
+                    .is_some_and(|e| e.e.table == crate::context::Table::Recipes)
+            })
+            .count();
         let narrows = ex.iter().any(|e| {
             super::resolve::matching_recipes(world, &e.term)
                 .iter()
-                .any(|r| before.listed.contains(r) || before.presented.contains(r))
+                .any(|r| before.listed.contains(r) || shown >= 2 && before.presented.contains(r))
         });
         if narrows {
             return None;

@@ -1580,12 +1580,20 @@ fn take(
             }
             // "are we out of eggs": a food the stock does not hold is asked
             // after all the same (there is none).
+            // Not when a row of the stock shares a word of it ("tea bags"
+            // beside "black tea"): that is the older chain's to match.
             Target::Food(x)
                 if f.act == ActKind::HowMuch
                     && !l
                         .targets
                         .iter()
-                        .any(|t| t.names() && !matches!(t, Target::Food(_))) =>
+                        .any(|t| t.names() && !matches!(t, Target::Food(_)))
+                    && !scene.names.inventory.iter().any(|row| {
+                        let row = super::link::name_words(row);
+                        words[l.start..l.end]
+                            .iter()
+                            .any(|w| row.contains(&crate::context::taxonomy::singular(w)))
+                    }) =>
             {
                 fill.stocked.push(vec![x.clone()]);
                 true
@@ -1756,7 +1764,7 @@ fn refusal_as_reason(
 fn dated(act: ActKind) -> bool {
     matches!(
         act,
-        ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove | ActKind::ShowTasks
+        ActKind::TaskAdd | ActKind::ShowPlan | ActKind::PlanRemove
     )
 }
 
