@@ -216,7 +216,18 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // "dairy-free" — not a remark in passing ("one guy doesnt do
             // spicy", "wings but make them not spicy").
             let ruled = (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.rule).is_some());
-            let asks = n.question || grammar::any_part_asks(&words, &n, lex);
+            // "nothing spicy for the kids ok??": a clause that ends on a
+            // word asking for agreement states the rule, it asks nothing.
+            let agreeing = !n.asked.is_empty()
+                && n.asked.iter().all(|c| {
+                    (0..words.len())
+                        .rev()
+                        .find(|&k| n.tokens[k].clause == *c)
+                        .is_some_and(|k| {
+                            matches!(words[k], "ok" | "okay" | "k" | "yeah" | "alright" | "right")
+                        })
+                });
+            let asks = !agreeing && (n.question || grammar::any_part_asks(&words, &n, lex));
             // Said of someone else ("one guy doesnt do spicy", "my partner
             // isnt great with spice"), or of the thing itself to be
             // changed ("make them not spicy"): a remark, not a rule.

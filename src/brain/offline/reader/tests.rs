@@ -1068,6 +1068,8 @@ fn a_refusal_said_in_passing_is_no_rule_to_keep() {
         "i dont want cod",
         "no seafood pls, and nothing too spicy",
         "no wings tho. which ones are left",
+        // Asking for agreement states the rule.
+        "nothing spicy for the kids ok?? remember that",
     ] {
         assert_eq!(declined(m, Answered::Rule), None, "{m}");
     }
