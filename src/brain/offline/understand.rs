@@ -233,7 +233,7 @@ fn declined(
     // not when it asks ("he not like the pepper, we can remove it?").
     let scene = scene(&reading.before, world, req.kitchen);
     if let Intent::Exclude(ex) = settled
-        && !super::reader::decline::asks(message, &scene)
+        && !message.contains('?')
     {
         // A list: two or more recipes shown, not one recipe's card.
         let before = &reading.before;

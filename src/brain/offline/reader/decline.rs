@@ -120,14 +120,6 @@ pub enum Answered {
     Nothing,
 }
 
-/// True when the message asks something ("we can remove it?"): a refusal
-/// in it is not said to narrow a list.
-pub fn asks(message: &str, scene: &Scene<'_>) -> bool {
-    let lex = lexicon::lexicon();
-    let n = normalize::normalize(message, lex, &scene.names.words());
-    n.question || grammar::any_part_asks(&n.words(), &n, lex)
-}
-
 /// The decline for `message` when the older rules' `answered` would leave
 /// it unread; `None` when that answer accounts for it.
 pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<Declined> {
