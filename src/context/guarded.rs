@@ -129,6 +129,26 @@ pub fn says_anyway(message: &str) -> bool {
 /// names it — or, right after a write touching it was held back, says
 /// "anyway" — and the constraint was not stated in this very message.
 pub fn guarded(state: &ContextState, message: &str) -> Vec<Guarded> {
+    covered(state, message)
+        .into_iter()
+        .filter_map(|(g, through)| (!through).then_some(g))
+        .collect()
+}
+
+/// The entities a standing constraint covers that this turn's writes may
+/// touch all the same, because `message` names them or insists ("put the
+/// kerala curry on wednesday" while "no fish" stands): a write touching
+/// one goes through, and the reply says what rule it went past.
+pub fn let_through(state: &ContextState, message: &str) -> Vec<Guarded> {
+    covered(state, message)
+        .into_iter()
+        .filter_map(|(g, through)| through.then_some(g))
+        .collect()
+}
+
+/// Every entity an active constraint covers, with true when the message
+/// lets a write touch it.
+fn covered(state: &ContextState, message: &str) -> Vec<(Guarded, bool)> {
     let namer = Namer::new(state);
     let turn = state.turn;
     let insists = says_anyway(message);
@@ -146,17 +166,18 @@ pub fn guarded(state: &ContextState, message: &str) -> Vec<Guarded> {
             let earlier = c.since_turn < turn;
             let named = namer.names(message, e.table, &e.label);
             let held_last_turn = state.constraints.held_at(r) == Some(turn.saturating_sub(1));
-            if earlier && (named || (insists && held_last_turn)) {
-                continue;
-            }
-            out.push(Guarded {
-                r#ref: r.clone(),
-                label: e.label.clone(),
-                table: e.table,
-                constraint: c.id.clone(),
-                constraint_label: c.label.clone(),
-                clause: c.clause.clone(),
-            });
+            let through = earlier && (named || (insists && held_last_turn));
+            out.push((
+                Guarded {
+                    r#ref: r.clone(),
+                    label: e.label.clone(),
+                    table: e.table,
+                    constraint: c.id.clone(),
+                    constraint_label: c.label.clone(),
+                    clause: c.clause.clone(),
+                },
+                through,
+            ));
         }
     }
     out

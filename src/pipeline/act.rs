@@ -18,7 +18,7 @@ use std::task::{Context, Poll};
 use futures::future::Either;
 use serde_json::{Map, Value};
 
-use crate::context::guarded::{Namer, guarded};
+use crate::context::guarded::{Namer, guarded, let_through};
 use crate::context::{ContextState, Table, archive};
 use crate::kitchen::{Kitchen, ToolCall, ToolError, ToolResult};
 use crate::prompt::act::{ActInput, PlanStepView, PriorStep, StepData, ToolCallView, build_act};
@@ -45,6 +45,9 @@ pub struct StepOutcome {
     pub usage: Usage,
     /// Writes held back for touching what a standing constraint rules out.
     pub held: Vec<HeldBack>,
+    /// Writes made past a standing constraint because the message named
+    /// what they touch.
+    pub through: Vec<HeldBack>,
 }
 
 /// The turn's context while its steps run. A step's brain call reads it by
@@ -403,6 +406,8 @@ struct StepRun<'s> {
     held: Vec<HeldBack>,
     /// What the last call held back, when it held back all of it.
     held_call: Option<Vec<HeldBack>>,
+    /// Writes made past a standing constraint, named.
+    through: Vec<HeldBack>,
 }
 
 impl<'s> StepRun<'s> {
@@ -425,6 +430,7 @@ impl<'s> StepRun<'s> {
             finished: false,
             held: Vec::new(),
             held_call: None,
+            through: Vec::new(),
         }
     }
 
@@ -503,17 +509,25 @@ impl<'s> StepRun<'s> {
             let mut state = write(&env.state);
             // Each write is shown to the standing constraints first: what
             // touches an entity they cover, unnamed, is held back.
-            let (guarded, namer) = if writes {
-                (guarded(&state, &env.user_message), Namer::new(&state))
+            let (guarded, named, namer) = if writes {
+                (
+                    guarded(&state, &env.user_message),
+                    let_through(&state, &env.user_message),
+                    Namer::new(&state),
+                )
             } else {
-                (Vec::new(), Namer::default())
+                (Vec::new(), Vec::new(), Namer::default())
             };
-            let mut check = StandingCheck::new(guarded, namer);
+            let mut check = StandingCheck::new(guarded, namer).with_named(named);
             let outcome = kitchen.execute_checked(&call, &mut state.registry, env.turn, &mut check);
             if let Ok(r) = &outcome {
                 state.remember_rows(&r.rows);
             }
-            (outcome, check.into_held())
+            let (held, through) = check.into_parts();
+            if outcome.is_ok() {
+                self.through.extend(through);
+            }
+            (outcome, held)
         };
         let all_held = matches!(outcome, Err(ToolError::HeldBack(_)));
         self.held_call = all_held.then(|| held.clone());
@@ -607,6 +621,7 @@ impl<'s> StepRun<'s> {
             stop: self.stop,
             usage: self.usage,
             held: self.held,
+            through: self.through,
         }
     }
 }

@@ -28,8 +28,11 @@ use super::types::Stop;
 /// what it held back for the turn record.
 pub(crate) struct StandingCheck {
     guarded: Vec<Guarded>,
+    /// Covered entities the message named: written, and told.
+    named: Vec<Guarded>,
     namer: Namer,
     held: Vec<HeldBack>,
+    through: Vec<HeldBack>,
 }
 
 impl StandingCheck {
@@ -37,20 +40,35 @@ impl StandingCheck {
     pub(crate) fn new(guarded: Vec<Guarded>, namer: Namer) -> Self {
         Self {
             guarded,
+            named: Vec::new(),
             namer,
             held: Vec::new(),
+            through: Vec::new(),
         }
     }
 
-    /// What it held back, one entry per row and covered entity.
-    pub(crate) fn into_held(self) -> Vec<HeldBack> {
-        self.held
+    /// Also notes the rows that touch `named`, covered entities the
+    /// message named: they are written, and the reply says what rule they
+    /// went past.
+    pub(crate) fn with_named(mut self, named: Vec<Guarded>) -> Self {
+        self.named = named;
+        self
+    }
+
+    /// What it held back, one entry per row and covered entity, and what
+    /// it let through because the message named it.
+    pub(crate) fn into_parts(self) -> (Vec<HeldBack>, Vec<HeldBack>) {
+        (self.held, self.through)
     }
 
     /// The guarded entities a row touches.
     fn touched(&self, row: &RowWrite) -> Vec<&Guarded> {
-        self.guarded
-            .iter()
+        self.touching(&self.guarded, row)
+    }
+
+    /// The entities of `of` a row touches.
+    fn touching<'g>(&self, of: &'g [Guarded], row: &RowWrite) -> Vec<&'g Guarded> {
+        of.iter()
             .filter(|g| {
                 let is_it =
                     row.r#ref.as_deref() == Some(g.r#ref.as_str()) && row.op != WriteOp::Create;
@@ -68,6 +86,13 @@ impl WriteCheck for StandingCheck {
         let mut verdicts: Vec<Option<String>> = vec![None; rows.len()];
         let mut draft_held = false;
         for (i, row) in rows.iter().enumerate() {
+            let named: Vec<Guarded> = self
+                .touching(&self.named, row)
+                .into_iter()
+                .cloned()
+                .collect();
+            self.through
+                .extend(named.into_iter().map(|g| held_back(row, g, None)));
             let touched: Vec<Guarded> = self.touched(row).into_iter().cloned().collect();
             if touched.is_empty() {
                 continue;
@@ -89,18 +114,11 @@ impl WriteCheck for StandingCheck {
                 row.label.clone()
             };
             verdicts[i] = Some(format!("{name}: {}", reasons.join("; ")));
-            self.held.extend(touched.into_iter().map(|g| HeldBack {
-                table: row.table.name().to_string(),
-                op: row.op.as_str().to_string(),
-                row_label: row.label.clone(),
-                covered: g.r#ref,
-                covered_label: g.label,
-                constraint: g.constraint,
-                constraint_label: g.constraint_label,
-                clause: g.clause,
-                draft: draft.clone(),
-                date: row.date.clone(),
-            }));
+            self.held.extend(
+                touched
+                    .into_iter()
+                    .map(|g| held_back(row, g, draft.clone())),
+            );
         }
         // A draft is saved whole or not at all: the save waits for the
         // user's answer.
@@ -111,6 +129,45 @@ impl WriteCheck for StandingCheck {
         }
         verdicts
     }
+}
+
+/// The row's write as it touches `g`.
+fn held_back(row: &RowWrite, g: Guarded, draft: Option<String>) -> HeldBack {
+    HeldBack {
+        table: row.table.name().to_string(),
+        op: row.op.as_str().to_string(),
+        row_label: row.label.clone(),
+        covered: g.r#ref,
+        covered_label: g.label,
+        constraint: g.constraint,
+        constraint_label: g.constraint_label,
+        clause: g.clause,
+        draft,
+        date: row.date.clone(),
+    }
+}
+
+/// What the reply says of writes made past a rule because the message
+/// named what they touch: "Putting Kerala Cod Curry on Wednesday went
+/// ahead though you said “no fish this week”: you named it."
+pub(crate) fn passed(through: &[HeldBack]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for h in through.iter().filter(|h| h.op != "delete") {
+        let a = action(h);
+        let mut chars = a.chars();
+        let a: String = chars
+            .next()
+            .map(|c| c.to_uppercase().chain(chars).collect())
+            .unwrap_or_default();
+        let line = format!(
+            "{a} went ahead though you said “{}”: you named it.",
+            h.clause
+        );
+        if !out.contains(&line) {
+            out.push(line);
+        }
+    }
+    out
 }
 
 /// True for a draft's ref (`gen_…`).
@@ -331,7 +388,7 @@ mod tests {
                 .is_some_and(|v| v.contains("“no fish this week”")),
             "{verdicts:?}"
         );
-        let held = check.into_held();
+        let held = check.into_parts().0;
         assert_eq!(held.len(), 3);
         assert_eq!(
             notice(&held),
@@ -352,7 +409,7 @@ mod tests {
         let paneer = row(Table::MealPlans, WriteOp::Create, Some("gen_meal_2"), "Wed");
         let verdicts = check.check(&[cod, paneer]);
         assert!(verdicts.iter().all(Option::is_some), "{verdicts:?}");
-        let held = check.into_held();
+        let held = check.into_parts().0;
         assert_eq!(held.len(), 1);
         assert_eq!(held[0].draft.as_deref(), Some("gen_meal_1"));
         let q = "The plan draft holds Miso Glazed Air Fryer Cod, which you ruled out (“no fish \

@@ -879,3 +879,24 @@ fn skipping_one_thing_after_a_recipe_card_keeps_no_rule() {
     sim.say("how many tea bags have i got left");
     assert!(sim.reply().contains("black tea"), "{}", sim.reply());
 }
+
+/// A write past a standing rule, let through because the message names
+/// what it touches, is made and said: the reply names the rule it went
+/// past.
+#[test]
+fn a_write_past_a_rule_the_message_names_is_said() {
+    let mut sim = Conversation::new();
+    sim.say("no fish this week");
+    sim.say("put the kerala curry on wednesday");
+    assert_eq!(writes(&sim), ["meal_plans:create"], "{}", sim.reply());
+    assert!(
+        sim.reply()
+            .contains("went ahead though you said “no fish this week”: you named it"),
+        "{}",
+        sim.reply()
+    );
+    // Nothing ruled out: nothing said.
+    let mut sim = Conversation::new();
+    sim.say("put the kerala curry on wednesday");
+    assert!(!sim.reply().contains("you named it"), "{}", sim.reply());
+}

@@ -36,6 +36,9 @@ pub(in crate::pipeline) struct Acted<'t> {
     changed: Vec<String>,
     /// Writes held back for touching what a standing constraint rules out.
     held: Vec<HeldBack>,
+    /// Writes made past a standing constraint because the message named
+    /// what they touch.
+    through: Vec<HeldBack>,
     turn: u32,
 }
 
@@ -61,6 +64,7 @@ impl<'t> Acted<'t> {
             snapshot: state.snapshot(),
             changed: changed_refs(state, turn),
             held: steps.iter().flat_map(|s| s.held.clone()).collect(),
+            through: steps.iter().flat_map(|s| s.through.clone()).collect(),
             turn,
         }
     }

@@ -81,7 +81,12 @@ impl Run<'_> {
         // What was held back reaches the user whatever the brain wrote:
         // the sentences its reply lacks are added, streamed like the rest.
         let mut text = said.clone();
-        let missing = hold::missing_from(&text, &acted.held);
+        let mut missing = hold::missing_from(&text, &acted.held);
+        missing.extend(
+            hold::passed(&acted.through)
+                .into_iter()
+                .filter(|line| !text.contains(line.as_str())),
+        );
         if !missing.is_empty() {
             let added = format!("\n\n{}", missing.join(" "));
             let added = if text.trim().is_empty() {
