@@ -514,6 +514,8 @@ pub fn plural_noun(noun: &str) -> String {
     }
     if noun.ends_with('s') {
         noun.to_string()
+    } else if let Some(stem) = noun.strip_suffix("loaf") {
+        format!("{stem}loaves")
     } else if ["chili", "box", "ch", "sh", "to"]
         .iter()
         .any(|e| noun.ends_with(e))

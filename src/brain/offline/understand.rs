@@ -118,12 +118,11 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     // A change to a recipe with no recipe in the talk at all ("more rice
     // than that", "without the pepper") is read as nothing: the decline
     // says what it could not read and what can be done here.
-    let no_recipe = world.active_of(crate::context::Table::Recipes).is_empty()
-        && !out.referenced_entities.iter().any(|r| {
-            world
-                .get(r)
-                .is_some_and(|e| e.e.table == crate::context::Table::Recipes)
-        });
+    let no_recipe = world.active_of(Table::Recipes).is_empty()
+        && !out
+            .referenced_entities
+            .iter()
+            .any(|r| world.get(r).is_some_and(|e| e.e.table == Table::Recipes));
     let settled = match settled {
         Intent::Edit(_) if no_recipe && !out.needs_clarification => Intent::Unknown,
         other => other,
@@ -240,11 +239,7 @@ fn declined(
         let shown = before
             .presented
             .iter()
-            .filter(|r| {
-                world
-                    .get(r)
-                    .is_some_and(|e| e.e.table == crate::context::Table::Recipes)
-            })
+            .filter(|r| world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
             .count();
         let narrows = ex.iter().any(|e| {
             super::resolve::matching_recipes(world, &e.term)

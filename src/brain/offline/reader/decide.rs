@@ -88,13 +88,6 @@ pub fn decide(readings: &[Reading]) -> Move {
     if rival.is_some_and(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {
         return Move::Pass;
     }
-    // A bulk change, a write read in part, with a verb too common to name
-    // its place, or of a row two tables hold: asked about, naming what
-    // would change and the words not read.
-    // A row two tables hold, or a verb too common to name its place ("add
-    // feta" — to the list, the stock, or the recipe on screen?), is the
-    // older chain's to read with the rows and the talk (it asks before it
-    // writes).
     // Bought, of foods the list holds: the stock add is asked about, the
     // tick off the list named.
     if best.unsure == Some(Unsure::OnList) && best.coverage >= DO_COVERAGE {
@@ -119,9 +112,15 @@ pub fn decide(readings: &[Reading]) -> Move {
             ),
         };
     }
+    // A row two tables hold, or a verb too common to name its place ("add
+    // feta" — to the list, the stock, or the recipe on screen?), is the
+    // older chain's to read with the rows and the talk (it asks before it
+    // writes).
     if best.unsure.is_some() && !best.bulk {
         return Move::Pass;
     }
+    // A bulk change, or a write read in part: asked about, naming what
+    // would change and the words not read.
     if best.bulk || best.coverage < DO_COVERAGE {
         return Move::Confirm {
             reading: best.clone(),

@@ -267,8 +267,7 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             if narrows && !remark {
                 return None;
             }
-            let ruled = ruled || polite;
-            if describes || !remark && (ruled || alone) && (stated || !asks) {
+            if describes || !remark && (ruled || polite || alone) && (stated || !asks) {
                 return None;
             }
             (typed(0..n.tokens.len()), None)
@@ -378,7 +377,9 @@ fn with_list_add(
     let lex = lexicon::lexicon();
     let readings = grammar::readings(n, links, lex, scene);
     let add = readings.iter().find_map(|r| match r.acts.as_slice() {
-        [super::acts::Act::ShoppingAdd { items }] if r.coverage >= 0.8 && !r.asking => {
+        [super::acts::Act::ShoppingAdd { items }]
+            if r.coverage >= super::decide::DO_COVERAGE && !r.asking =>
+        {
             Some(items.iter().map(|i| i.name.clone()).collect::<Vec<_>>())
         }
         _ => None,

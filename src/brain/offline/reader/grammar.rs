@@ -943,9 +943,6 @@ struct Fill {
     place: Option<String>,
     /// Recipes only a pointer names ("put it on friday").
     pointed: Vec<String>,
-    /// The words of a recipe said to tell which slot is meant ("take the
-    /// miso cod off sunday").
-    slot_recipe: Vec<String>,
     /// Where the last recipe span ended.
     last_recipe_end: usize,
     /// Each meal said, with the day it follows.
@@ -984,7 +981,6 @@ impl Fill {
             place: None,
             except: false,
             pointed: Vec::new(),
-            slot_recipe: Vec::new(),
             last_recipe_end: usize::MAX,
             meals: Vec::new(),
             servings: None,
@@ -1636,12 +1632,8 @@ fn take(
                 true
             }
             // "take the miso cod off sunday": the recipe tells which slot.
-            Target::Recipe(_) if f.act == ActKind::PlanRemove && fill.slot_recipe.is_empty() => {
-                fill.slot_recipe = words[l.start..l.end]
-                    .iter()
-                    .filter(|w| !at.lex.glue.contains(**w))
-                    .map(|w| w.to_string())
-                    .collect();
+            Target::Recipe(_) if f.act == ActKind::PlanRemove && fill.recipe_said.is_empty() => {
+                fill.recipe_said = said_words(words, l, at.lex);
                 true
             }
             Target::Recipe(names) if needs(Need::Recipe) => {
@@ -1661,11 +1653,7 @@ fn take(
                 }
                 fill.last_recipe_end = l.end;
                 if fill.recipe_said.is_empty() {
-                    fill.recipe_said = words[l.start..l.end]
-                        .iter()
-                        .filter(|w| !at.lex.glue.contains(**w))
-                        .map(|w| w.to_string())
-                        .collect();
+                    fill.recipe_said = said_words(words, l, at.lex);
                 }
                 true
             }
@@ -1708,6 +1696,15 @@ fn happened(act: ActKind) -> bool {
         act,
         ActKind::InventoryAdd | ActKind::StockUse | ActKind::ShoppingBought | ActKind::ShoppingAdd
     )
+}
+
+/// The words of a linked span, small words left out ("miso cod").
+fn said_words(words: &[&str], l: &Link, lex: &Lexicon) -> Vec<String> {
+    words[l.start..l.end]
+        .iter()
+        .filter(|w| !lex.glue.contains(**w))
+        .map(|w| w.to_string())
+        .collect()
 }
 
 /// The acts that take rows away.
@@ -2174,7 +2171,7 @@ fn build(
             Act::PlanRemove {
                 days: fill.days.clone(),
                 meal: fill.meals.last().map(|(_, m)| m.clone()),
-                recipe: fill.slot_recipe.clone(),
+                recipe: fill.recipe_said.clone(),
             }
         }
         ActKind::TaskAdd => {

@@ -402,15 +402,26 @@ fn counted(amount: &str) -> String {
         (Some(_), Some("pcs" | "pc")) => {
             words.remove(1);
         }
-        (Some(n), Some(u)) if n != 1.0 => {
-            let plural = match u {
-                "can" | "jar" | "pack" | "bag" | "bottle" | "clove" | "tin" | "slice" | "tub"
-                | "block" => format!("{u}s"),
-                "bunch" | "box" => format!("{u}es"),
-                "loaf" => "loaves".to_string(),
-                _ => u.to_string(),
-            };
-            words[1] = plural;
+        (Some(n), Some(u))
+            if n != 1.0
+                && matches!(
+                    u,
+                    "can"
+                        | "jar"
+                        | "pack"
+                        | "bag"
+                        | "bottle"
+                        | "clove"
+                        | "tin"
+                        | "slice"
+                        | "tub"
+                        | "block"
+                        | "bunch"
+                        | "box"
+                        | "loaf"
+                ) =>
+        {
+            words[1] = crate::brain::offline::text::plural_noun(u);
         }
         _ => {}
     }
