@@ -345,6 +345,30 @@ fn an_answer_to_which_cod_one_plans_the_one_named_not_the_first_listed() {
 }
 
 #[test]
+fn an_add_said_bare_beside_a_recipe_asks_whether_the_recipe_or_the_list_is_meant() {
+    let mut sim = Conversation::new();
+    sim.say("show me the pad see ew");
+    sim.say("yes add eggs and a new brioche");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("to the recipe Thai Pad See Ew?")
+            && sim
+                .reply()
+                .contains("add eggs and a new brioche to the shopping list"),
+        "{}",
+        sim.reply()
+    );
+    // Said with where it goes, the list is the list.
+    sim.say("add eggs to the shopping list");
+    assert_eq!(
+        writes(&sim),
+        vec!["shopping_list:create"],
+        "{}",
+        sim.reply()
+    );
+}
+
+#[test]
 fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
     let mut sim = Conversation::new();
     sim.run_confirming(&["mushroom risotto recipie pls", "save it"]);

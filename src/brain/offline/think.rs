@@ -67,6 +67,27 @@ fn parts_permit(reading: &Reading, out: &ThinkOutput) -> bool {
 /// A plan that would write although the message did not ask for a change
 /// in words: nothing runs, Alfred asks first (a plain "yes" confirms).
 fn confirm_first(intent: &Intent, planned: &ThinkOutput, c: &Ctx<'_>) -> ThinkOutput {
+    // "add eggs" beside a recipe's card: the recipe, or the list? The yes
+    // changes the recipe; the list is one message away, in words.
+    if let Intent::Edit(super::edits::EditOp::Add(items)) = intent
+        && let Some(r) = c
+            .referenced
+            .iter()
+            .find(|r| c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
+        && !items.is_empty()
+    {
+        let what = join_list(
+            &items.iter().map(|i| i.phrase.clone()).collect::<Vec<_>>(),
+            "and",
+        );
+        let label = c.world.label(r);
+        return clarify(
+            &planned.goal,
+            format!(
+                "Should I add {what} to the recipe {label}? (For the shopping list, say “add {what} to the shopping list”.)"
+            ),
+        );
+    }
     if let Some(what) = named_change(intent, c) {
         return clarify(&planned.goal, format!("Should I {what}?"));
     }

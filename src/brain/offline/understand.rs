@@ -334,8 +334,17 @@ fn answering(reading: &Reading, said: &Words) -> bool {
 fn said_plainly(settled: &Intent, said: &Words) -> bool {
     use super::skills::{SkillAsk, shopping};
     let list_named = said.words.iter().any(|w| w == "list" || w == "shopping");
+    // An add to a recipe says where it goes ("to that recipe", "put more
+    // garlic in it", "to the saved one"); "add eggs" said bare beside a
+    // recipe's card may mean the list.
+    let recipe_named = said
+        .words
+        .iter()
+        .any(|w| matches!(w.as_str(), "recipe" | "dish" | "to" | "in" | "into"));
     let plain = match settled {
-        Intent::Save | Intent::Edit(_) => true,
+        Intent::Save => true,
+        Intent::Edit(super::edits::EditOp::Add(_)) => recipe_named,
+        Intent::Edit(_) => true,
         Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { .. })) => list_named,
         _ => false,
     };

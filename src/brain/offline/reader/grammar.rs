@@ -208,6 +208,9 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         if !linked && !opens_joined && !marked && !asks(words, r.clone(), n, lex) {
             out[r.clone()].fill(true);
         }
+        if reason_beside(words, r, &parts, links, lex) && !asks(words, r.clone(), n, lex) {
+            out[r.clone()].fill(true);
+        }
         // "ill marinate it tonight": what the user will do themselves,
         // with a verb no request has, asks nothing of Alfred.
         if intends(words, r.clone(), lex) && !asks(words, r.clone(), n, lex) {
@@ -219,6 +222,46 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         out.fill(false);
     }
     out
+}
+
+/// True when the part, said after a request, only gives its reason: no
+/// request's verb, nothing named but a place or what the request named
+/// ("them"), no correction or hedge, no amount, and a negation only of a
+/// word no request has ("take the thai basil off the list, cant afford fancy
+/// herbs"; "remove the curry leaves; the shop never has them"). "add eggs,
+/// actually dont" and "no wait, milk" stay read.
+fn reason_beside(
+    words: &[&str],
+    r: &Range<usize>,
+    parts: &[Range<usize>],
+    links: &[Link],
+    lex: &Lexicon,
+) -> bool {
+    let requested = parts
+        .iter()
+        .take_while(|p| p.start < r.start)
+        .any(|p| p.clone().any(|k| verb_at(words, k, lex)));
+    let names = links.iter().any(|l| {
+        l.start < r.end
+            && l.end > r.start
+            && !matches!(
+                l.targets.first(),
+                Some(Target::Pointer(_) | Target::Domain(_) | Target::Negation | Target::Reason)
+            )
+    });
+    let content = r.clone().filter(|&k| !lex.glue.contains(words[k])).count();
+    let negation_of_request = r.clone().any(|k| {
+        lex.negation.contains(words[k])
+            && (k + 1 >= r.end || (k + 1..(k + 4).min(r.end)).any(|j| verb_at(words, j, lex)))
+    });
+    let marked = r.clone().any(|k| {
+        verb_at(words, k, lex)
+            || lex.hedge.contains(words[k])
+            || phrase_at(words, k, &lex.retract).is_some()
+            || phrase_at(words, k, &lex.rule).is_some()
+            || words[k].chars().any(|c| c.is_ascii_digit())
+    }) || phrase_at(words, r.start, &lex.correction).is_some();
+    requested && !names && content >= 2 && !negation_of_request && !marked
 }
 
 /// True when the range opens with the user saying what they will do or
@@ -1112,10 +1155,14 @@ fn read_frame_at(
         fill.item_start = l.start;
         let taken = take(l, f, at, &mut fill, &mut pending, &needs);
         if let Some(t) = taken {
-            fill.last_item_end = matches!(
+            // "eggs, bread": a comma between two foods parts them.
+            let parted = |end: usize| {
+                end < words.len() && n.tokens[end].clause != n.tokens[l.end - 1].clause
+            };
+            fill.last_item_end = (matches!(
                 l.targets[t],
                 Target::Food(_) | Target::Stocked(_) | Target::Listed(_)
-            )
+            ) && !parted(l.end))
             .then_some(l.end);
         }
         if let Some(t) = taken {
@@ -1958,7 +2005,10 @@ fn build(
                 let of_a_row = words
                     .get(k + 1)
                     .is_some_and(|n| matches!(*n, "the" | "of" | "my" | "that" | "this" | "those"));
-                matches!(words[k], "most" | "some" | "bit" | "few")
+                // "some green chillies" to buy is no share of a row.
+                let share = f.act == ActKind::StockUse || of_a_row;
+                matches!(words[k], "most" | "bit") && of_a_row
+                    || matches!(words[k], "some" | "few") && share
                     || matches!(words[k], "half" | "quarter" | "third") && of_a_row
             }) =>
         {

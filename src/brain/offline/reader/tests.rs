@@ -1377,3 +1377,48 @@ fn whether_a_food_has_run_out_is_looked_up_not_removed() {
         }]
     );
 }
+
+#[test]
+fn a_reason_said_beside_a_request_is_not_left_unread() {
+    assert_eq!(
+        done("take the thai basil off the list, the shop never has it"),
+        vec![Act::ShoppingRemove {
+            rows: vec!["thai basil".into()]
+        }]
+    );
+    // A taking back, or a request's verb, is no reason.
+    not_done("add milk to the list, dont bother");
+    not_done("add milk to the list, actually dont");
+}
+
+#[test]
+fn foods_parted_by_commas_are_each_an_item() {
+    let item = |n: &str| ItemSaid {
+        name: n.into(),
+        quantity: None,
+        unit: None,
+    };
+    assert_eq!(
+        done("we need eggs, bread and chillies"),
+        vec![Act::ShoppingAdd {
+            items: vec![item("eggs"), item("bread"), item("chillies")]
+        }]
+    );
+    // "some" before a food to buy is no share of a row.
+    assert_eq!(
+        done("add eggs and some green chillies to the list"),
+        vec![Act::ShoppingAdd {
+            items: vec![item("eggs"), item("green chillies")]
+        }]
+    );
+}
+
+#[test]
+fn what_a_recipe_needs_is_what_is_missing_for_it() {
+    assert_eq!(
+        done("what do i need for pad see ew"),
+        vec![Act::RecipeMissing {
+            recipe: "Thai Pad See Ew".into()
+        }]
+    );
+}
