@@ -456,6 +456,14 @@ fn kind_of(a: &Act) -> Option<ActKind> {
     })
 }
 
+/// True when two acts change the same place: a planned slot taken back
+/// by clearing it ("… the tikka bites on thursday lunch … no hang on, just
+/// leave thursday lunch blank") is one change said again.
+fn same_place(a: ActKind, b: ActKind) -> bool {
+    let plan = |k: ActKind| matches!(k, ActKind::PlanPut | ActKind::PlanRemove);
+    a == b || plan(a) && plan(b)
+}
+
 /// A message that takes back part of itself, read without what it takes
 /// back: "put the wings on saturday lunch - no, dinner" (the meal
 /// amended), "add 2 limes, wait we have limes. 2 lemons instead" (the
@@ -518,10 +526,11 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
                 let kinds: Vec<ActKind> = best.acts.iter().filter_map(kind_of).collect();
                 if let Some(gone) = unread.take() {
                     absorbed += content(&gone);
-                } else if let Some(pos) = kept.iter().rposition(|(_, r)| {
-                    r.acts
-                        .iter()
-                        .any(|a| kind_of(a).is_some_and(|k| kinds.contains(&k)))
+                }
+                if let Some(pos) = kept.iter().rposition(|(_, r)| {
+                    r.acts.iter().any(|a| {
+                        kind_of(a).is_some_and(|k| kinds.iter().any(|o| same_place(k, *o)))
+                    })
                 }) {
                     let (gone, _) = kept.remove(pos);
                     absorbed += content(&gone);
@@ -1054,7 +1063,10 @@ type VerbAt<'f> = (usize, usize, &'f Vec<String>, Option<usize>);
 /// eggs. put them on the list"): the best of those readings.
 fn read_frame(at: &At, r: Range<usize>, f: &Frame) -> Option<Reading> {
     let words = at.words;
+    // "one for making the tikka": a verb said as a purpose asks nothing.
+    let purpose = |i: usize| i > 0 && words[i - 1] == "for" && words[i].ends_with("ing");
     (r.start..r.end)
+        .filter(|&i| !purpose(i))
         .filter_map(|i| {
             split_verb(&words[..r.end], i, &f.verbs)
                 .map(|(p, k)| (i, i + 1, p, Some(k)))

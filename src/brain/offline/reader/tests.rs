@@ -1422,3 +1422,58 @@ fn what_a_recipe_needs_is_what_is_missing_for_it() {
         }]
     );
 }
+
+#[test]
+fn a_saved_recipe_the_user_says_they_will_cook_on_a_day_is_planned() {
+    let plan = |day: &str, meal: Option<&str>, servings: Option<u32>| Act::PlanPut {
+        recipe: "Air Fryer Paneer Tikka".into(),
+        days: vec![day.into()],
+        meal: meal.map(str::to_string),
+        servings,
+    };
+    assert_eq!(
+        done("im making the paneer tikka on friday"),
+        vec![plan("friday", None, None)]
+    );
+    assert_eq!(
+        done("cooking the paneer tikka tomorrow night"),
+        vec![plan("tomorrow", Some("dinner"), None)]
+    );
+    assert_eq!(
+        done("put the paneer tikka on sunday dinner, we are 4 person"),
+        vec![plan("sunday", Some("dinner"), Some(4))]
+    );
+    // What was cooked is no plan; a change to a recipe names no day.
+    writes_nothing("i cooked the paneer tikka yesterday");
+    not_done("make it spicier");
+}
+
+#[test]
+fn zz_debug_probe() {
+    let Ok(msgs) = std::env::var("PROBE") else {
+        return;
+    };
+    let lex = super::lexicon::lexicon();
+    for m in msgs.split('|') {
+        let before = Before::default();
+        let scene = Scene {
+            names: names(),
+            before: &before,
+            labels: HashMap::new(),
+        };
+        let n = super::normalize::normalize(m, lex, &scene.names.words());
+        let links = super::link::link(&n, lex, &scene.names);
+        eprintln!("=== {m}\nwords {:?}", n.words());
+        for l in &links {
+            eprintln!("  link {}..{} {:?}", l.start, l.end, l.targets.first());
+        }
+        let o = read(m, &scene);
+        for r in o.readings.iter().take(4) {
+            eprintln!(
+                "  reading {:?} cov={:.2} unread={:?}",
+                r.acts, r.coverage, r.unread
+            );
+        }
+        eprintln!("  move {:?}", std::mem::discriminant(&o.decision));
+    }
+}
