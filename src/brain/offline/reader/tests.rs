@@ -1449,6 +1449,21 @@ fn a_saved_recipe_the_user_says_they_will_cook_on_a_day_is_planned() {
 }
 
 #[test]
+fn a_row_said_to_go_in_a_place_is_moved_there() {
+    assert_eq!(
+        done("ginger goes in the fridge now"),
+        vec![Act::StockMove {
+            rows: vec!["ginger".into()],
+            to: "fridge".into()
+        }]
+    );
+    assert!(matches!(
+        done("what goes in the pad see ew").as_slice(),
+        [Act::ShowRecipe { .. }]
+    ));
+}
+
+#[test]
 fn zz_debug_probe() {
     let Ok(msgs) = std::env::var("PROBE") else {
         return;
