@@ -393,6 +393,13 @@ fn by_reader(
     for r in outcome.readings.iter().take(3) {
         tracing::debug!(acts = ?r.acts, coverage = r.coverage, score = r.score, unread = ?r.unread, "reading");
     }
+    let decided = match &outcome.decision {
+        Move::Do(_) => "do",
+        Move::Confirm { .. } => "confirm",
+        Move::Choose { .. } => "choose",
+        Move::Pass => "pass",
+    };
+    tracing::debug!(decided, "reader move");
     let mut d = Draft::default();
     match outcome.decision {
         Move::Pass => None,

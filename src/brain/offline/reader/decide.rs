@@ -80,14 +80,6 @@ pub fn decide(readings: &[Reading]) -> Move {
             question: confirm_question(best),
         };
     }
-    let rival = readings[1..]
-        .iter()
-        .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
-    // Two writes close in score: the older chain, which sees the rows,
-    // reads it (and asks before it writes).
-    if rival.is_some_and(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {
-        return Move::Pass;
-    }
     // Bought, of foods the list holds: the stock add is asked about, the
     // tick off the list named.
     if best.unsure == Some(Unsure::OnList) && best.coverage >= DO_COVERAGE {
@@ -111,6 +103,14 @@ pub fn decide(readings: &[Reading]) -> Move {
                 confirm_question(best)
             ),
         };
+    }
+    let rival = readings[1..]
+        .iter()
+        .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
+    // Two writes close in score: the older chain, which sees the rows,
+    // reads it (and asks before it writes).
+    if rival.is_some_and(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {
+        return Move::Pass;
     }
     // A row two tables hold, or a verb too common to name its place ("add
     // feta" — to the list, the stock, or the recipe on screen?), is the

@@ -1188,7 +1188,14 @@ fn read_frame_at(
                 _ => 0,
             };
             let used = table(&l.targets[t]);
+            // A use, a move or a bin is of the stock's rows alone: the
+            // list's row of the same name is no other reading of it.
+            let stock_only = matches!(
+                f.act,
+                ActKind::StockUse | ActKind::StockMove | ActKind::StockRemove
+            );
             fill.crossed |= used != 0
+                && !stock_only
                 && l.targets
                     .iter()
                     .zip(&l.scores)
@@ -1542,6 +1549,9 @@ fn take(
                 }
                 true
             }
+            // "got 4 tomatoes, tick them": how many were bought ticks the
+            // row all the same.
+            Target::Amount(..) if f.act == ActKind::ShoppingBought => true,
             Target::Amount(q, u)
                 if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) =>
             {

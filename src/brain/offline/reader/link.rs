@@ -128,7 +128,13 @@ pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        match link_at(&words, i, lex, &index, out.last()) {
+        // A name never runs over a comma or a full stop ("got thai basil,
+        // chinese broccoli" names two rows, not one food).
+        let clause = n.tokens[i].clause;
+        let end = (i..words.len())
+            .find(|&k| n.tokens[k].clause != clause)
+            .unwrap_or(words.len());
+        match link_at(&words[..end], i, lex, &index, out.last()) {
             Some(l) => {
                 i = l.end;
                 out.push(l);

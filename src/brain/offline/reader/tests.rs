@@ -1464,6 +1464,44 @@ fn a_row_said_to_go_in_a_place_is_moved_there() {
 }
 
 #[test]
+fn rows_said_apart_by_commas_are_each_ticked() {
+    assert_eq!(
+        done("got thai basil, chinese broccoli, 4 tomatoes, olive oil. tick them"),
+        vec![Act::ShoppingBought {
+            rows: vec![
+                "thai basil".into(),
+                "chinese broccoli".into(),
+                "tomato".into(),
+                "olive oil".into()
+            ]
+        }]
+    );
+}
+
+#[test]
+fn a_use_of_a_row_the_list_also_names_is_a_use_of_the_stock() {
+    // "greek yogurt" is on the list and in the fridge: a use is of the
+    // fridge's.
+    assert!(matches!(
+        done("used 100g of the greek yogurt and 1 onion").as_slice(),
+        [Act::StockUse { items }] if items.len() == 2
+    ));
+}
+
+#[test]
+fn a_task_said_as_a_reminder_to_make_is_added() {
+    for m in [
+        "and a task to thaw the wings friday night",
+        "ok can u make a todo to take the chicken out of the freezer tmrw morning",
+    ] {
+        assert!(
+            matches!(done(m).as_slice(), [Act::TaskAdd { day: Some(_), .. }]),
+            "{m}"
+        );
+    }
+}
+
+#[test]
 fn zz_debug_probe() {
     let Ok(msgs) = std::env::var("PROBE") else {
         return;
