@@ -369,6 +369,17 @@ fn an_add_said_bare_beside_a_recipe_asks_whether_the_recipe_or_the_list_is_meant
 }
 
 #[test]
+fn a_task_just_added_is_what_it_and_that_reminder_point_at() {
+    let mut sim = Conversation::new();
+    sim.say("add a reminder to buy coconut milk friday");
+    assert_eq!(writes(&sim), vec!["tasks:create"], "{}", sim.reply());
+    assert!(sim.reply().contains("Buy coconut milk"), "{}", sim.reply());
+    assert!(!sim.reply().contains("milk friday"), "{}", sim.reply());
+    sim.say("delete it");
+    assert_eq!(writes(&sim), vec!["tasks:delete"], "{}", sim.reply());
+}
+
+#[test]
 fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
     let mut sim = Conversation::new();
     sim.run_confirming(&["mushroom risotto recipie pls", "save it"]);

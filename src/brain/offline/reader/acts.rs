@@ -34,6 +34,7 @@ pub enum ActKind {
     ShowPlan,
     ShowStock,
     HowMuch,
+    ExpiryOf,
     Expiring,
     ShowRecipe,
     ListRecipes,
@@ -156,6 +157,10 @@ pub enum Act {
         place: Option<String>,
     },
     HowMuch {
+        items: Vec<String>,
+    },
+    /// When named rows go off ("when does the paneer go off").
+    ExpiryOf {
         items: Vec<String>,
     },
     Expiring {
@@ -306,6 +311,7 @@ impl Act {
                     .map_or("the kitchen".to_string(), |p| format!("the {p}"))
             ),
             Act::HowMuch { items } => format!("look up how much {} there is", names(items)),
+            Act::ExpiryOf { items } => format!("look up when {} goes off", names(items)),
             Act::Expiring { .. } => "show what goes off first".into(),
             Act::ShowRecipe { recipe } => format!("show {recipe}"),
             Act::ListRecipes => "list your saved recipes".into(),

@@ -234,6 +234,9 @@ fn intent_of_act(a: &Act) -> Intent {
             items: named(items),
             location: None,
         })),
+        Act::ExpiryOf { items } => Skill(SkillAsk::Stock(StockAsk::ExpiryOf {
+            items: named(items),
+        })),
         Act::Expiring { place } => Skill(SkillAsk::Stock(StockAsk::Expiring {
             location: place.clone(),
         })),

@@ -1648,7 +1648,7 @@ fn take(
             // Not when a row of the stock shares a word of it ("tea bags"
             // beside "black tea"): that is the older chain's to match.
             Target::Food(x)
-                if f.act == ActKind::HowMuch
+                if matches!(f.act, ActKind::HowMuch | ActKind::ExpiryOf)
                     && !l
                         .targets
                         .iter()
@@ -1730,6 +1730,15 @@ fn take(
             Target::Pointer(p) if needs(Need::Recipe) => match scene.recipe_at(*p) {
                 Some(name) => {
                     fill.pointed.push(name);
+                    true
+                }
+                None => false,
+            },
+            // "scrap that reminder": the one task the last reply wrote or
+            // showed.
+            Target::Pointer(_) if needs(Need::Task) => match scene.task_just_said() {
+                Some(task) => {
+                    fill.tasks.push(vec![task]);
                     true
                 }
                 None => false,
@@ -2002,7 +2011,9 @@ fn build(
     scene: &Scene,
 ) -> Option<(Vec<Act>, Option<Choice>)> {
     let needs = |n: Need| f.needs.contains(&n);
-    if needs(Need::Domain) && !fill.domain {
+    // "delete it" right after a task was added: the talk names the tasks.
+    let on_topic = f.domain.is_some_and(|d| scene.on_topic(d));
+    if needs(Need::Domain) && !fill.domain && !on_topic {
         return None;
     }
     let one_of = |v: &[Vec<String>], what: &'static str| -> Option<(String, Option<Choice>)> {
@@ -2247,13 +2258,35 @@ fn build(
             }
         }
         ActKind::TaskAdd => {
-            let title: Vec<&str> = words[verb_end..title_end(words, verb_end, r.end)]
+            let mut title: Vec<&str> = words[verb_end..title_end(words, verb_end, r.end)]
                 .iter()
                 .copied()
                 .skip_while(|w| matches!(*w, "to" | "a" | "the"))
                 .collect();
-            // "remind me what i said": a question, not a task.
+            // "… wed night", "… on saturday": the day closing the title is
+            // the task's day, not its words.
             let lex = super::lexicon::lexicon();
+            let when = |w: &str| {
+                lex.days.iter().any(|(p, _)| p.iter().any(|x| x == w))
+                    || lex.meals.contains_key(w)
+                    || matches!(
+                        w,
+                        "on" | "by"
+                            | "for"
+                            | "this"
+                            | "next"
+                            | "at"
+                            | "morning"
+                            | "afternoon"
+                            | "evening"
+                            | "night"
+                    )
+            };
+            while title.len() > 2 && title.last().is_some_and(|w| when(w)) && !fill.days.is_empty()
+            {
+                title.pop();
+            }
+            // "remind me what i said": a question, not a task.
             if title.len() < 2 || title.len() > 12 || phrase_at(&title, 0, &lex.asking).is_some() {
                 return None;
             }
@@ -2305,6 +2338,14 @@ fn build(
             }
             Act::HowMuch { items }
         }
+        ActKind::ExpiryOf if !fill.stocked.is_empty() => Act::ExpiryOf {
+            items: fill.stocked.iter().flatten().fold(Vec::new(), |mut v, x| {
+                if !v.contains(x) {
+                    v.push(x.clone());
+                }
+                v
+            }),
+        },
         ActKind::Expiring => Act::Expiring {
             place: fill.place.clone(),
         },

@@ -106,6 +106,28 @@ impl Scene<'_> {
         self.names.recipes.contains(&label).then_some(label)
     }
 
+    /// The one task the last reply wrote, else the one it showed.
+    pub fn task_just_said(&self) -> Option<String> {
+        let b = self.before;
+        let of = |refs: &[String]| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for r in refs {
+                if let Some(l) = self.label_in(r, Table::Tasks)
+                    && !out.contains(&l)
+                {
+                    out.push(l);
+                }
+            }
+            out
+        };
+        [of(&b.written), of(&b.touched)]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .filter(|v| v.len() == 1)
+            .map(|v| v[0].clone())
+            .filter(|t| self.names.tasks.contains(t))
+    }
+
     /// Recipes a word names, narrowed to the ones just shown when that
     /// leaves one ("the curry one" after a list with one curry in it).
     pub fn narrowed(&self, names: &[String]) -> Vec<String> {

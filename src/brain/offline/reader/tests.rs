@@ -241,8 +241,8 @@ fn a_task_title_ends_where_the_next_request_starts() {
     let acts =
         done("remind me to take chicken out the freezer tonight and tick off the paneer one");
     assert!(
-        matches!(&acts[..], [Act::TaskAdd { title, .. }, Act::TaskDone { .. }]
-            if title == "Take chicken out the freezer tonight"),
+        matches!(&acts[..], [Act::TaskAdd { title, day }, Act::TaskDone { .. }]
+            if title == "Take chicken out the freezer" && day.as_deref() == Some("today")),
         "{acts:?}"
     );
 }
@@ -1499,6 +1499,16 @@ fn a_task_said_as_a_reminder_to_make_is_added() {
             "{m}"
         );
     }
+}
+
+#[test]
+fn when_a_named_row_goes_off_is_looked_up() {
+    assert_eq!(
+        done("when does the paneer go off"),
+        vec![Act::ExpiryOf {
+            items: vec!["paneer".into()]
+        }]
+    );
 }
 
 #[test]
