@@ -1011,6 +1011,8 @@ struct Fill {
     last_item_end: Option<usize>,
     /// Two foods said side by side that the catalog does not know as one.
     run_on: bool,
+    /// A stock row pointed at ("when does it go off").
+    pointed_at_row: bool,
     link_score: f64,
 }
 
@@ -1040,6 +1042,7 @@ impl Fill {
             item_start: 0,
             last_item_end: None,
             run_on: false,
+            pointed_at_row: false,
             link_score: 1.0,
         }
     }
@@ -1734,6 +1737,10 @@ fn take(
                 }
                 None => false,
             },
+            Target::Pointer(_) if f.act == ActKind::ExpiryOf => {
+                fill.pointed_at_row = true;
+                true
+            }
             // "scrap that reminder": the one task the last reply wrote or
             // showed.
             Target::Pointer(_) if needs(Need::Task) => match scene.task_just_said() {
@@ -2012,7 +2019,7 @@ fn build(
 ) -> Option<(Vec<Act>, Option<Choice>)> {
     let needs = |n: Need| f.needs.contains(&n);
     // "delete it" right after a task was added: the talk names the tasks.
-    let on_topic = f.domain.is_some_and(|d| scene.on_topic(d));
+    let on_topic = needs(Need::Task) && f.domain.is_some_and(|d| scene.on_topic(d));
     if needs(Need::Domain) && !fill.domain && !on_topic {
         return None;
     }
@@ -2338,6 +2345,9 @@ fn build(
             }
             Act::HowMuch { items }
         }
+        // "when does it go off, and the bananas?": "it" is the older
+        // chain's to resolve among the rows.
+        ActKind::ExpiryOf if fill.pointed_at_row => return None,
         ActKind::ExpiryOf if !fill.stocked.is_empty() => Act::ExpiryOf {
             items: fill.stocked.iter().flatten().fold(Vec::new(), |mut v, x| {
                 if !v.contains(x) {
