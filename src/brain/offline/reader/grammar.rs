@@ -1096,6 +1096,12 @@ fn read_frame_at(
         aside,
     } = *at;
     let mut fill = Fill::new(words.len());
+    fill.pointed_at_row = f.act == ActKind::ExpiryOf
+        && links.iter().any(|l| {
+            r.start <= l.start
+                && l.end <= r.end
+                && matches!(l.targets.first(), Some(Target::Pointer(_)))
+        });
     for k in (vs..ve).chain(particle) {
         fill.explained[k] = true;
     }
@@ -1737,10 +1743,6 @@ fn take(
                 }
                 None => false,
             },
-            Target::Pointer(_) if f.act == ActKind::ExpiryOf => {
-                fill.pointed_at_row = true;
-                true
-            }
             // "scrap that reminder": the one task the last reply wrote or
             // showed.
             Target::Pointer(_) if needs(Need::Task) => match scene.task_just_said() {
