@@ -380,6 +380,21 @@ fn a_task_just_added_is_what_it_and_that_reminder_point_at() {
 }
 
 #[test]
+fn a_draft_put_on_the_plan_is_never_a_saved_recipe_sharing_a_word() {
+    for m in ["put it on tonight", "thai basil chicken tonight"] {
+        let mut sim = Conversation::new();
+        sim.say("give me a thai basil chicken recipe");
+        sim.say(m);
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+        assert!(
+            sim.reply().contains("Thai Basil Chicken") && sim.reply().contains("save it"),
+            "{m}: {}",
+            sim.reply()
+        );
+    }
+}
+
+#[test]
 fn a_saved_recipe_edit_and_its_undo_say_what_they_wrote() {
     let mut sim = Conversation::new();
     sim.run_confirming(&["mushroom risotto recipie pls", "save it"]);

@@ -267,7 +267,29 @@ pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, A
                 },
             });
         }
-        Pick::Named(w) => (w.clone(), all.clone()),
+        Pick::Named(w) => {
+            // A draft named whole ("thai basil chicken tonight" right after
+            // it was drafted) is not a saved recipe sharing a word of it.
+            let named_draft = c
+                .world
+                .pending()
+                .into_iter()
+                .filter(|e| e.e.table == Table::Recipes)
+                .find(|e| {
+                    let label = e.e.label.to_lowercase();
+                    let label: Vec<&str> = label.split_whitespace().collect();
+                    !w.is_empty() && label.iter().all(|l| w.iter().any(|x| near(l, x)))
+                });
+            if let Some(e) = named_draft {
+                return Err(ActAction::AskUser {
+                    question: format!(
+                        "that one isn't saved yet: say \"save it\" first, then I'll put {} on {day}.",
+                        e.e.label
+                    ),
+                });
+            }
+            (w.clone(), all.clone())
+        }
         Pick::Search(w) => {
             let pool: Vec<_> = all
                 .iter()
