@@ -133,8 +133,9 @@ fn plain_plan(m: &str, wrote: &[String], reply: &str, listed: bool) -> bool {
 }
 
 /// The setups whose last reply shows a list to pick from: ideas, the
-/// saved recipes, the plan just saved (its second slot is "the 2nd").
-const LISTS: &[usize] = &[3, 4, 5];
+/// saved recipes, the plan just saved (its second slot is "the 2nd"), the
+/// two curries asked between ("wednesday 2nd" picks Thai Yellow Curry).
+const LISTS: &[usize] = &[3, 4, 5, 6];
 
 fn writes(sim: &Conversation) -> Vec<String> {
     let rec: Value = sim.json();

@@ -211,6 +211,24 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         if reason_beside(words, r, &parts, links, lex) && !asks(words, r.clone(), n, lex) {
             out[r.clone()].fill(true);
         }
+        // "Friday I'm out.": a clause that only says when the user is away.
+        let inside: Vec<&Link> = links
+            .iter()
+            .filter(|l| l.start < r.end && l.end > r.start)
+            .collect();
+        let away_only = !inside.is_empty()
+            && inside
+                .iter()
+                .any(|l| matches!(l.targets.first(), Some(Target::Day(_))))
+            && inside.iter().all(|l| match l.targets.first() {
+                Some(Target::Day(_) | Target::Meal(_)) => ruled_out(words, l, n, lex),
+                Some(Target::Reason) => true,
+                _ => false,
+            })
+            && !r.clone().any(|k| verb_at(words, k, lex));
+        if away_only {
+            out[r.clone()].fill(true);
+        }
         // "ill marinate it tonight": what the user will do themselves,
         // with a verb no request has, asks nothing of Alfred.
         if intends(words, r.clone(), lex) && !asks(words, r.clone(), n, lex) {
@@ -222,6 +240,64 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
         out.fill(false);
     }
     out
+}
+
+/// True when the words around a day or a meal rule it out: a negation or
+/// "instead of" / "rather than" just before it ("not friday", "lunch
+/// instead of dinner"), or a clause that only says the user is away then
+/// ("Friday I'm out").
+fn ruled_out(words: &[&str], l: &Link, n: &Normalized, lex: &Lexicon) -> bool {
+    let clause = |k: usize| n.tokens[k].clause;
+    let before = |k: usize| k < l.start && clause(k) == clause(l.start);
+    let negated =
+        (l.start.saturating_sub(2)..l.start).any(|k| before(k) && lex.negation.contains(words[k]));
+    // "we're out sunday night", "im away friday".
+    let gone = (l.start.saturating_sub(2)..l.start).any(|k| {
+        k >= 1
+            && before(k - 1)
+            && matches!(words[k], "out" | "away" | "busy")
+            && matches!(words[k - 1], "were" | "im" | "we" | "i" | "am" | "are")
+    });
+    let instead = l.start >= 2
+        && before(l.start - 2)
+        && matches!(
+            (words[l.start - 2], words[l.start - 1]),
+            ("instead", "of") | ("rather", "than")
+        );
+    // The rest of the day's clause says only that the user is away.
+    let rest: Vec<&str> = (0..words.len())
+        .filter(|&k| clause(k) == clause(l.start) && (k < l.start || k >= l.end))
+        .map(|k| words[k])
+        .collect();
+    let away = rest.iter().any(|w| matches!(*w, "out" | "away" | "busy"))
+        && rest.iter().all(|w| {
+            matches!(
+                *w,
+                "i" | "im"
+                    | "we"
+                    | "were"
+                    | "am"
+                    | "are"
+                    | "ill"
+                    | "be"
+                    | "will"
+                    | "out"
+                    | "away"
+                    | "busy"
+                    | "working"
+                    | "eating"
+                    | "so"
+                    | "then"
+                    | "on"
+                    | "all"
+                    | "day"
+                    | "night"
+                    | "both"
+                    | "and"
+                    | "the"
+            )
+        });
+    negated || gone || instead || away
 }
 
 /// True when the part, said after a request, only gives its reason: no
@@ -1569,14 +1645,9 @@ fn take(
             }
             // A day is a slot of the plan's and the tasks' frames; "today"
             // only says when anything else happened.
-            // "nothing tmrw": a day ruled out is no slot.
-            Target::Day(_)
-                if (l.start.saturating_sub(2)..l.start).any(|k| {
-                    clause(k) == clause(l.start) && at.lex.negation.contains(words[k])
-                }) =>
-            {
-                false
-            }
+            // "nothing tmrw", "lunch instead of dinner", "Friday I'm out":
+            // a day or meal ruled out is no slot.
+            Target::Day(_) | Target::Meal(_) if ruled_out(words, l, at.n, at.lex) => false,
             Target::Day(d)
                 if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) =>
             {

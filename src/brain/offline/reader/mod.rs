@@ -91,9 +91,7 @@ impl Scene<'_> {
             &b.listed
         };
         let r = match p {
-            // "the first one" picks from a list, not a lone card.
-            Pointer::Nth(n) if list.len() >= 2 => list.get(n.checked_sub(1)?)?.clone(),
-            Pointer::Nth(_) => return None,
+            Pointer::Nth(n) => list.get(n.checked_sub(1)?)?.clone(),
             Pointer::Last => list.last()?.clone(),
             Pointer::It => b.last_recipe.clone().or_else(|| {
                 let recipes: Vec<&String> = b

@@ -1512,6 +1512,28 @@ fn when_a_named_row_goes_off_is_looked_up() {
 }
 
 #[test]
+fn a_day_or_meal_ruled_out_is_no_slot() {
+    let plan = |recipe: &str, day: &str, meal: &str| Act::PlanPut {
+        recipe: recipe.into(),
+        days: vec![day.into()],
+        meal: Some(meal.into()),
+        servings: None,
+    };
+    assert_eq!(
+        done("put the wings on sunday lunch instead of dinner"),
+        vec![plan("Dry Rub Wings", "sunday", "lunch")]
+    );
+    assert_eq!(
+        done("Friday I'm out. Saturday breakfast the chai french toast."),
+        vec![plan("Chai French Toast", "saturday", "breakfast")]
+    );
+    assert_eq!(
+        done("put the wings on sunday lunch, we're out sunday night"),
+        vec![plan("Dry Rub Wings", "sunday", "lunch")]
+    );
+}
+
+#[test]
 fn zz_debug_probe() {
     let Ok(msgs) = std::env::var("PROBE") else {
         return;
