@@ -216,7 +216,9 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
             .iter()
             .filter(|l| l.start < r.end && l.end > r.start)
             .collect();
-        let away_only = !inside.is_empty()
+        let away_only = r
+            .clone()
+            .any(|k| matches!(words[k], "out" | "away" | "busy"))
             && inside
                 .iter()
                 .any(|l| matches!(l.targets.first(), Some(Target::Day(_))))
@@ -264,40 +266,23 @@ fn ruled_out(words: &[&str], l: &Link, n: &Normalized, lex: &Lexicon) -> bool {
             (words[l.start - 2], words[l.start - 1]),
             ("instead", "of") | ("rather", "than")
         );
+    if negated || gone || instead {
+        return true;
+    }
     // The rest of the day's clause says only that the user is away.
-    let rest: Vec<&str> = (0..words.len())
-        .filter(|&k| clause(k) == clause(l.start) && (k < l.start || k >= l.end))
-        .map(|k| words[k])
-        .collect();
-    let away = rest.iter().any(|w| matches!(*w, "out" | "away" | "busy"))
-        && rest.iter().all(|w| {
-            matches!(
-                *w,
-                "i" | "im"
-                    | "we"
-                    | "were"
-                    | "am"
-                    | "are"
-                    | "ill"
-                    | "be"
-                    | "will"
-                    | "out"
-                    | "away"
-                    | "busy"
-                    | "working"
-                    | "eating"
-                    | "so"
-                    | "then"
-                    | "on"
-                    | "all"
-                    | "day"
-                    | "night"
-                    | "both"
-                    | "and"
-                    | "the"
-            )
-        });
-    negated || gone || instead || away
+    let mut away = false;
+    for k in
+        (0..words.len()).filter(|&k| clause(k) == clause(l.start) && (k < l.start || k >= l.end))
+    {
+        match words[k] {
+            "out" | "away" | "busy" => away = true,
+            "i" | "im" | "we" | "were" | "am" | "are" | "ill" | "be" | "will" | "working"
+            | "eating" | "so" | "then" | "on" | "all" | "day" | "night" | "both" | "and"
+            | "the" => {}
+            _ => return false,
+        }
+    }
+    away
 }
 
 /// True when the part, said after a request, only gives its reason: no
