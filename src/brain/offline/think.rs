@@ -69,22 +69,19 @@ fn parts_permit(reading: &Reading, out: &ThinkOutput) -> bool {
 fn confirm_first(intent: &Intent, planned: &ThinkOutput, c: &Ctx<'_>) -> ThinkOutput {
     // "add eggs" beside a recipe's card: the recipe, or the list? The yes
     // changes the recipe; the list is one message away, in words.
-    if let Intent::Edit(super::edits::EditOp::Add(items)) = intent
+    if let Intent::Edit(op @ super::edits::EditOp::Add(items)) = intent
         && let Some(r) = c
             .referenced
             .iter()
             .find(|r| c.world.get(r).is_some_and(|e| e.e.table == Table::Recipes))
         && !items.is_empty()
     {
-        let what = join_list(
-            &items.iter().map(|i| i.phrase.clone()).collect::<Vec<_>>(),
-            "and",
-        );
+        let add = super::think_ctx::op_phrase(op);
         let label = c.world.label(r);
         return clarify(
             &planned.goal,
             format!(
-                "Should I add {what} to the recipe {label}? (For the shopping list, say “add {what} to the shopping list”.)"
+                "Should I {add} to the recipe {label}? (For the shopping list, say “{add} to the shopping list”.)"
             ),
         );
     }

@@ -216,9 +216,7 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
             .iter()
             .filter(|l| l.start < r.end && l.end > r.start)
             .collect();
-        let away_only = r
-            .clone()
-            .any(|k| matches!(words[k], "out" | "away" | "busy"))
+        let away_only = r.clone().any(|k| away(words[k]))
             && inside
                 .iter()
                 .any(|l| matches!(l.targets.first(), Some(Target::Day(_))))
@@ -257,7 +255,7 @@ fn ruled_out(words: &[&str], l: &Link, n: &Normalized, lex: &Lexicon) -> bool {
     let gone = (l.start.saturating_sub(2)..l.start).any(|k| {
         k >= 1
             && before(k - 1)
-            && matches!(words[k], "out" | "away" | "busy")
+            && away(words[k])
             && matches!(words[k - 1], "were" | "im" | "we" | "i" | "am" | "are")
     });
     let instead = l.start >= 2
@@ -270,19 +268,24 @@ fn ruled_out(words: &[&str], l: &Link, n: &Normalized, lex: &Lexicon) -> bool {
         return true;
     }
     // The rest of the day's clause says only that the user is away.
-    let mut away = false;
+    let mut said_away = false;
     for k in
         (0..words.len()).filter(|&k| clause(k) == clause(l.start) && (k < l.start || k >= l.end))
     {
         match words[k] {
-            "out" | "away" | "busy" => away = true,
+            w if away(w) => said_away = true,
             "i" | "im" | "we" | "were" | "am" | "are" | "ill" | "be" | "will" | "working"
             | "eating" | "so" | "then" | "on" | "all" | "day" | "night" | "both" | "and"
             | "the" => {}
             _ => return false,
         }
     }
-    away
+    said_away
+}
+
+/// A word saying the user is not there ("im out", "away friday").
+fn away(w: &str) -> bool {
+    matches!(w, "out" | "away" | "busy")
 }
 
 /// True when the part, said after a request, only gives its reason: no
@@ -1238,14 +1241,13 @@ fn read_frame_at(
         let taken = take(l, f, at, &mut fill, &mut pending, &needs);
         if let Some(t) = taken {
             // "eggs, bread": a comma between two foods parts them.
-            let parted = |end: usize| {
-                end < words.len() && n.tokens[end].clause != n.tokens[l.end - 1].clause
-            };
+            let parted =
+                l.end < words.len() && n.tokens[l.end].clause != n.tokens[l.end - 1].clause;
             fill.last_item_end = (matches!(
                 l.targets[t],
                 Target::Food(_) | Target::Stocked(_) | Target::Listed(_)
-            ) && !parted(l.end))
-            .then_some(l.end);
+            ) && !parted)
+                .then_some(l.end);
         }
         if let Some(t) = taken {
             for k in l.start..l.end {
@@ -1841,6 +1843,24 @@ fn happened(act: ActKind) -> bool {
     )
 }
 
+/// The stock rows each span named, once each. "the rice which one is
+/// more, basmati or the jasmine": a name said more closely later stands
+/// for the vaguer one.
+fn stocked_named(groups: &[Vec<String>]) -> Vec<String> {
+    let mut items: Vec<String> = Vec::new();
+    for g in groups {
+        let vaguer = groups
+            .iter()
+            .any(|o| o.len() < g.len() && o.iter().all(|x| g.contains(x)));
+        for x in g {
+            if !vaguer && !items.contains(x) {
+                items.push(x.clone());
+            }
+        }
+    }
+    items
+}
+
 /// The words of a linked span, small words left out ("miso cod").
 fn said_words(words: &[&str], l: &Link, lex: &Lexicon) -> Vec<String> {
     words[l.start..l.end]
@@ -2388,31 +2408,14 @@ fn build(
         },
         // "the rice which one is more, basmati or the jasmine": a name said
         // more closely later stands for the vaguer one.
-        ActKind::HowMuch if !fill.stocked.is_empty() => {
-            let groups = &fill.stocked;
-            let mut items: Vec<String> = Vec::new();
-            for g in groups {
-                let vaguer = groups
-                    .iter()
-                    .any(|o| o.len() < g.len() && o.iter().all(|x| g.contains(x)));
-                for x in g {
-                    if !vaguer && !items.contains(x) {
-                        items.push(x.clone());
-                    }
-                }
-            }
-            Act::HowMuch { items }
-        }
+        ActKind::HowMuch if !fill.stocked.is_empty() => Act::HowMuch {
+            items: stocked_named(&fill.stocked),
+        },
         // "when does it go off, and the bananas?": "it" is the older
         // chain's to resolve among the rows.
         ActKind::ExpiryOf if fill.pointed_at_row => return None,
         ActKind::ExpiryOf if !fill.stocked.is_empty() => Act::ExpiryOf {
-            items: fill.stocked.iter().flatten().fold(Vec::new(), |mut v, x| {
-                if !v.contains(x) {
-                    v.push(x.clone());
-                }
-                v
-            }),
+            items: stocked_named(&fill.stocked),
         },
         ActKind::Expiring => Act::Expiring {
             place: fill.place.clone(),

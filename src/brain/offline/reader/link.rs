@@ -125,16 +125,21 @@ pub fn phrase_at<'p>(words: &[&str], i: usize, phrases: &'p [Phrase]) -> Option<
 pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
     let words = n.words();
     let index = NameIndex::of(names, &words);
+    // A name never runs over a comma or a full stop ("got thai basil,
+    // chinese broccoli" names two rows, not one food): each word's clause
+    // ends where the next begins.
+    let mut clause_end = vec![words.len(); words.len()];
+    for k in (0..words.len().saturating_sub(1)).rev() {
+        clause_end[k] = if n.tokens[k + 1].clause != n.tokens[k].clause {
+            k + 1
+        } else {
+            clause_end[k + 1]
+        };
+    }
     let mut out: Vec<Link> = Vec::new();
     let mut i = 0;
     while i < words.len() {
-        // A name never runs over a comma or a full stop ("got thai basil,
-        // chinese broccoli" names two rows, not one food).
-        let clause = n.tokens[i].clause;
-        let end = (i..words.len())
-            .find(|&k| n.tokens[k].clause != clause)
-            .unwrap_or(words.len());
-        match link_at(&words[..end], i, lex, &index, out.last()) {
+        match link_at(&words[..clause_end[i]], i, lex, &index, out.last()) {
             Some(l) => {
                 i = l.end;
                 out.push(l);

@@ -1532,33 +1532,3 @@ fn a_day_or_meal_ruled_out_is_no_slot() {
         vec![plan("Dry Rub Wings", "sunday", "lunch")]
     );
 }
-
-#[test]
-fn zz_debug_probe() {
-    let Ok(msgs) = std::env::var("PROBE") else {
-        return;
-    };
-    let lex = super::lexicon::lexicon();
-    for m in msgs.split('|') {
-        let before = Before::default();
-        let scene = Scene {
-            names: names(),
-            before: &before,
-            labels: HashMap::new(),
-        };
-        let n = super::normalize::normalize(m, lex, &scene.names.words());
-        let links = super::link::link(&n, lex, &scene.names);
-        eprintln!("=== {m}\nwords {:?}", n.words());
-        for l in &links {
-            eprintln!("  link {}..{} {:?}", l.start, l.end, l.targets.first());
-        }
-        let o = read(m, &scene);
-        for r in o.readings.iter().take(4) {
-            eprintln!(
-                "  reading {:?} cov={:.2} unread={:?}",
-                r.acts, r.coverage, r.unread
-            );
-        }
-        eprintln!("  move {:?}", std::mem::discriminant(&o.decision));
-    }
-}

@@ -195,6 +195,15 @@ pub(super) fn shown_recipe(c: &ActCtx<'_>) -> Option<String> {
 /// nothing asked for a write: the reply asks, and a "yes" puts it on.
 pub const CONFIRM_PLAN: &str = "confirm_plan";
 
+/// A draft asked onto the plan: it is saved first.
+fn not_saved(label: &str, day: &str) -> ActAction {
+    ActAction::AskUser {
+        question: format!(
+            "that one isn't saved yet: say \"save it\" first, then I'll put {label} on {day}."
+        ),
+    }
+}
+
 /// The saved recipe a pick means, or the question to ask.
 pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, ActAction> {
     let date = when
@@ -255,12 +264,7 @@ pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, A
                 .map(|r| c.world.label(r))
                 .collect();
             return shown_recipe(c).ok_or_else(|| match draft {
-                Some(r) => ActAction::AskUser {
-                    question: format!(
-                        "that one isn't saved yet: say \"save it\" first, then I'll put {} on {day}.",
-                        c.world.label(r)
-                    ),
-                },
+                Some(r) => not_saved(&c.world.label(r), day),
                 None if shown.len() > 1 => ask(shown),
                 None => ActAction::AskUser {
                     question: format!("Which recipe should go on {day}?"),
@@ -281,12 +285,7 @@ pub(super) fn recipe(c: &ActCtx<'_>, pick: &Pick, when: Day) -> Result<String, A
                     !w.is_empty() && label.iter().all(|l| w.iter().any(|x| near(l, x)))
                 });
             if let Some(e) = named_draft {
-                return Err(ActAction::AskUser {
-                    question: format!(
-                        "that one isn't saved yet: say \"save it\" first, then I'll put {} on {day}.",
-                        e.e.label
-                    ),
-                });
+                return Err(not_saved(&e.e.label, day));
             }
             (w.clone(), all.clone())
         }
