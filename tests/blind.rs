@@ -98,6 +98,12 @@ fn transcript_turn(o: &Outcome, out: &mut String) {
     }
     let _ = writeln!(out, "status: {}\n", o.status);
     let _ = writeln!(out, "path: {}\n", path_of(&o.record));
+    for line in o.reader_log.lines() {
+        let _ = writeln!(out, "reader: {line}");
+    }
+    if !o.reader_log.is_empty() {
+        let _ = writeln!(out);
+    }
     for line in o.reply.lines() {
         let _ = writeln!(out, "    {line}");
     }
@@ -182,6 +188,9 @@ fn transcript_of_an_unseen_set() {
         .file_name()
         .map_or("set".into(), |n| n.to_string_lossy().to_string());
     let rt = conversations::runtime();
+    if std::env::var_os("ALFRED_BLIND_READER_LOG").is_some() {
+        conversations::capture_reader_log();
+    }
     let mut text = format!("# Blind set {name}: transcript\n\n");
     let mut turns = 0;
     for file in scripts::txt_files(&dir) {

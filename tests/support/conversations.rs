@@ -7,6 +7,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::Mutex;
 
 use alfred::fixtures::offline_brain;
 use alfred::pipeline::TurnResult;
@@ -41,6 +42,48 @@ pub struct Outcome {
     /// Standing constraints the turn added or lifted, as the record says.
     pub constraints: Vec<String>,
     pub record: Value,
+    /// What the reader logged for the turn (its readings and its move),
+    /// when [`capture_reader_log`] was called; empty otherwise.
+    pub reader_log: String,
+}
+
+/// The reader's debug lines since the last turn took them.
+static READER_LOG: Mutex<String> = Mutex::new(String::new());
+
+struct LogWriter;
+
+impl std::io::Write for LogWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if let Ok(mut log) = READER_LOG.lock() {
+            log.push_str(&String::from_utf8_lossy(buf));
+        }
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// From now on each outcome carries the reader's readings and move for
+/// its turn (for a developer reading why a turn went as it did).
+pub fn capture_reader_log() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(|| LogWriter)
+        .with_env_filter(tracing_subscriber::EnvFilter::new(
+            "alfred::brain::offline::understand=debug",
+        ))
+        .with_ansi(false)
+        .without_time()
+        .with_target(false)
+        .with_level(false)
+        .try_init();
+}
+
+fn take_reader_log() -> String {
+    READER_LOG
+        .lock()
+        .map(|mut log| std::mem::take(&mut *log))
+        .unwrap_or_default()
 }
 
 impl Outcome {
@@ -226,6 +269,7 @@ pub fn run(path: &Path, rt: &tokio::runtime::Runtime) -> Vec<Outcome> {
             changes: diff(&before, &rows(&db)),
             constraints: constraint_changes(&json),
             record: json,
+            reader_log: take_reader_log(),
         });
     }
     out

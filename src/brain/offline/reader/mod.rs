@@ -185,6 +185,20 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     let lex = lexicon::lexicon();
     let n = normalize::normalize(message, lex, &scene.names.words());
     let links = link::link(&n, lex, &scene.names);
+    if tracing::enabled!(tracing::Level::DEBUG) {
+        let words = n.words();
+        let said: Vec<String> = links
+            .iter()
+            .map(|l| {
+                format!(
+                    "{}→{:?}",
+                    words[l.start..l.end].join(" "),
+                    l.targets.first()
+                )
+            })
+            .collect();
+        tracing::debug!(words = ?words, links = ?said, "reader linked");
+    }
     let b = scene.before;
     // While the last reply waits on an answer or an offer, a recipe's name
     // on its own is the answer's, the older chain's to read.
