@@ -70,7 +70,7 @@ pub fn capture_reader_log() {
     let _ = tracing_subscriber::fmt()
         .with_writer(|| LogWriter)
         .with_env_filter(tracing_subscriber::EnvFilter::new(
-            "alfred::brain::offline::understand=debug",
+            "alfred::brain::offline::understand=debug,alfred::brain::offline::reader=debug",
         ))
         .with_ansi(false)
         .without_time()

@@ -258,7 +258,25 @@ fn several_plan(parts: &[super::several::Part], c: &Ctx<'_>) -> ThinkOutput {
             return out;
         }
         let offset = k as u32 * PART_GROUPS;
-        steps.extend(out.steps.into_iter().map(|mut s| {
+        // A read an earlier part made of a table none of them has written
+        // since is not made again (its rows are in working memory): the
+        // turn's steps are few.
+        let fresh: Vec<ThinkStep> = out
+            .steps
+            .into_iter()
+            .filter(|s| {
+                s.step_type != StepType::Read
+                    || !steps.iter().any(|e| {
+                        e.step_type == StepType::Read
+                            && e.subdomain == s.subdomain
+                            && e.description == s.description
+                    })
+                    || steps
+                        .iter()
+                        .any(|e| e.step_type == StepType::Write && e.subdomain == s.subdomain)
+            })
+            .collect();
+        steps.extend(fresh.into_iter().map(|mut s| {
             s.group = offset + s.group.min(PART_GROUPS - 1);
             s
         }));

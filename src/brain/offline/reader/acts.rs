@@ -41,6 +41,7 @@ pub enum ActKind {
     RecipesWith,
     WhatCanIMake,
     RecipeMissing,
+    ShoppingMissing,
     RecipeTime,
     RecipeAmount,
     RecipeSpicy,
@@ -178,6 +179,13 @@ pub enum Act {
     RecipeMissing {
         recipe: String,
     },
+    /// What a saved recipe needs that the kitchen lacks, put on the
+    /// shopping list ("add whats missing for the wings"). An empty name is
+    /// the recipe another part of the message plans, or the one the talk
+    /// is about.
+    ShoppingMissing {
+        recipe: String,
+    },
     /// How long a saved recipe takes.
     RecipeTime {
         recipe: String,
@@ -224,6 +232,7 @@ impl Act {
                 | Act::TaskDone { .. }
                 | Act::TaskRemove { .. }
                 | Act::TaskMove { .. }
+                | Act::ShoppingMissing { .. }
         )
     }
 
@@ -318,6 +327,12 @@ impl Act {
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),
             Act::WhatCanIMake => "find what you can make with what's in".into(),
             Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),
+            Act::ShoppingMissing { recipe } if recipe.is_empty() => {
+                "put what the recipe is missing on the shopping list".into()
+            }
+            Act::ShoppingMissing { recipe } => {
+                format!("put what {recipe} is missing on the shopping list")
+            }
             Act::RecipeTime { recipe } => format!("say how long {recipe} takes"),
             Act::RecipeAmount { recipe, food } => {
                 format!("look up how much {food} {recipe} takes")

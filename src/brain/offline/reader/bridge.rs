@@ -33,6 +33,34 @@ pub fn intent_of(acts: &[Act]) -> Intent {
             .collect();
         return Intent::Skill(SkillAsk::Planning(PlanningAsk::Put { slots }));
     }
+    // Beside other requests, the recipes put on days are still one plan,
+    // where the first of them is said.
+    let puts: Vec<&Act> = acts
+        .iter()
+        .filter(|a| matches!(a, Act::PlanPut { .. }))
+        .collect();
+    if puts.len() > 1 && puts.len() < acts.len() {
+        let mut parts: Vec<Part> = Vec::new();
+        let mut planned = false;
+        for a in acts {
+            match a {
+                Act::PlanPut { .. } if planned => {}
+                Act::PlanPut { .. } => {
+                    planned = true;
+                    let owned: Vec<Act> = puts.iter().map(|p| (*p).clone()).collect();
+                    parts.push(Part {
+                        words: super::acts::describe_all(&owned).join(" and "),
+                        intent: intent_of(&owned),
+                    });
+                }
+                other => parts.push(Part {
+                    words: other.describe(),
+                    intent: intent_of_act(other),
+                }),
+            }
+        }
+        return Intent::Several(parts);
+    }
     match acts {
         [one] => intent_of_act(one),
         many => Intent::Several(
@@ -245,6 +273,13 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
         Act::WhatCanIMake => Intent::WhatCanIMake,
         Act::RecipeMissing { recipe } => about(recipe, RecipeDetail::Missing),
+        Act::ShoppingMissing { recipe } => Skill(SkillAsk::Shopping(ShoppingAsk::Missing {
+            which: if recipe.is_empty() {
+                RecipeWhich::Shown
+            } else {
+                RecipeWhich::Titled(recipe.clone())
+            },
+        })),
         Act::RecipeTime { recipe } => about(recipe, RecipeDetail::Time),
         Act::RecipeAmount { recipe, food } => about(recipe, RecipeDetail::AmountOf(food.clone())),
         Act::RecipeSpicy { recipe } => about(recipe, RecipeDetail::Spicy),

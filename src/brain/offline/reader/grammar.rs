@@ -919,6 +919,32 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
             acts.push(a.clone());
         }
     }
+    // "put the wings on friday … and add whats missing": what the other
+    // parts plan is what is missing for.
+    let planned: Vec<String> = acts
+        .iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { recipe, .. } => Some(recipe.clone()),
+            _ => None,
+        })
+        .fold(Vec::new(), |mut v, r| {
+            if !v.contains(&r) {
+                v.push(r);
+            }
+            v
+        });
+    if !planned.is_empty()
+        && acts
+            .iter()
+            .any(|a| matches!(a, Act::ShoppingMissing { recipe } if recipe.is_empty()))
+    {
+        acts.retain(|a| !matches!(a, Act::ShoppingMissing { recipe } if recipe.is_empty()));
+        acts.extend(
+            planned
+                .into_iter()
+                .map(|recipe| Act::ShoppingMissing { recipe }),
+        );
+    }
     Reading {
         acts,
         coverage,
@@ -1209,15 +1235,25 @@ fn read_frame_at(
             let bare = !links.iter().any(|l| {
                 l.start >= r.start && l.end <= r.end && n.tokens[l.start].clause == clause
             });
-            if bare && p.iter().any(|w| !lex.glue.contains(w.as_str())) {
+            // Nothing else said in that clause ("… and add whats missing"
+            // asks something more).
+            let more = (r.start..r.end).any(|j| {
+                n.tokens[j].clause == clause
+                    && !(k..k + p.len()).contains(&j)
+                    && !lex.glue.contains(words[j])
+            });
+            if bare && !more && p.iter().any(|w| !lex.glue.contains(w.as_str())) {
                 fill.explained[k..k + p.len()].fill(true);
             }
         }
     }
     // A negation just before the verb turns it around: "never used",
-    // "dont add".
-    fill.negated = (vs.saturating_sub(2).max(r.start)..vs)
-        .any(|k| lex.negation.contains(words[k]) || words[k].ends_with("nt"));
+    // "dont add". "no", "nah" before a verb are an answer said first
+    // ("hmm no take the cod off friday"), not the verb's negation.
+    fill.negated = (vs.saturating_sub(2).max(r.start)..vs).any(|k| {
+        (lex.negation.contains(words[k]) || words[k].ends_with("nt"))
+            && !matches!(words[k], "no" | "nah" | "nope")
+    });
     // "sweet, put it on tomorrow": the words the message opens with that
     // say nothing of what it asks name nothing either.
     let opening = (0..words.len())
@@ -1228,6 +1264,12 @@ fn read_frame_at(
                 && !matches!(w, "no" | "nah" | "wait" | "but" | "actually")
         })
         .count();
+    // "hmm no take the cod off friday", "actually put it on sunday": the
+    // words before the verb, all openers, answer the last reply and ask
+    // nothing more.
+    if (r.start..vs).all(|k| lex.openers.contains(words[k])) {
+        fill.explained[r.start..vs].fill(true);
+    }
     let mut pending: Option<(f64, Option<String>)> = None;
     let needs = |n: Need| f.needs.contains(&n);
     for l in links
@@ -1410,8 +1452,14 @@ fn read_frame_at(
         && scene.on_topic(super::lexicon::Domain::Shopping);
     // "take the yogurt off" is as loose as "take": the list, the plan or
     // the stock?
-    let loose = f.loose.contains(verb)
-        || particle.is_some() && f.loose.iter().any(|l| l.len() == 1 && l[0] == verb[0]);
+    // "add the chicken tikka bites to thursday dinner": one recipe said
+    // with its day leaves the place in no doubt.
+    let slotted = f.act == ActKind::PlanPut
+        && !fill.days.is_empty()
+        && matches!(fill.recipes.as_slice(), [one] if one.len() == 1);
+    let loose = !slotted
+        && (f.loose.contains(verb)
+            || particle.is_some() && f.loose.iter().any(|l| l.len() == 1 && l[0] == verb[0]));
     // "ate 2 bananas": a use with its amount said is a use of the stock,
     // however common its verb.
     let counted = f.act == ActKind::StockUse
@@ -2440,6 +2488,19 @@ fn build(
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             let food = fill.foods[0].clone();
             return Some((vec![Act::RecipeAmount { recipe, food }], choice));
+        }
+        // "add whats missing for the wings"; with no recipe said, the one
+        // the talk is about, or (left empty) the ones another part of the
+        // message plans.
+        ActKind::ShoppingMissing => {
+            if fill.recipes_named().is_empty() {
+                let recipe = scene
+                    .recipe_at(super::link::Pointer::It)
+                    .unwrap_or_default();
+                return Some((vec![Act::ShoppingMissing { recipe }], None));
+            }
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
+            return Some((vec![Act::ShoppingMissing { recipe }], choice));
         }
         ActKind::RecipeMissing
         | ActKind::RecipeTime

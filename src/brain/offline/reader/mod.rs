@@ -337,7 +337,13 @@ fn doubts(n: &normalize::Normalized, links: &[link::Link]) -> Vec<Doubt> {
     // ("dont add it", "never used"); "cant afford it" after one does not,
     // nor a "no" that opens a clause ("no eggs. put it on wednesday").
     let clause = |k: usize| n.tokens[k].clause;
-    let opens = |k: usize| k == 0 || clause(k - 1) != clause(k);
+    // Said first in its clause, after openers only ("hmm no take …").
+    let opens = |k: usize| {
+        (0..k)
+            .rev()
+            .take_while(|&j| clause(j) == clause(k))
+            .all(|j| lex.openers.contains(words[j]))
+    };
     let verbs: Vec<usize> = (0..words.len())
         .filter(|&k| grammar::verb_at(&words, k, lex))
         .collect();

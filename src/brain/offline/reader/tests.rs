@@ -1532,3 +1532,49 @@ fn a_day_or_meal_ruled_out_is_no_slot() {
         vec![plan("Dry Rub Wings", "sunday", "lunch")]
     );
 }
+
+#[test]
+fn a_no_said_first_answers_the_last_reply_and_the_request_is_read() {
+    assert_eq!(
+        done("hmm no take the miso cod off friday"),
+        vec![Act::PlanRemove {
+            days: vec!["friday".into()],
+            meal: None,
+            recipe: vec!["miso".into(), "cod".into()],
+        }]
+    );
+    // A negation of the verb itself still turns it around.
+    not_done("dont take the miso cod off friday");
+}
+
+#[test]
+fn one_recipe_added_to_a_day_is_planned_there() {
+    assert_eq!(
+        done("ok ad chickn tika bites to thrusday dinenr"),
+        vec![Act::PlanPut {
+            recipe: "Chicken Tikka Bites".into(),
+            days: vec!["thursday".into()],
+            meal: Some("dinner".into()),
+            servings: None,
+        }]
+    );
+}
+
+#[test]
+fn what_a_recipe_is_missing_is_bought_for_the_recipe_named_or_planned() {
+    assert_eq!(
+        done("put what i need for the pad see ew on the list"),
+        vec![Act::ShoppingMissing {
+            recipe: "Thai Pad See Ew".into()
+        }]
+    );
+    let acts = done("put the wings on friday and the paneer on saturday, and add whats missing");
+    assert!(
+        acts.contains(&Act::ShoppingMissing {
+            recipe: "Air Fryer Paneer Tikka".into()
+        }) && acts.contains(&Act::ShoppingMissing {
+            recipe: "Dry Rub Wings".into()
+        }),
+        "{acts:?}"
+    );
+}
