@@ -119,6 +119,12 @@ pub fn decide(readings: &[Reading]) -> Move {
     if best.unsure.is_some() && !best.bulk {
         return Move::Pass;
     }
+    // A write read in part whose unread words are only a remark beside it
+    // ("take the limes off the list i have plenty", "mum says put wings
+    // on for friday so we can have them w the game"): done.
+    if !best.bulk && best.idle && best.choice.is_none() {
+        return Move::Do(best.clone());
+    }
     // A bulk change, or a write read in part: asked about, naming what
     // would change and the words not read.
     if best.bulk || best.coverage < DO_COVERAGE {
@@ -183,6 +189,7 @@ mod tests {
     fn reading(acts: Vec<Act>, coverage: f64, score: f64) -> Reading {
         Reading {
             coverage,
+            idle: false,
             ..Reading::whole(acts, score)
         }
     }

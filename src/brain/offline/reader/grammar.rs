@@ -41,6 +41,10 @@ pub struct Reading {
     /// Another request's verb said and not read ("we're out of milk, add
     /// it to the list" read as the add alone).
     pub drops: bool,
+    /// Every word left unread is a remark beside the request ("mum says",
+    /// "i have plenty", "for soup"): no verb, name, amount, negation,
+    /// hedge or correction, and none said beside a thing the request names.
+    pub idle: bool,
 }
 
 /// Why a reading that covers the message may still not be what was meant.
@@ -70,6 +74,7 @@ impl Reading {
             choice: None,
             unsure: None,
             drops: false,
+            idle: true,
         }
     }
 
@@ -955,6 +960,7 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
         choice: best.iter().find_map(|b| b.choice.clone()),
         unsure,
         drops: best.iter().any(|b| b.drops),
+        idle: best.iter().all(|b| b.idle),
     }
 }
 
@@ -1103,6 +1109,8 @@ struct Fill {
     run_on: bool,
     /// A stock row pointed at ("when does it go off").
     pointed_at_row: bool,
+    /// A row of the list or the stock taken by name.
+    rows_taken: bool,
     link_score: f64,
 }
 
@@ -1133,6 +1141,7 @@ impl Fill {
             last_item_end: None,
             run_on: false,
             pointed_at_row: false,
+            rows_taken: false,
             link_score: 1.0,
         }
     }
@@ -1264,6 +1273,28 @@ fn read_frame_at(
                 && !matches!(w, "no" | "nah" | "wait" | "but" | "actually")
         })
         .count();
+    // "take the chicken out tomorrow": a verb said around its object with
+    // a particle that makes another frame's verb ("take out", the stock's
+    // move) is that frame's.
+    if let [v] = verb.as_slice()
+        && particle.is_none()
+    {
+        let clause = n.tokens[vs].clause;
+        let other = (ve..r.end.min(ve + 6))
+            .take_while(|&k| n.tokens[k].clause == clause)
+            .any(|k| {
+                let pair = vec![v.clone(), words[k].to_string()];
+                matches!(words[k], "out" | "off" | "back" | "away" | "in")
+                    && !f.verbs.contains(&pair)
+                    && lex
+                        .frames
+                        .iter()
+                        .any(|g| g.act != f.act && g.verbs.contains(&pair))
+            });
+        if other {
+            return None;
+        }
+    }
     // "hmm no take the cod off friday", "actually put it on sunday": the
     // words before the verb, all openers, answer the last reply and ask
     // nothing more.
@@ -1302,6 +1333,15 @@ fn read_frame_at(
                 _ => 0,
             };
             let used = table(&l.targets[t]);
+            // A row of the frame's own table, for a change to rows there.
+            let own = match f.domain {
+                Some(super::lexicon::Domain::Shopping) => 1,
+                Some(super::lexicon::Domain::Stock) => 2,
+                _ => 3,
+            };
+            fill.rows_taken |= used == own
+                && !matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd)
+                && !l.targets.iter().any(|o| table(o) != 0 && table(o) != used);
             // A use, a move or a bin is of the stock's rows alone: the
             // list's row of the same name is no other reading of it.
             let stock_only = matches!(
@@ -1439,6 +1479,11 @@ fn read_frame_at(
     let drops_a_verb = content
         .iter()
         .any(|&k| !fill.explained[k] && verb_at(words, k, lex));
+    let idle = content
+        .iter()
+        .filter(|&&k| !fill.explained[k])
+        .all(|&k| remark(words, k, n, links, lex, &fill.explained))
+        && !fill.run_on;
 
     // Put as a question: this range, or, read whole, a message one of
     // whose parts asks while none opens with a request's verb.
@@ -1457,7 +1502,10 @@ fn read_frame_at(
     let slotted = f.act == ActKind::PlanPut
         && !fill.days.is_empty()
         && matches!(fill.recipes.as_slice(), [one] if one.len() == 1);
+    // "take the olive oil off": a row only the list holds says the place.
+    let placed = fill.rows_taken && !fill.crossed;
     let loose = !slotted
+        && !placed
         && (f.loose.contains(verb)
             || particle.is_some() && f.loose.iter().any(|l| l.len() == 1 && l[0] == verb[0]));
     // "ate 2 bananas": a use with its amount said is a use of the stock,
@@ -1512,7 +1560,89 @@ fn read_frame_at(
         choice,
         unsure,
         drops: drops_a_verb,
+        idle,
     })
+}
+
+/// True when the unread word at `k` says nothing a request could hold: no
+/// request's verb, name, day, amount, negation, hedge, correction or
+/// joiner, and not said right beside a thing read ("crisps and coke":
+/// "coke" is another item; "the red onions": "red" says which).
+fn remark(
+    words: &[&str],
+    k: usize,
+    n: &Normalized,
+    links: &[Link],
+    lex: &Lexicon,
+    explained: &[bool],
+) -> bool {
+    let w = words[k];
+    let same_clause = |j: usize| n.tokens[j].clause == n.tokens[k].clause;
+    let named = |j: usize| {
+        explained[j]
+            && links
+                .iter()
+                .any(|l| l.start <= j && j < l.end && l.targets.iter().any(Target::names))
+    };
+    let beside_a_name = k + 1 < words.len() && same_clause(k + 1) && named(k + 1)
+        || k > 0 && same_clause(k - 1) && named(k - 1);
+    let joined =
+        k > 0 && same_clause(k - 1) && matches!(words[k - 1], "and" | "or" | "plus" | "n" | "with");
+    // "used 2 onions for soup": a food or a dish said as what it was for.
+    let purpose = |l: &Link| {
+        let s = l.start;
+        let for_at = |j: usize| words[j] == "for" && same_clause(j);
+        l.targets
+            .first()
+            .is_some_and(|t| matches!(t, Target::Food(_) | Target::Recipe(_)))
+            && (s >= 1 && for_at(s - 1)
+                || s >= 2
+                    && for_at(s - 2)
+                    && matches!(words[s - 1], "the" | "a" | "my" | "some" | "our"))
+    };
+    !verb_at(words, k, lex)
+        && !lex.negation.contains(w)
+        && !lex.hedge.contains(w)
+        && phrase_at(words, k, &lex.correction).is_none()
+        && phrase_at(words, k, &lex.retract).is_none()
+        && !w.chars().any(|c| c.is_ascii_digit())
+        && !links
+            .iter()
+            .any(|l| l.start <= k && k < l.end && !purpose(l))
+        && !matches!(
+            w,
+            "wait"
+                | "actually"
+                | "but"
+                | "instead"
+                | "only"
+                | "just"
+                | "except"
+                | "also"
+                | "too"
+                | "more"
+                | "less"
+                | "another"
+                | "extra"
+                | "both"
+                | "all"
+                | "every"
+                | "each"
+                | "half"
+                | "rest"
+                | "other"
+                | "else"
+                | "same"
+                | "again"
+                | "back"
+                | "everything"
+                | "anything"
+                | "nothing"
+                | "something"
+                | "whatever"
+        )
+        && !beside_a_name
+        && !joined
 }
 
 /// A two-word verb said around its object ("take the olive oil off",
@@ -2650,5 +2780,6 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         choice,
         unsure: None,
         drops: false,
+        idle: true,
     })
 }

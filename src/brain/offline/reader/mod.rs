@@ -315,6 +315,12 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     if !doubts.is_empty() && matches!(&decision, Move::Confirm { reading, .. } if !reading.bulk) {
         decision = Move::Pass;
     }
+    // Nor is a change read in part beside a remark done then.
+    if !doubts.is_empty()
+        && matches!(&decision, Move::Do(r) if r.writes() && r.coverage < decide::DO_COVERAGE)
+    {
+        decision = Move::Pass;
+    }
     Outcome {
         readings,
         decision,

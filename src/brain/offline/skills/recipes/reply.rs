@@ -364,7 +364,41 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                 if !f.kitchen {
                     format!("I couldn't check the kitchen for {}.", k.name)
                 } else if k.missing.is_empty() {
-                    format!("You have everything for {}.", k.name)
+                    // "what do i need for it": what it takes, all in.
+                    let needs: Vec<String> = k
+                        .lines
+                        .iter()
+                        .map(|l| {
+                            if l.amount.is_empty() {
+                                l.name.clone()
+                            } else {
+                                format!("{} {}", l.amount, l.name)
+                            }
+                        })
+                        .collect();
+                    let frozen: Vec<String> = k
+                        .lines
+                        .iter()
+                        .filter(|l| l.have.as_deref().is_some_and(|h| h.contains("freezer")))
+                        .map(|l| l.name.clone())
+                        .collect();
+                    let thaw = if frozen.is_empty() {
+                        String::new()
+                    } else {
+                        format!(
+                            " The {} is in the freezer, so thaw it first.",
+                            join_list(&frozen, "and")
+                        )
+                    };
+                    if needs.is_empty() {
+                        format!("You have everything for {}.", k.name)
+                    } else {
+                        format!(
+                            "You have everything for {} — it takes {}.{thaw}",
+                            k.name,
+                            join_list(&needs, "and")
+                        )
+                    }
                 } else {
                     format!(
                         "For {} you'd need to buy: {}.",
