@@ -245,3 +245,62 @@ fn a_share_is_no_amount_to_add() {
         sim.reply()
     );
 }
+
+#[test]
+fn an_amount_said_afresh_sets_the_row_in_its_own_unit() {
+    let set = |sim: &Conversation| -> Vec<(String, Value)> {
+        sim.calls()
+            .into_iter()
+            .filter(|(t, _)| t != "db_read")
+            .map(|(t, p)| (t, p["data"].clone()))
+            .collect()
+    };
+    let mut sim = Conversation::new();
+    sim.say("set the yogurt to 240 g, I just weighed it");
+    assert_eq!(
+        set(&sim),
+        [(
+            "db_update".to_string(),
+            serde_json::json!({"quantity": 240.0})
+        )],
+        "{}",
+        sim.reply()
+    );
+    assert!(
+        sim.reply().contains("greek yogurt: 240 g"),
+        "{}",
+        sim.reply()
+    );
+    // 1500 g of a row kept in kilos is 1.5 kg.
+    let mut sim = Conversation::new();
+    sim.say("change the jasmine rice to 1500g");
+    assert_eq!(
+        set(&sim),
+        [(
+            "db_update".to_string(),
+            serde_json::json!({"quantity": 1.5})
+        )]
+    );
+    // "its like 400" is of the row just shown.
+    let mut sim = Conversation::new();
+    sim.say("how many peas have we got");
+    sim.say("its like 400. fix");
+    assert_eq!(
+        set(&sim),
+        [(
+            "db_update".to_string(),
+            serde_json::json!({"quantity": 400.0})
+        )],
+        "{}",
+        sim.reply()
+    );
+    // Two rows the word names: asked, nothing written.
+    let mut sim = Conversation::new();
+    sim.say("the chicken is more like 1kg");
+    assert!(set(&sim).is_empty(), "{}", sim.reply());
+    assert!(
+        sim.reply().contains("Chicken thigh or Chicken wing"),
+        "{}",
+        sim.reply()
+    );
+}

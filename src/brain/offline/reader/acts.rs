@@ -19,6 +19,7 @@ pub enum ActKind {
     StockUse,
     StockRemove,
     StockMove,
+    StockSet,
     SaveRecipe,
     Amend,
     PlanPut,
@@ -100,6 +101,13 @@ pub enum Act {
     StockMove {
         rows: Vec<String>,
         to: String,
+    },
+    /// What a row holds, said afresh ("set the yogurt to 240 g"); an
+    /// empty row is the one the last reply showed.
+    StockSet {
+        row: String,
+        quantity: f64,
+        unit: Option<String>,
     },
     /// A draft recipe kept among the saved ones.
     SaveRecipe {
@@ -223,6 +231,7 @@ impl Act {
                 | Act::StockUse { .. }
                 | Act::StockRemove { .. }
                 | Act::StockMove { .. }
+                | Act::StockSet { .. }
                 | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
@@ -268,6 +277,16 @@ impl Act {
             Act::StockUse { items: v } => format!("take {} out of the stock", items(v)),
             Act::StockRemove { rows } => format!("take {} off the stock", names(rows)),
             Act::StockMove { rows, to } => format!("move {} to the {to}", names(rows)),
+            Act::StockSet {
+                row,
+                quantity,
+                unit,
+            } => format!(
+                "set {} to {}{}",
+                if row.is_empty() { "that" } else { row },
+                crate::brain::offline::text::fmt_number(*quantity),
+                unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
+            ),
             Act::SaveRecipe { recipe } => format!("save {recipe} to your recipes"),
             Act::PlanPut {
                 recipe,

@@ -187,6 +187,19 @@ fn intent_of_act(a: &Act) -> Intent {
             };
             Intent::InventoryRemove(rows.iter().map(|r| item(&whole(r))).collect())
         }
+        Act::StockSet {
+            row,
+            quantity,
+            unit,
+        } => Skill(SkillAsk::Stock(StockAsk::Set {
+            item: if row.is_empty() {
+                Named::Shown
+            } else {
+                Named::item(row)
+            },
+            quantity: *quantity,
+            unit: unit.clone(),
+        })),
         Act::StockMove { rows, to } => Skill(SkillAsk::Stock(StockAsk::Move {
             items: named(rows),
             to: to.clone(),

@@ -1111,6 +1111,9 @@ struct Fill {
     pointed_at_row: bool,
     /// A row of the list or the stock taken by name.
     rows_taken: bool,
+    /// An amount said with no food after it to take it ("set the yogurt
+    /// to 240 g").
+    amount: Option<(f64, Option<String>)>,
     link_score: f64,
 }
 
@@ -1142,6 +1145,7 @@ impl Fill {
             run_on: false,
             pointed_at_row: false,
             rows_taken: false,
+            amount: None,
             link_score: 1.0,
         }
     }
@@ -1427,6 +1431,9 @@ fn read_frame_at(
     if f.act == ActKind::TaskAdd && names_a_task(&words[ve..r.end], scene, lex) {
         return None;
     }
+    if fill.amount.is_none() {
+        fill.amount = pending.clone();
+    }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
     // "the broccoli one is done, picked them up": words of the task itself
     // said again tell which it is.
@@ -1585,7 +1592,12 @@ fn remark(
                 .any(|l| l.start <= j && j < l.end && l.targets.iter().any(Target::names))
     };
     let beside_a_name = k + 1 < words.len() && same_clause(k + 1) && named(k + 1)
-        || k > 0 && same_clause(k - 1) && named(k - 1);
+        || k > 0 && same_clause(k - 1) && named(k - 1)
+        // "a 2 pint bottle of milk": what the amount is of.
+        || k + 2 < words.len() && words[k + 1] == "of" && same_clause(k + 2) && named(k + 2);
+    // "2 pint", "bottle": a measure.
+    let measure = k > 0 && same_clause(k - 1) && words[k - 1].chars().any(|c| c.is_ascii_digit())
+        || crate::brain::offline::items::unit_word(w).is_some();
     let joined =
         k > 0 && same_clause(k - 1) && matches!(words[k - 1], "and" | "or" | "plus" | "n" | "with");
     // "used 2 onions for soup": a food or a dish said as what it was for.
@@ -1643,6 +1655,7 @@ fn remark(
         )
         && !beside_a_name
         && !joined
+        && !measure
 }
 
 /// A two-word verb said around its object ("take the olive oil off",
@@ -1868,6 +1881,7 @@ fn take(
             }
             Target::AmountAfter(q, u) if needs(Need::Amount) => {
                 *pending = Some((*q, u.clone()));
+                fill.amount = Some((*q, u.clone()));
                 true
             }
             Target::AmountAfter(q, u) if needs(Need::Items) || needs(Need::Stocked) => {
@@ -1975,6 +1989,14 @@ fn take(
             Target::Pointer(p) if needs(Need::Recipe) => match scene.recipe_at(*p) {
                 Some(name) => {
                     fill.pointed.push(name);
+                    true
+                }
+                None => false,
+            },
+            // "set it to 240 g": the one row the last reply showed.
+            Target::Pointer(_) if f.act == ActKind::StockSet => match scene.row_just_said() {
+                Some(row) => {
+                    fill.stocked.push(vec![row]);
                     true
                 }
                 None => false,
@@ -2467,6 +2489,40 @@ fn build(
             Act::StockMove {
                 rows: fill.stocked.iter().map(|s| s[0].clone()).collect(),
                 to,
+            }
+        }
+        // "set the yogurt to 240 g", "its like 400": one row and its
+        // amount; with no row said, "its …" is of the one just shown.
+        ActKind::StockSet => {
+            let (quantity, unit) = fill
+                .items
+                .first()
+                .and_then(|i| i.quantity.map(|q| (q, i.unit.clone())))
+                .or_else(|| fill.amount.clone())?;
+            let row = match fill.stocked.as_slice() {
+                [] if matches!(verb[0].as_str(), "its" | "theres" | "there" | "should") => {
+                    scene.row_just_said()?
+                }
+                [one] if one.len() == 1 => one[0].clone(),
+                [one] if one.len() > 1 => {
+                    return Some((
+                        vec![Act::StockSet {
+                            row: one[0].clone(),
+                            quantity,
+                            unit,
+                        }],
+                        Some(Choice {
+                            what: "item",
+                            options: one.clone(),
+                        }),
+                    ));
+                }
+                _ => return None,
+            };
+            Act::StockSet {
+                row,
+                quantity,
+                unit,
             }
         }
         // Only a draft is saved; a saved recipe named is the older chain's

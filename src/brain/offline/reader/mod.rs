@@ -106,13 +106,25 @@ impl Scene<'_> {
         self.names.recipes.contains(&label).then_some(label)
     }
 
+    /// The one stock row the last reply wrote, else the one it showed.
+    pub fn row_just_said(&self) -> Option<String> {
+        self.one_just_said(Table::Inventory)
+            .filter(|r| self.names.inventory.contains(r))
+    }
+
     /// The one task the last reply wrote, else the one it showed.
     pub fn task_just_said(&self) -> Option<String> {
+        self.one_just_said(Table::Tasks)
+            .filter(|t| self.names.tasks.contains(t))
+    }
+
+    /// The one row of `table` the last reply wrote, else the one it showed.
+    fn one_just_said(&self, table: Table) -> Option<String> {
         let b = self.before;
         let of = |refs: &[String]| -> Vec<String> {
             let mut out: Vec<String> = Vec::new();
             for r in refs {
-                if let Some(l) = self.label_in(r, Table::Tasks)
+                if let Some(l) = self.label_in(r, table)
                     && !out.contains(&l)
                 {
                     out.push(l);
@@ -125,7 +137,6 @@ impl Scene<'_> {
             .find(|v| !v.is_empty())
             .filter(|v| v.len() == 1)
             .map(|v| v[0].clone())
-            .filter(|t| self.names.tasks.contains(t))
     }
 
     /// Recipes a word names, narrowed to the ones just shown when that
@@ -447,6 +458,7 @@ fn chosen(n: &normalize::Normalized, links: &[link::Link], asked: &Move) -> Opti
                 }
             }
             ("task", Act::TaskDone { tasks }) => *tasks = vec![pick.clone()],
+            ("item", Act::StockSet { row, .. }) => *row = pick.clone(),
             _ => {}
         }
     }

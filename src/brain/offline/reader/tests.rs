@@ -1595,3 +1595,17 @@ fn what_a_recipe_is_missing_is_bought_for_the_recipe_named_or_planned() {
         "{acts:?}"
     );
 }
+
+#[test]
+fn an_amount_said_afresh_of_one_row_is_set() {
+    assert_eq!(
+        done("the yogurt is more like 240g"),
+        vec![Act::StockSet {
+            row: "greek yogurt".into(),
+            quantity: 240.0,
+            unit: Some("g".into()),
+        }]
+    );
+    // No row named and none just shown: nothing to set.
+    writes_nothing("its like 400. fix");
+}

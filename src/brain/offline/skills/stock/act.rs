@@ -36,6 +36,11 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
         StepType::Write if done == 0 => match ask {
             Ask::Use { items } => super::lower::act(items, c),
             Ask::Move { items, to } => move_rows(items, to, c),
+            Ask::Set {
+                item,
+                quantity,
+                unit,
+            } => set_row(item, *quantity, unit.as_deref(), c),
             _ => complete("Nothing to change".into(), Value::Null, None),
         },
         StepType::Write if matches!(ask, Ask::Use { .. }) => match ask {
@@ -55,6 +60,10 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 .filter_map(|r| text_field(r, "name").map(String::from))
                 .collect();
             let verb = match ask {
+                Ask::Set { .. } => {
+                    let names = super::super::super::text::join_list(&names, "and");
+                    return complete(format!("Set {names}"), Value::Null, None);
+                }
                 Ask::Move { to, .. } => {
                     let names = super::super::super::text::join_list(&names, "and");
                     return complete(format!("Moved {names} to the {to}"), Value::Null, None);
@@ -111,6 +120,7 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
         }
         Ask::UsedWhat { .. } => (&[], None),
         Ask::Move { items, .. } => (items, None),
+        Ask::Set { item, .. } => (std::slice::from_ref(item), None),
     };
     read_named(c, items, place)
 }
@@ -167,6 +177,75 @@ fn move_rows(items: &[Named], to: &str, c: &ActCtx<'_>) -> ActAction {
     call(
         "db_update",
         json!({"table": "inventory", "filters": [id_filter(&ids)], "data": {"location": to}}),
+    )
+}
+
+/// The write of an amount said afresh: the one row the name answers, its
+/// quantity in its own unit when the unit said compares (500 g of a row
+/// in kg is 0.5), else in the unit said. Nothing found, or two rows, is
+/// said or asked before anything is written.
+fn set_row(item: &Named, quantity: f64, unit: Option<&str>, c: &ActCtx<'_>) -> ActAction {
+    let rows = known_rows(c, Table::Inventory);
+    let shown = shown_refs(c);
+    let found: Vec<&Value> = match item {
+        Named::Item(x) => best(&rows, x),
+        Named::Shown => rows
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.get("id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|i| shown.iter().any(|s| s == i))
+            })
+            .collect(),
+    };
+    let what = match item {
+        Named::Item(x) => x.clone(),
+        Named::Shown => "that".to_string(),
+    };
+    let row = match found.as_slice() {
+        [] => {
+            return complete(
+                format!("No {what} in the kitchen to change"),
+                Value::Null,
+                None,
+            );
+        }
+        [one] => *one,
+        many => {
+            let places: Vec<String> = many
+                .iter()
+                .map(|r| {
+                    format!(
+                        "the {} in the {}",
+                        text_field(r, "name").unwrap_or("?"),
+                        text_field(r, "location").unwrap_or("kitchen")
+                    )
+                })
+                .collect();
+            return ActAction::AskUser {
+                question: format!(
+                    "Which one is {}: {}?",
+                    super::super::super::text::fmt_number(quantity),
+                    super::super::super::text::join_list(&places, "or")
+                ),
+            };
+        }
+    };
+    let Some(id) = row.get("id").and_then(Value::as_str) else {
+        return complete("Nothing to change".into(), Value::Null, None);
+    };
+    let had_unit = text_field(row, "unit").unwrap_or("");
+    let data = match unit {
+        Some(u) if u != had_unit => match left_after(0.0, had_unit, -quantity, Some(u)) {
+            Some(q) => json!({"quantity": q}),
+            None => json!({"quantity": quantity, "unit": u}),
+        },
+        _ => json!({"quantity": quantity}),
+    };
+    call(
+        "db_update",
+        json!({"table": "inventory", "filters": [id_filter(&[id.to_string()])], "data": data}),
     )
 }
 
@@ -249,6 +328,7 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
         }
         Ask::UsedWhat { .. } => Vec::new(),
         Ask::Move { items, .. } => pick(items),
+        Ask::Set { item, .. } => pick(std::slice::from_ref(item)),
     }
 }
 

@@ -40,6 +40,14 @@ pub enum Ask {
     /// "move the naan to the freezer", "took the chicken out of the
     /// freezer to thaw": the rows named, to another place.
     Move { items: Vec<Named>, to: String },
+    /// "set the yogurt to 240 g", "the peas are more like 400 g": the
+    /// amount a row holds, said afresh (in the row's unit when the two
+    /// compare).
+    Set {
+        item: Named,
+        quantity: f64,
+        unit: Option<String>,
+    },
 }
 
 impl Ask {
@@ -52,6 +60,7 @@ impl Ask {
             Ask::Use { .. } => "stock_use",
             Ask::UsedWhat { .. } => "stock_used_what",
             Ask::Move { .. } => "stock_move",
+            Ask::Set { .. } => "stock_set",
         }
     }
 
@@ -63,6 +72,7 @@ impl Ask {
                 items.clone()
             }
             Ask::Use { items } => items.iter().map(|u| u.item.clone()).collect(),
+            Ask::Set { item, .. } => vec![item.clone()],
         }
     }
 
@@ -70,9 +80,11 @@ impl Ask {
     pub fn topic(&self) -> Topic {
         match self {
             Ask::Expiring { .. } | Ask::ExpiryOf { .. } => Topic::Expiry,
-            Ask::HowMuch { .. } | Ask::Use { .. } | Ask::UsedWhat { .. } | Ask::Move { .. } => {
-                Topic::Amounts
-            }
+            Ask::HowMuch { .. }
+            | Ask::Use { .. }
+            | Ask::UsedWhat { .. }
+            | Ask::Move { .. }
+            | Ask::Set { .. } => Topic::Amounts,
         }
     }
 }

@@ -99,6 +99,30 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
                 ],
             )
         }
+        Ask::Set {
+            item,
+            quantity,
+            unit,
+        } => {
+            let what = names(std::slice::from_ref(item));
+            let amount = format!(
+                "{}{}",
+                super::super::super::text::fmt_number(*quantity),
+                unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
+            );
+            think_ctx::plan(
+                &format!("Set {what} to {amount} in the inventory"),
+                vec![
+                    look(format!("Look up {what} in the inventory")),
+                    step(
+                        format!("Set {what} to {amount}"),
+                        StepType::Write,
+                        "inventory",
+                        1,
+                    ),
+                ],
+            )
+        }
         Ask::UsedWhat { said } => think_ctx::clarify(
             "Take what was used off the inventory",
             format!(

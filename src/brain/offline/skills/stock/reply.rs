@@ -174,6 +174,32 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         Ask::Use { .. } => used(c),
         Ask::UsedWhat { said } => Said::text(format!("{said} of what?")),
         Ask::Move { to, .. } => moved(c, to),
+        Ask::Set { .. } => set(c),
+    }
+}
+
+/// "Updated greek yogurt: 240 g in the fridge now.", or why nothing
+/// changed.
+fn set(c: &ReplyCtx<'_>) -> Said {
+    let written = rows_of_kind(c, Table::Inventory, StepType::Write);
+    let Some(row) = written.first() else {
+        let why = why_unchanged(c, "I couldn't tell which item you meant");
+        return Said::text(format!("{why}, so nothing changed."));
+    };
+    let name = text_field(row, "name").unwrap_or("it");
+    let amount = match (num_field(row, "quantity"), text_field(row, "unit")) {
+        (Some(q), Some(u)) => format!("{} {u}", super::super::super::text::fmt_number(q)),
+        (Some(q), None) => super::super::super::text::fmt_number(q),
+        _ => "changed".to_string(),
+    };
+    let place = text_field(row, "location")
+        .map(|l| format!(" in the {l}"))
+        .unwrap_or_default();
+    Said {
+        text: format!("Updated {name}: {amount}{place} now."),
+        presented: shown(&written),
+        offer: None,
+        confirm: None,
     }
 }
 
