@@ -117,6 +117,9 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
             excluded.insert(r.clone(), json!(why));
         } else if with.is_none_or(|x| uses(row, x)) {
             let miss = missing(row, &kitchen);
+            if c.intent == Intent::WhatCanIMake && !fits(row, &miss, &c.reading.make) {
+                continue;
+            }
             entries.push((miss.len(), option_entry(r, row, &miss)));
         }
     }
@@ -144,6 +147,19 @@ fn options(c: &ActCtx<'_>, with: Option<&String>) -> ActAction {
     });
     let note = format!("{summary}; the user picks or narrows further");
     complete(summary, data, Some(note))
+}
+
+/// True when a recipe fits what "what can i make" was narrowed to: quick
+/// enough, nothing to buy, no heat.
+fn fits(row: &Value, missing: &[String], within: &super::reader::acts::MakeFilter) -> bool {
+    let minutes = super::world::num_field(row, "prep_time_minutes").unwrap_or(0.0)
+        + super::world::num_field(row, "cook_time_minutes").unwrap_or(0.0);
+    within.minutes.is_none_or(|m| minutes <= f64::from(m))
+        && (!within.stocked || missing.is_empty())
+        && (!within.mild
+            || !ingredient_names(row)
+                .iter()
+                .any(|n| crate::context::taxonomy::is_hot(n)))
 }
 
 /// True when a recipe row uses the named ingredient.

@@ -8,6 +8,7 @@
 //! state-dependent refinements (an exclusion that is really "take the eggs
 //! out of this recipe") are in [`refine`].
 
+use super::reader::acts::MakeFilter;
 use serde::{Deserialize, Serialize};
 
 use crate::context::{ContextSnapshot, ContextState, Table};
@@ -58,6 +59,9 @@ pub struct Carried {
     /// older rules).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub by_reader: bool,
+    /// What "what can i make" was narrowed to, as the reader read it.
+    #[serde(default, skip_serializing_if = "MakeFilter::is_empty")]
+    pub make: MakeFilter,
 }
 
 impl Carried {
@@ -73,6 +77,7 @@ impl Carried {
             declined: reading.declined.clone(),
             fallback: None,
             by_reader: false,
+            make: reading.make,
         }
     }
 
@@ -109,6 +114,8 @@ pub struct Reading {
     /// The reply's last resort when nothing reads the message: a decline
     /// with options (see [`Carried::fallback`]).
     pub fallback: Option<super::reader::decline::Declined>,
+    /// What "what can i make" is narrowed to ("under 30 min").
+    pub make: MakeFilter,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -154,6 +161,7 @@ impl Reading {
             reverses_last: false,
             declined: None,
             fallback: None,
+            make: MakeFilter::default(),
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -171,6 +179,7 @@ impl Reading {
             reverses_last: self.reverses_last,
             declined: self.declined.clone(),
             fallback: self.fallback.clone(),
+            make: self.make,
         }
     }
 
@@ -206,6 +215,7 @@ impl Reading {
                 reverses_last: false,
                 declined: None,
                 fallback: None,
+                make: MakeFilter::default(),
             };
         }
         let request = before
@@ -233,6 +243,7 @@ impl Reading {
                 reverses_last: false,
                 declined: None,
                 fallback: None,
+                make: MakeFilter::default(),
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -284,6 +295,7 @@ impl Reading {
                 reverses_last: false,
                 declined: None,
                 fallback: None,
+                make: MakeFilter::default(),
             };
         }
         if cues.asked_plan && answers {
@@ -299,6 +311,7 @@ impl Reading {
                 reverses_last: false,
                 declined: None,
                 fallback: None,
+                make: MakeFilter::default(),
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -335,6 +348,7 @@ impl Reading {
             reverses_last,
             declined: None,
             fallback: None,
+            make: MakeFilter::default(),
         }
     }
 
@@ -354,6 +368,7 @@ impl Reading {
             reverses_last: false,
             declined: c.declined,
             fallback: c.fallback,
+            make: c.make,
         })
     }
 

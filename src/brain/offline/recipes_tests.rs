@@ -443,3 +443,19 @@ fn a_search_but_not_filters_that_search_and_records_no_rule() {
         .count();
     assert!(standing > 0, "{}", sim.reply());
 }
+
+#[test]
+fn what_can_i_make_keeps_to_the_time_the_stock_and_the_heat_said() {
+    let mut sim = Conversation::new();
+    sim.say("what can i make in under 25 minutes");
+    let reply = sim.reply();
+    assert!(reply.contains("in 25 minutes or less"), "{reply}");
+    assert!(reply.contains("Thai Pad See Ew"), "25 min: {reply}");
+    assert!(!reply.contains("Chicken Tikka Bites"), "30 min: {reply}");
+    assert!(!reply.contains("Dry Rub Wings"), "35 min: {reply}");
+    let mut sim = Conversation::new();
+    sim.say("what can i cook without buying anything");
+    let reply = sim.reply();
+    assert!(reply.contains("with nothing to buy"), "{reply}");
+    assert!(!reply.contains("you'd need"), "{reply}");
+}

@@ -335,6 +335,21 @@ fn terms_lead(c: &ReplyCtx<'_>, o: &Value, terms: &[String], n: usize) -> String
     format!("{out}\n\n{left}")
 }
 
+/// "in 30 minutes or less, with nothing to buy and nothing spicy".
+fn make_said(m: &super::reader::acts::MakeFilter) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(n) = m.minutes {
+        parts.push(format!("in {n} minutes or less"));
+    }
+    if m.stocked {
+        parts.push("with nothing to buy".into());
+    }
+    if m.mild {
+        parts.push("with nothing spicy".into());
+    }
+    join_list(&parts, "and")
+}
+
 /// The opening of an options reply: acknowledge what was ruled out (or
 /// brought back), then introduce the list.
 fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
@@ -371,6 +386,10 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
             )
         }
         // Every saved recipe ruled out: say so, not an empty list.
+        Intent::WhatCanIMake if n == 0 && !c.reading.make.is_empty() => format!(
+            "None of your saved recipes can be made {}.",
+            make_said(&c.reading.make)
+        ),
         Intent::WhatCanIMake if n == 0 => {
             let rules: Vec<String> = c
                 .constraints(ConstraintStatus::Active)
@@ -385,6 +404,10 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
                 )
             }
         }
+        Intent::WhatCanIMake if !c.reading.make.is_empty() => format!(
+            "Here's what you can make {}, closest to ready first:",
+            make_said(&c.reading.make)
+        ),
         Intent::WhatCanIMake => "Here's what you can make, closest to ready first:".to_string(),
         Intent::FindByIngredient(x) if n == 0 => {
             format!("None of the recipes in front of us use {x}.")

@@ -391,7 +391,7 @@ fn by_reader(
     let outcome = reader::read(message, &scene);
     tracing::debug!(doubts = ?outcome.doubts, "reader");
     for r in outcome.readings.iter().take(3) {
-        tracing::debug!(acts = ?r.acts, coverage = r.coverage, score = r.score, unread = ?r.unread, "reading");
+        tracing::debug!(acts = ?r.acts, coverage = r.coverage, score = r.score, unread = ?r.unread, idle = r.idle, "reading");
     }
     let decided = match &outcome.decision {
         Move::Do(_) => "do",
@@ -417,6 +417,10 @@ fn by_reader(
             }
             ours.confirmed = read.writes();
             ours.intent = intent.clone();
+            // "what can i make in under 30 min": the narrowing, typed.
+            if let Some(reader::acts::Act::WhatCanIMake { within }) = read.acts.first() {
+                ours.make = *within;
+            }
             resolve_intent(&intent, &ours, world, message, &mut d);
             if d.question.is_none() {
                 retention(world, &mut d);

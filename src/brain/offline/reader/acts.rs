@@ -69,6 +69,28 @@ impl ItemSaid {
     }
 }
 
+/// What "what can i make" is narrowed to: "under 30 min", "without buying
+/// anything", "nothing spicy".
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MakeFilter {
+    /// At most this many minutes, prep and cook.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub minutes: Option<u32>,
+    /// Only what the kitchen holds every ingredient of.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub stocked: bool,
+    /// Nothing with a hot chili or pepper.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mild: bool,
+}
+
+impl MakeFilter {
+    /// True when nothing narrows the list.
+    pub fn is_empty(&self) -> bool {
+        *self == MakeFilter::default()
+    }
+}
+
 /// One request, read.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "act")]
@@ -182,7 +204,10 @@ pub enum Act {
     RecipesWith {
         food: String,
     },
-    WhatCanIMake,
+    WhatCanIMake {
+        #[serde(default)]
+        within: MakeFilter,
+    },
     /// What a saved recipe needs that the kitchen lacks.
     RecipeMissing {
         recipe: String,
@@ -344,7 +369,7 @@ impl Act {
             Act::ShowRecipe { recipe } => format!("show {recipe}"),
             Act::ListRecipes => "list your saved recipes".into(),
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),
-            Act::WhatCanIMake => "find what you can make with what's in".into(),
+            Act::WhatCanIMake { .. } => "find what you can make with what's in".into(),
             Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),
             Act::ShoppingMissing { recipe } if recipe.is_empty() => {
                 "put what the recipe is missing on the shopping list".into()

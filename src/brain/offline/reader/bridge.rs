@@ -284,7 +284,7 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::ShowRecipe { .. } => Intent::Show,
         Act::ListRecipes => Intent::ListRecipes,
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
-        Act::WhatCanIMake => Intent::WhatCanIMake,
+        Act::WhatCanIMake { .. } => Intent::WhatCanIMake,
         Act::RecipeMissing { recipe } => about(recipe, RecipeDetail::Missing),
         Act::ShoppingMissing { recipe } => Skill(SkillAsk::Shopping(ShoppingAsk::Missing {
             which: if recipe.is_empty() {

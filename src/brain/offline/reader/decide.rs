@@ -62,7 +62,7 @@ pub fn decide(readings: &[Reading]) -> Move {
         };
     }
     if !best.writes() {
-        return if best.coverage >= DO_COVERAGE {
+        return if best.coverage >= DO_COVERAGE || best.idle {
             Move::Do(best.clone())
         } else {
             Move::Pass

@@ -1114,6 +1114,8 @@ struct Fill {
     /// An amount said with no food after it to take it ("set the yogurt
     /// to 240 g").
     amount: Option<(f64, Option<String>)>,
+    /// What "what can i make" is narrowed to.
+    make: super::acts::MakeFilter,
     link_score: f64,
 }
 
@@ -1146,6 +1148,7 @@ impl Fill {
             pointed_at_row: false,
             rows_taken: false,
             amount: None,
+            make: super::acts::MakeFilter::default(),
             link_score: 1.0,
         }
     }
@@ -1393,6 +1396,11 @@ fn read_frame_at(
     if happened(f.act) || matches!(f.act, ActKind::TaskDone | ActKind::StockRemove) {
         mark_phrases(words, r.clone(), &lex.past, &mut fill.explained);
     }
+    // "under 30 min", "without buying anything", "nothing spicy": what to
+    // make, narrowed.
+    if f.act == ActKind::WhatCanIMake {
+        fill.make = make_filter(words, r.clone(), lex, &mut fill.explained);
+    }
     // "6 servings", "for 4 people", "serves 4": how many the meal is for.
     if f.act == ActKind::PlanPut {
         fill.servings = servings_said(words, links, lex, &r, &mut fill.explained);
@@ -1571,6 +1579,65 @@ fn read_frame_at(
     })
 }
 
+/// What the words narrow "what can i make" to, each word that says so
+/// marked read.
+fn make_filter(
+    words: &[&str],
+    r: Range<usize>,
+    lex: &Lexicon,
+    explained: &mut [bool],
+) -> super::acts::MakeFilter {
+    let mut out = super::acts::MakeFilter::default();
+    let mark = |list: &[super::lexicon::Phrase], explained: &mut [bool]| {
+        let mut found = false;
+        for k in r.clone() {
+            if let Some(p) = phrase_at(&words[..r.end], k, list) {
+                explained[k..k + p.len()].fill(true);
+                found = true;
+            }
+        }
+        found
+    };
+    out.stocked = mark(&lex.from_stock, explained);
+    out.mild = mark(&lex.mild, explained);
+    // "30 min", "under 30 minutes", "half an hour".
+    for k in r.clone() {
+        let Ok(n) = words[k].parse::<f64>() else {
+            continue;
+        };
+        if let Some(p) = phrase_at(&words[..r.end], k + 1, &lex.minutes) {
+            out.minutes = Some(n as u32);
+            explained[k..k + 1 + p.len()].fill(true);
+        } else if words
+            .get(k + 1)
+            .is_some_and(|w| matches!(*w, "hour" | "hours" | "hr" | "hrs"))
+        {
+            out.minutes = Some((n * 60.0) as u32);
+            explained[k..k + 2].fill(true);
+        }
+    }
+    if out.minutes.is_some() {
+        mark(&lex.at_most, explained);
+    }
+    if mark(&lex.quick, explained) && out.minutes.is_none() {
+        out.minutes = Some(30);
+    }
+    // "thats under 30 min", "that are not spicy": the words that tie the
+    // narrowing on.
+    for k in r.clone().rev() {
+        if k + 1 < r.end
+            && explained[k + 1]
+            && matches!(
+                words[k],
+                "thats" | "that" | "is" | "are" | "which" | "whats"
+            )
+        {
+            explained[k] = true;
+        }
+    }
+    out
+}
+
 /// True when the unread word at `k` says nothing a request could hold: no
 /// request's verb, name, day, amount, negation, hedge, correction or
 /// joiner, and not said right beside a thing read ("crisps and coke":
@@ -1592,12 +1659,15 @@ fn remark(
                 .any(|l| l.start <= j && j < l.end && l.targets.iter().any(Target::names))
     };
     let beside_a_name = k + 1 < words.len() && same_clause(k + 1) && named(k + 1)
-        || k > 0 && same_clause(k - 1) && named(k - 1)
-        // "a 2 pint bottle of milk": what the amount is of.
-        || k + 2 < words.len() && words[k + 1] == "of" && same_clause(k + 2) && named(k + 2);
-    // "2 pint", "bottle": a measure.
-    let measure = k > 0 && same_clause(k - 1) && words[k - 1].chars().any(|c| c.is_ascii_digit())
-        || crate::brain::offline::items::unit_word(w).is_some();
+        || k > 0 && same_clause(k - 1) && named(k - 1);
+    let clock = w.chars().any(|c| c.is_ascii_digit())
+        && k > 0
+        && matches!(
+            words[k - 1],
+            "at" | "by" | "around" | "till" | "until" | "before"
+        );
+    // "2 pint": a measure the amount before it was said in.
+    let measure = k > 0 && same_clause(k - 1) && words[k - 1].chars().any(|c| c.is_ascii_digit());
     let joined =
         k > 0 && same_clause(k - 1) && matches!(words[k - 1], "and" | "or" | "plus" | "n" | "with");
     // "used 2 onions for soup": a food or a dish said as what it was for.
@@ -1612,15 +1682,26 @@ fn remark(
                     && for_at(s - 2)
                     && matches!(words[s - 1], "the" | "a" | "my" | "some" | "our"))
     };
+    // Inside another request's verb said from an earlier word ("whats
+    // planned").
+    let in_verb = (k.saturating_sub(3)..k).any(|j| {
+        lex.frames
+            .iter()
+            .any(|f| phrase_at(words, j, &f.verbs).is_some_and(|p| j + p.len() > k))
+    });
+    let number = lex.numbers.iter().any(|(p, _)| p.len() == 1 && p[0] == w);
     !verb_at(words, k, lex)
+        && !in_verb
+        && !number
         && !lex.negation.contains(w)
         && !lex.hedge.contains(w)
         && phrase_at(words, k, &lex.correction).is_none()
         && phrase_at(words, k, &lex.retract).is_none()
-        && !w.chars().any(|c| c.is_ascii_digit())
+        // "kids eat at 6": a clock time says nothing of an amount.
+        && (!w.chars().any(|c| c.is_ascii_digit()) || clock)
         && !links
             .iter()
-            .any(|l| l.start <= k && k < l.end && !purpose(l))
+            .any(|l| l.start <= k && k < l.end && !purpose(l) && !clock)
         && !matches!(
             w,
             "wait"
@@ -1839,6 +1920,9 @@ fn take(
                 }
                 true
             }
+            // "what can i make tonight", "… for dinner": when, asking
+            // nothing more.
+            Target::Day(_) | Target::Meal(_) if f.act == ActKind::WhatCanIMake => true,
             Target::Meal(m) if needs(Need::Day) || f.act == ActKind::ShowPlan => {
                 fill.meals.push((fill.days.len(), m.clone()));
                 true
@@ -2669,7 +2753,7 @@ fn build(
         ActKind::RecipesWith if !fill.foods.is_empty() => Act::RecipesWith {
             food: fill.foods[0].clone(),
         },
-        ActKind::WhatCanIMake => Act::WhatCanIMake,
+        ActKind::WhatCanIMake => Act::WhatCanIMake { within: fill.make },
         ActKind::RecipeAmount if !fill.foods.is_empty() => {
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             let food = fill.foods[0].clone();

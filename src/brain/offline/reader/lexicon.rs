@@ -125,6 +125,16 @@ struct Words {
     rule: Vec<String>,
     filler: Vec<String>,
     spans: Vec<String>,
+    #[serde(default)]
+    quick: Vec<String>,
+    #[serde(default)]
+    from_stock: Vec<String>,
+    #[serde(default)]
+    mild: Vec<String>,
+    #[serde(default)]
+    minutes: Vec<String>,
+    #[serde(default)]
+    at_most: Vec<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -194,6 +204,16 @@ pub struct Lexicon {
     /// The span of days a look at the plan or the tasks covers ("this
     /// week").
     pub spans: Vec<Phrase>,
+    /// What to make, said quick ("something quick"): 30 minutes at most.
+    pub quick: Vec<Phrase>,
+    /// What to make, from what the kitchen holds ("without buying anything").
+    pub from_stock: Vec<Phrase>,
+    /// What to make, with no heat ("nothing spicy").
+    pub mild: Vec<Phrase>,
+    /// Words after a number that make it minutes ("30 min").
+    pub minutes: Vec<Phrase>,
+    /// Words before a number of minutes that make it a most ("under").
+    pub at_most: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
     /// Number phrases, longest first.
@@ -304,6 +324,11 @@ impl Lexicon {
             rule: phrases(&w.rule),
             filler: phrases(&w.filler),
             spans: phrases(&w.spans),
+            quick: phrases(&w.quick),
+            from_stock: phrases(&w.from_stock),
+            mild: phrases(&w.mild),
+            minutes: phrases(&w.minutes),
+            at_most: phrases(&w.at_most),
             shorthand: f.shorthand.clone(),
             numbers,
             units,
@@ -351,6 +376,11 @@ impl Lexicon {
             &self.rule,
             &self.filler,
             &self.spans,
+            &self.quick,
+            &self.from_stock,
+            &self.mild,
+            &self.minutes,
+            &self.at_most,
         ] {
             v.extend(list.iter().flatten().cloned());
         }

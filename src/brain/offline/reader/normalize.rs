@@ -46,6 +46,8 @@ impl Normalized {
 /// characters as tokens; `closed` is the kitchen's own words.
 pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Normalized {
     let text = clip(message, crate::brain::offline::text::MAX_CHARS);
+    // "w/o": without.
+    let text = text.replace("w/o ", "without ").replace("W/O ", "without ");
     let mut out = Normalized::default();
     let mut clause = 0;
     let mut cur = String::new();

@@ -1609,3 +1609,27 @@ fn an_amount_said_afresh_of_one_row_is_set() {
     // No row named and none just shown: nothing to set.
     writes_nothing("its like 400. fix");
 }
+
+#[test]
+fn what_to_make_is_narrowed_by_time_stock_and_heat() {
+    use super::acts::MakeFilter;
+    assert_eq!(
+        done("ok quick one what can i make tonight thats under 30 min, kids eat at 6"),
+        vec![Act::WhatCanIMake {
+            within: MakeFilter {
+                minutes: Some(30),
+                ..MakeFilter::default()
+            }
+        }]
+    );
+    assert_eq!(
+        done("what can i cook w/o buying anything, nothing spicy"),
+        vec![Act::WhatCanIMake {
+            within: MakeFilter {
+                stocked: true,
+                mild: true,
+                ..MakeFilter::default()
+            }
+        }]
+    );
+}
