@@ -189,33 +189,43 @@ impl Kitchen {
         if ids.is_empty() {
             return Ok(());
         }
-        let line = |name: String, quantity: Option<f64>, unit: Option<String>| {
-            json!({
+        // An optional line says so ("sesame seeds" to garnish); a needed
+        // one carries no flag.
+        let line = |name: String, quantity: Option<f64>, unit: Option<String>, optional: bool| {
+            let mut l = json!({
                 "name": name,
                 "quantity": quantity.map_or(Value::Null, real_to_json),
                 "unit": unit,
-            })
+            });
+            if optional {
+                l["is_optional"] = Value::Bool(true);
+            }
+            l
         };
         let mut lines: HashMap<String, Vec<Value>> = HashMap::new();
         if let Some(rows) = self.pg_rows(|d| d.recipe_lines(&ids)) {
             for r in rows? {
-                lines
-                    .entry(r.get(0))
-                    .or_default()
-                    .push(line(r.get(1), r.get(2), r.get(3)));
+                lines.entry(r.get(0)).or_default().push(line(
+                    r.get(1),
+                    r.get(2),
+                    r.get(3),
+                    r.get::<_, Option<bool>>(4).unwrap_or(false),
+                ));
             }
         } else {
             let sql = format!(
-                "SELECT recipe_id, name, quantity, unit FROM recipe_ingredients \
+                "SELECT recipe_id, name, quantity, unit, is_optional FROM recipe_ingredients \
                  WHERE recipe_id {IN_IDS} ORDER BY rowid"
             );
             let mut stmt = self.prepare(&sql)?;
             let mut q = stmt.query([ids_param(&ids)])?;
             while let Some(r) = q.next()? {
-                lines
-                    .entry(r.get(0)?)
-                    .or_default()
-                    .push(line(r.get(1)?, r.get(2)?, r.get(3)?));
+                lines.entry(r.get(0)?).or_default().push(line(
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get::<_, Option<i64>>(4)?.unwrap_or(0) != 0,
+                ));
             }
         }
         for row in rows {

@@ -38,9 +38,21 @@ pub fn missing(recipe: &Value, kitchen: &[String]) -> Vec<String> {
     if kitchen.is_empty() {
         return Vec::new();
     }
+    // An optional line ("sesame seeds" to garnish) is not needed.
+    let optional: Vec<String> = recipe
+        .get("ingredients")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|l| {
+            l.get("is_optional")
+                .is_some_and(|o| o.as_bool() == Some(true) || o.as_i64() == Some(1))
+        })
+        .filter_map(|l| l.get("name").and_then(Value::as_str).map(str::to_lowercase))
+        .collect();
     ingredient_names(recipe)
         .into_iter()
-        .filter(|n| !in_kitchen(n, kitchen))
+        .filter(|n| !optional.contains(n) && !in_kitchen(n, kitchen))
         .collect()
 }
 

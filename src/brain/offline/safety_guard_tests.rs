@@ -26,9 +26,11 @@ const SETUPS: &[&[&str]] = &[
         "no fish this week",
     ],
     &["no fish this week", "show me the miso cod"],
+    // The curry lacks green chili and curry leaves (the miso cod lacks
+    // only its optional sesame seeds).
     &[
         "no fish this week",
-        "put the miso cod on sunday and the paneer on wednesday",
+        "put the kerala curry on sunday and the paneer on wednesday",
     ],
     &[
         "help me plan dinners this week",

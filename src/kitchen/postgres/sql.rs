@@ -441,7 +441,7 @@ impl Dialect<'_> {
         let mut s = Stmt::default();
         let ids = s.bind(PgParam::TextArray(recipe_ids.to_vec()), "text[]");
         s.sql = format!(
-            "SELECT recipe_id::text, name, quantity::float8, unit FROM recipe_ingredients \
+            "SELECT recipe_id::text, name, quantity::float8, unit, is_optional FROM recipe_ingredients \
              WHERE recipe_id::text = ANY({ids}) ORDER BY {}",
             self.order_sql(t, None, false)
         );

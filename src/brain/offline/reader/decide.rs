@@ -62,7 +62,11 @@ pub fn decide(readings: &[Reading]) -> Move {
         };
     }
     if !best.writes() {
-        return if best.coverage >= DO_COVERAGE || best.idle {
+        // A question read in part beside a remark ("what can i make
+        // tonight thats under 30 min, kids eat at 6"): one question, most
+        // of it read.
+        let remark_beside = best.idle && best.acts.len() == 1 && best.coverage >= 0.6;
+        return if best.coverage >= DO_COVERAGE || remark_beside {
             Move::Do(best.clone())
         } else {
             Move::Pass

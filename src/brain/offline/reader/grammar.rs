@@ -235,8 +235,16 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
             out[r.clone()].fill(true);
         }
         // "ill marinate it tonight": what the user will do themselves,
-        // with a verb no request has, asks nothing of Alfred.
-        if intends(words, r.clone(), lex) && !asks(words, r.clone(), n, lex) {
+        // with a verb no request has, asks nothing of Alfred; nor "ill get
+        // them tomorrow", naming nothing new.
+        let names_nothing = !inside.iter().any(|l| {
+            l.targets
+                .first()
+                .is_some_and(|t| t.names() || matches!(t, Target::Domain(_)))
+        });
+        if (intends(words, r.clone(), lex) || names_nothing && will_do(words, r.clone(), lex))
+            && !asks(words, r.clone(), n, lex)
+        {
             out[r.clone()].fill(true);
         }
     }
@@ -349,6 +357,27 @@ fn intends(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
     // "i cooked it last night": what the user did, beside the request.
     let did = matches!(said.as_slice(), ["i", w, ..] if w.len() > 4 && w.ends_with("ed"));
     (opens || did) && !r.clone().any(|k| verb_at(words, k, lex))
+}
+
+/// True when the range opens with what the user will do ("ill get them
+/// tomorrow"), whatever its verb.
+fn will_do(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
+    let said: Vec<&str> = words[r.clone()]
+        .iter()
+        .copied()
+        .skip_while(|w| lex.openers.contains(*w))
+        .collect();
+    let opens = matches!(
+        said.as_slice(),
+        ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
+    );
+    // "ill cook them tue" plans.
+    let plans = r.clone().any(|k| {
+        lex.frames
+            .iter()
+            .any(|f| f.act == ActKind::PlanPut && phrase_at(words, k, &f.verbs).is_some())
+    });
+    opens && !plans
 }
 
 /// "add: defrost cod thurs night, descale kettle sat, buy eggs": after an
@@ -1437,6 +1466,17 @@ fn read_frame_at(
     // the broccoli tomorrow" beside "Pick up Chinese broccoli and Thai
     // basil") may mean that one, moved: not this frame's to add again.
     if f.act == ActKind::TaskAdd && names_a_task(&words[ve..r.end], scene, lex) {
+        return None;
+    }
+    // "add whats missing for sun and wed": the recipes the plan holds on
+    // those days, the older chain's to find.
+    if f.act == ActKind::ShoppingMissing
+        && links.iter().any(|l| {
+            l.start >= r.start
+                && l.end <= r.end
+                && matches!(l.targets.first(), Some(Target::Day(_)))
+        })
+    {
         return None;
     }
     if fill.amount.is_none() {

@@ -106,10 +106,33 @@ impl Scene<'_> {
         self.names.recipes.contains(&label).then_some(label)
     }
 
-    /// The one stock row the last reply wrote, else the one it showed.
+    /// The one stock row the last message named ("and the yoghurt — the
+    /// record says 500 g"), else, when it named none, the one the last
+    /// reply wrote or showed.
     pub fn row_just_said(&self) -> Option<String> {
-        self.one_just_said(Table::Inventory)
-            .filter(|r| self.names.inventory.contains(r))
+        let lex = lexicon::lexicon();
+        let n = normalize::normalize(&self.before.user, lex, &self.names.words());
+        let mut named: Vec<String> = Vec::new();
+        let mut foods = false;
+        for l in link::link(&n, lex, &self.names) {
+            foods |= l.targets.iter().any(Target::names);
+            if let Some(Target::Stocked(rows)) =
+                l.targets.iter().find(|t| matches!(t, Target::Stocked(_)))
+            {
+                for r in rows {
+                    if !named.contains(r) {
+                        named.push(r.clone());
+                    }
+                }
+            }
+        }
+        match named.as_slice() {
+            [one] => Some(one.clone()),
+            [] if !foods => self
+                .one_just_said(Table::Inventory)
+                .filter(|r| self.names.inventory.contains(r)),
+            _ => None,
+        }
     }
 
     /// The one task the last reply wrote, else the one it showed.
