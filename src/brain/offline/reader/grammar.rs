@@ -96,6 +96,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         lex,
         scene,
         aside: &aside,
+        it_recipe: None,
     };
     let mut out = read_range(&at, whole.clone());
     out.extend(task_list(&at));
@@ -104,7 +105,31 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         .filter(|r| !aside[r.start])
         .collect();
     if parts.len() > 1 {
-        let each: Vec<Vec<Reading>> = parts.iter().map(|r| read_range(&at, r.clone())).collect();
+        let each: Vec<Vec<Reading>> = parts
+            .iter()
+            .map(|r| {
+                // The one recipe the parts before this one name.
+                let mut named: Vec<String> = Vec::new();
+                for l in links.iter().filter(|l| l.end <= r.start) {
+                    if let Some(Target::Recipe(names)) = l.targets.first()
+                        && names.len() == 1
+                        && !named.contains(&names[0])
+                    {
+                        named.push(names[0].clone());
+                    }
+                }
+                let part_at = At {
+                    n: at.n,
+                    words: at.words,
+                    links: at.links,
+                    lex: at.lex,
+                    scene: at.scene,
+                    aside: at.aside,
+                    it_recipe: (named.len() == 1).then(|| named[0].clone()),
+                };
+                read_range(&part_at, r.clone())
+            })
+            .collect();
         // "saturday lunch - no, dinner": what is taken back is not read,
         // and no reading that still holds it stands beside this one.
         let takes_back = parts.iter().skip(1).any(|p| {
@@ -171,6 +196,9 @@ struct At<'a> {
     lex: &'a Lexicon,
     scene: &'a Scene<'a>,
     aside: &'a [bool],
+    /// What "it" stands for when an earlier part of the message names one
+    /// recipe.
+    it_recipe: Option<String>,
 }
 
 /// The words of the message's asides: a clause beside a request that names
@@ -1120,6 +1148,9 @@ struct Fill {
     place: Option<String>,
     /// Recipes only a pointer names ("put it on friday").
     pointed: Vec<String>,
+    /// Recipes named and pointed at, in the order said (a pointer's as one
+    /// name).
+    said_in_order: Vec<Vec<String>>,
     /// Where the last recipe span ended.
     last_recipe_end: usize,
     /// Each meal said, with the day it follows.
@@ -1178,6 +1209,7 @@ impl Fill {
             rows_taken: false,
             amount: None,
             make: super::acts::MakeFilter::default(),
+            said_in_order: Vec::new(),
             link_score: 1.0,
         }
     }
@@ -1229,6 +1261,7 @@ fn read_frame_at(
         lex,
         scene,
         aside,
+        ..
     } = *at;
     let mut fill = Fill::new(words.len());
     fill.pointed_at_row = f.act == ActKind::ExpiryOf
@@ -2104,19 +2137,34 @@ fn take(
                     _ => fill.recipes.push(names),
                 }
                 fill.last_recipe_end = l.end;
+                if let Some(last) = fill.recipes.last() {
+                    fill.said_in_order.push(last.clone());
+                }
                 if fill.recipe_said.is_empty() {
                     fill.recipe_said = said_words(words, l, at.lex);
                 }
                 true
             }
             // "it" beside a recipe the message names is that recipe.
-            Target::Pointer(p) if needs(Need::Recipe) => match scene.recipe_at(*p) {
-                Some(name) => {
-                    fill.pointed.push(name);
-                    true
+            // "… the assam pedas? and what would i need for it": "it" after
+            // a recipe an earlier part names is that one.
+            Target::Pointer(p) if needs(Need::Recipe) => {
+                let it = match p {
+                    // (A question's; a change's "it" keeps to the talk.)
+                    Pointer::It if !f.writes => {
+                        at.it_recipe.clone().or_else(|| scene.recipe_at(*p))
+                    }
+                    _ => scene.recipe_at(*p),
+                };
+                match it {
+                    Some(name) => {
+                        fill.said_in_order.push(vec![name.clone()]);
+                        fill.pointed.push(name);
+                        true
+                    }
+                    None => false,
                 }
-                None => false,
-            },
+            }
             // "set it to 240 g": the one row the last reply showed.
             Target::Pointer(_) if f.act == ActKind::StockSet => match scene.row_just_said() {
                 Some(row) => {
@@ -2838,7 +2886,27 @@ type DaySaid = (String, Option<String>);
 /// day's. `None` for counts that do not pair ("the curry and the wings on
 /// friday, saturday and sunday").
 fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
-    let recipes = fill.recipes_named();
+    let mut recipes = fill.recipes_named();
+    // "put it on thursday and the paneer thing tmrw": a pointer and a
+    // name, each with its own day, in the order said.
+    if !fill.pointed.is_empty()
+        && !fill.recipes.is_empty()
+        && fill
+            .pointed
+            .iter()
+            .all(|p| fill.recipes.iter().all(|r| !r.contains(p)))
+        && fill.recipes.len() + fill.pointed.len() == fill.days.len()
+    {
+        let mut seen: Vec<Vec<String>> = Vec::new();
+        for r in &fill.said_in_order {
+            if seen.last() != Some(r) {
+                seen.push(r.clone());
+            }
+        }
+        if seen.len() == fill.days.len() {
+            recipes = seen;
+        }
+    }
     let meal_of = |k: usize| {
         fill.meals
             .iter()

@@ -1633,3 +1633,13 @@ fn what_to_make_is_narrowed_by_time_stock_and_heat() {
         }]
     );
 }
+
+#[test]
+fn it_after_a_part_naming_one_recipe_is_that_recipe() {
+    assert_eq!(
+        done("Is that enough for the Assam Pedas? And what would I need to buy for it?"),
+        vec![Act::RecipeMissing {
+            recipe: "Cod Assam Pedas".into()
+        }]
+    );
+}
