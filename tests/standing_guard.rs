@@ -22,6 +22,7 @@ use serde_json::{Value, json};
 use support::{FakeOpenAi, Node, fresh, kitchen, reply_chunks, request, run_request};
 
 const MISO: &str = "Miso Glazed Air Fryer Cod";
+const KERALA: &str = "Kerala Cod Curry";
 const NO_FISH: &str = "no fish this week";
 
 /// A conversation with one brain on one kitchen, turn by turn.
@@ -203,22 +204,20 @@ async fn a_plan_put_without_naming_the_recipe_is_held_and_naming_it_goes_through
 #[tokio::test]
 async fn shopping_for_a_ruled_out_recipe_is_held_back_and_the_rest_is_added() {
     let mut talk = Talk::offline();
-    // The user put the cod on the plan by name, in spite of the rule; the
-    // shopping for it is another write, and "add whats missing" names no
-    // recipe.
+    // The user put the cod curry on the plan by name, in spite of the
+    // rule; the shopping for it is another write, and "add whats missing"
+    // names no recipe. (Each lacks a line that is not optional: the curry
+    // its green chili, the noodles an egg.)
     talk.run(&[
         NO_FISH,
-        "put the miso cod on sunday and the paneer on wednesday",
+        "put the kerala cod curry on sunday and the pad see ew on wednesday",
     ])
     .await;
     assert_eq!(
         talk.planned(),
         [
-            (
-                "2026-01-14".to_string(),
-                "Air Fryer Paneer Tikka".to_string()
-            ),
-            ("2026-01-18".to_string(), MISO.to_string())
+            ("2026-01-14".to_string(), "Thai Pad See Ew".to_string()),
+            ("2026-01-18".to_string(), KERALA.to_string())
         ]
     );
     let before = talk.shopping();
@@ -232,7 +231,7 @@ async fn shopping_for_a_ruled_out_recipe_is_held_back_and_the_rest_is_added() {
         .collect();
     assert_eq!(
         added,
-        [("chaat masala".into(), "for Air Fryer Paneer Tikka".into())],
+        [("egg".into(), "for Thai Pad See Ew".into())],
         "{}",
         rec.reply
     );
@@ -245,8 +244,8 @@ async fn shopping_for_a_ruled_out_recipe_is_held_back_and_the_rest_is_added() {
             )
         })
         .collect();
-    assert_eq!(held, [("shopping_list", "sesame seeds", MISO)]);
-    let sentence = "I held back adding sesame seeds for Miso Glazed Air Fryer Cod to the \
+    assert_eq!(held, [("shopping_list", "green chili", KERALA)]);
+    let sentence = "I held back adding green chili for Kerala Cod Curry to the \
                     shopping list: you said “no fish this week”. Say so if you want it anyway.";
     assert!(rec.reply.ends_with(sentence), "{}", rec.reply);
     // The added sentence streamed after the brain's own reply.

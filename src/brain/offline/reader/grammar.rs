@@ -237,6 +237,7 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
                 || phrase_at(words, k, &lex.correction).is_some()
                 || phrase_at(words, k, &lex.polite).is_some()
                 || words[k].chars().any(|c| c.is_ascii_digit())
+                || matches!(words[k], "double" | "triple" | "twice" | "halve" | "half")
         });
         if !linked && !opens_joined && !marked && !asks(words, r.clone(), n, lex) {
             out[r.clone()].fill(true);
@@ -1176,6 +1177,13 @@ struct Fill {
     amount: Option<(f64, Option<String>)>,
     /// What "what can i make" is narrowed to.
     make: super::acts::MakeFilter,
+    /// The clause the last day taken was said in.
+    last_day_clause: Option<usize>,
+    /// Where the last day taken ends.
+    last_day_end: Option<usize>,
+    /// Places said after the first ("12 eggs in the fridge, … wings in the
+    /// freezer").
+    places_said: usize,
     link_score: f64,
 }
 
@@ -1210,6 +1218,9 @@ impl Fill {
             amount: None,
             make: super::acts::MakeFilter::default(),
             said_in_order: Vec::new(),
+            last_day_clause: None,
+            last_day_end: None,
+            places_said: 0,
             link_score: 1.0,
         }
     }
@@ -1364,6 +1375,17 @@ fn read_frame_at(
             return None;
         }
     }
+    // "we're nearly out of milk": low, not gone.
+    if f.act == ActKind::StockRemove
+        && (vs.saturating_sub(2)..vs).any(|k| {
+            matches!(
+                words[k],
+                "nearly" | "almost" | "running" | "practically" | "basically" | "getting" | "about"
+            )
+        })
+    {
+        return None;
+    }
     // "hmm no take the cod off friday", "actually put it on sunday": the
     // words before the verb, all openers, answer the last reply and ask
     // nothing more.
@@ -1515,6 +1537,16 @@ fn read_frame_at(
     if fill.amount.is_none() {
         fill.amount = pending.clone();
     }
+    // "buy eggs … put 6 on the list": an amount with no food after it is
+    // the amount of the one food said without one.
+    if let Some((q, u)) = &pending
+        && matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd)
+        && fill.items.len() == 1
+        && fill.items[0].quantity.is_none()
+    {
+        fill.items[0].quantity = Some(*q);
+        fill.items[0].unit = u.clone();
+    }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
     // "the broccoli one is done, picked them up": words of the task itself
     // said again tell which it is.
@@ -1556,8 +1588,9 @@ fn read_frame_at(
     } else {
         1.0 - unread.len() as f64 / content.len() as f64
     };
-    // Foods run together that the catalog does not know as one: asked.
-    let coverage = if fill.run_on && f.writes {
+    // Foods run together that the catalog does not know as one, or foods
+    // put in two places at once: asked.
+    let coverage = if (fill.run_on || fill.places_said > 0) && f.writes {
         coverage.min(0.75)
     } else {
         coverage
@@ -1571,7 +1604,8 @@ fn read_frame_at(
         .iter()
         .filter(|&&k| !fill.explained[k])
         .all(|&k| remark(words, k, n, links, lex, &fill.explained))
-        && !fill.run_on;
+        && !fill.run_on
+        && fill.places_said == 0;
 
     // Put as a question: this range, or, read whole, a message one of
     // whose parts asks while none opens with a request's verb.
@@ -1806,6 +1840,13 @@ fn remark(
                 | "nothing"
                 | "something"
                 | "whatever"
+                | "double"
+                | "doubled"
+                | "triple"
+                | "tripled"
+                | "twice"
+                | "halve"
+                | "halved"
         )
         && !beside_a_name
         && !joined
@@ -1983,6 +2024,61 @@ fn take(
             Target::Day(d)
                 if needs(Need::Day) || dated(f.act) || d == "today" && happened(f.act) =>
             {
+                // "put kerala cod curry on friday. my wife says saturday. ok
+                // saturday": a later clause that says only a day, as a
+                // change of mind, replaces the day said before.
+                let this = clause(l.start);
+                let in_clause = |k: &usize| clause(*k) == this;
+                let mind = (0..words.len()).filter(in_clause).any(|k| {
+                    matches!(
+                        words[k],
+                        "ok" | "okay"
+                            | "fine"
+                            | "actually"
+                            | "says"
+                            | "said"
+                            | "wants"
+                            | "rather"
+                            | "prefer"
+                            | "prefers"
+                            | "instead"
+                    )
+                });
+                let adds = (0..words.len()).filter(in_clause).any(|k| {
+                    matches!(
+                        words[k],
+                        "and" | "too" | "also" | "plus" | "both" | "aswell"
+                    )
+                });
+                let names_in_clause = at.links.iter().any(|o| {
+                    clause(o.start) == this && o.targets.first().is_some_and(Target::names)
+                });
+                if f.act == ActKind::PlanPut
+                    && mind
+                    && !adds
+                    && !names_in_clause
+                    && fill.days.len() == 1
+                    && fill.last_day_clause.is_some_and(|c| c != this)
+                {
+                    fill.days.clear();
+                    fill.meals.clear();
+                }
+                fill.last_day_clause = Some(this);
+                // "next wednesday the 21st": one day, said twice.
+                let right_after = fill
+                    .last_day_end
+                    .is_some_and(|e| e == l.start || e + 1 == l.start && words[e] == "the");
+                fill.last_day_end = Some(l.end);
+                if right_after
+                    && let Some(n) = d.strip_prefix("of_month_")
+                    && let Some(prev) = fill.days.last_mut()
+                {
+                    let w = prev.strip_prefix("next_").unwrap_or(prev).to_string();
+                    if super::acts::WEEK.contains(&w.as_str()) {
+                        *prev = format!("dated_{w}_{n}");
+                        return Some(ti);
+                    }
+                }
                 fill.days.push(d.clone());
                 // "tonight": the day's dinner, unless a meal is said.
                 let night = words[l.start..l.end]
@@ -2019,6 +2115,9 @@ fn take(
                     return Some(ti);
                 }
                 // "in the fridge": the place in the kitchen, when it is one.
+                if fill.place.is_some() {
+                    fill.places_said += 1;
+                }
                 fill.place = words[l.start..l.end].iter().find_map(|w| match *w {
                     "fridge" | "freezer" | "pantry" | "counter" | "cabinet" => Some(w.to_string()),
                     "cupboard" | "cupboards" => Some("pantry".to_string()),
@@ -2435,6 +2534,10 @@ fn span(l: &Link, words: &[&str]) -> String {
 }
 
 fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name: &str) {
+    // "bag of shallots (like 8)": the bag is the measure, not a food.
+    if crate::brain::offline::items::unit_word(name).is_some() {
+        return;
+    }
     // "oat milk": a food said right after another, with nothing between,
     // is one food when the catalog knows the two words together, and
     // leaves the reading in doubt when it does not ("eggs milk").
@@ -2516,9 +2619,19 @@ fn build(
         }
         // "we're out of milk, add it to the list": the stock has none left
         // either, so its row goes too.
+        // ("we're nearly out of milk" is low, not gone.)
         ActKind::ShoppingAdd
             if !fill.items.is_empty()
-                && words[r.clone()].windows(2).any(|p| p == ["out", "of"]) =>
+                && (r.start..r.end.saturating_sub(1)).any(|k| {
+                    words[k] == "out"
+                        && words[k + 1] == "of"
+                        && !(k.saturating_sub(2)..k).any(|j| {
+                            matches!(
+                                words[j],
+                                "nearly" | "almost" | "running" | "practically" | "getting"
+                            )
+                        })
+                }) =>
         {
             let gone: Vec<String> = fill
                 .items
@@ -2777,8 +2890,16 @@ fn build(
             {
                 title.pop();
             }
-            // "remind me what i said": a question, not a task.
-            if title.len() < 2 || title.len() > 12 || phrase_at(&title, 0, &lex.asking).is_some() {
+            // "remind me what i said": a question, not a task; "make a
+            // reminder for thursday evening": a day, and no task said.
+            let said = title
+                .iter()
+                .any(|w| !when(w) && !lex.glue.contains(*w) && !lex.openers.contains(*w));
+            if !said
+                || title.len() < 2
+                || title.len() > 12
+                || phrase_at(&title, 0, &lex.asking).is_some()
+            {
                 return None;
             }
             Act::TaskAdd {
@@ -2914,8 +3035,7 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
             .or_else(|| (fill.meals.len() == 1 && fill.meals[0].0 == 0).then(|| &fill.meals[0]))
             .map(|(_, m)| m.clone())
     };
-    let days: Vec<DaySaid> = fill
-        .days
+    let days: Vec<DaySaid> = after_anchor(&fill.days)
         .iter()
         .enumerate()
         .map(|(k, d)| (d.clone(), meal_of(k)))
@@ -2952,6 +3072,41 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
         })
         .collect();
     Some((acts, choice))
+}
+
+/// "next wednesday the 21st: the curry, and thursday lunch from it": a bare
+/// weekday said after a day of a later week is that week's (Thursday the
+/// 22nd), not this week's.
+fn after_anchor(days: &[String]) -> Vec<String> {
+    let index = |w: &str| super::acts::WEEK.iter().position(|d| *d == w);
+    let mut anchor: Option<(usize, Option<u32>)> = None;
+    days.iter()
+        .map(|d| {
+            if let Some(rest) = d.strip_prefix("dated_")
+                && let Some((w, n)) = rest.rsplit_once('_')
+                && let (Some(i), Ok(n)) = (index(w), n.parse::<u32>())
+            {
+                anchor = Some((i, Some(n)));
+                return d.clone();
+            }
+            if let Some(i) = d.strip_prefix("next_").and_then(index) {
+                anchor = Some((i, None));
+                return d.clone();
+            }
+            match (anchor, index(d)) {
+                (Some((a, Some(n))), Some(i)) => {
+                    let day = n + ((i + 7 - a) % 7) as u32;
+                    if day <= 28 {
+                        format!("dated_{d}_{day}")
+                    } else {
+                        d.clone()
+                    }
+                }
+                (Some((a, None)), Some(i)) if i > a => format!("next_{d}"),
+                _ => d.clone(),
+            }
+        })
+        .collect()
 }
 
 /// "the list please", "my to-dos?": a domain's word and nothing else but

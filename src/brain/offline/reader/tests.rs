@@ -1643,3 +1643,62 @@ fn it_after_a_part_naming_one_recipe_is_that_recipe() {
         }]
     );
 }
+
+#[test]
+fn nearly_out_is_low_not_gone() {
+    let acts = done("also add milk and bananas to the list, we're nearly out of milk");
+    assert!(
+        acts.iter().all(|a| matches!(a, Act::ShoppingAdd { .. })),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn a_later_clause_that_only_changes_the_day_replaces_it() {
+    assert_eq!(
+        done("put kerala cod curry on friday. my wife says saturday. ok saturday"),
+        vec![Act::PlanPut {
+            recipe: "Kerala Cod Curry".into(),
+            days: vec!["saturday".into()],
+            meal: None,
+            servings: None,
+        }]
+    );
+    // A list of days is every one of them.
+    let d = decide("put the wings on friday, saturday and sunday");
+    let Move::Do(r) = d else {
+        panic!("{d:?}");
+    };
+    assert_eq!(r.acts.len(), 3, "{:?}", r.acts);
+}
+
+#[test]
+fn a_weekday_after_a_later_weeks_date_is_that_weeks() {
+    let acts = done("Next Wednesday the 21st: thai yellow curry, and Thursday lunch from it.");
+    let days: Vec<&str> = acts
+        .iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { days, .. } => days.first().map(String::as_str),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(days, ["dated_wednesday_21", "dated_thursday_22"]);
+}
+
+#[test]
+fn a_reminder_with_only_a_day_is_no_task_and_a_measure_is_no_food() {
+    writes_nothing("yes please make a reminder for thursday evening");
+    let d = decide(
+        "put away: 12 eggs in the fridge, bag of shallots, 1kg chicken wings in the freezer",
+    );
+    assert!(!matches!(d, Move::Do(_)), "two places, one add: {d:?}");
+    if let Move::Confirm { reading, .. } = d {
+        assert!(
+            !format!("{:?}", reading.acts).contains("\"bag\""),
+            "{:?}",
+            reading.acts
+        );
+    }
+    // "double it" is not a remark.
+    not_done("sunday ill do the yellow curry, double it");
+}
