@@ -89,6 +89,9 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
     let words = n.words();
     let whole = 0..words.len();
     let aside = asides(&words, n, links, lex);
+    // The words inside a request's verb said from an earlier word ("whats
+    // planned"), found once for the message when a reading asks.
+    let inside_verb = std::cell::OnceCell::new();
     let at = At {
         n,
         words: &words,
@@ -96,6 +99,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         lex,
         scene,
         aside: &aside,
+        inside_verb: &inside_verb,
         it_recipe: None,
     };
     let mut out = read_range(&at, whole.clone());
@@ -125,6 +129,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
                     lex: at.lex,
                     scene: at.scene,
                     aside: at.aside,
+                    inside_verb: at.inside_verb,
                     it_recipe: (named.len() == 1).then(|| named[0].clone()),
                 };
                 read_range(&part_at, r.clone())
@@ -196,6 +201,8 @@ struct At<'a> {
     lex: &'a Lexicon,
     scene: &'a Scene<'a>,
     aside: &'a [bool],
+    /// Words inside a request's verb that starts at an earlier word.
+    inside_verb: &'a std::cell::OnceCell<Vec<bool>>,
     /// What "it" stands for when an earlier part of the message names one
     /// recipe.
     it_recipe: Option<String>,
@@ -1600,11 +1607,9 @@ fn read_frame_at(
     let drops_a_verb = content
         .iter()
         .any(|&k| !fill.explained[k] && verb_at(words, k, lex));
-    let idle = content
-        .iter()
-        .filter(|&&k| !fill.explained[k])
-        .all(|&k| remark(words, k, n, links, lex, &fill.explained))
-        && !fill.run_on
+    let idle = content.iter().filter(|&&k| !fill.explained[k]).all(|&k| {
+        coverage >= 0.5 && remark(words, k, n, links, lex, &fill.explained, inside_verb(at))
+    }) && !fill.run_on
         && fill.places_said == 0;
 
     // Put as a question: this range, or, read whole, a message one of
@@ -1686,6 +1691,24 @@ fn read_frame_at(
     })
 }
 
+/// The words inside a request's verb said from an earlier word ("whats
+/// planned"), found the first time a reading asks.
+fn inside_verb<'a>(at: &'a At) -> &'a [bool] {
+    at.inside_verb.get_or_init(|| {
+        let words = at.words;
+        let mut out = vec![false; words.len()];
+        for j in 0..words.len() {
+            for f in &at.lex.frames {
+                if let Some(p) = phrase_at(words, j, &f.verbs) {
+                    let end = (j + p.len()).min(words.len());
+                    out[(j + 1).min(end)..end].fill(true);
+                }
+            }
+        }
+        out
+    })
+}
+
 /// What the words narrow "what can i make" to, each word that says so
 /// marked read.
 fn make_filter(
@@ -1756,6 +1779,7 @@ fn remark(
     links: &[Link],
     lex: &Lexicon,
     explained: &[bool],
+    inside_verb: &[bool],
 ) -> bool {
     let w = words[k];
     let same_clause = |j: usize| n.tokens[j].clause == n.tokens[k].clause;
@@ -1791,11 +1815,7 @@ fn remark(
     };
     // Inside another request's verb said from an earlier word ("whats
     // planned").
-    let in_verb = (k.saturating_sub(3)..k).any(|j| {
-        lex.frames
-            .iter()
-            .any(|f| phrase_at(words, j, &f.verbs).is_some_and(|p| j + p.len() > k))
-    });
+    let in_verb = inside_verb[k];
     let number = lex.numbers.iter().any(|(p, _)| p.len() == 1 && p[0] == w);
     !verb_at(words, k, lex)
         && !in_verb
