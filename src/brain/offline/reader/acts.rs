@@ -69,17 +69,6 @@ impl ItemSaid {
     }
 }
 
-/// The days of the week, Monday first, as day keys say them.
-pub const WEEK: [&str; 7] = [
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-];
-
 /// What "what can i make" is narrowed to: "under 30 min", "without buying
 /// anything", "nothing spicy".
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -377,36 +377,48 @@ fn reason_beside(
     requested && !names && content >= 2 && !negation_of_request && !marked
 }
 
+/// True when the two words before `k` say the stock is low, not gone
+/// ("nearly out of", "running out of").
+fn low_not_gone(words: &[&str], k: usize) -> bool {
+    (k.saturating_sub(2)..k).any(|j| {
+        matches!(
+            words[j],
+            "nearly" | "almost" | "running" | "practically" | "getting"
+        )
+    })
+}
+
 /// True when the range opens with the user saying what they will do or
 /// did ("ill marinate it tonight", "i cooked it last night") and no word
 /// in it is a request's verb.
 fn intends(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
-    let said: Vec<&str> = words[r.clone()]
+    let said = after_openers(words, r.clone(), lex);
+    // "i cooked it last night": what the user did, beside the request.
+    let did = matches!(said.as_slice(), ["i", w, ..] if w.len() > 4 && w.ends_with("ed"));
+    (opens_with_will(&said) || did) && !r.clone().any(|k| verb_at(words, k, lex))
+}
+
+/// The range's words after the openers it starts with.
+fn after_openers<'w>(words: &[&'w str], r: Range<usize>, lex: &Lexicon) -> Vec<&'w str> {
+    words[r]
         .iter()
         .copied()
         .skip_while(|w| lex.openers.contains(*w))
-        .collect();
-    let opens = matches!(
-        said.as_slice(),
+        .collect()
+}
+
+/// "ill …", "i will …", "im going to …": what the user will do.
+fn opens_with_will(said: &[&str]) -> bool {
+    matches!(
+        said,
         ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
-    );
-    // "i cooked it last night": what the user did, beside the request.
-    let did = matches!(said.as_slice(), ["i", w, ..] if w.len() > 4 && w.ends_with("ed"));
-    (opens || did) && !r.clone().any(|k| verb_at(words, k, lex))
+    )
 }
 
 /// True when the range opens with what the user will do ("ill get them
 /// tomorrow"), whatever its verb.
 fn will_do(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
-    let said: Vec<&str> = words[r.clone()]
-        .iter()
-        .copied()
-        .skip_while(|w| lex.openers.contains(*w))
-        .collect();
-    let opens = matches!(
-        said.as_slice(),
-        ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
-    );
+    let opens = opens_with_will(&after_openers(words, r.clone(), lex));
     // "ill cook them tue" plans.
     let plans = r.clone().any(|k| {
         lex.frames
@@ -1383,14 +1395,7 @@ fn read_frame_at(
         }
     }
     // "we're nearly out of milk": low, not gone.
-    if f.act == ActKind::StockRemove
-        && (vs.saturating_sub(2)..vs).any(|k| {
-            matches!(
-                words[k],
-                "nearly" | "almost" | "running" | "practically" | "basically" | "getting" | "about"
-            )
-        })
-    {
+    if f.act == ActKind::StockRemove && low_not_gone(words, vs) {
         return None;
     }
     // "hmm no take the cod off friday", "actually put it on sunday": the
@@ -2094,7 +2099,7 @@ fn take(
                     && let Some(prev) = fill.days.last_mut()
                 {
                     let w = prev.strip_prefix("next_").unwrap_or(prev).to_string();
-                    if super::acts::WEEK.contains(&w.as_str()) {
+                    if crate::brain::offline::text::weekday_index(&w).is_some() {
                         *prev = format!("dated_{w}_{n}");
                         return Some(ti);
                     }
@@ -2643,14 +2648,7 @@ fn build(
         ActKind::ShoppingAdd
             if !fill.items.is_empty()
                 && (r.start..r.end.saturating_sub(1)).any(|k| {
-                    words[k] == "out"
-                        && words[k + 1] == "of"
-                        && !(k.saturating_sub(2)..k).any(|j| {
-                            matches!(
-                                words[j],
-                                "nearly" | "almost" | "running" | "practically" | "getting"
-                            )
-                        })
+                    words[k] == "out" && words[k + 1] == "of" && !low_not_gone(words, k)
                 }) =>
         {
             let gone: Vec<String> = fill
@@ -3098,7 +3096,7 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
 /// weekday said after a day of a later week is that week's (Thursday the
 /// 22nd), not this week's.
 fn after_anchor(days: &[String]) -> Vec<String> {
-    let index = |w: &str| super::acts::WEEK.iter().position(|d| *d == w);
+    let index = |w: &str| crate::brain::offline::text::weekday_index(w).map(usize::from);
     let mut anchor: Option<(usize, Option<u32>)> = None;
     days.iter()
         .map(|d| {

@@ -346,13 +346,13 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     let doubts = doubts(&n, &links);
     // A guess at a change said with a negation, a hedge or an exception is
     // not put as a question: the older chain reads those words.
-    if !doubts.is_empty() && matches!(&decision, Move::Confirm { reading, .. } if !reading.bulk) {
-        decision = Move::Pass;
-    }
     // Nor is a change read in part beside a remark done then.
-    if !doubts.is_empty()
-        && matches!(&decision, Move::Do(r) if r.writes() && r.coverage < decide::DO_COVERAGE)
-    {
+    let guessed = match &decision {
+        Move::Confirm { reading, .. } => !reading.bulk,
+        Move::Do(r) => r.writes() && r.coverage < decide::DO_COVERAGE,
+        _ => false,
+    };
+    if !doubts.is_empty() && guessed {
         decision = Move::Pass;
     }
     Outcome {

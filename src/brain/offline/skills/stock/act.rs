@@ -133,18 +133,7 @@ fn move_rows(items: &[Named], to: &str, c: &ActCtx<'_>) -> ActAction {
     let shown = shown_refs(c);
     let mut ids: Vec<String> = Vec::new();
     for n in items {
-        let found: Vec<&Value> = match n {
-            Named::Item(x) => best(&rows, x),
-            Named::Shown => rows
-                .iter()
-                .copied()
-                .filter(|r| {
-                    r.get("id")
-                        .and_then(Value::as_str)
-                        .is_some_and(|i| shown.iter().any(|s| s == i))
-                })
-                .collect(),
-        };
+        let found = answering(n, &rows, &shown);
         let mut names: Vec<&str> = found.iter().filter_map(|r| text_field(r, "name")).collect();
         names.dedup();
         match (found.as_slice(), n) {
@@ -187,18 +176,7 @@ fn move_rows(items: &[Named], to: &str, c: &ActCtx<'_>) -> ActAction {
 fn set_row(item: &Named, quantity: f64, unit: Option<&str>, c: &ActCtx<'_>) -> ActAction {
     let rows = known_rows(c, Table::Inventory);
     let shown = shown_refs(c);
-    let found: Vec<&Value> = match item {
-        Named::Item(x) => best(&rows, x),
-        Named::Shown => rows
-            .iter()
-            .copied()
-            .filter(|r| {
-                r.get("id")
-                    .and_then(Value::as_str)
-                    .is_some_and(|i| shown.iter().any(|s| s == i))
-            })
-            .collect(),
-    };
+    let found = answering(item, &rows, &shown);
     let what = match item {
         Named::Item(x) => x.clone(),
         Named::Shown => "that".to_string(),
@@ -269,6 +247,23 @@ fn read_named(c: &ActCtx<'_>, items: &[Named], place: Option<&String>) -> Value 
     params
 }
 
+/// The loaded rows a name answers: the best match of an item's words, or
+/// the rows the last reply showed.
+fn answering<'a>(n: &Named, rows: &[&'a Value], shown: &[String]) -> Vec<&'a Value> {
+    match n {
+        Named::Item(x) => best(rows, x),
+        Named::Shown => rows
+            .iter()
+            .copied()
+            .filter(|r| {
+                r.get("id")
+                    .and_then(Value::as_str)
+                    .is_some_and(|i| shown.iter().any(|s| s == i))
+            })
+            .collect(),
+    }
+}
+
 /// The name pattern a read looks items up by: the first word, cut to four
 /// letters so a typo further on ("spagetti") still finds the row.
 fn pattern(name: &str) -> String {
@@ -280,22 +275,12 @@ fn pattern(name: &str) -> String {
 /// The loaded rows an ask is about (for an analyze step).
 fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value> {
     let today = c.req.input.today;
-    let id = |r: &Value| r.get("id").and_then(Value::as_str).map(String::from);
     let pick = |items: &[Named]| -> Vec<&'a Value> {
         let shown = shown_refs(c);
-        let mut out: Vec<&Value> = Vec::new();
-        for n in items {
-            let found = match n {
-                Named::Item(x) => best(rows, x),
-                Named::Shown => rows
-                    .iter()
-                    .copied()
-                    .filter(|r| id(r).is_some_and(|i| shown.contains(&i)))
-                    .collect(),
-            };
-            out.extend(found);
-        }
-        out
+        items
+            .iter()
+            .flat_map(|n| answering(n, rows, &shown))
+            .collect()
     };
     match ask {
         Ask::Expiring { location } => {
