@@ -48,32 +48,12 @@ pub fn is_store_word(w: &str) -> bool {
         )
 }
 
-/// The unit a word names ("grams" → g, "tins" → can).
+/// The unit a word names ("grams" → g, "tins" → can): the lexicon's units.
 pub fn unit_word(w: &str) -> Option<&'static str> {
-    Some(match w {
-        "g" | "gram" | "grams" | "gr" => "g",
-        "kg" | "kilo" | "kilos" | "kilogram" | "kilograms" => "kg",
-        "ml" | "millilitre" | "milliliter" | "millilitres" | "milliliters" => "ml",
-        "l" | "litre" | "liter" | "litres" | "liters" => "l",
-        "tbsp" | "tablespoon" | "tablespoons" => "tbsp",
-        "tsp" | "teaspoon" | "teaspoons" => "tsp",
-        "cup" | "cups" => "cup",
-        "can" | "cans" | "tin" | "tins" => "can",
-        "jar" | "jars" => "jar",
-        "pack" | "packs" | "packet" | "packets" => "pack",
-        "bag" | "bags" => "bag",
-        "box" | "boxes" => "box",
-        "bottle" | "bottles" => "bottle",
-        "bunch" | "bunches" => "bunch",
-        "tub" | "tubs" => "tub",
-        "carton" | "cartons" => "carton",
-        "loaf" | "loaves" => "loaf",
-        "punnet" | "punnets" => "punnet",
-        "clove" | "cloves" => "clove",
-        "pcs" | "piece" | "pieces" | "pc" => "pcs",
-        "slice" | "slices" => "slice",
-        _ => return None,
-    })
+    crate::brain::offline::reader::lexicon::lexicon()
+        .units
+        .get(w)
+        .map(String::as_str)
 }
 
 /// Amount words with no number: "a squeeze of", "a pinch of".

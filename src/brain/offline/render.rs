@@ -62,7 +62,7 @@ pub fn option_line(o: &Value) -> String {
 pub fn unit_text(q: f64, unit: &str) -> String {
     const COUNTED: &[&str] = &[
         "clove", "slice", "can", "jar", "pack", "bag", "box", "bottle", "bunch", "cup", "squeeze",
-        "pinch", "handful", "piece", "tin",
+        "pinch", "handful", "piece", "tin", "stalk", "sprig", "tub", "carton", "punnet",
     ];
     if q > 1.0 && COUNTED.contains(&unit) {
         plural_noun(unit)

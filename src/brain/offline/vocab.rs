@@ -163,6 +163,12 @@ pub fn is_food_word(word: &str) -> bool {
     KNOWN.food_words.contains(&singular(word))
 }
 
+/// The catalog's single food words (singular), for the reader's spelling
+/// correction towards the closed world ("egsg" → "egg").
+pub fn food_words() -> impl Iterator<Item = &'static str> {
+    KNOWN.food_words.iter().map(String::as_str)
+}
+
 /// True when `phrase` is a food of the catalog said whole ("oat milk").
 pub fn is_food_phrase(phrase: &str) -> bool {
     KNOWN.food_phrases.contains(&phrase_key(phrase))

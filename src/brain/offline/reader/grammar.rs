@@ -1822,6 +1822,23 @@ fn remark(
     // planned").
     let in_verb = inside_verb[k];
     let number = lex.numbers.iter().any(|(p, _)| p.len() == 1 && p[0] == w);
+    let linked = links
+        .iter()
+        .any(|l| l.start <= k && k < l.end && !purpose(l) && !clock);
+    // "only one because less spicy": a reason given, with no verb of a
+    // write in it, is a remark whole.
+    let reason = (0..=k)
+        .rev()
+        .find(|&j| {
+            matches!(
+                words[j],
+                "because" | "cause" | "cos" | "coz" | "bc" | "since"
+            )
+        })
+        .is_some_and(|j| (j..=k).all(|x| !verb_of_at(words, x, lex, |f| f.writes)));
+    if reason && !linked && !lex.negation.contains(w) {
+        return true;
+    }
     !verb_at(words, k, lex)
         && !in_verb
         && !number
@@ -1831,9 +1848,7 @@ fn remark(
         && phrase_at(words, k, &lex.retract).is_none()
         // "kids eat at 6": a clock time says nothing of an amount.
         && (!w.chars().any(|c| c.is_ascii_digit()) || clock)
-        && !links
-            .iter()
-            .any(|l| l.start <= k && k < l.end && !purpose(l) && !clock)
+        && !linked
         && !matches!(
             w,
             "wait"

@@ -92,12 +92,14 @@ pub struct Names {
 }
 
 impl Names {
-    /// Every word of every name (singular), for spelling correction.
+    /// Every word of every name (singular) and of the catalog's foods, for
+    /// spelling correction.
     pub fn words(&self) -> std::collections::HashSet<String> {
         [&self.recipes, &self.inventory, &self.shopping, &self.tasks]
             .into_iter()
             .flatten()
             .flat_map(|n| name_words(n))
+            .chain(crate::brain::offline::vocab::food_words().map(str::to_string))
             .collect()
     }
 }
@@ -275,7 +277,55 @@ fn amount_at(
         .get(end)
         .is_some_and(|n| is_food_word(n) || names_at(words, end, lex, names).is_some())
         || (words.get(end) == Some(&"of") && unit.is_some());
-    if spelled && unit.is_none() && !food_next {
+    // "four of them", and "a dozen" or "two" closing a request ("eggs on
+    // the list, a dozen"): the amount of the food said before.
+    let of_them = words.get(end) == Some(&"of")
+        && words
+            .get(end + 1)
+            .is_some_and(|w| matches!(*w, "them" | "those" | "these" | "em"));
+    let closing = words.get(end).is_none_or(|w| {
+        matches!(
+            *w,
+            "and"
+                | "plus"
+                | "each"
+                | "please"
+                | "pls"
+                | "thanks"
+                | "thx"
+                | "then"
+                | "because"
+                | "cause"
+                | "cos"
+                | "coz"
+                | "since"
+        )
+    });
+    let before = i.checked_sub(1).map(|p| words[p]);
+    let counted = len > 1 || qty >= 2.0 || matches!(before, Some("only" | "just"));
+    let told = of_them
+        || closing
+            && counted
+            && before.is_some_and(|b| {
+                !matches!(
+                    b,
+                    "the"
+                        | "that"
+                        | "this"
+                        | "those"
+                        | "these"
+                        | "which"
+                        | "last"
+                        | "first"
+                        | "next"
+                        | "other"
+                        | "another"
+                        | "all"
+                        | "every"
+                        | "of"
+                )
+            });
+    if spelled && unit.is_none() && !food_next && !told {
         return None;
     }
     let w = words[i];
@@ -283,14 +333,21 @@ fn amount_at(
         // Only after a verb, "and" or the start: "add for lemons", "and to
         // tins of chickpeas"; never "add eggs to the list".
         let after = i == 0
+            || of_them
             || matches!(
                 words[i - 1],
                 "and" | "add" | "get" | "buy" | "need" | "plus"
             )
             || prev.is_some_and(|l| l.end == i && matches!(l.targets[0], Target::Stocked(_)));
-        if !after || !(unit.is_some() || food_next) {
+        if !after || !(unit.is_some() || food_next || of_them) {
             return None;
         }
+    }
+    if of_them && unit.is_none() {
+        return one(i, end + 2, Target::AmountAfter(qty, None));
+    }
+    if spelled && told && matches!(before, Some("only" | "just")) && closing {
+        return one(i - 1, end, Target::AmountAfter(qty, unit));
     }
     if words.get(end) == Some(&"of") {
         end += 1;
@@ -614,6 +671,21 @@ mod tests {
         assert_eq!(
             targets("chickpeas 2 cans and tahini")[1],
             Target::AmountAfter(2.0, Some("can".into()))
+        );
+        // Said after the food: "a dozen" closing the request, "for of
+        // them" typed for "four of them"; "that one" is no amount.
+        assert_eq!(
+            targets("add eggs to the list, a dozen")[2],
+            Target::AmountAfter(12.0, None)
+        );
+        assert_eq!(
+            targets("add limes to the list for of them")[2],
+            Target::AmountAfter(4.0, None)
+        );
+        assert!(
+            !targets("plan that one")
+                .iter()
+                .any(|t| matches!(t, Target::Amount(..) | Target::AmountAfter(..)))
         );
         assert_eq!(
             targets("a dozen eggs")[0],

@@ -1223,6 +1223,22 @@ fn an_amount_closing_its_clause_or_said_of_them_is_the_food_befores() {
         ],
         "{acts:?}"
     );
+    // Amounts in words after the food, a typed "for" for four, and a
+    // reason after the amount that asks for nothing.
+    for (m, want) in [
+        ("pop limes on the shopping list, a dozen", 12.0),
+        ("put lemons on the list for of them", 4.0),
+        ("add red onions to the list only one since i have half", 1.0),
+        ("put egsg on list 6", 6.0),
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(acts.as_slice(), [Act::ShoppingAdd { items }] if items.len() == 1 && items[0].quantity == Some(want)),
+            "{m:?}: {acts:?}"
+        );
+    }
+    // A reason naming another write is not set aside.
+    not_done("add lemons to the list because i need to remove the limes");
 }
 
 #[test]
