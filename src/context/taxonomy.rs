@@ -259,6 +259,17 @@ pub fn singular(w: &str) -> String {
     if let Some(s) = w.strip_suffix("ies") {
         return format!("{s}y");
     }
+    // "curry leaves" is a leaf ("leave" is a verb); olives and cloves keep
+    // their e.
+    if let Some(s) = w.strip_suffix("ves")
+        && matches!(s, "lea" | "loa" | "hal" | "shel" | "kni")
+    {
+        return if s == "kni" {
+            "knife".to_string()
+        } else {
+            format!("{s}f")
+        };
+    }
     for suffix in ["oes", "ches", "shes", "xes"] {
         if w.ends_with(suffix) {
             return w[..w.len() - 2].to_string();
@@ -521,5 +532,8 @@ mod tests {
         assert_eq!(singular("chillies"), "chilli");
         assert_eq!(singular("chilies"), "chili");
         assert_eq!(singular("chilis"), "chili");
+        assert_eq!(singular("leaves"), "leaf");
+        assert_eq!(singular("olives"), "olive");
+        assert_eq!(singular("knives"), "knife");
     }
 }

@@ -247,13 +247,60 @@ pub(super) fn lift_constraints(
 /// True when words take something back in: "bring back the wings", "cod
 /// is fine", and "cod's fine" (typed, the apostrophe joins: "cods fine").
 pub(super) fn lifts(words: &[String]) -> bool {
-    super::text::find_any(words, super::synonyms::INCLUDE).is_some()
+    drops_a_rule(words)
+        || super::text::find_any(words, super::synonyms::INCLUDE).is_some()
         || words.windows(2).take(3).any(|p| {
             matches!(p[1].as_str(), "fine" | "ok" | "okay")
                 && p[0].len() > 3
                 && p[0].ends_with('s')
                 && !matches!(p[0].as_str(), "thats" | "its" | "lets" | "whats" | "thanks")
         })
+}
+
+/// True when the words take a rule off by naming it one ("you can drop
+/// the spicy rule", "forget the no fish rule").
+pub(super) fn drops_a_rule(words: &[String]) -> bool {
+    words.iter().any(|w| matches!(w.as_str(), "rule" | "rules"))
+        && words.iter().any(|w| {
+            matches!(
+                w.as_str(),
+                "drop"
+                    | "remove"
+                    | "lose"
+                    | "ditch"
+                    | "forget"
+                    | "scrap"
+                    | "cancel"
+                    | "delete"
+                    | "lift"
+                    | "undo"
+                    | "nix"
+                    | "skip"
+                    | "rid"
+            )
+        })
+}
+
+/// The words that name what a lift brings back: of the clauses that lift
+/// when one names the rule it drops ("drop the spicy rule. fish one
+/// stays" lifts the spicy rule only), else of the whole message.
+pub(super) fn lifted_words(message: &str) -> Vec<String> {
+    let w = Words::new(message);
+    let dropping: Vec<String> = w
+        .segments
+        .iter()
+        .filter(|s| drops_a_rule(s))
+        .flatten()
+        .cloned()
+        .collect();
+    if dropping.is_empty() {
+        lift_words(message)
+    } else {
+        lift_words(&dropping.join(" "))
+            .into_iter()
+            .filter(|w| !matches!(w.as_str(), "rule" | "rules"))
+            .collect()
+    }
 }
 
 pub(super) fn lift_words(message: &str) -> Vec<String> {

@@ -602,7 +602,9 @@ pub fn exclusions(segments: &[Vec<String>], this_week: bool) -> Vec<Exclusion> {
                 seg[1].as_str(),
                 "wait" | "actually" | "sorry" | "hang" | "hold" | "scratch"
             );
-        if corrects {
+        // "you can drop the spicy rule": a rule taken off, not one stated.
+        let of_a_rule = super::constraints::drops_a_rule(seg);
+        if corrects || of_a_rule {
             carried = None;
             continue;
         }

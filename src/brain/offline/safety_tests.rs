@@ -882,6 +882,50 @@ fn a_refusal_in_passing_is_asked_about_and_one_said_as_a_rule_is_kept() {
     }
 }
 
+/// A rule read beside another request, in an answer, narrowing a list or
+/// said of one of several people is not kept on a guess; "drop the spicy
+/// rule. fish one stays" lifts the one it names.
+#[test]
+fn rules_read_in_passing_are_not_kept_and_a_named_rule_is_dropped() {
+    let standing = |sim: &Conversation| sim.json()["constraints"].to_string();
+    for turns in [
+        &["what can i make", "nah skip the chaat masala"][..],
+        &["having 6 over on sunday, one's vegetarian. wings for the rest?"],
+        &[
+            "show me the wings",
+            "yeah just leave out the cayenne, add it",
+        ],
+        &[
+            "show me the wings",
+            "is it spicy? one of them cant do spice",
+        ],
+        &["great, take the chicken out now then"],
+    ] {
+        let mut sim = Conversation::new();
+        for m in turns {
+            sim.say(m);
+        }
+        assert!(
+            !standing(&sim).contains("\"clause\""),
+            "{turns:?}: {}",
+            sim.reply()
+        );
+    }
+    let mut sim = Conversation::new();
+    sim.say("no fish this week");
+    sim.say("and nothing spicy this week");
+    sim.say("stomach's better, you can drop the spicy rule. fish one stays");
+    let json = sim.json();
+    let active: Vec<&str> = json["constraints"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c["status"] == "active")
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert_eq!(active, ["no fish"], "{}", sim.reply());
+}
+
 /// A name taken with the small words around it, or a size alone, is not
 /// written on a yes; "no wait" corrects, it rules nothing out.
 #[test]

@@ -10,7 +10,7 @@
 use crate::context::{EntityCuration, Table};
 use crate::pipeline::{KitchenNames, UnderstandOutput, UnderstandRequest};
 
-use super::constraints::{exclusion_constraints, lift_constraints, lift_words};
+use super::constraints::{exclusion_constraints, lift_constraints, lift_words, lifted_words};
 use super::curate::retention;
 use super::draft::Draft;
 use super::gate::{Gated, gate};
@@ -152,6 +152,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         }
         _ => settled,
     };
+    unstated_rules_dropped(&mut out, &settled, &reading, &world, req);
     // Read as nothing: the reply's last resort, should nothing later make
     // sense of the words, names what it could not read and what can be
     // looked at here.
@@ -173,6 +174,74 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     carried.fallback = fallback;
     out.reading = carried.to_value();
     out
+}
+
+/// A rule the older rules read beside another request, behind a
+/// question of Alfred's own, or narrowing a list ("take the chicken out
+/// now then", "is it spicy? one of them cant do spice", "nah skip the
+/// chaat masala") is kept only when the message states it as a rule
+/// would be stated — the test a message read as a rule alone meets
+/// before it is kept. A rule is a standing write: not kept on a guess.
+fn unstated_rules_dropped(
+    out: &mut UnderstandOutput,
+    settled: &Intent,
+    reading: &Reading,
+    world: &World<'_>,
+    req: &UnderstandRequest<'_>,
+) {
+    use super::reader::decline::{Answered, decline};
+    if out.constraints.add.is_empty() {
+        return;
+    }
+    // Recipes ruled out by their own names ("skip the wings and french
+    // toast"): the seeds' narrowing, kept.
+    if let Intent::Exclude(ex) = settled
+        && ex.iter().all(|e| {
+            let said = Words::new(&e.term).words;
+            matches!(
+                by_label(world, &said, RECIPES),
+                Resolved::One(_) | Resolved::Many(_) | Resolved::Ambiguous(_)
+            )
+        })
+    {
+        return;
+    }
+    // An answer to "which one do you mean?" carries the request that
+    // raised the question: that request is what must state the rule.
+    let request = reading
+        .answer
+        .as_ref()
+        .and(reading.before.dialogue.question.as_ref())
+        .map(|q| q.request.as_str());
+    let message = request.unwrap_or(req.input.user_message.trim());
+    tracing::debug!(
+        confirmed = reading.confirmed,
+        message,
+        "rules read: stated?"
+    );
+    let scene = scene(&reading.before, world, req.kitchen);
+    if decline(message, &scene, Answered::Rule).is_none() {
+        return;
+    }
+    tracing::debug!(
+        rules = out.constraints.add.len(),
+        "rules read beside another request not kept: not stated"
+    );
+    let ruled: Vec<String> = out
+        .constraints
+        .add
+        .iter()
+        .map(|c| c.clause.clone())
+        .collect();
+    out.constraints.add.clear();
+    // Narrowing the recipes just listed ("skip the chaat masala" after a
+    // list) still demotes them, as the seeds do; a rule read beside
+    // another request demotes nothing.
+    if !matches!(settled, Intent::Exclude(_)) {
+        out.entity_curation
+            .demote
+            .retain(|d| !ruled.iter().any(|c| d.reason.contains(c.as_str())));
+    }
 }
 
 /// The decline for a message whose answer, as the older rules settled it,
@@ -759,7 +828,7 @@ fn resolve_intent(
             }
         }
         Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
-        Intent::Include if lift_constraints(world, &lift_words(message), message, d) => {}
+        Intent::Include if lift_constraints(world, &lifted_words(message), message, d) => {}
         // "cod's fine, so what's quickest now", "indian's fine, put the
         // paneer on wednesday": the lift, then what the skill was asked.
         Intent::Skill(ask) => {

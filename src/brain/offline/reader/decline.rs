@@ -223,9 +223,20 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // Said of someone else ("one guy doesnt do spicy", "my partner
             // isnt great with spice"), or of the thing itself to be
             // changed ("make them not spicy"): a remark, not a rule.
-            let third = words
-                .iter()
-                .any(|w| matches!(*w, "doesnt" | "isnt" | "hes" | "shes"));
+            // So is one of several ("one's vegetarian", "one of them cant
+            // do spice").
+            let third = words.iter().enumerate().any(|(k, w)| {
+                matches!(
+                    *w,
+                    "doesnt" | "isnt" | "hes" | "shes" | "someone" | "somebody"
+                ) || *w == "ones" && (k == 0 || n.tokens[k - 1].clause != n.tokens[k].clause)
+            }) || words.windows(2).any(|p| {
+                p[0] == "one"
+                    && (matches!(
+                        p[1],
+                        "of" | "is" | "guy" | "girl" | "guest" | "kid" | "person"
+                    ) || lex.negation.contains(p[1]))
+            });
             let changed = words
                 .windows(2)
                 .any(|p| matches!(p[0], "them" | "it") && lex.negation.contains(p[1]));
