@@ -926,6 +926,24 @@ fn rules_read_in_passing_are_not_kept_and_a_named_rule_is_dropped() {
     assert_eq!(active, ["no fish"], "{}", sim.reply());
 }
 
+/// Asked for again, a row the list holds as bought is set back to not
+/// bought with the amount said — not listed a second time; "another"
+/// still lists a second one.
+#[test]
+fn a_ticked_row_asked_for_again_is_set_back_not_listed_twice() {
+    let mut sim = Conversation::new();
+    sim.say("put greek yogurt 500g on the list then");
+    assert_eq!(writes(&sim), ["shopping_list:update"], "{}", sim.reply());
+    assert!(
+        sim.reply().contains("greek yogurt (500 g)"),
+        "{}",
+        sim.reply()
+    );
+    let mut sim = Conversation::new();
+    sim.say("add another greek yogurt to the list");
+    assert_eq!(writes(&sim), ["shopping_list:create"], "{}", sim.reply());
+}
+
 /// A name taken with the small words around it, or a size alone, is not
 /// written on a yes; "no wait" corrects, it rules nothing out.
 #[test]

@@ -15,7 +15,7 @@ use super::super::super::world::text_field;
 use super::super::Named;
 use super::super::recipes::{self, Detail, Which};
 use super::super::{SkillAsk, best, known_rows, table_of_ref};
-use super::{Ask, bought, waiting_row};
+use super::{Ask, bought, ticked_row, waiting_row};
 
 /// The next call of a shopping step, or its completion.
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
@@ -30,6 +30,37 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 _ => "shopping_list",
             };
             call("db_read", json!({"table": table}))
+        }
+        // A row ticked off and asked for again: set back to not bought,
+        // one call a row, before the new rows are made.
+        StepType::Write if matches!(ask, Ask::Add { items, .. } if !reopened(items, c).is_empty()) =>
+        {
+            let Ask::Add { items, .. } = ask else {
+                unreachable!("matched above")
+            };
+            let (id, data) = reopened(items, c).swap_remove(0);
+            call(
+                "db_update",
+                json!({"table": "shopping_list", "filters": [id_filter(&[id])], "data": data}),
+            )
+        }
+        // Then the rest, once.
+        StepType::Write
+            if done > 0
+                && matches!(ask, Ask::Add { .. })
+                && c.req
+                    .this_step_results
+                    .iter()
+                    .all(|r| r.tool == "db_update") =>
+        {
+            let Ask::Add { items, amount } = ask else {
+                unreachable!("matched above")
+            };
+            let rows = added(items, *amount, c);
+            if rows.is_empty() {
+                return finished(ask, c);
+            }
+            call("db_create", json!({"table": "shopping_list", "data": rows}))
         }
         StepType::Write
             if done == 0
@@ -114,7 +145,14 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 ),
             }
         }
-        _ => {
+        _ => finished(ask, c),
+    }
+}
+
+/// The step's completion: what it did, naming the rows.
+fn finished(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    {
+        {
             let names: Vec<String> = c
                 .step_rows()
                 .iter()
@@ -224,6 +262,41 @@ fn taken_off(refs: &[String], c: &ActCtx<'_>) -> Vec<Value> {
         .collect()
 }
 
+/// The ticked-off rows an add names, each with what sets it back to not
+/// bought (and the amount said, if one was).
+fn reopened(items: &[Item], c: &ActCtx<'_>) -> Vec<(String, Value)> {
+    if (c.reading.words).has_any(&["more", "another", "extra", "again", "second"]) {
+        return Vec::new();
+    }
+    let rows = known_rows(c, Table::ShoppingList);
+    // Rows this step already set back.
+    let done: Vec<&str> = c
+        .req
+        .this_step_results
+        .iter()
+        .filter(|r| r.tool == "db_update")
+        .flat_map(|r| &r.rows)
+        .filter_map(|r| r.get("id").and_then(Value::as_str))
+        .collect();
+    items
+        .iter()
+        .filter(|i| waiting_row(&i.name, &rows).is_none())
+        .filter_map(|i| {
+            let row = ticked_row(&i.name, &rows)?;
+            let id = row.get("id").and_then(Value::as_str)?.to_string();
+            if done.contains(&id.as_str()) {
+                return None;
+            }
+            let mut data = json!({"is_purchased": false});
+            if let Some(q) = i.quantity {
+                data["quantity"] = json!(q);
+                data["unit"] = json!(i.unit_or_default());
+            }
+            Some((id, data))
+        })
+        .collect()
+}
+
 /// The rows an add creates: the items named, or "a dozen" / "them" of what
 /// the last message asked about ("hw many eggs" → eggs) or showed.
 fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
@@ -235,10 +308,18 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
         let rows = known_rows(c, Table::ShoppingList);
         // Think left off what the household is allergic to.
         let off = super::left_off(&c.req.step.description);
+        // A thing named twice ("ill buy sorbet. add sorbet") is one row.
+        let mut seen: Vec<&str> = Vec::new();
         return items
             .iter()
+            .filter(|i| {
+                let first = !seen.contains(&i.name.as_str());
+                seen.push(&i.name);
+                first
+            })
             .filter(|i| !off.iter().any(|(name, _)| *name == i.name))
             .filter(|i| more || waiting_row(&i.name, &rows).is_none())
+            .filter(|i| more || ticked_row(&i.name, &rows).is_none())
             .map(|i| {
                 row(
                     &i.name,

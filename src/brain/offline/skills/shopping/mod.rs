@@ -368,6 +368,21 @@ pub fn waiting_row<'a>(name: &str, rows: &[&'a Value]) -> Option<&'a Value> {
         .find(|r| super::super::world::text_field(r, "name") == Some(found.as_str()))
 }
 
+/// The row already ticked off that a thing asked to be added names, when
+/// none of that name is still to buy: bought again, it is set back to
+/// not bought rather than listed twice.
+pub fn ticked_row<'a>(name: &str, rows: &[&'a Value]) -> Option<&'a Value> {
+    let ticked: Vec<&'a Value> = rows.iter().copied().filter(|r| bought(r)).collect();
+    let names: Vec<String> = ticked
+        .iter()
+        .filter_map(|r| super::super::world::text_field(r, "name").map(String::from))
+        .collect();
+    let found = super::super::link::on_list(name, &names)?;
+    ticked
+        .into_iter()
+        .find(|r| super::super::world::text_field(r, "name") == Some(found.as_str()))
+}
+
 /// The skill's reading of a message.
 pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     let listy = w.has_any(LIST);

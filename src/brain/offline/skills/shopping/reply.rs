@@ -142,7 +142,12 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                 };
                 return Said::text(text);
             }
-            let total = read.len() + made.len();
+            // A row set back to not bought was on the list already.
+            let total = read.len()
+                + made
+                    .iter()
+                    .filter(|m| !read.iter().any(|r| r.get("id") == m.get("id")))
+                    .count();
             let head = match ask {
                 Ask::Missing { .. } => {
                     let mut fors: Vec<String> = made
