@@ -538,6 +538,22 @@ fn task_list(at: &At) -> Option<Reading> {
                     | "undated"
             )
         };
+        // "descale the kettle (saturday)": a day said alone after a task
+        // is that task's; with more said of it ("(next weekend)") it is
+        // not read here.
+        if title.is_empty()
+            && let (Some(d), Some(Act::TaskAdd { day: before, .. })) = (&day, acts.last_mut())
+        {
+            let plain = d != "weekend"
+                && span
+                    .iter()
+                    .all(|&k| day_span.is_some_and(|l| l.start <= k && k < l.end));
+            if before.is_some() || !plain {
+                return None;
+            }
+            *before = Some(d.clone());
+            continue;
+        }
         if !acts.is_empty() && title.iter().all(undated) {
             continue;
         }

@@ -1718,3 +1718,22 @@ fn a_reminder_with_only_a_day_is_no_task_and_a_measure_is_no_food() {
     // "double it" is not a remark.
     not_done("sunday ill do the yellow curry, double it");
 }
+
+#[test]
+fn a_day_said_alone_after_a_task_in_a_list_is_that_tasks() {
+    assert_eq!(
+        done("add tasks: water the plants (sunday), call the plumber (friday)"),
+        [
+            Act::TaskAdd {
+                title: "Water the plants".into(),
+                day: Some("sunday".into())
+            },
+            Act::TaskAdd {
+                title: "Call the plumber".into(),
+                day: Some("friday".into())
+            }
+        ]
+    );
+    // "(next weekend)" says more than a day: not written as undated.
+    writes_nothing("add: descale the kettle (saturday), defrost the freezer (next weekend)");
+}
