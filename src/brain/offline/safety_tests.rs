@@ -900,6 +900,10 @@ fn rules_read_in_passing_are_not_kept_and_a_named_rule_is_dropped() {
             "is it spicy? one of them cant do spice",
         ],
         &["great, take the chicken out now then"],
+        &[
+            "what can i make",
+            "hmm actually no, kerala. i want something saucy",
+        ],
     ] {
         let mut sim = Conversation::new();
         for m in turns {
@@ -911,6 +915,13 @@ fn rules_read_in_passing_are_not_kept_and_a_named_rule_is_dropped() {
             sim.reply()
         );
     }
+    // Said as a rule beside a search, only the clause that says it is
+    // kept: "no fish", not "paneer".
+    let mut sim = Conversation::new();
+    sim.say("what can i make");
+    sim.say("ugh. ok nah no fish then, just stuff w chicken or that paneer");
+    let now = standing(&sim);
+    assert!(now.contains("fish") && !now.contains("paneer"), "{now}");
     let mut sim = Conversation::new();
     sim.say("no fish this week");
     sim.say("and nothing spicy this week");

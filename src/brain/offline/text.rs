@@ -224,10 +224,15 @@ pub fn stems(text: &str) -> Vec<String> {
 }
 
 /// The same word, or one typo away in a word of five letters or more
-/// ("filet" / "fillet").
+/// ("filet" / "fillet"). Two known words one letter apart ("green" /
+/// "greek") are two words, not a typo.
 pub fn near(a: &str, b: &str) -> bool {
     if a == b {
         return true;
+    }
+    use super::vocab::is_known_word;
+    if a.len() == b.len() && is_known_word(a) && is_known_word(b) {
+        return false;
     }
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     if a.len().min(b.len()) < 5 || a.len().abs_diff(b.len()) > 1 {
@@ -542,6 +547,14 @@ pub fn pick<'a>(options: &[&'a str], turn: u32, salt: u32) -> &'a str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_typo_is_near_its_word_and_two_known_words_are_not() {
+        assert!(near("filet", "fillet"));
+        assert!(near("currt", "curry"));
+        assert!(!near("green", "greek"), "two words, not a typo");
+        assert!(!near("limes", "lines"));
+    }
 
     #[test]
     fn words_drop_apostrophes_and_split_segments() {

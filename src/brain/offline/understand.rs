@@ -194,8 +194,15 @@ fn unstated_rules_dropped(
         return;
     }
     // Recipes ruled out by their own names ("skip the wings and french
-    // toast"): the seeds' narrowing, kept.
+    // toast"): the seeds' narrowing, kept — when each rule's words say
+    // the refusal ("hmm actually no, kerala" takes no rule).
+    let refused = out
+        .constraints
+        .add
+        .iter()
+        .all(|c| super::items::has_trigger(&Words::new(&c.clause).words));
     if let Intent::Exclude(ex) = settled
+        && refused
         && ex.iter().all(|e| {
             let said = Words::new(&e.term).words;
             matches!(
@@ -214,26 +221,26 @@ fn unstated_rules_dropped(
         .and(reading.before.dialogue.question.as_ref())
         .map(|q| q.request.as_str());
     let message = request.unwrap_or(req.input.user_message.trim());
-    tracing::debug!(
-        confirmed = reading.confirmed,
-        message,
-        "rules read: stated?"
-    );
     let scene = scene(&reading.before, world, req.kitchen);
     if decline(message, &scene, Answered::Rule).is_none() {
         return;
     }
+    // A rule whose own clause opens, after its interjections, on the
+    // refusal ("ugh. ok nah no fish then, just stuff w chicken"): said as
+    // one, kept as a search's filter or alone; the rest are not.
+    let searching = matches!(
+        settled,
+        Intent::Skill(super::skills::SkillAsk::Recipes(_)) | Intent::Exclude(_)
+    );
+    let (kept, ruled): (Vec<_>, Vec<_>) = std::mem::take(&mut out.constraints.add)
+        .into_iter()
+        .partition(|c| searching && opens_with_refusal(&c.clause));
+    out.constraints.add = kept;
     tracing::debug!(
-        rules = out.constraints.add.len(),
+        rules = ruled.len(),
         "rules read beside another request not kept: not stated"
     );
-    let ruled: Vec<String> = out
-        .constraints
-        .add
-        .iter()
-        .map(|c| c.clause.clone())
-        .collect();
-    out.constraints.add.clear();
+    let ruled: Vec<String> = ruled.into_iter().map(|c| c.clause).collect();
     // Narrowing the recipes just listed ("skip the chaat masala" after a
     // list) still demotes them, as the seeds do; a rule read beside
     // another request demotes nothing.
@@ -242,6 +249,21 @@ fn unstated_rules_dropped(
             .demote
             .retain(|d| !ruled.iter().any(|c| d.reason.contains(c.as_str())));
     }
+}
+
+/// True when a clause of `message` opens, after its interjections ("ok",
+/// "nah", "ugh"), on a refusal ("no fish", "not the cod", "nothing
+/// spicy").
+fn opens_with_refusal(message: &str) -> bool {
+    let lex = super::reader::lexicon::lexicon();
+    let refusal = |w: &str| matches!(w, "no" | "not" | "nothing" | "without" | "never");
+    let plain = |w: &String| !lex.openers.contains(w.as_str()) && !lex.glue.contains(w.as_str());
+    Words::new(message).segments.iter().any(|seg| {
+        // What it refuses follows in the clause: "no, kerala" is no refusal.
+        seg.iter()
+            .position(|w| refusal(w) || plain(w))
+            .is_some_and(|k| refusal(&seg[k]) && seg[k + 1..].iter().any(plain))
+    })
 }
 
 /// The decline for a message whose answer, as the older rules settled it,

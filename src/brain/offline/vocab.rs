@@ -158,6 +158,16 @@ pub fn is_dictionary_word(word: &str) -> bool {
     KNOWN.english.contains(word) || is_food_word(word)
 }
 
+/// True when `word` is a word of English, of a food or of the kitchen's
+/// names ("green", "greek"): typed as it stands, it is that word.
+pub fn is_known_word(word: &str) -> bool {
+    is_dictionary_word(word)
+        || KNOWN
+            .domain
+            .binary_search_by(|d| d.as_str().cmp(word))
+            .is_ok()
+}
+
 /// True when `word` (one word) is a food word.
 pub fn is_food_word(word: &str) -> bool {
     KNOWN.food_words.contains(&singular(word))

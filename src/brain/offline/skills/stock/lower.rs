@@ -245,6 +245,16 @@ fn change(c: &ActCtx<'_>, rows: &[&Value], u: &Used) -> Change {
             })
             .collect();
         named.dedup();
+        // "bin it" after a list: which of them, not "which it".
+        if matches!(
+            what.as_str(),
+            "it" | "that" | "this" | "them" | "those" | "these"
+        ) {
+            return Change::Ask(format!(
+                "Which one do you mean: {}?",
+                join_list(&named, "or")
+            ));
+        }
         return Change::Ask(format!(
             "Which {what} did you use: {}?",
             join_list(&named, "or")
