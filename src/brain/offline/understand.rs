@@ -235,6 +235,7 @@ fn unstated_rules_dropped(
     let (kept, ruled): (Vec<_>, Vec<_>) = std::mem::take(&mut out.constraints.add)
         .into_iter()
         .partition(|c| searching && opens_with_refusal(&c.clause));
+    let some_kept = !kept.is_empty();
     out.constraints.add = kept;
     tracing::debug!(
         rules = ruled.len(),
@@ -243,8 +244,8 @@ fn unstated_rules_dropped(
     let ruled: Vec<String> = ruled.into_iter().map(|c| c.clause).collect();
     // Narrowing the recipes just listed ("skip the chaat masala" after a
     // list) still demotes them, as the seeds do; a rule read beside
-    // another request demotes nothing.
-    if !matches!(settled, Intent::Exclude(_)) {
+    // another request, or beside a rule kept, demotes nothing.
+    if !matches!(settled, Intent::Exclude(_)) || some_kept {
         out.entity_curation
             .demote
             .retain(|d| !ruled.iter().any(|c| d.reason.contains(c.as_str())));

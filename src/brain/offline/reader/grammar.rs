@@ -1216,6 +1216,8 @@ struct Fill {
     last_day_clause: Option<usize>,
     /// Where the last day taken ends.
     last_day_end: Option<usize>,
+    /// Two days were said apart, with more than "and" between them.
+    days_apart: bool,
     /// Places said after the first ("12 eggs in the fridge, … wings in the
     /// freezer").
     places_said: usize,
@@ -1255,6 +1257,7 @@ impl Fill {
             said_in_order: Vec::new(),
             last_day_clause: None,
             last_day_end: None,
+            days_apart: false,
             places_said: 0,
             link_score: 1.0,
         }
@@ -2109,6 +2112,18 @@ fn take(
                 let names_in_clause = at.links.iter().any(|o| {
                     clause(o.start) == this && o.targets.first().is_some_and(Target::names)
                 });
+                // "just do wed and thu then, drop friday": days a clause
+                // keeps, with no verb of the removal in it, are not taken
+                // off.
+                let keeps = (0..words.len())
+                    .filter(in_clause)
+                    .any(|k| matches!(words[k], "keep" | "do"))
+                    && !(0..words.len())
+                        .filter(in_clause)
+                        .any(|k| phrase_at(words, k, &f.verbs).is_some());
+                if f.act == ActKind::PlanRemove && keeps {
+                    return None;
+                }
                 if f.act == ActKind::PlanPut
                     && mind
                     && !adds
@@ -2124,6 +2139,13 @@ fn take(
                 let right_after = fill
                     .last_day_end
                     .is_some_and(|e| e == l.start || e + 1 == l.start && words[e] == "the");
+                if let Some(e) = fill.last_day_end
+                    && words[e.min(l.start)..l.start]
+                        .iter()
+                        .any(|w| !matches!(*w, "and" | "or" | "n" | "&"))
+                {
+                    fill.days_apart = true;
+                }
                 fill.last_day_end = Some(l.end);
                 if right_after
                     && let Some(n) = d.strip_prefix("of_month_")
@@ -2283,7 +2305,15 @@ fn take(
                     Some(prev) if only_glue(words, fill.last_recipe_end, l.start) => {
                         let both: Vec<String> =
                             prev.iter().filter(|x| names.contains(x)).cloned().collect();
-                        if both.is_empty() {
+                        // "the chicken curry thing": words side by side are
+                        // one name; naming no one recipe, it is asked which.
+                        if both.is_empty() && fill.last_recipe_end == l.start {
+                            for n in names {
+                                if !prev.contains(&n) {
+                                    prev.push(n);
+                                }
+                            }
+                        } else if both.is_empty() {
                             fill.recipes.push(names);
                         } else {
                             *prev = both;
@@ -3077,11 +3107,17 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
             recipes = seen;
         }
     }
+    // One meal said before the days, or after the last of the days one
+    // recipe goes on ("on wednesday, thursday and friday lunch"), is every
+    // day's.
+    let every = fill.meals.len() == 1
+        && (fill.meals[0].0 == 0
+            || recipes.len() == 1 && !fill.days_apart && fill.meals[0].0 == fill.days.len());
     let meal_of = |k: usize| {
         fill.meals
             .iter()
             .find(|(at, _)| *at == k + 1)
-            .or_else(|| (fill.meals.len() == 1 && fill.meals[0].0 == 0).then(|| &fill.meals[0]))
+            .or_else(|| every.then(|| &fill.meals[0]))
             .map(|(_, m)| m.clone())
     };
     let days: Vec<DaySaid> = after_anchor(&fill.days)

@@ -542,6 +542,26 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
         if let Some(whole) = hits.iter().find(|h| h.1 >= 1.0) {
             hits = vec![whole.clone()];
         }
+        // "the wings" for the one row of the kitchen whose name ends in
+        // it and says only what animal or plant it is of ("chicken wing",
+        // "cod fillet"): that row, over the food in general — not
+        // "chopped tomatoes" for "tomatoes".
+        if let [one] = hits.as_mut_slice()
+            && matches!(make(Vec::new()), Target::Stocked(_))
+            && one.1 < 1.0
+            && rows
+                .iter()
+                .find(|(r, _)| *r == one.2)
+                .is_some_and(|(_, nw)| {
+                    nw.last() == Some(&names.singular[len - 1])
+                        && nw[..nw.len() - 1].iter().all(|w| {
+                            crate::brain::offline::vocab::is_food_word(w)
+                                && !lex.modifiers.contains(w.as_str())
+                        })
+                })
+        {
+            one.1 = one.1.max(0.95);
+        }
         let mut score = hits.iter().map(|h| h.1).fold(0.0, f64::max);
         let kind = words
             .get(len)

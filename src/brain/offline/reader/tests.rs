@@ -1737,3 +1737,29 @@ fn a_day_said_alone_after_a_task_in_a_list_is_that_tasks() {
     // "(next weekend)" says more than a day: not written as undated.
     writes_nothing("add: descale the kettle (saturday), defrost the freezer (next weekend)");
 }
+
+#[test]
+fn words_side_by_side_name_one_recipe_and_a_meal_after_days_is_every_days() {
+    // "chicken" and "curry" name no one recipe together: asked, never two
+    // recipes put in one slot.
+    not_done("put the chicken curry thing on thursday dinner");
+    // "the fillets": the one row whose name ends in it, moved.
+    assert_eq!(
+        done("put the fillets in the fridge"),
+        [Act::StockMove {
+            rows: vec!["cod fillet".into()],
+            to: "fridge".into()
+        }]
+    );
+    let acts = done("put chicken tikka bites on wednesday, thursday and friday lunch");
+    assert!(
+        matches!(acts.as_slice(), [Act::PlanPut { days, meal: Some(m), .. }] if days.len() == 3 && m == "lunch")
+            || acts.len() == 3
+                && acts
+                    .iter()
+                    .all(|a| matches!(a, Act::PlanPut { meal: Some(m), .. } if m == "lunch")),
+        "{acts:?}"
+    );
+    // Days a clause keeps are not taken off with the one dropped.
+    writes_nothing("ok just do wed and thu then, drop friday");
+}
