@@ -129,7 +129,7 @@ fn unclear_amounts_ask_and_write_nothing() {
         ("used 200g", "200 g of what"),
         ("used half", "of what"),
         ("used the milk and 200g", "200 g of what"),
-        ("used half the rice", "which rice"),
+        ("used half the rice", "jasmine rice"),
     ] {
         let mut sim = Conversation::new();
         let w = said(&mut sim, m);

@@ -102,6 +102,7 @@ fn stated(i: &ItemSaid, name: String) -> Item {
         phrase: i.describe(),
         more: false,
         amount: match i.quantity {
+            Some(q) if i.unit.as_deref() == Some("share") => Quantity::Share { of: q },
             Some(q) => Quantity::Amount {
                 quantity: q,
                 unit: i.unit.clone(),

@@ -123,6 +123,23 @@ pub fn decide(readings: &[Reading]) -> Move {
     if best.unsure.is_some() && !best.bulk {
         return Move::Pass;
     }
+    // A write with a "no" or a "sorry" left unread ("add too bags of
+    // peas to the list no sorry one bag"): those words may take it back or
+    // change it, so it is asked about.
+    let lex = super::lexicon::lexicon();
+    let takes_back = best.unread.iter().any(|w| {
+        lex.negation.contains(w.as_str())
+            || matches!(
+                w.as_str(),
+                "sorry" | "wait" | "actually" | "instead" | "oops" | "scratch"
+            )
+    });
+    if takes_back {
+        return Move::Confirm {
+            reading: best.clone(),
+            question: confirm_question(best),
+        };
+    }
     // A write read in part whose unread words are only a remark beside it
     // ("take the limes off the list i have plenty", "mum says put wings
     // on for friday so we can have them w the game"): done.

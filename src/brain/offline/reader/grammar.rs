@@ -2018,6 +2018,14 @@ fn asks(words: &[&str], r: Range<usize>, n: &Normalized, lex: &Lexicon) -> bool 
     !polite && (opens || marked || tagged)
 }
 
+/// Where a correction said just before `start` begins ("no sorry one
+/// bag", "i mean 3").
+fn corrected_at(words: &[&str], start: usize, lex: &Lexicon) -> Option<usize> {
+    (start.saturating_sub(3)..start).find(|&k| {
+        phrase_at(words, k, &lex.correction).is_some() && !matches!(words[k], "not" | "make")
+    })
+}
+
 /// Takes one link into the frame's slots: the index of the target used, or
 /// `None` when the frame has no use for the link.
 fn take(
@@ -2047,6 +2055,31 @@ fn take(
     }
     for (ti, t) in l.targets.iter().enumerate() {
         let used = match t {
+            // "add too bags of peas to the list no sorry one bag": an
+            // amount after a correction, with no food of its own, amends
+            // the one food's amount.
+            Target::Amount(q, u) | Target::AmountAfter(q, u)
+                if (needs(Need::Items) || needs(Need::Stocked))
+                    && fill.items.len() == 1
+                    && !at.links.iter().any(|o| {
+                        o.start == l.end && o.targets.first().is_some_and(Target::names)
+                    })
+                    && corrected_at(words, l.start, at.lex).is_some() =>
+            {
+                let k = corrected_at(words, l.start, at.lex).unwrap_or(l.start);
+                // "no" said just before the correction goes with it.
+                let from = if k > 0 && matches!(words[k - 1], "no" | "nah" | "oh") {
+                    k - 1
+                } else {
+                    k
+                };
+                fill.explained[from..l.start].fill(true);
+                if let Some(one) = fill.items.first_mut() {
+                    one.quantity = Some(*q);
+                    one.unit = u.clone();
+                }
+                true
+            }
             // "add green chilies to the list, 2 pcs", "curry leaves as
             // well, 10 of them": an amount closing its clause, or said of
             // "them", is the amount of the food before it.
@@ -2307,7 +2340,10 @@ fn take(
                             prev.iter().filter(|x| names.contains(x)).cloned().collect();
                         // "the chicken curry thing": words side by side are
                         // one name; naming no one recipe, it is asked which.
-                        if both.is_empty() && fill.last_recipe_end == l.start {
+                        let side_by_side = fill.last_recipe_end == l.start
+                            && l.start > 0
+                            && at.n.tokens[l.start - 1].clause == at.n.tokens[l.start].clause;
+                        if both.is_empty() && side_by_side {
                             for n in names {
                                 if !prev.contains(&n) {
                                     prev.push(n);
@@ -2677,8 +2713,8 @@ fn build(
         }
     };
     let act = match f.act {
-        // A share ("half the spaghetti", "most of the milk") is the older
-        // rules' to work out from the row.
+        // A share ("most of the milk", half of a thing to buy) is the
+        // older rules' to work out from the row.
         ActKind::StockUse | ActKind::InventoryAdd | ActKind::ShoppingAdd
             if (r.start..r.end).any(|k| {
                 let of_a_row = words
@@ -2688,7 +2724,9 @@ fn build(
                 let share = f.act == ActKind::StockUse || of_a_row;
                 matches!(words[k], "most" | "bit") && of_a_row
                     || matches!(words[k], "some" | "few") && share
-                    || matches!(words[k], "half" | "quarter" | "third") && of_a_row
+                    || matches!(words[k], "quarter" | "third") && of_a_row
+                    // "use half of it" is read as a share of the row.
+                    || words[k] == "half" && of_a_row && f.act != ActKind::StockUse
             }) =>
         {
             return None;

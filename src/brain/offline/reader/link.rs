@@ -325,6 +325,29 @@ fn amount_at(
                         | "of"
                 )
             });
+    // "half a bag of rice": half of that measure.
+    if words[i] == "half"
+        && matches!(words.get(i + 1), Some(&("a" | "an")))
+        && let Some(u) = words.get(i + 2).and_then(|u| lex.units.get(*u))
+    {
+        let end = if words.get(i + 3) == Some(&"of") {
+            i + 4
+        } else {
+            i + 3
+        };
+        return one(i, end, Target::Amount(0.5, Some(u.clone())));
+    }
+    // "use half of it", "half the paneer": a share of the row, not an
+    // amount in its unit.
+    if spelled && unit.is_none() && qty < 1.0 && i + len < words.len() {
+        match words[i + len] {
+            "of" => return one(i, i + len + 1, Target::Amount(qty, Some("share".into()))),
+            "the" | "my" | "our" => {
+                return one(i, i + len, Target::Amount(qty, Some("share".into())));
+            }
+            _ => {}
+        }
+    }
     if spelled && unit.is_none() && !food_next && !told {
         return None;
     }
@@ -401,8 +424,27 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     } else {
         d.clone()
     };
+    // "mon tue wed next week": weekdays said in a run that ends on "next
+    // week" are each next week's; the last of them takes the words.
+    let mut end = at + p.len();
+    if is_weekday && !next {
+        let weekday_at = |k: usize| {
+            lex.days.iter().any(|(q, e)| {
+                starts_with(words, k, q) && !matches!(e.as_str(), "today" | "tomorrow")
+            })
+        };
+        let mut j = end;
+        while j < words.len() && (weekday_at(j) || matches!(words[j], "and" | "n" | "&" | "or")) {
+            j += 1;
+        }
+        if words.get(j) == Some(&"next") && words.get(j + 1) == Some(&"week") {
+            if j == end {
+                end = j + 2;
+            }
+            return one(i, end, Target::Day(format!("next_{d}")));
+        }
+    }
     // "sunday 18th", "wednesday the 21st": the date says which one.
-    let end = at + p.len();
     let the = usize::from(words.get(end) == Some(&"the"));
     if is_weekday
         && !next
@@ -491,6 +533,12 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
     // "the paneer one", "the chicken thing": a part of a name said as a
     // kind names a recipe.
     let mut best: Option<(usize, Vec<(Target, f64)>)> = None;
+    // "use half of it": a request's one-word verb is not part of a name
+    // it happens to open ("Use up the paneer …").
+    let verb = lex
+        .frames
+        .iter()
+        .any(|f| f.verbs.iter().any(|v| v.len() == 1 && v[0] == first));
     for (rows, make) in &names.tables {
         let foods = matches!(make(Vec::new()), Target::Stocked(_) | Target::Listed(_));
         let mut hits: Vec<(usize, f64, String)> = Vec::new();
@@ -530,7 +578,8 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
                 && !lex.modifiers.contains(words[i - 1])
                 && !lex.vocabulary.contains(words[i - 1])
                 && words[i - 1].chars().all(char::is_alphabetic);
-            if end > i && content && !state_only && !other_kind {
+            let verb_only = verb && end == i + 1 && nw.len() > 1;
+            if end > i && content && !state_only && !other_kind && !verb_only {
                 hits.push((end, share, row.to_string()));
             }
         }
@@ -542,22 +591,35 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
         if let Some(whole) = hits.iter().find(|h| h.1 >= 1.0) {
             hits = vec![whole.clone()];
         }
-        // "the wings" for the one row of the kitchen whose name ends in
-        // it and says only what animal or plant it is of ("chicken wing",
-        // "cod fillet"): that row, over the food in general — not
-        // "chopped tomatoes" for "tomatoes".
+        // "the wings" for the one row of the kitchen that is that cut of an
+        // animal ("chicken wing", "cod fillet"): that row, over the food in
+        // general — not "coconut milk" for "milk", nor "chopped tomatoes"
+        // for "tomatoes".
+        const CUTS: [&str; 11] = [
+            "wing",
+            "thigh",
+            "fillet",
+            "breast",
+            "leg",
+            "drumstick",
+            "steak",
+            "chop",
+            "loin",
+            "mince",
+            "shank",
+        ];
         if let [one] = hits.as_mut_slice()
             && matches!(make(Vec::new()), Target::Stocked(_))
             && one.1 < 1.0
+            && CUTS.contains(&names.singular[len - 1].as_str())
             && rows
                 .iter()
                 .find(|(r, _)| *r == one.2)
                 .is_some_and(|(_, nw)| {
                     nw.last() == Some(&names.singular[len - 1])
-                        && nw[..nw.len() - 1].iter().all(|w| {
-                            crate::brain::offline::vocab::is_food_word(w)
-                                && !lex.modifiers.contains(w.as_str())
-                        })
+                        && nw[..nw.len() - 1]
+                            .iter()
+                            .all(|w| crate::brain::offline::vocab::is_food_word(w))
                 })
         {
             one.1 = one.1.max(0.95);
@@ -713,6 +775,19 @@ mod tests {
             "{:?}",
             links("a dozen eggs")
         );
+    }
+
+    #[test]
+    fn weekdays_in_a_run_ending_on_next_week_are_next_weeks() {
+        assert_eq!(
+            targets("mon tue wed next week"),
+            [
+                Target::Day("next_monday".into()),
+                Target::Day("next_tuesday".into()),
+                Target::Day("next_wednesday".into())
+            ]
+        );
+        assert_eq!(targets("friday")[0], Target::Day("friday".into()));
     }
 
     #[test]

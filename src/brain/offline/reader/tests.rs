@@ -1763,3 +1763,20 @@ fn words_side_by_side_name_one_recipe_and_a_meal_after_days_is_every_days() {
     // Days a clause keeps are not taken off with the one dropped.
     writes_nothing("ok just do wed and thu then, drop friday");
 }
+
+#[test]
+fn a_correction_amends_the_amount_and_a_share_of_a_row_is_read() {
+    let acts = done("add too bags of frozen peas to the list no sorry one bag");
+    assert!(
+        matches!(acts.as_slice(), [Act::ShoppingAdd { items }] if items[0].quantity == Some(1.0)),
+        "{acts:?}"
+    );
+    let acts = done("use half of the milk");
+    assert!(
+        matches!(acts.as_slice(), [Act::StockUse { items }]
+            if items[0].quantity == Some(0.5) && items[0].unit.as_deref() == Some("share")),
+        "{acts:?}"
+    );
+    // A "no" left unread beside a write: asked, not done.
+    not_done("add lemons to the list no idea how many tho");
+}
