@@ -385,11 +385,15 @@ pub(super) fn guessed_names(settled: &Intent) -> bool {
     let guessed = |items: &[super::items::Item]| {
         items.iter().any(|i| {
             let words = Words::new(&i.name).words;
-            // A small word in it, or only a state or size ("small").
+            // A small word in it, or only a state or size ("small"); a
+            // count in it or more words than a name has ("oat milk 2 lemons
+            // tomatoes 4 olive oil"): several things run together.
             words
                 .iter()
                 .any(|w| w != "of" && lex.glue.contains(w.as_str()))
                 || words.iter().all(|w| lex.modifiers.contains(w.as_str()))
+                || words.len() > 4
+                || words.iter().any(|w| w.chars().any(|c| c.is_ascii_digit()))
         })
     };
     match settled {

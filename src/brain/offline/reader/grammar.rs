@@ -2997,6 +2997,8 @@ fn build(
                             | "this"
                             | "next"
                             | "at"
+                            | "the"
+                            | "before"
                             | "morning"
                             | "afternoon"
                             | "evening"

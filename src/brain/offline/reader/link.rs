@@ -411,6 +411,16 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     if let Some(d) = of_month(w) {
         return one(i, i + 1, Target::Day(format!("of_month_{d}")));
     }
+    // "the night before sunday": the day before it.
+    if matches!(w, "night" | "day" | "evening")
+        && words.get(i + 1) == Some(&"before")
+        && let Some(l) = day_at(words, i + 2, lex)
+        && let Some(Target::Day(d)) = l.targets.first()
+        && let Some(k) = crate::brain::offline::text::weekday_index(d)
+    {
+        let before = crate::brain::offline::text::weekday_name((k + 6) % 7);
+        return one(i, l.end, Target::Day(before.to_lowercase()));
+    }
     let next = w == "next" && i + 1 < words.len();
     let at = if next { i + 1 } else { i };
     let (p, d) = lex.days.iter().find(|(p, _)| starts_with(words, at, p))?;

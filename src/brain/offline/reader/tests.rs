@@ -1780,3 +1780,14 @@ fn a_correction_amends_the_amount_and_a_share_of_a_row_is_read() {
     // A "no" left unread beside a write: asked, not done.
     not_done("add lemons to the list no idea how many tho");
 }
+
+#[test]
+fn the_night_before_a_day_is_the_day_before_it() {
+    assert_eq!(
+        done("and a task to marinate chicken the night before sunday dinner"),
+        [Act::TaskAdd {
+            title: "Marinate chicken".into(),
+            day: Some("saturday".into())
+        }]
+    );
+}
