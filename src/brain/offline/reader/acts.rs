@@ -62,6 +62,11 @@ impl ItemSaid {
     pub fn describe(&self) -> String {
         let n = crate::brain::offline::text::fmt_number;
         match (self.quantity, &self.unit) {
+            // A share of the row: "half the coconut oil".
+            (Some(q), Some(u)) if u == "share" && (q - 0.5).abs() < 1e-9 => {
+                format!("half the {}", self.name)
+            }
+            (Some(q), Some(u)) if u == "share" => format!("{} of the {}", n(q), self.name),
             (Some(q), Some(u)) => format!("{} {u} {}", n(q), self.name),
             (Some(q), None) => format!("{} {}", n(q), self.name),
             _ => self.name.clone(),
