@@ -36,6 +36,12 @@ const SETUPS: &[&[&str]] = &[
 /// ordinals, dishes, hedges, chatter. No change verb, and no word that is
 /// a "yes" on its own.
 const WORDS: &[&str] = &[
+    "night",
+    "before",
+    "next",
+    "half",
+    "dozen",
+    "sorry",
     "what",
     "about",
     "which",

@@ -414,6 +414,7 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     // "the night before sunday": the day before it.
     if matches!(w, "night" | "day" | "evening")
         && words.get(i + 1) == Some(&"before")
+        && i + 2 < words.len()
         && let Some(l) = day_at(words, i + 2, lex)
         && let Some(Target::Day(d)) = l.targets.first()
         && let Some(k) = crate::brain::offline::text::weekday_index(d)
@@ -798,6 +799,18 @@ mod tests {
             ]
         );
         assert_eq!(targets("friday")[0], Target::Day("friday".into()));
+        // "the night before sunday" is Saturday; ending on "before" is
+        // no day at all (and no panic).
+        assert_eq!(
+            targets("the night before sunday"),
+            [Target::Day("saturday".into())]
+        );
+        for m in ["remind me the night before", "day before"] {
+            assert!(
+                !targets(m).iter().any(|t| matches!(t, Target::Day(_))),
+                "{m}"
+            );
+        }
     }
 
     #[test]
