@@ -1920,8 +1920,8 @@ fn split_verb<'p>(
     i: usize,
     verbs: &'p [Vec<String>],
 ) -> Option<(&'p Vec<String>, usize)> {
-    const PARTICLES: [&str; 9] = [
-        "off", "out", "back", "away", "in", "blank", "empty", "free", "open",
+    const PARTICLES: [&str; 10] = [
+        "off", "out", "back", "away", "in", "blank", "empty", "free", "open", "down",
     ];
     verbs.iter().find_map(|v| {
         let [first, particle] = v.as_slice() else {

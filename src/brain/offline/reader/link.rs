@@ -478,7 +478,8 @@ fn of_month(w: &str) -> Option<u8> {
 
 fn pointer_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     let w = words[i];
-    let the = usize::from(w == "the");
+    // "the 2nd one", and "that first one": a determiner before the place.
+    let the = usize::from(matches!(w, "the" | "that" | "this"));
     let at = i + the;
     let head = *words.get(at)?;
     let nth = match head {

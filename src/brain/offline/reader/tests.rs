@@ -1791,3 +1791,11 @@ fn the_night_before_a_day_is_the_day_before_it() {
         }]
     );
 }
+
+#[test]
+fn put_down_for_a_day_is_a_plan() {
+    assert!(matches!(
+        done("can u put the wings down for tmrw then lol").as_slice(),
+        [Act::PlanPut { recipe, .. }] if recipe == "Dry Rub Wings"
+    ));
+}
