@@ -526,6 +526,14 @@ fn term_stop(w: &str) -> bool {
                 | "anything"
                 | "everything"
                 | "things"
+                // What a request is asked to be, never a food ruled out
+                // ("something not fish, quick").
+                | "quick"
+                | "quickly"
+                | "fast"
+                | "easy"
+                | "simple"
+                | "cheap"
         )
 }
 

@@ -943,6 +943,28 @@ fn rules_read_in_passing_are_not_kept_and_a_named_rule_is_dropped() {
     assert_eq!(active, ["no fish"], "{}", sim.reply());
 }
 
+/// An add that leaves something out ("but not the milk"), or that says a
+/// count it does not take, is asked about, never written as read by the
+/// older rules; "quick" beside a refusal is what is asked for, not a rule.
+#[test]
+fn exceptions_and_unplaced_counts_are_asked_and_quick_is_no_rule() {
+    let mut sim = Conversation::new();
+    sim.say("what needs using up");
+    sim.say("put all of them on the list but not the milk, we have loads");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(
+        !sim.json()["constraints"].to_string().contains("milk"),
+        "{}",
+        sim.reply()
+    );
+    let mut sim = Conversation::new();
+    sim.say("add the lime thing to the shopping list, get 3 of them");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    let mut sim = Conversation::new();
+    sim.say("for saturday, nothing with fish, quick");
+    assert!(!sim.reply().contains("quick. That rules out"), "{}", sim.reply());
+}
+
 /// Asked for again, a row the list holds as bought is set back to not
 /// bought with the amount said — not listed a second time; "another"
 /// still lists a second one.

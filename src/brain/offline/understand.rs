@@ -222,7 +222,10 @@ fn unstated_rules_dropped(
         .map(|q| q.request.as_str());
     let message = request.unwrap_or(req.input.user_message.trim());
     let scene = scene(&reading.before, world, req.kitchen);
-    if decline(message, &scene, Answered::Rule).is_none() {
+    // "add them but not the tomatoes": an exception to a change of the
+    // list or the stock, never a rule.
+    let excepted = excepts_a_change(message);
+    if !excepted && decline(message, &scene, Answered::Rule).is_none() {
         return;
     }
     // A rule whose own clause opens, after its interjections, on the
@@ -234,7 +237,7 @@ fn unstated_rules_dropped(
     );
     let (kept, ruled): (Vec<_>, Vec<_>) = std::mem::take(&mut out.constraints.add)
         .into_iter()
-        .partition(|c| searching && opens_with_refusal(&c.clause));
+        .partition(|c| !excepted && searching && opens_with_refusal(&c.clause));
     let some_kept = !kept.is_empty();
     out.constraints.add = kept;
     tracing::debug!(
@@ -250,6 +253,25 @@ fn unstated_rules_dropped(
             .demote
             .retain(|d| !ruled.iter().any(|c| d.reason.contains(c.as_str())));
     }
+}
+
+/// True when `message` changes the list or the stock and names something
+/// left out of that change ("add them but not the tomatoes", "bin
+/// everything except the rice").
+fn excepts_a_change(message: &str) -> bool {
+    use super::reader::lexicon::Domain;
+    let lex = super::reader::lexicon::lexicon();
+    let said = Words::new(message).words;
+    let words: Vec<&str> = said.iter().map(String::as_str).collect();
+    let at = |list: &[super::reader::lexicon::Phrase]| {
+        (0..words.len()).any(|k| super::reader::link::phrase_at(&words, k, list).is_some())
+    };
+    at(&lex.except)
+        && lex
+            .frames
+            .iter()
+            .filter(|f| f.writes && matches!(f.domain, Some(Domain::Shopping | Domain::Stock)))
+            .any(|f| at(&f.verbs))
 }
 
 /// True when a clause of `message` opens, after its interjections ("ok",
@@ -373,6 +395,33 @@ fn asked_first(reading: &Reading, settled: &Intent, out: &UnderstandOutput, mess
     !settled_by_user && concrete_write(settled, shown)
         || bulk_write(settled)
         || guessed_names(settled)
+        || amount_left_out(settled, &said)
+        // "put them on the list but not the milk": what the change leaves
+        // out is the reader's to honour; read only by the older rules, it
+        // is asked about first.
+        || excepts_a_change(message) && concrete_write(settled, true)
+}
+
+/// True when an add takes no amount though the message says a count
+/// ("add the egg thing to the list … get 6 anyway"): the count was not
+/// placed, so the add is asked about rather than written as one pack.
+fn amount_left_out(settled: &Intent, said: &Words) -> bool {
+    use super::skills::{SkillAsk, shopping};
+    let unplaced = |items: &[super::items::Item]| {
+        items.iter().all(|i| i.quantity.is_none())
+            && said
+                .words
+                .iter()
+                .any(|w| w.chars().all(|c| c.is_ascii_digit()) && w != "0")
+    };
+    match settled {
+        Intent::InventoryAdd(items, _)
+        | Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add {
+            items,
+            amount: None,
+        })) => !items.is_empty() && unplaced(items),
+        _ => false,
+    }
 }
 
 /// True when what a change adds is named with the small words around it

@@ -2990,6 +2990,9 @@ fn build(
             let when = |w: &str| {
                 lex.days.iter().any(|(p, _)| p.iter().any(|x| x == w))
                     || lex.meals.contains_key(w)
+                    // "… in 3 days", "… the day after tomorrow".
+                    || matches!(w, "in" | "days" | "day" | "after")
+                    || w.chars().all(|c| c.is_ascii_digit())
                     || matches!(
                         w,
                         "on" | "by"

@@ -411,6 +411,24 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     if let Some(d) = of_month(w) {
         return one(i, i + 1, Target::Day(format!("of_month_{d}")));
     }
+    // "the day after tomorrow", "in 3 days": that many days on.
+    if w == "day"
+        && words.get(i + 1) == Some(&"after")
+        && matches!(
+            words.get(i + 2),
+            Some(&("tomorrow" | "tmrw" | "tomoz" | "tmr"))
+        )
+    {
+        return one(i, i + 3, Target::Day("in_days_2".into()));
+    }
+    if w == "in"
+        && let Some(n) = words.get(i + 1).and_then(|n| digits(n))
+        && matches!(words.get(i + 2), Some(&("days" | "day")))
+        && (1.0..=14.0).contains(&n)
+        && n.fract() == 0.0
+    {
+        return one(i, i + 3, Target::Day(format!("in_days_{n}")));
+    }
     // "the night before sunday": the day before it.
     if matches!(w, "night" | "day" | "evening")
         && words.get(i + 1) == Some(&"before")
@@ -806,6 +824,11 @@ mod tests {
             targets("the night before sunday"),
             [Target::Day("saturday".into())]
         );
+        assert_eq!(
+            targets("the day after tomorrow"),
+            [Target::Day("in_days_2".into())]
+        );
+        assert_eq!(targets("in 3 days"), [Target::Day("in_days_3".into())]);
         for m in ["remind me the night before", "day before"] {
             assert!(
                 !targets(m).iter().any(|t| matches!(t, Target::Day(_))),
