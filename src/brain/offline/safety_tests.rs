@@ -962,7 +962,11 @@ fn exceptions_and_unplaced_counts_are_asked_and_quick_is_no_rule() {
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     let mut sim = Conversation::new();
     sim.say("for saturday, nothing with fish, quick");
-    assert!(!sim.reply().contains("quick. That rules out"), "{}", sim.reply());
+    assert!(
+        !sim.reply().contains("quick. That rules out"),
+        "{}",
+        sim.reply()
+    );
 }
 
 /// Asked for again, a row the list holds as bought is set back to not

@@ -266,7 +266,12 @@ fn excepts_a_change(message: &str) -> bool {
     let at = |list: &[super::reader::lexicon::Phrase]| {
         (0..words.len()).any(|k| super::reader::link::phrase_at(&words, k, list).is_some())
     };
-    at(&lex.except)
+    let left_out = ["skip", "minus", "without", "dont add"];
+    let left_out: Vec<Vec<String>> = left_out
+        .iter()
+        .map(|p| p.split(' ').map(str::to_string).collect())
+        .collect();
+    (at(&lex.except) || at(&left_out))
         && lex
             .frames
             .iter()
@@ -400,6 +405,48 @@ fn asked_first(reading: &Reading, settled: &Intent, out: &UnderstandOutput, mess
         // out is the reader's to honour; read only by the older rules, it
         // is asked about first.
         || excepts_a_change(message) && concrete_write(settled, true)
+        // "make it 3 eggs … actually make the eggs 6", "got: 4 tomatoes …
+        // put it all away": a change taken back or things bought, read
+        // only by the older rules, are asked about first.
+        || takes_back(&said) && concrete_write(settled, true)
+        || bought_said(&said) && adds_to_the_list(settled)
+}
+
+/// True when the change adds to the shopping list.
+fn adds_to_the_list(settled: &Intent) -> bool {
+    use super::skills::{SkillAsk, shopping};
+    match settled {
+        Intent::Several(parts) => parts.iter().any(|p| adds_to_the_list(&p.intent)),
+        Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add { .. })) => true,
+        _ => false,
+    }
+}
+
+/// True when the message takes back an amount it said ("3 eggs …
+/// actually make the eggs 6", "2 bags no sorry one"): a correction after
+/// a count, not a change of mind about the last turn ("actually nvm put
+/// it back").
+fn takes_back(said: &Words) -> bool {
+    let w = &said.words;
+    let count = w.iter().position(|x| x.chars().all(|c| c.is_ascii_digit()));
+    let marker = w.iter().enumerate().position(|(k, x)| {
+        matches!(x.as_str(), "actually" | "sorry" | "oops" | "wait" | "meant")
+            || x == "mean" && k > 0 && w[k - 1] == "i"
+    });
+    matches!((count, marker), (Some(c), Some(m)) if c < m)
+}
+
+/// True when the message says things were bought ("got: 4 tomatoes …",
+/// "picked up", "back from the shop"): an add to the list it is not.
+fn bought_said(said: &Words) -> bool {
+    said.has_any(&[
+        "got",
+        "bought",
+        "picked up",
+        "grabbed",
+        "back from the shop",
+        "just got back",
+    ])
 }
 
 /// True when an add takes no amount though the message says a count

@@ -207,7 +207,21 @@ pub fn decline(message: &str, scene: &Scene<'_>, answered: Answered) -> Option<D
             // A rule said as one: "from now on", "this week", "allergic",
             // "dairy-free" — not a remark in passing ("one guy doesnt do
             // spicy", "wings but make them not spicy").
-            let ruled = (0..words.len()).any(|k| link::phrase_at(&words, k, &lex.rule).is_some());
+            // ("leave out the cayenne, add it": a change to the dish
+            // asked beside another request, not a rule.)
+            let beside_a_write = (0..words.len()).any(|k| {
+                words[k] == "add"
+                    || lex.frames.iter().any(|f| {
+                        f.writes
+                            && link::phrase_at(&words, k, &f.verbs)
+                                .is_some_and(|p| p.iter().all(|w| w != "leave" && w != "out"))
+                            && matches!(f.domain, Some(lexicon::Domain::Plan))
+                    })
+            });
+            let ruled = (0..words.len()).any(|k| {
+                link::phrase_at(&words, k, &lex.rule)
+                    .is_some_and(|p| !(p.join(" ") == "leave out" && beside_a_write))
+            });
             // "nothing spicy for the kids ok??": a clause that ends on a
             // word asking for agreement states the rule, it asks nothing.
             let agreeing = !n.asked.is_empty()
