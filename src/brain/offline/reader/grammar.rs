@@ -1218,6 +1218,8 @@ struct Fill {
     last_day_end: Option<usize>,
     /// Two days were said apart, with more than "and" between them.
     days_apart: bool,
+    /// The last meal said ends its clause ("… thursday and friday lunch").
+    meal_ends_clause: bool,
     /// Places said after the first ("12 eggs in the fridge, … wings in the
     /// freezer").
     places_said: usize,
@@ -1258,6 +1260,7 @@ impl Fill {
             last_day_clause: None,
             last_day_end: None,
             days_apart: false,
+            meal_ends_clause: false,
             places_said: 0,
             link_score: 1.0,
         }
@@ -2205,6 +2208,11 @@ fn take(
             Target::Day(_) | Target::Meal(_) if f.act == ActKind::WhatCanIMake => true,
             Target::Meal(m) if needs(Need::Day) || f.act == ActKind::ShowPlan => {
                 fill.meals.push((fill.days.len(), m.clone()));
+                // "… and friday lunch can be the leftovers": more said of
+                // the meal after it, in its clause.
+                fill.meal_ends_clause = (l.end..words.len())
+                    .take_while(|&k| clause(k) == clause(l.start))
+                    .all(|k| matches!(words[k], "please" | "pls" | "thanks" | "thx" | "then"));
                 true
             }
             Target::Domain(d) if Some(*d) == f.domain => {
@@ -3155,7 +3163,10 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
     // day's.
     let every = fill.meals.len() == 1
         && (fill.meals[0].0 == 0
-            || recipes.len() == 1 && !fill.days_apart && fill.meals[0].0 == fill.days.len());
+            || recipes.len() == 1
+                && !fill.days_apart
+                && fill.meal_ends_clause
+                && fill.meals[0].0 == fill.days.len());
     let meal_of = |k: usize| {
         fill.meals
             .iter()

@@ -1760,6 +1760,13 @@ fn words_side_by_side_name_one_recipe_and_a_meal_after_days_is_every_days() {
                     .all(|a| matches!(a, Act::PlanPut { meal: Some(m), .. } if m == "lunch")),
         "{acts:?}"
     );
+    // A meal with more said of it is that day's only.
+    let acts = done("put the yellow curry on thurs and friday lunch can be the leftovers");
+    assert!(
+        acts.iter()
+            .any(|a| matches!(a, Act::PlanPut { days, meal, .. } if days == &["thursday"] && meal.as_deref() != Some("lunch"))),
+        "{acts:?}"
+    );
     // Days a clause keeps are not taken off with the one dropped.
     writes_nothing("ok just do wed and thu then, drop friday");
 }
