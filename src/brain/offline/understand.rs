@@ -449,17 +449,48 @@ fn bought_said(said: &Words) -> bool {
     ])
 }
 
+/// Whether an add of "wings" with no amount in `message` would be asked
+/// about for a count it did not place.
+#[cfg(test)]
+pub(super) fn amount_left_out_for_test(message: &str) -> bool {
+    use super::skills::{SkillAsk, shopping};
+    let items = vec![super::items::Item {
+        name: "wings".into(),
+        quantity: None,
+        unit: None,
+        phrase: "wings".into(),
+        more: false,
+        amount: super::quantity::Quantity::Unsaid,
+    }];
+    amount_left_out(
+        &Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add {
+            items,
+            amount: None,
+        })),
+        &Words::new(message),
+    )
+}
+
 /// True when an add takes no amount though the message says a count
 /// ("add the egg thing to the list … get 6 anyway"): the count was not
 /// placed, so the add is asked about rather than written as one pack.
 fn amount_left_out(settled: &Intent, said: &Words) -> bool {
     use super::skills::{SkillAsk, shopping};
+    let w = &said.words;
+    // A count of people or servings ("8 servings", "for 4") is the plan's.
+    let of_people = |k: usize| {
+        w.get(k + 1).is_some_and(|n| {
+            matches!(
+                n.as_str(),
+                "servings" | "serving" | "people" | "ppl" | "portions" | "of" | "mates" | "guests"
+            )
+        }) || k > 0 && matches!(w[k - 1].as_str(), "for" | "serves" | "feeds")
+    };
     let unplaced = |items: &[super::items::Item]| {
         items.iter().all(|i| i.quantity.is_none())
-            && said
-                .words
-                .iter()
-                .any(|w| w.chars().all(|c| c.is_ascii_digit()) && w != "0")
+            && w.iter()
+                .enumerate()
+                .any(|(k, x)| x.chars().all(|c| c.is_ascii_digit()) && x != "0" && !of_people(k))
     };
     match settled {
         Intent::InventoryAdd(items, _)
