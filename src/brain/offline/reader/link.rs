@@ -92,14 +92,13 @@ pub struct Names {
 }
 
 impl Names {
-    /// Every word of every name (singular) and of the catalog's foods, for
-    /// spelling correction.
+    /// Every word of every name (singular), for spelling correction (the
+    /// catalog's foods are its other target).
     pub fn words(&self) -> std::collections::HashSet<String> {
         [&self.recipes, &self.inventory, &self.shopping, &self.tasks]
             .into_iter()
             .flatten()
             .flat_map(|n| name_words(n))
-            .chain(crate::brain::offline::vocab::food_words().map(str::to_string))
             .collect()
     }
 }

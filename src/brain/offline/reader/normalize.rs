@@ -194,6 +194,7 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
         || !word.chars().all(char::is_alphabetic)
         || lex.vocabulary.contains(word)
         || closed.contains(word)
+        || crate::brain::offline::vocab::is_food_word(word)
         || crate::brain::offline::vocab::is_dictionary_word(word)
         || crate::brain::offline::vocab::is_chatter(word)
     {
@@ -206,10 +207,13 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
     let mut best: Option<(usize, bool, &str)> = None;
     let mut tied = false;
     let grammar = lex.vocabulary.iter().map(|w| (w.as_str(), true));
-    let names = closed
-        .iter()
+    // The kitchen's names and the catalog's foods ("egsg" → "egg").
+    let mut targets: Vec<&str> = closed.iter().map(String::as_str).collect();
+    targets.extend(crate::brain::offline::vocab::food_words().map(|w| -> &str { w }));
+    let names = targets
+        .into_iter()
         .filter(|_| names_too)
-        .map(|w| (w.as_str(), false));
+        .map(|w| (w, false));
     for (cand, is_grammar) in grammar.chain(names) {
         if cand.chars().count() < 3 || cand.len().abs_diff(word.len()) > limit {
             continue;
