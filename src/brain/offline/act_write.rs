@@ -85,7 +85,9 @@ fn save(c: &ActCtx<'_>, sub: &str, done: usize) -> ActAction {
     call("db_create", json!({"table": table.name(), "data": data}))
 }
 
-/// Where an item usually lives when the user did not say.
+/// Where an item usually lives when the user did not say, from its name's
+/// words (never a part of a word: "rice" holds "ice" and lives in the
+/// pantry).
 fn default_location(name: &str) -> &'static str {
     const COLD: &[&str] = &[
         "egg",
@@ -93,15 +95,18 @@ fn default_location(name: &str) -> &'static str {
         "butter",
         "cheese",
         "yogurt",
+        "yoghurt",
         "paneer",
         "feta",
         "cream",
         "chicken",
         "beef",
         "pork",
+        "lamb",
         "fish",
         "salmon",
         "cod",
+        "prawn",
         "tofu",
         "spinach",
         "herb",
@@ -109,12 +114,25 @@ fn default_location(name: &str) -> &'static str {
         "basil",
         "lettuce",
         "ham",
+        "mince",
     ];
-    if name.contains("coconut") || name.contains("paste") || name.contains("sauce") {
+    // Words that keep a food on the shelf whatever else the name says
+    // ("coconut milk", "peanut butter", "chicken stock", "dried basil").
+    const SHELF: &[&str] = &[
+        "coconut", "paste", "sauce", "peanut", "stock", "powder", "dried", "ground", "oil",
+        "tinned", "canned",
+    ];
+    let words: Vec<String> = name
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| crate::context::taxonomy::singular(&w.to_lowercase()))
+        .collect();
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.as_str()));
+    if has(SHELF) {
         "pantry"
-    } else if name.contains("frozen") || name.contains("ice") {
+    } else if has(&["frozen", "ice"]) {
         "freezer"
-    } else if COLD.iter().any(|c| name.contains(c)) {
+    } else if has(COLD) {
         "fridge"
     } else {
         "pantry"
@@ -411,4 +429,28 @@ fn delete(c: &ActCtx<'_>, done: usize) -> ActAction {
         "db_delete",
         json!({"table": table.name(), "filters": [id_filter(&refs)]}),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::default_location;
+
+    #[test]
+    fn an_items_usual_place_is_read_from_whole_words() {
+        for (name, place) in [
+            ("rice", "pantry"),
+            ("basmati rice", "pantry"),
+            ("lemon juice", "pantry"),
+            ("ice cream", "freezer"),
+            ("frozen peas", "freezer"),
+            ("eggs", "fridge"),
+            ("greek yogurt", "fridge"),
+            ("coconut milk", "pantry"),
+            ("peanut butter", "pantry"),
+            ("chicken stock", "pantry"),
+            ("chicken thighs", "fridge"),
+        ] {
+            assert_eq!(default_location(name), place, "{name}");
+        }
+    }
 }

@@ -1539,9 +1539,17 @@ fn read_frame_at(
     }
     // "yesterday i was buy 1 kilo of wings": a buy said as done is stock
     // bought, not a list to shop; "buy" said as nothing done is the list's.
-    let past_in_clause = (r.start..r.end).any(|k| {
-        n.tokens[k].clause == n.tokens[vs].clause && phrase_at(words, k, &lex.past).is_some()
-    });
+    // "i buy today the coconut milk": "buy" after its doer, with today
+    // said, is how a learner of English tells what was bought.
+    let told = vs > 0
+        && matches!(words[vs - 1], "i" | "we")
+        && verb.len() == 1
+        && verb[0] == "buy"
+        && (r.start..r.end).any(|k| words[k] == "today");
+    let past_in_clause = told
+        || (r.start..r.end).any(|k| {
+            n.tokens[k].clause == n.tokens[vs].clause && phrase_at(words, k, &lex.past).is_some()
+        });
     let buys = matches!(verb.as_slice(), [v] if v == "buy" || v == "get" || v == "grab")
         || verb.len() == 2 && verb[0] == "pick";
     match f.act {

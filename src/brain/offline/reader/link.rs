@@ -193,6 +193,9 @@ fn link_at(
     if let Some(p) = phrase_at(words, i, &lex.reason) {
         return one(i, i + p.len(), Target::Reason);
     }
+    if let Some(l) = inverted_at(words, i, names) {
+        return Some(l);
+    }
     let domain = lex.domains.iter().find(|(p, _)| starts_with(words, i, p));
     if let Some(mut l) = names_at(words, i, lex, names) {
         // "the fridge" is the stock's word though a task's title holds it.
@@ -240,6 +243,35 @@ fn link_at(
 
 fn is_food_word(w: &str) -> bool {
     crate::brain::offline::vocab::is_food_word(w)
+}
+
+/// "the milk of coconut", "powder of chili": a food named the other way
+/// round, as another language says it, is the food the two words make in
+/// English order when the kitchen holds that row or the catalog knows it.
+fn inverted_at(words: &[&str], i: usize, names: &NameIndex) -> Option<Link> {
+    let (head, of, kind) = (words[i], *words.get(i + 1)?, *words.get(i + 2)?);
+    if of != "of" || !is_food_word(kind) || head.len() < 3 {
+        return None;
+    }
+    let said = format!("{kind} {head}");
+    let wanted = name_words(&said);
+    for (rows, make) in &names.tables {
+        let table = make(Vec::new());
+        if !matches!(table, Target::Stocked(_) | Target::Listed(_)) {
+            continue;
+        }
+        let found: Vec<String> = rows
+            .iter()
+            .filter(|(_, nw)| *nw == wanted)
+            .map(|(r, _)| r.to_string())
+            .collect();
+        if !found.is_empty() {
+            return one(i, i + 3, make(found));
+        }
+    }
+    crate::brain::offline::vocab::is_food_phrase(&said)
+        .then(|| one(i, i + 3, Target::Food(said)))
+        .flatten()
 }
 
 /// A number (digits or words) with its unit: "200 g", "a dozen", "2 tins
@@ -691,7 +723,12 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
 /// "yoghurt" for a name's "yogurt": a word of five letters or more one
 /// edit from a word of the name.
 fn spelt_like(name: &[String], w: &str) -> bool {
+    use crate::brain::offline::vocab;
+    // A word of its own that is not a food ("write" beside "white") is
+    // that word, not a name misspelt.
+    let a_word = vocab::is_known_word(w) && !vocab::is_food_word(w);
     w.len() >= 5
+        && !a_word
         && name
             .iter()
             .any(|x| x.len() >= 5 && strsim::damerau_levenshtein(x, w) == 1)
@@ -850,6 +887,61 @@ mod tests {
             "jasmine rice".into(),
             "basmati rice".into()
         ])));
+    }
+
+    #[test]
+    fn a_food_named_the_other_way_round_is_the_food() {
+        let n = Names {
+            inventory: vec!["coconut milk".into(), "milk".into()],
+            ..names()
+        };
+        let of = |m: &str| link(&normalize(m, lexicon(), &n.words()), lexicon(), &n);
+        assert_eq!(
+            of("i buy the milk of coconut, 2 can")[0].targets[0],
+            Target::Stocked(vec!["coconut milk".into()])
+        );
+        assert_eq!(
+            of("some oil of olive")[0].targets[0],
+            Target::Listed(vec!["olive oil".into()])
+        );
+        assert_eq!(
+            of("a jar of butter of peanut")
+                .iter()
+                .map(|l| l.targets[0].clone())
+                .find(|t| matches!(t, Target::Food(_))),
+            Some(Target::Food("peanut butter".into()))
+        );
+        // A measure of a food is that food.
+        assert_eq!(
+            of("a bag of rice")
+                .iter()
+                .map(|l| l.targets[0].clone())
+                .filter(|t| matches!(t, Target::Stocked(_)))
+                .count(),
+            0
+        );
+    }
+
+    #[test]
+    fn a_word_of_its_own_is_not_a_name_misspelt() {
+        let n = Names {
+            inventory: vec!["white miso paste".into(), "greek yogurt".into()],
+            ..names()
+        };
+        let of = |m: &str| link(&normalize(m, lexicon(), &n.words()), lexicon(), &n);
+        let stocked = |m: &str| {
+            of(m)
+                .iter()
+                .flat_map(|l| l.targets.clone())
+                .filter(|t| matches!(t, Target::Stocked(_)))
+                .collect::<Vec<_>>()
+        };
+        assert!(stocked("please write it down").is_empty());
+        assert_eq!(stocked("some of the white miso").len(), 1);
+        assert_eq!(
+            stocked("use the yoghurt"),
+            vec![Target::Stocked(vec!["greek yogurt".into()])]
+        );
     }
 
     #[test]
