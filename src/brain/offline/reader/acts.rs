@@ -407,6 +407,12 @@ pub fn day_words(key: &str) -> String {
     match key.strip_prefix("next_") {
         Some(d) => format!("next {d}"),
         None if key == "weekend" => "the weekend".into(),
+        None if key.starts_with("after_") => {
+            match crate::brain::offline::reader::bridge::day(key) {
+                Some(d) => d.word(),
+                None => key.to_string(),
+            }
+        }
         None if key == "in_days_2" => "the day after tomorrow".into(),
         None if key.starts_with("in_days_") => format!("in {} days", &key["in_days_".len()..]),
         None => {

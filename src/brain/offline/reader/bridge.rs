@@ -119,6 +119,10 @@ pub fn day(key: &str) -> Option<Day> {
         "tomorrow" => Some(Day::Tomorrow),
         k if k.starts_with("of_month_") => k["of_month_".len()..].parse().ok().map(Day::OfMonth),
         k if k.starts_with("in_days_") => k["in_days_".len()..].parse().ok().map(Day::InDays),
+        k if k.starts_with("after_") => {
+            let (a, n) = k["after_".len()..].split_once('_')?;
+            Some(Day::After(weekday_index(a)?, n.parse().ok()?))
+        }
         k if k.starts_with("dated_") => {
             let (w, n) = k["dated_".len()..].split_once('_')?;
             Some(Day::Dated(weekday_index(w)?, n.parse().ok()?))

@@ -187,9 +187,33 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         .any(|w| matches!(*w, "another" | "more" | "extra" | "plus" | "again"));
     for r in &mut out {
         said_once(&mut r.acts, adds_up);
+        days_in_order(&mut r.acts);
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
+}
+
+/// The days of a message's plan puts, read in the order said across its
+/// parts ("sat the paneer, tue the curry": the Tuesday after).
+fn days_in_order(acts: &mut [Act]) {
+    let said: Vec<String> = acts
+        .iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { days, .. } => Some(days.clone()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut ordered = after_anchor(&said).into_iter();
+    for a in acts.iter_mut() {
+        if let Act::PlanPut { days, .. } = a {
+            for d in days.iter_mut() {
+                if let Some(o) = ordered.next() {
+                    *d = o;
+                }
+            }
+        }
+    }
 }
 
 /// What every frame reads a range against: the message, its links, the
@@ -1172,6 +1196,8 @@ struct Fill {
     stocked: Vec<Vec<String>>,
     recipes: Vec<Vec<String>>,
     days: Vec<String>,
+    /// Where each day taken was said.
+    day_spans: Vec<Range<usize>>,
     tasks: Vec<Vec<String>>,
     foods: Vec<String>,
     domain: bool,
@@ -1235,6 +1261,7 @@ impl Fill {
             stocked: Vec::new(),
             recipes: Vec::new(),
             days: Vec::new(),
+            day_spans: Vec::new(),
             tasks: Vec::new(),
             foods: Vec::new(),
             domain: false,
@@ -2202,6 +2229,7 @@ fn take(
                     }
                 }
                 fill.days.push(d.clone());
+                fill.day_spans.push(l.start..l.end);
                 // "tonight": the day's dinner, unless a meal is said.
                 let night = words[l.start..l.end]
                     .iter()
@@ -2995,11 +3023,70 @@ fn build(
             }
         }
         ActKind::TaskAdd => {
-            let mut title: Vec<&str> = words[verb_end..title_end(words, verb_end, r.end)]
-                .iter()
-                .copied()
+            // "remind me next fri to clean the oven", "… in 2 weeks": a day
+            // said inside the title, with the word that leads to it, is
+            // the task's day, not its words.
+            let end = title_end(words, verb_end, r.end);
+            let mut dropped = vec![false; end.max(verb_end)];
+            for s in &fill.day_spans {
+                let len = dropped.len();
+                for k in s.clone().filter(|k| *k < len) {
+                    dropped[k] = true;
+                }
+                let mut k = s.start;
+                while k > verb_end
+                    && matches!(
+                        words[k - 1],
+                        "on" | "by"
+                            | "for"
+                            | "this"
+                            | "next"
+                            | "at"
+                            | "the"
+                            | "due"
+                            | "sometime"
+                            | "until"
+                    )
+                {
+                    k -= 1;
+                    dropped[k] = true;
+                }
+            }
+            let mut title: Vec<&str> = (verb_end..end)
+                .filter(|k| !dropped[*k])
+                .map(|k| words[k])
                 .skip_while(|w| matches!(*w, "to" | "a" | "the"))
                 .collect();
+            // A time the reader could not date ("sometime soon", "every
+            // week", "later") leaves the task's day unknown: not written
+            // undated.
+            let undated = title.iter().any(|w| {
+                matches!(
+                    *w,
+                    "week"
+                        | "weeks"
+                        | "weekend"
+                        | "fortnight"
+                        | "month"
+                        | "months"
+                        | "tonight"
+                        | "sometime"
+                        | "later"
+                        | "soon"
+                        | "tomorrow"
+                        | "tmrw"
+                        | "bed"
+                        | "bedtime"
+                        | "morning"
+                        | "evening"
+                        | "afternoon"
+                        | "weekly"
+                        | "daily"
+                )
+            });
+            if undated && fill.days.is_empty() {
+                return None;
+            }
             // "… wed night", "… on saturday": the day closing the title is
             // the task's day, not its words.
             let lex = super::lexicon::lexicon();
@@ -3042,7 +3129,14 @@ fn build(
             }
             Act::TaskAdd {
                 title: crate::brain::offline::text::capitalise_first(&title.join(" ")),
-                day: fill.days.first().cloned(),
+                // A task for the weekend is due as it starts.
+                day: fill.days.first().map(|d| {
+                    if d == "weekend" {
+                        "saturday".into()
+                    } else {
+                        d.clone()
+                    }
+                }),
             }
         }
         ActKind::TaskDone if !fill.tasks.is_empty() => {
@@ -3223,25 +3317,37 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
 
 /// "next wednesday the 21st: the curry, and thursday lunch from it": a bare
 /// weekday said after a day of a later week is that week's (Thursday the
-/// 22nd), not this week's.
+/// 22nd), not this week's. "sat the paneer, tue the curry": a list of bare
+/// weekdays is said in order, so each is the first after the one before
+/// (Tuesday the 20th), counted in days from the first.
 fn after_anchor(days: &[String]) -> Vec<String> {
+    enum Anchor {
+        Dated(usize, u32),
+        Next(usize),
+        /// The first bare weekday said, and how many days after it the
+        /// last one falls.
+        Bare(usize, usize),
+    }
     let index = |w: &str| crate::brain::offline::text::weekday_index(w).map(usize::from);
-    let mut anchor: Option<(usize, Option<u32>)> = None;
+    let mut anchor: Option<Anchor> = None;
     days.iter()
         .map(|d| {
             if let Some(rest) = d.strip_prefix("dated_")
                 && let Some((w, n)) = rest.rsplit_once('_')
                 && let (Some(i), Ok(n)) = (index(w), n.parse::<u32>())
             {
-                anchor = Some((i, Some(n)));
+                anchor = Some(Anchor::Dated(i, n));
                 return d.clone();
             }
             if let Some(i) = d.strip_prefix("next_").and_then(index) {
-                anchor = Some((i, None));
+                anchor = Some(Anchor::Next(i));
                 return d.clone();
             }
-            match (anchor, index(d)) {
-                (Some((a, Some(n))), Some(i)) => {
+            let Some(i) = index(d) else {
+                return d.clone();
+            };
+            match anchor {
+                Some(Anchor::Dated(a, n)) => {
                     let day = n + ((i + 7 - a) % 7) as u32;
                     if day <= 28 {
                         format!("dated_{d}_{day}")
@@ -3249,8 +3355,23 @@ fn after_anchor(days: &[String]) -> Vec<String> {
                         d.clone()
                     }
                 }
-                (Some((a, None)), Some(i)) if i > a => format!("next_{d}"),
-                _ => d.clone(),
+                Some(Anchor::Next(a)) if i > a => format!("next_{d}"),
+                Some(Anchor::Next(_)) => d.clone(),
+                Some(Anchor::Bare(first, after)) => {
+                    let at = (first + after) % 7;
+                    let after = after + (i + 7 - at) % 7;
+                    anchor = Some(Anchor::Bare(first, after));
+                    if after == 0 {
+                        d.clone()
+                    } else {
+                        let name = crate::brain::offline::text::weekday_name(first as u8);
+                        format!("after_{}_{after}", name.to_lowercase())
+                    }
+                }
+                None => {
+                    anchor = Some(Anchor::Bare(i, 0));
+                    d.clone()
+                }
             }
         })
         .collect()

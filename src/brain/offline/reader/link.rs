@@ -452,13 +452,28 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     {
         return one(i, i + 3, Target::Day("in_days_2".into()));
     }
-    if w == "in"
-        && let Some(n) = words.get(i + 1).and_then(|n| digits(n))
-        && matches!(words.get(i + 2), Some(&("days" | "day")))
-        && (1.0..=14.0).contains(&n)
-        && n.fract() == 0.0
-    {
-        return one(i, i + 3, Target::Day(format!("in_days_{n}")));
+    // "in 3 days", "in 2 weeks", "in a week", "in a fortnight".
+    if w == "in" {
+        let count = |k: usize| {
+            words.get(k).and_then(|n| match *n {
+                "a" | "one" => Some(1.0),
+                "two" => Some(2.0),
+                "three" => Some(3.0),
+                n => digits(n),
+            })
+        };
+        let days = match (count(i + 1), words.get(i + 2)) {
+            (Some(n), Some(&("days" | "day"))) => Some((n, 3)),
+            (Some(n), Some(&("weeks" | "week" | "wks" | "wk"))) => Some((n * 7.0, 3)),
+            (Some(n), Some(&"fortnight")) if n == 1.0 => Some((14.0, 3)),
+            _ => None,
+        };
+        if let Some((n, len)) = days
+            && (1.0..=28.0).contains(&n)
+            && n.fract() == 0.0
+        {
+            return one(i, i + len, Target::Day(format!("in_days_{n}")));
+        }
     }
     // "the night before sunday": the day before it.
     if matches!(w, "night" | "day" | "evening")
@@ -470,6 +485,20 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     {
         let before = crate::brain::offline::text::weekday_name((k + 6) % 7);
         return one(i, l.end, Target::Day(before.to_lowercase()));
+    }
+    // "tuesday after saturday": the first such weekday after the other.
+    if let Some(a) = crate::brain::offline::text::weekday_index(w)
+        && words.get(i + 1) == Some(&"after")
+        && let Some(b) = words
+            .get(i + 2)
+            .and_then(|x| crate::brain::offline::text::weekday_index(x))
+    {
+        let ahead = match (7 + a - b) % 7 {
+            0 => 7,
+            n => n,
+        };
+        let anchor = crate::brain::offline::text::weekday_name(b).to_lowercase();
+        return one(i, i + 3, Target::Day(format!("after_{anchor}_{ahead}")));
     }
     let next = w == "next" && i + 1 < words.len();
     let at = if next { i + 1 } else { i };
@@ -865,6 +894,12 @@ mod tests {
             [Target::Day("in_days_2".into())]
         );
         assert_eq!(targets("in 3 days"), [Target::Day("in_days_3".into())]);
+        assert_eq!(targets("in 2 weeks"), [Target::Day("in_days_14".into())]);
+        assert_eq!(targets("in a week"), [Target::Day("in_days_7".into())]);
+        assert_eq!(
+            targets("in a fortnight"),
+            [Target::Day("in_days_14".into())]
+        );
         for m in ["remind me the night before", "day before"] {
             assert!(
                 !targets(m).iter().any(|t| matches!(t, Target::Day(_))),

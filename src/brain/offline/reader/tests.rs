@@ -219,7 +219,7 @@ fn recipes_and_days_pair_in_the_order_said() {
             ),
             (
                 "Air Fryer Paneer Tikka".to_string(),
-                vec!["thursday".to_string()],
+                vec!["after_wednesday_1".to_string()],
                 None
             ),
         ]
@@ -1805,4 +1805,70 @@ fn put_down_for_a_day_is_a_plan() {
         done("can u put the wings down for tmrw then lol").as_slice(),
         [Act::PlanPut { recipe, .. }] if recipe == "Dry Rub Wings"
     ));
+}
+
+/// Each plan put's days, in the order said.
+fn plan_days(m: &str) -> Vec<String> {
+    done(m)
+        .into_iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { days, .. } => Some(days),
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
+#[test]
+fn weekdays_listed_in_a_message_fall_in_the_order_said() {
+    // A weekday before the last in the week is the first one after it.
+    assert_eq!(
+        plan_days("fri the wings, then mon the paneer tikka"),
+        ["friday", "after_friday_3"]
+    );
+    assert_eq!(
+        plan_days("put the pad see ew on sat and the yellow curry on wed"),
+        ["saturday", "after_saturday_4"]
+    );
+    // Said in the week's order, each counts on from the first.
+    assert_eq!(
+        plan_days("put the wings on wednesday and the pad see ew on friday"),
+        ["wednesday", "after_wednesday_2"]
+    );
+    // The same day twice is that day.
+    assert_eq!(
+        plan_days("chai french toast saturday breakfast and the wings saturday dinner"),
+        ["saturday", "saturday"]
+    );
+    // Read back from its own words.
+    assert_eq!(
+        plan_days("put the wings on monday after friday"),
+        ["after_friday_3"]
+    );
+}
+
+#[test]
+fn a_day_said_inside_a_task_is_its_due_day_not_its_words() {
+    let task = |m: &str| match &done(m)[..] {
+        [Act::TaskAdd { title, day }] => (title.clone(), day.clone()),
+        other => panic!("{m:?}: {other:?}"),
+    };
+    assert_eq!(
+        task("remind me nxt thurs to wipe down the hob"),
+        ("Wipe down the hob".into(), Some("next_thursday".into()))
+    );
+    assert_eq!(
+        task("add a task to check the freezer door seal in 3 weeks"),
+        (
+            "Check the freezer door seal".into(),
+            Some("in_days_21".into())
+        )
+    );
+    assert_eq!(
+        task("remind me to sort the spice drawer sometime at the weekend"),
+        ("Sort the spice drawer".into(), Some("saturday".into()))
+    );
+    // A time it cannot date is not written undated.
+    writes_nothing("remind me to descale the kettle sometime soon");
+    writes_nothing("add a task to clean the oven every week");
 }

@@ -29,6 +29,11 @@ pub enum Day {
     /// "sunday the 18th": the next 18th that is a Sunday (0 = Monday);
     /// none when no month ahead has one soon.
     Dated(u8, u8),
+    /// "sat the paneer, tue the curry": days said in order, each after
+    /// the one before — so many days after the next such weekday (0 =
+    /// Monday). On Tuesday the 13th a Tuesday said after Saturday is
+    /// `After(5, 3)`, the 20th.
+    After(u8, u8),
 }
 
 /// Words that qualify a day without being the thing itself.
@@ -65,6 +70,11 @@ impl Day {
             Day::InDays(n) => format!("in {n} days"),
             Day::OfMonth(n) => format!("on the {}", ordinal_suffix(n)),
             Day::Dated(w, n) => format!("on {} the {}", weekday_name(w), ordinal_suffix(n)),
+            Day::After(a, n) => format!(
+                "{} after {}",
+                weekday_name((a + n % 7) % 7),
+                weekday_name(a)
+            ),
         }
     }
 
@@ -81,6 +91,7 @@ impl Day {
                 days_after(today, ahead)
             }
             Day::InDays(n) => days_after(today, i64::from(n)),
+            Day::After(a, n) => days_after(&next_date(today, a)?, i64::from(n)),
             Day::Dated(w, n) => {
                 let first = jiff::civil::Date::new(d.year(), d.month(), 1).ok()?;
                 (0..3i32)
@@ -145,6 +156,29 @@ pub fn short_date(date: &str) -> String {
         .unwrap_or_else(|_| date.to_string())
 }
 
+/// "sat and tue", "mon tue wed": weekdays listed are said in order, so
+/// each bare weekday after the first is the first such day after the one
+/// before it, counted in days from the first ([`Day::After`]).
+pub fn in_order(days: &mut [Day]) {
+    let mut chain: Option<(u8, u8)> = None;
+    for d in days.iter_mut() {
+        let Day::Weekday(w) = *d else {
+            continue;
+        };
+        match chain {
+            None => chain = Some((w, 0)),
+            Some((first, after)) => {
+                let at = (first + after % 7) % 7;
+                let after = after + (w + 7 - at) % 7;
+                chain = Some((first, after));
+                if after > 0 {
+                    *d = Day::After(first, after);
+                }
+            }
+        }
+    }
+}
+
 /// The date `days` after `today`.
 pub fn days_after(today: &str, days: i64) -> Option<String> {
     let d: jiff::civil::Date = today.trim().parse().ok()?;
@@ -175,5 +209,20 @@ mod tests {
         );
         assert_eq!(day("soon"), None);
         assert_eq!(short_date("2026-01-15"), "Thu Jan 15");
+    }
+
+    #[test]
+    fn a_day_after_another_counts_from_the_others_next_date() {
+        // On Tuesday the 13th: three days after Saturday the 17th.
+        assert_eq!(
+            Day::After(5, 3).date("2026-01-13").as_deref(),
+            Some("2026-01-20")
+        );
+        // Today counts as the next Tuesday.
+        assert_eq!(
+            Day::After(1, 1).date("2026-01-13").as_deref(),
+            Some("2026-01-14")
+        );
+        assert_eq!(Day::After(5, 3).word(), "Tuesday after Saturday");
     }
 }

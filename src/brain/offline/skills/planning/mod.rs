@@ -455,7 +455,13 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if asked || !putting {
         return None;
     }
-    let slots = slots::read(w, &whens);
+    let mut slots = slots::read(w, &whens);
+    // "sat the paneer, tue the curry": days listed are said in order.
+    let mut days: Vec<Day> = slots.iter().map(|s| s.day).collect();
+    super::when::in_order(&mut days);
+    for (s, d) in slots.iter_mut().zip(days) {
+        s.day = d;
+    }
     (!slots.is_empty()).then_some(Ask::Put { slots })
 }
 
@@ -590,7 +596,8 @@ mod tests {
                     },
                     Slot {
                         recipe: named("yellow curry"),
-                        day: Day::Weekday(6),
+                        // Sunday, four days after Wednesday.
+                        day: Day::After(2, 4),
                         meal: Some("dinner".into())
                     },
                 ]
