@@ -2659,7 +2659,42 @@ fn servings_said(
         }
         said = Some(*q as u32);
     }
+    // "just the one portion", "a single serving", "for one": a count in
+    // words no amount took ("one" is the grammar's small word).
+    if said.is_none() {
+        for k in r.clone() {
+            let n = match words[k] {
+                "one" | "single" => 1,
+                "two" => 2,
+                _ => continue,
+            };
+            let after = phrase_at(&words[..r.end], k + 1, &lex.servings).map(|p| p.len());
+            let for_one = n == 1 && k > r.start && words[k - 1] == "for" && k + 1 == r.end;
+            if let Some(len) = after {
+                explained[k..k + 1 + len].fill(true);
+            } else if for_one {
+                explained[k - 1..=k].fill(true);
+            } else {
+                continue;
+            }
+            said = Some(n);
+        }
+    }
     said
+}
+
+/// "one of the cod fillets", "half the paneer", "some of the rice": a part
+/// of a row said in words, which no amount link took.
+fn part_said(words: &[&str], r: Range<usize>) -> bool {
+    r.clone().any(|k| {
+        let of_next = words.get(k + 1) == Some(&"of") && k + 1 < r.end;
+        matches!(words[k], "half" | "part")
+            || of_next
+                && matches!(
+                    words[k],
+                    "one" | "two" | "three" | "four" | "some" | "couple" | "few" | "most" | "bit"
+                )
+    })
 }
 
 /// Marks every phrase of `list` said in the range as explained.
@@ -2927,6 +2962,7 @@ fn build(
         ActKind::StockMove
             if !fill.stocked.is_empty()
                 && fill.items.iter().all(|i| i.quantity.is_none())
+                && !part_said(words, r.clone())
                 && fill.stocked.iter().all(|s| s.len() == 1) =>
         {
             // "the brioche on the counter, freeze it": the verb's own place

@@ -300,7 +300,12 @@ fn amount_at(
     if between {
         end += 1;
     }
-    let unit = words.get(end).and_then(|u| lex.units.get(*u)).cloned();
+    let mut unit = words.get(end).and_then(|u| lex.units.get(*u)).cloned();
+    // "eggs, 6 pack", "a 4 pack of limes": a pack said by its count is
+    // that many pieces.
+    if words.get(end) == Some(&"pack") && qty >= 3.0 && qty.fract() == 0.0 {
+        unit = Some("pcs".to_string());
+    }
     if unit.is_some() {
         end += 1;
     }
@@ -895,6 +900,14 @@ mod tests {
         );
         assert_eq!(targets("in 3 days"), [Target::Day("in_days_3".into())]);
         assert_eq!(targets("in 2 weeks"), [Target::Day("in_days_14".into())]);
+        assert_eq!(
+            targets("a 6 pack of eggs")[0],
+            Target::Amount(6.0, Some("pcs".into()))
+        );
+        assert_eq!(
+            targets("2 packs of chickpeas")[0],
+            Target::Amount(2.0, Some("pack".into()))
+        );
         assert_eq!(targets("in a week"), [Target::Day("in_days_7".into())]);
         assert_eq!(
             targets("in a fortnight"),

@@ -1872,3 +1872,27 @@ fn a_day_said_inside_a_task_is_its_due_day_not_its_words() {
     writes_nothing("remind me to descale the kettle sometime soon");
     writes_nothing("add a task to clean the oven every week");
 }
+
+#[test]
+fn a_count_of_portions_in_words_is_the_plans_servings() {
+    let servings = |m: &str| match &done(m)[..] {
+        [Act::PlanPut { servings, .. }] => *servings,
+        other => panic!("{m:?}: {other:?}"),
+    };
+    assert_eq!(
+        servings("put the pad see ew on thursday, just the one portion"),
+        Some(1)
+    );
+    assert_eq!(servings("plan the paneer tikka saturday for one"), Some(1));
+    assert_eq!(servings("plan the wings on friday"), None);
+}
+
+#[test]
+fn a_part_of_a_row_is_not_moved_whole() {
+    writes_nothing("move one of the cod fillets to the fridge");
+    writes_nothing("put half the paneer in the freezer");
+    assert!(matches!(
+        done("move the cod fillets to the fridge")[..],
+        [Act::StockMove { .. }]
+    ));
+}
