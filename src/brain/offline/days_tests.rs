@@ -252,3 +252,19 @@ fn days_after_a_refusal_plan_nothing() {
     );
     assert!(!tools(&sim).iter().any(|t| t == "db_create"));
 }
+
+#[test]
+fn a_planned_meal_named_without_its_day_comes_off_or_its_days_are_asked() {
+    let mut sim = Conversation::new();
+    sim.say_confirming("put the thai yellow curry on friday");
+    sim.say_confirming("hmm take the curry off");
+    lists(&sim, &["Fri Jan 16 (dinner): Thai Yellow Curry"]);
+    assert!(sim.reply().contains("taken off"), "{}", sim.reply());
+    assert_eq!(tools(&sim).last().map(String::as_str), Some("db_delete"));
+    // Planned twice: which day is asked, nothing deleted.
+    let mut sim = Conversation::new();
+    sim.say_confirming("put the thai yellow curry on friday and saturday");
+    sim.say_confirming("take the curry off");
+    assert!(sim.reply().contains("say which day"), "{}", sim.reply());
+    assert!(!tools(&sim).iter().any(|t| t == "db_delete"));
+}

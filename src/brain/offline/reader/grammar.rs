@@ -3058,6 +3058,17 @@ fn build(
                 recipe: fill.recipe_said.clone(),
             }
         }
+        // "take the curry off" while the talk is on the plan: the planned
+        // meal the words name, on whichever day it is.
+        ActKind::PlanRemove
+            if fill.days.is_empty() && !fill.recipe_said.is_empty() && scene.plan_in_talk() =>
+        {
+            Act::PlanRemove {
+                days: Vec::new(),
+                meal: fill.meals.last().map(|(_, m)| m.clone()),
+                recipe: fill.recipe_said.clone(),
+            }
+        }
         ActKind::TaskAdd => {
             // "remind me next fri to clean the oven", "… in 2 weeks": a day
             // said inside the title, with the word that leads to it, is

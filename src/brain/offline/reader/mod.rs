@@ -74,6 +74,15 @@ impl Scene<'_> {
         !tables.is_empty() && tables.iter().all(|t| *t == table)
     }
 
+    /// True when the last reply wrote or showed a planned meal.
+    pub fn plan_in_talk(&self) -> bool {
+        self.before
+            .written
+            .iter()
+            .chain(&self.before.touched)
+            .any(|r| matches!(self.labels.get(r), Some((Table::MealPlans, _))))
+    }
+
     fn label_in(&self, r: &str, table: Table) -> Option<String> {
         self.labels
             .get(r)

@@ -1896,3 +1896,35 @@ fn a_part_of_a_row_is_not_moved_whole() {
         [Act::StockMove { .. }]
     ));
 }
+
+#[test]
+fn a_planned_meal_named_while_the_plan_is_talked_of_comes_off_whatever_its_day() {
+    use crate::context::Table;
+    let before = Before {
+        written: vec!["meal_plan_1".into()],
+        ..Before::default()
+    };
+    let mut labels = HashMap::new();
+    labels.insert(
+        "meal_plan_1".to_string(),
+        (
+            Table::MealPlans,
+            "Fri Jan 16 dinner: Thai Yellow Curry".to_string(),
+        ),
+    );
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels,
+    };
+    let Move::Do(r) = read("hmm take the curry off", &scene).decision else {
+        panic!("taken off the plan");
+    };
+    assert!(
+        matches!(&r.acts[..], [Act::PlanRemove { days, recipe, .. }] if days.is_empty() && recipe == &["curry".to_string()]),
+        "{:?}",
+        r.acts
+    );
+    // With no plan in the talk, a name alone says nothing about the plan.
+    writes_nothing("hmm take the curry off");
+}

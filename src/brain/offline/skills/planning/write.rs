@@ -192,6 +192,43 @@ pub fn calls(ask: &Ask, c: &ActCtx<'_>) -> Result<Calls, ActAction> {
             Ok(vec![update(&slot, json!({"date": slots.date_of(*to)?}))])
         }
         Ask::Look { .. } => Ok(Vec::new()),
+        // "take the curry off": the one planned meal the words name,
+        // whatever its day; two of them are asked about by day.
+        Ask::Remove {
+            days,
+            meal,
+            recipe: Some(words),
+        } if days.is_empty() => {
+            let mut dates: Vec<&str> = slots
+                .rows
+                .iter()
+                .filter_map(|r| text_field(r, "date"))
+                .filter(|d| *d >= slots.today)
+                .collect();
+            dates.sort_unstable();
+            dates.dedup();
+            let mut found: Vec<(&str, &str)> = Vec::new();
+            for d in dates {
+                if let Ok(ids) = meant_on(c, &slots.rows, d, meal.as_deref(), Some(words)) {
+                    found.extend(ids.into_iter().map(|id| (d, id)));
+                }
+            }
+            match found.as_slice() {
+                [] => Err(stop(format!("No planned meal is \"{}\"", words.join(" ")))),
+                [(_, id)] => Ok(vec![(
+                    "db_delete",
+                    json!({"table": "meal_plans", "filters": [filter("id", "=", json!(id))]}),
+                )]),
+                several => {
+                    let days: Vec<String> = several.iter().map(|(d, _)| short_date(d)).collect();
+                    Err(stop(format!(
+                        "No meal taken off: \"{}\" is planned on {} (say which day)",
+                        words.join(" "),
+                        join_list(&days, "and")
+                    )))
+                }
+            }
+        }
         Ask::Remove { days, meal, recipe } => {
             let mut ids: Vec<&str> = Vec::new();
             let mut misses: Vec<String> = Vec::new();
