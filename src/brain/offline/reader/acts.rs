@@ -206,6 +206,10 @@ pub enum Act {
         recipe: String,
     },
     ListRecipes,
+    /// "show me the curries": the saved recipes a kind word names.
+    FindRecipes {
+        word: String,
+    },
     RecipesWith {
         food: String,
     },
@@ -373,6 +377,7 @@ impl Act {
             Act::Expiring { .. } => "show what goes off first".into(),
             Act::ShowRecipe { recipe } => format!("show {recipe}"),
             Act::ListRecipes => "list your saved recipes".into(),
+            Act::FindRecipes { word } => format!("show the {word} recipes"),
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),
             Act::WhatCanIMake { .. } => "find what you can make with what's in".into(),
             Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),

@@ -289,6 +289,12 @@ fn intent_of_act(a: &Act) -> Intent {
         })),
         Act::ShowRecipe { .. } => Intent::Show,
         Act::ListRecipes => Intent::ListRecipes,
+        Act::FindRecipes { word } => Skill(SkillAsk::Recipes(RecipesAsk::Find(
+            crate::brain::offline::skills::recipes::Find {
+                words: vec![word.clone()],
+                ..Default::default()
+            },
+        ))),
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
         Act::WhatCanIMake { .. } => Intent::WhatCanIMake,
         Act::RecipeMissing { recipe } => about(recipe, RecipeDetail::Missing),

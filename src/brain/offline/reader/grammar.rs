@@ -1420,7 +1420,22 @@ fn read_frame_at(
                 && !lex.negation.contains(w)
                 && !matches!(w, "no" | "nah" | "wait" | "but" | "actually")
         })
-        .count();
+        .count()
+        // "the first one on sunday": small words that point into the list
+        // shown are no opening.
+        .min(
+            links
+                .iter()
+                .filter(|l| {
+                    matches!(
+                        l.targets.first(),
+                        Some(Target::Pointer(Pointer::Nth(_) | Pointer::Last))
+                    )
+                })
+                .map(|l| l.start)
+                .min()
+                .unwrap_or(usize::MAX),
+        );
     // "take the chicken out tomorrow": a verb said around its object with
     // a particle that makes another frame's verb ("take out", the stock's
     // move) is that frame's.
@@ -3234,7 +3249,11 @@ fn build(
             return None;
         }
         ActKind::ShowRecipe => {
-            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
+            let named = fill.recipes_named();
+            if let Some(word) = named.first().and_then(|n| kind_said(&words[r.clone()], n)) {
+                return Some((vec![Act::FindRecipes { word }], None));
+            }
+            let (recipe, choice) = one_of(&named, "recipe")?;
             return Some((vec![Act::ShowRecipe { recipe }], choice));
         }
         ActKind::ListRecipes => Act::ListRecipes,
@@ -3424,6 +3443,21 @@ fn after_anchor(days: &[String]) -> Vec<String> {
         .collect()
 }
 
+/// "the curries", "what curries": a word said in the plural that every one
+/// of several recipes' names holds, singular, is the kind they share.
+fn kind_said(words: &[&str], names: &[String]) -> Option<String> {
+    if names.len() < 2 {
+        return None;
+    }
+    words.iter().find_map(|w| {
+        let one = crate::context::taxonomy::singular(w);
+        let all = names
+            .iter()
+            .all(|n| super::link::name_words(n).contains(&one));
+        (one != *w && all).then_some(one)
+    })
+}
+
 /// "the list please", "my to-dos?": a domain's word and nothing else but
 /// small words shows what it holds.
 pub fn bare_domain(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Reading> {
@@ -3486,10 +3520,15 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         what: "recipe",
         options: names.clone(),
     });
-    Some(Reading {
-        acts: vec![Act::ShowRecipe {
+    let act = match kind_said(words, &names) {
+        Some(word) => Act::FindRecipes { word },
+        None => Act::ShowRecipe {
             recipe: names[0].clone(),
-        }],
+        },
+    };
+    let choice = choice.filter(|_| matches!(act, Act::ShowRecipe { .. }));
+    Some(Reading {
+        acts: vec![act],
         coverage: 1.0,
         score: 0.8,
         unread,

@@ -622,7 +622,12 @@ impl<'n> NameIndex<'n> {
 /// every table's rows that hold it.
 fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Option<Link> {
     let first = words[i];
-    if lex.glue.contains(first) || first.len() < 3 {
+    // "the leftovers task": a small word said as the name of a task.
+    let of_task = first.len() >= 5
+        && words
+            .get(i + 1)
+            .is_some_and(|w| matches!(*w, "task" | "tasks" | "reminder" | "todo" | "job"));
+    if lex.glue.contains(first) && !of_task || first.len() < 3 {
         return None;
     }
     // "the paneer one", "the chicken thing": a part of a name said as a
@@ -659,7 +664,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             }
             // A task is named by its content words, never by "up" or "the";
             // a state said alone ("frozen") names no row.
-            let content = (i..end).any(|k| !lex.glue.contains(words[k]));
+            let content = of_task || (i..end).any(|k| !lex.glue.contains(words[k]));
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
             // "veg oil" is not the olive oil: a word said before part of a
             // food's name, not of it and not a small word, a state or the

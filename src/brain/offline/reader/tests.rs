@@ -1928,3 +1928,70 @@ fn a_planned_meal_named_while_the_plan_is_talked_of_comes_off_whatever_its_day()
     // With no plan in the talk, a name alone says nothing about the plan.
     writes_nothing("hmm take the curry off");
 }
+
+#[test]
+fn a_pointer_into_the_list_shown_with_a_day_is_a_plan() {
+    use crate::context::Table;
+    let before = Before {
+        listed: vec!["recipe_1".into(), "recipe_2".into()],
+        touched: vec!["recipe_1".into(), "recipe_2".into()],
+        ..Before::default()
+    };
+    let mut labels = HashMap::new();
+    labels.insert(
+        "recipe_1".to_string(),
+        (Table::Recipes, "Kerala Cod Curry".to_string()),
+    );
+    labels.insert(
+        "recipe_2".to_string(),
+        (Table::Recipes, "Thai Yellow Curry".to_string()),
+    );
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels,
+    };
+    for m in [
+        "put the first one on sunday",
+        "the first one on sunday",
+        "and that first one on sunday",
+        "the second one for friday",
+    ] {
+        let out = read(m, &scene);
+        let Move::Do(r) = out.decision else {
+            panic!("{m:?}: {:?}", out.readings);
+        };
+        assert!(
+            matches!(&r.acts[..], [Act::PlanPut { .. }]),
+            "{m:?}: {:?}",
+            r.acts
+        );
+    }
+}
+
+#[test]
+fn a_kind_said_in_the_plural_lists_the_recipes_of_that_kind() {
+    assert_eq!(
+        done("show me the curries"),
+        [Act::FindRecipes {
+            word: "curry".into()
+        }]
+    );
+    // Said once, one of them is meant: which is asked.
+    assert!(matches!(
+        decide("show me the curry"),
+        Move::Choose { .. } | Move::Pass
+    ));
+}
+
+#[test]
+fn a_task_ticked_with_complete_and_a_morning_meal_are_read() {
+    assert!(matches!(
+        &done("k and complete the paneer task")[..],
+        [Act::TaskDone { tasks }] if tasks == &["Use up the paneer before it expires".to_string()]
+    ));
+    assert!(matches!(
+        &done("chai french toast tomorrow morning then")[..],
+        [Act::PlanPut { meal: Some(m), .. }] if m == "breakfast"
+    ));
+}
