@@ -185,17 +185,19 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
     let adds_up = words
         .iter()
         .any(|w| matches!(*w, "another" | "more" | "extra" | "plus" | "again"));
+    let week = week_in_talk(scene, lex);
     for r in &mut out {
         said_once(&mut r.acts, adds_up);
-        days_in_order(&mut r.acts);
+        days_in_order(&mut r.acts, week.as_deref());
     }
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out
 }
 
 /// The days of a message's plan puts, read in the order said across its
-/// parts ("sat the paneer, tue the curry": the Tuesday after).
-fn days_in_order(acts: &mut [Act]) {
+/// parts ("next wed the curry, thu the tikka": the Thursday after) and in
+/// the week the talk is about.
+fn days_in_order(acts: &mut [Act], week: Option<&str>) {
     let said: Vec<String> = acts
         .iter()
         .filter_map(|a| match a {
@@ -204,7 +206,7 @@ fn days_in_order(acts: &mut [Act]) {
         })
         .flatten()
         .collect();
-    let mut ordered = after_anchor(&said).into_iter();
+    let mut ordered = after_anchor(&said, week).into_iter();
     for a in acts.iter_mut() {
         if let Act::PlanPut { days, .. } = a {
             for d in days.iter_mut() {
@@ -3342,7 +3344,7 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
             .or_else(|| every.then(|| &fill.meals[0]))
             .map(|(_, m)| m.clone())
     };
-    let days: Vec<DaySaid> = after_anchor(&fill.days)
+    let days: Vec<DaySaid> = after_anchor(&fill.days, None)
         .iter()
         .enumerate()
         .map(|(k, d)| (d.clone(), meal_of(k)))
@@ -3383,37 +3385,33 @@ fn plan_put(fill: &Fill) -> Option<(Vec<Act>, Option<Choice>)> {
 
 /// "next wednesday the 21st: the curry, and thursday lunch from it": a bare
 /// weekday said after a day of a later week is that week's (Thursday the
-/// 22nd), not this week's. "sat the paneer, tue the curry": a list of bare
-/// weekdays is said in order, so each is the first after the one before
-/// (Tuesday the 20th), counted in days from the first.
-fn after_anchor(days: &[String]) -> Vec<String> {
+/// 22nd), not this week's. `week` is the day the talk's week starts on, when
+/// an earlier message set it ("sun the 18th to sat the 24th"): a bare
+/// weekday falls in that week.
+fn after_anchor(days: &[String], week: Option<&str>) -> Vec<String> {
     enum Anchor {
         Dated(usize, u32),
         Next(usize),
-        /// The first bare weekday said, and how many days after it the
-        /// last one falls.
-        Bare(usize, usize),
     }
     let index = |w: &str| crate::brain::offline::text::weekday_index(w).map(usize::from);
-    let mut anchor: Option<Anchor> = None;
+    let anchor_of = |d: &str| -> Option<Anchor> {
+        if let Some(rest) = d.strip_prefix("dated_")
+            && let Some((w, n)) = rest.rsplit_once('_')
+            && let (Some(i), Ok(n)) = (index(w), n.parse::<u32>())
+        {
+            return Some(Anchor::Dated(i, n));
+        }
+        d.strip_prefix("next_").and_then(index).map(Anchor::Next)
+    };
+    let mut anchor: Option<Anchor> = week.and_then(anchor_of);
     days.iter()
         .map(|d| {
-            if let Some(rest) = d.strip_prefix("dated_")
-                && let Some((w, n)) = rest.rsplit_once('_')
-                && let (Some(i), Ok(n)) = (index(w), n.parse::<u32>())
-            {
-                anchor = Some(Anchor::Dated(i, n));
+            if let Some(a) = anchor_of(d) {
+                anchor = Some(a);
                 return d.clone();
             }
-            if let Some(i) = d.strip_prefix("next_").and_then(index) {
-                anchor = Some(Anchor::Next(i));
-                return d.clone();
-            }
-            let Some(i) = index(d) else {
-                return d.clone();
-            };
-            match anchor {
-                Some(Anchor::Dated(a, n)) => {
+            match (&anchor, index(d)) {
+                (Some(Anchor::Dated(a, n)), Some(i)) => {
                     let day = n + ((i + 7 - a) % 7) as u32;
                     if day <= 28 {
                         format!("dated_{d}_{day}")
@@ -3421,26 +3419,52 @@ fn after_anchor(days: &[String]) -> Vec<String> {
                         d.clone()
                     }
                 }
-                Some(Anchor::Next(a)) if i > a => format!("next_{d}"),
-                Some(Anchor::Next(_)) => d.clone(),
-                Some(Anchor::Bare(first, after)) => {
-                    let at = (first + after) % 7;
-                    let after = after + (i + 7 - at) % 7;
-                    anchor = Some(Anchor::Bare(first, after));
-                    if after == 0 {
-                        d.clone()
-                    } else {
-                        let name = crate::brain::offline::text::weekday_name(first as u8);
-                        format!("after_{}_{after}", name.to_lowercase())
-                    }
-                }
-                None => {
-                    anchor = Some(Anchor::Bare(i, 0));
-                    d.clone()
-                }
+                (Some(Anchor::Next(a)), Some(i)) if i >= *a => format!("next_{d}"),
+                _ => d.clone(),
             }
         })
         .collect()
+}
+
+/// The day the week the talk is about starts on, when the user's last two
+/// messages set one: a dated day ("sun the 18th to sat the 24th", "from
+/// sunday the 18th") or next week ("lets plan next week").
+fn week_in_talk(scene: &Scene, lex: &Lexicon) -> Option<String> {
+    let b = scene.before;
+    [b.user.as_str(), b.earlier.as_str()]
+        .iter()
+        .find_map(|said| {
+            if said.trim().is_empty() {
+                return None;
+            }
+            let n = super::normalize::normalize(said, lex, &scene.names.words());
+            let words = n.words();
+            let links = super::link::link(&n, lex, &scene.names);
+            let day = |l: &Link| match l.targets.first() {
+                Some(Target::Day(d)) => Some(d.clone()),
+                _ => None,
+            };
+            for (k, l) in links.iter().enumerate() {
+                let Some(d) = day(l) else { continue };
+                if d.starts_with("next_") || d.starts_with("dated_") {
+                    return Some(d);
+                }
+                // "sun the 18th": the weekday and its date side by side.
+                if crate::brain::offline::text::weekday_index(&d).is_some()
+                    && let Some(next) = links.get(k + 1)
+                    && let Some(m) =
+                        day(next).and_then(|x| x.strip_prefix("of_month_").map(String::from))
+                    && (l.end..next.start).all(|j| words[j] == "the")
+                {
+                    return Some(format!("dated_{d}_{m}"));
+                }
+            }
+            let joined = words.join(" ");
+            ["next week", "coming week", "week ahead", "the week after"]
+                .iter()
+                .any(|p| joined.contains(p))
+                .then(|| "next_monday".to_string())
+        })
 }
 
 /// "the curries", "what curries": a word said in the plural that every one

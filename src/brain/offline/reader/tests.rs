@@ -219,7 +219,7 @@ fn recipes_and_days_pair_in_the_order_said() {
             ),
             (
                 "Air Fryer Paneer Tikka".to_string(),
-                vec!["after_wednesday_1".to_string()],
+                vec!["thursday".to_string()],
                 None
             ),
         ]
@@ -1820,25 +1820,41 @@ fn plan_days(m: &str) -> Vec<String> {
 }
 
 #[test]
-fn weekdays_listed_in_a_message_fall_in_the_order_said() {
-    // A weekday before the last in the week is the first one after it.
+fn bare_weekdays_fall_in_the_week_the_talk_is_about() {
+    let days_after = |earlier: &str, m: &str| -> Vec<String> {
+        let before = Before {
+            user: earlier.into(),
+            ..Before::default()
+        };
+        match read_after(m, &before).decision {
+            Move::Do(r) => r
+                .acts
+                .into_iter()
+                .filter_map(|a| match a {
+                    Act::PlanPut { days, .. } => Some(days),
+                    _ => None,
+                })
+                .flatten()
+                .collect(),
+            other => panic!("{m:?}: {other:?}"),
+        }
+    };
+    // The week set by the last message, a dated day: each weekday in it.
     assert_eq!(
-        plan_days("fri the wings, then mon the paneer tikka"),
-        ["friday", "after_friday_3"]
+        days_after(
+            "lets plan sunday the 18th to saturday the 24th",
+            "sun the yellow curry, wed the tikka bites"
+        ),
+        ["dated_sunday_18", "dated_wednesday_21"]
     );
     assert_eq!(
-        plan_days("put the pad see ew on sat and the yellow curry on wed"),
-        ["saturday", "after_saturday_4"]
+        days_after("planning next week now", "put the pad see ew on tuesday"),
+        ["next_tuesday"]
     );
-    // Said in the week's order, each counts on from the first.
+    // With no week in the talk, each is the next such day.
     assert_eq!(
-        plan_days("put the wings on wednesday and the pad see ew on friday"),
-        ["wednesday", "after_wednesday_2"]
-    );
-    // The same day twice is that day.
-    assert_eq!(
-        plan_days("chai french toast saturday breakfast and the wings saturday dinner"),
-        ["saturday", "saturday"]
+        plan_days("put the wings on monday and the paneer tikka on wed"),
+        ["monday", "wednesday"]
     );
     // Read back from its own words.
     assert_eq!(

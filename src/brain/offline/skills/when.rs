@@ -156,29 +156,6 @@ pub fn short_date(date: &str) -> String {
         .unwrap_or_else(|_| date.to_string())
 }
 
-/// "sat and tue", "mon tue wed": weekdays listed are said in order, so
-/// each bare weekday after the first is the first such day after the one
-/// before it, counted in days from the first ([`Day::After`]).
-pub fn in_order(days: &mut [Day]) {
-    let mut chain: Option<(u8, u8)> = None;
-    for d in days.iter_mut() {
-        let Day::Weekday(w) = *d else {
-            continue;
-        };
-        match chain {
-            None => chain = Some((w, 0)),
-            Some((first, after)) => {
-                let at = (first + after % 7) % 7;
-                let after = after + (w + 7 - at) % 7;
-                chain = Some((first, after));
-                if after > 0 {
-                    *d = Day::After(first, after);
-                }
-            }
-        }
-    }
-}
-
 /// The date `days` after `today`.
 pub fn days_after(today: &str, days: i64) -> Option<String> {
     let d: jiff::civil::Date = today.trim().parse().ok()?;

@@ -455,13 +455,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
     if asked || !putting {
         return None;
     }
-    let mut slots = slots::read(w, &whens);
-    // "sat the paneer, tue the curry": days listed are said in order.
-    let mut days: Vec<Day> = slots.iter().map(|s| s.day).collect();
-    super::when::in_order(&mut days);
-    for (s, d) in slots.iter_mut().zip(days) {
-        s.day = d;
-    }
+    let slots = slots::read(w, &whens);
     (!slots.is_empty()).then_some(Ask::Put { slots })
 }
 
@@ -596,8 +590,7 @@ mod tests {
                     },
                     Slot {
                         recipe: named("yellow curry"),
-                        // Sunday, four days after Wednesday.
-                        day: Day::After(2, 4),
+                        day: Day::Weekday(6),
                         meal: Some("dinner".into())
                     },
                 ]
