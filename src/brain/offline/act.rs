@@ -162,8 +162,10 @@ fn read_recipes(c: &ActCtx<'_>) -> Value {
                 .collect();
             json!({"table": "recipes", "filters": filters})
         }
+        // "eggs" finds the recipes that take "egg".
         Intent::FindByIngredient(x) => {
-            json!({"table": "recipes", "filters": [filter("ingredients", "ilike", json!(format!("%{x}%")))]})
+            let like = format!("%{}%", stems(x).join(" "));
+            json!({"table": "recipes", "filters": [filter("ingredients", "ilike", json!(like))]})
         }
         // "show me my recipes" lists the store as it is, not memory.
         Intent::ListRecipes if c.reading.lists_everything() => json!({"table": "recipes"}),

@@ -459,3 +459,19 @@ fn what_can_i_make_keeps_to_the_time_the_stock_and_the_heat_said() {
     assert!(reply.contains("with nothing to buy"), "{reply}");
     assert!(!reply.contains("you'd need"), "{reply}");
 }
+
+#[test]
+fn recipes_are_found_by_a_food_said_in_the_plural_and_a_recipe_in_talk_is_asked_after() {
+    let mut sim = Conversation::new();
+    sim.say("which recipes use eggs");
+    for name in ["Chai French Toast", "Thai Pad See Ew"] {
+        assert!(sim.reply().contains(name), "{name}: {}", sim.reply());
+    }
+    let mut sim = Conversation::new();
+    sim.say("show me the thai yellow curry");
+    sim.say("how many time it take?");
+    assert!(sim.reply().contains("40 min"), "{}", sim.reply());
+    sim.say("can i make it now");
+    assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
+    assert!(!sim.reply().contains("couldn't"), "{}", sim.reply());
+}
