@@ -2011,3 +2011,28 @@ fn a_task_ticked_with_complete_and_a_morning_meal_are_read() {
         [Act::PlanPut { meal: Some(m), .. }] if m == "breakfast"
     ));
 }
+
+#[test]
+fn whether_to_buy_more_asked_is_answered_with_what_there_is() {
+    for m in [
+        "do we need milk",
+        "should i buy more rice",
+        "do i need to buy eggs",
+    ] {
+        assert!(
+            matches!(&done(m)[..], [Act::HowMuch { .. }]),
+            "{m:?}: {:?}",
+            decide(m)
+        );
+    }
+    // Said, not asked: it goes on the list.
+    assert!(matches!(
+        &done("i need eggs")[..],
+        [Act::ShoppingAdd { .. }]
+    ));
+    // Asked of a recipe: what the recipe takes.
+    assert!(matches!(
+        &done("do i need eggs for the pad see ew")[..],
+        [Act::RecipeAmount { .. }]
+    ));
+}

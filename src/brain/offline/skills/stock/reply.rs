@@ -146,6 +146,10 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                         _ => format!("You have {} of {name} {}.", qty(one), at(place)),
                     }
                 }
+                // "do we need milk": what there is, not a yes to the need.
+                [one] if c.reading.words.has_any(&["need", "buy", "get"]) => {
+                    format!("You have {} already.", amount(one))
+                }
                 [one] => format!("Yes — you have {}.", amount(one)),
                 many => format!("You've got:\n{}", bullets(many, amount)),
             };
