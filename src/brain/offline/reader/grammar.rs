@@ -1648,6 +1648,38 @@ fn read_frame_at(
             }
         }
     }
+    // "wait isnt the brioche going off soon", "dont we have rice": a
+    // question put the negative way round asks the same; "will it still be
+    // good on sunday": the day a food's date is asked against.
+    if !f.writes {
+        let clause = n.tokens[vs.min(words.len().saturating_sub(1))].clause;
+        for k in r.clone() {
+            let opens = (r.start..k).all(|j| fill.explained[j] || lex.glue.contains(words[j]));
+            let negative_question = matches!(
+                words[k],
+                "isnt" | "arent" | "doesnt" | "dont" | "wasnt" | "werent" | "hasnt" | "havent"
+            ) && opens
+                && n.tokens[k].clause == clause;
+            if negative_question || words[k] == "wait" && opens {
+                fill.explained[k] = true;
+            }
+        }
+        if matches!(f.act, ActKind::ExpiryOf) {
+            for l in links
+                .iter()
+                .filter(|l| r.start <= l.start && l.end <= r.end)
+            {
+                if matches!(l.targets.first(), Some(Target::Day(_))) {
+                    fill.explained[l.start..l.end].fill(true);
+                    if l.start > r.start
+                        && matches!(words[l.start - 1], "on" | "by" | "until" | "till" | "for")
+                    {
+                        fill.explained[l.start - 1] = true;
+                    }
+                }
+            }
+        }
+    }
     let content: Vec<usize> = r
         .clone()
         .filter(|&k| !lex.glue.contains(words[k]) && !aside[k] && k >= opening)

@@ -2036,3 +2036,17 @@ fn whether_to_buy_more_asked_is_answered_with_what_there_is() {
         [Act::RecipeAmount { .. }]
     ));
 }
+
+#[test]
+fn a_question_put_the_negative_way_round_asks_the_same() {
+    assert!(matches!(
+        &done("wait isnt the brioche going off soon")[..],
+        [Act::ExpiryOf { .. }]
+    ));
+    assert!(matches!(
+        &done("will the milk still be ok by friday")[..],
+        [Act::ExpiryOf { .. }]
+    ));
+    // A change said with a negation is still not done.
+    not_done("dont add milk to the list");
+}
