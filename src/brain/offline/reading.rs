@@ -62,6 +62,10 @@ pub struct Carried {
     /// What "what can i make" was narrowed to, as the reader read it.
     #[serde(default, skip_serializing_if = "MakeFilter::is_empty")]
     pub make: MakeFilter,
+    /// A question said beside the request that nothing read: the reply
+    /// says it was left unanswered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unanswered: Option<String>,
 }
 
 impl Carried {
@@ -78,6 +82,7 @@ impl Carried {
             fallback: None,
             by_reader: false,
             make: reading.make,
+            unanswered: None,
         }
     }
 
@@ -354,6 +359,12 @@ impl Reading {
 
     /// The reading Understand carried, against what the last exchange left
     /// open; `None` when Understand carried none (not the offline brain's).
+    /// The question said beside the request that nothing read, if any.
+    pub fn unanswered(understand: &UnderstandOutput) -> Option<String> {
+        let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
+        c.unanswered
+    }
+
     pub fn carried(before: Before, understand: &UnderstandOutput) -> Option<Self> {
         let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
         Some(Self {

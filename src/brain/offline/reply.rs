@@ -98,7 +98,22 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
             }
         },
     };
-    let text = text.trim().to_string();
+    // A question said beside the request, not read: said back, unanswered.
+    let text = match Reading::unanswered(req.understand) {
+        Some(q) => {
+            let note =
+                format!("I couldn't answer “{q}” — ask it on its own and I'll say what I can.");
+            let text = text.trim();
+            // Before the reply's closing question, which a "yes" answers.
+            match text.rsplit_once("\n\n") {
+                Some((body, last)) if last.trim_end().ends_with('?') => {
+                    format!("{body}\n\n{note}\n\n{last}")
+                }
+                _ => format!("{text}\n\n{note}"),
+            }
+        }
+        None => text.trim().to_string(),
+    };
     let mut dialogue = dialogue_of(&c, &text, offer);
     if let Some(shown) = shown.filter(|s| !s.is_empty()) {
         dialogue.presented = shown;

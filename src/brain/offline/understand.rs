@@ -627,6 +627,7 @@ fn by_reader(
     match outcome.decision {
         Move::Pass => None,
         Move::Do(read) => {
+            let unanswered = read.unanswered.clone();
             let intent = bridge::intent_of(&read.acts);
             let mut ours = reading.clone();
             // What later nodes read: the request as the reader took it,
@@ -653,6 +654,7 @@ fn by_reader(
             let mut out = finish(d, &expressed, summary);
             let mut carried = Carried::of(&ours, intent);
             carried.by_reader = true;
+            carried.unanswered = unanswered;
             out.reading = carried.to_value();
             Some(out)
         }

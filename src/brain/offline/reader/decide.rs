@@ -211,6 +211,7 @@ mod tests {
         Reading {
             coverage,
             idle: false,
+            unanswered: None,
             ..Reading::whole(acts, score)
         }
     }

@@ -45,6 +45,10 @@ pub struct Reading {
     /// "i have plenty", "for soup"): no verb, name, amount, negation,
     /// hedge or correction, and none said beside a thing the request names.
     pub idle: bool,
+    /// A question said beside the request that no frame reads ("… can i
+    /// skip the chili powder"): the request is carried out and the reply
+    /// says this was left unanswered.
+    pub unanswered: Option<String>,
 }
 
 /// Why a reading that covers the message may still not be what was meant.
@@ -75,6 +79,7 @@ impl Reading {
             unsure: None,
             drops: false,
             idle: true,
+            unanswered: None,
         }
     }
 
@@ -160,6 +165,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
                 &parts,
                 lex,
             ));
+            out.extend(beside_a_question(&at, &parts, &each));
         } else {
             // A part that reads as nothing on its own, left unexplained by
             // a reading of the whole, is a request that reading would drop.
@@ -178,6 +184,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
                     r.score = r.score.min(0.5);
                 }
             }
+            out.extend(beside_a_question(&at, &parts, &each));
         }
     }
     // "and another 100g": amounts of one food said apart add up;
@@ -216,6 +223,100 @@ fn days_in_order(acts: &mut [Act], week: Option<&str>) {
             }
         }
     }
+}
+
+/// "paneer one, stick it on for tonight. … can i skip the chili powder": a
+/// request read whole in its own parts, beside a question no frame reads
+/// that names no day or recipe and asks for no change of its own, is the
+/// request, carried out; the question is said back as left unanswered.
+fn beside_a_question(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<Reading> {
+    let (words, n, lex) = (at.words, at.n, at.lex);
+    let mut read: Vec<&Reading> = Vec::new();
+    let mut read_parts: Vec<Range<usize>> = Vec::new();
+    let mut asked: Vec<String> = Vec::new();
+    for (p, readings) in parts.iter().zip(each) {
+        match readings
+            .first()
+            .filter(|r| r.coverage >= super::decide::CONFIRM_COVERAGE)
+        {
+            Some(r) => {
+                read.push(r);
+                read_parts.push(p.clone());
+            }
+            // "paneer one, stick it on for tonight": the recipe said first
+            // is what the next part's "it" stands for.
+            None if topic_only(at, p) => {}
+            None => {
+                let names = at.links.iter().any(|l| {
+                    l.start < p.end
+                        && l.end > p.start
+                        && matches!(
+                            l.targets.first(),
+                            Some(Target::Day(_) | Target::Recipe(_) | Target::Meal(_))
+                        )
+                });
+                let changes = p.clone().any(|k| verb_of_at(words, k, lex, |f| f.writes));
+                // "… tho can i skip the chili powder": a question opening
+                // the part or one of its clauses.
+                let question = asks(words, p.clone(), n, lex)
+                    || p.clone().any(|k| {
+                        let opens = k == p.start
+                            || n.tokens[k].clause != n.tokens[k - 1].clause
+                            || matches!(
+                                words[k - 1],
+                                "tho" | "though" | "but" | "and" | "so" | "also" | "or" | "then"
+                            );
+                        opens
+                            && phrase_at(words, k, &lex.asking).is_some_and(|ph| {
+                                ph.len() >= 2
+                                    || matches!(
+                                        words[k],
+                                        "what" | "whats" | "how" | "why" | "which"
+                                    )
+                            })
+                    });
+                // "… is that enough?": a doubt about the request's own
+                // amount.
+                let amount = p.clone().any(|k| {
+                    matches!(
+                        words[k],
+                        "enough" | "more" | "less" | "much" | "many" | "fewer"
+                    )
+                });
+                if names || changes || amount || !question {
+                    return None;
+                }
+                asked.push(words[p.clone()].join(" "));
+            }
+        }
+    }
+    let whole = read.iter().all(|r| {
+        r.coverage >= super::decide::DO_COVERAGE
+            && r.writes()
+            && r.choice.is_none()
+            && r.unsure.is_none()
+            && !r.asking
+    });
+    if asked.is_empty() || read.is_empty() || !whole {
+        return None;
+    }
+    let mut r = joined(&read, words, &read_parts, lex);
+    r.unanswered = Some(asked.join(" … "));
+    Some(r)
+}
+
+/// A part that only names one saved recipe ("paneer one,"), said before
+/// the request that points at it.
+fn topic_only(at: &At, p: &Range<usize>) -> bool {
+    let recipe = at.links.iter().find(|l| {
+        p.start <= l.start
+            && l.end <= p.end
+            && matches!(l.targets.first(), Some(Target::Recipe(names)) if names.len() == 1)
+    });
+    recipe.is_some_and(|l| {
+        p.clone()
+            .all(|k| (l.start..l.end).contains(&k) || at.lex.glue.contains(at.words[k]))
+    })
 }
 
 /// What every frame reads a range against: the message, its links, the
@@ -1080,6 +1181,7 @@ fn joined(best: &[&Reading], words: &[&str], parts: &[Range<usize>], lex: &Lexic
         unsure,
         drops: best.iter().any(|b| b.drops),
         idle: best.iter().all(|b| b.idle),
+        unanswered: None,
     }
 }
 
@@ -1799,6 +1901,7 @@ fn read_frame_at(
         unsure,
         drops: drops_a_verb,
         idle,
+        unanswered: None,
     })
 }
 
@@ -3594,5 +3697,6 @@ pub fn bare_recipe(words: &[&str], links: &[Link], lex: &Lexicon) -> Option<Read
         unsure: None,
         drops: false,
         idle: true,
+        unanswered: None,
     })
 }

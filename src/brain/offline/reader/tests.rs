@@ -2050,3 +2050,24 @@ fn a_question_put_the_negative_way_round_asks_the_same() {
     // A change said with a negation is still not done.
     not_done("dont add milk to the list");
 }
+
+#[test]
+fn a_request_read_whole_beside_a_question_nothing_reads_is_done_and_the_question_said_back() {
+    let out = read_after(
+        "put the paneer tikka on tonight. kids wont eat it if its too spicy tho can i skip the chili powder",
+        &Before::default(),
+    );
+    let Move::Do(r) = out.decision else {
+        panic!("{:?}", out.decision);
+    };
+    assert!(matches!(&r.acts[..], [Act::PlanPut { .. }]), "{:?}", r.acts);
+    assert!(
+        r.unanswered
+            .as_deref()
+            .is_some_and(|q| q.contains("skip the chili powder")),
+        "{:?}",
+        r.unanswered
+    );
+    // A question that names a day may change the request: not done.
+    not_done("put the wings on friday. or would saturday be better for it?");
+}
