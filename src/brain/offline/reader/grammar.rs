@@ -1771,13 +1771,10 @@ fn read_frame_at(
                 .iter()
                 .filter(|l| r.start <= l.start && l.end <= r.end)
             {
-                if matches!(l.targets.first(), Some(Target::Day(_))) {
-                    fill.explained[l.start..l.end].fill(true);
-                    if l.start > r.start
-                        && matches!(words[l.start - 1], "on" | "by" | "until" | "till" | "for")
-                    {
-                        fill.explained[l.start - 1] = true;
-                    }
+                let against = l.start > r.start
+                    && matches!(words[l.start - 1], "on" | "by" | "until" | "till");
+                if against && matches!(l.targets.first(), Some(Target::Day(_))) {
+                    fill.explained[l.start - 1..l.end].fill(true);
                 }
             }
         }
