@@ -405,7 +405,32 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
                 .first()
                 .is_some_and(|t| t.names() || matches!(t, Target::Domain(_)))
         });
-        if (intends(words, r.clone(), lex) || names_nothing && will_do(words, r.clone(), lex))
+        // "ill just use veg oil": a food the kitchen does not hold, named
+        // in what the user will do instead, is no row of a request.
+        let names_no_row = !inside.iter().any(|l| {
+            l.targets.first().is_some_and(|t| {
+                matches!(
+                    t,
+                    Target::Stocked(_)
+                        | Target::Listed(_)
+                        | Target::Recipe(_)
+                        | Target::Task(_)
+                        | Target::Domain(_)
+                        | Target::Day(_)
+                        | Target::Amount(..)
+                        | Target::AmountAfter(..)
+                )
+            })
+        });
+        let only_pointers = inside.iter().all(|l| {
+            matches!(
+                l.targets.first(),
+                Some(Target::Pointer(_) | Target::Negation | Target::Hedge | Target::Reason)
+            )
+        });
+        if (intends(words, r.clone(), lex)
+            || (names_nothing || names_no_row) && will_do(words, r.clone(), lex)
+            || habit(words, r.clone(), lex) && only_pointers)
             && !asks(words, r.clone(), n, lex)
         {
             out[r.clone()].fill(true);
@@ -540,6 +565,30 @@ fn opens_with_will(said: &[&str]) -> bool {
         said,
         ["ill", ..] | ["i", "will", ..] | ["im", "going", "to", ..] | ["im", "gonna", ..]
     )
+}
+
+/// "we barely use it", "i never eat them": how the user lives with a thing
+/// already named, said as the reason beside a request.
+fn habit(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
+    let said = after_openers(words, r, lex);
+    let rest = match said.as_slice() {
+        ["we" | "i" | "she" | "he" | "they", rest @ ..] => rest,
+        _ => return false,
+    };
+    matches!(
+        rest.first(),
+        Some(
+            &("barely"
+                | "hardly"
+                | "never"
+                | "rarely"
+                | "always"
+                | "only"
+                | "usually"
+                | "dont"
+                | "seldom")
+        )
+    ) && rest.len() <= 4
 }
 
 /// True when the range opens with what the user will do ("ill get them

@@ -664,7 +664,18 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             }
             // A task is named by its content words, never by "up" or "the";
             // a state said alone ("frozen") names no row.
-            let content = of_task || (i..end).any(|k| !lex.glue.contains(words[k]));
+            // "we barely use it": a request's verb and small words name
+            // no task ("Use up the paneer before it expires").
+            let one_word_verb = |w: &str| {
+                lex.frames
+                    .iter()
+                    .any(|f| f.verbs.iter().any(|v| v.len() == 1 && v[0] == w))
+            };
+            let content = of_task
+                || (i..end).any(|k| {
+                    !lex.glue.contains(words[k])
+                        && !(matches!(make(Vec::new()), Target::Task(_)) && one_word_verb(words[k]))
+                });
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
             // "veg oil" is not the olive oil: a word said before part of a
             // food's name, not of it and not a small word, a state or the

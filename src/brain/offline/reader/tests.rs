@@ -2071,3 +2071,15 @@ fn a_request_read_whole_beside_a_question_nothing_reads_is_done_and_the_question
     // A question that names a day may change the request: not done.
     not_done("put the wings on friday. or would saturday be better for it?");
 }
+
+#[test]
+fn how_the_user_lives_with_a_thing_beside_a_request_is_a_remark() {
+    assert!(matches!(
+        &done("move the butter to the freezer, we barely use it")[..],
+        [Act::StockMove { .. }]
+    ));
+    assert!(matches!(
+        &done("take the olive oil off the list, ill just use veg oil")[..],
+        [Act::ShoppingRemove { .. }]
+    ));
+}
