@@ -309,6 +309,13 @@ fn amount_at(
     if unit.is_some() {
         end += 1;
     }
+    // "2 pints", "1 lb", "8 oz": the kitchen keeps metric.
+    let (qty, unit) = match unit.as_deref() {
+        Some("pint") => ((qty * 568.0).round(), Some("ml".to_string())),
+        Some("lb") => ((qty * 454.0).round(), Some("g".to_string())),
+        Some("oz") => ((qty * 28.0).round(), Some("g".to_string())),
+        _ => (qty, unit),
+    };
     let food_next = words
         .get(end)
         .is_some_and(|n| is_food_word(n) || names_at(words, end, lex, names).is_some())
@@ -919,6 +926,10 @@ mod tests {
         assert_eq!(
             targets("a 6 pack of eggs")[0],
             Target::Amount(6.0, Some("pcs".into()))
+        );
+        assert_eq!(
+            targets("2 pints of milk")[0],
+            Target::Amount(1136.0, Some("ml".into()))
         );
         assert_eq!(
             targets("2 packs of chickpeas")[0],
