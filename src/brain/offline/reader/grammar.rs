@@ -3273,13 +3273,14 @@ fn build(
             // the task's day, not its words.
             let end = title_end(words, verb_end, r.end);
             let mut dropped = vec![false; end.max(verb_end)];
-            for s in &fill.day_spans {
+            for s in fill.day_spans.iter().filter(|s| s.start <= end) {
                 let len = dropped.len();
                 for k in s.clone().filter(|k| *k < len) {
                     dropped[k] = true;
                 }
                 let mut k = s.start;
                 while k > verb_end
+                    && k - 1 < len
                     && matches!(
                         words[k - 1],
                         "on" | "by"

@@ -2083,3 +2083,14 @@ fn how_the_user_lives_with_a_thing_beside_a_request_is_a_remark() {
         [Act::ShoppingRemove { .. }]
     ));
 }
+
+#[test]
+fn a_day_said_after_a_tasks_title_ends_reads_without_a_fault() {
+    for m in [
+        "remind me to defrost the chicken and put the wings on friday",
+        "add a task to clean the oven and then plan the pad see ew for next saturday",
+        "remind me to buy eggs, and the curry on sunday",
+    ] {
+        let _ = decide(m);
+    }
+}
