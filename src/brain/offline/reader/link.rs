@@ -477,7 +477,7 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
         let days = match (count(i + 1), words.get(i + 2)) {
             (Some(n), Some(&("days" | "day"))) => Some((n, 3)),
             (Some(n), Some(&("weeks" | "week" | "wks" | "wk"))) => Some((n * 7.0, 3)),
-            (Some(n), Some(&"fortnight")) if n == 1.0 => Some((14.0, 3)),
+            (Some(1.0), Some(&"fortnight")) => Some((14.0, 3)),
             _ => None,
         };
         if let Some((n, len)) = days
@@ -680,8 +680,9 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             };
             let content = of_task
                 || (i..end).any(|k| {
-                    !lex.glue.contains(words[k])
-                        && !(matches!(make(Vec::new()), Target::Task(_)) && one_word_verb(words[k]))
+                    let task_verb =
+                        matches!(make(Vec::new()), Target::Task(_)) && one_word_verb(words[k]);
+                    !(lex.glue.contains(words[k]) || task_verb)
                 });
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
             // "veg oil" is not the olive oil: a word said before part of a
