@@ -412,9 +412,18 @@ pub fn day_words(key: &str) -> String {
     match key.strip_prefix("next_") {
         Some(d) => format!("next {d}"),
         None if key == "weekend" => "the weekend".into(),
+        // "after_friday_3": the weekday that many days after the first.
         None if key.starts_with("after_") => {
-            match crate::brain::offline::reader::bridge::day(key) {
-                Some(d) => d.word(),
+            use crate::brain::offline::text::{weekday_index, weekday_name};
+            let said = key["after_".len()..]
+                .split_once('_')
+                .and_then(|(a, n)| Some((weekday_index(a)?, n.parse::<u8>().ok()?)));
+            match said {
+                Some((a, n)) => format!(
+                    "{} after {}",
+                    weekday_name((a + n % 7) % 7).to_lowercase(),
+                    weekday_name(a).to_lowercase()
+                ),
                 None => key.to_string(),
             }
         }
