@@ -375,7 +375,12 @@ fn open_ask(scene: &Scene<'_>) -> Option<String> {
     use crate::context::OfferKind;
     let d = &scene.before.dialogue;
     if let Some(q) = &d.question {
-        return Some(q.text.clone());
+        // A decline's "want that?" is no question a new request answers:
+        // quoting it back would quote the last decline whole.
+        let declined = ["I couldn't", "I didn't catch"]
+            .iter()
+            .any(|p| q.text.starts_with(p));
+        return (!declined).then(|| q.text.clone());
     }
     let offer = match d.offer.as_ref()?.kind {
         OfferKind::SaveDraft => "save it",

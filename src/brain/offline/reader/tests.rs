@@ -2094,3 +2094,34 @@ fn a_day_said_after_a_tasks_title_ends_reads_without_a_fault() {
         let _ = decide(m);
     }
 }
+
+#[test]
+fn a_message_after_a_decline_is_read_afresh_not_as_its_answer() {
+    use crate::context::{Dialogue, Question, QuestionKind};
+    let before = Before {
+        user: "hmm take the curry off".into(),
+        dialogue: Dialogue {
+            question: Some(Question {
+                kind: QuestionKind::Confirm,
+                text: "I couldn't read “hmm take the curry off” as something I can do here. I can do “how much yellow curry paste have i got” — want that?".into(),
+                request: "how much yellow curry paste have i got".into(),
+                candidates: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        ..Before::default()
+    };
+    let scene = Scene {
+        names: names(),
+        before: &before,
+        labels: HashMap::new(),
+    };
+    let d = super::decline::decline(
+        "take the wings off",
+        &scene,
+        super::decline::Answered::Nothing,
+    )
+    .expect("declined");
+    assert!(d.asked.is_none(), "{d:?}");
+    assert!(!d.reply().contains("I asked"), "{}", d.reply());
+}
