@@ -475,3 +475,18 @@ fn recipes_are_found_by_a_food_said_in_the_plural_and_a_recipe_in_talk_is_asked_
     assert!(sim.reply().contains("Thai Yellow Curry"), "{}", sim.reply());
     assert!(!sim.reply().contains("couldn't"), "{}", sim.reply());
 }
+
+#[test]
+fn words_that_name_no_dish_are_not_searched_for_as_a_recipe() {
+    let mut sim = Conversation::new();
+    sim.say("lets plan sunday the 18th to saturday the 24th");
+    assert!(
+        !sim.reply().contains("None of your saved recipes"),
+        "{}",
+        sim.reply()
+    );
+    // A word that may be a dish is still looked for.
+    let mut sim = Conversation::new();
+    sim.say("show me the shakshuka");
+    assert!(sim.reply().contains("shakshuka"), "{}", sim.reply());
+}

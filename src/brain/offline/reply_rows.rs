@@ -381,6 +381,15 @@ fn recipes_listing(c: &ReplyCtx<'_>, rows: &[Value]) -> String {
             return "I couldn't find that in your saved recipes — want me to create one?"
                 .to_string();
         }
+        // "the 24th", "leftovers": words that are no dish's name are not
+        // searched for as one; what could not be read is said instead.
+        let no_dish = said.iter().all(|w| {
+            w.chars().any(|c| c.is_ascii_digit())
+                || super::vocab::is_known_word(w) && !super::vocab::is_food_word(w)
+        });
+        if no_dish {
+            return super::reply::last_resort(c);
+        }
         return format!(
             "None of your saved recipes is \"{}\" — want me to create one?",
             said.join(" ")
