@@ -121,6 +121,9 @@ pub struct Reading {
     pub fallback: Option<super::reader::decline::Declined>,
     /// What "what can i make" is narrowed to ("under 30 min").
     pub make: MakeFilter,
+    /// A question said beside the request that nothing read (see
+    /// [`Carried::unanswered`]).
+    pub unanswered: Option<String>,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -162,6 +165,7 @@ impl Reading {
             confirmed,
             cues,
             asks_confirm: false,
+            unanswered: None,
             unsure: false,
             reverses_last: false,
             declined: None,
@@ -180,6 +184,7 @@ impl Reading {
             confirmed: self.confirmed,
             cues: self.cues,
             asks_confirm: false,
+            unanswered: None,
             unsure: self.unsure,
             reverses_last: self.reverses_last,
             declined: self.declined.clone(),
@@ -216,6 +221,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unanswered: None,
                 unsure: false,
                 reverses_last: false,
                 declined: None,
@@ -244,6 +250,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unanswered: None,
                 unsure: false,
                 reverses_last: false,
                 declined: None,
@@ -296,6 +303,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unanswered: None,
                 unsure: false,
                 reverses_last: false,
                 declined: None,
@@ -312,6 +320,7 @@ impl Reading {
                 confirmed: false,
                 cues,
                 asks_confirm: false,
+                unanswered: None,
                 unsure: false,
                 reverses_last: false,
                 declined: None,
@@ -349,6 +358,7 @@ impl Reading {
             confirmed,
             cues,
             asks_confirm: false,
+            unanswered: None,
             unsure: false,
             reverses_last,
             declined: None,
@@ -359,12 +369,6 @@ impl Reading {
 
     /// The reading Understand carried, against what the last exchange left
     /// open; `None` when Understand carried none (not the offline brain's).
-    /// The question said beside the request that nothing read, if any.
-    pub fn unanswered(understand: &UnderstandOutput) -> Option<String> {
-        let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
-        c.unanswered
-    }
-
     pub fn carried(before: Before, understand: &UnderstandOutput) -> Option<Self> {
         let c: Carried = serde_json::from_value(understand.reading.clone()?).ok()?;
         Some(Self {
@@ -375,6 +379,7 @@ impl Reading {
             answer: c.answer.map(|a| Words::new(&a)),
             confirmed: c.confirmed,
             asks_confirm: c.asks_confirm,
+            unanswered: c.unanswered,
             unsure: c.unsure,
             reverses_last: false,
             declined: c.declined,

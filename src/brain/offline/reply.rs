@@ -99,7 +99,7 @@ pub fn compose(req: &ReplyRequest<'_>) -> (String, Dialogue) {
         },
     };
     // A question said beside the request, not read: said back, unanswered.
-    let text = match Reading::unanswered(req.understand) {
+    let text = match &c.reading.unanswered {
         Some(q) => {
             let note =
                 format!("I couldn't answer “{q}” — ask it on its own and I'll say what I can.");

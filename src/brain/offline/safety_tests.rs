@@ -961,8 +961,25 @@ fn exceptions_and_unplaced_counts_are_asked_and_quick_is_no_rule() {
     sim.say("add the lime thing to the shopping list, get 3 of them");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
     // A count of servings is the plan's, not the add's.
-    assert!(!super::understand::amount_left_out_for_test(
-        "plan it for saturday dinner 8 servings and add the extra wings to the list"
+    let wings = vec![super::items::Item {
+        name: "wings".into(),
+        quantity: None,
+        unit: None,
+        phrase: "wings".into(),
+        more: false,
+        amount: super::quantity::Quantity::Unsaid,
+    }];
+    let add = super::lexicon::Intent::Skill(super::skills::SkillAsk::Shopping(
+        super::skills::shopping::Ask::Add {
+            items: wings,
+            amount: None,
+        },
+    ));
+    assert!(!super::understand::amount_left_out(
+        &add,
+        &super::text::Words::new(
+            "plan it for saturday dinner 8 servings and add the extra wings to the list"
+        )
     ));
     let mut sim = Conversation::new();
     sim.say("for saturday, nothing with fish, quick");

@@ -266,12 +266,15 @@ fn excepts_a_change(message: &str) -> bool {
     let at = |list: &[super::reader::lexicon::Phrase]| {
         (0..words.len()).any(|k| super::reader::link::phrase_at(&words, k, list).is_some())
     };
-    let left_out = ["skip", "minus", "without", "dont add"];
-    let left_out: Vec<Vec<String>> = left_out
-        .iter()
-        .map(|p| p.split(' ').map(str::to_string).collect())
-        .collect();
-    (at(&lex.except) || at(&left_out))
+    // Words that leave a thing out of the change, made into phrases once.
+    static LEFT_OUT: std::sync::LazyLock<Vec<super::reader::lexicon::Phrase>> =
+        std::sync::LazyLock::new(|| {
+            ["skip", "minus", "without", "dont add"]
+                .iter()
+                .map(|p| p.split(' ').map(str::to_string).collect())
+                .collect()
+        });
+    (at(&lex.except) || at(&LEFT_OUT))
         && lex
             .frames
             .iter()
@@ -449,32 +452,10 @@ fn bought_said(said: &Words) -> bool {
     ])
 }
 
-/// Whether an add of "wings" with no amount in `message` would be asked
-/// about for a count it did not place.
-#[cfg(test)]
-pub(super) fn amount_left_out_for_test(message: &str) -> bool {
-    use super::skills::{SkillAsk, shopping};
-    let items = vec![super::items::Item {
-        name: "wings".into(),
-        quantity: None,
-        unit: None,
-        phrase: "wings".into(),
-        more: false,
-        amount: super::quantity::Quantity::Unsaid,
-    }];
-    amount_left_out(
-        &Intent::Skill(SkillAsk::Shopping(shopping::Ask::Add {
-            items,
-            amount: None,
-        })),
-        &Words::new(message),
-    )
-}
-
 /// True when an add takes no amount though the message says a count
 /// ("add the egg thing to the list … get 6 anyway"): the count was not
 /// placed, so the add is asked about rather than written as one pack.
-fn amount_left_out(settled: &Intent, said: &Words) -> bool {
+pub(super) fn amount_left_out(settled: &Intent, said: &Words) -> bool {
     use super::skills::{SkillAsk, shopping};
     let w = &said.words;
     // A count of people or servings ("8 servings", "for 4") is the plan's.

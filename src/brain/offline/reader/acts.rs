@@ -414,18 +414,12 @@ pub fn day_words(key: &str) -> String {
         None if key == "weekend" => "the weekend".into(),
         // "after_friday_3": the weekday that many days after the first.
         None if key.starts_with("after_") => {
-            use crate::brain::offline::text::{weekday_index, weekday_name};
-            let said = key["after_".len()..]
+            use crate::brain::offline::skills::when::Day;
+            use crate::brain::offline::text::weekday_index;
+            key["after_".len()..]
                 .split_once('_')
-                .and_then(|(a, n)| Some((weekday_index(a)?, n.parse::<u8>().ok()?)));
-            match said {
-                Some((a, n)) => format!(
-                    "{} after {}",
-                    weekday_name((a + n % 7) % 7).to_lowercase(),
-                    weekday_name(a).to_lowercase()
-                ),
-                None => key.to_string(),
-            }
+                .and_then(|(a, n)| Some(Day::After(weekday_index(a)?, n.parse().ok()?)))
+                .map_or_else(|| key.to_string(), |d| d.word().to_lowercase())
         }
         None if key == "in_days_2" => "the day after tomorrow".into(),
         None if key.starts_with("in_days_") => format!("in {} days", &key["in_days_".len()..]),

@@ -192,7 +192,12 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
     let adds_up = words
         .iter()
         .any(|w| matches!(*w, "another" | "more" | "extra" | "plus" | "again"));
-    let week = week_in_talk(scene, lex);
+    // The week the talk is about, read from the last messages only when
+    // a reading plans.
+    let plans = out
+        .iter()
+        .any(|r| r.acts.iter().any(|a| matches!(a, Act::PlanPut { .. })));
+    let week = plans.then(|| week_in_talk(scene, lex)).flatten();
     for r in &mut out {
         said_once(&mut r.acts, adds_up);
         days_in_order(&mut r.acts, week.as_deref());
@@ -2881,20 +2886,6 @@ fn servings_said(
     said
 }
 
-/// "one of the cod fillets", "half the paneer", "some of the rice": a part
-/// of a row said in words, which no amount link took.
-fn part_said(words: &[&str], r: Range<usize>) -> bool {
-    r.clone().any(|k| {
-        let of_next = words.get(k + 1) == Some(&"of") && k + 1 < r.end;
-        matches!(words[k], "half" | "part")
-            || of_next
-                && matches!(
-                    words[k],
-                    "one" | "two" | "three" | "four" | "some" | "couple" | "few" | "most" | "bit"
-                )
-    })
-}
-
 /// Marks every phrase of `list` said in the range as explained.
 fn mark_phrases(words: &[&str], r: Range<usize>, list: &[Phrase], explained: &mut [bool]) {
     let mut k = r.start;
@@ -2959,6 +2950,10 @@ fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name:
     });
 }
 
+/// The small words that lead to a day in a task's title ("… on saturday",
+/// "… by next friday").
+const DAY_LEADS: &[&str] = &["on", "by", "for", "this", "next", "at", "the"];
+
 /// The act a filled frame stands for, or `None` when a slot it needs is
 /// empty; a slot with several candidates is a choice.
 fn build(
@@ -2991,12 +2986,31 @@ fn build(
     };
     let act = match f.act {
         // A share ("most of the milk", half of a thing to buy) is the
-        // older rules' to work out from the row.
-        ActKind::StockUse | ActKind::InventoryAdd | ActKind::ShoppingAdd
+        // older rules' to work out from the row; so is a part of a row
+        // moved ("one of the cod fillets", "half the paneer"), never the
+        // whole row.
+        ActKind::StockUse | ActKind::InventoryAdd | ActKind::ShoppingAdd | ActKind::StockMove
             if (r.start..r.end).any(|k| {
                 let of_a_row = words
                     .get(k + 1)
                     .is_some_and(|n| matches!(*n, "the" | "of" | "my" | "that" | "this" | "those"));
+                if f.act == ActKind::StockMove {
+                    let of_next = words.get(k + 1) == Some(&"of") && k + 1 < r.end;
+                    return matches!(words[k], "half" | "part")
+                        || of_next
+                            && matches!(
+                                words[k],
+                                "one"
+                                    | "two"
+                                    | "three"
+                                    | "four"
+                                    | "some"
+                                    | "couple"
+                                    | "few"
+                                    | "most"
+                                    | "bit"
+                            );
+                }
                 // "some green chillies" to buy is no share of a row.
                 let share = f.act == ActKind::StockUse || of_a_row;
                 matches!(words[k], "most" | "bit") && of_a_row
@@ -3160,7 +3174,6 @@ fn build(
         ActKind::StockMove
             if !fill.stocked.is_empty()
                 && fill.items.iter().all(|i| i.quantity.is_none())
-                && !part_said(words, r.clone())
                 && fill.stocked.iter().all(|s| s.len() == 1) =>
         {
             // "the brioche on the counter, freeze it": the verb's own place
@@ -3281,18 +3294,8 @@ fn build(
                 let mut k = s.start;
                 while k > verb_end
                     && k - 1 < len
-                    && matches!(
-                        words[k - 1],
-                        "on" | "by"
-                            | "for"
-                            | "this"
-                            | "next"
-                            | "at"
-                            | "the"
-                            | "due"
-                            | "sometime"
-                            | "until"
-                    )
+                    && (DAY_LEADS.contains(&words[k - 1])
+                        || matches!(words[k - 1], "due" | "sometime" | "until"))
                 {
                     k -= 1;
                     dropped[k] = true;
@@ -3342,15 +3345,10 @@ fn build(
                     // "… in 3 days", "… the day after tomorrow".
                     || matches!(w, "in" | "days" | "day" | "after")
                     || w.chars().all(|c| c.is_ascii_digit())
+                    || DAY_LEADS.contains(&w)
                     || matches!(
                         w,
-                        "on" | "by"
-                            | "for"
-                            | "this"
-                            | "next"
-                            | "at"
-                            | "the"
-                            | "before"
+                        "before"
                             | "morning"
                             | "afternoon"
                             | "evening"
@@ -3620,28 +3618,19 @@ fn week_in_talk(scene: &Scene, lex: &Lexicon) -> Option<String> {
                 return None;
             }
             let n = super::normalize::normalize(said, lex, &scene.names.words());
-            let words = n.words();
-            let links = super::link::link(&n, lex, &scene.names);
-            let day = |l: &Link| match l.targets.first() {
-                Some(Target::Day(d)) => Some(d.clone()),
-                _ => None,
-            };
-            for (k, l) in links.iter().enumerate() {
-                let Some(d) = day(l) else { continue };
-                if d.starts_with("next_") || d.starts_with("dated_") {
-                    return Some(d);
-                }
-                // "sun the 18th": the weekday and its date side by side.
-                if crate::brain::offline::text::weekday_index(&d).is_some()
-                    && let Some(next) = links.get(k + 1)
-                    && let Some(m) =
-                        day(next).and_then(|x| x.strip_prefix("of_month_").map(String::from))
-                    && (l.end..next.start).all(|j| words[j] == "the")
-                {
-                    return Some(format!("dated_{d}_{m}"));
-                }
+            // "sun the 18th" is linked as one dated day.
+            let set = super::link::link(&n, lex, &scene.names)
+                .into_iter()
+                .find_map(|l| match l.targets.first() {
+                    Some(Target::Day(d)) if d.starts_with("next_") || d.starts_with("dated_") => {
+                        Some(d.clone())
+                    }
+                    _ => None,
+                });
+            if set.is_some() {
+                return set;
             }
-            let joined = words.join(" ");
+            let joined = n.words().join(" ");
             ["next week", "coming week", "week ahead", "the week after"]
                 .iter()
                 .any(|p| joined.contains(p))

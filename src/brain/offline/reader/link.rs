@@ -642,10 +642,7 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
     let mut best: Option<(usize, Vec<(Target, f64)>)> = None;
     // "use half of it": a request's one-word verb is not part of a name
     // it happens to open ("Use up the paneer …").
-    let verb = lex
-        .frames
-        .iter()
-        .any(|f| f.verbs.iter().any(|v| v.len() == 1 && v[0] == first));
+    let verb = one_word_verb(lex, first);
     for (rows, make) in &names.tables {
         let foods = matches!(make(Vec::new()), Target::Stocked(_) | Target::Listed(_));
         let mut hits: Vec<(usize, f64, String)> = Vec::new();
@@ -673,15 +670,10 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
             // a state said alone ("frozen") names no row.
             // "we barely use it": a request's verb and small words name
             // no task ("Use up the paneer before it expires").
-            let one_word_verb = |w: &str| {
-                lex.frames
-                    .iter()
-                    .any(|f| f.verbs.iter().any(|v| v.len() == 1 && v[0] == w))
-            };
             let content = of_task
                 || (i..end).any(|k| {
                     let task_verb =
-                        matches!(make(Vec::new()), Target::Task(_)) && one_word_verb(words[k]);
+                        matches!(make(Vec::new()), Target::Task(_)) && one_word_verb(lex, words[k]);
                     !(lex.glue.contains(words[k]) || task_verb)
                 });
             let state_only = end == i + 1 && nw.len() > 1 && lex.modifiers.contains(words[i]);
@@ -778,6 +770,13 @@ fn names_at(words: &[&str], i: usize, lex: &Lexicon, names: &NameIndex) -> Optio
     })
 }
 
+/// True when `w` alone is a verb of a frame ("use", "add").
+fn one_word_verb(lex: &Lexicon, w: &str) -> bool {
+    lex.frames
+        .iter()
+        .any(|f| f.verbs.iter().any(|v| v.len() == 1 && v[0] == w))
+}
+
 /// "yoghurt" for a name's "yogurt": a word of five letters or more one
 /// edit from a word of the name.
 fn spelt_like(name: &[String], w: &str) -> bool {
@@ -849,8 +848,11 @@ mod tests {
     }
 
     fn links(m: &str) -> Vec<Link> {
-        let n = names();
-        link(&normalize(m, lexicon(), &n.words()), lexicon(), &n)
+        links_in(&names(), m)
+    }
+
+    fn links_in(n: &Names, m: &str) -> Vec<Link> {
+        link(&normalize(m, lexicon(), &n.words()), lexicon(), n)
     }
 
     fn targets(m: &str) -> Vec<Target> {
@@ -971,7 +973,7 @@ mod tests {
             inventory: vec!["coconut milk".into(), "milk".into()],
             ..names()
         };
-        let of = |m: &str| link(&normalize(m, lexicon(), &n.words()), lexicon(), &n);
+        let of = |m: &str| links_in(&n, m);
         assert_eq!(
             of("i buy the milk of coconut, 2 can")[0].targets[0],
             Target::Stocked(vec!["coconut milk".into()])
@@ -1004,7 +1006,7 @@ mod tests {
             inventory: vec!["white miso paste".into(), "greek yogurt".into()],
             ..names()
         };
-        let of = |m: &str| link(&normalize(m, lexicon(), &n.words()), lexicon(), &n);
+        let of = |m: &str| links_in(&n, m);
         let stocked = |m: &str| {
             of(m)
                 .iter()

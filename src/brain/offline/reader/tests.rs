@@ -79,6 +79,24 @@ fn read_after(m: &str, before: &Before) -> super::Outcome {
     read(m, &scene)
 }
 
+/// The reader's outcome for `m` after `before`, whose refs are labelled
+/// as `labels` says (ref, table, label).
+fn read_with(
+    m: &str,
+    before: &Before,
+    labels: &[(&str, crate::context::Table, &str)],
+) -> super::Outcome {
+    let scene = Scene {
+        names: names(),
+        before,
+        labels: labels
+            .iter()
+            .map(|(r, t, l)| (r.to_string(), (*t, l.to_string())))
+            .collect(),
+    };
+    read(m, &scene)
+}
+
 fn decide(m: &str) -> Move {
     read_after(m, &Before::default()).decision
 }
@@ -1920,20 +1938,12 @@ fn a_planned_meal_named_while_the_plan_is_talked_of_comes_off_whatever_its_day()
         written: vec!["meal_plan_1".into()],
         ..Before::default()
     };
-    let mut labels = HashMap::new();
-    labels.insert(
-        "meal_plan_1".to_string(),
-        (
-            Table::MealPlans,
-            "Fri Jan 16 dinner: Thai Yellow Curry".to_string(),
-        ),
-    );
-    let scene = Scene {
-        names: names(),
-        before: &before,
-        labels,
-    };
-    let Move::Do(r) = read("hmm take the curry off", &scene).decision else {
+    let labels = [(
+        "meal_plan_1",
+        Table::MealPlans,
+        "Fri Jan 16 dinner: Thai Yellow Curry",
+    )];
+    let Move::Do(r) = read_with("hmm take the curry off", &before, &labels).decision else {
         panic!("taken off the plan");
     };
     assert!(
@@ -1953,27 +1963,17 @@ fn a_pointer_into_the_list_shown_with_a_day_is_a_plan() {
         touched: vec!["recipe_1".into(), "recipe_2".into()],
         ..Before::default()
     };
-    let mut labels = HashMap::new();
-    labels.insert(
-        "recipe_1".to_string(),
-        (Table::Recipes, "Kerala Cod Curry".to_string()),
-    );
-    labels.insert(
-        "recipe_2".to_string(),
-        (Table::Recipes, "Thai Yellow Curry".to_string()),
-    );
-    let scene = Scene {
-        names: names(),
-        before: &before,
-        labels,
-    };
+    let labels = [
+        ("recipe_1", Table::Recipes, "Kerala Cod Curry"),
+        ("recipe_2", Table::Recipes, "Thai Yellow Curry"),
+    ];
     for m in [
         "put the first one on sunday",
         "the first one on sunday",
         "and that first one on sunday",
         "the second one for friday",
     ] {
-        let out = read(m, &scene);
+        let out = read_with(m, &before, &labels);
         let Move::Do(r) = out.decision else {
             panic!("{m:?}: {:?}", out.readings);
         };
