@@ -1274,8 +1274,20 @@ fn verbless_plan(at: &At, r: Range<usize>) -> Option<Reading> {
     static UNSAID: Vec<String> = Vec::new();
     let words = at.words;
     let refused = r.clone().any(|k| at.lex.negation.contains(words[k]));
+    // With no verb, the words around the names are only those that join a
+    // dish to its day ("ok yellow curry. wednesday dinner", "the paneer
+    // one for friday"); any other ("thai tomorrow which", "… that", "…
+    // does") leaves the words asking or unfinished.
+    let linked = |k: usize| at.links.iter().any(|l| l.start <= k && k < l.end);
+    const JOINS: &[&str] = &[
+        "the", "a", "for", "on", "at", "and", "then", "please", "pls", "in", "with", "of", "from",
+        "one", "ones", "thing", "just", "also", "too", "so", "it", "as", "well",
+    ];
+    let joins = |w: &str| at.lex.openers.contains(w) || JOINS.contains(&w);
+    let loose = r.clone().any(|k| !linked(k) && !joins(words[k]));
     if weighed(words, r.clone(), at.lex)
         || refused
+        || loose
         || r.clone().any(|k| verb_at(words, k, at.lex))
         || asks(words, r.clone(), at.n, at.lex)
     {

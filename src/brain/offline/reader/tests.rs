@@ -2125,3 +2125,15 @@ fn a_message_after_a_decline_is_read_afresh_not_as_its_answer() {
     assert!(d.asked.is_none(), "{d:?}");
     assert!(!d.reply().contains("I asked"), "{}", d.reply());
 }
+
+#[test]
+fn a_recipe_and_a_day_beside_a_question_word_are_not_a_plan() {
+    writes_nothing("thai tomorrow which");
+    writes_nothing("the wings friday what");
+    writes_nothing("thai tomorrow that");
+    // Said plainly, they are.
+    assert!(matches!(
+        &done("thai yellow curry tomorrow")[..],
+        [Act::PlanPut { .. }]
+    ));
+}
