@@ -66,6 +66,9 @@ pub struct Carried {
     /// says it was left unanswered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unanswered: Option<String>,
+    /// The servings the reader read with a plan ("just me", "for 4").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub servings: Option<u32>,
 }
 
 impl Carried {
@@ -83,6 +86,7 @@ impl Carried {
             by_reader: false,
             make: reading.make,
             unanswered: None,
+            servings: reading.servings,
         }
     }
 
@@ -124,6 +128,8 @@ pub struct Reading {
     /// A question said beside the request that nothing read (see
     /// [`Carried::unanswered`]).
     pub unanswered: Option<String>,
+    /// The servings the reader read with a plan (see [`Carried::servings`]).
+    pub servings: Option<u32>,
     /// What Alfred offered or asked last turn, read once from `before`.
     cues: Cues,
 }
@@ -171,6 +177,7 @@ impl Reading {
             declined: None,
             fallback: None,
             make: MakeFilter::default(),
+            servings: None,
         }
     }
     /// One part of a message that makes several requests, read as if it
@@ -190,6 +197,7 @@ impl Reading {
             declined: self.declined.clone(),
             fallback: self.fallback.clone(),
             make: self.make,
+            servings: self.servings,
         }
     }
 
@@ -227,6 +235,7 @@ impl Reading {
                 declined: None,
                 fallback: None,
                 make: MakeFilter::default(),
+                servings: None,
             };
         }
         let request = before
@@ -256,6 +265,7 @@ impl Reading {
                 declined: None,
                 fallback: None,
                 make: MakeFilter::default(),
+                servings: None,
             };
         }
         let (words, own) = without_opener(words, cues);
@@ -309,6 +319,7 @@ impl Reading {
                 declined: None,
                 fallback: None,
                 make: MakeFilter::default(),
+                servings: None,
             };
         }
         if cues.asked_plan && answers {
@@ -326,6 +337,7 @@ impl Reading {
                 declined: None,
                 fallback: None,
                 make: MakeFilter::default(),
+                servings: None,
             };
         }
         if cues.which && answers && !request.trim().is_empty() {
@@ -364,6 +376,7 @@ impl Reading {
             declined: None,
             fallback: None,
             make: MakeFilter::default(),
+            servings: None,
         }
     }
 
@@ -385,6 +398,7 @@ impl Reading {
             declined: c.declined,
             fallback: c.fallback,
             make: c.make,
+            servings: c.servings,
         })
     }
 

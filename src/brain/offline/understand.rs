@@ -626,6 +626,11 @@ fn by_reader(
             if let Some(reader::acts::Act::WhatCanIMake { within }) = read.acts.first() {
                 ours.make = *within;
             }
+            // "… tomorrow, just me": the servings, typed.
+            ours.servings = read.acts.iter().find_map(|a| match a {
+                reader::acts::Act::PlanPut { servings, .. } => *servings,
+                _ => None,
+            });
             resolve_intent(&intent, &ours, world, message, &mut d);
             if d.question.is_none() {
                 retention(world, &mut d);

@@ -455,8 +455,10 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
 fn ruled_out(words: &[&str], l: &Link, n: &Normalized, lex: &Lexicon) -> bool {
     let clause = |k: usize| n.tokens[k].clause;
     let before = |k: usize| k < l.start && clause(k) == clause(l.start);
-    let negated =
-        (l.start.saturating_sub(2)..l.start).any(|k| before(k) && lex.negation.contains(words[k]));
+    // "no sorry sunday": a "no" opening a take-back refuses nothing.
+    let takes_back = |k: usize| phrase_at(words, k, &lex.retract).is_some_and(|p| p.len() > 1);
+    let negated = (l.start.saturating_sub(2)..l.start)
+        .any(|k| before(k) && lex.negation.contains(words[k]) && !takes_back(k));
     // "we're out sunday night", "im away friday".
     let gone = (l.start.saturating_sub(2)..l.start).any(|k| {
         k >= 1
@@ -776,7 +778,10 @@ const ADDS: [&str; 6] = ["too", "also", "as", "another", "plus", "more"];
 
 /// "leave it", "forget that": a word that drops what was just said.
 fn drop_word(w: &str) -> bool {
-    matches!(w, "leave" | "forget" | "scrap" | "cancel" | "ignore")
+    matches!(
+        w,
+        "leave" | "forget" | "scrap" | "scratch" | "cancel" | "ignore" | "nevermind"
+    )
 }
 
 /// The kind of request an act is, for a later part of the same kind to
@@ -895,6 +900,9 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
             if marker.is_some() && speaks_of(at, &rest, last) {
                 absorbed += content(p);
                 retracting = true;
+                // Nothing said in its place yet: "add milk wait no we
+                // have milk" ends taking the add back.
+                waiting = true;
                 any = true;
                 continue;
             }
@@ -1137,7 +1145,11 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
         let clause = n.tokens[i].clause != n.tokens[i - 1].clause;
         let joiner = matches!(words[i], "and" | "also" | "then" | "plus" | "but")
             && (i + 1..(i + 4).min(words.len())).any(|k| verb_at(words, k, lex));
-        if clause || joiner {
+        // "remind me to … friday no wait scratch that": a take-back said
+        // mid-sentence opens a part, as a comma before it would.
+        let retracts = phrase_at(words, i, &lex.retract)
+            .is_some_and(|p| p.len() > 1 || matches!(p[0].as_str(), "wait" | "oops" | "sorry"));
+        if clause || joiner || retracts {
             cuts.push(i);
         }
     }
@@ -2878,6 +2890,21 @@ fn servings_said(
     // words no amount took ("one" is the grammar's small word).
     if said.is_none() {
         for k in r.clone() {
+            // "just me", "only for me", "for myself": one.
+            let lead = |j: usize| j >= r.start && matches!(words[j], "just" | "only");
+            if matches!(words[k], "me" | "myself") && k > r.start {
+                let from = match words[k - 1] {
+                    "for" if k >= 2 && lead(k - 2) => Some(k - 2),
+                    "for" if words[k] == "myself" => Some(k - 1),
+                    _ if lead(k - 1) => Some(k - 1),
+                    _ => None,
+                };
+                if let Some(from) = from {
+                    explained[from..=k].fill(true);
+                    said = Some(1);
+                }
+                continue;
+            }
             let n = match words[k] {
                 "one" | "single" => 1,
                 "two" => 2,

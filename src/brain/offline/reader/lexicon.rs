@@ -142,6 +142,8 @@ struct File {
     words: Words,
     #[serde(default)]
     shorthand: HashMap<String, String>,
+    #[serde(default)]
+    dictated: HashMap<String, String>,
     numbers: HashMap<String, f64>,
     units: HashMap<String, Vec<String>>,
     days: HashMap<String, Vec<String>>,
@@ -216,6 +218,8 @@ pub struct Lexicon {
     pub at_most: Vec<Phrase>,
     /// Shorthand typed for a word ("abt" → "about").
     pub shorthand: HashMap<String, String>,
+    /// Punctuation said aloud ("question mark" → "?"), longest first.
+    pub dictated: Vec<(Phrase, String)>,
     /// Number phrases, longest first.
     pub numbers: Vec<(Phrase, f64)>,
     /// A unit word → the unit.
@@ -330,6 +334,15 @@ impl Lexicon {
             minutes: phrases(&w.minutes),
             at_most: phrases(&w.at_most),
             shorthand: f.shorthand.clone(),
+            dictated: {
+                let mut d: Vec<(Phrase, String)> = f
+                    .dictated
+                    .iter()
+                    .map(|(p, m)| (p.split(' ').map(str::to_string).collect(), m.clone()))
+                    .collect();
+                d.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+                d
+            },
             numbers,
             units,
             days,

@@ -398,12 +398,18 @@ fn amount_at(
     if matches!(w, "to" | "too" | "for") {
         // Only after a verb, "and" or the start: "add for lemons", "and to
         // tins of chickpeas"; never "add eggs to the list".
+        // "used too cans of", "take to fillets out": after the last word
+        // of a writing frame's verb, too.
+        let verb_before = i > 0
+            && lex.frames.iter().filter(|f| f.writes).any(|f| {
+                f.verbs
+                    .iter()
+                    .any(|v| v.last().is_some_and(|last| last == words[i - 1]))
+            });
         let after = i == 0
             || of_them
-            || matches!(
-                words[i - 1],
-                "and" | "add" | "get" | "buy" | "need" | "plus"
-            )
+            || matches!(words[i - 1], "and" | "plus")
+            || verb_before
             || prev.is_some_and(|l| l.end == i && matches!(l.targets[0], Target::Stocked(_)));
         if !after || !(unit.is_some() || food_next || of_them) {
             return None;

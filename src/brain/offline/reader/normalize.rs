@@ -48,6 +48,7 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
     let text = clip(message, crate::brain::offline::text::MAX_CHARS);
     // "w/o": without.
     let text = text.replace("w/o ", "without ").replace("W/O ", "without ");
+    let text = undictated(&text, lex);
     let mut out = Normalized::default();
     let mut clause = 0;
     let mut cur = String::new();
@@ -116,7 +117,12 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
                     clause += 1;
                 }
             }
-            c if c.is_alphanumeric() || c == '-' && !cur.is_empty() => {
+            // "pick-up", "one-pot": two words, as the kitchen's names are
+            // split.
+            '-' if !cur.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) => {
+                flush(&mut cur, &mut out, clause);
+            }
+            c if c.is_alphanumeric() => {
                 cur.extend(c.to_lowercase());
             }
             '-' if chars.get(i + 1).is_none_or(|n| n.is_whitespace()) => {
@@ -130,6 +136,58 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
     }
     flush(&mut cur, &mut out, clause);
     join_split_names(&mut out, closed);
+    out
+}
+
+/// Punctuation said aloud read as the mark: "is it on there question
+/// mark" → "is it on there ?", "two full stop" → "two .".
+fn undictated(text: &str, lex: &Lexicon) -> String {
+    // Each word with where it lies in the text.
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut from = None;
+    for (i, c) in text.char_indices() {
+        match (c.is_whitespace(), from) {
+            (true, Some(f)) => {
+                spans.push((f, i));
+                from = None;
+            }
+            (false, None) => from = Some(i),
+            _ => {}
+        }
+    }
+    if let Some(f) = from {
+        spans.push((f, text.len()));
+    }
+    let plain = |(a, b): (usize, usize)| {
+        text[a..b]
+            .chars()
+            .filter(|c| c.is_alphanumeric())
+            .flat_map(char::to_lowercase)
+            .collect::<String>()
+    };
+    let lower: Vec<String> = spans.iter().map(|s| plain(*s)).collect();
+    let mut out = String::with_capacity(text.len());
+    let mut copied = 0;
+    let mut k = 1;
+    // Said after a word, as dictation ends a sentence: not "comma" opening
+    // a message.
+    while k < spans.len() {
+        let mark = lex.dictated.iter().find(|(p, _)| {
+            p.len() <= spans.len() - k && p.iter().zip(&lower[k..]).all(|(a, b)| a == b)
+        });
+        match mark {
+            Some((p, m)) => {
+                let (a, _) = spans[k];
+                let (_, b) = spans[k + p.len() - 1];
+                out.push_str(&text[copied..a]);
+                out.push_str(m);
+                copied = b;
+                k += p.len();
+            }
+            None => k += 1,
+        }
+    }
+    out.push_str(&text[copied..]);
     out
 }
 

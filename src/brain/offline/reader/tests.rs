@@ -2137,3 +2137,81 @@ fn a_recipe_and_a_day_beside_a_question_word_are_not_a_plan() {
         [Act::PlanPut { .. }]
     ));
 }
+
+#[test]
+fn punctuation_said_aloud_ends_the_sentence_it_closes() {
+    // Dictated: "full stop" closes the plan; the add after it is read on
+    // its own.
+    let acts = done("put the wings on friday full stop add 2 limes to the list full stop");
+    assert!(
+        matches!(&acts[..], [Act::PlanPut { days, .. }, Act::ShoppingAdd { items }]
+            if days == &["friday"] && items[0].quantity == Some(2.0)),
+        "{acts:?}"
+    );
+    // "question mark" asks; a word that only sounds like one stays.
+    let lex = super::lexicon::lexicon();
+    let closed = std::collections::HashSet::new();
+    let n = super::normalize::normalize("is it on there question mark", lex, &closed);
+    assert!(
+        n.question && n.words() == ["is", "it", "on", "there"],
+        "{n:?}"
+    );
+    let n = super::normalize::normalize("comma the marks question", lex, &closed);
+    assert!(!n.question && n.words()[0] == "comma", "{n:?}");
+}
+
+#[test]
+fn words_joined_by_a_hyphen_are_read_as_the_names_split_them() {
+    let acts = done("push the chinese broccoli pick-up to friday");
+    assert!(
+        matches!(&acts[..], [Act::TaskMove { task, day }]
+            if task == "Pick up Chinese broccoli and Thai basil" && day == "friday"),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn a_plan_for_just_me_is_for_one() {
+    for m in [
+        "put the pad see ew on tomorrow, just me",
+        "put the pad see ew on tomorrow only for me",
+        "put the pad see ew on tomorrow for myself",
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(
+                &acts[..],
+                [Act::PlanPut {
+                    servings: Some(1),
+                    ..
+                }]
+            ),
+            "{m}: {acts:?}"
+        );
+    }
+}
+
+#[test]
+fn two_said_as_to_or_too_after_a_verb_is_an_amount() {
+    let acts = done("i used too cans of the chickpeas");
+    assert!(
+        matches!(&acts[..], [Act::StockUse { items }]
+            if items[0].quantity == Some(2.0) && items[0].unit.as_deref() == Some("can")),
+        "{acts:?}"
+    );
+    // Never the "to" of a place.
+    let acts = done("move the naan to the freezer");
+    assert!(matches!(&acts[..], [Act::StockMove { .. }]), "{acts:?}");
+}
+
+#[test]
+fn a_take_back_said_mid_sentence_amends_or_drops_what_it_follows() {
+    let acts = done("put the wings on saturday no sorry sunday");
+    assert!(
+        matches!(&acts[..], [Act::PlanPut { days, .. }] if days == &["sunday"]),
+        "{acts:?}"
+    );
+    // Nothing said in its place: the add is not made.
+    writes_nothing("add milk to the list wait no we have milk");
+    writes_nothing("remind me to defrost the chicken friday no wait scratch that");
+}
