@@ -1909,7 +1909,8 @@ fn read_frame_at(
     // "add milk" while the list is on screen adds to the list; a row two
     // tables hold is still asked about.
     let listed_topic = f.domain == Some(super::lexicon::Domain::Shopping)
-        && scene.on_topic(super::lexicon::Domain::Shopping);
+        && (scene.on_topic(super::lexicon::Domain::Shopping)
+            || coverage >= 1.0 && to_buy(f, verb, words, scene, lex));
     // "take the yogurt off" is as loose as "take": the list, the plan or
     // the stock?
     // "add the chicken tikka bites to thursday dinner": one recipe said
@@ -1982,6 +1983,38 @@ fn read_frame_at(
 
 /// The words inside a request's verb said from an earlier word ("whats
 /// planned"), found the first time a reading asks.
+/// True when a shopping add's verb, said with no place, asks for things
+/// to buy: "add eggs", "need limes", "grab a dozen eggs" go on the list —
+/// not while a recipe is on screen ("add garlic" may change it), nor when
+/// the message says the food is already here ("found 3 eggs, add them",
+/// "got basil"), nor with a verb that needs its place ("put eggs …").
+fn to_buy(f: &Frame, verb: &[String], words: &[&str], scene: &Scene, lex: &Lexicon) -> bool {
+    let buys = matches!(
+        verb.iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .as_slice(),
+        ["add"] | ["need"] | ["get"] | ["buy"] | ["grab"] | ["we", "need"] | ["i", "need"]
+    );
+    // Words that say the food is here — the stock's own verbs ("got",
+    // "bought", "picked up"), finding or having it — or more of what a
+    // recipe has ("add more garlic").
+    let here = (0..words.len()).any(|k| {
+        matches!(
+            words[k],
+            "found" | "have" | "there" | "theres" | "still" | "more" | "less" | "extra"
+        ) || lex
+            .frames
+            .iter()
+            .filter(|g| g.act == ActKind::InventoryAdd)
+            .any(|g| {
+                super::link::phrase_at(words, k, &g.verbs)
+                    .is_some_and(|p| !g.loose.contains(p) && !f.verbs.contains(p))
+            })
+    });
+    buys && !scene.recipe_on_screen() && !here
+}
+
 fn inside_verb<'a>(at: &'a At) -> &'a [bool] {
     at.inside_verb.get_or_init(|| {
         let words = at.words;

@@ -74,6 +74,24 @@ impl Scene<'_> {
         !tables.is_empty() && tables.iter().all(|t| *t == table)
     }
 
+    /// True when a recipe is on screen, saved or a draft: the last reply
+    /// showed or changed one, opened one's card, or a draft is still being
+    /// worked on ("add garlic" may change it).
+    pub fn recipe_on_screen(&self) -> bool {
+        let recipe = |r: &String| {
+            r.starts_with("gen_recipe")
+                || self
+                    .labels
+                    .get(r)
+                    .is_some_and(|(t, _)| *t == Table::Recipes)
+        };
+        let b = self.before;
+        self.on_topic(lexicon::Domain::Recipes)
+            || b.last_recipe.is_some() && b.touched.is_empty()
+            || matches!(b.presented.as_slice(), [one] if recipe(one))
+            || !self.names.drafts.is_empty()
+    }
+
     /// True when the last reply wrote or showed a planned meal.
     pub fn plan_in_talk(&self) -> bool {
         self.before
@@ -333,9 +351,7 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     }
     // "add garlic" while a recipe is on screen is an edit of it, the older
     // chain's to read: the list is not even asked about.
-    let editing =
-        scene.on_topic(lexicon::Domain::Recipes) || b.last_recipe.is_some() && b.touched.is_empty();
-    if editing
+    if scene.recipe_on_screen()
         && matches!(&decision, Move::Confirm { reading, .. } if reading.unsure == Some(grammar::Unsure::Loose))
     {
         decision = Move::Pass;

@@ -411,9 +411,16 @@ fn a_count_after_its_food_and_a_name_said_in_two_words_are_read() {
 
 #[test]
 fn a_write_whose_place_or_words_are_not_all_read_is_asked_naming_them() {
-    // "add milk" names no place (the list, the stock, a recipe on
-    // screen?): the older chain reads it with the talk, and asks first.
-    assert_eq!(decide("add milk"), Move::Pass);
+    // "add milk" with nothing on screen is milk to buy; with a recipe on
+    // screen it may change the recipe: the older chain reads it with the
+    // talk, and asks first. "found milk, add it" is the stock's.
+    assert!(matches!(&done("add milk")[..], [Act::ShoppingAdd { .. }]));
+    let card = Before {
+        last_recipe: Some("recipe_1".into()),
+        ..Before::default()
+    };
+    assert_eq!(read_after("add milk", &card).decision, Move::Pass);
+    not_done("found milk at the back, add it");
     let Move::Confirm { question, .. } = decide("add 6 eggs to the list same as last time") else {
         panic!("a write read in part is asked about");
     };

@@ -237,6 +237,12 @@ fn row(name: &str, quantity: f64, unit: &str, notes: Option<String>) -> Value {
            "notes": notes, "is_purchased": false})
 }
 
+/// A row added with no amount said: the name alone, as the user said it.
+fn unmeasured(name: &str) -> Value {
+    json!({"name": name, "quantity": null, "unit": null, "source": "manual",
+           "notes": null, "is_purchased": false})
+}
+
 /// The shopping rows the last turn deleted, as they were.
 fn taken_off(refs: &[String], c: &ActCtx<'_>) -> Vec<Value> {
     refs.iter()
@@ -320,13 +326,10 @@ fn added(items: &[Item], amount: Option<f64>, c: &ActCtx<'_>) -> Vec<Value> {
             .filter(|i| !off.iter().any(|(name, _)| *name == i.name))
             .filter(|i| more || waiting_row(&i.name, &rows).is_none())
             .filter(|i| more || ticked_row(&i.name, &rows).is_none())
-            .map(|i| {
-                row(
-                    &i.name,
-                    i.quantity.unwrap_or(1.0),
-                    &i.unit_or_default(),
-                    None,
-                )
+            .map(|i| match i.quantity {
+                Some(q) => row(&i.name, q, &i.unit_or_default(), None),
+                // No amount said: none written ("chillies", not "1 pack").
+                None => unmeasured(&i.name),
             })
             .collect();
     }

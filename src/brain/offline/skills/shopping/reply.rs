@@ -15,11 +15,12 @@ use super::{Ask, bought, waiting_row};
 
 fn line(row: &Value) -> String {
     let name = text_field(row, "name").unwrap_or("?");
-    let q = num_field(row, "quantity")
-        .map(fmt_number)
-        .unwrap_or_default();
-    let unit = text_field(row, "unit").unwrap_or_default();
     let ticked = if bought(row) { " — bought" } else { "" };
+    // A row with no amount is its name alone.
+    let Some(q) = num_field(row, "quantity").map(fmt_number) else {
+        return format!("- {name}{ticked}");
+    };
+    let unit = text_field(row, "unit").unwrap_or_default();
     format!("- {name} ({q} {unit}){ticked}")
 }
 
