@@ -1409,6 +1409,8 @@ struct Fill {
     /// Where the link being taken starts, and where the last item ended.
     item_start: usize,
     last_item_end: Option<usize>,
+    /// Where the amount waiting for its food was said.
+    pending_at: Option<Range<usize>>,
     /// Two foods said side by side that the catalog does not know as one.
     run_on: bool,
     /// A stock row pointed at ("when does it go off").
@@ -1460,6 +1462,7 @@ impl Fill {
             recipe_said: Vec::new(),
             item_start: 0,
             last_item_end: None,
+            pending_at: None,
             run_on: false,
             pointed_at_row: false,
             rows_taken: false,
@@ -2336,6 +2339,18 @@ fn take(
 ) -> Option<usize> {
     let (scene, words) = (at.scene, at.words);
     let clause = |k: usize| at.n.tokens[k].clause;
+    // "milks more like 500ml now. and put the limes on the counter": an
+    // amount waiting for its food is not that of a food in a later
+    // sentence; left unplaced, its words are not read.
+    if pending.is_some()
+        && let Some(a) = fill.pending_at.clone()
+        && clause(a.start) != clause(l.start)
+        && l.targets.iter().any(Target::names)
+    {
+        *pending = None;
+        fill.pending_at = None;
+        fill.explained[a].fill(false);
+    }
     // "add 2 green chillies; skip the curry leaves": after what is added, a
     // food said with a word that leaves it out is left out, and read.
     if matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd)
@@ -2404,6 +2419,7 @@ fn take(
                 if needs(Need::Items) || needs(Need::Amount) || needs(Need::Stocked) =>
             {
                 *pending = Some((*q, u.clone()));
+                fill.pending_at = Some(l.start..l.end);
                 true
             }
             // A day is a slot of the plan's and the tasks' frames; "today"

@@ -2222,3 +2222,20 @@ fn a_take_back_said_mid_sentence_amends_or_drops_what_it_follows() {
     writes_nothing("add milk to the list wait no we have milk");
     writes_nothing("remind me to defrost the chicken friday no wait scratch that");
 }
+
+#[test]
+fn an_amount_is_not_carried_into_a_later_sentences_food() {
+    // The 500 ml is the milk's, said in another sentence than the limes:
+    // never "500 ml lime".
+    let d = decide("milks more like 500ml now. and put the limes on the counter");
+    assert!(
+        !matches!(&d, Move::Do(r) if r.writes()),
+        "a write with an amount it could not place is not done: {d:?}"
+    );
+    let acts = done("add 2 limes, 3 lemons and bread to the list");
+    let [Act::ShoppingAdd { items }] = acts.as_slice() else {
+        panic!("{acts:?}");
+    };
+    let amounts: Vec<Option<f64>> = items.iter().map(|i| i.quantity).collect();
+    assert_eq!(amounts, [Some(2.0), Some(3.0), None]);
+}
