@@ -1300,7 +1300,8 @@ fn verbless_plan(at: &At, r: Range<usize>) -> Option<Reading> {
     if weighed(words, r.clone(), at.lex)
         || refused
         || loose
-        || r.clone().any(|k| verb_at(words, k, at.lex))
+        || r.clone()
+            .any(|k| verb_at(words, k, at.lex) && !within_a_recipe_name(at.links, k))
         || asks(words, r.clone(), at.n, at.lex)
     {
         return None;
@@ -1495,12 +1496,20 @@ type VerbAt<'f> = (usize, usize, &'f Vec<String>, Option<usize>);
 
 /// The frame read over the range at each place its verb is said ("i buy
 /// eggs. put them on the list"): the best of those readings.
+/// True when word `k` is inside a recipe's name said in full, after its
+/// first word: "see" of "pad see ew" is no verb.
+fn within_a_recipe_name(links: &[Link], k: usize) -> bool {
+    links
+        .iter()
+        .any(|l| l.start < k && k < l.end && matches!(l.targets.first(), Some(Target::Recipe(_))))
+}
+
 fn read_frame(at: &At, r: Range<usize>, f: &Frame) -> Option<Reading> {
     let words = at.words;
     // "one for making the tikka": a verb said as a purpose asks nothing.
     let purpose = |i: usize| i > 0 && words[i - 1] == "for" && words[i].ends_with("ing");
     (r.start..r.end)
-        .filter(|&i| !purpose(i))
+        .filter(|&i| !purpose(i) && !within_a_recipe_name(at.links, i))
         .filter_map(|i| {
             split_verb(&words[..r.end], i, &f.verbs)
                 .map(|(p, k)| (i, i + 1, p, Some(k)))
@@ -2691,8 +2700,10 @@ fn take(
             // a recipe an earlier part names is that one.
             Target::Pointer(p) if needs(Need::Recipe) => {
                 let it = match p {
-                    // (A question's; a change's "it" keeps to the talk.)
-                    Pointer::It if !f.writes => {
+                    // (A question's, or what is missing for the dish an
+                    // earlier part plans; a change's "it" keeps to the
+                    // talk.)
+                    Pointer::It if !f.writes || f.act == ActKind::ShoppingMissing => {
                         at.it_recipe.clone().or_else(|| scene.recipe_at(*p))
                     }
                     _ => scene.recipe_at(*p),
@@ -2924,12 +2935,29 @@ fn servings_said(
         let closing_for = l.start > r.start
             && words[l.start - 1] == "for"
             && (l.end..r.end).all(|k| lex.glue.contains(words[k]));
+        // "…, also 2", "… 2 too": the same count said again for the next
+        // dish, closing its clause.
+        let again = |k: usize| matches!(words[k], "also" | "too" | "again");
+        let again_before = l.start > r.start && again(l.start - 1);
+        let again_after = l.end < r.end && again(l.end);
+        let closing_again = (again_before || again_after)
+            && (l.end..r.end).all(|k| lex.glue.contains(words[k]) || again(k));
         if let Some(len) = after {
-            explained[l.start..l.end + len].fill(true);
+            // "4 servings each": one count for every dish.
+            let each = words
+                .get(l.end + len)
+                .is_some_and(|w| matches!(*w, "each" | "apiece"))
+                && l.end + len < r.end;
+            explained[l.start..l.end + len + usize::from(each)].fill(true);
         } else if let Some(k) = before {
             explained[k..l.end].fill(true);
         } else if closing_for {
             explained[l.start - 1..l.end].fill(true);
+        } else if closing_again && said.is_some() {
+            let from = if again_before { l.start - 1 } else { l.start };
+            let to = if again_after { l.end + 1 } else { l.end };
+            explained[from..to].fill(true);
+            continue;
         } else {
             continue;
         }

@@ -2239,3 +2239,65 @@ fn an_amount_is_not_carried_into_a_later_sentences_food() {
     let amounts: Vec<Option<f64>> = items.iter().map(|i| i.quantity).collect();
     assert_eq!(amounts, [Some(2.0), Some(3.0), None]);
 }
+
+#[test]
+fn a_verb_inside_a_recipes_name_is_no_verb() {
+    // "see" of "pad see ew": the recipe and its day, with no verb said.
+    let acts = done("pad see ew thursday");
+    assert!(
+        matches!(&acts[..], [Act::PlanPut { recipe, days, .. }]
+            if recipe == "Thai Pad See Ew" && days == &["thursday"]),
+        "{acts:?}"
+    );
+}
+
+#[test]
+fn one_count_for_every_dish_is_read_as_their_servings() {
+    for m in [
+        "put the wings on friday lunch and the paneer tikka saturday dinner, 4 servings each",
+        "plan the miso cod for friday dinner, 4 servings, and the wings for saturday lunch, also 4",
+    ] {
+        let acts = done(m);
+        assert!(
+            acts.len() == 2
+                && acts.iter().all(|a| matches!(
+                    a,
+                    Act::PlanPut {
+                        servings: Some(4),
+                        ..
+                    }
+                )),
+            "{m}: {acts:?}"
+        );
+    }
+}
+
+#[test]
+fn what_is_missing_for_it_after_a_plan_is_for_the_dish_just_planned() {
+    // The talk was about the yellow curry; "it" is the dish this message
+    // plans.
+    let before = Before {
+        last_recipe: Some("recipe_5".into()),
+        ..Before::default()
+    };
+    let labels = [(
+        "recipe_5",
+        crate::context::Table::Recipes,
+        "Thai Yellow Curry",
+    )];
+    let out = read_with(
+        "and pad see ew saturday, then add whatevers missing for it to the list",
+        &before,
+        &labels,
+    );
+    let Move::Do(r) = out.decision else {
+        panic!("{:?}", out.decision);
+    };
+    assert!(
+        r.acts
+            .iter()
+            .any(|a| matches!(a, Act::ShoppingMissing { recipe } if recipe == "Thai Pad See Ew")),
+        "{:?}",
+        r.acts
+    );
+}
