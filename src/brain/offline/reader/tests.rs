@@ -2228,6 +2228,17 @@ fn an_amount_is_not_carried_into_a_later_sentences_food() {
     // The 500 ml is the milk's, said in another sentence than the limes:
     // never "500 ml lime".
     let d = decide("milks more like 500ml now. and put the limes on the counter");
+    let Move::Do(r) = &d else {
+        panic!("{d:?}");
+    };
+    assert!(
+        matches!(&r.acts[..], [Act::StockSet { row, quantity, .. }, Act::StockMove { rows, .. }]
+            if row == "milk" && *quantity == 500.0 && rows == &["lime"]),
+        "{d:?}"
+    );
+    // An amount nothing in its sentence can take is left unread, not
+    // given to the next sentence's food.
+    let d = decide("about 500ml. and put the limes on the counter");
     assert!(
         !matches!(&d, Move::Do(r) if r.writes()),
         "a write with an amount it could not place is not done: {d:?}"
@@ -2300,4 +2311,19 @@ fn what_is_missing_for_it_after_a_plan_is_for_the_dish_just_planned() {
         "{:?}",
         r.acts
     );
+}
+
+#[test]
+fn what_a_row_holds_said_as_news_sets_it() {
+    for (m, row, q) in [
+        ("the jasmine rice is down to 300g", "jasmine rice", 300.0),
+        ("yogurt more like 200g now", "greek yogurt", 200.0),
+        ("we only have 2 cod fillets", "cod fillet", 2.0),
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(&acts[..], [Act::StockSet { row: r, quantity, .. }] if r == row && *quantity == q),
+            "{m}: {acts:?}"
+        );
+    }
 }
