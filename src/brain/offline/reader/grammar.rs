@@ -375,6 +375,9 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
                 || lex.hedge.contains(words[k])
                 || phrase_at(words, k, &lex.correction).is_some()
                 || phrase_at(words, k, &lex.polite).is_some()
+                // "…, nvm": a take-back is no remark.
+                || phrase_at(words, k, &lex.retract).is_some()
+                || phrase_at(words, k, &lex.no).is_some()
                 || words[k].chars().any(|c| c.is_ascii_digit())
                 || matches!(words[k], "double" | "triple" | "twice" | "halve" | "half")
         });
@@ -780,7 +783,16 @@ const ADDS: [&str; 6] = ["too", "also", "as", "another", "plus", "more"];
 fn drop_word(w: &str) -> bool {
     matches!(
         w,
-        "leave" | "forget" | "scrap" | "scratch" | "cancel" | "ignore" | "nevermind"
+        "leave"
+            | "forget"
+            | "scrap"
+            | "scratch"
+            | "cancel"
+            | "ignore"
+            | "nevermind"
+            | "nvm"
+            | "never"
+            | "mind"
     )
 }
 
@@ -1145,11 +1157,10 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
         let clause = n.tokens[i].clause != n.tokens[i - 1].clause;
         let joiner = matches!(words[i], "and" | "also" | "then" | "plus" | "but")
             && (i + 1..(i + 4).min(words.len())).any(|k| verb_at(words, k, lex));
-        // "remind me to … friday no wait scratch that": a take-back said
-        // mid-sentence opens a part, as a comma before it would.
-        let retracts = phrase_at(words, i, &lex.retract)
-            .is_some_and(|p| p.len() > 1 || matches!(p[0].as_str(), "wait" | "oops" | "sorry"));
-        if clause || joiner || retracts {
+        // (Not one that opens the message: "k nvm do the curry instead".)
+        let said_before =
+            (0..i).any(|k| !lex.openers.contains(words[k]) && !lex.glue.contains(words[k]));
+        if clause || joiner || said_before && retracts_at(words, i, lex) {
             cuts.push(i);
         }
     }
@@ -1159,6 +1170,18 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
         .map(|w| w[0]..w[1])
         .filter(|r| r.clone().any(|k| !lex.glue.contains(words[k])))
         .collect()
+}
+
+/// True when a take-back said mid-sentence starts at `i` ("remind me to
+/// … friday no wait scratch that"): it opens a part, as a comma before it
+/// would. A bare "no" does not ("no eggs" refuses).
+fn retracts_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
+    phrase_at(words, i, &lex.retract)
+        .is_some_and(|p| p.len() > 1 || matches!(p[0].as_str(), "wait" | "oops" | "sorry"))
+        || phrase_at(words, i, &lex.no).is_some_and(|p| {
+            let p: Vec<&str> = p.iter().map(String::as_str).collect();
+            matches!(p.as_slice(), ["nvm"] | ["nevermind"] | ["never", "mind"])
+        })
 }
 
 pub fn verb_at(words: &[&str], i: usize, lex: &Lexicon) -> bool {
@@ -2751,12 +2774,19 @@ fn take(
 /// ("remind me to X and tick off Y"), else at the range's end.
 fn title_end(words: &[&str], from: usize, end: usize) -> usize {
     let lex = super::lexicon::lexicon();
-    (from..end)
+    let at = (from..end)
         .find(|&i| {
             matches!(words[i], "and" | "also" | "then" | "plus" | "but")
                 && (i + 1..(i + 4).min(end)).any(|k| verb_at(words, k, lex))
+                || i > from && retracts_at(words, i, lex)
         })
-        .unwrap_or(end)
+        .unwrap_or(end);
+    // "… friday oh wait": the interjection goes with the take-back.
+    if at < end && at > from + 1 && matches!(words[at - 1], "oh" | "um" | "uh" | "hmm" | "ah") {
+        at - 1
+    } else {
+        at
+    }
 }
 
 /// The acts that report what happened, which "today" only dates.

@@ -2327,3 +2327,22 @@ fn what_a_row_holds_said_as_news_sets_it() {
         );
     }
 }
+
+#[test]
+fn a_request_taken_back_at_its_end_is_not_carried_out() {
+    for m in [
+        "remind me to buy rice tomorrow no wait ive got rice havent i scratch that",
+        "remind me to order more eggs friday oh wait never mind",
+        "add eggs to the list, nvm",
+    ] {
+        writes_nothing(m);
+    }
+    // The title stops where the take-back starts.
+    let d = decide("remind me to order more eggs friday oh wait never mind");
+    if let Move::Confirm { reading, .. } = &d {
+        assert!(
+            matches!(&reading.acts[..], [Act::TaskAdd { title, .. }] if title == "Order more eggs"),
+            "{d:?}"
+        );
+    }
+}
