@@ -375,9 +375,11 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
                 || lex.hedge.contains(words[k])
                 || phrase_at(words, k, &lex.correction).is_some()
                 || phrase_at(words, k, &lex.polite).is_some()
-                // "…, nvm": a take-back is no remark.
+                // "…, nvm": a take-back is no remark; nor "…, just me",
+                // who it is for.
                 || phrase_at(words, k, &lex.retract).is_some()
                 || phrase_at(words, k, &lex.no).is_some()
+                || matches!(words[k], "me" | "myself")
                 || words[k].chars().any(|c| c.is_ascii_digit())
                 || matches!(words[k], "double" | "triple" | "twice" | "halve" | "half")
         });
@@ -850,6 +852,12 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
     // leave thursday lunch blank").
     let mut unread: Option<Range<usize>> = None;
     for (p, readings) in parts.iter().zip(each) {
+        eprintln!(
+            "DBG part {:?} {:?} readings={}",
+            p,
+            &at.words[p.clone()],
+            readings.len()
+        );
         let marker = retract_marker(words, p, lex);
         let instead = has(p, &["instead", "rather"]);
         let adds = has(p, &ADDS);
@@ -923,6 +931,14 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
         if unread.is_some() {
             return None;
         }
+        // "…, just me", "…, 4 of us": who the plan before it is for.
+        if readings.first().is_none()
+            && let Some((_, last)) = kept.last_mut()
+            && servings_for(at, p, last)
+        {
+            absorbed += content(p);
+            continue;
+        }
         match readings.first() {
             Some(b) => kept.push((p.clone(), b.clone())),
             None => unread = Some(p.clone()),
@@ -934,10 +950,38 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
     let ranges: Vec<Range<usize>> = kept.iter().map(|(r, _)| r.clone()).collect();
     let best: Vec<&Reading> = kept.iter().map(|(_, r)| r).collect();
     let mut out = joined(&best, words, &ranges, lex);
+    // "…, just me": who the plans are for, said in small words no part
+    // holds.
+    let tail = parts.last().map_or(0, |p| p.end)..words.len();
+    if !tail.is_empty() {
+        servings_for(at, &tail, &mut out);
+    }
     let kept_content: usize = ranges.iter().map(content).sum();
     let total: usize = parts.iter().map(content).sum();
     out.coverage = (out.coverage * kept_content as f64 + absorbed as f64) / total.max(1) as f64;
     Some(out)
+}
+
+/// Sets the servings of the reading's plans from a fragment that says
+/// only who they are for ("just me", "4 of us"): true when it did.
+fn servings_for(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
+    let mut explained = vec![false; at.words.len()];
+    let Some(n) = servings_said(at.words, at.links, at.lex, r, &mut explained) else {
+        return false;
+    };
+    let only = r
+        .clone()
+        .all(|k| explained[k] || at.lex.glue.contains(at.words[k]));
+    let mut set = false;
+    for a in &mut reading.acts {
+        if let Act::PlanPut { servings, .. } = a
+            && only
+        {
+            *servings = Some(n);
+            set = true;
+        }
+    }
+    set
 }
 
 /// True when every name said in the range is one the reading names
@@ -1160,7 +1204,9 @@ fn parts(words: &[&str], n: &Normalized, lex: &Lexicon) -> Vec<Range<usize>> {
         // (Not one that opens the message: "k nvm do the curry instead".)
         let said_before =
             (0..i).any(|k| !lex.openers.contains(words[k]) && !lex.glue.contains(words[k]));
-        if clause || joiner || said_before && retracts_at(words, i, lex) {
+        // ("no sorry" is one take-back, not two.)
+        let within = retracts_at(words, i - 1, lex);
+        if clause || joiner || said_before && !within && retracts_at(words, i, lex) {
             cuts.push(i);
         }
     }

@@ -2346,3 +2346,17 @@ fn a_request_taken_back_at_its_end_is_not_carried_out() {
         );
     }
 }
+
+#[test]
+fn who_a_plan_is_for_said_after_it_is_its_servings() {
+    for m in [
+        "put the wings on saturday no sorry sunday, just me",
+        "put the wings on sunday, just me",
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(&acts[..], [Act::PlanPut { servings: Some(1), days, .. }] if days == &["sunday"]),
+            "{m}: {acts:?}"
+        );
+    }
+}
