@@ -932,7 +932,7 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
             return None;
         }
         // "…, just me", "…, 4 of us": who the plan before it is for.
-        if readings.first().is_none()
+        if readings.is_empty()
             && let Some((_, last)) = kept.last_mut()
             && servings_for(at, p, last)
         {
