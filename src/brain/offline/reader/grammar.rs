@@ -852,12 +852,6 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
     // leave thursday lunch blank").
     let mut unread: Option<Range<usize>> = None;
     for (p, readings) in parts.iter().zip(each) {
-        eprintln!(
-            "DBG part {:?} {:?} readings={}",
-            p,
-            &at.words[p.clone()],
-            readings.len()
-        );
         let marker = retract_marker(words, p, lex);
         let instead = has(p, &["instead", "rather"]);
         let adds = has(p, &ADDS);
