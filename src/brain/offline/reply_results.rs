@@ -373,6 +373,14 @@ fn options_lead(c: &ReplyCtx<'_>, o: &Value, n: usize) -> String {
                 .iter()
                 .map(|r| c.label(r))
                 .collect();
+            // "fish is fine btw" with nothing ruled out: say so, never
+            // "Sure —  is back in".
+            if back.is_empty() {
+                return format!(
+                    "Nothing was ruled out, so nothing comes back — all {} are still in:",
+                    plural(n, "option")
+                );
+            }
             format!(
                 "Sure — {} is back in. That gives us {}:",
                 join_list(&back, "and"),

@@ -1078,3 +1078,15 @@ fn a_write_past_a_rule_the_message_names_is_said() {
     sim.say("put the kerala curry on wednesday");
     assert!(!sim.reply().contains("you named it"), "{}", sim.reply());
 }
+
+/// Bringing back what was never ruled out says so; it names no blank
+/// ("Sure —  is back in").
+#[test]
+fn bringing_back_what_was_never_ruled_out_names_no_blank() {
+    let mut sim = Conversation::new();
+    sim.say("fish is fine btw, she eats fish");
+    assert!(writes(&sim).is_empty(), "{}", sim.reply());
+    assert!(!sim.reply().contains("—  is back in"), "{}", sim.reply());
+    let standing = sim.json()["constraints"].to_string();
+    assert!(!standing.contains("fish"), "{standing}: {}", sim.reply());
+}
