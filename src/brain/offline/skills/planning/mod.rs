@@ -244,6 +244,12 @@ pub const NOT_RECIPE: &[&str] = &[
     "inspiration",
 ];
 
+/// The servings the message said for a plan: the reader's ("just me",
+/// "4 each"), else read from the words.
+pub fn servings_said(r: &super::super::reading::Reading) -> Option<u32> {
+    r.servings.or_else(|| servings(&r.words))
+}
+
 /// The servings a plan asks for: "for 4 people", "6 of us", or a bare
 /// "for 4" said with the plan ("put it on friday for 4"), not "for 2
 /// days" nor "for 7pm".

@@ -11,11 +11,7 @@ use super::Ask;
 /// The plan for a planning ask.
 pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     // "for 4 people on saturday": the servings said, else the household.
-    let servings = c
-        .reading
-        .servings
-        .or_else(|| super::servings(&c.reading.words))
-        .unwrap_or_else(|| hints::household(c.session));
+    let servings = super::servings_said(&c.reading).unwrap_or_else(|| hints::household(c.session));
     let loaded = !c.world.loaded(Table::Recipes).is_empty();
     let recipes = step(
         if loaded {

@@ -17,10 +17,7 @@ fn line(c: &ReplyCtx<'_>, row: &Value) -> String {
         .map(|r| c.label(r))
         .unwrap_or_default();
     // Servings said in the message are said back ("for 4 people").
-    let serves = c
-        .reading
-        .servings
-        .or_else(|| super::servings(&c.reading.words))
+    let serves = super::servings_said(&c.reading)
         .and(row.get("servings").and_then(Value::as_u64))
         .map(|n| format!(" · serves {n}"))
         .unwrap_or_default();

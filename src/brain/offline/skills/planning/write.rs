@@ -275,11 +275,7 @@ fn put_calls(c: &ActCtx<'_>, slots: &Slots<'_>, puts: &[(String, String, String)
         fresh.extend(replacing.into_iter().map(|(_, row)| row));
     } else {
         // Servings said ("… sunday, just me") change the slot's too.
-        let said = c
-            .reading
-            .servings
-            .or_else(|| super::servings(&c.reading.words))
-            .is_some();
+        let said = super::servings_said(&c.reading).is_some();
         for (slot, row) in replacing {
             let data = if said {
                 json!({"recipe_id": row["recipe_id"], "servings": row["servings"]})

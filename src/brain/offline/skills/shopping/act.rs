@@ -239,8 +239,10 @@ fn row(name: &str, quantity: f64, unit: &str, notes: Option<String>) -> Value {
 
 /// A row added with no amount said: the name alone, as the user said it.
 fn unmeasured(name: &str) -> Value {
-    json!({"name": name, "quantity": null, "unit": null, "source": "manual",
-           "notes": null, "is_purchased": false})
+    let mut out = row(name, 0.0, "", None);
+    out["quantity"] = Value::Null;
+    out["unit"] = Value::Null;
+    out
 }
 
 /// The shopping rows the last turn deleted, as they were.
