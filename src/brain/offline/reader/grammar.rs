@@ -2196,8 +2196,11 @@ fn remark(
         );
     // "2 pint": a measure the amount before it was said in.
     let measure = k > 0 && same_clause(k - 1) && words[k - 1].chars().any(|c| c.is_ascii_digit());
-    let joined =
-        k > 0 && same_clause(k - 1) && matches!(words[k - 1], "and" | "or" | "plus" | "n" | "with");
+    // A word in a list of names, on either side of its "and" ("add egs
+    // and limes"): a name not read, never a remark.
+    let list_word = |j: usize| matches!(words[j], "and" | "or" | "plus" | "n");
+    let joined = k > 0 && same_clause(k - 1) && (list_word(k - 1) || words[k - 1] == "with")
+        || k + 2 < words.len() && same_clause(k + 2) && list_word(k + 1) && named(k + 2);
     // "used 2 onions for soup": a food or a dish said as what it was for.
     let purpose = |l: &Link| {
         let s = l.start;

@@ -2361,3 +2361,13 @@ fn who_a_plan_is_for_said_after_it_is_its_servings() {
         );
     }
 }
+
+#[test]
+fn a_word_in_a_list_of_names_is_never_a_remark() {
+    // "egs" is an item the reader could not read: asked about, naming it,
+    // never dropped while "limes" is added.
+    let Move::Confirm { question, .. } = decide("add egs and limes to the list") else {
+        panic!("asked about");
+    };
+    assert!(question.contains("egs"), "{question}");
+}
