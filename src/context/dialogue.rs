@@ -208,6 +208,7 @@ const OFFER_OPENERS: &[&str] = &[
     "happy to ",
     "do you want to ",
     "would you like to ",
+    "want to ",
 ];
 
 /// What an offer's words name, in the order they are tried (the longer
@@ -356,6 +357,11 @@ mod tests {
             &k,
         );
         assert_eq!(put.map(|o| o.kind), Some(OfferKind::PutOnPlan));
+        let card = offer_in(
+            "**Kerala Cod Curry**\n\nWant to put it on the plan, or tweak it?",
+            &k,
+        );
+        assert_eq!(card.map(|o| o.kind), Some(OfferKind::PutOnPlan));
     }
 
     #[test]

@@ -43,6 +43,20 @@ pub fn decide(readings: &[Reading]) -> Move {
     if best.coverage < CONFIRM_COVERAGE || best.acts.is_empty() {
         return Move::Pass;
     }
+    // "plan the tikka bites": the day is asked for, naming the recipe;
+    // a plan with no day is never written.
+    let dayless = |a: &Act| matches!(a, Act::PlanPut { days, .. } if days.is_empty());
+    if best.acts.iter().any(dayless) {
+        return match best.acts.as_slice() {
+            [Act::PlanPut { recipe, .. }] if best.coverage >= DO_COVERAGE && !best.asking => {
+                Move::Choose {
+                    reading: best.clone(),
+                    question: format!("Which day should {recipe} go on?"),
+                }
+            }
+            _ => Move::Pass,
+        };
+    }
     // Several recipes a word names, to be shown, are the older chain's to
     // list.
     if best.choice.is_some() && matches!(best.acts.as_slice(), [Act::ShowRecipe { .. }]) {

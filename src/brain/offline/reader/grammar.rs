@@ -1331,7 +1331,7 @@ fn read_range(at: &At, r: Range<usize>) -> Vec<Reading> {
 
 /// True when the words weigh a plan aloud rather than ask for it: "lets",
 /// "maybe", "how about", "we could", a hedge.
-fn weighed(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
+pub fn weighed(words: &[&str], r: Range<usize>, lex: &Lexicon) -> bool {
     r.clone().any(|k| {
         matches!(
             words[k],
@@ -2783,6 +2783,20 @@ fn take(
                     None => false,
                 }
             }
+            // "swap them" right after two dinners were planned or shown:
+            // those two days trade.
+            Target::Pointer(Pointer::It)
+                if f.act == ActKind::PlanExchange && fill.days.is_empty() =>
+            {
+                match scene.slots_just_said().as_slice() {
+                    [(a, m), (b, n)] if m == n => {
+                        fill.days = vec![a.clone(), b.clone()];
+                        fill.meals.push((0, m.clone()));
+                        true
+                    }
+                    _ => false,
+                }
+            }
             // "set it to 240 g": the one row the last reply showed.
             Target::Pointer(_) if f.act == ActKind::StockSet => match scene.row_just_said() {
                 Some(row) => {
@@ -3417,6 +3431,32 @@ fn build(
             Act::SaveRecipe { recipe }
         }
         ActKind::PlanPut if !fill.days.is_empty() => return plan_put(fill),
+        // "plan the tikka bites", "put the curry on the plan": one recipe
+        // and no day. The day is asked for (a choice with no options);
+        // never a day guessed. Only with a verb that means the plan ("im
+        // making the curry" is cooking, not planning).
+        ActKind::PlanPut
+            if fill.domain
+                || ["plan", "schedule", "pencil", "slot"].contains(&verb[0].as_str()) =>
+        {
+            let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
+            if choice.is_some() || fill.recipes_named().len() != 1 {
+                return None;
+            }
+            let act = Act::PlanPut {
+                recipe,
+                days: Vec::new(),
+                meal: fill.meals.first().map(|(_, m)| m.clone()),
+                servings: fill.servings,
+            };
+            return Some((
+                vec![act],
+                Some(Choice {
+                    what: "day",
+                    options: Vec::new(),
+                }),
+            ));
+        }
         // "move the curry to friday", "move wednesday's to friday": a
         // planned meal named by its recipe or its day; "move it" is the
         // older chain's to resolve with the plan.

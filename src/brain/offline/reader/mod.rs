@@ -162,6 +162,32 @@ impl Scene<'_> {
         }
     }
 
+    /// The planned meals the last reply wrote, else the ones it showed:
+    /// each as its day's key ("dated_thursday_15") and its meal, read from
+    /// the slot's label ("Thu Jan 15 [dinner]").
+    pub fn slots_just_said(&self) -> Vec<(String, String)> {
+        let b = self.before;
+        let of = |refs: &[String]| -> Vec<(String, String)> {
+            let mut out: Vec<(String, String)> = Vec::new();
+            for r in refs {
+                let Some(label) = self.label_in(r, Table::MealPlans) else {
+                    continue;
+                };
+                let Some(slot) = slot_of(&label) else {
+                    continue;
+                };
+                if !out.contains(&slot) {
+                    out.push(slot);
+                }
+            }
+            out
+        };
+        [of(&b.written), of(&b.touched)]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .unwrap_or_default()
+    }
+
     /// The one task the last reply wrote, else the one it showed.
     pub fn task_just_said(&self) -> Option<String> {
         self.one_just_said(Table::Tasks)
@@ -213,6 +239,18 @@ impl Scene<'_> {
             names.to_vec()
         }
     }
+}
+
+/// A planned meal's label ("Thu Jan 15 [dinner]") as a day's key and a
+/// meal.
+fn slot_of(label: &str) -> Option<(String, String)> {
+    let (day, meal) = label.split_once(" [")?;
+    let meal = meal.strip_suffix(']')?;
+    let mut parts = day.split_whitespace();
+    let weekday = super::text::weekday_index(&parts.next()?.to_lowercase())?;
+    let weekday = super::text::weekday_name(weekday).to_lowercase();
+    let dom: u32 = parts.nth(1)?.parse().ok()?;
+    Some((format!("dated_{weekday}_{dom}"), meal.to_string()))
 }
 
 /// What in a message's words makes a change it seems to ask for doubtful.
@@ -326,6 +364,14 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
         && let Some(chosen) = chosen(&n, &links, asked)
     {
         return carried_out(chosen);
+    }
+    if let Some(done) = completes(&n, &readings, scene) {
+        return Outcome {
+            decision: Move::Do(done),
+            readings,
+            confirmed: false,
+            doubts: Vec::new(),
+        };
     }
     if let Some(amended) = amend(&n, &links, scene) {
         return Outcome {
@@ -600,6 +646,73 @@ fn left_out(n: &normalize::Normalized, links: &[link::Link], asked: &Reading) ->
         _ => true,
     });
     (dropped == named.len() && !less.acts.is_empty()).then_some(less)
+}
+
+/// An answer that leaves its verb to what Alfred just offered or asked
+/// ("sure, thursday" to "want to put it on the plan?"; "friday for 4" to
+/// "which day?"): the message read as the rest of the offer or of the
+/// request the question was about, done when that whole reads as one
+/// plain change. The message must make no request of its own and turn
+/// nothing around (no negation, no hedge, not a question). `None`
+/// otherwise.
+fn completes(
+    n: &normalize::Normalized,
+    readings: &[Reading],
+    scene: &Scene<'_>,
+) -> Option<Reading> {
+    use crate::context::OfferKind;
+    let lex = lexicon::lexicon();
+    let b = scene.before;
+    let words = n.words();
+    // "yeah go on, sat lunch": every yes, opener and small word in front.
+    let mut k = 0;
+    while k < words.len() {
+        if let Some(p) = link::phrase_at(&words, k, &lex.yes) {
+            k += p.len();
+        } else if lex.glue.contains(words[k]) || lex.openers.contains(words[k]) {
+            k += 1;
+        } else {
+            break;
+        }
+    }
+    let rest = &words[k..];
+    let plain = !n.question
+        && !rest.is_empty()
+        && !grammar::weighed(&words, 0..words.len(), lex)
+        && !words.iter().any(|w| lex.negation.contains(*w));
+    let own_request = readings
+        .first()
+        .is_some_and(|r| !r.acts.is_empty() && r.coverage >= decide::CONFIRM_COVERAGE);
+    if !plain || own_request {
+        return None;
+    }
+    let offered = b
+        .dialogue
+        .offer
+        .as_ref()
+        .and_then(|o| match (o.kind, o.items.as_slice()) {
+            (OfferKind::PutOnPlan, [one]) if scene.names.recipes.contains(&one.label) => {
+                Some(format!("plan {}", one.label))
+            }
+            // "Want to put it on the plan?" under a recipe's card.
+            (OfferKind::PutOnPlan, []) => scene
+                .recipe_at(Pointer::It)
+                .map(|label| format!("plan {label}")),
+            _ => None,
+        });
+    let asked = b
+        .dialogue
+        .question
+        .as_ref()
+        .filter(|q| q.kind != QuestionKind::Confirm)
+        .map(|q| q.request.trim().to_string())
+        .filter(|r| !r.is_empty());
+    let base = offered.or(asked)?;
+    let whole = read_fresh(&format!("{base} {}", rest.join(" ")), scene);
+    match whole.decision {
+        Move::Do(r) if r.coverage >= 1.0 && r.writes() && r.choice.is_none() => Some(r),
+        _ => None,
+    }
 }
 
 /// The request a question was about, read as if nothing were open.

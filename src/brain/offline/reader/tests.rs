@@ -2371,3 +2371,139 @@ fn a_word_in_a_list_of_names_is_never_a_remark() {
     };
     assert!(question.contains("egs"), "{question}");
 }
+
+/// The last exchange after a reply that showed one recipe's card and
+/// offered "Want to put it on the plan, or tweak it?".
+fn card_shown(recipe_ref: &str) -> Before {
+    use crate::context::{Dialogue, Offer, OfferKind, Shown};
+    Before {
+        user: "show me the cod".into(),
+        dialogue: Dialogue {
+            presented: vec![Shown::new(recipe_ref, "")],
+            offer: Some(Offer {
+                kind: OfferKind::PutOnPlan,
+                items: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        presented: vec![recipe_ref.into()],
+        last_recipe: Some(recipe_ref.into()),
+        ..Before::default()
+    }
+}
+
+#[test]
+fn an_answer_to_an_offer_to_plan_plans_the_recipe_on_the_day_it_says() {
+    use crate::context::Table;
+    let before = card_shown("recipe_5");
+    let labels = [("recipe_5", Table::Recipes, "Kerala Cod Curry")];
+    for (m, day, meal, servings) in [
+        ("sure, thursday", "thursday", None, None),
+        (
+            "yeah go on, sat lunch for 3",
+            "saturday",
+            Some("lunch"),
+            Some(3),
+        ),
+        ("ok friday for 4", "friday", None, Some(4)),
+    ] {
+        match read_with(m, &before, &labels).decision {
+            Move::Do(r) => assert_eq!(
+                r.acts,
+                [Act::PlanPut {
+                    recipe: "Kerala Cod Curry".into(),
+                    days: vec![day.into()],
+                    meal: meal.map(str::to_string),
+                    servings,
+                }],
+                "{m:?}"
+            ),
+            other => panic!("{m:?} was not done: {other:?}"),
+        }
+    }
+    // Turned around, hedged or asked, or a request of its own: not an
+    // answer that plans.
+    for m in [
+        "no not thursday",
+        "maybe thursday",
+        "thursday?",
+        "add milk to the list",
+    ] {
+        let d = read_with(m, &before, &labels).decision;
+        assert!(
+            !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::PlanPut { .. }))),
+            "{m:?} planned: {d:?}"
+        );
+    }
+}
+
+#[test]
+fn a_plan_with_no_day_asks_for_the_day_and_the_answer_completes_it() {
+    use crate::context::{Dialogue, Question, QuestionKind};
+    let question = match decide("plan the tikka bites") {
+        Move::Choose { question, reading } => {
+            assert!(
+                matches!(reading.acts.as_slice(), [Act::PlanPut { days, .. }] if days.is_empty())
+            );
+            question
+        }
+        other => panic!("not asked: {other:?}"),
+    };
+    assert_eq!(question, "Which day should Chicken Tikka Bites go on?");
+    // Cooking said with no day is not a plan at all.
+    not_done("im making the tikka bites");
+    let asked = Before {
+        user: "plan the tikka bites".into(),
+        dialogue: Dialogue {
+            question: Some(Question {
+                kind: QuestionKind::Open,
+                text: question,
+                request: "plan the tikka bites".into(),
+                candidates: Vec::new(),
+            }),
+            ..Dialogue::default()
+        },
+        ..Before::default()
+    };
+    match read_after("wednesday for 4", &asked).decision {
+        Move::Do(r) => assert_eq!(
+            r.acts,
+            [Act::PlanPut {
+                recipe: "Chicken Tikka Bites".into(),
+                days: vec!["wednesday".into()],
+                meal: None,
+                servings: Some(4),
+            }]
+        ),
+        other => panic!("not done: {other:?}"),
+    }
+}
+
+#[test]
+fn swap_them_after_two_meals_were_planned_trades_their_days() {
+    use crate::context::Table;
+    let before = Before {
+        user: "plan pad see ew monday and the tikka bites thursday".into(),
+        written: vec!["meal_1".into(), "meal_2".into()],
+        touched: vec!["meal_1".into(), "meal_2".into()],
+        ..Before::default()
+    };
+    let labels = [
+        ("meal_1", Table::MealPlans, "Mon Jan 19 [dinner]"),
+        ("meal_2", Table::MealPlans, "Thu Jan 15 [dinner]"),
+    ];
+    match read_with("actually swap them", &before, &labels).decision {
+        Move::Do(r) => assert_eq!(
+            r.acts,
+            [Act::PlanExchange {
+                days: vec!["dated_monday_19".into(), "dated_thursday_15".into()],
+                meal: Some("dinner".into()),
+            }]
+        ),
+        other => panic!("not done: {other:?}"),
+    }
+    // Two different meals, or one meal only: nothing to trade by pointer.
+    let one = [("meal_1", Table::MealPlans, "Mon Jan 19 [dinner]")];
+    let d = read_with("swap them", &before, &one).decision;
+    assert!(!matches!(d, Move::Do(_)), "swapped one: {d:?}");
+}
