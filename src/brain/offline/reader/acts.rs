@@ -20,6 +20,7 @@ pub enum ActKind {
     StockRemove,
     StockMove,
     StockSet,
+    ExpirySet,
     SaveRecipe,
     Amend,
     PlanPut,
@@ -135,6 +136,12 @@ pub enum Act {
         row: String,
         quantity: f64,
         unit: Option<String>,
+    },
+    /// "the milk goes off on the 14th", "set the coriander's expiry to
+    /// 2026-01-14": the row's use-by date, said afresh.
+    ExpirySet {
+        row: String,
+        day: String,
     },
     /// A draft recipe kept among the saved ones.
     SaveRecipe {
@@ -266,6 +273,7 @@ impl Act {
                 | Act::StockRemove { .. }
                 | Act::StockMove { .. }
                 | Act::StockSet { .. }
+                | Act::ExpirySet { .. }
                 | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
@@ -321,6 +329,9 @@ impl Act {
                 crate::brain::offline::text::fmt_number(*quantity),
                 unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
             ),
+            Act::ExpirySet { row, day } => {
+                format!("set the use-by date of {row} to {}", day_words(day))
+            }
             Act::SaveRecipe { recipe } => format!("save {recipe} to your recipes"),
             Act::PlanPut {
                 recipe,
@@ -422,6 +433,13 @@ pub fn day_words(key: &str) -> String {
                 .map_or_else(|| key.to_string(), |d| d.word().to_lowercase())
         }
         None if key == "in_days_2" => "the day after tomorrow".into(),
+        None if key.starts_with("in_month_") => key["in_month_".len()..]
+            .split_once('_')
+            .and_then(|(m, n)| Some((m.parse().ok()?, n.parse().ok()?)))
+            .map_or_else(
+                || key.to_string(),
+                |(m, n)| crate::brain::offline::skills::when::month_day_words(m, n),
+            ),
         None if key.starts_with("in_days_") => format!("in {} days", &key["in_days_".len()..]),
         None => {
             let the = |d: &str| {

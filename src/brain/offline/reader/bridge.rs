@@ -123,6 +123,10 @@ pub fn day(key: &str) -> Option<Day> {
             let (a, n) = k["after_".len()..].split_once('_')?;
             Some(Day::After(weekday_index(a)?, n.parse().ok()?))
         }
+        k if k.starts_with("in_month_") => {
+            let (m, n) = k["in_month_".len()..].split_once('_')?;
+            Some(Day::InMonth(m.parse().ok()?, n.parse().ok()?))
+        }
         k if k.starts_with("dated_") => {
             let (w, n) = k["dated_".len()..].split_once('_')?;
             Some(Day::Dated(weekday_index(w)?, n.parse().ok()?))
@@ -193,6 +197,13 @@ fn intent_of_act(a: &Act) -> Intent {
             };
             Intent::InventoryRemove(rows.iter().map(|r| item(&whole(r))).collect())
         }
+        Act::ExpirySet { row, day: said } => match day(said) {
+            Some(d) => Skill(SkillAsk::Stock(StockAsk::SetExpiry {
+                item: Named::item(row),
+                day: d,
+            })),
+            None => Intent::Unknown,
+        },
         Act::StockSet {
             row,
             quantity,

@@ -1766,11 +1766,12 @@ fn read_frame_at(
             fill.rows_taken |= used == own
                 && !matches!(f.act, ActKind::ShoppingAdd | ActKind::InventoryAdd)
                 && !l.targets.iter().any(|o| table(o) != 0 && table(o) != used);
-            // A use, a move or a bin is of the stock's rows alone: the
-            // list's row of the same name is no other reading of it.
+            // A use, a move, a bin or a use-by date is of the stock's rows
+            // alone: the list's row of the same name is no other reading
+            // of it.
             let stock_only = matches!(
                 f.act,
-                ActKind::StockUse | ActKind::StockMove | ActKind::StockRemove
+                ActKind::StockUse | ActKind::StockMove | ActKind::StockRemove | ActKind::ExpirySet
             );
             fill.crossed |= used != 0
                 && !stock_only
@@ -2036,6 +2037,14 @@ fn read_frame_at(
         * if domain_said { 1.0 } else { 0.95 }
         * if unsure.is_some() { 0.8 } else { 1.0 };
     if asking {
+        score *= 0.5;
+    }
+    // "the yogurt is good till the 20th" states a date; asked, it asks
+    // one ("is the yogurt good till the 20th?").
+    let day_said = links.iter().any(|l| {
+        l.start >= r.start && l.end <= r.end && matches!(l.targets.first(), Some(Target::Day(_)))
+    });
+    if f.act == ActKind::ExpiryOf && day_said && !n.question && !asks(words, r.clone(), n, lex) {
         score *= 0.5;
     }
     if drops_a_verb {
@@ -3420,6 +3429,30 @@ fn build(
                 quantity,
                 unit,
             }
+        }
+        // "the milk goes off on the 14th": one row, one day.
+        // ("change the curry to friday" is no date of a row's.)
+        ActKind::ExpirySet
+            if fill.days.len() == 1
+                && (!matches!(
+                    verb[0].as_str(),
+                    "set" | "change" | "update" | "correct" | "fix"
+                ) || words[r.clone()]
+                    .iter()
+                    .any(|w| matches!(*w, "expiry" | "use" | "best" | "date" | "dated"))) =>
+        {
+            let (row, choice) = match fill.stocked.as_slice() {
+                [] if fill.pointed_at_row => (scene.row_just_said()?, None),
+                [_] => one_of(&fill.stocked, "item")?,
+                _ => return None,
+            };
+            return Some((
+                vec![Act::ExpirySet {
+                    row,
+                    day: fill.days[0].clone(),
+                }],
+                choice,
+            ));
         }
         // Only a draft is saved; a saved recipe named is the older chain's
         // to answer ("it's saved already").

@@ -167,6 +167,10 @@ fn link_at(
     names: &NameIndex,
     prev: Option<&Link>,
 ) -> Option<Link> {
+    // "3 march" is a day before "3" is an amount.
+    if let Some((m, d, len)) = month_day_at(words, i) {
+        return one(i, i + len, Target::Day(format!("in_month_{m}_{d}")));
+    }
     if let Some(l) = amount_at(words, i, lex, names, prev) {
         return Some(l);
     }
@@ -456,6 +460,11 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
     if matches!(w, "weekend" | "wknd") {
         return one(i, i + 1, Target::Day("weekend".into()));
     }
+    // "jan 20", "20th of feb", "2026-01-20", "end of feb": a day of a
+    // named month.
+    if let Some((m, d, len)) = month_day_at(words, i) {
+        return one(i, i + len, Target::Day(format!("in_month_{m}_{d}")));
+    }
     // "the 18th": that day of the month.
     if let Some(d) = of_month(w) {
         return one(i, i + 1, Target::Day(format!("of_month_{d}")));
@@ -560,6 +569,66 @@ fn day_at(words: &[&str], i: usize, lex: &Lexicon) -> Option<Link> {
         return one(i, end + the + 1, Target::Day(format!("dated_{key}_{d}")));
     }
     one(i, end, Target::Day(key))
+}
+
+/// The month a word names ("jan", "january", "sept"), 1-based.
+fn month_of(w: &str) -> Option<u8> {
+    const MONTHS: [&str; 12] = [
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+    ];
+    // "may" and "march" are words too: only whole, and never alone.
+    MONTHS
+        .iter()
+        .position(|m| w == *m || w.len() >= 3 && m.starts_with(w) && !matches!(w, "mar" | "jun"))
+        .and_then(|k| u8::try_from(k + 1).ok())
+}
+
+/// A day of a named month at `i`: its month, its day (31 for the month's
+/// end) and how many words say it. "jan 20", "jan 20th", "20 jan", "20th
+/// of january", "end of feb", "2026-01-20".
+fn month_day_at(words: &[&str], i: usize) -> Option<(u8, u8, usize)> {
+    let w = words[i];
+    let day =
+        |x: &str| of_month(x).or_else(|| x.parse::<u8>().ok().filter(|d| (1..=31).contains(d)));
+    // The year, month and day written with dashes, kept whole.
+    let iso: Vec<&str> = w.split('-').collect();
+    if let [y, m, d] = iso.as_slice()
+        && y.len() == 4
+        && y.chars().all(|c| c.is_ascii_digit())
+    {
+        let m = m.parse::<u8>().ok().filter(|m| (1..=12).contains(m))?;
+        let d = d.parse::<u8>().ok().filter(|d| (1..=31).contains(d))?;
+        return Some((m, d, 1));
+    }
+    let next = |k: usize| words.get(i + k).copied();
+    if matches!(w, "end" | "last") && next(1) == Some("of") {
+        let m = next(2).and_then(month_of)?;
+        return Some((m, 31, 3));
+    }
+    // A month word may start a food's name ("may" no, but "jan" yes): it
+    // names a month only beside its day.
+    if let Some(m) = month_of(w)
+        && let Some(d) = next(1).and_then(day)
+    {
+        return Some((m, d, 2));
+    }
+    let d = day(w)?;
+    match (next(1), next(2)) {
+        (Some("of"), Some(m)) => month_of(m).map(|m| (m, d, 3)),
+        (Some(m), _) => month_of(m).map(|m| (m, d, 2)),
+        _ => None,
+    }
 }
 
 /// The day of the month an ordinal names ("18th", "1st", "22nd").
@@ -863,6 +932,31 @@ mod tests {
 
     fn targets(m: &str) -> Vec<Target> {
         links(m).into_iter().map(|l| l.targets[0].clone()).collect()
+    }
+
+    #[test]
+    fn days_of_a_named_month_and_dates_written_with_dashes() {
+        let day = |m: &str| {
+            targets(m).into_iter().find_map(|t| match t {
+                Target::Day(d) => Some(d),
+                _ => None,
+            })
+        };
+        assert_eq!(day("use by jan 20").as_deref(), Some("in_month_1_20"));
+        assert_eq!(day("use by 20th of feb").as_deref(), Some("in_month_2_20"));
+        assert_eq!(day("use by 3 march").as_deref(), Some("in_month_3_3"));
+        assert_eq!(
+            day("set it to 2026-01-14").as_deref(),
+            Some("in_month_1_14")
+        );
+        assert_eq!(
+            day("good till end of feb").as_deref(),
+            Some("in_month_2_31")
+        );
+        // A month word with no day beside it names no day; an amount is
+        // still an amount.
+        assert_eq!(day("what can i make in may"), None);
+        assert_eq!(targets("add 3 lemons")[0], Target::Amount(3.0, None));
     }
 
     #[test]

@@ -119,6 +119,10 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
             }
             // "pick-up", "one-pot": two words, as the kitchen's names are
             // split.
+            // "2026-01-20": a date written with dashes stays one word.
+            '-' if chars.get(i + 1).is_some_and(char::is_ascii_digit) && year_led(&cur) => {
+                cur.push('-');
+            }
             '-' if !cur.is_empty() && chars.get(i + 1).is_some_and(|n| n.is_alphanumeric()) => {
                 flush(&mut cur, &mut out, clause);
             }
@@ -137,6 +141,14 @@ pub fn normalize(message: &str, lex: &Lexicon, closed: &HashSet<String>) -> Norm
     flush(&mut cur, &mut out, clause);
     join_split_names(&mut out, closed);
     out
+}
+
+/// True when a word so far is a year, or a year and a month ("2026",
+/// "2026-01"): a dash after it goes on a date.
+fn year_led(cur: &str) -> bool {
+    let b = cur.as_bytes();
+    let year = b.len() >= 4 && b[..4].iter().all(u8::is_ascii_digit);
+    year && (b.len() == 4 || b.len() >= 6 && b[4] == b'-' && b[5..].iter().all(u8::is_ascii_digit))
 }
 
 /// Punctuation said aloud read as the mark: "is it on there question
@@ -219,6 +231,15 @@ fn split_digits(word: &str) -> Vec<String> {
     let word = word.trim_matches('-');
     if word.is_empty() {
         return Vec::new();
+    }
+    // "2026-01-14": a date, whole.
+    let parts: Vec<&str> = word.split('-').collect();
+    if parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    {
+        return vec![word.to_string()];
     }
     // "eggs x6": six of them.
     if let Some(n) = word

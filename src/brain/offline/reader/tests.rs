@@ -2507,3 +2507,47 @@ fn swap_them_after_two_meals_were_planned_trades_their_days() {
     let d = read_with("swap them", &before, &one).decision;
     assert!(!matches!(d, Move::Do(_)), "swapped one: {d:?}");
 }
+
+#[test]
+fn a_use_by_date_said_is_set_and_one_asked_is_answered() {
+    let set = |m: &str, row: &str, day: &str| {
+        assert_eq!(
+            done(m),
+            [Act::ExpirySet {
+                row: row.into(),
+                day: day.into()
+            }],
+            "{m:?}"
+        );
+    };
+    set("the milk goes off on the 14th", "milk", "of_month_14");
+    set(
+        "set the coriander's expiry to 2026-01-14",
+        "coriander",
+        "in_month_1_14",
+    );
+    set(
+        "greek yogurt is good till jan 20",
+        "greek yogurt",
+        "in_month_1_20",
+    );
+    set(
+        "the brioche expires tomorrow actually",
+        "brioche",
+        "tomorrow",
+    );
+    // Asked, it is answered; a plan's day is no use-by date.
+    assert_eq!(
+        done("when does the paneer go off"),
+        [Act::ExpiryOf {
+            items: vec!["paneer".into()]
+        }]
+    );
+    writes_nothing("is the yogurt still good till the 20th?");
+    let d = decide("change the curry to friday");
+    assert!(
+        !matches!(&d, Move::Do(r) | Move::Confirm { reading: r, .. } | Move::Choose { reading: r, .. }
+            if r.acts.iter().any(|a| matches!(a, Act::ExpirySet { .. }))),
+        "{d:?}"
+    );
+}

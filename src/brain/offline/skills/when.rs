@@ -34,6 +34,28 @@ pub enum Day {
     /// Monday). On Tuesday the 13th a Tuesday said after Saturday is
     /// `After(5, 3)`, the 20th.
     After(u8, u8),
+    /// "jan 20", "end of feb" (31: the month's last day): the next such
+    /// date, today included.
+    InMonth(u8, u8),
+}
+
+/// Day `n` of month `m` in year `y`, or the month's last day when it has
+/// fewer days.
+fn in_month(y: i16, m: u8, n: u8) -> Option<jiff::civil::Date> {
+    let first = jiff::civil::Date::new(y, i8::try_from(m).ok()?, 1).ok()?;
+    let n = i8::try_from(n).ok()?.min(first.days_in_month());
+    jiff::civil::Date::new(y, first.month(), n).ok()
+}
+
+/// "Jan 20", "the end of Feb" (31: the month's last day).
+pub fn month_day_words(m: u8, n: u8) -> String {
+    let month =
+        in_month(2026, m, 1).map_or_else(|| format!("month {m}"), |d| d.strftime("%b").to_string());
+    if n >= 31 {
+        format!("the end of {month}")
+    } else {
+        format!("{month} {n}")
+    }
 }
 
 /// Words that qualify a day without being the thing itself.
@@ -75,6 +97,7 @@ impl Day {
                 weekday_name((a + n % 7) % 7),
                 weekday_name(a)
             ),
+            Day::InMonth(m, n) => format!("on {}", month_day_words(m, n)),
         }
     }
 
@@ -100,6 +123,10 @@ impl Day {
                     .find(|x| *x >= d && x.weekday().to_monday_zero_offset() == w as i8)
                     .map(|x| x.to_string())
             }
+            Day::InMonth(m, n) => (0..2i16)
+                .filter_map(|y| in_month(d.year() + y, m, n))
+                .find(|x| *x >= d)
+                .map(|x| x.to_string()),
             Day::OfMonth(n) => {
                 let this = jiff::civil::Date::new(d.year(), d.month(), n as i8).ok();
                 match this.filter(|x| *x >= d) {
@@ -171,6 +198,18 @@ mod tests {
 
     fn day(s: &str) -> Option<String> {
         day_in(&Words::new(s).words).and_then(|d| d.date("2026-01-13"))
+    }
+
+    #[test]
+    fn a_day_of_a_named_month_is_the_next_one_and_the_end_is_the_last_day() {
+        let on = |m, n| Day::InMonth(m, n).date("2026-01-13");
+        assert_eq!(on(1, 20).as_deref(), Some("2026-01-20"));
+        assert_eq!(on(1, 13).as_deref(), Some("2026-01-13"));
+        // Passed this year: next year's.
+        assert_eq!(on(1, 10).as_deref(), Some("2027-01-10"));
+        assert_eq!(on(2, 31).as_deref(), Some("2026-02-28"));
+        assert_eq!(month_day_words(2, 31), "the end of Feb");
+        assert_eq!(month_day_words(1, 20), "Jan 20");
     }
 
     #[test]

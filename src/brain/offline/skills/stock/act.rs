@@ -41,6 +41,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 quantity,
                 unit,
             } => set_row(item, *quantity, unit.as_deref(), c),
+            Ask::SetExpiry { item, day } => set_expiry(item, *day, c),
             _ => complete("Nothing to change".into(), Value::Null, None),
         },
         StepType::Write if matches!(ask, Ask::Use { .. }) => match ask {
@@ -60,7 +61,7 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 .filter_map(|r| text_field(r, "name").map(String::from))
                 .collect();
             let verb = match ask {
-                Ask::Set { .. } => {
+                Ask::Set { .. } | Ask::SetExpiry { .. } => {
                     let names = super::super::super::text::join_list(&names, "and");
                     return complete(format!("Set {names}"), Value::Null, None);
                 }
@@ -120,7 +121,7 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
         }
         Ask::UsedWhat { .. } => (&[], None),
         Ask::Move { items, .. } => (items, None),
-        Ask::Set { item, .. } => (std::slice::from_ref(item), None),
+        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => (std::slice::from_ref(item), None),
     };
     read_named(c, items, place)
 }
@@ -227,6 +228,58 @@ fn set_row(item: &Named, quantity: f64, unit: Option<&str>, c: &ActCtx<'_>) -> A
     )
 }
 
+/// The write of a use-by date: the one row the name answers, to the date
+/// the day names; none found, or two rows for one name, is said or asked
+/// before anything is written.
+fn set_expiry(item: &Named, day: super::super::when::Day, c: &ActCtx<'_>) -> ActAction {
+    let rows = known_rows(c, Table::Inventory);
+    let shown = shown_refs(c);
+    let found = answering(item, &rows, &shown);
+    let what = match item {
+        Named::Item(x) => x.clone(),
+        Named::Shown => "that".to_string(),
+    };
+    let Some(date) = day.date(c.req.input.today) else {
+        return complete(format!("No date for {what}'s use-by"), Value::Null, None);
+    };
+    let row = match found.as_slice() {
+        [] => {
+            return complete(
+                format!("No {what} in the kitchen to change"),
+                Value::Null,
+                None,
+            );
+        }
+        [one] => *one,
+        many => {
+            let places: Vec<String> = many
+                .iter()
+                .map(|r| {
+                    format!(
+                        "the {} in the {}",
+                        text_field(r, "name").unwrap_or("?"),
+                        text_field(r, "location").unwrap_or("kitchen")
+                    )
+                })
+                .collect();
+            return ActAction::AskUser {
+                question: format!(
+                    "Which one goes off on {}: {}?",
+                    super::super::when::short_date(&date),
+                    super::super::super::text::join_list(&places, "or")
+                ),
+            };
+        }
+    };
+    let Some(id) = row.get("id").and_then(Value::as_str) else {
+        return complete("Nothing to change".into(), Value::Null, None);
+    };
+    call(
+        "db_update",
+        json!({"table": "inventory", "filters": [id_filter(&[id.to_string()])], "data": {"expiry_date": date}}),
+    )
+}
+
 /// A read of the inventory rows named (or just shown), in `place` if said.
 fn read_named(c: &ActCtx<'_>, items: &[Named], place: Option<&String>) -> Value {
     let mut ors = Vec::new();
@@ -313,7 +366,7 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
         }
         Ask::UsedWhat { .. } => Vec::new(),
         Ask::Move { items, .. } => pick(items),
-        Ask::Set { item, .. } => pick(std::slice::from_ref(item)),
+        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => pick(std::slice::from_ref(item)),
     }
 }
 

@@ -14,6 +14,7 @@ use super::super::consent::asks_information;
 use super::super::items::location;
 use super::super::lexicon::Cues;
 use super::super::text::{Words, find_any};
+use super::when::Day;
 use super::{Named, Topic, named_items};
 pub use uses::Used;
 
@@ -48,6 +49,8 @@ pub enum Ask {
         quantity: f64,
         unit: Option<String>,
     },
+    /// "the milk goes off on the 14th": a row's use-by date, said afresh.
+    SetExpiry { item: Named, day: Day },
 }
 
 impl Ask {
@@ -61,6 +64,7 @@ impl Ask {
             Ask::UsedWhat { .. } => "stock_used_what",
             Ask::Move { .. } => "stock_move",
             Ask::Set { .. } => "stock_set",
+            Ask::SetExpiry { .. } => "stock_set_expiry",
         }
     }
 
@@ -72,14 +76,14 @@ impl Ask {
                 items.clone()
             }
             Ask::Use { items } => items.iter().map(|u| u.item.clone()).collect(),
-            Ask::Set { item, .. } => vec![item.clone()],
+            Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => vec![item.clone()],
         }
     }
 
     /// The topic a follow-up ("and the noodles?") carries on.
     pub fn topic(&self) -> Topic {
         match self {
-            Ask::Expiring { .. } | Ask::ExpiryOf { .. } => Topic::Expiry,
+            Ask::Expiring { .. } | Ask::ExpiryOf { .. } | Ask::SetExpiry { .. } => Topic::Expiry,
             Ask::HowMuch { .. }
             | Ask::Use { .. }
             | Ask::UsedWhat { .. }

@@ -123,6 +123,22 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
                 ],
             )
         }
+        Ask::SetExpiry { item, day } => {
+            let what = names(std::slice::from_ref(item));
+            let when = day.word();
+            think_ctx::plan(
+                &format!("Set the use-by date of {what} {when} in the inventory"),
+                vec![
+                    look(format!("Look up {what} in the inventory")),
+                    step(
+                        format!("Set the use-by date of {what} {when}"),
+                        StepType::Write,
+                        "inventory",
+                        1,
+                    ),
+                ],
+            )
+        }
         Ask::UsedWhat { said } => think_ctx::clarify(
             "Take what was used off the inventory",
             format!(

@@ -179,6 +179,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         Ask::UsedWhat { said } => Said::text(format!("{said} of what?")),
         Ask::Move { to, .. } => moved(c, to),
         Ask::Set { .. } => set(c),
+        Ask::SetExpiry { .. } => expiry_set(c),
     }
 }
 
@@ -201,6 +202,28 @@ fn set(c: &ReplyCtx<'_>) -> Said {
         .unwrap_or_default();
     Said {
         text: format!("Updated {name}: {amount}{place} now."),
+        presented: shown(&written),
+        offer: None,
+        confirm: None,
+    }
+}
+
+/// "Updated milk: use by Wed Jan 14 now.", or why nothing changed.
+fn expiry_set(c: &ReplyCtx<'_>) -> Said {
+    let written = rows_of_kind(c, Table::Inventory, StepType::Write);
+    let Some(row) = written.first() else {
+        let why = why_unchanged(c, "I couldn't tell which item you meant");
+        return Said::text(format!("{why}, so nothing changed."));
+    };
+    let name = text_field(row, "name").unwrap_or("it");
+    let date = text_field(row, "expiry_date")
+        .map(super::super::when::short_date)
+        .unwrap_or_else(|| "the day you said".to_string());
+    let place = text_field(row, "location")
+        .map(|l| format!(" (in the {l})"))
+        .unwrap_or_default();
+    Said {
+        text: format!("Updated {name}{place}: use by {date} now."),
         presented: shown(&written),
         offer: None,
         confirm: None,
