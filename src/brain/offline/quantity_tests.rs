@@ -304,3 +304,86 @@ fn an_amount_said_afresh_sets_the_row_in_its_own_unit() {
         sim.reply()
     );
 }
+
+/// Where each row of `name` is kept and how much: (location, quantity).
+fn kept(sim: &Conversation, name: &str) -> Vec<(String, f64)> {
+    use crate::context::SessionIdRegistry;
+    use crate::kitchen::ToolCall;
+    let Ok(mut k) = sim.kitchen().lock() else {
+        panic!("the kitchen lock is poisoned")
+    };
+    let call = ToolCall::new(
+        "db_read",
+        serde_json::json!({"table": "inventory", "limit": 1000}),
+    );
+    let rows = k
+        .execute(&call, &mut SessionIdRegistry::new(), 0)
+        .expect("read")
+        .rows;
+    let mut out: Vec<(String, f64)> = rows
+        .iter()
+        .filter(|r| r["name"] == name)
+        .map(|r| {
+            (
+                r["location"].as_str().unwrap_or_default().to_string(),
+                r["quantity"].as_f64().unwrap_or(f64::NAN),
+            )
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+#[test]
+fn part_of_a_row_moved_leaves_the_rest_where_it_was() {
+    // Counted, shared and measured: the row keeps what stays, and the
+    // part goes to a new row in the place said.
+    for (m, name, moved) in [
+        (
+            "moved 2 cod fillets to the fridge",
+            "cod fillet",
+            [("freezer", 2.0), ("fridge", 2.0)],
+        ),
+        (
+            "took two of the cod fillets out of the freezer into the fridge",
+            "cod fillet",
+            [("freezer", 2.0), ("fridge", 2.0)],
+        ),
+        (
+            "moved half the paneer to the freezer",
+            "paneer",
+            [("freezer", 125.0), ("fridge", 125.0)],
+        ),
+        (
+            "put 200g of the frozen peas in the fridge",
+            "frozen peas",
+            [("freezer", 300.0), ("fridge", 200.0)],
+        ),
+        (
+            "move 500g of the chicken thighs to the fridge",
+            "chicken thigh",
+            [("freezer", 1.0), ("fridge", 0.5)],
+        ),
+    ] {
+        let mut sim = Conversation::new();
+        sim.say(m);
+        let want: Vec<(String, f64)> = moved.iter().map(|(l, q)| (l.to_string(), *q)).collect();
+        assert_eq!(kept(&sim, name), want, "{m:?}: {}", sim.reply());
+    }
+    // All of it moves the row itself.
+    let mut sim = Conversation::new();
+    sim.say("moved 4 cod fillets to the fridge");
+    assert_eq!(kept(&sim, "cod fillet"), [("fridge".to_string(), 4.0)]);
+}
+
+#[test]
+fn a_count_of_a_row_kept_by_weight_is_asked_about_and_nothing_moves() {
+    let mut sim = Conversation::new();
+    sim.say("i moved 2 chicken thighs from the freezer to the fridge");
+    assert_eq!(kept(&sim, "chicken thigh"), [("freezer".to_string(), 1.5)]);
+    let reply = sim.reply().to_lowercase();
+    assert!(
+        reply.contains("how much of the chicken thigh") && reply.contains("1.5 kg"),
+        "{reply}"
+    );
+}

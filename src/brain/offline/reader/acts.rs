@@ -139,6 +139,14 @@ pub enum Act {
     },
     /// "the milk goes off on the 14th", "set the coriander's expiry to
     /// 2026-01-14": the row's use-by date, said afresh.
+    /// "took 2 of the chicken thighs out of the freezer into the
+    /// fridge": part of one row, to another place.
+    StockMovePart {
+        row: String,
+        quantity: f64,
+        unit: Option<String>,
+        to: String,
+    },
     ExpirySet {
         row: String,
         day: String,
@@ -274,6 +282,7 @@ impl Act {
                 | Act::StockMove { .. }
                 | Act::StockSet { .. }
                 | Act::ExpirySet { .. }
+                | Act::StockMovePart { .. }
                 | Act::SaveRecipe { .. }
                 | Act::PlanPut { .. }
                 | Act::PlanRemove { .. }
@@ -328,6 +337,21 @@ impl Act {
                 if row.is_empty() { "that" } else { row },
                 crate::brain::offline::text::fmt_number(*quantity),
                 unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
+            ),
+            Act::StockMovePart {
+                row,
+                quantity,
+                unit,
+                to,
+            } => format!(
+                "move {} of the {row} to the {to}",
+                ItemSaid {
+                    name: String::new(),
+                    quantity: Some(*quantity),
+                    unit: unit.clone(),
+                }
+                .describe()
+                .trim_end()
             ),
             Act::ExpirySet { row, day } => {
                 format!("set the use-by date of {row} to {}", day_words(day))

@@ -197,6 +197,17 @@ fn intent_of_act(a: &Act) -> Intent {
             };
             Intent::InventoryRemove(rows.iter().map(|r| item(&whole(r))).collect())
         }
+        Act::StockMovePart {
+            row,
+            quantity,
+            unit,
+            to,
+        } => Skill(SkillAsk::Stock(StockAsk::MovePart {
+            item: Named::item(row),
+            quantity: *quantity,
+            unit: unit.clone(),
+            to: to.clone(),
+        })),
         Act::ExpirySet { row, day: said } => match day(said) {
             Some(d) => Skill(SkillAsk::Stock(StockAsk::SetExpiry {
                 item: Named::item(row),

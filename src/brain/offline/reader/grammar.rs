@@ -3208,20 +3208,11 @@ fn build(
                     .is_some_and(|n| matches!(*n, "the" | "of" | "my" | "that" | "this" | "those"));
                 if f.act == ActKind::StockMove {
                     let of_next = words.get(k + 1) == Some(&"of") && k + 1 < r.end;
-                    return matches!(words[k], "half" | "part")
+                    // ("half the paneer" and "two of the fillets" are the
+                    // part the part move takes.)
+                    return words[k] == "part"
                         || of_next
-                            && matches!(
-                                words[k],
-                                "one"
-                                    | "two"
-                                    | "three"
-                                    | "four"
-                                    | "some"
-                                    | "couple"
-                                    | "few"
-                                    | "most"
-                                    | "bit"
-                            );
+                            && matches!(words[k], "some" | "couple" | "few" | "most" | "bit");
                 }
                 // "some green chillies" to buy is no share of a row.
                 let share = f.act == ActKind::StockUse || of_a_row;
@@ -3304,6 +3295,29 @@ fn build(
                 to: fill.place.clone()?,
             }
         }
+        // "put 200g of the frozen peas in the fridge": part of a row the
+        // stock holds, said as part of it, goes there.
+        ActKind::InventoryAdd
+            if verb.iter().any(|w| w == "put")
+                && fill.place.is_some()
+                && matches!(fill.items.as_slice(), [i] if i.quantity.is_some()
+                    && scene.names.inventory.contains(&i.name))
+                && (fill.items[0].unit.as_deref() == Some("share")
+                    || words[r.clone()].windows(2).any(|w| {
+                        w[0] == "of" && matches!(w[1], "the" | "my" | "our" | "that")
+                    })) =>
+        {
+            let said = &fill.items[0];
+            return Some((
+                vec![Act::StockMovePart {
+                    row: said.name.clone(),
+                    quantity: said.quantity?,
+                    unit: said.unit.clone(),
+                    to: fill.place.clone()?,
+                }],
+                None,
+            ));
+        }
         ActKind::InventoryAdd if !fill.items.is_empty() => Act::InventoryAdd {
             items: fill.items.clone(),
             place: fill.place.clone(),
@@ -3374,6 +3388,18 @@ fn build(
                     .collect(),
             }
         }
+        // "binned 2 of the eggs", "take 2 of the naan out of the freezer":
+        // an amount said is that much less, never the whole row gone.
+        ActKind::StockRemove if fill.items.iter().any(|i| i.quantity.is_some()) => {
+            if fill.stocked.iter().any(|s| s.len() != 1)
+                || fill.items.iter().any(|i| i.quantity.is_none())
+            {
+                return None;
+            }
+            Act::StockUse {
+                items: fill.items.clone(),
+            }
+        }
         ActKind::StockRemove if !fill.stocked.is_empty() => {
             let (row, choice) = one_of(&fill.stocked, "item")?;
             let rows = std::iter::once(row)
@@ -3381,10 +3407,29 @@ fn build(
                 .collect();
             return Some((vec![Act::StockRemove { rows }], choice));
         }
-        // Whole rows to a place said, none there already; an amount said
-        // ("1 pack of the chicken") splits a row, the older rules' to do.
+        // "moved 2 chicken breasts from the freezer to the fridge": part of
+        // one row, by the amount said, to the place said.
+        ActKind::StockMove
+            if matches!(fill.stocked.as_slice(), [one] if one.len() == 1)
+                && matches!(fill.items.as_slice(), [i] if i.quantity.is_some()) =>
+        {
+            let to = f.place.clone().or_else(|| fill.place.clone())?;
+            let said = &fill.items[0];
+            return Some((
+                vec![Act::StockMovePart {
+                    row: fill.stocked[0][0].clone(),
+                    quantity: said.quantity?,
+                    unit: said.unit.clone(),
+                    to,
+                }],
+                None,
+            ));
+        }
+        // Whole rows to a place said, none there already ("half the
+        // paneer" said and not read is no whole row).
         ActKind::StockMove
             if !fill.stocked.is_empty()
+                && !words[r.clone()].contains(&"half")
                 && fill.items.iter().all(|i| i.quantity.is_none())
                 && fill.stocked.iter().all(|s| s.len() == 1) =>
         {

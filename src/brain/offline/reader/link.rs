@@ -395,7 +395,14 @@ fn amount_at(
             _ => {}
         }
     }
-    if spelled && unit.is_none() && !food_next && !told {
+    // "two of the cod fillets": that many of a row named.
+    let of_a_row = words.get(end) == Some(&"of")
+        && words
+            .get(end + 1)
+            .is_some_and(|w| matches!(*w, "the" | "my" | "our" | "those" | "these"))
+        && end + 2 < words.len()
+        && names_at(words, end + 2, lex, names).is_some();
+    if spelled && unit.is_none() && !food_next && !told && !of_a_row {
         return None;
     }
     let w = words[i];

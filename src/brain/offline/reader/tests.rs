@@ -618,7 +618,7 @@ fn an_amount_beside_a_food_that_asks_nothing_is_no_stock_question() {
 }
 
 #[test]
-fn whole_rows_move_to_the_place_said_and_a_part_is_left_to_ask() {
+fn whole_rows_move_to_the_place_said_and_a_part_moves_as_a_part() {
     let stock_move = |rows: &[&str], to: &str| Act::StockMove {
         rows: rows.iter().map(|r| r.to_string()).collect(),
         to: to.into(),
@@ -637,8 +637,16 @@ fn whole_rows_move_to_the_place_said_and_a_part_is_left_to_ask() {
         done("the butter is in the fridge not the pantry now, moved it"),
         [stock_move(&["butter"], "fridge")]
     );
-    // An amount splits a row: not this reader's to do.
-    not_done("move 200g of the paneer to the freezer");
+    // An amount splits a row: that part moves.
+    assert_eq!(
+        done("move 200g of the paneer to the freezer"),
+        [Act::StockMovePart {
+            row: "paneer".into(),
+            quantity: 200.0,
+            unit: Some("g".into()),
+            to: "freezer".into()
+        }]
+    );
 }
 
 #[test]
@@ -1930,8 +1938,17 @@ fn a_count_of_portions_in_words_is_the_plans_servings() {
 
 #[test]
 fn a_part_of_a_row_is_not_moved_whole() {
-    writes_nothing("move one of the cod fillets to the fridge");
-    writes_nothing("put half the paneer in the freezer");
+    for m in [
+        "move one of the cod fillets to the fridge",
+        "put half the paneer in the freezer",
+    ] {
+        let d = decide(m);
+        assert!(
+            !matches!(&d, Move::Do(r) | Move::Confirm { reading: r, .. }
+                if r.acts.iter().any(|a| matches!(a, Act::StockMove { .. }))),
+            "{m:?} moved the whole row: {d:?}"
+        );
+    }
     assert!(matches!(
         done("move the cod fillets to the fridge")[..],
         [Act::StockMove { .. }]
@@ -2550,4 +2567,41 @@ fn a_use_by_date_said_is_set_and_one_asked_is_answered() {
             if r.acts.iter().any(|a| matches!(a, Act::ExpirySet { .. }))),
         "{d:?}"
     );
+}
+
+#[test]
+fn an_amount_moved_is_part_of_the_row_and_an_amount_binned_is_a_use() {
+    assert_eq!(
+        done("moved 2 cod fillets to the fridge"),
+        [Act::StockMovePart {
+            row: "cod fillet".into(),
+            quantity: 2.0,
+            unit: None,
+            to: "fridge".into()
+        }]
+    );
+    assert_eq!(
+        done("binned 2 limes, they went mouldy"),
+        [Act::StockUse {
+            items: vec![ItemSaid {
+                name: "lime".into(),
+                quantity: Some(2.0),
+                unit: None
+            }]
+        }]
+    );
+    // "one of the fillets" is never the whole row moved.
+    let d = decide("took one of the cod fillets out of the freezer into the fridge");
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::StockMove { .. }))),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn an_amount_of_the_last_words_is_read_without_running_past_the_end() {
+    // "two of the" with nothing after it.
+    for m in ["move two of the", "two of those", "take 2 of the"] {
+        let _ = decide(m);
+    }
 }

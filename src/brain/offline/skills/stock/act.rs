@@ -33,6 +33,15 @@ pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
                 None,
             )
         }
+        StepType::Write if matches!(ask, Ask::MovePart { .. }) => match ask {
+            Ask::MovePart {
+                item,
+                quantity,
+                unit,
+                to,
+            } => super::split::act(item, *quantity, unit.as_deref(), to, c),
+            _ => complete("Nothing to change".into(), Value::Null, None),
+        },
         StepType::Write if done == 0 => match ask {
             Ask::Use { items } => super::lower::act(items, c),
             Ask::Move { items, to } => move_rows(items, to, c),
@@ -121,7 +130,9 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
         }
         Ask::UsedWhat { .. } => (&[], None),
         Ask::Move { items, .. } => (items, None),
-        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => (std::slice::from_ref(item), None),
+        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } | Ask::MovePart { item, .. } => {
+            (std::slice::from_ref(item), None)
+        }
     };
     read_named(c, items, place)
 }
@@ -366,7 +377,9 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
         }
         Ask::UsedWhat { .. } => Vec::new(),
         Ask::Move { items, .. } => pick(items),
-        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => pick(std::slice::from_ref(item)),
+        Ask::Set { item, .. } | Ask::SetExpiry { item, .. } | Ask::MovePart { item, .. } => {
+            pick(std::slice::from_ref(item))
+        }
     }
 }
 

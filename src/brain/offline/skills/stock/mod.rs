@@ -6,6 +6,7 @@ pub mod answers;
 pub mod lower;
 pub mod plan;
 pub mod reply;
+pub mod split;
 pub mod uses;
 
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,15 @@ pub enum Ask {
         quantity: f64,
         unit: Option<String>,
     },
+    /// "took 2 of the chicken thighs out of the freezer to the fridge":
+    /// part of one row, to another place (the row itself when all of it
+    /// goes).
+    MovePart {
+        item: Named,
+        quantity: f64,
+        unit: Option<String>,
+        to: String,
+    },
     /// "the milk goes off on the 14th": a row's use-by date, said afresh.
     SetExpiry { item: Named, day: Day },
 }
@@ -65,6 +75,7 @@ impl Ask {
             Ask::Move { .. } => "stock_move",
             Ask::Set { .. } => "stock_set",
             Ask::SetExpiry { .. } => "stock_set_expiry",
+            Ask::MovePart { .. } => "stock_move_part",
         }
     }
 
@@ -76,7 +87,9 @@ impl Ask {
                 items.clone()
             }
             Ask::Use { items } => items.iter().map(|u| u.item.clone()).collect(),
-            Ask::Set { item, .. } | Ask::SetExpiry { item, .. } => vec![item.clone()],
+            Ask::Set { item, .. } | Ask::SetExpiry { item, .. } | Ask::MovePart { item, .. } => {
+                vec![item.clone()]
+            }
         }
     }
 
@@ -88,6 +101,7 @@ impl Ask {
             | Ask::Use { .. }
             | Ask::UsedWhat { .. }
             | Ask::Move { .. }
+            | Ask::MovePart { .. }
             | Ask::Set { .. } => Topic::Amounts,
         }
     }

@@ -123,6 +123,31 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
                 ],
             )
         }
+        Ask::MovePart {
+            item,
+            quantity,
+            unit,
+            to,
+        } => {
+            let what = names(std::slice::from_ref(item));
+            let amount = format!(
+                "{}{}",
+                super::super::super::text::fmt_number(*quantity),
+                unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
+            );
+            think_ctx::plan(
+                &format!("Move {amount} of {what} to the {to}"),
+                vec![
+                    look(format!("Look up {what} in the inventory")),
+                    step(
+                        format!("Move {amount} of {what} to the {to}"),
+                        StepType::Write,
+                        "inventory",
+                        1,
+                    ),
+                ],
+            )
+        }
         Ask::SetExpiry { item, day } => {
             let what = names(std::slice::from_ref(item));
             let when = day.word();

@@ -180,6 +180,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
         Ask::Move { to, .. } => moved(c, to),
         Ask::Set { .. } => set(c),
         Ask::SetExpiry { .. } => expiry_set(c),
+        Ask::MovePart { to, .. } => super::split::reply(c, to),
     }
 }
 
