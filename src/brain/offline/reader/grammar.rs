@@ -1358,7 +1358,19 @@ fn verbless_plan(at: &At, r: Range<usize>) -> Option<Reading> {
         "the", "a", "for", "on", "at", "and", "then", "please", "pls", "in", "with", "of", "from",
         "one", "ones", "thing", "just", "also", "too", "so", "it", "as", "well",
     ];
-    let joins = |w: &str| at.lex.openers.contains(w) || JOINS.contains(&w);
+    // "… just the two of us", "… 3 srv": how many it is for (the frame
+    // reads them; coverage below says whether it did).
+    let counts = |w: &str| {
+        w.chars().all(|c| c.is_ascii_digit())
+            || at
+                .lex
+                .numbers
+                .iter()
+                .any(|(p, _)| p.len() == 1 && p[0] == w)
+            || at.lex.servings.iter().any(|p| p.iter().any(|x| x == w))
+            || w == "us"
+    };
+    let joins = |w: &str| at.lex.openers.contains(w) || JOINS.contains(&w) || counts(w);
     let loose = r.clone().any(|k| !linked(k) && !joins(words[k]));
     if weighed(words, r.clone(), at.lex)
         || refused
@@ -3078,9 +3090,17 @@ fn servings_said(
                 }
                 continue;
             }
-            let n = match words[k] {
-                "one" | "single" => 1,
-                "two" => 2,
+            // "for three people": a count in words, as the grammar's
+            // numbers say it.
+            let spelled = lex
+                .numbers
+                .iter()
+                .find(|(p, _)| p.len() == 1 && p[0] == words[k])
+                .map(|(_, q)| *q)
+                .filter(|q| (1.0..=24.0).contains(q) && q.fract() == 0.0);
+            let n = match (words[k], spelled) {
+                ("single", _) => 1,
+                (_, Some(q)) => q as u32,
                 _ => continue,
             };
             let after = phrase_at(&words[..r.end], k + 1, &lex.servings).map(|p| p.len());
@@ -3148,7 +3168,16 @@ fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name:
         && fill.last_item_end == Some(fill.item_start)
     {
         let joined = format!("{} {name}", last.name);
-        if crate::brain::offline::vocab::is_food_phrase(&joined) {
+        let heads = &super::lexicon::lexicon().food_heads;
+        let plural = |w: &str| w.ends_with('s') && !w.ends_with("ss");
+        let one_word = !last.name.contains(' ');
+        let head = name
+            .split(' ')
+            .next_back()
+            .is_some_and(|h| heads.contains(h));
+        if crate::brain::offline::vocab::is_food_phrase(&joined)
+            || head && one_word && !plural(&last.name) && last.quantity.is_none()
+        {
             last.name = joined;
             return;
         }
@@ -3262,17 +3291,33 @@ fn build(
                 None,
             ));
         }
-        // "spinach on the list pls": with no verb, only a whole request
-        // asked for in so many words ("please", "can you") is one.
+        // "spinach on the list pls", "oat milk on the list too": with no
+        // verb, a whole request — every word before the place read — that
+        // says nothing of what is there already ("milk's on the list
+        // already", "is bread still on the list").
         ActKind::ShoppingAdd
             if matches!(verb[0].as_str(), "on" | "onto" | "to")
-                && !(fill.explained[r.start..verb_end]
+                && (!fill.explained[r.start..verb_end]
                     .iter()
                     .zip(&words[r.start..verb_end])
                     .all(|(e, w)| *e || super::lexicon::lexicon().glue.contains(*w))
-                    && words[r.clone()]
-                        .iter()
-                        .any(|w| matches!(*w, "please" | "pls" | "plz" | "can" | "could"))) =>
+                    || words[r.clone()].iter().any(|w| {
+                        matches!(
+                            *w,
+                            "is" | "are"
+                                | "was"
+                                | "were"
+                                | "already"
+                                | "still"
+                                | "isnt"
+                                | "arent"
+                                | "its"
+                                | "theres"
+                                | "whats"
+                                | "which"
+                                | "what"
+                        )
+                    })) =>
         {
             return None;
         }

@@ -100,6 +100,7 @@ struct Words {
     negation: Vec<String>,
     hedge: Vec<String>,
     modifiers: Vec<String>,
+    food_heads: Vec<String>,
     bulk: Vec<String>,
     yes: Vec<String>,
     no: Vec<String>,
@@ -164,6 +165,10 @@ pub struct Lexicon {
     /// Words that say what state a food is in ("frozen", "dried"): on
     /// their own they name no row ("the chicken is frozen").
     pub modifiers: HashSet<String>,
+    /// Foods that name a kind after another word ("oat milk", "protein
+    /// powder", "veg oil"): a food said right before one of them, and
+    /// not as a plural, makes one food with it.
+    pub food_heads: HashSet<String>,
     pub bulk: HashSet<String>,
     pub yes: Vec<Phrase>,
     pub no: Vec<Phrase>,
@@ -303,6 +308,7 @@ impl Lexicon {
             negation: set(&w.negation),
             hedge: set(&w.hedge),
             modifiers: set(&w.modifiers),
+            food_heads: set(&w.food_heads),
             bulk: set(&w.bulk),
             yes: phrases(&w.yes),
             no: phrases(&w.no),

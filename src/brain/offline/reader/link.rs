@@ -148,7 +148,62 @@ pub fn link(n: &Normalized, lex: &Lexicon, names: &Names) -> Vec<Link> {
             None => i += 1,
         }
     }
+    kinds_named(&words, &n.tokens, lex, &mut out);
     out
+}
+
+/// "protein powder", "chilli sauce": a word no link took, right before a
+/// food that names a kind (`food_heads`) in the same clause, is part of
+/// that food's name — a food the catalog does not know, never a stock row
+/// of the head's name alone. Not a small word, a verb's, a number, or a
+/// word that turns or weighs the request.
+fn kinds_named(
+    words: &[&str],
+    tokens: &[super::normalize::Token],
+    lex: &Lexicon,
+    out: &mut [Link],
+) {
+    let taken = |k: usize, out: &[Link]| out.iter().any(|l| l.start <= k && k < l.end);
+    let verb = |w: &str| {
+        lex.frames
+            .iter()
+            .any(|f| f.verbs.iter().any(|v| v.iter().any(|x| x == w)))
+    };
+    for at in 0..out.len() {
+        let l = &out[at];
+        let Some(k) = l.start.checked_sub(1) else {
+            continue;
+        };
+        let head = words[l.end - 1];
+        let food = l
+            .targets
+            .iter()
+            .any(|t| matches!(t, Target::Food(_) | Target::Stocked(_) | Target::Listed(_)));
+        let w = words[k];
+        if !food
+            || l.end - l.start != 1
+            || !lex.food_heads.contains(head)
+            || taken(k, out)
+            || tokens[k].clause != tokens[l.start].clause
+            || w.len() < 3
+            || !w.chars().all(|c| c.is_ascii_alphabetic())
+            || lex.glue.contains(w)
+            || lex.openers.contains(w)
+            || lex.negation.contains(w)
+            || lex.hedge.contains(w)
+            || lex.modifiers.contains(w)
+            || verb(w)
+        {
+            continue;
+        }
+        let name = format!("{w} {head}");
+        out[at] = Link {
+            start: k,
+            end: l.end,
+            targets: vec![Target::Food(name)],
+            scores: vec![1.0],
+        };
+    }
 }
 
 fn one(start: usize, end: usize, t: Target) -> Option<Link> {

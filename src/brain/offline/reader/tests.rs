@@ -1231,9 +1231,27 @@ fn remarks_beside_a_clear_request_do_not_make_it_a_question() {
             rows: vec!["coriander".into()]
         }]
     );
-    // Two foods run together that no catalog name joins: asked, never
-    // written as two rows.
-    not_done("add oat milk to the list");
+    // A food said before a kind of food is one food ("oat milk",
+    // "protein powder"); two foods run together otherwise are asked
+    // about, never written as two rows.
+    for (m, name) in [
+        ("add oat milk to the list", "oat milk"),
+        ("add protein powder to the list", "protein powder"),
+        ("oat milk on the list as well", "oat milk"),
+    ] {
+        assert_eq!(
+            done(m),
+            [Act::ShoppingAdd {
+                items: vec![ItemSaid {
+                    name: name.into(),
+                    quantity: None,
+                    unit: None
+                }]
+            }],
+            "{m:?}"
+        );
+    }
+    not_done("add eggs milk to the list");
     // The frame's verb again in a clause naming something is another
     // request, not a restatement.
     writes_nothing("ok remove it. the olive oil I take");
