@@ -1978,6 +1978,11 @@ fn read_frame_at(
     } else {
         coverage
     };
+    // "we have …" says what the stock holds only when every word says it
+    // ("i have a question about the curry" holds no curry).
+    if f.act == ActKind::InventoryAdd && holds(verb) && coverage < 1.0 {
+        return None;
+    }
     // A request's verb left unread is a request this reading drops ("take
     // the oil off … and put soy sauce on" read as one add).
     let drops_a_verb = content
@@ -2060,6 +2065,17 @@ fn read_frame_at(
         score *= 0.5;
     }
     if drops_a_verb {
+        score *= 0.8;
+    }
+    // "push the air fryer one to friday" with the tasks on screen: a
+    // frame of another domain, its domain unsaid, reads the talk less
+    // well.
+    let elsewhere = !fill.domain
+        && f.domain.is_some_and(|d| !scene.on_topic(d))
+        && super::lexicon::Domain::ALL
+            .iter()
+            .any(|d| scene.on_topic(*d));
+    if elsewhere {
         score *= 0.8;
     }
     Some(Reading {
@@ -3191,6 +3207,26 @@ fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name:
     });
 }
 
+/// The verbs that say what the stock holds ("we have", "ive got"): the
+/// `inventory_add` frame's, read as an amount said afresh of a row held.
+const HOLDS: &[&str] = &[
+    "we have",
+    "i have",
+    "ive got",
+    "weve got",
+    "we do have",
+    "i do have",
+    "we still have",
+    "i still have",
+];
+
+/// True when the verb is one that says what the stock holds.
+fn holds(verb: &[String]) -> bool {
+    HOLDS
+        .iter()
+        .any(|h| verb.iter().map(String::as_str).eq(h.split(' ')))
+}
+
 /// The small words that lead to a day in a task's title ("… on saturday",
 /// "… by next friday").
 const DAY_LEADS: &[&str] = &["on", "by", "for", "this", "next", "at", "the"];
@@ -3362,6 +3398,33 @@ fn build(
                 }],
                 None,
             ));
+        }
+        // "we have eggs actually, 6 of them, in the fridge": what the stock
+        // holds, said. A row it has already is its amount said afresh;
+        // one it has not, added.
+        ActKind::InventoryAdd if holds(verb) => {
+            let held = |i: &ItemSaid| scene.names.inventory.contains(&i.name);
+            // An amount or a place says it is stock, not talk.
+            if fill
+                .items
+                .iter()
+                .any(|i| i.quantity.is_none() && fill.place.is_none())
+            {
+                return None;
+            }
+            match fill.items.as_slice() {
+                [] => return None,
+                [one] if held(one) => Act::StockSet {
+                    row: one.name.clone(),
+                    quantity: one.quantity?,
+                    unit: one.unit.clone(),
+                },
+                items if items.iter().any(held) => return None,
+                items => Act::InventoryAdd {
+                    items: items.to_vec(),
+                    place: fill.place.clone(),
+                },
+            }
         }
         ActKind::InventoryAdd if !fill.items.is_empty() => Act::InventoryAdd {
             items: fill.items.clone(),

@@ -23,6 +23,17 @@ pub enum Domain {
     Recipes,
 }
 
+impl Domain {
+    /// Every domain.
+    pub const ALL: [Domain; 5] = [
+        Domain::Shopping,
+        Domain::Plan,
+        Domain::Stock,
+        Domain::Tasks,
+        Domain::Recipes,
+    ];
+}
+
 /// A slot a frame needs filled before it can be read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]

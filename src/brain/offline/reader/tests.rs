@@ -2623,3 +2623,64 @@ fn an_amount_of_the_last_words_is_read_without_running_past_the_end() {
         let _ = decide(m);
     }
 }
+
+#[test]
+fn what_the_stock_holds_said_adds_it_or_sets_the_row_held() {
+    assert_eq!(
+        done("we have eggs actually, 6 of them, in the fridge"),
+        [Act::InventoryAdd {
+            items: vec![ItemSaid {
+                name: "eggs".into(),
+                quantity: Some(6.0),
+                unit: None
+            }],
+            place: Some("fridge".into())
+        }]
+    );
+    assert_eq!(
+        done("ive got 300g of paneer"),
+        [Act::StockSet {
+            row: "paneer".into(),
+            quantity: 300.0,
+            unit: Some("g".into())
+        }]
+    );
+    // Talk, not stock: nothing written.
+    for m in [
+        "i have a question about the curry",
+        "i have 2 questions about the curry",
+        "we have eggs",
+        "do we need soy sauce? theres a deal on",
+    ] {
+        writes_nothing(m);
+    }
+}
+
+#[test]
+fn a_change_of_the_domain_on_screen_reads_before_one_of_another() {
+    use crate::context::Table;
+    let before = Before {
+        user: "show my tasks".into(),
+        touched: vec!["task_1".into(), "task_2".into()],
+        presented: vec!["task_1".into(), "task_2".into()],
+        ..Before::default()
+    };
+    let labels = [
+        ("task_1", Table::Tasks, "Deep-clean the air fryer basket"),
+        (
+            "task_2",
+            Table::Tasks,
+            "Use up the paneer before it expires",
+        ),
+    ];
+    match read_with("push the air fryer one to friday", &before, &labels).decision {
+        Move::Do(r) => assert_eq!(
+            r.acts,
+            [Act::TaskMove {
+                task: "Deep-clean the air fryer basket".into(),
+                day: "friday".into()
+            }]
+        ),
+        other => panic!("not done: {other:?}"),
+    }
+}
