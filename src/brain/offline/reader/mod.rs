@@ -365,6 +365,14 @@ pub fn read(message: &str, scene: &Scene<'_>) -> Outcome {
     {
         return carried_out(chosen);
     }
+    if let Some(done) = shortfall_added(&n, &links, scene) {
+        return Outcome {
+            decision: Move::Do(done),
+            readings,
+            confirmed: false,
+            doubts: Vec::new(),
+        };
+    }
     if let Some(done) = completes(&n, &readings, scene) {
         return Outcome {
             decision: Move::Do(done),
@@ -711,6 +719,59 @@ fn completes(
     let whole = read_fresh(&format!("{base} {}", rest.join(" ")), scene);
     match whole.decision {
         Move::Do(r) if r.coverage >= 1.0 && r.writes() && r.choice.is_none() => Some(r),
+        _ => None,
+    }
+}
+
+/// "add those to the list" right after "what do i need for the pad see
+/// ew": the shortfall just shown, put on the list. Only an add whose
+/// every other word is a pointer, the list's name or a small word; `None`
+/// otherwise, or when the last message asked for no shortfall.
+fn shortfall_added(
+    n: &normalize::Normalized,
+    links: &[link::Link],
+    scene: &Scene<'_>,
+) -> Option<Reading> {
+    let lex = lexicon::lexicon();
+    let words = n.words();
+    let add = lex
+        .frames
+        .iter()
+        .find(|f| f.act == acts::ActKind::ShoppingAdd)?;
+    let linked = |k: usize| -> Option<&Target> {
+        links
+            .iter()
+            .find(|l| l.start <= k && k < l.end)
+            .and_then(|l| l.targets.first())
+    };
+    let mut pointed = false;
+    let mut verb = false;
+    for (k, w) in words.iter().enumerate() {
+        match linked(k) {
+            Some(Target::Pointer(Pointer::It)) => pointed = true,
+            Some(Target::Domain(lexicon::Domain::Shopping)) => {}
+            Some(_) => return None,
+            None if add.verbs.iter().any(|v| v.len() == 1 && v[0] == *w) => verb = true,
+            None if lex.glue.contains(*w)
+                || lex.openers.contains(*w)
+                || matches!(*w, "too" | "as" | "well" | "please" | "pls" | "then") => {}
+            None => return None,
+        }
+    }
+    if !pointed || !verb || n.question {
+        return None;
+    }
+    let last = read_fresh(&scene.before.user, scene);
+    match last.decision {
+        Move::Do(r) => match r.acts.as_slice() {
+            [Act::RecipeMissing { recipe }] => Some(Reading::whole(
+                vec![Act::ShoppingMissing {
+                    recipe: recipe.clone(),
+                }],
+                0.9,
+            )),
+            _ => None,
+        },
         _ => None,
     }
 }

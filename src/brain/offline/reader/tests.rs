@@ -2684,3 +2684,36 @@ fn a_change_of_the_domain_on_screen_reads_before_one_of_another() {
         other => panic!("not done: {other:?}"),
     }
 }
+
+#[test]
+fn adding_those_after_a_shortfall_was_shown_adds_the_shortfall() {
+    let after = |last: &str| Before {
+        user: last.into(),
+        ..Before::default()
+    };
+    let missing = after("what do i need for the pad see ew");
+    for m in ["add those to the list", "ok add them too", "add them pls"] {
+        match read_after(m, &missing).decision {
+            Move::Do(r) => assert_eq!(
+                r.acts,
+                [Act::ShoppingMissing {
+                    recipe: "Thai Pad See Ew".into()
+                }],
+                "{m:?}"
+            ),
+            other => panic!("{m:?} was not done: {other:?}"),
+        }
+    }
+    // After anything else, "those" is not a shortfall; nor is an add that
+    // names something of its own.
+    let d = read_after("add those to the list", &after("show me the pad see ew")).decision;
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::ShoppingMissing { .. }))),
+        "{d:?}"
+    );
+    let d = read_after("add those and milk", &missing).decision;
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts == [Act::ShoppingMissing { recipe: "Thai Pad See Ew".into() }]),
+        "{d:?}"
+    );
+}
