@@ -73,16 +73,18 @@ fn what_is_already_on_the_list_is_not_added_again() {
     ] {
         after(&[], m, &["writes none", "reply ~ already on the list"]);
     }
-    // Told without a verb or a "please", it is asked first, never written.
-    for m in ["limes on the list", "2 limes to my list"] {
-        after(&[], m, &["asks", "reply ~ lime"]);
-    }
-    // Asked for in so many words, it is a request.
-    after(
-        &[],
+    // Told without a verb, with or without a "please", it is a request;
+    // asked as a question or said of what is there, it is not.
+    for m in [
+        "limes on the list",
+        "2 limes to my list",
         "limes on the list pls",
-        &["writes shopping_list:create", "reply ~ lime"],
-    );
+    ] {
+        after(&[], m, &["writes shopping_list:create", "reply ~ lime"]);
+    }
+    for m in ["limes on the list?", "limes are on the list already"] {
+        after(&[], m, &["writes none"]);
+    }
     // With something new beside it, only the new thing is added.
     after(
         &[],
