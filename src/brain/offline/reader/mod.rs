@@ -761,19 +761,31 @@ fn shortfall_added(
     if !pointed || !verb || n.question {
         return None;
     }
-    let last = read_fresh(&scene.before.user, scene);
-    match last.decision {
+    // The last message as it was read: on its own, or with the talk it
+    // had ("what do i need for it" of the recipe on screen then, still the
+    // recipe the talk is about).
+    let shortfall_of = |o: Outcome| match o.decision {
         Move::Do(r) => match r.acts.as_slice() {
-            [Act::RecipeMissing { recipe }] => Some(Reading::whole(
-                vec![Act::ShoppingMissing {
-                    recipe: recipe.clone(),
-                }],
-                0.9,
-            )),
+            [Act::RecipeMissing { recipe }] => Some(recipe.clone()),
             _ => None,
         },
         _ => None,
-    }
+    };
+    let in_talk = || {
+        let label = scene.recipe_at(Pointer::It)?;
+        let named: Vec<String> = scene
+            .before
+            .user
+            .split_whitespace()
+            .map(|w| match w.trim_matches(|c: char| !c.is_alphanumeric()) {
+                "it" | "that" | "this" => label.clone(),
+                _ => w.to_string(),
+            })
+            .collect();
+        shortfall_of(read_fresh(&named.join(" "), scene))
+    };
+    let recipe = shortfall_of(read_fresh(&scene.before.user, scene)).or_else(in_talk)?;
+    Some(Reading::whole(vec![Act::ShoppingMissing { recipe }], 0.9))
 }
 
 /// The request a question was about, read as if nothing were open.

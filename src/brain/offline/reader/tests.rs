@@ -2704,6 +2704,23 @@ fn adding_those_after_a_shortfall_was_shown_adds_the_shortfall() {
             other => panic!("{m:?} was not done: {other:?}"),
         }
     }
+    // "what do i need for it" of the recipe the talk is about.
+    use crate::context::Table;
+    let of_it = Before {
+        user: "what do i need for it".into(),
+        last_recipe: Some("recipe_8".into()),
+        ..Before::default()
+    };
+    let labels = [("recipe_8", Table::Recipes, "Thai Pad See Ew")];
+    match read_with("add those to the list", &of_it, &labels).decision {
+        Move::Do(r) => assert_eq!(
+            r.acts,
+            [Act::ShoppingMissing {
+                recipe: "Thai Pad See Ew".into()
+            }]
+        ),
+        other => panic!("not done: {other:?}"),
+    }
     // After anything else, "those" is not a shortfall; nor is an add that
     // names something of its own.
     let d = read_after("add those to the list", &after("show me the pad see ew")).decision;
