@@ -2319,6 +2319,13 @@ fn remark(
                 | "twice"
                 | "halve"
                 | "halved"
+                // "move em to the fridge": what the request is about,
+                // never a remark beside it.
+                | "it"
+                | "them"
+                | "em"
+                | "those"
+                | "these"
         )
         && !beside_a_name
         && !joined
@@ -3715,6 +3722,18 @@ fn build(
                     k -= 1;
                     dropped[k] = true;
                 }
+                // "wed night to get it out": the part of the day goes with
+                // the day.
+                let mut k = s.end;
+                while k < len
+                    && matches!(
+                        words[k],
+                        "night" | "nite" | "morning" | "evening" | "afternoon" | "lunchtime"
+                    )
+                {
+                    dropped[k] = true;
+                    k += 1;
+                }
             }
             let mut title: Vec<&str> = (verb_end..end)
                 .filter(|k| !dropped[*k])
@@ -3774,6 +3793,39 @@ fn build(
             {
                 title.pop();
             }
+            // "chicken's in the freezer right? remind me to get it out":
+            // "it" is the food said before the request, or the one row the
+            // talk is about; a task about "it" that names nothing is not
+            // written.
+            let pronoun = |w: &str| matches!(w, "it" | "them" | "em" | "those" | "these");
+            let mut resolved: Vec<String> = title.iter().map(|w| w.to_string()).collect();
+            if title.iter().any(|w| pronoun(w)) {
+                let lex = super::lexicon::lexicon();
+                let stock: std::collections::HashSet<String> = scene
+                    .names
+                    .inventory
+                    .iter()
+                    .chain(&scene.names.shopping)
+                    .flat_map(|n| super::link::name_words(n))
+                    .collect();
+                let said = words[..verb_end.min(words.len())]
+                    .iter()
+                    .rev()
+                    .map(|w| crate::context::taxonomy::singular(w))
+                    .find(|w| {
+                        stock.contains(w.as_str())
+                            && !lex.glue.contains(w.as_str())
+                            && !lex.modifiers.contains(w.as_str())
+                    })
+                    .or_else(|| scene.row_just_said());
+                let food = said?;
+                for w in resolved.iter_mut() {
+                    if pronoun(w) {
+                        *w = format!("the {food}");
+                    }
+                }
+            }
+            let title: Vec<&str> = resolved.iter().map(String::as_str).collect();
             // "remind me what i said": a question, not a task; "make a
             // reminder for thursday evening": a day, and no task said.
             let said = title

@@ -2734,3 +2734,27 @@ fn adding_those_after_a_shortfall_was_shown_adds_the_shortfall() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_reminder_about_it_names_the_food_said_and_keeps_the_day_part_out_of_its_title() {
+    assert_eq!(
+        done("cod's in the freezer right? remind me wed night to get it out"),
+        [Act::TaskAdd {
+            title: "Get the cod out".into(),
+            day: Some("wednesday".into())
+        }]
+    );
+    assert_eq!(
+        done("remind me friday morning to defrost the wings"),
+        [Act::TaskAdd {
+            title: "Defrost the wings".into(),
+            day: Some("friday".into())
+        }]
+    );
+    // "them" with nothing said or shown to stand for: no task titled
+    // "them".
+    writes_nothing("remind me to get them out of the freezer the night before");
+    // A pointer left unread is what the request is about, not a remark:
+    // asked, never done.
+    not_done("fine move em to the fridge ill do them tmrw after school");
+}
