@@ -3073,6 +3073,11 @@ fn servings_said(
         let again_after = l.end < r.end && again(l.end);
         let closing_again = (again_before || again_after)
             && (l.end..r.end).all(|k| lex.glue.contains(words[k]) || again(k));
+        // "…, 2 each": a count closing its clause with "each" is every
+        // dish's.
+        let each_after = l.end < r.end
+            && matches!(words[l.end], "each" | "apiece")
+            && only_glue(words, l.end + 1, r.end);
         if let Some(len) = after {
             // "4 servings each": one count for every dish.
             let each = words
@@ -3084,6 +3089,8 @@ fn servings_said(
             explained[k..l.end].fill(true);
         } else if closing_for {
             explained[l.start - 1..l.end].fill(true);
+        } else if each_after {
+            explained[l.start..=l.end].fill(true);
         } else if closing_again && said.is_some() {
             let from = if again_before { l.start - 1 } else { l.start };
             let to = if again_after { l.end + 1 } else { l.end };

@@ -2758,3 +2758,18 @@ fn a_reminder_about_it_names_the_food_said_and_keeps_the_day_part_out_of_its_tit
     // asked, never done.
     not_done("fine move em to the fridge ill do them tmrw after school");
 }
+
+#[test]
+fn a_count_closing_a_plan_with_each_is_every_dishs_servings() {
+    let acts = done("put the wings on sat lunch and the yellow curry on sun lunch, 2 each");
+    assert!(
+        acts.iter().all(|a| matches!(
+            a,
+            Act::PlanPut {
+                servings: Some(2),
+                ..
+            }
+        )),
+        "{acts:?}"
+    );
+}
