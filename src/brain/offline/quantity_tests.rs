@@ -387,3 +387,33 @@ fn a_count_of_a_row_kept_by_weight_is_asked_about_and_nothing_moves() {
         "{reply}"
     );
 }
+
+#[test]
+fn what_is_missing_for_a_meal_planned_in_the_same_breath_is_bought_for_its_servings() {
+    use crate::context::SessionIdRegistry;
+    use crate::kitchen::ToolCall;
+    let listed = |sim: &Conversation, name: &str| -> Vec<f64> {
+        let Ok(mut k) = sim.kitchen().lock() else {
+            panic!("the kitchen lock is poisoned")
+        };
+        let call = ToolCall::new(
+            "db_read",
+            serde_json::json!({"table": "shopping_list", "limit": 1000}),
+        );
+        k.execute(&call, &mut SessionIdRegistry::new(), 0)
+            .expect("read")
+            .rows
+            .iter()
+            .filter(|r| r["name"] == name)
+            .filter_map(|r| r["quantity"].as_f64())
+            .collect()
+    };
+    // Chai French Toast serves 2 with 2 eggs; the kitchen has none.
+    let mut sim = Conversation::new();
+    sim.say("put the chai french toast on sunday breakfast for 4 and add what i need to the list");
+    assert_eq!(listed(&sim, "egg"), [4.0], "{}", sim.reply());
+    // Asked about on its own, the recipe's own amounts.
+    let mut sim = Conversation::new();
+    sim.say("add whats missing for the chai french toast");
+    assert_eq!(listed(&sim, "egg"), [2.0], "{}", sim.reply());
+}

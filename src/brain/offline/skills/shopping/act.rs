@@ -11,7 +11,7 @@ use super::super::super::items::Item;
 use super::super::super::lexicon::{Cues, Intent, classify};
 use super::super::super::text::Words;
 use super::super::super::text::join_list;
-use super::super::super::world::text_field;
+use super::super::super::world::{num_field, text_field};
 use super::super::Named;
 use super::super::recipes::{self, Detail, Which};
 use super::super::{SkillAsk, best, known_rows, table_of_ref};
@@ -383,6 +383,22 @@ fn missing_items(which: &Which, c: &ActCtx<'_>) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     let mut names: Vec<String> = Vec::new();
     for card in &found.cards {
+        // "put it on sunday for 4 and add what i need": the amounts for
+        // the servings this turn planned, not the recipe's own.
+        let planned: f64 = c
+            .data_rows()
+            .iter()
+            .filter(|r| {
+                r.get("meal_type").is_some()
+                    && text_field(r, "recipe_id") == Some(card.r#ref.as_str())
+            })
+            .filter_map(|r| num_field(r, "servings"))
+            .sum();
+        let scale = if planned > 0.0 && card.servings > 0.0 {
+            planned / card.servings
+        } else {
+            1.0
+        };
         for m in &card.missing {
             if names.contains(m)
                 || listed
@@ -397,6 +413,12 @@ fn missing_items(which: &Which, c: &ActCtx<'_>) -> Vec<Value> {
                 .and_then(|l| l.amount.split_once(' '))
                 .and_then(|(n, u)| Some((n.parse::<f64>().ok()?, u.to_string())))
                 .unwrap_or((1.0, "pack".to_string()));
+            // Whole things bought whole ("2.5 eggs" is 3); measures to a
+            // sensible grain.
+            let q = match unit.as_str() {
+                "g" | "ml" => (q * scale).round(),
+                _ => (q * scale - 1e-9).ceil(),
+            };
             out.push(row(m, q, &unit, Some(format!("for {}", card.name))));
         }
     }
