@@ -1368,7 +1368,7 @@ fn verbless_plan(at: &At, r: Range<usize>) -> Option<Reading> {
                 .iter()
                 .any(|(p, _)| p.len() == 1 && p[0] == w)
             || at.lex.servings.iter().any(|p| p.iter().any(|x| x == w))
-            || w == "us"
+            || matches!(w, "us" | "me" | "myself")
     };
     let joins = |w: &str| at.lex.openers.contains(w) || JOINS.contains(&w) || counts(w);
     let loose = r.clone().any(|k| !linked(k) && !joins(words[k]));

@@ -2773,3 +2773,26 @@ fn a_count_closing_a_plan_with_each_is_every_dishs_servings() {
         "{acts:?}"
     );
 }
+
+#[test]
+fn a_plan_with_no_verb_after_a_word_of_approval_and_for_one() {
+    for (m, recipe, servings) in [
+        (
+            "good. yellow curry sunday dinner, 3 person",
+            "Thai Yellow Curry",
+            Some(3),
+        ),
+        (
+            "french toast tmrw for breakfast then, just for me",
+            "Chai French Toast",
+            Some(1),
+        ),
+        ("great. the wings friday", "Dry Rub Wings", None),
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(acts.as_slice(), [Act::PlanPut { recipe: r, servings: s, .. }] if r == recipe && *s == servings),
+            "{m:?}: {acts:?}"
+        );
+    }
+}
