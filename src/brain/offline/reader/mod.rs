@@ -166,26 +166,7 @@ impl Scene<'_> {
     /// each as its day's key ("dated_thursday_15") and its meal, read from
     /// the slot's label ("Thu Jan 15 [dinner]").
     pub fn slots_just_said(&self) -> Vec<(String, String)> {
-        let b = self.before;
-        let of = |refs: &[String]| -> Vec<(String, String)> {
-            let mut out: Vec<(String, String)> = Vec::new();
-            for r in refs {
-                let Some(label) = self.label_in(r, Table::MealPlans) else {
-                    continue;
-                };
-                let Some(slot) = slot_of(&label) else {
-                    continue;
-                };
-                if !out.contains(&slot) {
-                    out.push(slot);
-                }
-            }
-            out
-        };
-        [of(&b.written), of(&b.touched)]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .unwrap_or_default()
+        self.just_said(|r| slot_of(&self.label_in(r, Table::MealPlans)?))
     }
 
     /// The one task the last reply wrote, else the one it showed.
@@ -196,23 +177,31 @@ impl Scene<'_> {
 
     /// The one row of `table` the last reply wrote, else the one it showed.
     fn one_just_said(&self, table: Table) -> Option<String> {
+        match self.just_said(|r| self.label_in(r, table)).as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// What `of` makes of the refs the last reply wrote, else of those it
+    /// showed: each once, in order.
+    fn just_said<T: PartialEq>(&self, of: impl Fn(&String) -> Option<T>) -> Vec<T> {
         let b = self.before;
-        let of = |refs: &[String]| -> Vec<String> {
-            let mut out: Vec<String> = Vec::new();
-            for r in refs {
-                if let Some(l) = self.label_in(r, table)
-                    && !out.contains(&l)
-                {
-                    out.push(l);
+        let each = |refs: &[String]| -> Vec<T> {
+            let mut out: Vec<T> = Vec::new();
+            for t in refs.iter().filter_map(&of) {
+                if !out.contains(&t) {
+                    out.push(t);
                 }
             }
             out
         };
-        [of(&b.written), of(&b.touched)]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .filter(|v| v.len() == 1)
-            .map(|v| v[0].clone())
+        let written = each(&b.written);
+        if written.is_empty() {
+            each(&b.touched)
+        } else {
+            written
+        }
     }
 
     /// Recipes a word names, narrowed to the ones just shown when that

@@ -186,44 +186,13 @@ fn move_rows(items: &[Named], to: &str, c: &ActCtx<'_>) -> ActAction {
 /// in kg is 0.5), else in the unit said. Nothing found, or two rows, is
 /// said or asked before anything is written.
 fn set_row(item: &Named, quantity: f64, unit: Option<&str>, c: &ActCtx<'_>) -> ActAction {
-    let rows = known_rows(c, Table::Inventory);
-    let shown = shown_refs(c);
-    let found = answering(item, &rows, &shown);
-    let what = match item {
-        Named::Item(x) => x.clone(),
-        Named::Shown => "that".to_string(),
-    };
-    let row = match found.as_slice() {
-        [] => {
-            return complete(
-                format!("No {what} in the kitchen to change"),
-                Value::Null,
-                None,
-            );
-        }
-        [one] => *one,
-        many => {
-            let places: Vec<String> = many
-                .iter()
-                .map(|r| {
-                    format!(
-                        "the {} in the {}",
-                        text_field(r, "name").unwrap_or("?"),
-                        text_field(r, "location").unwrap_or("kitchen")
-                    )
-                })
-                .collect();
-            return ActAction::AskUser {
-                question: format!(
-                    "Which one is {}: {}?",
-                    super::super::super::text::fmt_number(quantity),
-                    super::super::super::text::join_list(&places, "or")
-                ),
-            };
-        }
-    };
-    let Some(id) = row.get("id").and_then(Value::as_str) else {
-        return complete("Nothing to change".into(), Value::Null, None);
+    let which = format!(
+        "Which one is {}",
+        super::super::super::text::fmt_number(quantity)
+    );
+    let (row, id) = match row_to_change(item, &which, c) {
+        Ok(found) => found,
+        Err(instead) => return instead,
     };
     let had_unit = text_field(row, "unit").unwrap_or("");
     let data = match unit {
@@ -243,52 +212,79 @@ fn set_row(item: &Named, quantity: f64, unit: Option<&str>, c: &ActCtx<'_>) -> A
 /// the day names; none found, or two rows for one name, is said or asked
 /// before anything is written.
 fn set_expiry(item: &Named, day: super::super::when::Day, c: &ActCtx<'_>) -> ActAction {
-    let rows = known_rows(c, Table::Inventory);
-    let shown = shown_refs(c);
-    let found = answering(item, &rows, &shown);
-    let what = match item {
-        Named::Item(x) => x.clone(),
-        Named::Shown => "that".to_string(),
-    };
     let Some(date) = day.date(c.req.input.today) else {
-        return complete(format!("No date for {what}'s use-by"), Value::Null, None);
+        return complete(
+            format!("No date for {}'s use-by", said_as(item)),
+            Value::Null,
+            None,
+        );
     };
-    let row = match found.as_slice() {
-        [] => {
-            return complete(
-                format!("No {what} in the kitchen to change"),
-                Value::Null,
-                None,
-            );
-        }
-        [one] => *one,
-        many => {
-            let places: Vec<String> = many
-                .iter()
-                .map(|r| {
-                    format!(
-                        "the {} in the {}",
-                        text_field(r, "name").unwrap_or("?"),
-                        text_field(r, "location").unwrap_or("kitchen")
-                    )
-                })
-                .collect();
-            return ActAction::AskUser {
-                question: format!(
-                    "Which one goes off on {}: {}?",
-                    super::super::when::short_date(&date),
-                    super::super::super::text::join_list(&places, "or")
-                ),
-            };
-        }
-    };
-    let Some(id) = row.get("id").and_then(Value::as_str) else {
-        return complete("Nothing to change".into(), Value::Null, None);
+    let which = format!(
+        "Which one goes off on {}",
+        super::super::when::short_date(&date)
+    );
+    let (_, id) = match row_to_change(item, &which, c) {
+        Ok(found) => found,
+        Err(instead) => return instead,
     };
     call(
         "db_update",
         json!({"table": "inventory", "filters": [id_filter(&[id.to_string()])], "data": {"expiry_date": date}}),
     )
+}
+
+/// The one loaded inventory row a name answers, with its id; else what to
+/// do instead: say none is there, or ask `which` of several ("Which one
+/// is 240: the greek yogurt in the fridge or …?").
+fn row_to_change<'a>(
+    item: &Named,
+    which: &str,
+    c: &ActCtx<'a>,
+) -> Result<(&'a Value, &'a str), ActAction> {
+    let rows = known_rows(c, Table::Inventory);
+    let found = answering(item, &rows, &shown_refs(c));
+    let row = match found.as_slice() {
+        [] => {
+            return Err(complete(
+                format!("No {} in the kitchen to change", said_as(item)),
+                Value::Null,
+                None,
+            ));
+        }
+        [one] => *one,
+        many => {
+            return Err(ActAction::AskUser {
+                question: format!("{which}: {}?", places(many)),
+            });
+        }
+    };
+    match row.get("id").and_then(Value::as_str) {
+        Some(id) => Ok((row, id)),
+        None => Err(complete("Nothing to change".into(), Value::Null, None)),
+    }
+}
+
+/// An item as the user named it: its words, or "that" for what was shown.
+pub(super) fn said_as(item: &Named) -> String {
+    match item {
+        Named::Item(x) => x.clone(),
+        Named::Shown => "that".to_string(),
+    }
+}
+
+/// "the greek yogurt in the fridge or the greek yogurt in the freezer".
+pub(super) fn places(rows: &[&Value]) -> String {
+    let each: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            format!(
+                "the {} in the {}",
+                text_field(r, "name").unwrap_or("?"),
+                text_field(r, "location").unwrap_or("kitchen")
+            )
+        })
+        .collect();
+    super::super::super::text::join_list(&each, "or")
 }
 
 /// A read of the inventory rows named (or just shown), in `place` if said.
@@ -313,7 +309,7 @@ fn read_named(c: &ActCtx<'_>, items: &[Named], place: Option<&String>) -> Value 
 
 /// The loaded rows a name answers: the best match of an item's words, or
 /// the rows the last reply showed.
-fn answering<'a>(n: &Named, rows: &[&'a Value], shown: &[String]) -> Vec<&'a Value> {
+pub(super) fn answering<'a>(n: &Named, rows: &[&'a Value], shown: &[String]) -> Vec<&'a Value> {
     match n {
         Named::Item(x) => best(rows, x),
         Named::Shown => rows

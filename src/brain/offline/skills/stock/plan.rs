@@ -18,6 +18,12 @@ fn names(items: &[Named]) -> String {
     super::super::super::text::join_list(&v, "and")
 }
 
+/// "240 g", "2": an amount as a step names it.
+fn amount_words(quantity: f64, unit: Option<&str>) -> String {
+    let n = super::super::super::text::fmt_number(quantity);
+    unit.map_or(n.clone(), |u| format!("{n} {u}"))
+}
+
 /// The plan for a stock ask.
 pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     let all = c.session.dashboard.inventory_total as usize;
@@ -46,6 +52,16 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
         StepType::Read
     };
     let look = |what: String| step(what, kind, "inventory", 0);
+    // Look the item up, then make the one change `write` says.
+    let look_then_write = |what: &str, goal: &str, write: String| {
+        think_ctx::plan(
+            goal,
+            vec![
+                look(format!("Look up {what} in the inventory")),
+                step(write, StepType::Write, "inventory", 1),
+            ],
+        )
+    };
     match ask {
         Ask::Expiring { location } => {
             let place = location.as_deref().unwrap_or("kitchen");
@@ -86,18 +102,8 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
         }
         Ask::Move { items, to } => {
             let what = names(items);
-            think_ctx::plan(
-                &format!("Move {what} to the {to}"),
-                vec![
-                    look(format!("Look up {what} in the inventory")),
-                    step(
-                        format!("Move {what} to the {to}"),
-                        StepType::Write,
-                        "inventory",
-                        1,
-                    ),
-                ],
-            )
+            let goal = format!("Move {what} to the {to}");
+            look_then_write(&what, &goal, goal.clone())
         }
         Ask::Set {
             item,
@@ -105,22 +111,11 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             unit,
         } => {
             let what = names(std::slice::from_ref(item));
-            let amount = format!(
-                "{}{}",
-                super::super::super::text::fmt_number(*quantity),
-                unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
-            );
-            think_ctx::plan(
+            let amount = amount_words(*quantity, unit.as_deref());
+            look_then_write(
+                &what,
                 &format!("Set {what} to {amount} in the inventory"),
-                vec![
-                    look(format!("Look up {what} in the inventory")),
-                    step(
-                        format!("Set {what} to {amount}"),
-                        StepType::Write,
-                        "inventory",
-                        1,
-                    ),
-                ],
+                format!("Set {what} to {amount}"),
             )
         }
         Ask::MovePart {
@@ -130,39 +125,14 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             to,
         } => {
             let what = names(std::slice::from_ref(item));
-            let amount = format!(
-                "{}{}",
-                super::super::super::text::fmt_number(*quantity),
-                unit.as_ref().map(|u| format!(" {u}")).unwrap_or_default()
-            );
-            think_ctx::plan(
-                &format!("Move {amount} of {what} to the {to}"),
-                vec![
-                    look(format!("Look up {what} in the inventory")),
-                    step(
-                        format!("Move {amount} of {what} to the {to}"),
-                        StepType::Write,
-                        "inventory",
-                        1,
-                    ),
-                ],
-            )
+            let amount = amount_words(*quantity, unit.as_deref());
+            let goal = format!("Move {amount} of {what} to the {to}");
+            look_then_write(&what, &goal, goal.clone())
         }
         Ask::SetExpiry { item, day } => {
             let what = names(std::slice::from_ref(item));
-            let when = day.word();
-            think_ctx::plan(
-                &format!("Set the use-by date of {what} {when} in the inventory"),
-                vec![
-                    look(format!("Look up {what} in the inventory")),
-                    step(
-                        format!("Set the use-by date of {what} {when}"),
-                        StepType::Write,
-                        "inventory",
-                        1,
-                    ),
-                ],
-            )
+            let write = format!("Set the use-by date of {what} {}", day.word());
+            look_then_write(&what, &format!("{write} in the inventory"), write)
         }
         Ask::UsedWhat { said } => think_ctx::clarify(
             "Take what was used off the inventory",

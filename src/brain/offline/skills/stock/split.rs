@@ -14,10 +14,10 @@ use crate::pipeline::{ActAction, StepType};
 
 use super::super::super::act_ctx::{ActCtx, call, complete, filter};
 use super::super::super::reply_ctx::ReplyCtx;
-use super::super::super::text::{fmt_number, join_list};
+use super::super::super::text::fmt_number;
 use super::super::super::world::{num_field, text_field};
-use super::super::{Named, Said, best, known_rows, rows_of_kind, shown, why_unchanged};
-use super::act::{left_after, shown_refs};
+use super::super::{Named, Said, known_rows, rows_of_kind, shown, why_unchanged};
+use super::act::{answering, left_after, places, said_as, shown_refs};
 
 /// The next call of the move, or its completion.
 pub fn act(item: &Named, quantity: f64, unit: Option<&str>, to: &str, c: &ActCtx<'_>) -> ActAction {
@@ -79,23 +79,8 @@ pub fn act(item: &Named, quantity: f64, unit: Option<&str>, to: &str, c: &ActCtx
 /// or the question asked instead.
 fn first(item: &Named, quantity: f64, unit: Option<&str>, to: &str, c: &ActCtx<'_>) -> ActAction {
     let rows = known_rows(c, Table::Inventory);
-    let shown = shown_refs(c);
-    let found: Vec<&Value> = match item {
-        Named::Item(x) => best(&rows, x),
-        Named::Shown => rows
-            .iter()
-            .copied()
-            .filter(|r| {
-                r.get("id")
-                    .and_then(Value::as_str)
-                    .is_some_and(|id| shown.iter().any(|s| s == id))
-            })
-            .collect(),
-    };
-    let what = match item {
-        Named::Item(x) => x.clone(),
-        Named::Shown => "that".to_string(),
-    };
+    let found = answering(item, &rows, &shown_refs(c));
+    let what = said_as(item);
     let elsewhere: Vec<&Value> = found
         .iter()
         .copied()
@@ -118,21 +103,11 @@ fn first(item: &Named, quantity: f64, unit: Option<&str>, to: &str, c: &ActCtx<'
         }
         ([one], _) => *one,
         (many, _) => {
-            let places: Vec<String> = many
-                .iter()
-                .map(|r| {
-                    format!(
-                        "the {} in the {}",
-                        text_field(r, "name").unwrap_or("?"),
-                        text_field(r, "location").unwrap_or("kitchen")
-                    )
-                })
-                .collect();
             return ActAction::AskUser {
                 question: format!(
                     "Which one should {} go in the {to} from: {}?",
                     amount(quantity, unit.unwrap_or("")),
-                    join_list(&places, "or")
+                    places(many)
                 ),
             };
         }
