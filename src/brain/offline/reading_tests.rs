@@ -165,7 +165,7 @@ fn a_change_said_with_its_own_verb_is_not_the_last_one_again() {
     }
     // Without a verb of its own, the same change again.
     after(
-        &["we ate the bananas"],
+        &["we finished the bananas"],
         "and the brioche",
         &["writes inventory:delete", "reply ~ brioche"],
     );

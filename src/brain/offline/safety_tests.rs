@@ -961,27 +961,6 @@ fn exceptions_and_unplaced_counts_are_asked_and_quick_is_no_rule() {
     let mut sim = Conversation::new();
     sim.say("add the lime thing to the shopping list, get 3 of them");
     assert!(writes(&sim).is_empty(), "{}", sim.reply());
-    // A count of servings is the plan's, not the add's.
-    let wings = vec![super::items::Item {
-        name: "wings".into(),
-        quantity: None,
-        unit: None,
-        phrase: "wings".into(),
-        more: false,
-        amount: super::quantity::Quantity::Unsaid,
-    }];
-    let add = super::lexicon::Intent::Skill(super::skills::SkillAsk::Shopping(
-        super::skills::shopping::Ask::Add {
-            items: wings,
-            amount: None,
-        },
-    ));
-    assert!(!super::understand::amount_left_out(
-        &add,
-        &super::text::Words::new(
-            "plan it for saturday dinner 8 servings and add the extra wings to the list"
-        )
-    ));
     let mut sim = Conversation::new();
     sim.say("for saturday, nothing with fish, quick");
     assert!(
@@ -1089,4 +1068,39 @@ fn bringing_back_what_was_never_ruled_out_names_no_blank() {
     assert!(!sim.reply().contains("—  is back in"), "{}", sim.reply());
     let standing = sim.json()["constraints"].to_string();
     assert!(!standing.contains("fish"), "{standing}: {}", sim.reply());
+}
+
+/// Read only by the older rules (the reader passes), a change is asked
+/// about first — whatever words ask for it — and a "yes" makes it. These
+/// are the wordings fresh sets met where the older rules wrote wrongly:
+/// a question about amounts added stock, a pronoun took the wrong row.
+#[test]
+fn the_older_rules_never_write_on_their_own_reading() {
+    for m in [
+        "got 10 people coming saturday for the match. wings obviously. how much do i need for 10",
+        "can u add eggs n also like. chocolate spread. to the list",
+        "I shall put it in the freezer then. And please add eggs, a box of six.",
+        "jonno says he ate 2 of the bananas and a lime. also the paneer is his, not ours",
+    ] {
+        let mut sim = Conversation::new();
+        sim.say(m);
+        assert!(
+            writes(&sim).is_empty(),
+            "{m}: {:?} — {}",
+            writes(&sim),
+            sim.reply()
+        );
+        assert!(sim.reply().contains('?'), "{m}: {}", sim.reply());
+    }
+    // The question names the change, and a yes makes it.
+    let mut sim = Conversation::new();
+    sim.say("can u add eggs n also like. chocolate spread. to the list");
+    assert!(sim.reply().contains("eggs"), "{}", sim.reply());
+    sim.say("yes");
+    assert!(
+        writes(&sim).iter().any(|w| w == "shopping_list:create"),
+        "{:?} — {}",
+        writes(&sim),
+        sim.reply()
+    );
 }

@@ -125,6 +125,16 @@ pub fn decide(readings: &[Reading]) -> Move {
     let rival = readings[1..]
         .iter()
         .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());
+    // A verb too common to name its place, beside a reading of the same
+    // words whose verb does ("coriander's gone slimy, chuck it": the list's
+    // "chuck" or the bin's): the sure one, when it reads as much.
+    if best.unsure == Some(Unsure::Loose)
+        && let Some(sure) = rival.filter(|r| {
+            r.coverage >= best.coverage && r.coverage >= DO_COVERAGE && !r.asking && !r.bulk
+        })
+    {
+        return decide(std::slice::from_ref(sure));
+    }
     // Two writes close in score: the older chain, which sees the rows,
     // reads it (and asks before it writes).
     if rival.is_some_and(|r| best.score - r.score < MARGIN && r.coverage >= DO_COVERAGE) {

@@ -346,7 +346,7 @@ struct At<'a> {
 /// ("doing a big reshuffle. move the ginger …", "… mum said i could"). An
 /// aside is neither read nor counted against a reading's coverage.
 fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<bool> {
-    let mut out = vec![false; words.len()];
+    let mut out = purposes(words, n, links, lex);
     let parts = parts(words, n, lex);
     if parts.len() < 2 {
         return out;
@@ -449,6 +449,85 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
     // A message that is all asides has none: it is read as it is.
     if out.iter().all(|a| *a) {
         out.fill(false);
+    }
+    out
+}
+
+/// The words of a clause giving a request's purpose or cause, said after
+/// the request in the same sentence ("add 2 cans of coconut milk to the
+/// list so im not left with nothing", "bin the coriander cause its
+/// slime"): from the purpose word to the clause's end, when a request's
+/// verb comes before it and the clause has a subject of its own, no verb
+/// with something named after it, and no take-back or correction.
+fn purposes(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<bool> {
+    let mut out = vec![false; words.len()];
+    let subject = |w: &str| {
+        matches!(
+            w,
+            "i" | "im"
+                | "ill"
+                | "id"
+                | "ive"
+                | "we"
+                | "were"
+                | "well"
+                | "weve"
+                | "you"
+                | "youre"
+                | "it"
+                | "its"
+                | "itll"
+                | "theres"
+                | "there"
+                | "they"
+                | "theyre"
+                | "he"
+                | "hes"
+                | "she"
+                | "shes"
+                | "the"
+                | "my"
+                | "our"
+                | "that"
+                | "thats"
+                | "nobody"
+                | "no"
+                | "none"
+                | "everyone"
+        )
+    };
+    let mut k = 1;
+    while k < words.len() {
+        let Some(p) = phrase_at(words, k, &lex.purpose) else {
+            k += 1;
+            continue;
+        };
+        let clause = n.tokens[k].clause;
+        let end = (k..words.len())
+            .find(|&j| n.tokens[j].clause != clause)
+            .unwrap_or(words.len());
+        let open = k + p.len();
+        let requested = (0..k).any(|j| verb_at(words, j, lex));
+        // ("… because i need to remove the limes" asks for more: a verb
+        // with something named after it.)
+        let asks_more = |j: usize| {
+            verb_at(words, j, lex)
+                && links.iter().any(|l| {
+                    l.start > j && l.start <= j + 3 && l.targets.first().is_some_and(|t| t.names())
+                })
+        };
+        let plain = (open..end).all(|j| {
+            !asks_more(j)
+                && !retracts_at(words, j, lex)
+                && phrase_at(words, j, &lex.correction)
+                    .is_none_or(|c| c.len() == 1 && c[0] == "not")
+        });
+        if requested && open < end && subject(words[open]) && plain {
+            out[k..end].fill(true);
+            k = end;
+        } else {
+            k += 1;
+        }
     }
     out
 }
@@ -1864,7 +1943,15 @@ fn read_frame_at(
         });
     let buys = matches!(verb.as_slice(), [v] if v == "buy" || v == "get" || v == "grab")
         || verb.len() == 2 && verb[0] == "pick";
+    // "chuck a couple of lemons on": a verb the list shares with the bin,
+    // said with where the things go, is no bin.
+    let placed_after = (ve..r.end).any(|k| matches!(words[k], "on" | "in" | "onto" | "into"));
+    let binned_or_placed = lex
+        .frames
+        .iter()
+        .any(|g| g.act == ActKind::ShoppingAdd && g.verbs.contains(verb));
     match f.act {
+        ActKind::StockRemove if binned_or_placed && placed_after => return None,
         ActKind::ShoppingAdd if buys && past_in_clause => return None,
         ActKind::InventoryAdd if verb.len() == 1 && verb[0] == "buy" && !past_in_clause => {
             return None;
@@ -2001,8 +2088,16 @@ fn read_frame_at(
     let domain_said = fill.domain || f.domain.is_none();
     // "add milk" while the list is on screen adds to the list; a row two
     // tables hold is still asked about.
+    // ("coriander's gone slimy, chuck it": a verb another change shares —
+    // the bin's as well as the list's — takes no place from the topic,
+    // unless it says where to: "chuck a couple of lemons on".)
+    let shared = lex
+        .frames
+        .iter()
+        .any(|g| g.writes && g.act != f.act && g.verbs.contains(verb))
+        && !(ve..r.end).any(|k| matches!(words[k], "on" | "in" | "onto" | "into"));
     let listed_topic = f.domain == Some(super::lexicon::Domain::Shopping)
-        && (scene.on_topic(super::lexicon::Domain::Shopping)
+        && (scene.on_topic(super::lexicon::Domain::Shopping) && !shared
             || coverage >= 1.0 && to_buy(f, verb, words, scene, lex));
     // "take the yogurt off" is as loose as "take": the list, the plan or
     // the stock?
@@ -3206,7 +3301,7 @@ fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name:
             .next_back()
             .is_some_and(|h| heads.contains(h));
         if crate::brain::offline::vocab::is_food_phrase(&joined)
-            || head && one_word && !plural(&last.name) && last.quantity.is_none()
+            || head && one_word && !plural(&last.name)
         {
             last.name = joined;
             return;
@@ -3301,16 +3396,6 @@ fn build(
                     // "use half of it" is read as a share of the row.
                     || words[k] == "half" && of_a_row && f.act != ActKind::StockUse
             }) =>
-        {
-            return None;
-        }
-        // Something the list holds (to buy, or bought already; "another
-        // bottle of olive oil") is the older chain's to sort with the rows.
-        ActKind::ShoppingAdd
-            if fill
-                .items
-                .iter()
-                .any(|i| scene.names.shopping.contains(&i.name)) =>
         {
             return None;
         }

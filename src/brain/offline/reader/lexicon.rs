@@ -125,6 +125,7 @@ struct Words {
     polite: Vec<String>,
     tags: Vec<String>,
     reason: Vec<String>,
+    purpose: Vec<String>,
     except: Vec<String>,
     leave_out: Vec<String>,
     pointer: Vec<String>,
@@ -198,6 +199,8 @@ pub struct Lexicon {
     /// Words that end a statement as a question.
     pub tags: Vec<Phrase>,
     pub reason: Vec<Phrase>,
+    /// Words that open a clause giving a request's purpose or cause.
+    pub purpose: Vec<Phrase>,
     /// Words that leave rows out of a change to all of them.
     pub except: Vec<Phrase>,
     /// Words that take one thing out of a change being confirmed ("yes
@@ -333,6 +336,7 @@ impl Lexicon {
             polite: phrases(&w.polite),
             tags: phrases(&w.tags),
             reason: phrases(&w.reason),
+            purpose: phrases(&w.purpose),
             except: phrases(&w.except),
             leave_out: phrases(&w.leave_out),
             pointer: phrases(&w.pointer),
@@ -392,6 +396,7 @@ impl Lexicon {
             &self.help,
             &self.correction,
             &self.reason,
+            &self.purpose,
             &self.except,
             &self.asking,
             &self.polite,

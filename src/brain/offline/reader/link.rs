@@ -349,13 +349,15 @@ fn amount_at(
         (*q, p.len(), true)
     };
     let mut end = i + len;
-    // "2 more cans of", "3 extra tins".
+    // "2 more cans of", "3 extra tins", "one more pepper".
     let between = words
         .get(end)
         .is_some_and(|w| matches!(*w, "more" | "extra" | "x"))
-        && words
-            .get(end + 1)
-            .is_some_and(|u| lex.units.contains_key(*u));
+        && words.get(end + 1).is_some_and(|u| {
+            lex.units.contains_key(*u)
+                || is_food_word(u)
+                || names_at(words, end + 1, lex, names).is_some()
+        });
     if between {
         end += 1;
     }

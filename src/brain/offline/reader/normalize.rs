@@ -279,6 +279,14 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
     {
         return None;
     }
+    // "greek yog", "corr": the start of one of the kitchen's own words,
+    // and of no other, is that word cut short.
+    let mut cut_short = closed
+        .iter()
+        .filter(|c| c.chars().count() >= n + 2 && c.starts_with(word));
+    if let (Some(whole), None) = (cut_short.next(), cut_short.next()) {
+        return Some(whole.clone());
+    }
     let limit = if n >= 7 { 2 } else { 1 };
     // A three-letter word is corrected only to a grammar word ("wat").
     // A three-letter one to a name only with a letter dropped ("mlk").
@@ -289,6 +297,13 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
     // The kitchen's names and the catalog's foods ("egsg" → "egg").
     let mut targets: Vec<&str> = closed.iter().map(String::as_str).collect();
     targets.extend(crate::brain::offline::vocab::food_words().map(|w| -> &str { w }));
+    // ("egss" → "eggs": a food is typed as often in the plural.)
+    let plurals: Vec<String> = targets
+        .iter()
+        .filter(|w| !w.ends_with('s'))
+        .map(|w| format!("{w}s"))
+        .collect();
+    targets.extend(plurals.iter().map(String::as_str));
     let names = targets
         .into_iter()
         .filter(|_| names_too)
@@ -302,7 +317,8 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
             continue;
         }
         // Two letters swapped ("waht") is the likeliest slip of all.
-        if d == 1 && anagram(word, cand) {
+        // So is a doubled letter typed once ("shoping").
+        if d == 1 && (anagram(word, cand) || undoubled(word, cand)) {
             d = 0;
         }
         match best {
@@ -318,6 +334,18 @@ fn correct(word: &str, lex: &Lexicon, closed: &HashSet<String>) -> Option<String
         Some((_, _, w)) if !tied => Some(w.to_string()),
         _ => None,
     }
+}
+
+/// True when `word` is `cand` with one of its doubled letters typed once.
+fn undoubled(word: &str, cand: &str) -> bool {
+    let c: Vec<char> = cand.chars().collect();
+    (1..c.len()).any(|k| {
+        c[k] == c[k - 1] && {
+            let mut once = c.clone();
+            once.remove(k);
+            once.iter().collect::<String>() == word
+        }
+    })
 }
 
 fn anagram(a: &str, b: &str) -> bool {
@@ -377,5 +405,22 @@ mod tests {
         // Shorthand the word lists keep is corrected as well.
         assert_eq!(words("recipies"), ["recipes"]);
         assert_eq!(words("waht"), ["what"]);
+    }
+
+    #[test]
+    fn slips_of_the_commonest_kinds_are_corrected() {
+        let lex = lexicon();
+        let closed: HashSet<String> = ["greek", "yogurt", "chicken", "thigh"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        // A doubled letter typed once; a plural food; a kitchen word cut
+        // short, when it is the start of that word alone.
+        assert_eq!(
+            correct("shoping", lex, &closed).as_deref(),
+            Some("shopping")
+        );
+        assert_eq!(correct("egss", lex, &closed).as_deref(), Some("eggs"));
+        assert_eq!(correct("yog", lex, &closed).as_deref(), Some("yogurt"));
     }
 }
