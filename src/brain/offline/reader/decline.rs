@@ -494,7 +494,7 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
                 .map(str::to_string),
         );
     }
-    let mut out: Vec<String> = Vec::new();
+    let mut out: Vec<String> = the_change_read_in_part(n, scene).into_iter().collect();
     for t in tries {
         if out.len() < 3
             && !out.contains(&t)
@@ -504,4 +504,36 @@ fn options(n: &Normalized, links: &[Link], scene: &Scene<'_>) -> Vec<String> {
         }
     }
     out
+}
+
+/// The plan the message's own words read as, in part ("ok: jonno cooks
+/// wed 14 (he said pad see ew), i cook thu 15 (wings). both for 2" → "put
+/// Thai Pad See Ew on the plan for wednesday for 2 people and …"), said as
+/// a request this reader
+/// carries out whole: the first thing to offer, so a "yes" makes it.
+/// `None` when no change reads from enough of the words, or one that does
+/// leaves a choice open.
+fn the_change_read_in_part(n: &Normalized, scene: &Scene<'_>) -> Option<String> {
+    /// A change read from less of the message than this is no offer.
+    const OFFER_COVERAGE: f64 = 0.3;
+    let read = super::read_fresh(&n.words().join(" "), scene);
+    // Only a plan put is offered: a change that takes rows away, read
+    // from part of the words, is never put in the user's mouth.
+    let best = read.readings.iter().find(|r| {
+        r.writes()
+            && r.acts
+                .iter()
+                .all(|a| matches!(a, super::acts::Act::PlanPut { .. }))
+            && r.coverage >= OFFER_COVERAGE
+            && r.choice.is_none()
+            && !r.asking
+            && !r.bulk
+            && r.unsure.is_none()
+    })?;
+    let said =
+        crate::brain::offline::text::join_list(&super::acts::describe_all(&best.acts), "and");
+    match super::read_fresh(&said, scene).decision {
+        Move::Do(again) if again.acts == best.acts => Some(said),
+        _ => None,
+    }
 }

@@ -1671,6 +1671,14 @@ fn read_frame(at: &At, r: Range<usize>, f: &Frame) -> Option<Reading> {
                     phrase_at(&words[..r.end], i, &f.verbs).map(|p| (i, i + p.len(), p, None))
                 })
         })
+        // "get rid of the tomatoes": a verb that is only the start of
+        // another frame's longer one said there is that one's.
+        .filter(|&(vs, ve, _, _)| {
+            !at.lex.frames.iter().any(|g| {
+                g.act != f.act
+                    && phrase_at(&words[..r.end], vs, &g.verbs).is_some_and(|p| vs + p.len() > ve)
+            })
+        })
         .filter_map(|v| read_frame_at(at, r.clone(), f, v))
         .max_by(|a, b| a.score.total_cmp(&b.score))
 }

@@ -2863,3 +2863,49 @@ fn a_row_the_list_holds_asked_for_again_is_read_for_the_list_to_sort() {
         "{acts:?}"
     );
 }
+
+#[test]
+fn a_decline_offers_first_the_plan_its_words_read_in_part() {
+    use super::decline::Answered;
+    let d = declined(
+        "ok: jonno cooks wed 14 (he said pad see ew), i cook thu 15 (wings). both for 2",
+        Answered::Nothing,
+    )
+    .expect("declined");
+    assert!(
+        d.options
+            .first()
+            .is_some_and(|o| o.contains("Thai Pad See Ew") && o.contains("Dry Rub Wings")),
+        "{:?}",
+        d.options
+    );
+    // A change that takes rows away is never offered from part of the
+    // words.
+    let d = declined(
+        "im on nights wed thu fri. need something i can batch cook tomorrow before my shift",
+        Answered::Nothing,
+    );
+    assert!(
+        d.iter()
+            .flat_map(|d| &d.options)
+            .all(|o| !o.contains("off the plan")),
+        "{d:?}"
+    );
+}
+
+#[test]
+fn a_verb_that_starts_a_longer_one_is_read_as_the_longer() {
+    // "get" of "get rid of": the list's removal, not an add.
+    let out = read_after(
+        "shopping list: get rid of the tomatoes and basil, keep the rest for when we're back",
+        &Before::default(),
+    );
+    assert!(
+        matches!(
+            out.readings.first().map(|r| &r.acts[..]),
+            Some([Act::ShoppingRemove { .. }])
+        ),
+        "{:?}",
+        out.readings.first()
+    );
+}
