@@ -188,7 +188,7 @@ fn send(sandbox: &Sandbox, url: &str, message: &str) -> std::process::Output {
 }
 
 /// The message each cut-commit test sends.
-const ADD: &str = "add zqcut to my shopping list";
+const ADD: &str = "add fennel to my shopping list";
 
 /// A kitchen reached through a proxy that cuts the connection of the first
 /// `COMMIT` as `cut` says, and the run that sent [`ADD`] through it.
@@ -227,7 +227,7 @@ fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
     assert!(out.status.success(), "{}", stderr(&out));
     let record: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_eq!(record["status"], "ok", "{record}");
-    assert_eq!(listed(&url, "zqcut"), 1);
+    assert_eq!(listed(&url, "fennel"), 1);
     // Opening the session again finds the turn kept, and nothing doubled.
     let again = send(&sandbox, &url, "what's on my shopping list?");
     assert!(again.status.success(), "{}", stderr(&again));
@@ -238,7 +238,7 @@ fn a_connection_lost_after_commit_is_asked_and_the_turn_is_kept_once() {
         row.split_whitespace().any(|w| w == "2"),
         "two turns, the first kept:\n{list}"
     );
-    assert_eq!(listed(&url, "zqcut"), 1);
+    assert_eq!(listed(&url, "fennel"), 1);
 }
 
 #[test]
@@ -258,10 +258,10 @@ fn a_connection_lost_before_commit_fails_the_turn_and_sending_it_again_adds_one_
         "{}",
         stderr(&out)
     );
-    assert_eq!(listed(&url, "zqcut"), 0);
+    assert_eq!(listed(&url, "fennel"), 0);
     let again = send(&sandbox, &through, ADD);
     assert!(again.status.success(), "{}", stderr(&again));
-    assert_eq!(listed(&url, "zqcut"), 1);
+    assert_eq!(listed(&url, "fennel"), 1);
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn a_commit_that_cannot_be_confirmed_stays_pending_until_the_session_is_opened_a
     assert!(err.contains("open the session again"), "{err}");
     assert!(stdout(&out).trim().is_empty() || !stdout(&out).contains("\"status\":\"ok\""));
     // The commit did land; opening the session asks the stamp and keeps it.
-    assert_eq!(listed(&url, "zqcut"), 1);
+    assert_eq!(listed(&url, "fennel"), 1);
     let again = send(&sandbox, &url, "what's on my shopping list?");
     assert!(again.status.success(), "{}", stderr(&again));
     assert!(!stderr(&again).contains("cut off"), "{}", stderr(&again));
@@ -290,9 +290,9 @@ fn a_commit_that_cannot_be_confirmed_stays_pending_until_the_session_is_opened_a
         reply["reply"]
             .as_str()
             .unwrap_or_default()
-            .contains("zqcut"),
+            .contains("fennel"),
         "{reply}"
     );
     assert_eq!(reply["turn"], 2, "the unconfirmed turn was kept as turn 1");
-    assert_eq!(listed(&url, "zqcut"), 1);
+    assert_eq!(listed(&url, "fennel"), 1);
 }

@@ -195,7 +195,7 @@ fn strace() -> Option<&'static str> {
 #[test]
 fn plain_run_killed_at_each_fsync_never_prints_a_reply_that_was_not_saved() {
     let Some(strace) = strace() else { return };
-    let message = "add zqstrace to my shopping list";
+    let message = "add rhubarb to my shopping list";
     // The turn's syncs: the pending record, the kitchen's commit, the done
     // line (and one more, past the last, where the run completes).
     let mut saw_kill = false;
@@ -225,7 +225,7 @@ fn plain_run_killed_at_each_fsync_never_prints_a_reply_that_was_not_saved() {
         let db = rusqlite::Connection::open(tmp.path().join("kitchen.db")).unwrap();
         let in_kitchen: i64 = db
             .query_row(
-                "SELECT count(*) FROM shopping_list WHERE name = 'zqstrace'",
+                "SELECT count(*) FROM shopping_list WHERE name = 'rhubarb'",
                 [],
                 |r| r.get(0),
             )

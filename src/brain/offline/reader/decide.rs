@@ -122,6 +122,17 @@ pub fn decide(readings: &[Reading]) -> Move {
             ),
         };
     }
+    // Dishes paired with days said apart from them: the pairing named,
+    // asked about.
+    if best.unsure == Some(Unsure::Paired) && best.coverage >= CONFIRM_COVERAGE {
+        return Move::Confirm {
+            reading: best.clone(),
+            question: format!(
+                "{} (I paired them in the order you said them — say which goes where if not.)",
+                confirm_question(best).trim_end_matches(|c| c != '?')
+            ),
+        };
+    }
     let rival = readings[1..]
         .iter()
         .find(|r| r.acts != best.acts && r.writes() && r.choice.is_none() && r.unsure.is_none());

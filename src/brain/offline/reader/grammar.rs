@@ -63,6 +63,9 @@ pub enum Unsure {
     /// Foods said as bought that the shopping list holds ("got the basil
     /// and 4 tomatoes"): into the stock, or ticked off the list?
     OnList,
+    /// Two or more dishes put on days said apart from them ("do both, one
+    /// wed one sun"): paired in the order said, a guess to confirm.
+    Paired,
 }
 
 impl Reading {
@@ -1564,6 +1567,8 @@ struct Fill {
     /// Where the link being taken starts, and where the last item ended.
     item_start: usize,
     last_item_end: Option<usize>,
+    /// Where the last item taken was said.
+    item_at: Option<usize>,
     /// Where the amount waiting for its food was said.
     pending_at: Option<Range<usize>>,
     /// Two foods said side by side that the catalog does not know as one.
@@ -1617,6 +1622,7 @@ impl Fill {
             recipe_said: Vec::new(),
             item_start: 0,
             last_item_end: None,
+            item_at: None,
             pending_at: None,
             run_on: false,
             pointed_at_row: false,
@@ -2139,7 +2145,25 @@ fn read_frame_at(
                 && fill.explained[l.start]
                 && l.targets.iter().any(|t| matches!(t, Target::Listed(_)))
         });
-    let unsure = if on_list {
+    // "one wed one sun", "one on friday and the other on sunday": each day
+    // said for "one" of the dishes, not for a dish by name.
+    let dishes: std::collections::HashSet<&str> = acts
+        .iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { recipe, .. } => Some(recipe.as_str()),
+            _ => None,
+        })
+        .collect();
+    let days_for_one = links
+        .iter()
+        .filter(|l| {
+            matches!(l.targets.first(), Some(Target::Day(_)))
+                && (l.start.saturating_sub(2)..l.start).any(|k| matches!(words[k], "one" | "other"))
+        })
+        .count();
+    let unsure = if dishes.len() >= 2 && days_for_one >= 2 {
+        Some(Unsure::Paired)
+    } else if on_list {
         Some(Unsure::OnList)
     } else if loose && !domain_said && !listed_topic && !counted {
         Some(Unsure::Loose)
@@ -2793,6 +2817,22 @@ fn take(
                 fill.amount = Some((*q, u.clone()));
                 true
             }
+            // ("the ginger is now 120 g, i used 30 g": an amount after
+            // another change's verb is that change's, not the item's.)
+            Target::AmountAfter(..)
+                if (needs(Need::Items) || needs(Need::Stocked))
+                    && fill.item_at.is_some_and(|i| {
+                        (i..l.start).any(|k| {
+                            at.lex.frames.iter().any(|g| {
+                                g.writes
+                                    && g.act != f.act
+                                    && phrase_at(words, k, &g.verbs).is_some()
+                            })
+                        })
+                    }) =>
+            {
+                false
+            }
             Target::AmountAfter(q, u) if needs(Need::Items) || needs(Need::Stocked) => {
                 match fill.items.last_mut().filter(|i| i.quantity.is_none()) {
                     Some(last) => {
@@ -3293,6 +3333,7 @@ fn push_item(fill: &mut Fill, pending: &mut Option<(f64, Option<String>)>, name:
     if crate::brain::offline::items::unit_word(name).is_some() {
         return;
     }
+    fill.item_at = Some(fill.item_start);
     // "oat milk": a food said right after another, with nothing between,
     // is one food when the catalog knows the two words together, and
     // leaves the reading in doubt when it does not ("eggs milk").

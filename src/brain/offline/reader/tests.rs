@@ -2909,3 +2909,40 @@ fn a_verb_that_starts_a_longer_one_is_read_as_the_longer() {
         out.readings.first()
     );
 }
+
+#[test]
+fn dishes_paired_with_days_said_apart_from_them_are_asked_about() {
+    let Move::Confirm { question, .. } =
+        decide("i want pad see ew, sam wants the yellow curry. we do both, one wed one sun")
+    else {
+        panic!("asked about");
+    };
+    assert!(
+        question.contains("Thai Pad See Ew") && question.contains("order you said"),
+        "{question}"
+    );
+    // Each dish said with its day is no guess.
+    let acts = done("yellow curry on the sunday, tikka bites on the wed, 4 servings each");
+    assert_eq!(acts.len(), 2, "{acts:?}");
+}
+
+#[test]
+fn an_amount_after_another_changes_verb_is_that_changes() {
+    // "is now 120 g" sets the ginger; the use said after it is not of 120 g.
+    let out = read_after(
+        "record that the ginger on the counter is now 120 g; i used 30 g yesterday",
+        &Before::default(),
+    );
+    assert!(
+        !out.readings.iter().any(|r| r.acts.iter().any(
+            |a| matches!(a, Act::StockUse { items } if items.iter().any(|i| i.quantity == Some(120.0)))
+        )),
+        "{:?}",
+        out.readings
+    );
+    assert!(
+        matches!(out.readings.first().map(|r| &r.acts[..]), Some([Act::StockSet { quantity, .. }]) if *quantity == 120.0),
+        "{:?}",
+        out.readings.first()
+    );
+}
