@@ -60,10 +60,17 @@ impl Draft {
         } else {
             ""
         };
-        self.question = Some(format!(
-            "Which one do you mean: {}?{tail}",
-            join_list(&labels, "or")
-        ));
+        // More than a handful is no choice to read through: the first
+        // few, and the name asked for.
+        self.question = Some(if labels.len() > 4 {
+            format!(
+                "{} things here could fit, like {} — which one do you mean?",
+                labels.len(),
+                join_list(&labels[..3], "or")
+            )
+        } else {
+            format!("Which one do you mean: {}?{tail}", join_list(&labels, "or"))
+        });
         self.mentions.push(EntityMention {
             text: text.to_string(),
             resolution: Resolution::Ambiguous,

@@ -490,3 +490,26 @@ fn words_that_name_no_dish_are_not_searched_for_as_a_recipe() {
     sim.say("show me the shakshuka");
     assert!(sim.reply().contains("shakshuka"), "{}", sim.reply());
 }
+
+/// A bare "yes" to a list offered two ways ("Shall I open one of them, or
+/// put a couple on the plan?") asks which and how, in words the reader
+/// carries out — not thanks; "thanks" stays thanks.
+#[test]
+fn a_yes_to_a_list_offered_two_ways_asks_which_and_how() {
+    let mut sim = Conversation::new();
+    sim.say("what can I cook tonight with what's here");
+    sim.say("yes");
+    let reply = sim.reply();
+    assert!(reply.contains("Say “show me "), "{reply}");
+    assert!(!reply.contains("Glad that helps"), "{reply}");
+    let state = sim.state.clone();
+    let names = sim.kitchen_names();
+    for suggested in reply.split('“').skip(1).filter_map(|s| s.split('”').next()) {
+        assert!(
+            crate::brain::offline::reads_as_an_act(&state, &names, suggested),
+            "{suggested}"
+        );
+    }
+    sim.say("thanks");
+    assert!(!sim.reply().contains("Say “show me"), "{}", sim.reply());
+}

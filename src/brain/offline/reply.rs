@@ -680,6 +680,26 @@ fn talk(c: &ReplyCtx<'_>) -> String {
         Intent::Talk(TalkAsk::Thanks) if says_goodbye(&c.reading.words.words) => {
             "Okay — talk soon! Everything's kept for next time.".to_string()
         }
+        // A "yes" to a list with two ways on ("Shall I open one of them,
+        // or put a couple on the plan?"): which one, and which way, in
+        // words the reader carries out — not thanks.
+        Intent::Talk(TalkAsk::Affirm | TalkAsk::Thanks)
+            if (super::consent::is_bare_consent(&c.reading.words)
+                || super::consent::is_consent_to_do(&c.reading.words))
+                && let Some(first) = c
+                .reading
+                .before
+                .presented
+                .iter()
+                .chain(&c.reading.before.listed)
+                .filter(|r| r.starts_with("recipe_") || r.starts_with("gen_recipe_"))
+                .map(|r| c.label(r))
+                .find(|l| !l.is_empty()) =>
+        {
+            format!(
+                "Happy to — which one, and what should I do with it? Say “show me {first}” to open it, or “put {first} on friday” to plan it."
+            )
+        }
         Intent::Talk(TalkAsk::Thanks) | Intent::Talk(TalkAsk::Affirm) => format!(
             "{} {}",
             pick(
