@@ -2003,6 +2003,12 @@ fn read_frame_at(
         fill.items[0].unit = u.clone();
     }
     let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
+    // "used all the coconut milk": the words that say all of it are read.
+    if matches!(acts.as_slice(), [Act::StockUse { .. }]) {
+        for k in whole_said(words, r.clone()) {
+            fill.explained[k] = true;
+        }
+    }
     // "the broccoli one is done, picked them up": words of the task itself
     // said again tell which it is.
     if let [Act::TaskDone { tasks } | Act::TaskRemove { tasks }] = acts.as_slice() {
@@ -3391,6 +3397,23 @@ const DAY_LEADS: &[&str] = &["on", "by", "for", "this", "next", "at", "the"];
 
 /// The act a filled frame stands for, or `None` when a slot it needs is
 /// empty; a slot with several candidates is a choice.
+/// The words in `r` that say all of a thing ("all", "the whole", "the
+/// last of", "the rest of") — not of one of its measures ("a whole can").
+fn whole_said(words: &[&str], r: Range<usize>) -> Vec<usize> {
+    let lex = super::lexicon::lexicon();
+    let counted = |k: usize| {
+        k > 0
+            && (matches!(words[k - 1], "a" | "an" | "one")
+                || words[k - 1].chars().all(|c| c.is_ascii_digit()))
+    };
+    r.clone()
+        .filter(|&k| {
+            lex.bulk.contains(words[k]) && words[k] != "lot" && !counted(k)
+                || words[k] == "last" && words.get(k + 1) == Some(&"of")
+        })
+        .collect()
+}
+
 fn build(
     f: &Frame,
     fill: &Fill,
@@ -3609,13 +3632,15 @@ fn build(
         ActKind::ShoppingBought if !fill.listed.is_empty() => Act::ShoppingBought {
             rows: fill.listed.clone(),
         },
-        // "used rice" says not how much; "finished the milk" says all of it.
+        // "used rice" says not how much; "finished the milk", "used all the
+        // coconut milk", "the last of the milk" say all of it.
         ActKind::StockUse
             if fill.items.iter().any(|i| i.quantity.is_none())
                 && !matches!(
                     verb.join(" ").as_str(),
                     "finished" | "used up" | "finished off"
-                ) =>
+                )
+                && whole_said(words, r.clone()).is_empty() =>
         {
             return None;
         }

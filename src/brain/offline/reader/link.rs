@@ -349,10 +349,10 @@ fn amount_at(
         (*q, p.len(), true)
     };
     let mut end = i + len;
-    // "2 more cans of", "3 extra tins", "one more pepper".
+    // "2 more cans of", "3 extra tins", "one more pepper", "a whole can of".
     let between = words
         .get(end)
-        .is_some_and(|w| matches!(*w, "more" | "extra" | "x"))
+        .is_some_and(|w| matches!(*w, "more" | "extra" | "x" | "whole"))
         && words.get(end + 1).is_some_and(|u| {
             lex.units.contains_key(*u)
                 || is_food_word(u)

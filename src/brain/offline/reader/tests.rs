@@ -2946,3 +2946,26 @@ fn an_amount_after_another_changes_verb_is_that_changes() {
         out.readings.first()
     );
 }
+
+#[test]
+fn a_use_said_of_all_of_a_row_needs_no_amount() {
+    for m in [
+        "used the last of the milk",
+        "used all the coconut milk",
+        "we used the rest of the yogurt",
+    ] {
+        let acts = done(m);
+        assert!(
+            matches!(&acts[..], [Act::StockUse { items }] if items.len() == 1 && items[0].quantity.is_none()),
+            "{m}: {acts:?}"
+        );
+    }
+    // Without a word that says all of it, how much is asked; "a whole
+    // can" is one can, not the whole row.
+    not_done("used the coconut milk");
+    let acts = done("used a whole can of coconut milk");
+    assert!(
+        matches!(&acts[..], [Act::StockUse { items }] if items[0].quantity == Some(1.0) && items[0].unit.as_deref() == Some("can")),
+        "{acts:?}"
+    );
+}
