@@ -425,13 +425,9 @@ fn would_write(intent: &Intent) -> bool {
         Intent::InventoryAdd(items, _)
         | Intent::Skill(SkillAsk::Shopping(ShoppingAsk::Add { items, .. })) => !items.is_empty(),
         Intent::Skill(SkillAsk::Planning(p)) => !matches!(p, PlanningAsk::Look { .. }),
-        Intent::Skill(SkillAsk::Stock(s)) => matches!(
-            s,
-            StockAsk::Move { .. }
-                | StockAsk::Set { .. }
-                | StockAsk::MovePart { .. }
-                | StockAsk::SetExpiry { .. }
-        ),
+        Intent::Skill(SkillAsk::Stock(s)) => {
+            matches!(s, StockAsk::Move { .. }) || super::understand::kitchen_write(intent)
+        }
         _ => matches!(
             intent,
             Intent::Save

@@ -389,9 +389,10 @@ fn declined(
 /// True when a change the older rules read is asked about before it is
 /// made. The reader did not read this message, so such a change is a
 /// guess: asked first, naming what would change. Not when the user's own
-/// words already settle it (an answer, a yes, a plain request of a kind
-/// that loses nothing), nor when a question of Alfred's comes first (which
-/// cod? how much?). A bulk change is always asked about first.
+/// words already settle it (a yes to Alfred's confirm or offer, an answer
+/// to Alfred's question, the seeds' own steps said plainly, a use the
+/// skill asks about itself), nor when a question of Alfred's comes first
+/// (which cod? how much?). A bulk change is always asked about first.
 fn asked_first(
     reading: &Reading,
     settled: &Intent,
@@ -479,7 +480,7 @@ fn skill_asks(settled: &Intent, kitchen: &KitchenNames) -> bool {
 
 /// A change to rows the older rules read that [`concrete_write`] leaves
 /// to the skill (a stock amount or date said afresh, stock added).
-fn kitchen_write(settled: &Intent) -> bool {
+pub(super) fn kitchen_write(settled: &Intent) -> bool {
     use super::skills::{SkillAsk, stock};
     match settled {
         Intent::Several(parts) => parts.iter().any(|p| kitchen_write(&p.intent)),

@@ -1959,7 +1959,7 @@ fn read_frame_at(
         || verb.len() == 2 && verb[0] == "pick";
     // "chuck a couple of lemons on": a verb the list shares with the bin,
     // said with where the things go, is no bin.
-    let placed_after = (ve..r.end).any(|k| matches!(words[k], "on" | "in" | "onto" | "into"));
+    let placed_after = says_where(words, ve..r.end);
     let binned_or_placed = lex
         .frames
         .iter()
@@ -2115,7 +2115,7 @@ fn read_frame_at(
         .frames
         .iter()
         .any(|g| g.writes && g.act != f.act && g.verbs.contains(verb))
-        && !(ve..r.end).any(|k| matches!(words[k], "on" | "in" | "onto" | "into"));
+        && !says_where(words, ve..r.end);
     let listed_topic = f.domain == Some(super::lexicon::Domain::Shopping)
         && (scene.on_topic(super::lexicon::Domain::Shopping) && !shared
             || coverage >= 1.0 && to_buy(f, verb, words, scene, lex));
@@ -3397,6 +3397,13 @@ const DAY_LEADS: &[&str] = &["on", "by", "for", "this", "next", "at", "the"];
 
 /// The act a filled frame stands for, or `None` when a slot it needs is
 /// empty; a slot with several candidates is a choice.
+/// True when the words in `r` say where things go ("… on", "… into the
+/// basket"): a verb the list and the bin share, said so, is the list's.
+fn says_where(words: &[&str], r: Range<usize>) -> bool {
+    r.into_iter()
+        .any(|k| matches!(words[k], "on" | "in" | "onto" | "into"))
+}
+
 /// The words in `r` that say all of a thing ("all", "the whole", "the
 /// last of", "the rest of") — not of one of its measures ("a whole can").
 fn whole_said(words: &[&str], r: Range<usize>) -> Vec<usize> {
