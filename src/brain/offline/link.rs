@@ -883,6 +883,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
         return Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
             which: Which::Named(name.to_lowercase()),
             what: Detail::Missing,
+            servings: None,
         }));
     }
     // "ok assam pedas thursday dinner": saved recipes on days, said
@@ -938,6 +939,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
             Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
                 which: Which::Named(name.to_lowercase()),
                 what: Detail::Missing,
+                servings: None,
             }))
         } else {
             intent
@@ -972,6 +974,7 @@ pub fn relink(intent: Intent, w: &Words, kitchen: &KitchenNames) -> Intent {
     Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
         which: Which::Named(name.to_lowercase()),
         what: Detail::Ingredients,
+        servings: None,
     }))
 }
 

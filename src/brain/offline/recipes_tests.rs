@@ -513,3 +513,22 @@ fn a_yes_to_a_list_offered_two_ways_asks_which_and_how() {
     sim.say("thanks");
     assert!(!sim.reply().contains("Say “show me"), "{}", sim.reply());
 }
+
+#[test]
+fn enough_for_a_recipe_at_more_servings_scales_the_recipe_against_the_stock() {
+    // Chicken Tikka Bites takes 800 g thigh for 4; the freezer holds 1.5 kg.
+    let mut sim = Conversation::on_disk();
+    sim.say("is there enough chicken thigh for the tikka bites at 6 servings");
+    let reply = sim.reply().to_string();
+    assert!(
+        reply.contains("At 6 servings") && reply.contains("1.2 kg chicken thigh"),
+        "{reply}"
+    );
+    assert!(reply.contains("so that's enough"), "{reply}");
+    sim.say("is there enough chicken thigh for the tikka bites for 8");
+    let reply = sim.reply().to_string();
+    assert!(
+        reply.contains("1.6 kg chicken thigh") && reply.contains("not enough"),
+        "{reply}"
+    );
+}

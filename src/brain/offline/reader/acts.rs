@@ -235,6 +235,9 @@ pub enum Act {
     /// What a saved recipe needs that the kitchen lacks.
     RecipeMissing {
         recipe: String,
+        /// At how many servings ("at 3 servings"), when said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
     },
     /// What a saved recipe needs that the kitchen lacks, put on the
     /// shopping list ("add whats missing for the wings"). An empty name is
@@ -251,6 +254,10 @@ pub enum Act {
     RecipeAmount {
         recipe: String,
         food: String,
+        /// At how many servings ("enough yogurt for the tikka for 6"),
+        /// when said.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
     },
     /// How hot a saved recipe is.
     RecipeSpicy {
@@ -415,7 +422,9 @@ impl Act {
             Act::FindRecipes { word } => format!("show the {word} recipes"),
             Act::RecipesWith { food } => format!("find the recipes that use {food}"),
             Act::WhatCanIMake { .. } => "find what you can make with what's in".into(),
-            Act::RecipeMissing { recipe } => format!("check what {recipe} needs that you lack"),
+            Act::RecipeMissing { recipe, .. } => {
+                format!("check what {recipe} needs that you lack")
+            }
             Act::ShoppingMissing { recipe } if recipe.is_empty() => {
                 "put what the recipe is missing on the shopping list".into()
             }
@@ -423,7 +432,7 @@ impl Act {
                 format!("put what {recipe} is missing on the shopping list")
             }
             Act::RecipeTime { recipe } => format!("say how long {recipe} takes"),
-            Act::RecipeAmount { recipe, food } => {
+            Act::RecipeAmount { recipe, food, .. } => {
                 format!("look up how much {food} {recipe} takes")
             }
             Act::RecipeSpicy { recipe } => format!("say how hot {recipe} is"),

@@ -140,9 +140,15 @@ pub fn day(key: &str) -> Option<Day> {
 
 /// A question about one saved recipe, named whole.
 fn about(recipe: &str, what: RecipeDetail) -> Intent {
+    about_for(recipe, what, None)
+}
+
+/// A question about one saved recipe at the servings said.
+fn about_for(recipe: &str, what: RecipeDetail, servings: Option<u32>) -> Intent {
     Intent::Skill(SkillAsk::Recipes(RecipesAsk::About {
         which: RecipeWhich::Titled(recipe.to_string()),
         what,
+        servings,
     }))
 }
 
@@ -319,7 +325,9 @@ fn intent_of_act(a: &Act) -> Intent {
         ))),
         Act::RecipesWith { food } => Intent::FindByIngredient(food.clone()),
         Act::WhatCanIMake { .. } => Intent::WhatCanIMake,
-        Act::RecipeMissing { recipe } => about(recipe, RecipeDetail::Missing),
+        Act::RecipeMissing { recipe, servings } => {
+            about_for(recipe, RecipeDetail::Missing, *servings)
+        }
         Act::ShoppingMissing { recipe } => Skill(SkillAsk::Shopping(ShoppingAsk::Missing {
             which: if recipe.is_empty() {
                 RecipeWhich::Shown
@@ -328,7 +336,11 @@ fn intent_of_act(a: &Act) -> Intent {
             },
         })),
         Act::RecipeTime { recipe } => about(recipe, RecipeDetail::Time),
-        Act::RecipeAmount { recipe, food } => about(recipe, RecipeDetail::AmountOf(food.clone())),
+        Act::RecipeAmount {
+            recipe,
+            food,
+            servings,
+        } => about_for(recipe, RecipeDetail::AmountOf(food.clone()), *servings),
         Act::RecipeSpicy { recipe } => about(recipe, RecipeDetail::Spicy),
         Act::RecipeServes { recipe } => about(recipe, RecipeDetail::Serves),
         Act::Greeting => Intent::Talk(crate::brain::offline::skills::talk::Ask::Greeting),

@@ -117,7 +117,7 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
         .filter(|r| !aside[r.start])
         .collect();
     if parts.len() > 1 {
-        let each: Vec<Vec<Reading>> = parts
+        let mut each: Vec<Vec<Reading>> = parts
             .iter()
             .map(|r| {
                 // The one recipe the parts before this one name.
@@ -143,6 +143,23 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
                 read_range(&part_at, r.clone())
             })
             .collect();
+        // "friday the kerala curry, make it 4": a part that only says how
+        // many the part before is for is read with it.
+        for i in 1..parts.len() {
+            // ("…, 4 servings each": every dish's, read by the whole.)
+            let every = parts[i]
+                .clone()
+                .any(|k| matches!(words[k], "each" | "apiece" | "both" | "all"));
+            let Some(before) = each[i - 1].first().filter(|_| !every) else {
+                continue;
+            };
+            let mut with = before.clone();
+            if servings_for(&at, &parts[i], &mut with) {
+                let score = with.score;
+                each[i - 1][0] = with;
+                each[i] = vec![Reading::whole(Vec::new(), score)];
+            }
+        }
         // "saturday lunch - no, dinner": what is taken back is not read,
         // and no reading that still holds it stands beside this one.
         let takes_back = parts.iter().skip(1).any(|p| {
@@ -1007,9 +1024,9 @@ fn taken_back(at: &At, parts: &[Range<usize>], each: &[Vec<Reading>]) -> Option<
         if unread.is_some() {
             return None;
         }
-        // "…, just me", "…, 4 of us": who the plan before it is for.
-        if readings.is_empty()
-            && let Some((_, last)) = kept.last_mut()
+        // "…, just me", "…, 4 of us", "…, make it 6": who the plan before
+        // it is for (a part that says nothing else).
+        if let Some((_, last)) = kept.last_mut()
             && servings_for(at, p, last)
         {
             absorbed += content(p);
@@ -1047,10 +1064,12 @@ fn servings_for(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
     };
     let only = r
         .clone()
-        .all(|k| explained[k] || at.lex.glue.contains(at.words[k]));
+        .all(|k| explained[k] || at.aside[k] || at.lex.glue.contains(at.words[k]));
     let mut set = false;
     for a in &mut reading.acts {
-        if let Act::PlanPut { servings, .. } = a
+        if let Act::PlanPut { servings, .. }
+        | Act::RecipeAmount { servings, .. }
+        | Act::RecipeMissing { servings, .. } = a
             && only
         {
             *servings = Some(n);
@@ -1924,8 +1943,12 @@ fn read_frame_at(
     if f.act == ActKind::WhatCanIMake {
         fill.make = make_filter(words, r.clone(), lex, &mut fill.explained);
     }
-    // "6 servings", "for 4 people", "serves 4": how many the meal is for.
-    if f.act == ActKind::PlanPut {
+    // "6 servings", "for 4 people", "serves 4": how many the meal is for,
+    // or the question of a recipe's needs asks at.
+    if matches!(
+        f.act,
+        ActKind::PlanPut | ActKind::RecipeAmount | ActKind::RecipeMissing
+    ) {
         fill.servings = servings_said(words, links, lex, &r, &mut fill.explained);
     }
     if needs(Need::Title) {
@@ -2002,7 +2025,47 @@ fn read_frame_at(
         fill.items[0].quantity = Some(*q);
         fill.items[0].unit = u.clone();
     }
-    let (acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
+    let (mut acts, choice) = build(f, &fill, words, (verb, ve), r.clone(), scene)?;
+    // "show me the cod recipes", "what are my thai recipes": the words
+    // said right before "recipes" are what the recipes must be; the
+    // recipes skill matches them against cuisine, tag, kind, diet,
+    // ingredient and name.
+    // (In an order said of them, "quickest first", they are the older
+    // rules' to rank.)
+    let ranked = r.clone().any(|k| {
+        matches!(
+            words[k],
+            "quickest" | "fastest" | "slowest" | "longest" | "easiest" | "cheapest"
+        )
+    });
+    if matches!(acts.as_slice(), [Act::ListRecipes])
+        && !ranked
+        && let Some((from, to)) = kind_before_domain(words, links, r.clone(), &fill.explained, lex)
+    {
+        let word = words[from..to]
+            .iter()
+            .map(|w| crate::context::taxonomy::singular(w))
+            .collect::<Vec<_>>()
+            .join(" ");
+        fill.explained[from..to].fill(true);
+        acts = vec![Act::FindRecipes { word }];
+    }
+    // "enough potatoes for it": enough is asked against a dish; the stock
+    // alone does not answer it.
+    if matches!(acts.as_slice(), [Act::HowMuch { .. }])
+        && r.clone().any(|k| words[k] == "enough")
+        && links.iter().any(|l| {
+            r.start < l.start
+                && l.end <= r.end
+                && words[l.start - 1] == "for"
+                && matches!(
+                    l.targets.first(),
+                    Some(Target::Pointer(_) | Target::Recipe(_))
+                )
+        })
+    {
+        return None;
+    }
     // "used all the coconut milk": the words that say all of it are read.
     if matches!(acts.as_slice(), [Act::StockUse { .. }]) {
         for k in whole_said(words, r.clone()) {
@@ -4083,10 +4146,20 @@ fn build(
             food: fill.foods[0].clone(),
         },
         ActKind::WhatCanIMake => Act::WhatCanIMake { within: fill.make },
+        // "enough coconut milk and chicken for the curry": each food asked
+        // after.
         ActKind::RecipeAmount if !fill.foods.is_empty() => {
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
-            let food = fill.foods[0].clone();
-            return Some((vec![Act::RecipeAmount { recipe, food }], choice));
+            let acts = fill
+                .foods
+                .iter()
+                .map(|food| Act::RecipeAmount {
+                    recipe: recipe.clone(),
+                    food: food.clone(),
+                    servings: fill.servings,
+                })
+                .collect();
+            return Some((acts, choice));
         }
         // "add whats missing for the wings"; with no recipe said, the one
         // the talk is about, or (left empty) the ones another part of the
@@ -4107,7 +4180,10 @@ fn build(
         | ActKind::RecipeServes => {
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             let act = match f.act {
-                ActKind::RecipeMissing => Act::RecipeMissing { recipe },
+                ActKind::RecipeMissing => Act::RecipeMissing {
+                    recipe,
+                    servings: fill.servings,
+                },
                 ActKind::RecipeTime => Act::RecipeTime { recipe },
                 ActKind::RecipeSpicy => Act::RecipeSpicy { recipe },
                 _ => Act::RecipeServes { recipe },
@@ -4291,6 +4367,35 @@ fn kind_said(words: &[&str], names: &[String]) -> Option<String> {
             .all(|n| super::link::name_words(n).contains(&one));
         (one != *w && all).then_some(one)
     })
+}
+
+/// The one or two words said right before the recipes' own word ("the
+/// cod recipes", "my air fryer recipes"), none of them read yet.
+fn kind_before_domain(
+    words: &[&str],
+    links: &[Link],
+    r: Range<usize>,
+    explained: &[bool],
+    lex: &Lexicon,
+) -> Option<(usize, usize)> {
+    use super::lexicon::Domain;
+    let l = links.iter().find(|l| {
+        r.start <= l.start
+            && l.end <= r.end
+            && matches!(l.targets.first(), Some(Target::Domain(Domain::Recipes)))
+    })?;
+    // ("quick" is small talk in "quick one", a kind in "quick recipes".)
+    let free = |k: usize| {
+        matches!(words[k], "quick" | "easy" | "simple")
+            || !explained[k] && !lex.glue.contains(words[k])
+    };
+    let mut from = l.start;
+    while from > r.start && l.start - from < 2 && free(from - 1) {
+        from -= 1;
+    }
+    // "that paneer dish": one dish pointed back at, not a kind searched.
+    let pointed = from > 0 && matches!(words[from - 1], "that" | "this" | "those" | "these");
+    (from < l.start && !pointed).then_some((from, l.start))
 }
 
 /// "the list please", "my to-dos?": a domain's word and nothing else but

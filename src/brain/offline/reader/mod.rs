@@ -755,7 +755,7 @@ fn shortfall_added(
     // recipe the talk is about).
     let shortfall_of = |o: Outcome| match o.decision {
         Move::Do(r) => match r.acts.as_slice() {
-            [Act::RecipeMissing { recipe }] => Some(recipe.clone()),
+            [Act::RecipeMissing { recipe, .. }] => Some(recipe.clone()),
             _ => None,
         },
         _ => None,

@@ -686,7 +686,8 @@ fn a_recipe_is_asked_what_it_lacks_and_how_long_it_takes() {
     assert_eq!(
         done("what am i missing for the pad see ew"),
         [Act::RecipeMissing {
-            recipe: "Thai Pad See Ew".into()
+            recipe: "Thai Pad See Ew".into(),
+            servings: None
         }]
     );
     assert_eq!(
@@ -974,14 +975,16 @@ fn a_recipe_is_asked_how_much_of_a_food_it_takes_how_hot_and_for_how_many() {
         done("do i need eggs for the pad see ew"),
         [Act::RecipeAmount {
             recipe: "Thai Pad See Ew".into(),
-            food: "eggs".into()
+            food: "eggs".into(),
+            servings: None
         }]
     );
     assert_eq!(
         done("how much coconut milk does the yellow curry take"),
         [Act::RecipeAmount {
             recipe: "Thai Yellow Curry".into(),
-            food: "coconut milk".into()
+            food: "coconut milk".into(),
+            servings: None
         }]
     );
     assert_eq!(
@@ -1502,7 +1505,8 @@ fn what_a_recipe_needs_is_what_is_missing_for_it() {
     assert_eq!(
         done("what do i need for pad see ew"),
         vec![Act::RecipeMissing {
-            recipe: "Thai Pad See Ew".into()
+            recipe: "Thai Pad See Ew".into(),
+            servings: None
         }]
     );
 }
@@ -1706,7 +1710,8 @@ fn it_after_a_part_naming_one_recipe_is_that_recipe() {
     assert_eq!(
         done("Is that enough for the Assam Pedas? And what would I need to buy for it?"),
         vec![Act::RecipeMissing {
-            recipe: "Cod Assam Pedas".into()
+            recipe: "Cod Assam Pedas".into(),
+            servings: None
         }]
     );
 }
@@ -2967,5 +2972,102 @@ fn a_use_said_of_all_of_a_row_needs_no_amount() {
     assert!(
         matches!(&acts[..], [Act::StockUse { items }] if items[0].quantity == Some(1.0) && items[0].unit.as_deref() == Some("can")),
         "{acts:?}"
+    );
+}
+
+#[test]
+fn whether_there_is_enough_for_a_recipe_is_asked_at_the_servings_said() {
+    assert_eq!(
+        done("got enough greek yogurt for the paneer tikka?"),
+        [Act::RecipeAmount {
+            recipe: "Air Fryer Paneer Tikka".into(),
+            food: "greek yogurt".into(),
+            servings: None
+        }]
+    );
+    assert_eq!(
+        done("is there enuf cod for the kerala curry for 8"),
+        [Act::RecipeAmount {
+            recipe: "Kerala Cod Curry".into(),
+            food: "cod fillet".into(),
+            servings: Some(8)
+        }]
+    );
+    // Two foods: one question each.
+    let acts = done("do we have enough rice noodles and egg for the pad see ew");
+    assert_eq!(acts.len(), 2, "{acts:?}");
+    assert_eq!(
+        done("what am i missing for the tikka bites at 10 servings"),
+        [Act::RecipeMissing {
+            recipe: "Chicken Tikka Bites".into(),
+            servings: Some(10)
+        }]
+    );
+}
+
+#[test]
+fn how_many_a_plan_is_for_said_in_the_next_part_is_read_with_it() {
+    let acts = done("sunday the miso cod, make it 3");
+    assert!(
+        matches!(&acts[..], [Act::PlanPut { servings: Some(3), days, .. }] if days == &["sunday"]),
+        "{acts:?}"
+    );
+    let acts = done("put the pad see ew on monday. make that 5 please");
+    assert!(
+        matches!(
+            &acts[..],
+            [Act::PlanPut {
+                servings: Some(5),
+                ..
+            }]
+        ),
+        "{acts:?}"
+    );
+    // Not a count: "make it spicy" is no servings.
+    not_done("sunday the miso cod, make it spicy");
+}
+
+#[test]
+fn recipes_named_by_a_kind_said_before_the_word_recipes_are_found_by_it() {
+    assert_eq!(
+        done("what are our chicken recipes"),
+        [Act::FindRecipes {
+            word: "chicken".into()
+        }]
+    );
+    assert_eq!(
+        done("got any quick recipes?"),
+        [Act::FindRecipes {
+            word: "quick".into()
+        }]
+    );
+    // "thai" is a kind here, not the thai basil on the list.
+    assert_eq!(
+        done("list my thai recipes"),
+        [Act::FindRecipes {
+            word: "thai".into()
+        }]
+    );
+    assert_eq!(done("show all my recipes"), [Act::ListRecipes]);
+}
+
+#[test]
+fn the_plan_or_the_tasks_asked_after_by_a_question_word_are_shown() {
+    assert!(matches!(
+        &done("what's the meal plan")[..],
+        [Act::ShowPlan { .. }]
+    ));
+    assert!(matches!(
+        &done("how does the plan look")[..],
+        [Act::ShowPlan { .. }]
+    ));
+    assert_eq!(done("what's due?"), [Act::ShowTasks]);
+    // Enough, asked against a dish only the talk could name, is no stock
+    // lookup.
+    assert!(
+        !read_after("is there enough rice for it", &Before::default())
+            .readings
+            .iter()
+            .any(|r| matches!(&r.acts[..], [Act::HowMuch { .. }])),
     );
 }

@@ -192,10 +192,10 @@ fn in_base(quantity: f64, unit: &str) -> Option<(f64, &'static str)> {
 
 /// Whether the kitchen's row covers a recipe line's amount, if the two
 /// can be compared.
-fn covers(line: &Value, inventory: &[&Value], ingredient: &str) -> Option<bool> {
+fn covers(line: &Value, inventory: &[&Value], ingredient: &str, factor: f64) -> Option<bool> {
     let row = *best(inventory, ingredient).first()?;
     let need = in_base(
-        num_field(line, "quantity")?,
+        num_field(line, "quantity")? * factor,
         text_field(line, "unit").unwrap_or(""),
     )?;
     let have = in_base(
@@ -219,8 +219,25 @@ fn holding(inventory: &[&Value], ingredient: &str) -> Option<String> {
     Some(format!("{q} {unit}{place}").trim().to_string())
 }
 
-fn card(x: &Recipe<'_>, inventory: &[&Value], kitchen: &[String]) -> Card {
-    let lines = x
+/// A scaled amount in the larger unit once it reaches one of it
+/// ("1200 g" is "1.2 kg").
+fn larger_unit(q: Option<f64>, unit: &str) -> (Option<f64>, &str) {
+    match (q, unit) {
+        (Some(q), "g") if q >= 1000.0 => (Some(q / 1000.0), "kg"),
+        (Some(q), "ml") if q >= 1000.0 => (Some(q / 1000.0), "l"),
+        _ => (q, unit),
+    }
+}
+
+/// A recipe as a card: its lines at `servings` (the recipe's own when
+/// `None`), each with what the kitchen holds of it.
+fn card(x: &Recipe<'_>, inventory: &[&Value], kitchen: &[String], servings: Option<u32>) -> Card {
+    let own = num_field(x.row, "servings").unwrap_or(0.0);
+    let factor = match servings {
+        Some(n) if own > 0.0 => f64::from(n) / own,
+        _ => 1.0,
+    };
+    let lines: Vec<Line> = x
         .row
         .get("ingredients")
         .and_then(Value::as_array)
@@ -228,17 +245,17 @@ fn card(x: &Recipe<'_>, inventory: &[&Value], kitchen: &[String]) -> Card {
             a.iter()
                 .filter_map(|l| {
                     let name = text_field(l, "name")?.to_lowercase();
-                    let amount = format!(
-                        "{} {}",
-                        num_field(l, "quantity").map(fmt_number).unwrap_or_default(),
-                        text_field(l, "unit").unwrap_or_default()
-                    )
-                    .trim()
-                    .to_string();
+                    let (q, unit) = larger_unit(
+                        num_field(l, "quantity").map(|q| q * factor),
+                        text_field(l, "unit").unwrap_or_default(),
+                    );
+                    let amount = format!("{} {unit}", q.map(fmt_number).unwrap_or_default())
+                        .trim()
+                        .to_string();
                     let hot = taxonomy::is_hot(&name);
                     Some(Line {
                         have: holding(inventory, &name),
-                        enough: covers(l, inventory, &name),
+                        enough: covers(l, inventory, &name, factor),
                         warm: !hot && (name.contains("chili") || name.contains("chilli")),
                         hot,
                         amount,
@@ -250,16 +267,26 @@ fn card(x: &Recipe<'_>, inventory: &[&Value], kitchen: &[String]) -> Card {
         .unwrap_or_default();
     let minutes = num_field(x.row, "prep_time_minutes").unwrap_or(0.0)
         + num_field(x.row, "cook_time_minutes").unwrap_or(0.0);
+    let mut missing = if kitchen.is_empty() {
+        Vec::new()
+    } else {
+        super::super::super::options::missing(x.row, kitchen)
+    };
+    // At more servings than written, a food held but not enough of it is
+    // missing too.
+    if factor > 1.0 {
+        for l in lines.iter().filter(|l| l.enough == Some(false)) {
+            if !missing.contains(&l.name) {
+                missing.push(l.name.clone());
+            }
+        }
+    }
     Card {
         r#ref: x.r.clone(),
         name: x.facts.label.clone(),
         minutes,
-        servings: num_field(x.row, "servings").unwrap_or(0.0),
-        missing: if kitchen.is_empty() {
-            Vec::new()
-        } else {
-            super::super::super::options::missing(x.row, kitchen)
-        },
+        servings: servings.map_or(own, f64::from),
+        missing,
         lines,
         uses: Vec::new(),
     }
@@ -314,7 +341,11 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
             None => pool.push(x),
         }
     }
-    let to_card = |x: &Recipe<'_>| card(x, &inventory, &kitchen);
+    let at = match ask {
+        Ask::About { servings, .. } => *servings,
+        _ => None,
+    };
+    let to_card = |x: &Recipe<'_>| card(x, &inventory, &kitchen, at);
     // A recipe asked about by name is answered, ruled out or not.
     match ask {
         Ask::Find(f) => find(f, &pool, c, &inventory, &kitchen, &mut found),
@@ -344,7 +375,7 @@ pub fn analyse(ask: &Ask, c: &ActCtx<'_>) -> Found {
             found.winners = cards.iter().take_while(|k| rank(*by, k) == top).count();
             found.cards = cards;
         }
-        Ask::About { which, what } => {
+        Ask::About { which, what, .. } => {
             let targets = about(which, what, c, &all, &listed);
             match targets {
                 Ok(refs) => {
@@ -490,7 +521,7 @@ fn find(
         if f.dinner && x.facts.is_kind("breakfast") {
             continue;
         }
-        let mut k = card(x, inventory, kitchen);
+        let mut k = card(x, inventory, kitchen, None);
         if f.using.is_some() {
             k.uses = using
                 .iter()
@@ -689,7 +720,7 @@ fn ordered_as_last_asked(c: &ActCtx<'_>, list: &[String], all: &[Recipe<'_>]) ->
     let mut cards: Vec<Card> = list
         .iter()
         .filter_map(|r| all.iter().find(|x| &x.r == r))
-        .map(|x| card(x, &inventory, &kitchen))
+        .map(|x| card(x, &inventory, &kitchen, None))
         .collect();
     cards.sort_by_key(|k| rank(by, k));
     cards.into_iter().map(|k| k.r#ref).collect()

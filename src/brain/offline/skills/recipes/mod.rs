@@ -27,8 +27,15 @@ pub enum Ask {
     Find(Find),
     /// The best of some recipes just shown, by one measure.
     Compare { among: Among, by: By },
-    /// A question about one recipe (or the ones just shown).
-    About { which: Which, what: Detail },
+    /// A question about one recipe (or the ones just shown), at the
+    /// servings said ("enough yogurt for the tikka at 6 servings"), else
+    /// at the recipe's own.
+    About {
+        which: Which,
+        what: Detail,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
+    },
 }
 
 /// What a search keeps.
@@ -921,7 +928,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
         .filter(|d| !(adding && *d == Detail::Missing))
     {
         if let Some(which) = which(w) {
-            return Some(Ask::About { which, what });
+            return Some(Ask::About {
+                which,
+                what,
+                servings: None,
+            });
         }
         if matches!(
             what,
@@ -930,6 +941,7 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             return Some(Ask::About {
                 which: Which::Shown,
                 what,
+                servings: None,
             });
         }
     }
@@ -954,7 +966,11 @@ pub fn read(w: &Words, cues: Cues) -> Option<Ask> {
             Topic::Recipes(DetailKind::Missing) => Detail::Missing,
             _ => Detail::Ingredients,
         };
-        return Some(Ask::About { which, what });
+        return Some(Ask::About {
+            which,
+            what,
+            servings: None,
+        });
     }
     if let Some(by) = measure {
         // "and the cheapest?" right after recipes: the same recipes, by
@@ -1159,28 +1175,32 @@ mod tests {
             ask("the 2nd one, wht do i need for it"),
             Some(Ask::About {
                 which: Which::Nth(1),
-                what: Detail::Ingredients
+                what: Detail::Ingredients,
+                servings: None
             })
         );
         assert_eq!(
             ask("how much coconut milk does that one take"),
             Some(Ask::About {
                 which: Which::Shown,
-                what: Detail::AmountOf("coconut milk".into())
+                what: Detail::AmountOf("coconut milk".into()),
+                servings: None
             })
         );
         assert_eq!(
             ask("is the kerala one spicy"),
             Some(Ask::About {
                 which: Which::Named("kerala".into()),
-                what: Detail::Spicy
+                what: Detail::Spicy,
+                servings: None
             })
         );
         assert_eq!(
             ask("do i have everything for that one"),
             Some(Ask::About {
                 which: Which::Shown,
-                what: Detail::Missing
+                what: Detail::Missing,
+                servings: None
             })
         );
         let after_a_question = Cues {
@@ -1191,7 +1211,8 @@ mod tests {
             read(&Words::new("and the last one?"), after_a_question),
             Some(Ask::About {
                 which: Which::Last,
-                what: Detail::Ingredients
+                what: Detail::Ingredients,
+                servings: None
             })
         );
         assert_eq!(ask("and the last one?"), None);

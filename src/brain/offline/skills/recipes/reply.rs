@@ -60,7 +60,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
     let said = match ask {
         Ask::Find(find) => found_list(find, &f),
         Ask::Compare { by, .. } => compared(*by, &f),
-        Ask::About { what, .. } => about(what, &f, &c.reading.words.words),
+        Ask::About { what, servings, .. } => about(what, *servings, &f, &c.reading.words.words),
     };
     // Nothing left to show but something fits: say what and why, not
     // that nothing matches.
@@ -269,7 +269,9 @@ fn line_of<'a>(k: &'a Card, item: &str) -> Option<&'a Line> {
     })
 }
 
-fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
+fn about(what: &Detail, servings: Option<u32>, f: &Found, words: &[String]) -> Said {
+    // "At 6 servings, ": the amounts below are scaled to it.
+    let at = servings.map_or(String::new(), |n| format!("At {n} servings, "));
     if f.cards.is_empty() {
         return Said::text("I couldn't tell which recipe you mean — which one?".into());
     }
@@ -301,7 +303,7 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
             Detail::AmountOf(item) => match line_of(k, item) {
                 Some(l) => {
                     let double = words.iter().any(|w| w.starts_with("doubl"));
-                    let mut s = format!("{} takes {} {}", k.name, counted(&l.amount), l.name);
+                    let mut s = format!("{at}{} takes {} {}", k.name, counted(&l.amount), l.name);
                     if double
                         && let Some((n, unit)) = l.amount.split_once(' ')
                         && let Ok(n) = n.parse::<f64>()
@@ -390,19 +392,28 @@ fn about(what: &Detail, f: &Found, words: &[String]) -> Said {
                             join_list(&frozen, "and")
                         )
                     };
+                    let you = if at.is_empty() {
+                        "You".to_string()
+                    } else {
+                        format!("{at}you")
+                    };
                     if needs.is_empty() {
-                        format!("You have everything for {}.", k.name)
+                        format!("{you} have everything for {}.", k.name)
                     } else {
                         format!(
-                            "You have everything for {} — it takes {}.{thaw}",
+                            "{you} have everything for {} — it takes {}.{thaw}",
                             k.name,
                             join_list(&needs, "and")
                         )
                     }
                 } else {
                     format!(
-                        "For {} you'd need to buy: {}.",
-                        k.name,
+                        "{at}{} you'd need to buy: {}.",
+                        if at.is_empty() {
+                            format!("For {}", k.name)
+                        } else {
+                            format!("for {}", k.name)
+                        },
                         join_list(&k.missing, "and")
                     )
                 }

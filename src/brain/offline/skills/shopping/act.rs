@@ -373,6 +373,7 @@ fn missing_items(which: &Which, c: &ActCtx<'_>) -> Vec<Value> {
     let ask = recipes::Ask::About {
         which: which.clone(),
         what: Detail::Missing,
+        servings: None,
     };
     let found = recipes::act::analyse(&ask, c);
     let listed: Vec<String> = known_rows(c, Table::ShoppingList)

@@ -146,7 +146,15 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
                         _ => format!("You have {} of {name} {}.", qty(one), at(place)),
                     }
                 }
-                // "do we need milk": what there is, not a yes to the need.
+                // "do we need milk": what there is, not a yes to the need;
+                // "enough cod for four": what there is, the need unknown
+                // without a dish.
+                [one] if c.reading.words.has_any(&["enough", "sufficient"]) => {
+                    format!(
+                        "You have {} — whether that's enough depends on the dish: say which recipe and I'll check it.",
+                        amount(one)
+                    )
+                }
                 [one] if c.reading.words.has_any(&["need", "buy", "get"]) => {
                     format!("You have {} already.", amount(one))
                 }
