@@ -129,6 +129,28 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     };
     let mut reading = reading;
     reading.unsure = asked_first(&reading, &settled, &out, message, req.kitchen);
+    // A question about a change to rows the kitchen does not hold ("take
+    // freezer and 2 pack off the stock?") would make no sense: the words
+    // are declined instead, naming what was not read.
+    let senseless =
+        (reading.unsure && !out.needs_clarification && names_no_row(&settled, req.kitchen))
+            .then(|| {
+                super::reader::decline::decline(
+                    message,
+                    &scene(&reading.before, &world, req.kitchen),
+                    super::reader::decline::Answered::Nothing,
+                )
+            })
+            .flatten();
+    if let Some(d) = senseless {
+        tracing::debug!(unread = %d.unread, intent = settled.name(), "declined: no such rows");
+        reading.unsure = false;
+        reading.declined = Some(d);
+        let mut carried = Carried::of(&reading, Intent::Unknown);
+        carried.fallback = None;
+        out.reading = carried.to_value();
+        return out;
+    }
     // A yes does not make a guessed name plain.
     if guessed_names(&settled) {
         reading.confirmed = false;
@@ -443,6 +465,39 @@ fn said_plainly(settled: &Intent, said: &Words) -> bool {
         _ => false,
     };
     plain && super::consent::asks_for_change(said)
+}
+
+/// True when a change that takes from, moves or sets the kitchen's rows
+/// names one that no inventory or shopping row answers ("take stock off
+/// the stock", "move freezer and 2 pack").
+fn names_no_row(settled: &Intent, kitchen: &KitchenNames) -> bool {
+    use super::skills::{Named, SkillAsk, shopping, stock};
+    let held = |name: &str, rows: &[String]| {
+        let name = crate::context::taxonomy::singular(&name.to_lowercase());
+        !name.is_empty()
+            && rows.iter().any(|r| {
+                let r = crate::context::taxonomy::singular(&r.to_lowercase());
+                r.contains(&name) || name.contains(&r)
+            })
+    };
+    let unheld = |n: &Named, rows: &[String]| matches!(n, Named::Item(x) if !held(x, rows));
+    let stock_rows = &kitchen.inventory;
+    match settled {
+        Intent::Several(parts) => parts.iter().any(|p| names_no_row(&p.intent, kitchen)),
+        Intent::InventoryRemove(items) => items.iter().any(|i| !held(&i.name, stock_rows)),
+        Intent::Skill(SkillAsk::Stock(a)) => match a {
+            stock::Ask::Use { items } => items.iter().any(|u| unheld(&u.item, stock_rows)),
+            stock::Ask::Move { items, .. } => items.iter().any(|n| unheld(n, stock_rows)),
+            stock::Ask::Set { item, .. } | stock::Ask::MovePart { item, .. } => {
+                unheld(item, stock_rows)
+            }
+            _ => false,
+        },
+        Intent::Skill(SkillAsk::Shopping(
+            shopping::Ask::Remove { items } | shopping::Ask::MarkBought { items },
+        )) => items.iter().any(|n| unheld(n, &kitchen.shopping)),
+        _ => false,
+    }
 }
 
 /// The skill asks its own question before it writes, and the answer is
