@@ -1104,3 +1104,21 @@ fn the_older_rules_never_write_on_their_own_reading() {
         sim.reply()
     );
 }
+
+/// A change to rows the kitchen does not hold is never asked about as if
+/// it made sense ("should I take stock off the stock?"): the words are
+/// declined, naming them, and nothing is written, even after a yes.
+#[test]
+fn a_change_to_rows_the_kitchen_does_not_hold_is_declined_not_asked() {
+    for m in [
+        "grilled the wibble tonight, take the wibble out",
+        "take the stuff out of the inventory",
+    ] {
+        let mut sim = Conversation::new();
+        sim.say(m);
+        let reply = sim.reply().to_string();
+        assert!(reply.starts_with("I couldn't read"), "{m}: {reply}");
+        sim.say("yes");
+        assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
+    }
+}
