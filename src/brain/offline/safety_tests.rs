@@ -1122,3 +1122,23 @@ fn a_change_to_rows_the_kitchen_does_not_hold_is_declined_not_asked() {
         assert!(writes(&sim).is_empty(), "{m}: {}", sim.reply());
     }
 }
+
+/// A recipe said cooked takes what it used out of the stock, in the
+/// stock's own units; what the stock measures another way is named and
+/// left as it was.
+#[test]
+fn a_recipe_said_cooked_lowers_the_rows_it_used() {
+    let mut sim = Conversation::new();
+    sim.say("made the chicken tikka bites last night");
+    let reply = sim.reply().to_string();
+    assert!(
+        reply.starts_with("Took what Chicken Tikka Bites used out of the stock"),
+        "{reply}"
+    );
+    // 800 g of the 1.5 kg of chicken thigh, 150 g of the 500 g of yogurt.
+    assert!(reply.contains("chicken thigh (0.7 kg)"), "{reply}");
+    assert!(reply.contains("greek yogurt (350 g)"), "{reply}");
+    assert!(reply.contains("garam masala (2 tsp)"), "{reply}");
+    sim.say("how much chicken thigh is left");
+    assert!(sim.reply().contains("0.7 kg"), "{}", sim.reply());
+}

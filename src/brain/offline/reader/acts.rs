@@ -48,6 +48,7 @@ pub enum ActKind {
     RecipeAmount,
     RecipeSpicy,
     RecipeServes,
+    RecipeCooked,
 }
 
 /// A food as said: its name (a row's, or the user's words), and how much.
@@ -267,6 +268,13 @@ pub enum Act {
     RecipeServes {
         recipe: String,
     },
+    /// A saved recipe cooked: what it used taken out of the stock, at the
+    /// servings said.
+    RecipeCooked {
+        recipe: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
+    },
     Greeting,
     Thanks,
     Yes,
@@ -285,6 +293,7 @@ impl Act {
                 | Act::ShoppingClear { .. }
                 | Act::ShoppingBought { .. }
                 | Act::StockUse { .. }
+                | Act::RecipeCooked { .. }
                 | Act::StockRemove { .. }
                 | Act::StockMove { .. }
                 | Act::StockSet { .. }
@@ -437,6 +446,9 @@ impl Act {
             }
             Act::RecipeSpicy { recipe } => format!("say how hot {recipe} is"),
             Act::RecipeServes { recipe } => format!("say how many {recipe} serves"),
+            Act::RecipeCooked { recipe, .. } => {
+                format!("take what {recipe} used out of the stock")
+            }
             Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
         }
     }

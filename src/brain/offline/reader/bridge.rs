@@ -343,6 +343,10 @@ fn intent_of_act(a: &Act) -> Intent {
         } => about_for(recipe, RecipeDetail::AmountOf(food.clone()), *servings),
         Act::RecipeSpicy { recipe } => about(recipe, RecipeDetail::Spicy),
         Act::RecipeServes { recipe } => about(recipe, RecipeDetail::Serves),
+        Act::RecipeCooked { recipe, servings } => Skill(SkillAsk::Stock(StockAsk::Cooked {
+            recipe: recipe.clone(),
+            servings: *servings,
+        })),
         Act::Greeting => Intent::Talk(crate::brain::offline::skills::talk::Ask::Greeting),
         Act::Thanks => Intent::Talk(crate::brain::offline::skills::talk::Ask::Thanks),
         Act::Yes => Intent::Talk(crate::brain::offline::skills::talk::Ask::Affirm),

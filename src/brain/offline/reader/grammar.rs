@@ -1069,7 +1069,8 @@ fn servings_for(at: &At, r: &Range<usize>, reading: &mut Reading) -> bool {
     for a in &mut reading.acts {
         if let Act::PlanPut { servings, .. }
         | Act::RecipeAmount { servings, .. }
-        | Act::RecipeMissing { servings, .. } = a
+        | Act::RecipeMissing { servings, .. }
+        | Act::RecipeCooked { servings, .. } = a
             && only
         {
             *servings = Some(n);
@@ -1947,7 +1948,7 @@ fn read_frame_at(
     // or the question of a recipe's needs asks at.
     if matches!(
         f.act,
-        ActKind::PlanPut | ActKind::RecipeAmount | ActKind::RecipeMissing
+        ActKind::PlanPut | ActKind::RecipeAmount | ActKind::RecipeMissing | ActKind::RecipeCooked
     ) {
         fill.servings = servings_said(words, links, lex, &r, &mut fill.explained);
     }
@@ -2065,6 +2066,31 @@ fn read_frame_at(
         })
     {
         return None;
+    }
+    // "i made a curry last night": a dish word cooked is the dish, not a
+    // row whose longer name holds the word (the yellow curry paste).
+    if let [Act::StockUse { items }] = acts.as_slice()
+        && matches!(
+            verb.last().map(String::as_str),
+            Some("made" | "cooked" | "make" | "cook")
+        )
+    {
+        let dish_word = links.iter().any(|l| {
+            let Some(Target::Food(w)) = l.targets.first() else {
+                return false;
+            };
+            r.start <= l.start
+                && l.end <= r.end
+                && !items.iter().any(|i| i.name.eq_ignore_ascii_case(w))
+                && scene
+                    .names
+                    .recipes
+                    .iter()
+                    .any(|n| super::link::name_words(n).contains(w))
+        });
+        if dish_word {
+            return None;
+        }
     }
     // "used all the coconut milk": the words that say all of it are read.
     if matches!(acts.as_slice(), [Act::StockUse { .. }]) {
@@ -3106,7 +3132,11 @@ fn title_end(words: &[&str], from: usize, end: usize) -> usize {
 fn happened(act: ActKind) -> bool {
     matches!(
         act,
-        ActKind::InventoryAdd | ActKind::StockUse | ActKind::ShoppingBought | ActKind::ShoppingAdd
+        ActKind::InventoryAdd
+            | ActKind::StockUse
+            | ActKind::ShoppingBought
+            | ActKind::ShoppingAdd
+            | ActKind::RecipeCooked
     )
 }
 
@@ -4177,7 +4207,8 @@ fn build(
         ActKind::RecipeMissing
         | ActKind::RecipeTime
         | ActKind::RecipeSpicy
-        | ActKind::RecipeServes => {
+        | ActKind::RecipeServes
+        | ActKind::RecipeCooked => {
             let (recipe, choice) = one_of(&fill.recipes_named(), "recipe")?;
             let act = match f.act {
                 ActKind::RecipeMissing => Act::RecipeMissing {
@@ -4186,6 +4217,10 @@ fn build(
                 },
                 ActKind::RecipeTime => Act::RecipeTime { recipe },
                 ActKind::RecipeSpicy => Act::RecipeSpicy { recipe },
+                ActKind::RecipeCooked => Act::RecipeCooked {
+                    recipe,
+                    servings: fill.servings,
+                },
                 _ => Act::RecipeServes { recipe },
             };
             return Some((vec![act], choice));

@@ -1531,8 +1531,15 @@ fn a_saved_recipe_the_user_says_they_will_cook_on_a_day_is_planned() {
         done("put the paneer tikka on sunday dinner, we are 4 person"),
         vec![plan("sunday", Some("dinner"), Some(4))]
     );
-    // What was cooked is no plan; a change to a recipe names no day.
-    writes_nothing("i cooked the paneer tikka yesterday");
+    // What was cooked is no plan (what it used comes out of the stock); a
+    // change to a recipe names no day.
+    assert_eq!(
+        done("i cooked the paneer tikka yesterday"),
+        [Act::RecipeCooked {
+            recipe: "Air Fryer Paneer Tikka".into(),
+            servings: None
+        }]
+    );
     not_done("make it spicier");
 }
 
@@ -3070,4 +3077,26 @@ fn the_plan_or_the_tasks_asked_after_by_a_question_word_are_shown() {
             .iter()
             .any(|r| matches!(&r.acts[..], [Act::HowMuch { .. }])),
     );
+}
+
+#[test]
+fn a_saved_recipe_said_cooked_takes_what_it_used() {
+    assert_eq!(
+        done("we made the chicken tikka bites last night"),
+        [Act::RecipeCooked {
+            recipe: "Chicken Tikka Bites".into(),
+            servings: None
+        }]
+    );
+    assert_eq!(
+        done("just cooked the pad see ew for 3"),
+        [Act::RecipeCooked {
+            recipe: "Thai Pad See Ew".into(),
+            servings: Some(3)
+        }]
+    );
+    // A dish word is the dish, never the row whose name holds the word.
+    writes_nothing("i made a curry last night");
+    let d = decide("i made a curry last night");
+    assert!(matches!(d, Move::Choose { .. }), "{d:?}");
 }

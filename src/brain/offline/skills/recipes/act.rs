@@ -179,7 +179,7 @@ fn is(f: &RecipeFacts, word: &str) -> bool {
 
 /// An amount in its unit family's base (grams, millilitres, or a count),
 /// when the unit is one of those.
-fn in_base(quantity: f64, unit: &str) -> Option<(f64, &'static str)> {
+pub(in crate::brain::offline) fn in_base(quantity: f64, unit: &str) -> Option<(f64, &'static str)> {
     Some(match unit.trim().to_lowercase().as_str() {
         "g" | "gram" | "grams" => (quantity, "g"),
         "kg" | "kilo" | "kilos" => (quantity * 1000.0, "g"),

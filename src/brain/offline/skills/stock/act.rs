@@ -18,6 +18,9 @@ pub const SOON_DAYS: i64 = 4;
 
 /// The next call of a stock step, or its completion.
 pub fn act(ask: &Ask, c: &ActCtx<'_>) -> ActAction {
+    if let Ask::Cooked { recipe, servings } = ask {
+        return super::cooked::act(recipe, *servings, c);
+    }
     let done = c.req.this_step_results.len();
     match c.req.step.step_type {
         StepType::Read if done == 0 => call("db_read", read_params(ask, c)),
@@ -128,7 +131,7 @@ fn read_params(ask: &Ask, c: &ActCtx<'_>) -> Value {
             let named: Vec<Named> = items.iter().map(|u| u.item.clone()).collect();
             return read_named(c, &named, None);
         }
-        Ask::UsedWhat { .. } => (&[], None),
+        Ask::UsedWhat { .. } | Ask::Cooked { .. } => (&[], None),
         Ask::Move { items, .. } => (items, None),
         Ask::Set { item, .. } | Ask::SetExpiry { item, .. } | Ask::MovePart { item, .. } => {
             (std::slice::from_ref(item), None)
@@ -371,7 +374,7 @@ fn matching<'a>(ask: &Ask, c: &ActCtx<'_>, rows: &[&'a Value]) -> Vec<&'a Value>
             let named: Vec<Named> = items.iter().map(|u| u.item.clone()).collect();
             pick(&named)
         }
-        Ask::UsedWhat { .. } => Vec::new(),
+        Ask::UsedWhat { .. } | Ask::Cooked { .. } => Vec::new(),
         Ask::Move { items, .. } => pick(items),
         Ask::Set { item, .. } | Ask::SetExpiry { item, .. } | Ask::MovePart { item, .. } => {
             pick(std::slice::from_ref(item))

@@ -41,6 +41,12 @@ enum Change {
 
 /// The next call of a use's write step, or its completion.
 pub fn act(items: &[Used], c: &ActCtx<'_>) -> ActAction {
+    act_from(items, c, 1)
+}
+
+/// The same, when the first write step is the plan's step `first` (the
+/// steps before it read).
+pub fn act_from(items: &[Used], c: &ActCtx<'_>, first: usize) -> ActAction {
     let done = c.req.this_step_results.len();
     // This step's rows (deleted ones as they were) count as known, so an
     // item already handled is recognised and skipped.
@@ -60,7 +66,7 @@ pub fn act(items: &[Used], c: &ActCtx<'_>) -> ActAction {
             }
         }
     }
-    let chunk = chunk(items, c);
+    let chunk = chunk(items, c, first);
     let mut removed: Vec<String> = Vec::new();
     let mut lowered: Vec<(String, f64)> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
@@ -93,8 +99,8 @@ pub fn act(items: &[Used], c: &ActCtx<'_>) -> ActAction {
 }
 
 /// The items this write step handles: the step's share of three.
-fn chunk<'a>(items: &'a [Used], c: &ActCtx<'_>) -> &'a [Used] {
-    let k = c.req.input.step_index.saturating_sub(1);
+fn chunk<'a>(items: &'a [Used], c: &ActCtx<'_>, first: usize) -> &'a [Used] {
+    let k = c.req.input.step_index.saturating_sub(first);
     let from = (k * PER_STEP).min(items.len());
     &items[from..(from + PER_STEP).min(items.len())]
 }

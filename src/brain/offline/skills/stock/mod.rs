@@ -3,6 +3,7 @@
 
 pub mod act;
 pub mod answers;
+pub mod cooked;
 pub mod lower;
 pub mod plan;
 pub mod reply;
@@ -61,6 +62,13 @@ pub enum Ask {
     },
     /// "the milk goes off on the 14th": a row's use-by date, said afresh.
     SetExpiry { item: Named, day: Day },
+    /// "made the tikka bites last night": what a saved recipe takes, at
+    /// the servings said, out of the stock.
+    Cooked {
+        recipe: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        servings: Option<u32>,
+    },
 }
 
 impl Ask {
@@ -76,13 +84,14 @@ impl Ask {
             Ask::Set { .. } => "stock_set",
             Ask::SetExpiry { .. } => "stock_set_expiry",
             Ask::MovePart { .. } => "stock_move_part",
+            Ask::Cooked { .. } => "stock_cooked",
         }
     }
 
     /// The items the ask names.
     pub fn items(&self) -> Vec<Named> {
         match self {
-            Ask::Expiring { .. } | Ask::UsedWhat { .. } => Vec::new(),
+            Ask::Expiring { .. } | Ask::UsedWhat { .. } | Ask::Cooked { .. } => Vec::new(),
             Ask::ExpiryOf { items } | Ask::HowMuch { items, .. } | Ask::Move { items, .. } => {
                 items.clone()
             }
@@ -102,6 +111,7 @@ impl Ask {
             | Ask::UsedWhat { .. }
             | Ask::Move { .. }
             | Ask::MovePart { .. }
+            | Ask::Cooked { .. }
             | Ask::Set { .. } => Topic::Amounts,
         }
     }

@@ -63,6 +63,29 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
         )
     };
     match ask {
+        Ask::Cooked { recipe, .. } => {
+            let mut steps = vec![
+                step(format!("Read {recipe}"), StepType::Read, "recipes", 0),
+                step(
+                    "Read what the kitchen holds".into(),
+                    StepType::Read,
+                    "inventory",
+                    0,
+                ),
+            ];
+            for group in 1..=super::cooked::WRITES as u32 {
+                steps.push(step(
+                    format!("Take what {recipe} used out of the inventory"),
+                    StepType::Write,
+                    "inventory",
+                    group,
+                ));
+            }
+            think_ctx::plan(
+                &format!("Take what {recipe} used out of the inventory"),
+                steps,
+            )
+        }
         Ask::Expiring { location } => {
             let place = location.as_deref().unwrap_or("kitchen");
             think_ctx::plan(

@@ -184,6 +184,7 @@ pub fn reply(ask: &Ask, c: &ReplyCtx<'_>) -> Said {
             }
         }
         Ask::Use { .. } => used(c),
+        Ask::Cooked { recipe, servings } => cooked(c, recipe, *servings, &found),
         Ask::UsedWhat { said } => Said::text(format!("{said} of what?")),
         Ask::Move { to, .. } => moved(c, to),
         Ask::Set { .. } => set(c),
@@ -313,6 +314,39 @@ fn used(c: &ReplyCtx<'_>) -> Said {
         offer: None,
         confirm: None,
     }
+}
+
+/// "Took what Chicken Tikka Bites used out of the stock — …", with the
+/// lines measured another way than the stock holds them named, left as
+/// they were.
+fn cooked(c: &ReplyCtx<'_>, name: &str, servings: Option<u32>, stock: &[&Value]) -> Said {
+    let recipes = rows_of_kind(c, Table::Recipes, StepType::Read);
+    let Some(row) = super::cooked::recipe(&recipes, name) else {
+        return Said::text(format!(
+            "I couldn't find {name} among your saved recipes, so nothing changed."
+        ));
+    };
+    let (uses, left) = super::cooked::lines(row, stock, servings);
+    let at = servings.map_or(String::new(), |n| format!(" (for {n})"));
+    let mut said = if uses.is_empty() {
+        Said::text(format!(
+            "Nothing {name} takes is in the stock in amounts I can count, so nothing changed."
+        ))
+    } else {
+        let mut s = used(c);
+        s.text = format!(
+            "Took what {name}{at} used out of the stock — {}",
+            s.text.trim_start_matches("Got it — ")
+        );
+        s
+    };
+    if !left.is_empty() {
+        said.text.push_str(&format!(
+            "\n\nLeft as they were (measured differently in the stock): {}.",
+            join_list(&left, "and")
+        ));
+    }
+    said
 }
 
 /// The rows that answer each named item, and the names nothing answered.
