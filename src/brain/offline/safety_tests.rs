@@ -1142,3 +1142,15 @@ fn a_recipe_said_cooked_lowers_the_rows_it_used() {
     sim.say("how much chicken thigh is left");
     assert!(sim.reply().contains("0.7 kg"), "{}", sim.reply());
 }
+
+/// A recipe cooked and a use said beside it are both carried out: the
+/// use's write step is counted among its own, wherever the plan puts it.
+#[test]
+fn a_recipe_cooked_and_a_use_said_with_it_are_both_written() {
+    let mut sim = Conversation::new();
+    sim.say("cooked the miso cod. used 3 cod fillets");
+    let reply = sim.reply().to_string();
+    assert!(reply.contains("ginger (145 g)"), "{reply}");
+    assert!(reply.contains("cod fillet (1 pcs)"), "{reply}");
+    assert!(!reply.contains("nothing changed"), "{reply}");
+}

@@ -217,7 +217,17 @@ pub fn readings(n: &Normalized, links: &[Link], lex: &Lexicon, scene: &Scene) ->
     let plans = out
         .iter()
         .any(|r| r.acts.iter().any(|a| matches!(a, Act::PlanPut { .. })));
-    let week = plans.then(|| week_in_talk(scene, lex)).flatten();
+    // ("planning next week's dinners: mon …": the week said in this
+    // message comes first.)
+    let said = words.join(" ");
+    let next_said = ["next week", "coming week", "week ahead", "the week after"]
+        .iter()
+        .any(|p| said.contains(p));
+    let week = if plans && next_said {
+        Some("next_monday".to_string())
+    } else {
+        plans.then(|| week_in_talk(scene, lex)).flatten()
+    };
     for r in &mut out {
         said_once(&mut r.acts, adds_up);
         days_in_order(&mut r.acts, week.as_deref());
@@ -738,7 +748,17 @@ fn task_list(at: &At) -> Option<Reading> {
                 && l.targets.first() == Some(&Target::Domain(super::lexicon::Domain::Tasks))
         })
     });
-    let asks_to_add = said.first() == Some(&"add") || said.first() == Some(&"remind") || tasks_said;
+    // ("add to my prefs: …", "add to the shopping: …": another place's
+    // words before the colon; the tasks' own, or none, say tasks.)
+    let elsewhere = said.iter().any(|w| {
+        !matches!(
+            *w,
+            "add" | "to" | "remind" | "following" | "below" | "these" | "this" | "pls" | "please"
+        )
+    });
+    let asks_to_add = (said.first() == Some(&"add") || said.first() == Some(&"remind"))
+        && !elsewhere
+        || tasks_said;
     let names_something = at
         .links
         .iter()
@@ -2945,6 +2965,39 @@ fn take(
             Target::Listed(rows) if needs(Need::Listed) => {
                 fill.listed.extend(rows.iter().cloned());
                 true
+            }
+            // "he bought the halloumi, its in the fridge. tick it": "it" is
+            // the food named before it in the message, when the list holds
+            // it.
+            Target::Pointer(Pointer::It) if needs(Need::Listed) => {
+                let on_list = |w: &str| {
+                    scene
+                        .names
+                        .shopping
+                        .iter()
+                        .find(|s| s.eq_ignore_ascii_case(w))
+                        .cloned()
+                };
+                let named =
+                    at.links
+                        .iter()
+                        .rev()
+                        .filter(|m| m.end <= l.start)
+                        .find_map(|m| match m.targets.first() {
+                            Some(Target::Listed(rows)) => rows.first().cloned(),
+                            Some(Target::Food(w)) => on_list(w),
+                            Some(Target::Stocked(rows)) => rows.iter().find_map(|r| on_list(r)),
+                            _ => None,
+                        });
+                match named {
+                    Some(row) => {
+                        if !fill.listed.contains(&row) {
+                            fill.listed.push(row);
+                        }
+                        true
+                    }
+                    None => false,
+                }
             }
             // "are we out of eggs": a food the stock does not hold is asked
             // after all the same (there is none).

@@ -3100,3 +3100,22 @@ fn a_saved_recipe_said_cooked_takes_what_it_used() {
     let d = decide("i made a curry last night");
     assert!(matches!(d, Move::Choose { .. }), "{d:?}");
 }
+
+#[test]
+fn a_list_after_another_places_word_and_a_colon_is_no_task_list() {
+    writes_nothing("add to my prefs: goal is high protein, ~180g a day");
+    assert_eq!(done("add: descale kettle sat, buy eggs").len(), 2);
+}
+
+#[test]
+fn next_week_said_with_the_days_plans_them_in_next_week() {
+    let acts = done("planning next wk's dinners: mon chicken tikka bites, tue paneer tikka");
+    let days: Vec<&str> = acts
+        .iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { days, .. } => days.first().map(String::as_str),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(days, ["next_monday", "next_tuesday"], "{acts:?}");
+}

@@ -18,12 +18,13 @@ use super::super::recipes::act::in_base;
 use super::super::{Named, best, known_rows};
 use super::uses::Used;
 
-/// The plan's steps before the first write: read the recipe, read the
-/// stock.
-pub const READS: usize = 2;
+/// Write steps planned, three ingredients a step: with the two reads,
+/// five of the eight steps a plan may hold, so a request said beside it
+/// still has room.
+pub const WRITES: usize = 3;
 
-/// Write steps planned: three ingredients a step.
-pub const WRITES: usize = 5;
+/// The most ingredients one cooked recipe takes out of the stock.
+pub const MOST: usize = WRITES * super::lower::PER_STEP;
 
 /// The saved recipe called `name`, among the rows known.
 pub fn recipe<'a>(rows: &[&'a Value], name: &str) -> Option<&'a Value> {
@@ -84,7 +85,23 @@ pub fn lines(recipe: &Value, stock: &[&Value], servings: Option<u32>) -> (Vec<Us
             }
         }
     }
+    // Past what the write steps can carry: named, left as they were.
+    for u in used.drain(MOST.min(used.len())..) {
+        if let Named::Item(name) = &u.item {
+            left.push(format!("{name} (more than {MOST} at once)"));
+        }
+    }
     (used, left)
+}
+
+/// How the plan describes the read of the recipe cooked.
+pub fn read_step(recipe: &str) -> String {
+    format!("Read {recipe}")
+}
+
+/// How the plan describes each write of a recipe cooked.
+pub fn write_step(recipe: &str) -> String {
+    format!("Take what {recipe} used out of the inventory")
 }
 
 /// The next call of a cooked recipe's step, or its completion.
@@ -103,29 +120,41 @@ pub fn act(name: &str, servings: Option<u32>, c: &ActCtx<'_>) -> ActAction {
             complete(format!("Found {}", plural(n, what)), Value::Null, None)
         }
         _ => {
-            // The rows as the read steps found them, so every write step
-            // counts the same uses in the same order.
-            let read = |k: usize| -> Vec<&Value> {
-                c.req
-                    .input
-                    .data
-                    .iter()
-                    .find(|d| d.step_index == k)
+            // The rows as this ask's read steps found them (the recipe's,
+            // then the stock's right after it), so every write step counts
+            // the same uses in the same order, wherever a plan of several
+            // requests put them.
+            let data = c.req.input.data;
+            let at = data
+                .iter()
+                .rev()
+                .find(|d| d.description == read_step(name))
+                .map(|d| d.step_index);
+            let read = |k: Option<usize>| -> Vec<&Value> {
+                data.iter()
+                    .find(|d| Some(d.step_index) == k)
                     .and_then(|d| d.content.as_array())
                     .map(|a| a.iter().collect())
                     .unwrap_or_default()
             };
-            let mut recipes = read(0);
+            let mut recipes = read(at);
             recipes.extend(known_rows(c, Table::Recipes));
             let Some(row) = recipe(&recipes, name) else {
                 return complete(format!("No saved recipe called {name}"), Value::Null, None);
             };
-            let mut stock = read(1);
+            let mut stock = read(at.map(|k| k + 1));
             if stock.is_empty() {
                 stock = known_rows(c, Table::Inventory);
             }
             let (used, _) = lines(row, &stock, servings);
-            super::lower::act_from(&used, c, READS)
+            let k = c
+                .req
+                .input
+                .prior_steps
+                .iter()
+                .filter(|p| p.description == write_step(name))
+                .count();
+            super::lower::act_chunk(&used, c, k)
         }
     }
 }

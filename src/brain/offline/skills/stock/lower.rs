@@ -41,12 +41,24 @@ enum Change {
 
 /// The next call of a use's write step, or its completion.
 pub fn act(items: &[Used], c: &ActCtx<'_>) -> ActAction {
-    act_from(items, c, 1)
+    // This use's write steps done before this one (a plan of several
+    // requests puts other steps before them).
+    let k = c
+        .req
+        .input
+        .prior_steps
+        .iter()
+        .filter(|p| p.step_type == "write" && p.description.starts_with(WRITE_STEP))
+        .count();
+    act_chunk(items, c, k)
 }
 
-/// The same, when the first write step is the plan's step `first` (the
-/// steps before it read).
-pub fn act_from(items: &[Used], c: &ActCtx<'_>, first: usize) -> ActAction {
+/// How a use's write step is described: "Lower or remove milk in the
+/// inventory".
+pub const WRITE_STEP: &str = "Lower or remove ";
+
+/// The same for the `k`-th write step of the items (from 0).
+pub fn act_chunk(items: &[Used], c: &ActCtx<'_>, k: usize) -> ActAction {
     let done = c.req.this_step_results.len();
     // This step's rows (deleted ones as they were) count as known, so an
     // item already handled is recognised and skipped.
@@ -66,7 +78,7 @@ pub fn act_from(items: &[Used], c: &ActCtx<'_>, first: usize) -> ActAction {
             }
         }
     }
-    let chunk = chunk(items, c, first);
+    let chunk = chunk(items, k);
     let mut removed: Vec<String> = Vec::new();
     let mut lowered: Vec<(String, f64)> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
@@ -99,8 +111,7 @@ pub fn act_from(items: &[Used], c: &ActCtx<'_>, first: usize) -> ActAction {
 }
 
 /// The items this write step handles: the step's share of three.
-fn chunk<'a>(items: &'a [Used], c: &ActCtx<'_>, first: usize) -> &'a [Used] {
-    let k = c.req.input.step_index.saturating_sub(first);
+fn chunk(items: &[Used], k: usize) -> &[Used] {
     let from = (k * PER_STEP).min(items.len());
     &items[from..(from + PER_STEP).min(items.len())]
 }

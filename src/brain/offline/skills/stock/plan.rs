@@ -65,7 +65,12 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
     match ask {
         Ask::Cooked { recipe, .. } => {
             let mut steps = vec![
-                step(format!("Read {recipe}"), StepType::Read, "recipes", 0),
+                step(
+                    super::cooked::read_step(recipe),
+                    StepType::Read,
+                    "recipes",
+                    0,
+                ),
                 step(
                     "Read what the kitchen holds".into(),
                     StepType::Read,
@@ -75,7 +80,7 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             ];
             for group in 1..=super::cooked::WRITES as u32 {
                 steps.push(step(
-                    format!("Take what {recipe} used out of the inventory"),
+                    super::cooked::write_step(recipe),
                     StepType::Write,
                     "inventory",
                     group,
@@ -112,7 +117,11 @@ pub fn plan(ask: &Ask, c: &Ctx<'_>) -> ThinkOutput {
             for part in named.chunks(super::lower::PER_STEP) {
                 group += 1;
                 steps.push(step(
-                    format!("Lower or remove {} in the inventory", names(part)),
+                    format!(
+                        "{}{} in the inventory",
+                        super::lower::WRITE_STEP,
+                        names(part)
+                    ),
                     StepType::Write,
                     "inventory",
                     group,
