@@ -249,7 +249,10 @@ fn link_at(
     if let Some(l) = pointer_at(words, i, lex) {
         return Some(l);
     }
-    if let Some(p) = phrase_at(words, i, &lex.reason) {
+    // ("we dont have to buy eggs": "have to" is a need, not a lack.)
+    if let Some(p) = phrase_at(words, i, &lex.reason)
+        && !(p.last().is_some_and(|w| w == "have") && words.get(i + p.len()) == Some(&"to"))
+    {
         return one(i, i + p.len(), Target::Reason);
     }
     if let Some(l) = inverted_at(words, i, names) {

@@ -3119,3 +3119,15 @@ fn next_week_said_with_the_days_plans_them_in_next_week() {
         .collect();
     assert_eq!(days, ["next_monday", "next_tuesday"], "{acts:?}");
 }
+
+#[test]
+fn a_lack_said_before_the_add_is_its_reason_but_a_need_is_not() {
+    for m in [
+        "we dont have milk, put some on the list",
+        "ive got no limes, add 3 to the list",
+    ] {
+        assert!(matches!(&done(m)[..], [Act::ShoppingAdd { .. }]), "{m:?}");
+    }
+    // "have to" is a need: nothing is added.
+    writes_nothing("we dont have to buy eggs");
+}
