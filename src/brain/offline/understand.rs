@@ -129,35 +129,30 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
     };
     let mut reading = reading;
     reading.unsure = asked_first(&reading, &settled, &out, message, req.kitchen);
-    // A question about a change to rows the kitchen does not hold ("take
-    // freezer and 2 pack off the stock?") would make no sense: the words
-    // are declined instead, naming what was not read.
-    let senseless =
-        (reading.unsure && !out.needs_clarification && names_no_row(&settled, req.kitchen))
-            .then(|| {
-                super::reader::decline::decline(
-                    message,
-                    &scene(&reading.before, &world, req.kitchen),
-                    super::reader::decline::Answered::Nothing,
-                )
-            })
-            .flatten();
-    if let Some(d) = senseless {
-        tracing::debug!(unread = %d.unread, intent = settled.name(), "declined: no such rows");
-        reading.unsure = false;
-        reading.declined = Some(d);
-        let mut carried = Carried::of(&reading, Intent::Unknown);
-        carried.fallback = None;
-        out.reading = carried.to_value();
-        return out;
-    }
+    // What the words were not read as: said when nothing else is.
+    let nothing_read = || {
+        super::reader::decline::decline(
+            message,
+            &scene(&reading.before, &world, req.kitchen),
+            super::reader::decline::Answered::Nothing,
+        )
+    };
     // A yes does not make a guessed name plain.
     if guessed_names(&settled) {
         reading.confirmed = false;
     }
-    // A question of Alfred's own comes first; nothing is declined then.
+    // A question of Alfred's own comes first; nothing is declined then. A
+    // question about a change to rows the kitchen does not hold ("take
+    // freezer and 2 pack off the stock?") would make no sense: the words
+    // are declined instead, naming what was not read.
     let declined = (!out.needs_clarification)
-        .then(|| declined(&settled, &reading, &world, req))
+        .then(|| {
+            if reading.unsure && names_no_row(&settled, req.kitchen) {
+                nothing_read()
+            } else {
+                declined(&settled, &reading, &world, req)
+            }
+        })
         .flatten();
     let settled = match declined {
         Some(declined) => {
@@ -184,13 +179,7 @@ pub fn decide(req: &UnderstandRequest<'_>) -> UnderstandOutput {
         _ => false,
     };
     let fallback = (nothing && !out.needs_clarification)
-        .then(|| {
-            super::reader::decline::decline(
-                message,
-                &scene(&reading.before, &world, req.kitchen),
-                super::reader::decline::Answered::Nothing,
-            )
-        })
+        .then(nothing_read)
         .flatten();
     let mut carried = Carried::of(&reading, settled);
     carried.fallback = fallback;

@@ -157,7 +157,11 @@ pub fn act(name: &str, servings: Option<u32>, c: &ActCtx<'_>) -> ActAction {
             // A write step past the last use says what the whole did, not
             // "Nothing to change" (the history keeps the last step's word).
             if k * super::lower::PER_STEP >= used.len() && k > 0 {
-                return complete(write_step(name).replace("Take", "Took"), Value::Null, None);
+                return complete(
+                    format!("Took what {name} used out of the inventory"),
+                    Value::Null,
+                    None,
+                );
             }
             super::lower::act_chunk(&used, c, k)
         }
