@@ -90,6 +90,20 @@ fn path_of(record: &serde_json::Value) -> &'static str {
     }
 }
 
+/// The older rules' reading of this turn, named by its outermost kinds
+/// ("Skill Stock HowMuch"), for grading by what was read.
+fn older_intent(record: &serde_json::Value) -> String {
+    let Some(text) = record["prompts"]["understand"]["response"].as_str() else {
+        return String::new();
+    };
+    let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
+        return String::new();
+    };
+    let mut said = v["reading"]["intent"].to_string();
+    said.truncate(said.floor_char_boundary(120));
+    said
+}
+
 fn transcript_turn(o: &Outcome, out: &mut String) {
     let _ = writeln!(out, "### {} · turn {}\n", o.file, o.turn);
     let _ = writeln!(out, "> {}\n", o.message);
@@ -97,7 +111,12 @@ fn transcript_turn(o: &Outcome, out: &mut String) {
         let _ = writeln!(out, "expected: {e}\n");
     }
     let _ = writeln!(out, "status: {}\n", o.status);
-    let _ = writeln!(out, "path: {}\n", path_of(&o.record));
+    let path = path_of(&o.record);
+    if path == "older rules" {
+        let _ = writeln!(out, "path: {path}\nintent: {}\n", older_intent(&o.record));
+    } else {
+        let _ = writeln!(out, "path: {path}\n");
+    }
     for line in o.reader_log.lines() {
         let _ = writeln!(out, "reader: {line}");
     }

@@ -17,7 +17,7 @@ def turns(md):
         head = p.splitlines()[0]
         f = head[4:].split(' · ')[0]
         keep = [l for l in p.splitlines(keepends=True)
-                if not l.startswith('path: ') and not l.startswith('reader: ')]
+                if not l.startswith(('path: ', 'reader: ', 'intent: '))]
         out.setdefault(f, []).append(''.join(keep))
     return out
 

@@ -364,8 +364,15 @@ fn declined(
     // wings"): what it rules out among them is demoted, as the seeds do —
     // not when it asks ("he not like the pepper, we can remove it?").
     let scene = scene(&reading.before, world, req.kitchen);
+    // A rule is a standing change: the reader reads one said as a rule
+    // ("no cod this week", "she's allergic to peanuts"); one the older
+    // rules read from words that say what the kitchen lacks ("we have no
+    // eggs", "no milk left") is asked about, never kept on their guess.
+    let lack = answered == Answered::Rule
+        && super::reader::rules::lack_said(message, super::reader::lexicon::lexicon());
     if let Intent::Exclude(ex) = settled
         && !message.contains('?')
+        && !lack
     {
         // A list: two or more recipes shown, not one recipe's card.
         let before = &reading.before;
@@ -383,7 +390,10 @@ fn declined(
             return None;
         }
     }
-    let mut declined = decline(message, &scene, answered)?;
+    let mut declined = match decline(message, &scene, answered) {
+        None if lack => decline(message, &scene, Answered::Nothing)?,
+        other => other?,
+    };
     if let Intent::Exclude(ex) = settled {
         // Each as a request that keeps it: "no fish", "vegetarian".
         declined.rule = ex

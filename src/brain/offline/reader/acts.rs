@@ -275,6 +275,11 @@ pub enum Act {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         servings: Option<u32>,
     },
+    /// A standing rule: what the household does not eat (or keeps to),
+    /// each with how it was said.
+    RuleOut {
+        rules: Vec<crate::brain::offline::items::Exclusion>,
+    },
     Greeting,
     Thanks,
     Yes,
@@ -449,6 +454,19 @@ impl Act {
             Act::RecipeCooked { recipe, .. } => {
                 format!("take what {recipe} used out of the stock")
             }
+            Act::RuleOut { rules } => format!(
+                "keep {} as a rule",
+                join_list(
+                    &rules
+                        .iter()
+                        .map(|e| match e.how {
+                            crate::brain::offline::items::Refusal::Requires => e.term.clone(),
+                            _ => format!("no {}", e.term),
+                        })
+                        .collect::<Vec<_>>(),
+                    "and"
+                )
+            ),
             Act::Greeting | Act::Thanks | Act::Yes | Act::No | Act::Help => String::new(),
         }
     }

@@ -351,6 +351,7 @@ fn intent_of_act(a: &Act) -> Intent {
         Act::Thanks => Intent::Talk(crate::brain::offline::skills::talk::Ask::Thanks),
         Act::Yes => Intent::Talk(crate::brain::offline::skills::talk::Ask::Affirm),
         Act::No => Intent::Talk(crate::brain::offline::skills::talk::Ask::Decline),
+        Act::RuleOut { rules } => Intent::Exclude(rules.clone()),
         Act::Help => Intent::Talk(crate::brain::offline::skills::talk::Ask::Help),
     }
 }

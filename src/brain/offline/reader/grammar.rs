@@ -1446,6 +1446,14 @@ fn read_range(at: &At, r: Range<usize>) -> Vec<Reading> {
         .filter_map(|f| read_frame(at, r.clone(), f))
         .collect();
     out.extend(talk(at.words, r.clone(), at.lex));
+    out.extend(super::rules::rule(
+        at.n,
+        at.words,
+        at.links,
+        at.lex,
+        at.scene,
+        r.clone(),
+    ));
     out.extend(verbless_plan(at, r));
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
     out

@@ -150,9 +150,43 @@ struct Words {
     at_most: Vec<String>,
 }
 
+/// The words of a standing rule (`[rules]`).
+#[derive(Debug, Default, Deserialize)]
+struct RuleWords {
+    refuse: Vec<String>,
+    #[serde(default)]
+    after: Vec<String>,
+    cannot: Vec<String>,
+    dislike: Vec<String>,
+    persons: Vec<String>,
+    keep: Vec<String>,
+    being: Vec<String>,
+}
+
+/// The words of a standing rule, ready to match.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// Words that refuse what follows ("no", "nothing", "avoid").
+    pub refuse: Vec<Phrase>,
+    /// Said after what is ruled out ("is off the table").
+    pub after: Vec<Phrase>,
+    /// Someone cannot eat what follows ("allergic to", "cant have").
+    pub cannot: Vec<Phrase>,
+    /// Someone does not like what follows ("hates", "sick of").
+    pub dislike: Vec<Phrase>,
+    /// Who a rule is for ("my sister", "the kids").
+    pub persons: Vec<Phrase>,
+    /// Words that ask for a rule to be kept ("remember", "from now on").
+    pub keep: Vec<Phrase>,
+    /// Words of being in a diet ("we're", "going").
+    pub being: HashSet<String>,
+}
+
 #[derive(Debug, Deserialize)]
 struct File {
     words: Words,
+    #[serde(default)]
+    rules: RuleWords,
     #[serde(default)]
     shorthand: HashMap<String, String>,
     #[serde(default)]
@@ -250,6 +284,8 @@ pub struct Lexicon {
     /// Domain phrases, longest first.
     pub domains: Vec<(Phrase, Domain)>,
     pub frames: Vec<Frame>,
+    /// The words of a standing rule.
+    pub rules: Rules,
     /// Every word the grammar uses: what spelling is corrected towards.
     pub vocabulary: HashSet<String>,
 }
@@ -370,6 +406,15 @@ impl Lexicon {
             meals,
             domains,
             frames,
+            rules: Rules {
+                refuse: phrases(&f.rules.refuse),
+                after: phrases(&f.rules.after),
+                cannot: phrases(&f.rules.cannot),
+                dislike: phrases(&f.rules.dislike),
+                persons: phrases(&f.rules.persons),
+                keep: phrases(&f.rules.keep),
+                being: set(&f.rules.being),
+            },
             vocabulary: HashSet::new(),
         };
         lex.vocabulary = lex.all_words();
@@ -419,6 +464,17 @@ impl Lexicon {
         ] {
             v.extend(list.iter().flatten().cloned());
         }
+        for list in [
+            &self.rules.refuse,
+            &self.rules.after,
+            &self.rules.cannot,
+            &self.rules.dislike,
+            &self.rules.persons,
+            &self.rules.keep,
+        ] {
+            v.extend(list.iter().flatten().cloned());
+        }
+        v.extend(self.rules.being.iter().cloned());
         v.extend(self.numbers.iter().flat_map(|(p, _)| p.iter().cloned()));
         v.extend(self.units.keys().cloned());
         v.extend(self.days.iter().flat_map(|(p, _)| p.iter().cloned()));

@@ -30,6 +30,7 @@ pub mod grammar;
 pub mod lexicon;
 pub mod link;
 pub mod normalize;
+pub mod rules;
 
 #[cfg(test)]
 mod tests;

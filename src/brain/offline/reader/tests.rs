@@ -3131,3 +3131,75 @@ fn a_lack_said_before_the_add_is_its_reason_but_a_need_is_not() {
     // "have to" is a need: nothing is added.
     writes_nothing("we dont have to buy eggs");
 }
+
+/// The rules `m` is read as keeping: each as "no TERM" or the diet kept.
+fn rules_of(m: &str) -> Vec<String> {
+    use crate::brain::offline::items::Refusal;
+    let acts = done(m);
+    match acts.as_slice() {
+        [Act::RuleOut { rules }] => rules
+            .iter()
+            .map(|e| match e.how {
+                Refusal::Requires => e.term.clone(),
+                _ => format!("no {}", e.term),
+            })
+            .collect(),
+        other => panic!("{m:?} was read as {other:?}"),
+    }
+}
+
+#[test]
+fn a_rule_said_as_one_is_read_with_what_it_rules_out() {
+    assert_eq!(rules_of("no cod this week"), ["no cod"]);
+    assert_eq!(
+        rules_of("my sister is allergic to peanuts, keep that in mind"),
+        ["no peanuts"]
+    );
+    assert_eq!(
+        rules_of("sam cant have dairy, remember that for next time"),
+        ["no dairy"]
+    );
+    assert_eq!(rules_of("we're vegetarian from now on"), ["vegetarian"]);
+    assert_eq!(
+        rules_of("no fish or meat for the rest of the week please"),
+        ["no fish", "no meat"]
+    );
+    assert_eq!(rules_of("my husband doesnt eat pork"), ["no pork"]);
+    assert_eq!(rules_of("nothing spicy for the kids pls"), ["no spicy"]);
+}
+
+#[test]
+fn a_lack_a_question_or_an_answer_is_no_rule() {
+    // What the kitchen holds or lacks is not what the household eats.
+    not_done("we have no eggs");
+    not_done("no milk left");
+    // A question states no rule.
+    not_done("is the curry dairy free?");
+    not_done("can she have nuts?");
+    // Words the closed world does not know are no term to rule out.
+    not_done("no thanks");
+    not_done("not now");
+    // A plain "no X" while Alfred's question is open answers it.
+    let before = confirm_asked("plan the cod", "plan Kerala Cod Curry tonight?");
+    assert!(!matches!(
+        read_after("no cod", &before).decision,
+        Move::Do(r) if matches!(r.acts.as_slice(), [Act::RuleOut { .. }])
+    ));
+}
+
+#[test]
+fn a_lack_is_told_from_a_rule_clause_by_clause() {
+    use super::rules::lack_said;
+    let lex = super::lexicon::lexicon();
+    assert!(lack_said("we have no eggs", lex));
+    assert!(lack_said("no milk left", lex));
+    assert!(!lack_said(
+        "no wings tho thats a game day thing. which ones are left",
+        lex
+    ));
+    assert!(!lack_said(
+        "leave out anything with fish, and the breakfast one",
+        lex
+    ));
+    assert!(!lack_said("she cant have dairy", lex));
+}
