@@ -532,3 +532,28 @@ fn enough_for_a_recipe_at_more_servings_scales_the_recipe_against_the_stock() {
         "{reply}"
     );
 }
+
+#[test]
+fn a_family_asked_of_a_recipe_is_answered_by_what_belongs_to_it() {
+    // The seeded Chai French Toast takes milk and butter: both dairy.
+    let mut sim = Conversation::new();
+    sim.say("does the chai french toast have dairy");
+    let reply = sim.reply();
+    assert!(
+        reply.starts_with("Chai French Toast has dairy:")
+            && reply.contains("milk")
+            && reply.contains("butter")
+            && !reply.contains("yogurt"),
+        "{reply}"
+    );
+    // None of the family: said, with the made things whose labels hold
+    // more than the recipe does.
+    let mut sim = Conversation::new();
+    sim.say("does the yellow curry have nuts");
+    let reply = sim.reply();
+    assert!(
+        reply.starts_with("Thai Yellow Curry has no nuts among its ingredients.")
+            && reply.contains("Check the label of the yellow curry paste"),
+        "{reply}"
+    );
+}

@@ -3048,9 +3048,13 @@ fn take(
                 true
             }
             Target::Food(x) if needs(Need::Food) => {
-                // "the thighs": the one row whose name holds the word.
+                // "the thighs": the one row whose name holds the word; a
+                // family ("dairy", "nuts", "fish") stays the family.
+                let family = crate::context::taxonomy::is_family(x);
                 let row = l.targets.iter().find_map(|t| match t {
-                    Target::Stocked(r) | Target::Listed(r) if r.len() == 1 => Some(r[0].clone()),
+                    Target::Stocked(r) | Target::Listed(r) if r.len() == 1 && !family => {
+                        Some(r[0].clone())
+                    }
                     _ => None,
                 });
                 fill.foods.push(row.unwrap_or_else(|| x.clone()));
@@ -4067,6 +4071,18 @@ fn build(
                 .map(|k| words[k])
                 .skip_while(|w| matches!(*w, "to" | "a" | "the"))
                 .collect();
+            // A title that takes itself back or changes its mind ("…
+            // actually no ill remember actually yes do it") is no title:
+            // what the task should say is not settled.
+            let lex_now = super::lexicon::lexicon();
+            let wavers = (verb_end..end).any(|k| {
+                phrase_at(&words[..end], k, &lex_now.retract).is_some_and(|p| p.len() > 1)
+                    || words[k] == "actually"
+                        && words.get(k + 1).is_some_and(|n| matches!(*n, "yes" | "no"))
+            });
+            if wavers {
+                return None;
+            }
             // A time the reader could not date ("sometime soon", "every
             // week", "later") leaves the task's day unknown: not written
             // undated.

@@ -269,6 +269,48 @@ fn line_of<'a>(k: &'a Card, item: &str) -> Option<&'a Line> {
     })
 }
 
+/// Which of a recipe's lines belong to a family of foods ("dairy": the
+/// milk and the butter), and a word on the made things whose labels say
+/// more than their names (a paste, a sauce, a stock).
+fn family_in(k: &Card, family: &str) -> String {
+    use crate::context::taxonomy::ingredient_matches;
+    let family = family.trim();
+    let has: Vec<String> = k
+        .lines
+        .iter()
+        .filter(|l| ingredient_matches(&l.name, family))
+        .map(|l| format!("{} {}", l.amount, l.name).trim().to_string())
+        .collect();
+    let made: Vec<String> = k
+        .lines
+        .iter()
+        .filter(|l| {
+            let last = l.name.rsplit(' ').next().unwrap_or_default();
+            matches!(last, "paste" | "sauce" | "stock" | "mix" | "seasoning")
+                && !ingredient_matches(&l.name, family)
+        })
+        .map(|l| l.name.clone())
+        .collect();
+    let label = if made.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " Check the label of the {} — what's in {} isn't in the recipe.",
+            join_list(&made, "and"),
+            if made.len() > 1 { "them" } else { "it" }
+        )
+    };
+    if has.is_empty() {
+        format!("{} has no {family} among its ingredients.{label}", k.name)
+    } else {
+        format!(
+            "{} has {family}: {}.{label}",
+            k.name,
+            join_list(&has, "and")
+        )
+    }
+}
+
 fn about(what: &Detail, servings: Option<u32>, f: &Found, words: &[String]) -> Said {
     // "At 6 servings, ": the amounts below are scaled to it.
     let at = servings.map_or(String::new(), |n| format!("At {n} servings, "));
@@ -299,6 +341,11 @@ fn about(what: &Detail, servings: Option<u32>, f: &Found, words: &[String]) -> S
                     lines.join("\n"),
                     missing_line(k, f.kitchen)
                 )
+            }
+            // "does it have dairy", "any nuts in it": a family is answered
+            // by what belongs to it, never by a row named like it.
+            Detail::AmountOf(item) if crate::context::taxonomy::is_family(item) => {
+                family_in(k, item)
             }
             Detail::AmountOf(item) => match line_of(k, item) {
                 Some(l) => {
