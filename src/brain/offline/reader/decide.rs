@@ -155,7 +155,20 @@ pub fn decide(readings: &[Reading]) -> Move {
     // feta" — to the list, the stock, or the recipe on screen?), is the
     // older chain's to read with the rows and the talk (it asks before it
     // writes).
-    if best.unsure.is_some() && !best.bulk {
+    // (A weight, a date or a place is only the stock's to hold: "set the
+    // yogurt to 480 g" is no question of which table, though the list
+    // holds a yogurt too.)
+    let stock_only = best.acts.iter().all(|a| {
+        matches!(
+            a,
+            Act::StockSet { .. }
+                | Act::ExpirySet { .. }
+                | Act::StockMove { .. }
+                | Act::StockMovePart { .. }
+        )
+    });
+    let crossed_stock = best.unsure == Some(Unsure::Crossed) && stock_only;
+    if best.unsure.is_some() && !best.bulk && !crossed_stock {
         return Move::Pass;
     }
     // A write with a "no" or a "sorry" left unread ("add too bags of

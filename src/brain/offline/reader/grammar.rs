@@ -468,8 +468,31 @@ fn asides(words: &[&str], n: &Normalized, links: &[Link], lex: &Lexicon) -> Vec<
                 Some(Target::Pointer(_) | Target::Negation | Target::Hedge | Target::Reason)
             )
         });
+        // "ill just use the veg oil": a row the kitchen holds, named in
+        // what the user will do with it themselves (not what they will
+        // need, buy or have put somewhere), is their plan, not a request.
+        let rows_only = inside.iter().all(|l| {
+            matches!(
+                l.targets.first(),
+                Some(
+                    Target::Stocked(_)
+                        | Target::Food(_)
+                        | Target::Pointer(_)
+                        | Target::Negation
+                        | Target::Hedge
+                        | Target::Reason
+                )
+            )
+        });
+        let for_alfred = r.clone().any(|k| {
+            matches!(
+                words[k],
+                "need" | "buy" | "get" | "add" | "put" | "grab" | "pick" | "order" | "want"
+            )
+        });
         if (intends(words, r.clone(), lex)
-            || (names_nothing || names_no_row) && will_do(words, r.clone(), lex)
+            || (names_nothing || names_no_row || rows_only && !for_alfred)
+                && will_do(words, r.clone(), lex)
             || habit(words, r.clone(), lex) && only_pointers)
             && !asks(words, r.clone(), n, lex)
         {

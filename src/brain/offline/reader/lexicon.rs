@@ -156,6 +156,8 @@ struct RuleWords {
     refuse: Vec<String>,
     #[serde(default)]
     after: Vec<String>,
+    #[serde(default)]
+    wanted: Vec<String>,
     cannot: Vec<String>,
     dislike: Vec<String>,
     persons: Vec<String>,
@@ -170,6 +172,8 @@ pub struct Rules {
     pub refuse: Vec<Phrase>,
     /// Said after what is ruled out ("is off the table").
     pub after: Vec<Phrase>,
+    /// Words that end a refusal with what is wanted instead ("just").
+    pub wanted: Vec<Phrase>,
     /// Someone cannot eat what follows ("allergic to", "cant have").
     pub cannot: Vec<Phrase>,
     /// Someone does not like what follows ("hates", "sick of").
@@ -409,6 +413,7 @@ impl Lexicon {
             rules: Rules {
                 refuse: phrases(&f.rules.refuse),
                 after: phrases(&f.rules.after),
+                wanted: phrases(&f.rules.wanted),
                 cannot: phrases(&f.rules.cannot),
                 dislike: phrases(&f.rules.dislike),
                 persons: phrases(&f.rules.persons),
@@ -467,6 +472,7 @@ impl Lexicon {
         for list in [
             &self.rules.refuse,
             &self.rules.after,
+            &self.rules.wanted,
             &self.rules.cannot,
             &self.rules.dislike,
             &self.rules.persons,

@@ -85,6 +85,13 @@ pub fn rule(
             k += len;
             continue;
         }
+        // "no fish, just chicken": what follows is wanted, not refused.
+        if let Some(len) = at(k, &rules.wanted) {
+            refused_here = false;
+            how = None;
+            k += len;
+            continue;
+        }
         // The refusal: what follows is ruled out, until another one.
         if let Some(len) = at(k, &rules.cannot) {
             how = Some(Refusal::CannotEat);

@@ -3203,3 +3203,27 @@ fn a_lack_is_told_from_a_rule_clause_by_clause() {
     ));
     assert!(!lack_said("she cant have dairy", lex));
 }
+
+#[test]
+fn an_amount_or_a_date_of_a_row_both_tables_hold_is_the_stocks() {
+    // Greek yogurt is in the fridge and on the list: a weight or a date is
+    // only the stock's to hold.
+    assert!(matches!(
+        done("please set the greek yogurt to 480 g. i weighed the tub this morning").as_slice(),
+        [Act::StockSet { row, quantity, .. }] if row == "greek yogurt" && *quantity == 480.0
+    ));
+    assert!(matches!(
+        done("the greek yogurt goes off on the 20th").as_slice(),
+        [Act::ExpirySet { row, .. }] if row == "greek yogurt"
+    ));
+}
+
+#[test]
+fn what_is_wanted_after_a_refusal_is_not_ruled_out() {
+    // "just chicken": wanted, so the message is no rule of the reader's.
+    let d = decide("ugh. ok nah no fish then, just stuff w chicken or that paneer");
+    assert!(
+        !matches!(&d, Move::Do(r) if r.acts.iter().any(|a| matches!(a, Act::RuleOut { rules } if rules.iter().any(|e| e.term == "chicken")))),
+        "{d:?}"
+    );
+}

@@ -344,7 +344,9 @@ fn about(what: &Detail, servings: Option<u32>, f: &Found, words: &[String]) -> S
             }
             // "does it have dairy", "any nuts in it": a family is answered
             // by what belongs to it, never by a row named like it.
-            Detail::AmountOf(item) if crate::context::taxonomy::is_family(item) => {
+            Detail::AmountOf(item)
+                if line_of(k, item).is_none() && crate::context::taxonomy::is_family(item) =>
+            {
                 family_in(k, item)
             }
             Detail::AmountOf(item) => match line_of(k, item) {
