@@ -99,9 +99,11 @@ fn older_intent(record: &serde_json::Value) -> String {
     let Ok(v) = serde_json::from_str::<serde_json::Value>(text) else {
         return String::new();
     };
-    let mut said = v["reading"]["intent"].to_string();
-    said.truncate(said.floor_char_boundary(120));
-    said
+    v["reading"]["intent"]
+        .to_string()
+        .chars()
+        .take(120)
+        .collect()
 }
 
 fn transcript_turn(o: &Outcome, out: &mut String) {

@@ -600,15 +600,14 @@ fn it_is_the_recipe_the_last_message_named_when_none_was_shown() {
         "{}",
         sim.reply()
     );
-    // Chatter around the pointer names no recipe; "em" after the wings in
-    // the freezer is no longer tied to Dry Rub Wings (issue 48's note): it
-    // is asked, and nothing is written.
+    // "em" after the wings in the freezer points at them, as "them"
+    // does: the one recipe they make goes on tonight.
     let mut sim = Conversation::new();
     sim.say("do we still have the wings in the freezer");
     sim.say("ya put em on for tn");
-    sim.expect("writes none");
+    sim.expect("writes meal_plans:create");
     assert!(
-        sim.reply().contains("on the plan for today"),
+        sim.reply().contains("Dry Rub Wings") && sim.reply().contains("Tue Jan 13"),
         "{}",
         sim.reply()
     );

@@ -2192,6 +2192,95 @@ fn read_frame_at(
             }
         }
     }
+    // "we used the last of the peas so take them off", "got the basil.
+    // tick em": the same taking-away said again, in a clause of its own,
+    // of a pointer at what the request names, is that request, not
+    // another one dropped. Not with a negation or a take-back in it.
+    let takes_away = matches!(
+        f.act,
+        ActKind::StockUse
+            | ActKind::StockRemove
+            | ActKind::ShoppingRemove
+            | ActKind::ShoppingBought
+            | ActKind::TaskDone
+            | ActKind::TaskRemove
+    );
+    if takes_away {
+        for k in r.clone() {
+            if fill.explained[k] {
+                continue;
+            }
+            // (A use and a removal both take from the stock; "take them
+            // off" said of what was used, with no place said, is that.)
+            let takes = |a: ActKind| matches!(a, ActKind::StockUse | ActKind::StockRemove);
+            let again = lex
+                .frames
+                .iter()
+                .filter(|g| {
+                    g.act == f.act
+                        || takes(f.act) && (takes(g.act) || g.act == ActKind::ShoppingRemove)
+                })
+                .find_map(|g| {
+                    phrase_at(&words[..r.end], k, &g.verbs)
+                        .cloned()
+                        .or_else(|| {
+                            // Said around a pointer: "take them off".
+                            g.verbs
+                                .iter()
+                                .find(|v| {
+                                    v.len() == 2
+                                        && v[0] == words[k]
+                                        && k + 2 < r.end
+                                        && phrase_at(words, k + 1, &lex.pointer)
+                                            .is_some_and(|p| p.len() == 1)
+                                        && words[k + 2] == v[1]
+                                })
+                                .map(|_| words[k..k + 3].iter().map(|w| w.to_string()).collect())
+                        })
+                });
+            let Some(p) = again else { continue };
+            let clause = n.tokens[k].clause;
+            // Said again in a clause of its own, after the request, and
+            // with neither a negation nor a take-back in it.
+            // ("… so take them off", "… and tick em": joined on.)
+            let joined_on = k > 0
+                && (matches!(
+                    words[k - 1],
+                    "so" | "and" | "then" | "please" | "pls" | "just"
+                ) || phrase_at(words, k - 1, &lex.purpose).is_some());
+            let own_clause =
+                k > vs && (clause != n.tokens[vs.min(words.len() - 1)].clause || joined_on);
+            let negated = r.clone().any(|j| {
+                n.tokens[j].clause == clause
+                    && (lex.negation.contains(words[j])
+                        || phrase_at(words, j, &lex.retract).is_some()
+                        || phrase_at(words, j, &lex.correction).is_some())
+            });
+            let said_of: Vec<usize> = (k + p.len()..r.end)
+                .take_while(|&j| n.tokens[j].clause == clause)
+                .collect();
+            if !own_clause || said_of.is_empty() {
+                continue;
+            }
+            // What follows the verb in its clause is named already, a
+            // pointer, or glue.
+            // Said of a pointer only ("take them off", "tick it").
+            let pointed = said_of
+                .iter()
+                .any(|&j| phrase_at(words, j, &lex.pointer).is_some());
+            let after_said = pointed
+                && said_of.iter().all(|&j| {
+                    lex.glue.contains(words[j])
+                        || phrase_at(words, j, &lex.pointer).is_some()
+                        || matches!(words[j], "off" | "out" | "away")
+                });
+            if !negated && after_said {
+                for j in k..k + p.len() {
+                    fill.explained[j] = true;
+                }
+            }
+        }
+    }
     let content: Vec<usize> = r
         .clone()
         .filter(|&k| !lex.glue.contains(words[k]) && !aside[k] && k >= opening)

@@ -3227,3 +3227,15 @@ fn what_is_wanted_after_a_refusal_is_not_ruled_out() {
         "{d:?}"
     );
 }
+
+#[test]
+fn a_taking_away_said_again_of_a_pointer_is_the_same_request() {
+    assert!(matches!(
+        done("we used the last of the naan last night so take them off").as_slice(),
+        [Act::StockUse { .. } | Act::StockRemove { .. }]
+    ));
+    assert!(matches!(
+        done("got the tomatoes and chinese broccoli. tick em").as_slice(),
+        [Act::ShoppingBought { rows }] if rows.len() == 2
+    ));
+}
