@@ -57,6 +57,24 @@ pub fn decide(readings: &[Reading]) -> Move {
             _ => Move::Pass,
         };
     }
+    // Two dishes put in one slot ("kerala it is … put the miso cod
+    // tomorrow" read as both tomorrow): a slot holds one meal, so the
+    // words were not paired as meant — never written.
+    let slots: Vec<(&String, &Option<String>)> = best
+        .acts
+        .iter()
+        .flat_map(|a| match a {
+            Act::PlanPut { days, meal, .. } => days.iter().map(|d| (d, meal)).collect(),
+            _ => Vec::new(),
+        })
+        .collect();
+    let clash = slots
+        .iter()
+        .enumerate()
+        .any(|(i, s)| slots[..i].contains(s));
+    if clash {
+        return Move::Pass;
+    }
     // Several recipes a word names, to be shown, are the older chain's to
     // list.
     if best.choice.is_some() && matches!(best.acts.as_slice(), [Act::ShowRecipe { .. }]) {

@@ -890,6 +890,16 @@ fn task_list(at: &At) -> Option<Reading> {
         if title.is_empty() || title.len() > 10 {
             return None;
         }
+        // A day or a negation left inside a title ("thaw cod and sat",
+        // "no date sharpen knives"): the list was not parted where it
+        // should be, and nothing is written from it.
+        let day_word = |w: &str| lex.days.iter().any(|(p, _)| p.len() == 1 && p[0] == w);
+        if title
+            .iter()
+            .any(|w| day_word(w) || lex.negation.contains(*w))
+        {
+            return None;
+        }
         acts.push(Act::TaskAdd {
             title: crate::brain::offline::text::capitalise_first(&title.join(" ")),
             day: day.or_else(|| opening_day.clone()),
@@ -4281,6 +4291,17 @@ fn build(
                 }
             }
             let title: Vec<&str> = resolved.iter().map(String::as_str).collect();
+            // A day or a negation left inside the title ("thaw cod thu
+            // night and sat night" → "thaw cod and sat", "descale kettle, no
+            // date") says the words were not parted where they should be:
+            // no title is written from them.
+            let day_word = |w: &str| lex.days.iter().any(|(p, _)| p.len() == 1 && p[0] == w);
+            if title
+                .iter()
+                .any(|w| day_word(w) || lex.negation.contains(*w))
+            {
+                return None;
+            }
             // "remind me what i said": a question, not a task; "make a
             // reminder for thursday evening": a day, and no task said.
             let said = title

@@ -3239,3 +3239,23 @@ fn a_taking_away_said_again_of_a_pointer_is_the_same_request() {
         [Act::ShoppingBought { rows }] if rows.len() == 2
     ));
 }
+
+#[test]
+fn a_task_title_holding_a_day_or_a_no_and_two_dishes_in_one_slot_are_never_written() {
+    // The list was not parted where it should be: nothing written from it.
+    writes_nothing(
+        "set prep tasks: marinate the chicken wed night, thaw cod thu night and sat night",
+    );
+    writes_nothing(
+        "add: defrost freezer sat / descale kettle, no date / sharpen knives wednesday next week",
+    );
+    // A slot holds one meal: two dishes read into it were paired wrongly.
+    writes_nothing(
+        "ok fine kerala it is. final answer. and put the miso cod tomorrow so i dont forget about it",
+    );
+    // A plain list still is one task each.
+    assert_eq!(
+        done("add: defrost cod thurs night, descale kettle sat, buy eggs").len(),
+        3
+    );
+}
