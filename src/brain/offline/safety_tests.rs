@@ -1154,3 +1154,24 @@ fn a_recipe_cooked_and_a_use_said_with_it_are_both_written() {
     assert!(reply.contains("cod fillet (1 pcs)"), "{reply}");
     assert!(!reply.contains("nothing changed"), "{reply}");
 }
+
+/// A lack is asked about, never kept as a rule; buying is offered first,
+/// and a "yes" keeps the rule with the words agreed to, not the "yes".
+#[test]
+fn a_lack_is_asked_about_with_buying_offered_and_a_yes_keeps_words_not_yes() {
+    let mut sim = Conversation::new();
+    sim.say("we have no eggs");
+    assert_eq!(sim.json()["constraints"].to_string(), "[]");
+    let reply = sim.reply();
+    assert!(
+        reply.contains("Should I keep “no eggs” as a rule")
+            && reply.contains("“add eggs to the shopping list”"),
+        "{reply}"
+    );
+    sim.say("yes");
+    let kept = sim.json()["constraints"].to_string();
+    assert!(
+        kept.contains("no eggs") && !kept.contains("\"clause\":\"yes\""),
+        "{kept}"
+    );
+}

@@ -403,6 +403,18 @@ fn declined(
                 _ => format!("no {}", e.term),
             })
             .collect();
+        // A lack most often wants buying: that is offered first ("we
+        // have no eggs" → “add eggs to the shopping list”).
+        if lack {
+            let buys: Vec<String> = ex
+                .iter()
+                .filter(|e| e.how != super::items::Refusal::Requires)
+                .map(|e| format!("add {} to the shopping list", e.term))
+                .collect();
+            declined.options.retain(|o| !buys.contains(o));
+            declined.options.splice(0..0, buys);
+            declined.options.truncate(3);
+        }
     }
     Some(declined)
 }
@@ -986,7 +998,18 @@ fn resolve_intent(
                 }
             }
         }
-        Intent::Exclude(ex) => exclusion_constraints(world, ex, message, d),
+        // A yes to "Should I keep “no eggs” as a rule?": the rule's reason
+        // is the words that raised the question, not the "yes".
+        Intent::Exclude(ex) => {
+            let raised = reading
+                .before
+                .dialogue
+                .question
+                .as_ref()
+                .filter(|q| reading.confirmed && !q.request.trim().is_empty())
+                .map_or(message, |q| q.request.as_str());
+            exclusion_constraints(world, ex, raised, d)
+        }
         Intent::Include if lift_constraints(world, &lifted_words(message), message, d) => {}
         // "cod's fine, so what's quickest now", "indian's fine, put the
         // paneer on wednesday": the lift, then what the skill was asked.
