@@ -93,20 +93,15 @@ pub fn rule(
             continue;
         }
         // The refusal: what follows is ruled out, until another one.
-        if let Some(len) = at(k, &rules.cannot) {
-            how = Some(Refusal::CannotEat);
-            refused_here = true;
-            k += len;
-            continue;
-        }
-        if let Some(len) = at(k, &rules.dislike) {
-            how = Some(Refusal::DoesNotLike);
-            refused_here = true;
-            k += len;
-            continue;
-        }
-        if let Some(len) = at(k, &rules.refuse) {
-            how = Some(Refusal::SaidNo);
+        let refusal = [
+            (&rules.cannot, Refusal::CannotEat),
+            (&rules.dislike, Refusal::DoesNotLike),
+            (&rules.refuse, Refusal::SaidNo),
+        ]
+        .into_iter()
+        .find_map(|(list, h)| at(k, list).map(|len| (len, h)));
+        if let Some((len, h)) = refusal {
+            how = Some(h);
             refused_here = true;
             k += len;
             continue;

@@ -97,6 +97,16 @@ fn read_with(
     read(m, &scene)
 }
 
+/// The first day of each plan put among `acts`, in order.
+fn first_days(acts: &[Act]) -> Vec<&str> {
+    acts.iter()
+        .filter_map(|a| match a {
+            Act::PlanPut { days, .. } => days.first().map(String::as_str),
+            _ => None,
+        })
+        .collect()
+}
+
 fn decide(m: &str) -> Move {
     read_after(m, &Before::default()).decision
 }
@@ -1754,13 +1764,7 @@ fn a_later_clause_that_only_changes_the_day_replaces_it() {
 #[test]
 fn a_weekday_after_a_later_weeks_date_is_that_weeks() {
     let acts = done("Next Wednesday the 21st: thai yellow curry, and Thursday lunch from it.");
-    let days: Vec<&str> = acts
-        .iter()
-        .filter_map(|a| match a {
-            Act::PlanPut { days, .. } => days.first().map(String::as_str),
-            _ => None,
-        })
-        .collect();
+    let days = first_days(&acts);
     assert_eq!(days, ["dated_wednesday_21", "dated_thursday_22"]);
 }
 
@@ -3110,13 +3114,7 @@ fn a_list_after_another_places_word_and_a_colon_is_no_task_list() {
 #[test]
 fn next_week_said_with_the_days_plans_them_in_next_week() {
     let acts = done("planning next wk's dinners: mon chicken tikka bites, tue paneer tikka");
-    let days: Vec<&str> = acts
-        .iter()
-        .filter_map(|a| match a {
-            Act::PlanPut { days, .. } => days.first().map(String::as_str),
-            _ => None,
-        })
-        .collect();
+    let days = first_days(&acts);
     assert_eq!(days, ["next_monday", "next_tuesday"], "{acts:?}");
 }
 
